@@ -1,0 +1,2 @@
+//! Backends.
+pub mod spv;

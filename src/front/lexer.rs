@@ -1,0 +1,503 @@
+//! The logos `Token` enum: every HLSL token, plus the preprocessor's `#`,
+//! `##` and newline.
+//!
+//! The preprocessor lexes each file once with [`lex`] and works on these
+//! tokens; its output (a `Vec` of [`PpToken`]) is what the parser adapter
+//! reads, so no text is lexed twice. Keywords are distinct kinds, but the
+//! preprocessor treats every [`Token::is_ident_like`] kind as an identifier
+//! (a macro may be named `sample` or `in`).
+
+use crate::intern::Symbol;
+use crate::span::Span;
+use logos::Logos;
+
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[logos(skip r"[ \t\x0B\x0C\r]+")]
+#[logos(skip r"\\\r?\n")]
+#[logos(skip(r"//[^\n]*", allow_greedy = true))]
+#[logos(skip r"/\*([^*]|\*+[^*/])*\*+/")]
+pub enum Token {
+    // ---- preprocessor structure ----
+    #[token("\n")]
+    Newline,
+    #[token("#")]
+    Hash,
+    #[token("##")]
+    HashHash,
+
+    // ---- identifiers and literals ----
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    Ident,
+    /// Decimal, hex or octal integer with optional `u`/`l`/`ll` suffixes.
+    #[regex(r"[0-9]+[uUlL]*")]
+    #[regex(r"0[xX][0-9a-fA-F]+[uUlL]*")]
+    IntLit,
+    /// Floating literal with optional `f`, `h`, `l` (double) suffix.
+    #[regex(r"[0-9]+\.[0-9]*([eE][+-]?[0-9]+)?[fFhHlL]?")]
+    #[regex(r"\.[0-9]+([eE][+-]?[0-9]+)?[fFhHlL]?")]
+    #[regex(r"[0-9]+[eE][+-]?[0-9]+[fFhHlL]?")]
+    #[regex(r"[0-9]+[fFhH]")]
+    FloatLit,
+    #[regex(r#""([^"\\\n]|\\.)*""#)]
+    StringLit,
+    #[regex(r"'([^'\\\n]|\\.)*'")]
+    CharLit,
+    /// `<file.h>` is lexed as `<` … `>` tokens; the preprocessor rebuilds it.
+
+    // ---- keywords: storage classes and modifiers ----
+    #[token("static")]
+    Static,
+    #[token("uniform")]
+    Uniform,
+    #[token("extern")]
+    Extern,
+    #[token("groupshared")]
+    Groupshared,
+    #[token("precise")]
+    Precise,
+    #[token("nointerpolation")]
+    Nointerpolation,
+    #[token("noperspective")]
+    Noperspective,
+    #[token("linear")]
+    Linear,
+    #[token("centroid")]
+    Centroid,
+    #[token("sample")]
+    Sample,
+    #[token("volatile")]
+    Volatile,
+    #[token("shared")]
+    Shared,
+    #[token("const")]
+    Const,
+    #[token("row_major")]
+    RowMajor,
+    #[token("column_major")]
+    ColumnMajor,
+    #[token("snorm")]
+    Snorm,
+    #[token("unorm")]
+    Unorm,
+    #[token("in")]
+    In,
+    #[token("out")]
+    Out,
+    #[token("inout")]
+    Inout,
+    #[token("inline")]
+    Inline,
+    #[token("export")]
+    Export,
+    #[token("unsigned")]
+    Unsigned,
+    #[token("signed")]
+    Signed,
+    // geometry-shader primitive types and mesh-shader parameter kinds
+    #[token("point")]
+    Point,
+    #[token("line")]
+    Line,
+    #[token("triangle")]
+    Triangle,
+    #[token("lineadj")]
+    LineAdj,
+    #[token("triangleadj")]
+    TriangleAdj,
+    #[token("vertices")]
+    Vertices,
+    #[token("indices")]
+    Indices,
+    #[token("primitives")]
+    Primitives,
+    #[token("payload")]
+    Payload,
+
+    // ---- keywords: declarations ----
+    #[token("struct")]
+    Struct,
+    #[token("class")]
+    Class,
+    #[token("interface")]
+    Interface,
+    #[token("cbuffer")]
+    Cbuffer,
+    #[token("tbuffer")]
+    Tbuffer,
+    #[token("typedef")]
+    Typedef,
+    #[token("enum")]
+    Enum,
+    #[token("namespace")]
+    Namespace,
+    #[token("using")]
+    Using,
+    #[token("template")]
+    Template,
+    #[token("typename")]
+    Typename,
+    #[token("register")]
+    Register,
+    #[token("packoffset")]
+    Packoffset,
+    #[token("sizeof")]
+    Sizeof,
+    #[token("true")]
+    True,
+    #[token("false")]
+    False,
+    #[token("this")]
+    This,
+    #[token("operator")]
+    Operator,
+    // effects framework (parsed and ignored)
+    #[token("technique")]
+    #[token("technique10")]
+    #[token("technique11")]
+    Technique,
+    #[token("pass")]
+    Pass,
+
+    // ---- keywords: statements ----
+    #[token("if")]
+    If,
+    #[token("else")]
+    Else,
+    #[token("for")]
+    For,
+    #[token("while")]
+    While,
+    #[token("do")]
+    Do,
+    #[token("switch")]
+    Switch,
+    #[token("case")]
+    Case,
+    #[token("default")]
+    Default,
+    #[token("break")]
+    Break,
+    #[token("continue")]
+    Continue,
+    #[token("discard")]
+    Discard,
+    #[token("return")]
+    Return,
+
+    // ---- punctuation ----
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token(";")]
+    Semi,
+    #[token(",")]
+    Comma,
+    #[token(".")]
+    Dot,
+    #[token(":")]
+    Colon,
+    #[token("::")]
+    ColonColon,
+    #[token("?")]
+    Question,
+    #[token("=")]
+    Eq,
+    #[token("+=")]
+    PlusEq,
+    #[token("-=")]
+    MinusEq,
+    #[token("*=")]
+    StarEq,
+    #[token("/=")]
+    SlashEq,
+    #[token("%=")]
+    PercentEq,
+    #[token("&=")]
+    AmpEq,
+    #[token("|=")]
+    PipeEq,
+    #[token("^=")]
+    CaretEq,
+    #[token("<<=")]
+    ShlEq,
+    #[token(">>=")]
+    ShrEq,
+    #[token("||")]
+    PipePipe,
+    #[token("&&")]
+    AmpAmp,
+    #[token("|")]
+    Pipe,
+    #[token("^")]
+    Caret,
+    #[token("&")]
+    Amp,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    NotEq,
+    #[token("<")]
+    Lt,
+    #[token(">")]
+    Gt,
+    #[token("<=")]
+    LtEq,
+    #[token(">=")]
+    GtEq,
+    #[token("<<")]
+    Shl,
+    #[token(">>")]
+    Shr,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("!")]
+    Bang,
+    #[token("~")]
+    Tilde,
+    #[token("++")]
+    PlusPlus,
+    #[token("--")]
+    MinusMinus,
+    #[token("->")]
+    Arrow,
+    #[token("...")]
+    Ellipsis,
+    /// `@`, `$` and `` ` ``: not HLSL, but a macro may carry them through.
+    #[token("@")]
+    #[token("$")]
+    #[token("`")]
+    #[token("\\")]
+    Stray,
+
+    // ---- produced by the parser adapter, never by logos ----
+    /// An identifier that names a type (built-in, struct, typedef, template
+    /// parameter, `using` alias): the "lexer hack" of C parsers.
+    TypeName,
+    /// An identifier that names a namespace.
+    NamespaceName,
+    /// An identifier that names a function template (so `f<T>(x)` parses).
+    TemplateName,
+    /// A `#pragma` line the preprocessor passes on (its text is the symbol).
+    Pragma,
+    /// End of input.
+    Eof,
+}
+
+impl Token {
+    /// Identifiers and keywords: what the preprocessor can use as a macro name
+    /// or parameter, and what `defined(...)` accepts.
+    pub fn is_ident_like(self) -> bool {
+        matches!(self, Token::Ident) || self.is_keyword()
+    }
+
+    pub fn is_keyword(self) -> bool {
+        use Token::*;
+        matches!(
+            self,
+            Static
+                | Uniform
+                | Extern
+                | Groupshared
+                | Precise
+                | Nointerpolation
+                | Noperspective
+                | Linear
+                | Centroid
+                | Sample
+                | Volatile
+                | Shared
+                | Const
+                | RowMajor
+                | ColumnMajor
+                | Snorm
+                | Unorm
+                | In
+                | Out
+                | Inout
+                | Inline
+                | Export
+                | Unsigned
+                | Signed
+                | Point
+                | Line
+                | Triangle
+                | LineAdj
+                | TriangleAdj
+                | Vertices
+                | Indices
+                | Primitives
+                | Payload
+                | Struct
+                | Class
+                | Interface
+                | Cbuffer
+                | Tbuffer
+                | Typedef
+                | Enum
+                | Namespace
+                | Using
+                | Template
+                | Typename
+                | Register
+                | Packoffset
+                | Sizeof
+                | True
+                | False
+                | This
+                | Operator
+                | Technique
+                | Pass
+                | If
+                | Else
+                | For
+                | While
+                | Do
+                | Switch
+                | Case
+                | Default
+                | Break
+                | Continue
+                | Discard
+                | Return
+        )
+    }
+
+    /// A short description for "expected ..." messages.
+    pub fn describe(self) -> &'static str {
+        use Token::*;
+        match self {
+            Newline => "end of line",
+            Ident => "identifier",
+            IntLit => "integer literal",
+            FloatLit => "floating-point literal",
+            StringLit => "string literal",
+            CharLit => "character literal",
+            TypeName => "type name",
+            NamespaceName => "namespace name",
+            TemplateName => "template name",
+            Pragma => "#pragma",
+            Eof => "end of file",
+            _ => "token",
+        }
+    }
+}
+
+/// Flags on a preprocessed token.
+pub mod flags {
+    /// Whitespace (or a comment) precedes the token.
+    pub const SPACE_BEFORE: u8 = 1;
+    /// The token is the first on its line.
+    pub const LINE_START: u8 = 2;
+    /// The token came from a macro expansion and must not be expanded again
+    /// (its macro was disabled when it was produced: C's "painted blue").
+    pub const NO_EXPAND: u8 = 4;
+}
+
+/// A token as the preprocessor emits it and the parser reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PpToken {
+    pub kind: Token,
+    /// The token's text (for identifiers, keywords and literals; for a
+    /// `Pragma`, the text of the line after `#pragma`).
+    pub sym: Symbol,
+    pub span: Span,
+    pub flags: u8,
+}
+
+/// A raw token of one file: kind and byte range in that file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawToken {
+    pub kind: Token,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// A stretch of text logos could not lex (a stray character, an unterminated
+/// string or comment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LexError {
+    pub start: u32,
+    pub end: u32,
+}
+
+/// Lexes one file. Unlexable text is reported and skipped.
+pub fn lex(text: &str) -> (Vec<RawToken>, Vec<LexError>) {
+    let mut out = Vec::with_capacity(text.len() / 4);
+    let mut errors = Vec::new();
+    let mut lx = Token::lexer(text);
+    while let Some(r) = lx.next() {
+        let sp = lx.span();
+        match r {
+            Ok(kind) => out.push(RawToken {
+                kind,
+                start: sp.start as u32,
+                end: sp.end as u32,
+            }),
+            Err(()) => errors.push(LexError {
+                start: sp.start as u32,
+                end: sp.end as u32,
+            }),
+        }
+    }
+    (out, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str) -> Vec<Token> {
+        lex(s).0.into_iter().map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn literals_and_suffixes() {
+        use Token::*;
+        assert_eq!(
+            kinds("1 1u 0x1Fu 017 1.0 1.f .5 1e3 1.5e-3h 2.0L 3f"),
+            vec![
+                IntLit, IntLit, IntLit, IntLit, FloatLit, FloatLit, FloatLit, FloatLit, FloatLit,
+                FloatLit, FloatLit
+            ]
+        );
+    }
+
+    #[test]
+    fn keywords_operators_comments() {
+        use Token::*;
+        assert_eq!(
+            kinds("static float4 x /* c\n */ >>= a->b // x\n"),
+            vec![Static, Ident, Ident, ShrEq, Ident, Arrow, Ident, Newline]
+        );
+        assert_eq!(
+            kinds("#define A(x) x ## y \\\n z"),
+            vec![
+                Hash, Ident, Ident, LParen, Ident, RParen, Ident, HashHash, Ident, Ident
+            ]
+        );
+    }
+
+    #[test]
+    fn errors_are_reported_not_fatal() {
+        let (toks, errs) = lex("a \u{1F600} b");
+        assert_eq!(toks.len(), 2);
+        assert_eq!(errs.len(), 1);
+    }
+}

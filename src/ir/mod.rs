@@ -1,0 +1,1019 @@
+//! The intermediate representation between sema and the SPIR-V backend.
+//!
+//! A [`Module`] holds types (deduplicated), module-level constant
+//! expressions, global variables (each in an [`AddressSpace`] that mirrors a
+//! SPIR-V storage class), functions and entry points.
+//!
+//! Inside a [`Function`]:
+//! - `expressions` is an arena of side-effect-free [`Expression`]s forming a
+//!   DAG. Every expression has a type, stored at the same index in
+//!   `expr_types`. An expression must come after all expressions it uses.
+//! - `body` is a tree of structured [`Statement`]s. An expression is evaluated
+//!   where a `Statement::Emit` whose range covers it stands; expressions that
+//!   need no evaluation (literals, constants, variable and argument
+//!   references, `CallResult`, `AtomicResult`, `SubgroupResult`) are never
+//!   inside an `Emit` range. An expression can only be used by statements and
+//!   expressions that come after its `Emit`, in the same block or one nested
+//!   in it.
+//! - There are no phis: a mutable value lives in a [`LocalVariable`]; reading
+//!   it is a `Load` of its pointer, writing it a `Statement::Store`.
+//!
+//! Types and operations are in HLSL terms: a matrix has `rows` and
+//! `columns` as HLSL writes `floatRxC`; the backend maps them to SPIR-V as DXC
+//! does (an HLSL row is a SPIR-V column).
+//!
+//! Arithmetic expressions carry `precise`. Only the precise pass sets it;
+//! every other pass must keep a precise expression's operation, operand
+//! order and rounding as they are. The backend decorates each precise
+//! result with `NoContraction`.
+
+pub mod arena;
+pub mod display;
+pub mod valid;
+
+pub use arena::{Arena, Handle, Range, UniqueArena};
+
+use crate::options::Stage;
+
+// ---------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ScalarKind {
+    Bool,
+    Sint,
+    Uint,
+    Float,
+}
+
+/// A scalar type. `width` is in bytes (bool has width 1 and no memory
+/// representation: in buffers it is stored as `uint`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Scalar {
+    pub kind: ScalarKind,
+    pub width: u8,
+}
+
+impl Scalar {
+    pub const BOOL: Scalar = Scalar {
+        kind: ScalarKind::Bool,
+        width: 1,
+    };
+    pub const I16: Scalar = Scalar {
+        kind: ScalarKind::Sint,
+        width: 2,
+    };
+    pub const U16: Scalar = Scalar {
+        kind: ScalarKind::Uint,
+        width: 2,
+    };
+    pub const I32: Scalar = Scalar {
+        kind: ScalarKind::Sint,
+        width: 4,
+    };
+    pub const U32: Scalar = Scalar {
+        kind: ScalarKind::Uint,
+        width: 4,
+    };
+    pub const I64: Scalar = Scalar {
+        kind: ScalarKind::Sint,
+        width: 8,
+    };
+    pub const U64: Scalar = Scalar {
+        kind: ScalarKind::Uint,
+        width: 8,
+    };
+    pub const F16: Scalar = Scalar {
+        kind: ScalarKind::Float,
+        width: 2,
+    };
+    pub const F32: Scalar = Scalar {
+        kind: ScalarKind::Float,
+        width: 4,
+    };
+    pub const F64: Scalar = Scalar {
+        kind: ScalarKind::Float,
+        width: 8,
+    };
+}
+
+/// Image dimensionality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageDim {
+    D1,
+    D2,
+    D3,
+    Cube,
+    /// `Buffer<T>`/`RWBuffer<T>`: a texel buffer.
+    Buffer,
+    /// A subpass input (`SubpassInput`).
+    SubpassData,
+}
+
+/// A storage-image / texel-buffer format (`[[vk::image_format("rgba8")]]`,
+/// or inferred from the element type as DXC does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageFormat {
+    Unknown,
+    Rgba32f,
+    Rgba16f,
+    R32f,
+    Rgba8,
+    Rgba8Snorm,
+    Rg32f,
+    Rg16f,
+    R11fG11fB10f,
+    R16f,
+    Rgba16,
+    Rgb10A2,
+    Rg16,
+    Rg8,
+    R16,
+    R8,
+    Rgba16Snorm,
+    Rg16Snorm,
+    Rg8Snorm,
+    R16Snorm,
+    R8Snorm,
+    Rgba32i,
+    Rgba16i,
+    Rgba8i,
+    R32i,
+    Rg32i,
+    Rg16i,
+    Rg8i,
+    R16i,
+    R8i,
+    Rgba32ui,
+    Rgba16ui,
+    Rgba8ui,
+    R32ui,
+    Rgb10a2ui,
+    Rg32ui,
+    Rg16ui,
+    Rg8ui,
+    R16ui,
+    R8ui,
+    R64ui,
+    R64i,
+}
+
+/// What kind of image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageClass {
+    /// Read through a sampler or `Load` (`Texture2D<float4>`, `Buffer<uint>`).
+    Sampled,
+    /// Read and written without a sampler (`RWTexture2D<float4>`,
+    /// `RWBuffer<uint>`).
+    Storage { format: ImageFormat },
+}
+
+/// Matrix layout of a struct member or array element in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MatrixLayout {
+    /// HLSL `row_major`.
+    pub row_major: bool,
+    /// Bytes between consecutive rows (row-major) or columns (column-major).
+    pub stride: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StructMember {
+    pub name: Option<String>,
+    pub ty: Handle<Type>,
+    /// Byte offset, for structs in explicitly laid out memory (buffers, push
+    /// constants); `None` elsewhere.
+    pub offset: Option<u32>,
+    /// Layout of a matrix (or array of matrices) member in explicitly laid out
+    /// memory.
+    pub matrix_layout: Option<MatrixLayout>,
+    /// The member was declared `precise`: every operation whose value is
+    /// stored into it is precise.
+    pub precise: bool,
+    /// Stage interface of a struct used as an entry-point parameter is
+    /// flattened by sema; this is `None` everywhere else.
+    pub binding: Option<Binding>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArraySize {
+    Constant(u32),
+    /// A runtime-sized array (last member of a storage buffer block, or an
+    /// unbounded resource array).
+    Runtime,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Type {
+    /// The HLSL name (`S`, `type.ConstantBuffer.S`) for structs; `None` for
+    /// built-in types.
+    pub name: Option<String>,
+    pub inner: TypeInner,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeInner {
+    Scalar(Scalar),
+    /// `size` is 2, 3 or 4.
+    Vector {
+        size: u8,
+        scalar: Scalar,
+    },
+    /// An HLSL `floatRxC`: `rows` and `columns` are 1..=4, never both 1.
+    /// (A 1xN or Nx1 matrix is kept as a matrix in the IR; the backend
+    /// represents it as a vector as DXC does.)
+    Matrix {
+        rows: u8,
+        columns: u8,
+        scalar: Scalar,
+    },
+    Array {
+        base: Handle<Type>,
+        size: ArraySize,
+        /// Byte stride in explicitly laid out memory; `None` elsewhere.
+        stride: Option<u32>,
+    },
+    Struct {
+        members: Vec<StructMember>,
+        /// Size in bytes in explicitly laid out memory (0 elsewhere).
+        size: u32,
+    },
+    Image {
+        dim: ImageDim,
+        arrayed: bool,
+        multisampled: bool,
+        sampled: Scalar,
+        class: ImageClass,
+    },
+    Sampler {
+        comparison: bool,
+    },
+    /// An image combined with a sampler (`[[vk::combinedImageSampler]]`).
+    SampledImage {
+        image: Handle<Type>,
+    },
+    AccelerationStructure,
+    /// A pointer, the type of variable references and access chains.
+    Pointer {
+        base: Handle<Type>,
+        space: AddressSpace,
+    },
+}
+
+// ---------------------------------------------------------------------------
+// Globals and constants
+// ---------------------------------------------------------------------------
+
+/// Where a variable lives; mirrors SPIR-V storage classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddressSpace {
+    /// Function-local variables.
+    Function,
+    /// `static` globals and `static` locals.
+    Private,
+    /// `groupshared`.
+    Workgroup,
+    /// `cbuffer`, `ConstantBuffer<T>`, `$Globals` (block in Uniform storage).
+    Uniform,
+    /// Structured and byte-address buffers. The backend picks BufferBlock in
+    /// Uniform storage below SPIR-V 1.3 and StorageBuffer from 1.3.
+    Storage { writable: bool },
+    /// `[[vk::push_constant]]`.
+    PushConstant,
+    /// Stage inputs.
+    Input,
+    /// Stage outputs.
+    Output,
+    /// Textures, samplers, acceleration structures (UniformConstant).
+    Handle,
+}
+
+/// Descriptor set and binding of a resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ResourceBinding {
+    pub set: u32,
+    pub binding: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Interpolation {
+    /// `nointerpolation`
+    Flat,
+    /// `noperspective`
+    NoPerspective,
+    /// `linear` (the default: perspective-correct).
+    Perspective,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sampling {
+    Center,
+    Centroid,
+    Sample,
+}
+
+/// How a stage input or output connects to the pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Binding {
+    BuiltIn(spirv::BuiltIn),
+    Location {
+        location: u32,
+        /// `[[vk::location(n), vk::index(i)]]` for dual-source blending.
+        index: Option<u32>,
+        interpolation: Option<Interpolation>,
+        sampling: Option<Sampling>,
+        /// A hull-shader patch constant output / domain-shader patch input.
+        patch: bool,
+    },
+}
+
+/// A module-level variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlobalVariable {
+    pub name: Option<String>,
+    pub space: AddressSpace,
+    /// The type of the variable (not a pointer).
+    pub ty: Handle<Type>,
+    /// A constant initialiser (index into `Module::const_expressions`).
+    /// Private variables without one are zero-initialised by the backend.
+    pub init: Option<Handle<Expression>>,
+    /// For resources and buffer blocks.
+    pub binding: Option<ResourceBinding>,
+    /// For stage inputs and outputs.
+    pub io: Option<Binding>,
+    /// Values stored here must be computed precisely (`precise` stage output
+    /// or `precise` static).
+    pub precise: bool,
+    /// `invariant`-style `SV_Position` (DXC decorates Position Invariant when
+    /// `precise`).
+    pub invariant: bool,
+    /// The HLSL semantic, for reflection and `-fspv-reflect`.
+    pub semantic: Option<String>,
+    /// For an Append/Consume/RW structured buffer with a counter: the
+    /// counter's global.
+    pub counter: Option<Handle<GlobalVariable>>,
+}
+
+// ---------------------------------------------------------------------------
+// Expressions
+// ---------------------------------------------------------------------------
+
+/// A scalar constant. Floats are stored as bits so that `Eq`/`Hash` are exact
+/// (and -0.0, NaN payloads survive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Literal {
+    Bool(bool),
+    I16(i16),
+    U16(u16),
+    I32(i32),
+    U32(u32),
+    I64(i64),
+    U64(u64),
+    /// IEEE binary16 bits.
+    F16(u16),
+    /// IEEE binary32 bits.
+    F32(u32),
+    /// IEEE binary64 bits.
+    F64(u64),
+}
+
+impl Literal {
+    pub fn f32(v: f32) -> Literal {
+        Literal::F32(v.to_bits())
+    }
+    pub fn f64(v: f64) -> Literal {
+        Literal::F64(v.to_bits())
+    }
+    pub fn scalar(self) -> Scalar {
+        match self {
+            Literal::Bool(_) => Scalar::BOOL,
+            Literal::I16(_) => Scalar::I16,
+            Literal::U16(_) => Scalar::U16,
+            Literal::I32(_) => Scalar::I32,
+            Literal::U32(_) => Scalar::U32,
+            Literal::I64(_) => Scalar::I64,
+            Literal::U64(_) => Scalar::U64,
+            Literal::F16(_) => Scalar::F16,
+            Literal::F32(_) => Scalar::F32,
+            Literal::F64(_) => Scalar::F64,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOperator {
+    /// Arithmetic negation (integer or float).
+    Negate,
+    /// Boolean not.
+    LogicalNot,
+    /// Bitwise not.
+    BitwiseNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOperator {
+    Add,
+    Subtract,
+    /// Component-wise (HLSL `*`), also vector × scalar and matrix × scalar.
+    Multiply,
+    Divide,
+    /// `%`: integer remainder (sign of the dividend) or float remainder as
+    /// `fmod` (OpFRem).
+    Modulo,
+    /// `mul()` of matrix × matrix, matrix × vector or vector × matrix.
+    MatMul,
+    Equal,
+    NotEqual,
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,
+    /// Bitwise and (integers).
+    And,
+    /// Bitwise or (integers).
+    InclusiveOr,
+    /// Bitwise xor (integers).
+    ExclusiveOr,
+    /// Non-short-circuit boolean and (operands already evaluated).
+    LogicalAnd,
+    /// Non-short-circuit boolean or.
+    LogicalOr,
+    ShiftLeft,
+    /// Arithmetic for signed, logical for unsigned operands.
+    ShiftRight,
+}
+
+/// Built-in math, mostly GLSL.std.450.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathFunction {
+    Abs,
+    Min,
+    Max,
+    Clamp,
+    /// clamp(x, 0, 1)
+    Saturate,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Atan2,
+    Sinh,
+    Cosh,
+    Tanh,
+    Pow,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Sqrt,
+    InverseSqrt,
+    Floor,
+    Ceil,
+    /// HLSL `round`: to nearest even (GLSL RoundEven).
+    Round,
+    Trunc,
+    /// `frac`: x - floor(x)
+    Fract,
+    /// Fused multiply-add: one rounding.
+    Fma,
+    /// `lerp(a, b, t)`
+    Mix,
+    Step,
+    SmoothStep,
+    Sign,
+    Dot,
+    Cross,
+    Length,
+    Distance,
+    Normalize,
+    Reflect,
+    Refract,
+    FaceForward,
+    Transpose,
+    Determinant,
+    Ldexp,
+    CountOneBits,
+    ReverseBits,
+    /// `firstbitlow`
+    FirstTrailingBit,
+    /// `firstbithigh` (signed: first bit differing from the sign bit).
+    FirstLeadingBit,
+    /// `f32tof16`: low 16 bits hold the half.
+    PackHalf,
+    /// `f16tof32`
+    UnpackHalf,
+    /// `rcp`: 1 / x
+    Reciprocal,
+    Degrees,
+    Radians,
+    /// Extract bits (`BitFieldSExtract`/`BitFieldUExtract`): args value, offset, count.
+    ExtractBits,
+    InsertBits,
+    /// `msad4`
+    Msad4,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RelationalFunction {
+    All,
+    Any,
+    IsNan,
+    IsInf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DerivativeAxis {
+    X,
+    Y,
+    /// `fwidth`
+    Width,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DerivativeControl {
+    None,
+    Coarse,
+    Fine,
+}
+
+/// The level of detail of a sampling operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SampleLevel {
+    /// Implicit LOD (pixel shaders, or compute with derivatives).
+    Auto,
+    /// Explicit LOD (`SampleLevel`).
+    Exact(Handle<Expression>),
+    /// `SampleBias`
+    Bias(Handle<Expression>),
+    /// `SampleGrad`
+    Gradient {
+        x: Handle<Expression>,
+        y: Handle<Expression>,
+    },
+    /// LOD 0 (`SampleCmpLevelZero`).
+    Zero,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageQuery {
+    /// Width/height/depth (and array layers) at a level, or of a level-less
+    /// image when `level` is `None`.
+    Size {
+        level: Option<Handle<Expression>>,
+    },
+    NumLevels,
+    NumSamples,
+    /// `CalculateLevelOfDetail[Unclamped]`: (sampler, coordinate, clamped)
+    Lod {
+        sampler: Handle<Expression>,
+        coordinate: Handle<Expression>,
+        clamped: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SwizzleComponent {
+    X = 0,
+    Y = 1,
+    Z = 2,
+    W = 3,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expression {
+    Literal(Literal),
+    /// A module-level constant (index into `Module::const_expressions`).
+    Constant(Handle<Expression>),
+    /// The zero value of a type (`OpConstantNull`).
+    ZeroValue(Handle<Type>),
+    /// Builds a vector, matrix (from row vectors), array or struct.
+    Compose {
+        ty: Handle<Type>,
+        components: Vec<Handle<Expression>>,
+    },
+    /// A vector with every component equal to a scalar.
+    Splat {
+        size: u8,
+        value: Handle<Expression>,
+    },
+    /// `v.zyx`: `size` components picked by `pattern` from a vector value.
+    Swizzle {
+        size: u8,
+        vector: Handle<Expression>,
+        pattern: [SwizzleComponent; 4],
+    },
+    /// A constant index into a struct (member), vector (component), matrix
+    /// (row) or array (element), of a value or through a pointer (giving a
+    /// pointer).
+    AccessIndex {
+        base: Handle<Expression>,
+        index: u32,
+    },
+    /// A dynamic index into a vector, matrix row or array, of a value or
+    /// through a pointer.
+    Access {
+        base: Handle<Expression>,
+        index: Handle<Expression>,
+    },
+    /// The `n`th argument of the function.
+    FunctionArgument(u32),
+    /// A pointer to a global.
+    GlobalVariable(Handle<GlobalVariable>),
+    /// A pointer to a local.
+    LocalVariable(Handle<LocalVariable>),
+    /// Reads through a pointer.
+    Load {
+        pointer: Handle<Expression>,
+    },
+    Unary {
+        op: UnaryOperator,
+        expr: Handle<Expression>,
+        precise: bool,
+    },
+    Binary {
+        op: BinaryOperator,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+        precise: bool,
+    },
+    /// Component-wise `condition ? accept : reject` (both evaluated).
+    Select {
+        condition: Handle<Expression>,
+        accept: Handle<Expression>,
+        reject: Handle<Expression>,
+    },
+    Relational {
+        fun: RelationalFunction,
+        argument: Handle<Expression>,
+    },
+    Math {
+        fun: MathFunction,
+        args: Vec<Handle<Expression>>,
+        precise: bool,
+    },
+    /// Conversion to scalar `kind` (component-wise for vectors). `convert`
+    /// is the target width in bytes for a value conversion; `None` for a
+    /// bit cast (`asuint`, `asfloat`), which keeps the width.
+    As {
+        expr: Handle<Expression>,
+        kind: ScalarKind,
+        convert: Option<u8>,
+        precise: bool,
+    },
+    Derivative {
+        axis: DerivativeAxis,
+        control: DerivativeControl,
+        expr: Handle<Expression>,
+    },
+    /// Sampling. The result is a 4-component vector of the image's sampled
+    /// type (or a scalar for depth comparison, and for gathers a 4-vector),
+    /// or, when `sparse`, a struct `{ uint residency_code; T texel; }`.
+    ImageSample {
+        image: Handle<Expression>,
+        sampler: Handle<Expression>,
+        /// Coordinates, with the array layer as the last component when
+        /// the image is arrayed (as SPIR-V wants).
+        coordinate: Handle<Expression>,
+        offset: Option<Handle<Expression>>,
+        level: SampleLevel,
+        /// `SampleCmp`: the reference value.
+        depth_ref: Option<Handle<Expression>>,
+        /// `clamp` argument of the tiled-resources forms → `MinLod`.
+        clamp: Option<Handle<Expression>>,
+        /// `Gather` / `GatherRed`…: the component (0..=3).
+        gather: Option<u32>,
+        sparse: bool,
+    },
+    /// `Load`/`operator[]` on textures and texel buffers. Same result shapes
+    /// as `ImageSample`.
+    ImageLoad {
+        image: Handle<Expression>,
+        coordinate: Handle<Expression>,
+        level: Option<Handle<Expression>>,
+        sample: Option<Handle<Expression>>,
+        offset: Option<Handle<Expression>>,
+        sparse: bool,
+    },
+    ImageQuery {
+        image: Handle<Expression>,
+        query: ImageQuery,
+    },
+    /// A pointer to one texel of a storage image, for `Interlocked*` on
+    /// `RWTexture*`/`RWBuffer` elements.
+    ImageTexelPointer {
+        image: Handle<Expression>,
+        coordinate: Handle<Expression>,
+        sample: Handle<Expression>,
+    },
+    /// `CheckAccessFullyMapped(status)` → OpImageSparseTexelsResident.
+    SparseTexelsResident {
+        code: Handle<Expression>,
+    },
+    /// Number of elements of the runtime array that the pointer (to a
+    /// storage buffer block) ends with; `member` is its index in the block.
+    ArrayLength {
+        pointer: Handle<Expression>,
+        member: u32,
+    },
+    /// The result of the `Call` statement that names this expression.
+    CallResult(Handle<Function>),
+    /// The result of an `Atomic` statement.
+    AtomicResult,
+    /// The result of a `Subgroup` statement.
+    SubgroupResult,
+}
+
+// ---------------------------------------------------------------------------
+// Statements
+// ---------------------------------------------------------------------------
+
+pub type Block = Vec<Statement>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SelectionControl {
+    #[default]
+    None,
+    /// `[flatten]`
+    Flatten,
+    /// `[branch]`
+    DontFlatten,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum LoopControl {
+    #[default]
+    None,
+    /// `[unroll]` (with an optional count: `[unroll(4)]`).
+    Unroll(Option<u32>),
+    /// `[loop]`
+    DontUnroll,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SwitchValue {
+    I32(i32),
+    U32(u32),
+    Default,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchCase {
+    pub value: SwitchValue,
+    pub body: Block,
+    /// Control falls into the next case at the end of `body`.
+    pub fall_through: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicFunction {
+    Add,
+    Subtract,
+    And,
+    InclusiveOr,
+    ExclusiveOr,
+    Min,
+    Max,
+    Exchange,
+    /// Compare and exchange; `compare` holds the comparator.
+    CompareExchange,
+    /// `IncrementCounter` of Append/RW structured buffers.
+    Increment,
+    /// `DecrementCounter`/`Consume`.
+    Decrement,
+    Load,
+    Store,
+}
+
+/// Memory made visible by a barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct BarrierMemory {
+    /// groupshared
+    pub workgroup: bool,
+    /// buffers (UAVs)
+    pub device: bool,
+    /// storage images
+    pub image: bool,
+}
+
+/// Wave (subgroup) operations, SM 6.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubgroupOperation {
+    GetLaneCount,
+    GetLaneIndex,
+    IsFirstLane,
+    AnyTrue,
+    AllTrue,
+    /// `WaveActiveAllEqual`
+    AllEqual,
+    /// `WaveActiveBallot`: uint4
+    Ballot,
+    ReadLaneAt,
+    ReadLaneFirst,
+    Sum,
+    Product,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Min,
+    Max,
+    CountBits,
+    PrefixSum,
+    PrefixProduct,
+    PrefixCountBits,
+    QuadReadAcrossX,
+    QuadReadAcrossY,
+    QuadReadAcrossDiagonal,
+    QuadReadLaneAt,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Statement {
+    /// Evaluates the expressions in the range, in order.
+    Emit(Range<Expression>),
+    Block(Block),
+    If {
+        condition: Handle<Expression>,
+        accept: Block,
+        reject: Block,
+        control: SelectionControl,
+    },
+    /// `selector` is a 32-bit integer; exactly one case is `Default`.
+    Switch {
+        selector: Handle<Expression>,
+        cases: Vec<SwitchCase>,
+    },
+    /// Runs `body`, then `continuing` (where `continue` in `body` goes), then
+    /// leaves if `break_if` is true, else repeats. `Break` inside `body`
+    /// leaves the loop.
+    Loop {
+        body: Block,
+        continuing: Block,
+        break_if: Option<Handle<Expression>>,
+        control: LoopControl,
+    },
+    Break,
+    Continue,
+    Return {
+        value: Option<Handle<Expression>>,
+    },
+    /// `discard`
+    Kill,
+    /// Memory barrier, and with `execution` also a workgroup execution
+    /// barrier (`GroupMemoryBarrierWithGroupSync`…).
+    Barrier {
+        memory: BarrierMemory,
+        execution: bool,
+    },
+    Store {
+        pointer: Handle<Expression>,
+        value: Handle<Expression>,
+    },
+    /// A write to a storage image or texel buffer element.
+    ImageStore {
+        image: Handle<Expression>,
+        coordinate: Handle<Expression>,
+        value: Handle<Expression>,
+    },
+    /// An atomic read-modify-write; `result` is an `AtomicResult`
+    /// expression (the original value) when used.
+    Atomic {
+        pointer: Handle<Expression>,
+        fun: AtomicFunction,
+        value: Option<Handle<Expression>>,
+        compare: Option<Handle<Expression>>,
+        result: Option<Handle<Expression>>,
+    },
+    Call {
+        function: Handle<Function>,
+        arguments: Vec<Handle<Expression>>,
+        result: Option<Handle<Expression>>,
+    },
+    /// A wave operation; `result` is a `SubgroupResult` expression.
+    Subgroup {
+        op: SubgroupOperation,
+        args: Vec<Handle<Expression>>,
+        result: Handle<Expression>,
+    },
+    /// Geometry shader `Append` on a stream (after its outputs were stored).
+    EmitVertex {
+        stream: u32,
+    },
+    /// Geometry shader `RestartStrip`.
+    EndPrimitive {
+        stream: u32,
+    },
+}
+
+// ---------------------------------------------------------------------------
+// Functions, entry points, module
+// ---------------------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalVariable {
+    pub name: Option<String>,
+    pub ty: Handle<Type>,
+    /// A constant initial value (else the variable starts undefined and
+    /// sema stores into it).
+    pub init: Option<Handle<Expression>>,
+    /// Declared `precise`.
+    pub precise: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionArgument {
+    pub name: Option<String>,
+    /// A pointer type for `out`/`inout` parameters and resources passed by
+    /// reference.
+    pub ty: Handle<Type>,
+    /// Declared `precise` (for `out` parameters: stores through it are
+    /// precise).
+    pub precise: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionResult {
+    pub ty: Handle<Type>,
+    /// The return value is precise (declared `precise`, or this function is
+    /// a precise specialisation made by the precise pass).
+    pub precise: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub arguments: Vec<FunctionArgument>,
+    pub result: Option<FunctionResult>,
+    pub local_variables: Arena<LocalVariable>,
+    pub expressions: Arena<Expression>,
+    /// The type of each expression, at the same index.
+    pub expr_types: Vec<Handle<Type>>,
+    pub body: Block,
+}
+
+impl Function {
+    /// Appends an expression with its type.
+    pub fn add_expression(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
+        self.expr_types.push(ty);
+        self.expressions.append(expr)
+    }
+    pub fn expr_type(&self, h: Handle<Expression>) -> Handle<Type> {
+        self.expr_types[h.index()]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryPoint {
+    /// The name in `OpEntryPoint`.
+    pub name: String,
+    pub stage: Stage,
+    /// The entry function: no arguments and no result; it reads and writes
+    /// Input/Output globals.
+    pub function: Handle<Function>,
+    /// `[numthreads(x, y, z)]` (compute, mesh, amplification).
+    pub workgroup_size: [u32; 3],
+    /// Other execution modes with their literal operands (`OutputVertices 3`,
+    /// `Triangles`, `OriginUpperLeft`, `DenormPreserve 32`…).
+    pub execution_modes: Vec<(spirv::ExecutionMode, Vec<u32>)>,
+    /// For hull shaders: the patch-constant function, called by the entry
+    /// function (already part of its body); kept for reflection.
+    pub patch_constant_function: Option<Handle<Function>>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    pub types: UniqueArena<Type>,
+    /// Module-level constant expressions (only `Literal`, `ZeroValue`,
+    /// `Compose`, `Splat` and `Constant`), used by global initialisers and by
+    /// `Expression::Constant`.
+    pub const_expressions: Arena<Expression>,
+    /// The type of each constant expression, at the same index.
+    pub const_types: Vec<Handle<Type>>,
+    pub globals: Arena<GlobalVariable>,
+    pub functions: Arena<Function>,
+    pub entry_points: Vec<EntryPoint>,
+    /// SPIR-V capabilities and extensions sema already knows are needed
+    /// (e.g. from `[[vk::ext_capability]]`); the backend adds the rest.
+    pub required_capabilities: Vec<spirv::Capability>,
+    pub required_extensions: Vec<String>,
+}
+
+impl Module {
+    pub fn add_const_expression(
+        &mut self,
+        expr: Expression,
+        ty: Handle<Type>,
+    ) -> Handle<Expression> {
+        self.const_types.push(ty);
+        self.const_expressions.append(expr)
+    }
+    /// The handle of a type, inserting it if new.
+    pub fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
+        self.types.insert(Type { name: None, inner })
+    }
+    pub fn scalar_type(&mut self, scalar: Scalar) -> Handle<Type> {
+        self.ty(TypeInner::Scalar(scalar))
+    }
+}

@@ -1,0 +1,120 @@
+//! hlslc: a compiler from HLSL to Vulkan SPIR-V, in pure Rust.
+//!
+//! It accepts HLSL as shader models 5.x and 6.x and HLSL 2021 write it
+//! (structs, cbuffers, templates, namespaces, attributes, semantics,
+//! registers), through a real C preprocessor, and emits SPIR-V 1.0–1.6 for
+//! Vulkan 1.0–1.3 following DXC's HLSL→SPIR-V mapping.
+//!
+//! The pipeline: [`front`] (preprocess, lex, parse) → [`sema`] (names, types,
+//! lowering) → [`ir`] → [`passes`] → [`back::spv`].
+
+pub mod back;
+pub mod diag;
+pub mod front;
+pub mod intern;
+pub mod ir;
+pub mod options;
+pub mod passes;
+pub mod sema;
+pub mod source;
+pub mod span;
+
+pub use options::Options;
+
+use diag::Diagnostics;
+use source::{FileLoader, SourceMap};
+use std::path::{Path, PathBuf};
+
+/// What a compilation produced. Diagnostics and the source map are always
+/// there; the outputs only when the stages that make them ran without errors.
+pub struct Compilation {
+    pub diagnostics: Diagnostics,
+    /// Resolves the spans in `diagnostics`.
+    pub source_map: SourceMap,
+    /// Every file read, the main file first (for `-MF` depfiles).
+    pub dependencies: Vec<PathBuf>,
+    pub artifact: Option<Artifact>,
+}
+
+impl Compilation {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.has_errors()
+    }
+}
+
+/// The outputs of a successful compilation.
+#[derive(Clone, Debug, Default)]
+pub struct Artifact {
+    /// The SPIR-V module.
+    pub spirv: Vec<u32>,
+    /// The IR after the pass pipeline (`--emit ir`), when asked for.
+    pub ir_text: Option<String>,
+}
+
+/// The preprocessor options that `options` implies: `-D`, `-I` and the
+/// macros DXC predefines for the profile.
+pub fn preprocess_options(options: &Options) -> front::preprocess::PreprocessOptions {
+    front::preprocess::PreprocessOptions {
+        defines: options.defines.clone(),
+        include_dirs: options.include_dirs.clone(),
+        predefined: front::preprocess::predefined_macros(options),
+    }
+}
+
+/// Preprocesses and parses `path`: reports syntax errors only.
+pub fn check_syntax(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
+    let mut sm = SourceMap::new();
+    let mut diags = Diagnostics::new();
+    let parsed = front::parse_program(
+        path,
+        loader,
+        &preprocess_options(options),
+        &mut sm,
+        &mut diags,
+    );
+    Compilation {
+        diagnostics: diags,
+        source_map: sm,
+        dependencies: parsed.dependencies,
+        artifact: None,
+    }
+}
+
+/// Preprocesses `path` and returns the text (`-P`).
+pub fn preprocess_to_string(
+    path: &Path,
+    loader: &dyn FileLoader,
+    options: &Options,
+) -> (String, Compilation) {
+    let mut sm = SourceMap::new();
+    let mut diags = Diagnostics::new();
+    let pp = front::preprocess::preprocess(
+        path,
+        loader,
+        &preprocess_options(options),
+        &mut sm,
+        &mut diags,
+    );
+    let text = front::preprocess::tokens_to_text(&pp.tokens, &sm);
+    (
+        text,
+        Compilation {
+            diagnostics: diags,
+            source_map: sm,
+            dependencies: pp.dependencies,
+            artifact: None,
+        },
+    )
+}
+
+/// Compiles `path` with `options` (which must name a profile).
+pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
+    let mut c = check_syntax(path, loader, options);
+    if !c.has_errors() {
+        c.diagnostics.push(diag::Diagnostic::error(
+            diag::codes::UNSUPPORTED,
+            "not supported yet: code generation (only -fsyntax-only and -P work in this build)",
+        ));
+    }
+    c
+}

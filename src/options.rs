@@ -1,0 +1,319 @@
+//! Compiler options: what the `hlslc` flags (DXC's spelling) set.
+
+use std::path::PathBuf;
+
+/// A shader stage, as named by the first part of a profile (`cs_6_0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    Vertex,
+    Pixel,
+    Geometry,
+    Hull,
+    Domain,
+    Compute,
+    Mesh,
+    Amplification,
+    /// `lib_6_x`: a library of entry points chosen by attributes.
+    Library,
+}
+
+impl Stage {
+    /// The profile prefix: `vs`, `ps`, `gs`, `hs`, `ds`, `cs`, `ms`, `as`, `lib`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vs",
+            Stage::Pixel => "ps",
+            Stage::Geometry => "gs",
+            Stage::Hull => "hs",
+            Stage::Domain => "ds",
+            Stage::Compute => "cs",
+            Stage::Mesh => "ms",
+            Stage::Amplification => "as",
+            Stage::Library => "lib",
+        }
+    }
+
+    /// The value DXC gives `__SHADER_TARGET_STAGE` (`__SHADER_STAGE_PIXEL` = 0, …).
+    pub fn dxc_stage_number(self) -> u32 {
+        match self {
+            Stage::Pixel => 0,
+            Stage::Vertex => 1,
+            Stage::Geometry => 2,
+            Stage::Hull => 3,
+            Stage::Domain => 4,
+            Stage::Compute => 5,
+            Stage::Library => 6,
+            Stage::Mesh => 13,
+            Stage::Amplification => 14,
+        }
+    }
+
+    /// The stage named by a `[shader("…")]` attribute.
+    pub fn from_attribute_name(s: &str) -> Option<Stage> {
+        Some(match s {
+            "vertex" => Stage::Vertex,
+            "pixel" => Stage::Pixel,
+            "geometry" => Stage::Geometry,
+            "hull" => Stage::Hull,
+            "domain" => Stage::Domain,
+            "compute" => Stage::Compute,
+            "mesh" => Stage::Mesh,
+            "amplification" => Stage::Amplification,
+            _ => return None,
+        })
+    }
+}
+
+/// A target profile such as `cs_6_0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Profile {
+    pub stage: Stage,
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl Profile {
+    /// Parses `cs_6_0`, `ps_5_1`, `lib_6_3`, `vs_6_x`? (no: minors must be digits).
+    pub fn parse(s: &str) -> Option<Profile> {
+        let mut it = s.split('_');
+        let stage = match it.next()? {
+            "vs" => Stage::Vertex,
+            "ps" => Stage::Pixel,
+            "gs" => Stage::Geometry,
+            "hs" => Stage::Hull,
+            "ds" => Stage::Domain,
+            "cs" => Stage::Compute,
+            "ms" => Stage::Mesh,
+            "as" => Stage::Amplification,
+            "lib" => Stage::Library,
+            _ => return None,
+        };
+        let major: u32 = it.next()?.parse().ok()?;
+        let minor: u32 = it.next()?.parse().ok()?;
+        if it.next().is_some() || !(4..=6).contains(&major) || minor > 9 {
+            return None;
+        }
+        Some(Profile {
+            stage,
+            major,
+            minor,
+        })
+    }
+}
+
+impl std::fmt::Display for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}_{}_{}", self.stage.prefix(), self.major, self.minor)
+    }
+}
+
+/// `-fspv-target-env=…`
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TargetEnv {
+    /// SPIR-V 1.0
+    #[default]
+    Vulkan1_0,
+    /// SPIR-V 1.3
+    Vulkan1_1,
+    /// SPIR-V 1.4 on Vulkan 1.1 (`vulkan1.1spirv1.4`)
+    Vulkan1_1Spirv1_4,
+    /// SPIR-V 1.5
+    Vulkan1_2,
+    /// SPIR-V 1.6
+    Vulkan1_3,
+}
+
+impl TargetEnv {
+    pub fn parse(s: &str) -> Option<TargetEnv> {
+        Some(match s {
+            "vulkan1.0" => TargetEnv::Vulkan1_0,
+            "vulkan1.1" => TargetEnv::Vulkan1_1,
+            "vulkan1.1spirv1.4" => TargetEnv::Vulkan1_1Spirv1_4,
+            "vulkan1.2" => TargetEnv::Vulkan1_2,
+            "vulkan1.3" => TargetEnv::Vulkan1_3,
+            _ => return None,
+        })
+    }
+    /// The SPIR-V version (major, minor) this environment consumes.
+    pub fn spirv_version(self) -> (u8, u8) {
+        match self {
+            TargetEnv::Vulkan1_0 => (1, 0),
+            TargetEnv::Vulkan1_1 => (1, 3),
+            TargetEnv::Vulkan1_1Spirv1_4 => (1, 4),
+            TargetEnv::Vulkan1_2 => (1, 5),
+            TargetEnv::Vulkan1_3 => (1, 6),
+        }
+    }
+    /// The name `spirv-val --target-env` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetEnv::Vulkan1_0 => "vulkan1.0",
+            TargetEnv::Vulkan1_1 => "vulkan1.1",
+            TargetEnv::Vulkan1_1Spirv1_4 => "vulkan1.1spv1.4",
+            TargetEnv::Vulkan1_2 => "vulkan1.2",
+            TargetEnv::Vulkan1_3 => "vulkan1.3",
+        }
+    }
+}
+
+/// Memory layout rules for buffers (`-fvk-use-*-layout`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LayoutRule {
+    /// DXC's default: relaxed std140 for cbuffers, relaxed std430 for
+    /// structured buffers.
+    #[default]
+    Relaxed,
+    /// `-fvk-use-dx-layout`: D3D's packing.
+    Dx,
+    /// `-fvk-use-gl-layout`: strict std140/std430.
+    Gl,
+    /// `-fvk-use-scalar-layout`: scalar block layout.
+    Scalar,
+}
+
+/// Default matrix memory layout (`-Zpc`, `-Zpr`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MatrixLayout {
+    #[default]
+    ColumnMajor,
+    RowMajor,
+}
+
+/// `-denorm`
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DenormMode {
+    Any,
+    Preserve,
+    Ftz,
+}
+
+/// A register class letter of `register(xN)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegisterClass {
+    /// `b`: constant buffers
+    B,
+    /// `s`: samplers
+    S,
+    /// `t`: shader resource views
+    T,
+    /// `u`: unordered access views
+    U,
+}
+
+/// `-fvk-bind-register xN M BINDING SET`
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BindRegister {
+    pub class: RegisterClass,
+    pub register: u32,
+    pub space: u32,
+    pub binding: u32,
+    pub set: u32,
+}
+
+/// What `hlslc` writes (`--emit`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EmitKind {
+    #[default]
+    Spirv,
+    /// SPIR-V disassembly.
+    Asm,
+    /// The IR after lowering and the optimisation pipeline.
+    Ir,
+}
+
+/// Everything that controls one compilation.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `-T`; `None` only with `-fsyntax-only` and `-P`.
+    pub profile: Option<Profile>,
+    /// `-E` (default `main`).
+    pub entry: String,
+    /// `-D NAME[=VALUE]`, in order.
+    pub defines: Vec<(String, Option<String>)>,
+    /// `-I DIR`, in order.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-HV` (2016, 2017, 2018, 2021, 202x); default 2021.
+    pub hlsl_version: u32,
+    pub target_env: TargetEnv,
+    /// `-O0`…`-O3` (`-Od` is 0); DXC's default is 3.
+    pub opt_level: u8,
+    pub enable_16bit_types: bool,
+    pub matrix_layout: MatrixLayout,
+    pub layout: LayoutRule,
+    /// `-fvk-{b,s,t,u}-shift N SPACE` (`SPACE` = `None` for `all`).
+    pub register_shifts: Vec<(RegisterClass, u32, Option<u32>)>,
+    pub bind_registers: Vec<BindRegister>,
+    /// `-fvk-bind-globals BINDING SET`
+    pub bind_globals: Option<(u32, u32)>,
+    /// `-fvk-auto-shift-bindings`
+    pub auto_shift_bindings: bool,
+    pub denorm: Option<DenormMode>,
+    /// `-Gis`: IEEE strictness → SignedZeroInfNanPreserve.
+    pub ieee_strict: bool,
+    /// `-fvk-invert-y`
+    pub invert_y: bool,
+    /// `-fvk-use-dx-position-w`
+    pub dx_position_w: bool,
+    /// `-fspv-reflect`: decorate with HLSL semantics and counter buffers.
+    pub spv_reflect: bool,
+    /// `-fspv-entrypoint-name=`
+    pub entrypoint_name: Option<String>,
+    /// `-fspv-extension=` (empty: allow all).
+    pub allowed_extensions: Vec<String>,
+    pub emit: EmitKind,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            profile: None,
+            entry: "main".to_string(),
+            defines: Vec::new(),
+            include_dirs: Vec::new(),
+            hlsl_version: 2021,
+            target_env: TargetEnv::default(),
+            opt_level: 3,
+            enable_16bit_types: false,
+            matrix_layout: MatrixLayout::default(),
+            layout: LayoutRule::default(),
+            register_shifts: Vec::new(),
+            bind_registers: Vec::new(),
+            bind_globals: None,
+            auto_shift_bindings: false,
+            denorm: None,
+            ieee_strict: false,
+            invert_y: false,
+            dx_position_w: false,
+            spv_reflect: false,
+            entrypoint_name: None,
+            allowed_extensions: Vec::new(),
+            emit: EmitKind::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn profiles_parse() {
+        assert_eq!(
+            Profile::parse("cs_6_0"),
+            Some(Profile {
+                stage: Stage::Compute,
+                major: 6,
+                minor: 0
+            })
+        );
+        assert_eq!(
+            Profile::parse("lib_6_3").map(|p| p.stage),
+            Some(Stage::Library)
+        );
+        assert_eq!(Profile::parse("cs_6"), None);
+        assert_eq!(Profile::parse("xs_6_0"), None);
+        assert_eq!(
+            Profile::parse("ps_5_1").map(|p| p.to_string()).as_deref(),
+            Some("ps_5_1")
+        );
+    }
+}

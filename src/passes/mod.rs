@@ -1,0 +1,1 @@
+//! IR-to-IR passes; `pipeline` runs them in order for an optimisation level.

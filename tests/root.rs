@@ -1,0 +1,7 @@
+//! The one integration-test binary; each kind of test is a module.
+//!
+//! File-based cases live under `tests/in/`; expected outputs sit beside them
+//! and are rewritten with `HLSLC_BLESS=1 cargo test`.
+
+mod common;
+mod diag_ui;
