@@ -107,14 +107,55 @@ pub fn preprocess_to_string(
     )
 }
 
+/// Preprocesses, parses and lowers `path` to IR (no passes, no backend).
+/// Returns the compilation (diagnostics, source map) and the module when
+/// every stage succeeded.
+pub fn compile_to_ir(
+    path: &Path,
+    loader: &dyn FileLoader,
+    options: &Options,
+) -> (Compilation, Option<ir::Module>) {
+    let mut sm = SourceMap::new();
+    let mut diags = Diagnostics::new();
+    let parsed = front::parse_program(
+        path,
+        loader,
+        &preprocess_options(options),
+        &mut sm,
+        &mut diags,
+    );
+    let module = if diags.has_errors() {
+        None
+    } else {
+        sema::lower(&parsed.unit, options, &sm, &mut diags)
+    };
+    (
+        Compilation {
+            diagnostics: diags,
+            source_map: sm,
+            dependencies: parsed.dependencies,
+            artifact: None,
+        },
+        module,
+    )
+}
+
 /// Compiles `path` with `options` (which must name a profile).
 pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
-    let mut c = check_syntax(path, loader, options);
-    if !c.has_errors() {
-        c.diagnostics.push(diag::Diagnostic::error(
-            diag::codes::UNSUPPORTED,
-            "not supported yet: code generation (only -fsyntax-only and -P work in this build)",
-        ));
+    let (mut c, module) = compile_to_ir(path, loader, options);
+    let Some(module) = module else {
+        return c;
+    };
+    if options.emit == options::EmitKind::Ir {
+        c.artifact = Some(Artifact {
+            spirv: Vec::new(),
+            ir_text: Some(format!("{module:#?}")),
+        });
+        return c;
     }
+    c.diagnostics.push(diag::Diagnostic::error(
+        diag::codes::UNSUPPORTED,
+        "not supported yet: SPIR-V code generation (use --emit ir)",
+    ));
     c
 }
