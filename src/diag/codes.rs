@@ -25,3 +25,8 @@ pub const BAD_OPTION: Code = Code("E0002");
 pub const INTERNAL: Code = Code("E0003");
 /// Not supported yet: the feature is valid HLSL that hlslc does not compile.
 pub const UNSUPPORTED: Code = Code("E0004");
+
+// --- E08xx: code generation limits ---
+/// The chosen target environment (`-fspv-target-env`) cannot express a
+/// feature the shader uses (e.g. wave operations need Vulkan 1.1).
+pub const TARGET_TOO_OLD: Code = Code("E0801");
