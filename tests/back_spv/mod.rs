@@ -5,7 +5,9 @@
 mod compute;
 mod control_flow;
 mod graphics;
+mod images;
 mod precise;
+mod stages;
 
 use hlslc::back::spv;
 use hlslc::ir::{

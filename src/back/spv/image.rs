@@ -114,6 +114,12 @@ impl FunctionWriter<'_, '_> {
         let coord = self.value(coordinate)?;
         let mut ops = Operands::default();
         let implicit = matches!(level, SampleLevel::Auto | SampleLevel::Bias(_));
+        // Gathers read level 0 and take no level operand.
+        let level = if gather.is_some() {
+            SampleLevel::Auto
+        } else {
+            level
+        };
         match level {
             SampleLevel::Auto => {}
             SampleLevel::Bias(b) => {

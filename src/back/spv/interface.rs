@@ -17,6 +17,9 @@ impl Writer<'_> {
     /// Checks the entry points against the options before anything is
     /// written.
     pub fn check_entry_points(&self) -> BackResult<()> {
+        for ep in &self.ir.entry_points {
+            execution_model(ep)?;
+        }
         if self.options.entry_point_name.is_some() && self.ir.entry_points.len() != 1 {
             return Err(crate::diag::Diagnostic::error(
                 crate::diag::codes::BAD_OPTION,
@@ -234,32 +237,14 @@ impl Writer<'_> {
         &mut self,
         ep: &ir::EntryPoint,
     ) -> BackResult<(Instruction, Vec<Instruction>)> {
-        let model = match ep.stage {
-            Stage::Vertex => ExecutionModel::Vertex,
-            Stage::Pixel => ExecutionModel::Fragment,
-            Stage::Geometry => {
-                self.capability(Capability::Geometry);
-                ExecutionModel::Geometry
+        let model = execution_model(ep)?;
+        match model {
+            ExecutionModel::Geometry => self.capability(Capability::Geometry),
+            ExecutionModel::TessellationControl | ExecutionModel::TessellationEvaluation => {
+                self.capability(Capability::Tessellation)
             }
-            Stage::Hull => {
-                self.capability(Capability::Tessellation);
-                ExecutionModel::TessellationControl
-            }
-            Stage::Domain => {
-                self.capability(Capability::Tessellation);
-                ExecutionModel::TessellationEvaluation
-            }
-            Stage::Compute => ExecutionModel::GLCompute,
-            Stage::Mesh | Stage::Amplification => {
-                return Err(unsupported("mesh and amplification shaders"));
-            }
-            Stage::Library => {
-                return Err(internal(format!(
-                    "entry point `{}` has the library stage; sema gives each entry its own stage",
-                    ep.name
-                )));
-            }
-        };
+            _ => {}
+        }
         let Some(function) = self
             .function_ids
             .get(ep.function.index())
@@ -287,7 +272,25 @@ impl Writer<'_> {
                 self.builtin_capabilities(b, ep.stage, global.space);
             }
             if ep.stage == Stage::Pixel {
-                self.require_flat_fragment_input(g)?;
+                let id = self.global_ids[g.index()];
+                let needs_flat = match global.io {
+                    Some(ir::Binding::Location { interpolation, .. }) => {
+                        interpolation != Some(ir::Interpolation::Flat)
+                    }
+                    Some(ir::Binding::BuiltIn(_)) => true,
+                    None => false,
+                };
+                if global.space == AddressSpace::Input && needs_flat {
+                    self.require_flat_fragment_input(id, global.ty)?;
+                }
+            }
+        }
+        if ep.stage == Stage::Pixel {
+            // The backend's own built-ins are 32-bit integers.
+            for &id in &builtins {
+                if self.flat_added.insert(id) {
+                    self.decorate(id, Decoration::Flat, &[]);
+                }
             }
         }
         interface.extend(builtins);
@@ -352,28 +355,18 @@ impl Writer<'_> {
         Ok((entry, modes))
     }
 
-    /// Vulkan: integer and double inputs of the fragment stage must be Flat
-    /// (VUID-StandaloneSpirv-Flat-04744). Built-ins are exempt.
-    fn require_flat_fragment_input(&mut self, g: Handle<ir::GlobalVariable>) -> BackResult<()> {
-        let global = &self.ir.globals[g];
-        let Some(ir::Binding::Location { interpolation, .. }) = global.io else {
-            return Ok(());
-        };
-        if global.space != AddressSpace::Input
-            || interpolation == Some(ir::Interpolation::Flat)
-            || self.flat_added.contains(&g)
-        {
+    /// Vulkan: integer and double inputs of the fragment stage, built-ins
+    /// included, must be Flat (VUID-StandaloneSpirv-Flat-04744).
+    fn require_flat_fragment_input(&mut self, id: Word, ty: Handle<ir::Type>) -> BackResult<()> {
+        if self.flat_added.contains(&id) {
             return Ok(());
         }
-        let needs_flat = self.contains_scalar(global.ty, &|s| {
-            matches!(
-                s.kind,
-                ScalarKind::Sint | ScalarKind::Uint | ScalarKind::Bool
-            ) || (s.kind == ScalarKind::Float && s.width == 8)
+        let needs_flat = self.contains_scalar(ty, &|s| {
+            matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint)
+                || (s.kind == ScalarKind::Float && s.width == 8)
         })?;
         if needs_flat {
-            self.flat_added.insert(g);
-            let id = self.global_ids[g.index()];
+            self.flat_added.insert(id);
             self.decorate(id, Decoration::Flat, &[]);
         }
         Ok(())
@@ -496,4 +489,25 @@ impl Writer<'_> {
             _ => {}
         }
     }
+}
+
+/// The SPIR-V execution model of an entry point's stage.
+fn execution_model(ep: &ir::EntryPoint) -> BackResult<ExecutionModel> {
+    Ok(match ep.stage {
+        Stage::Vertex => ExecutionModel::Vertex,
+        Stage::Pixel => ExecutionModel::Fragment,
+        Stage::Geometry => ExecutionModel::Geometry,
+        Stage::Hull => ExecutionModel::TessellationControl,
+        Stage::Domain => ExecutionModel::TessellationEvaluation,
+        Stage::Compute => ExecutionModel::GLCompute,
+        Stage::Mesh | Stage::Amplification => {
+            return Err(unsupported("mesh and amplification shaders"));
+        }
+        Stage::Library => {
+            return Err(internal(format!(
+                "entry point `{}` has the library stage; sema gives each entry its own stage",
+                ep.name
+            )));
+        }
+    })
 }

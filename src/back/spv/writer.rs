@@ -47,8 +47,8 @@ pub(super) struct Writer<'a> {
     /// Struct ids decorated as buffer blocks: the decoration, and whether
     /// the buffer is writable.
     pub block_structs: FxHashMap<Word, (spirv::Decoration, bool)>,
-    /// Fragment inputs the backend decorated `Flat`.
-    pub flat_added: FxHashSet<Handle<ir::GlobalVariable>>,
+    /// Fragment inputs (by variable id) decorated `Flat`.
+    pub flat_added: FxHashSet<Word>,
 }
 
 impl<'a> Writer<'a> {
