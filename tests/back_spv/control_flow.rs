@@ -429,7 +429,8 @@ fn out_and_inout_parameters_are_pointers() {
 fn two_const(f: &mut FunctionBuilder, f32_ty: Handle<Type>) -> Handle<Expression> {
     f.lit(lit_f32(2.0), f32_ty)
 }
-pub fn dump_module() -> ir::Module {
+/// `RWStructuredBuffer<int> out; [numthreads(1,1,1)] void main() { int a = 0; out[0] = a; }`
+pub fn simple_kernel() -> ir::Module {
     int_kernel(|_, f, int, int_ptr, _| {
         let a = f.local("a", int, int_ptr);
         let zero = f.lit(Literal::I32(0), int);

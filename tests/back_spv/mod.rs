@@ -6,6 +6,7 @@ mod compute;
 mod control_flow;
 mod graphics;
 mod images;
+mod more;
 mod precise;
 mod stages;
 
@@ -204,11 +205,11 @@ impl FunctionBuilder {
     pub fn emit(&mut self, e: Expression, ty: Handle<Type>) -> Handle<Expression> {
         let h = self.f.add_expression(e, ty);
         let block = self.blocks.last_mut().expect("a block is open");
-        if let Some(Statement::Emit(range)) = block.last_mut() {
-            if range.end_index() == h.index() {
-                *range = ir::Range::new(range.start_index(), h.index() + 1);
-                return h;
-            }
+        if let Some(Statement::Emit(range)) = block.last_mut()
+            && range.end_index() == h.index()
+        {
+            *range = ir::Range::new(range.start_index(), h.index() + 1);
+            return h;
         }
         block.push(Statement::Emit(ir::Range::new(h.index(), h.index() + 1)));
         h
@@ -416,15 +417,4 @@ fn the_validator_rejects_bad_modules() {
     // A module without OpMemoryModel and entry point is invalid.
     let words = vec![0x0723_0203, 0x0001_0000, 0, 1, 0];
     assert!(validate(&words, TargetEnv::Vulkan1_0, &[]).is_err());
-}
-
-#[test]
-#[ignore]
-fn dump() {
-    let m = graphics_dump();
-    let w = spv::write(&m, &options(TargetEnv::Vulkan1_0)).unwrap();
-    println!("{}", spv::disassemble(&w));
-}
-fn graphics_dump() -> ir::Module {
-    control_flow::dump_module()
 }

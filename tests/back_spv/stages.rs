@@ -332,7 +332,7 @@ fn push_constants_and_wide_and_narrow_types() {
 
 #[test]
 fn names_and_entry_point_options() {
-    let m = super::control_flow::dump_module();
+    let m = super::control_flow::simple_kernel();
     let quiet = spv::Options {
         debug_names: false,
         ..options(TargetEnv::Vulkan1_0)
@@ -430,7 +430,7 @@ fn broken_ir_is_an_internal_error() {
     assert_eq!(err.code, hlslc::diag::codes::INTERNAL);
 
     // Mesh shaders are not supported yet.
-    let mut m = super::control_flow::dump_module();
+    let mut m = super::control_flow::simple_kernel();
     m.entry_points[0].stage = Stage::Mesh;
     let err = spv::write(&m, &options(TargetEnv::Vulkan1_2)).expect_err("mesh");
     assert_eq!(err.code, hlslc::diag::codes::UNSUPPORTED);
