@@ -379,6 +379,8 @@ fn out_and_inout_parameters_are_pointers() {
     };
     let arr_ptr = mb.ptr(arr_ty, storage);
     let elem_ptr = mb.ptr(f32_ty, storage);
+    let private = mb.global("priv", AddressSpace::Private, f32_ty);
+    let private_ptr = mb.ptr(f32_ty, AddressSpace::Private);
     let mut f = FunctionBuilder::new("main");
     let a = f.local("a", f32_ty, fptr);
     let b = f.local("b", f32_ty, fptr);
@@ -395,6 +397,15 @@ fn out_and_inout_parameters_are_pointers() {
     let arr = f.index(gout, 0, arr_ptr);
     let dst = f.index(arr, 0, elem_ptr);
     f.store(dst, s);
+    // g(out[1], priv): a buffer element and a Private global are copied
+    // in and out through Function temporaries.
+    let e1 = f.index(arr, 1, elem_ptr);
+    let gpriv = f.global(private, private_ptr);
+    f.stmt(Statement::Call {
+        function: gh,
+        arguments: vec![e1, gpriv],
+        result: None,
+    });
     let main = mb.add_function(f);
     mb.entry("main", Stage::Compute, main, [1, 1, 1]);
 
@@ -409,13 +420,25 @@ fn out_and_inout_parameters_are_pointers() {
             ptr.operands[0],
             Operand::StorageClass(spirv::StorageClass::Function)
         );
-        let call = &w.all(Op::FunctionCall)[0];
+        let calls = w.all(Op::FunctionCall);
+        assert_eq!(calls.len(), 2);
+        let call = calls[0];
+        // The second call passes two new Function variables.
+        for arg in &calls[1].operands[1..] {
+            let var = w.def(arg.unwrap_id_ref());
+            assert_eq!(var.class.opcode, Op::Variable);
+            assert_eq!(
+                var.operands[0],
+                Operand::StorageClass(spirv::StorageClass::Function)
+            );
+        }
         let vars: Vec<u32> = w.module.functions[1].blocks[0]
             .instructions
             .iter()
             .filter(|i| i.class.opcode == Op::Variable)
             .map(|i| i.result_id.unwrap())
             .collect();
+        assert_eq!(vars.len(), 4, "a, b and two temporaries");
         assert_eq!(
             call.operands[1..],
             [Operand::IdRef(vars[0]), Operand::IdRef(vars[1])]

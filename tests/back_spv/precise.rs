@@ -326,3 +326,55 @@ fn expression_zoo_is_valid_everywhere() {
         previous = Some(w.words);
     }
 }
+
+/// Writing is linear: a long chain of arithmetic writes quickly, and twice
+/// the chain takes about twice the time.
+#[test]
+fn long_functions_write_in_linear_time() {
+    let build = |n: usize| {
+        let mut mb = ModuleBuilder::new();
+        let f32_ty = mb.f32();
+        let vec4 = mb.vec(4, Scalar::F32);
+        let target = mb.location("out", AddressSpace::Output, vec4, 0);
+        let out_ptr = mb.ptr(vec4, AddressSpace::Output);
+        let mut f = FunctionBuilder::new("main");
+        let go = f.global(target, out_ptr);
+        let mut acc = f.lit(lit_f32(1.0), f32_ty);
+        for i in 0..n {
+            let c = f.lit(lit_f32(i as f32), f32_ty);
+            acc = f.binary(
+                if i % 2 == 0 { B::Add } else { B::Multiply },
+                acc,
+                c,
+                f32_ty,
+            );
+        }
+        let v = f.emit(
+            Expression::Splat {
+                size: 4,
+                value: acc,
+            },
+            vec4,
+        );
+        f.store(go, v);
+        let main = mb.add_function(f);
+        mb.entry("main", Stage::Pixel, main, [0; 3]);
+        mb.m
+    };
+    let time = |m: &ir::Module| {
+        let start = std::time::Instant::now();
+        let words = spv::write(m, &options(TargetEnv::Vulkan1_0)).expect("writes");
+        (start.elapsed(), words.len())
+    };
+    let small = build(20_000);
+    let large = build(40_000);
+    let _ = time(&small);
+    let (t1, n1) = time(&small);
+    let (t2, n2) = time(&large);
+    assert!(n2 > n1 * 19 / 10);
+    assert!(
+        t2.as_secs_f64() < t1.as_secs_f64() * 4.0 + 0.1,
+        "20k: {t1:?}, 40k: {t2:?}"
+    );
+    eprintln!("20k ops: {t1:?}, 40k ops: {t2:?}");
+}

@@ -744,10 +744,40 @@ impl<'a> FunctionWriter<'_, 'a> {
             None => self.w.void_type(),
         };
         let mut operands = vec![Operand::IdRef(fid)];
-        for &a in arguments {
-            operands.push(Operand::IdRef(self.value(a)?));
+        let mut copy_back = Vec::new();
+        for (&a, param) in arguments.iter().zip(&callee.arguments) {
+            let id = match (&self.values[a.index()], &self.w.ir_type(param.ty)?.inner) {
+                (Value::Pointer(pv), TypeInner::Pointer { base, space }) => {
+                    let pv = pv.clone();
+                    let class = storage_class(*space, self.w.version);
+                    if (pv.indices.is_empty() && pv.class == class)
+                        || pv.class == StorageClass::UniformConstant
+                    {
+                        self.pointer_id(&pv)?
+                    } else {
+                        // Logical SPIR-V passes only whole variables of the
+                        // parameter's storage class (SPIR-V 2.16.1,
+                        // OpFunctionCall): copy in to a temporary, and back
+                        // out after the call, as HLSL's out/inout do.
+                        let ty = self.w.type_id(*base)?;
+                        let temp = self.add_variable(ty, None);
+                        let p = self.pointer_id(&pv)?;
+                        let v = self.emit_value(Op::Load, ty, vec![Operand::IdRef(p)])?;
+                        self.emit_void(Op::Store, vec![Operand::IdRef(temp), Operand::IdRef(v)])?;
+                        copy_back.push((pv, temp, ty));
+                        temp
+                    }
+                }
+                _ => self.value(a)?,
+            };
+            operands.push(Operand::IdRef(id));
         }
         let id = self.emit_value(Op::FunctionCall, ret, operands)?;
+        for (pv, temp, ty) in copy_back {
+            let v = self.emit_value(Op::Load, ty, vec![Operand::IdRef(temp)])?;
+            let p = self.pointer_id(&pv)?;
+            self.emit_void(Op::Store, vec![Operand::IdRef(p), Operand::IdRef(v)])?;
+        }
         if let Some(r) = result {
             self.set_result(r, id)?;
         }

@@ -4,7 +4,8 @@
 //! One file per concern:
 //! - `writer.rs`: the module as a whole (header, capabilities, extensions,
 //!   globals, functions, assembling the sections in SPIR-V's order);
-//! - `types.rs`: the type and constant caches and layout decorations;
+//! - `types.rs`: the type cache and layout decorations;
+//! - `constant.rs`: the constant cache and constant expressions;
 //! - `function.rs`: function bodies, statements and structured control flow;
 //! - `expr.rs`: expressions;
 //! - `math.rs`: arithmetic on matrices, conversions and GLSL.std.450 math;
@@ -16,6 +17,7 @@
 //! words, byte for byte (ids are handed out in IR order, capabilities and
 //! extensions are sorted).
 
+mod constant;
 mod expr;
 mod function;
 mod image;

@@ -1,7 +1,8 @@
 //! The module as a whole: header, capabilities, extensions, globals,
 //! functions, and the assembly of SPIR-V's logical layout (SPIR-V 2.4).
 
-use super::types::{ConstCache, TypeCache};
+use super::constant::ConstCache;
+use super::types::TypeCache;
 use super::{BackResult, Options, internal};
 use crate::ir::{self, Handle};
 use rspirv::dr::{self, Instruction, Operand};
