@@ -380,6 +380,12 @@ fn wave_module() -> ir::Module {
         args: vec![neighbour],
         result: quad,
     });
+    let quad_lane = f.add(Expression::SubgroupResult, f32_ty);
+    f.stmt(Statement::Subgroup {
+        op: SubgroupOperation::QuadReadLaneAt,
+        args: vec![quad, next],
+        result: quad_lane,
+    });
     let fc = f.emit(
         Expression::As {
             expr: count,
@@ -389,7 +395,7 @@ fn wave_module() -> ir::Module {
         },
         f32_ty,
     );
-    let total = f.binary(B::Add, quad, fc, f32_ty);
+    let total = f.binary(B::Add, quad_lane, fc, f32_ty);
     f.store(elem, total);
     let main = mb.add_function(f);
     mb.entry("main", Stage::Compute, main, [32, 1, 1]);
@@ -421,9 +427,12 @@ fn wave_operations_on_vulkan_1_1() {
         add[0].operands[1],
         Operand::GroupOperation(spirv::GroupOperation::Reduce)
     );
-    // A dynamic lane below SPIR-V 1.5 is a shuffle, not a broadcast.
-    assert_eq!(w.count(Op::GroupNonUniformShuffle), 1);
+    // A dynamic lane below SPIR-V 1.5 is a shuffle, not a broadcast; for
+    // QuadReadLaneAt, of the lane in the same quad.
+    assert_eq!(w.count(Op::GroupNonUniformShuffle), 2);
     assert_eq!(w.count(Op::GroupNonUniformBroadcast), 0);
+    assert_eq!(w.count(Op::GroupNonUniformQuadBroadcast), 0);
+    assert_eq!(w.count(Op::BitwiseAnd), 1);
     assert_eq!(w.count(Op::GroupNonUniformBallotBitCount), 1);
     assert_eq!(w.count(Op::GroupNonUniformQuadSwap), 1);
     // The lane-index built-in is in the (1.3) interface.
@@ -437,6 +446,7 @@ fn wave_operations_on_vulkan_1_1() {
     // From SPIR-V 1.5 the dynamic lane broadcasts.
     let w = write_valid(&m, TargetEnv::Vulkan1_2);
     assert_eq!(w.count(Op::GroupNonUniformBroadcast), 1);
+    assert_eq!(w.count(Op::GroupNonUniformQuadBroadcast), 1);
     assert_eq!(w.count(Op::GroupNonUniformShuffle), 0);
 }
 

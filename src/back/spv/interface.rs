@@ -228,6 +228,7 @@ impl Writer<'_> {
             vec![Operand::StorageClass(StorageClass::Input)],
         ));
         self.decorate_builtin(id, builtin);
+        self.name(id, &format!("{builtin:?}"));
         self.builtin_inputs.insert(builtin, id);
         id
     }

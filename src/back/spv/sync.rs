@@ -155,6 +155,21 @@ impl FunctionWriter<'_, '_> {
         Ok(())
     }
 
+    /// Loads a `uint` built-in input that the backend declares itself.
+    fn load_builtin(&mut self, builtin: BuiltIn) -> BackResult<Word> {
+        let var = self.w.builtin_input(builtin, Scalar::U32);
+        self.w.function_uses[self.handle.index()]
+            .builtins
+            .insert(var);
+        let u32_ty = self.w.scalar_type(Scalar::U32);
+        self.emit_value(Op::Load, u32_ty, vec![Operand::IdRef(var)])
+    }
+
+    /// `WaveGetLaneIndex()`: the SubgroupLocalInvocationId built-in.
+    fn lane_index(&mut self) -> BackResult<Word> {
+        self.load_builtin(BuiltIn::SubgroupLocalInvocationId)
+    }
+
     /// Wave operations: OpGroupNonUniform* with Subgroup scope; lane
     /// count and index are the SubgroupSize and SubgroupLocalInvocationId
     /// built-ins. They need SPIR-V 1.3 (Vulkan 1.1).
@@ -185,19 +200,8 @@ impl FunctionWriter<'_, '_> {
             }
         };
         let id = match op {
-            S::GetLaneCount | S::GetLaneIndex => {
-                let builtin = if op == S::GetLaneCount {
-                    BuiltIn::SubgroupSize
-                } else {
-                    BuiltIn::SubgroupLocalInvocationId
-                };
-                let var = self.w.builtin_input(builtin, Scalar::U32);
-                self.w.function_uses[self.handle.index()]
-                    .builtins
-                    .insert(var);
-                let u32_ty = self.w.scalar_type(Scalar::U32);
-                self.emit_value(Op::Load, u32_ty, vec![Operand::IdRef(var)])?
-            }
+            S::GetLaneCount => self.load_builtin(BuiltIn::SubgroupSize)?,
+            S::GetLaneIndex => self.lane_index()?,
             S::IsFirstLane => {
                 self.emit_value(Op::GroupNonUniformElect, rt, vec![Operand::IdScope(scope)])?
             }
@@ -248,14 +252,32 @@ impl FunctionWriter<'_, '_> {
             }
             S::ReadLaneAt | S::QuadReadLaneAt => {
                 let v = arg(self, 0)?;
-                let lane = arg(self, 1)?;
+                let mut lane = arg(self, 1)?;
                 // Before SPIR-V 1.5 the lane must be a constant for the
-                // broadcasts; a dynamic lane uses a shuffle instead.
+                // broadcasts; a dynamic lane uses a shuffle instead (for a
+                // quad: of lane `(index & ~3) + lane`).
                 let constant_lane = self.constant(args[1])?.is_some();
-                let o = if op == S::QuadReadLaneAt {
+                let broadcast = constant_lane || self.w.version_at_least(1, 5);
+                let o = if op == S::QuadReadLaneAt && broadcast {
                     self.w.capability(Capability::GroupNonUniformQuad);
                     Op::GroupNonUniformQuadBroadcast
-                } else if constant_lane || self.w.version_at_least(1, 5) {
+                } else if op == S::QuadReadLaneAt {
+                    self.w.capability(Capability::GroupNonUniformShuffle);
+                    let index = self.lane_index()?;
+                    let u32_ty = self.w.scalar_type(Scalar::U32);
+                    let mask = self.w.const_u32(!3);
+                    let base = self.emit_value(
+                        Op::BitwiseAnd,
+                        u32_ty,
+                        vec![Operand::IdRef(index), Operand::IdRef(mask)],
+                    )?;
+                    lane = self.emit_value(
+                        Op::IAdd,
+                        u32_ty,
+                        vec![Operand::IdRef(base), Operand::IdRef(lane)],
+                    )?;
+                    Op::GroupNonUniformShuffle
+                } else if broadcast {
                     self.w.capability(Capability::GroupNonUniformBallot);
                     Op::GroupNonUniformBroadcast
                 } else {
