@@ -429,6 +429,74 @@ fn broken_ir_is_an_internal_error() {
     let err = spv::write(&m, &options(TargetEnv::Vulkan1_0)).expect_err("broken");
     assert_eq!(err.code, hlslc::diag::codes::INTERNAL);
 
+    // A type made of a later (here: missing) type, and a constant that
+    // refers to itself.
+    let mut m = super::control_flow::simple_kernel();
+    let bad = m.ty(TypeInner::Array {
+        base: Handle::from_index(m.types.len() + 3),
+        size: ir::ArraySize::Constant(2),
+        stride: None,
+    });
+    let g = m.globals.iter().next().unwrap().0;
+    let mut broken_type = m.clone();
+    broken_type.globals[g].ty = bad;
+    let err = spv::write(&broken_type, &options(TargetEnv::Vulkan1_0)).expect_err("broken");
+    assert_eq!(err.code, hlslc::diag::codes::INTERNAL);
+    let i32_ty = m.scalar_type(Scalar::I32);
+    let arr2 = m.ty(TypeInner::Array {
+        base: i32_ty,
+        size: ir::ArraySize::Constant(2),
+        stride: None,
+    });
+    let selfish = Handle::from_index(m.const_expressions.len());
+    let c = m.add_const_expression(
+        Expression::Compose {
+            ty: arr2,
+            components: vec![selfish, selfish],
+        },
+        arr2,
+    );
+    let mut mb = ModuleBuilder { m };
+    let p = mb.global("p", AddressSpace::Private, arr2);
+    mb.m.globals[p].init = Some(c);
+    let err = spv::write(&mb.m, &options(TargetEnv::Vulkan1_0)).expect_err("broken");
+    assert_eq!(err.code, hlslc::diag::codes::INTERNAL);
+    assert!(
+        err.message.contains("does not come before"),
+        "{}",
+        err.message
+    );
+
+    // Deep nesting works up to a limit, then is refused (no stack
+    // overflow).
+    let nested = |depth: usize| {
+        let mut m = super::control_flow::simple_kernel();
+        let main_fn = m.entry_points[0].function;
+        let bool_ty = m.scalar_type(Scalar::BOOL);
+        let bool_c = m.add_const_expression(Expression::Literal(Literal::Bool(true)), bool_ty);
+        let cond = m.functions[main_fn].add_expression(Expression::Constant(bool_c), bool_ty);
+        let mut body = m.functions[main_fn].body.clone();
+        for i in 0..depth {
+            body = if i % 2 == 0 {
+                vec![Statement::Block(body)]
+            } else {
+                vec![Statement::If {
+                    condition: cond,
+                    accept: body,
+                    reject: vec![],
+                    control: ir::SelectionControl::None,
+                }]
+            };
+        }
+        m.functions[main_fn].body = body;
+        m
+    };
+    let w = write_valid(&nested(200), TargetEnv::Vulkan1_0);
+    assert_eq!(w.count(Op::SelectionMerge), 100);
+    let err = spv::write(&nested(300), &options(TargetEnv::Vulkan1_0)).expect_err("deep");
+    assert_eq!(err.code, hlslc::diag::codes::UNSUPPORTED);
+    assert!(err.message.contains("nested"), "{}", err.message);
+
     // Mesh shaders are not supported yet.
     let mut m = super::control_flow::simple_kernel();
     m.entry_points[0].stage = Stage::Mesh;

@@ -212,6 +212,18 @@ impl Writer<'_> {
                 "constant expression {h:?} does not exist"
             )));
         };
+        // Operands come before the expressions using them; checking it
+        // keeps broken IR from recursing forever.
+        let earlier = |e: Handle<Expression>| {
+            if e.index() < h.index() {
+                Ok(())
+            } else {
+                Err(internal(format!(
+                    "constant expression {h:?} uses {e:?}, which does not come before it"
+                )))
+            }
+        };
+        let module_arena = std::ptr::eq(exprs, &self.ir.const_expressions);
         let ty_of = |e: Handle<Expression>| {
             types
                 .get(e.index())
@@ -220,12 +232,18 @@ impl Writer<'_> {
         };
         let id = match expr {
             Expression::Literal(lit) => Some(self.literal(*lit)),
-            Expression::Constant(c) => Some(self.const_expression(*c)?),
+            Expression::Constant(c) => {
+                if module_arena {
+                    earlier(*c)?;
+                }
+                Some(self.const_expression(*c)?)
+            }
             Expression::ZeroValue(ty) => {
                 let ty = self.type_id(*ty)?;
                 Some(self.const_null(ty))
             }
             Expression::Splat { size, value } => {
+                earlier(*value)?;
                 match self.constant_of(exprs, types, *value, memo)? {
                     Some(v) => {
                         let ty = self.type_id(ty_of(h)?)?;
@@ -237,6 +255,7 @@ impl Writer<'_> {
             Expression::Compose { ty, components } => 'compose: {
                 let mut ids = Vec::with_capacity(components.len());
                 for &c in components {
+                    earlier(c)?;
                     let Some(id) = self.constant_of(exprs, types, c, memo)? else {
                         break 'compose None;
                     };

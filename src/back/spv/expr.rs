@@ -378,12 +378,13 @@ impl FunctionWriter<'_, '_> {
                 let (id, constant) = match index {
                     AccessIndex::Constant(i) => (self.w.const_u32(i), Some(i)),
                     AccessIndex::Dynamic(e) => {
+                        let id = self.value(e)?;
                         let constant = match self.fun.expressions[e] {
                             Expression::Literal(Literal::U32(v)) => Some(v),
                             Expression::Literal(Literal::I32(v)) => u32::try_from(v).ok(),
                             _ => None,
                         };
-                        (self.value(e)?, constant)
+                        (id, constant)
                     }
                 };
                 pv.indices.push(id);

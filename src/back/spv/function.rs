@@ -61,7 +61,12 @@ pub(super) struct FunctionWriter<'w, 'a> {
     /// Set while the instructions of a precise expression are emitted.
     pub precise: bool,
     result_type: Option<Word>,
+    /// How many blocks deep the statement being written is.
+    depth: u32,
 }
+
+/// The deepest nesting of blocks the backend writes.
+const MAX_NESTING: u32 = 256;
 
 impl Writer<'_> {
     pub fn write_function(&mut self, handle: Handle<ir::Function>) -> BackResult<()> {
@@ -133,6 +138,7 @@ impl Writer<'_> {
             branched_to: FxHashSet::default(),
             precise: false,
             result_type,
+            depth: 0,
         };
         fw.prepare(&arg_ids)?;
         let entry = fw.w.id();
@@ -393,6 +399,20 @@ impl<'a> FunctionWriter<'_, 'a> {
     // -----------------------------------------------------------------------
 
     fn write_block(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
+        // Bounds the recursion over nested blocks (no stack overflow on
+        // pathological input).
+        if self.depth >= MAX_NESTING {
+            return Err(unsupported(format!(
+                "control flow nested more than {MAX_NESTING} levels deep"
+            )));
+        }
+        self.depth += 1;
+        let result = self.write_statements(block, targets);
+        self.depth -= 1;
+        result
+    }
+
+    fn write_statements(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
         for stmt in block {
             // Code after a terminator (return, break, discard…) is dead:
             // SPIR-V has no place for it.
@@ -404,8 +424,37 @@ impl<'a> FunctionWriter<'_, 'a> {
         Ok(())
     }
 
+    /// Control-flow statements recurse into their blocks; everything else
+    /// is written by `write_simple_statement`, whose larger frame is then
+    /// not part of every nesting level.
     fn write_statement(&mut self, stmt: &Statement, targets: Targets) -> BackResult<()> {
         match stmt {
+            Statement::Block(block) => self.write_block(block, targets),
+            Statement::If {
+                condition,
+                accept,
+                reject,
+                control,
+            } => self.write_if(*condition, accept, reject, *control, targets),
+            Statement::Switch { selector, cases } => self.write_switch(*selector, cases, targets),
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+                control,
+            } => self.write_loop(body, continuing, *break_if, *control),
+            _ => self.write_simple_statement(stmt, targets),
+        }
+    }
+
+    fn write_simple_statement(&mut self, stmt: &Statement, targets: Targets) -> BackResult<()> {
+        match stmt {
+            Statement::Block(_)
+            | Statement::If { .. }
+            | Statement::Switch { .. }
+            | Statement::Loop { .. } => {
+                return Err(internal("control flow in write_simple_statement"));
+            }
             Statement::Emit(range) => {
                 if range.end_index() > self.fun.expressions.len() {
                     return Err(internal(format!(
@@ -417,22 +466,6 @@ impl<'a> FunctionWriter<'_, 'a> {
                     self.values[h.index()] = value;
                 }
             }
-            Statement::Block(block) => self.write_block(block, targets)?,
-            Statement::If {
-                condition,
-                accept,
-                reject,
-                control,
-            } => self.write_if(*condition, accept, reject, *control, targets)?,
-            Statement::Switch { selector, cases } => {
-                self.write_switch(*selector, cases, targets)?
-            }
-            Statement::Loop {
-                body,
-                continuing,
-                break_if,
-                control,
-            } => self.write_loop(body, continuing, *break_if, *control)?,
             Statement::Break => match targets.break_to {
                 Some(t) => self.branch(t)?,
                 None => return Err(internal("`break` outside a loop or switch")),
@@ -746,7 +779,10 @@ impl<'a> FunctionWriter<'_, 'a> {
         let mut operands = vec![Operand::IdRef(fid)];
         let mut copy_back = Vec::new();
         for (&a, param) in arguments.iter().zip(&callee.arguments) {
-            let id = match (&self.values[a.index()], &self.w.ir_type(param.ty)?.inner) {
+            let Some(value) = self.values.get(a.index()) else {
+                return Err(internal(format!("argument {a:?} does not exist")));
+            };
+            let id = match (value, &self.w.ir_type(param.ty)?.inner) {
                 (Value::Pointer(pv), TypeInner::Pointer { base, space }) => {
                     let pv = pv.clone();
                     let class = storage_class(*space, self.w.version);

@@ -376,9 +376,12 @@ impl FunctionWriter<'_, '_> {
     ) -> BackResult<Value> {
         // OpImageTexelPointer takes a pointer to the image: look through a
         // load of it.
-        let pv = match (&self.values[image.index()], &self.fun.expressions[image]) {
-            (Value::Pointer(_), _) => self.pointer(image)?,
-            (_, Expression::Load { pointer }) => self.pointer(*pointer)?,
+        let pv = match (
+            self.values.get(image.index()),
+            self.fun.expressions.get(image),
+        ) {
+            (Some(Value::Pointer(_)), _) => self.pointer(image)?,
+            (_, Some(Expression::Load { pointer })) => self.pointer(*pointer)?,
             _ => {
                 return Err(internal(
                     "texel pointer into an image that is not in memory",

@@ -363,6 +363,27 @@ impl<'a> Writer<'a> {
         }
         let ir = self.ir;
         let ty = self.ir_type(h)?;
+        // A type's parts come before it in the arena; checking it keeps
+        // broken IR from recursing forever.
+        let earlier = |part: Handle<ir::Type>| {
+            if part.index() < h.index() {
+                Ok(())
+            } else {
+                Err(internal(format!(
+                    "type {h:?} is made of {part:?}, which does not come before it"
+                )))
+            }
+        };
+        match &ty.inner {
+            TypeInner::Array { base, .. } | TypeInner::Pointer { base, .. } => earlier(*base)?,
+            TypeInner::SampledImage { image } => earlier(*image)?,
+            TypeInner::Struct { members, .. } => {
+                for m in members {
+                    earlier(m.ty)?;
+                }
+            }
+            _ => {}
+        }
         let id = match &ty.inner {
             TypeInner::Scalar(s) => self.scalar_type(*s),
             TypeInner::Vector { size, scalar } => self.vector_type(*scalar, *size),

@@ -344,29 +344,29 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// The functions called anywhere in `block`.
+/// The functions called anywhere in `block` (an explicit stack: nesting
+/// depth does not grow the call stack).
 fn collect_calls(block: &[ir::Statement], out: &mut Vec<Handle<ir::Function>>) {
     use ir::Statement as S;
-    for stmt in block {
-        match stmt {
-            S::Call { function, .. } => out.push(*function),
-            S::Block(b) => collect_calls(b, out),
-            S::If { accept, reject, .. } => {
-                collect_calls(accept, out);
-                collect_calls(reject, out);
-            }
-            S::Switch { cases, .. } => {
-                for case in cases {
-                    collect_calls(&case.body, out);
+    let mut pending: Vec<&[ir::Statement]> = vec![block];
+    while let Some(block) = pending.pop() {
+        for stmt in block {
+            match stmt {
+                S::Call { function, .. } => out.push(*function),
+                S::Block(b) => pending.push(b),
+                S::If { accept, reject, .. } => {
+                    pending.push(accept);
+                    pending.push(reject);
                 }
+                S::Switch { cases, .. } => pending.extend(cases.iter().map(|c| c.body.as_slice())),
+                S::Loop {
+                    body, continuing, ..
+                } => {
+                    pending.push(body);
+                    pending.push(continuing);
+                }
+                _ => {}
             }
-            S::Loop {
-                body, continuing, ..
-            } => {
-                collect_calls(body, out);
-                collect_calls(continuing, out);
-            }
-            _ => {}
         }
     }
 }
