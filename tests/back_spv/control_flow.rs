@@ -461,3 +461,75 @@ pub fn simple_kernel() -> ir::Module {
         f.load(a, int)
     })
 }
+
+/// Loops that never reach their continue target or merge:
+/// `for (;;) { if (s > 3) break; s = 5; return; }` and
+/// `for (;;) { return; }`, and a switch whose cases all return.
+#[test]
+fn loops_and_switches_with_unreachable_parts() {
+    let m = int_kernel(|_, f, int, int_ptr, bool_ty| {
+        let s = f.local("s", int, int_ptr);
+        let three = f.lit(Literal::I32(3), int);
+        let five = f.lit(Literal::I32(5), int);
+        f.store(s, three);
+        f.open();
+        {
+            let sv = f.load(s, int);
+            let big = f.binary(B::Greater, sv, three, bool_ty);
+            f.open();
+            f.stmt(Statement::Break);
+            let accept = f.close();
+            f.stmt(Statement::If {
+                condition: big,
+                accept,
+                reject: vec![],
+                control: SelectionControl::None,
+            });
+            f.store(s, five);
+            f.stmt(Statement::Return { value: None });
+        }
+        let body = f.close();
+        f.stmt(Statement::Loop {
+            body,
+            continuing: vec![],
+            break_if: None,
+            control: LoopControl::Unroll(Some(4)),
+        });
+        // A switch whose every case returns: its merge is unreachable.
+        let sel = f.load(s, int);
+        f.open();
+        f.stmt(Statement::Return { value: None });
+        let ret_a = f.close();
+        f.open();
+        f.stmt(Statement::Return { value: None });
+        let ret_b = f.close();
+        f.stmt(Statement::Switch {
+            selector: sel,
+            cases: vec![
+                SwitchCase {
+                    value: SwitchValue::I32(1),
+                    body: ret_a,
+                    fall_through: false,
+                },
+                SwitchCase {
+                    value: SwitchValue::Default,
+                    body: ret_b,
+                    fall_through: false,
+                },
+            ],
+        });
+        // Dead: never written.
+        f.load(s, int)
+    });
+    for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_3] {
+        let w = write_valid(&m, env);
+        assert_eq!(
+            w.all(Op::LoopMerge)[0].operands[2],
+            Operand::LoopControl(spirv::LoopControl::UNROLL)
+        );
+        // The switch merge is unreachable, and nothing after it is written.
+        assert_eq!(w.count(Op::Unreachable), 1);
+        assert_eq!(w.count(Op::Return), 3);
+        assert_eq!(w.count(Op::Store), 2, "the final store to `out` is dead");
+    }
+}

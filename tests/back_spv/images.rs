@@ -532,3 +532,75 @@ fn loads_stores_queries_and_texel_atomics() {
         assert!(!w.has_capability(Capability::StorageImageMultisample));
     }
 }
+
+/// `Texture2D fixed[4]` and an unbounded `Texture2D all[]`, indexed.
+#[test]
+fn arrays_of_textures() {
+    let mut k = ImageKit::new();
+    let image = k.mb.ty(ImageKit::image(
+        ImageDim::D2,
+        false,
+        false,
+        ImageClass::Sampled,
+    ));
+    let fixed_ty = k.mb.ty(TypeInner::Array {
+        base: image,
+        size: ir::ArraySize::Constant(4),
+        stride: None,
+    });
+    let all_ty = k.mb.ty(TypeInner::Array {
+        base: image,
+        size: ir::ArraySize::Runtime,
+        stride: None,
+    });
+    let fixed = k.mb.resource("fixed", AddressSpace::Handle, fixed_ty, 0, 0);
+    let all = k.mb.resource("all", AddressSpace::Handle, all_ty, 1, 0);
+    let (smp, smp_ptr) = k.handle("smp", TypeInner::Sampler { comparison: false });
+    let (vec2, vec4, u32_ty) = (k.vec2, k.vec4, k.u32_ty);
+    let index_in =
+        k.mb.location("in.var.INDEX", AddressSpace::Input, u32_ty, 0);
+    let target = k.mb.location("out", AddressSpace::Output, vec4, 0);
+    let fixed_ptr = k.mb.ptr(fixed_ty, AddressSpace::Handle);
+    let all_ptr = k.mb.ptr(all_ty, AddressSpace::Handle);
+    let image_ptr = k.mb.ptr(image, AddressSpace::Handle);
+    let u_in = k.mb.ptr(u32_ty, AddressSpace::Input);
+    let v_out = k.mb.ptr(vec4, AddressSpace::Output);
+    let mut f = FunctionBuilder::new("main");
+    let gf = f.global(fixed, fixed_ptr);
+    let ga = f.global(all, all_ptr);
+    let gs = f.global(smp, smp_ptr);
+    let gi = f.global(index_in, u_in);
+    let go = f.global(target, v_out);
+    let i = f.load(gi, u32_ty);
+    let half = f.lit(lit_f32(0.5), k.f32_ty);
+    let uv = f.emit(
+        Expression::Splat {
+            size: 2,
+            value: half,
+        },
+        vec2,
+    );
+    let t1 = f.access(gf, i, image_ptr);
+    let t2 = f.access(ga, i, image_ptr);
+    let a = sample(&mut f, t1, gs, uv, SampleLevel::Zero, vec4);
+    let b = sample(&mut f, t2, gs, uv, SampleLevel::Zero, vec4);
+    let s = f.binary(B::Add, a, b, vec4);
+    f.store(go, s);
+    let main = k.mb.add_function(f);
+    k.mb.entry("main", Stage::Pixel, main, [0; 3]);
+    for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
+        let w = write_valid(&k.mb.m, env);
+        assert!(w.has_capability(Capability::RuntimeDescriptorArray));
+        assert_eq!(
+            w.text.contains("SPV_EXT_descriptor_indexing"),
+            env == TargetEnv::Vulkan1_0
+        );
+        assert_eq!(w.count(Op::TypeRuntimeArray), 1);
+        assert!(
+            !w.text.contains("ArrayStride"),
+            "descriptor arrays have no stride"
+        );
+        // Each texture is loaded through an access chain into its array.
+        assert_eq!(w.count(Op::AccessChain), 2);
+    }
+}

@@ -361,7 +361,6 @@ impl<'a> Writer<'a> {
         if let Some(Some(id)) = self.types.ir.get(h.index()) {
             return Ok(*id);
         }
-        let ir = self.ir;
         let ty = self.ir_type(h)?;
         // A type's parts come before it in the arena; checking it keeps
         // broken IR from recursing forever.
@@ -404,10 +403,10 @@ impl<'a> Writer<'a> {
                         stride: *stride,
                     }),
                     ir::ArraySize::Runtime => {
-                        if !matches!(ir.types[*base].inner, TypeInner::Struct { .. })
-                            && stride.is_none()
-                        {
-                            // An unbounded array of resources (`Texture2D t[]`).
+                        // Runtime arrays in buffers have a stride; one
+                        // without is an unbounded array of descriptors
+                        // (`Texture2D t[]`, `ConstantBuffer<T> c[]`).
+                        if stride.is_none() {
                             self.capability(Capability::RuntimeDescriptorArray);
                             self.extension("SPV_EXT_descriptor_indexing", Some((1, 5)));
                         }
