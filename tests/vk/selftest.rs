@@ -790,3 +790,28 @@ fn timeout_is_an_error() {
         .unwrap_err();
     assert!(err.contains("unusable"), "{err}");
 }
+
+/// SPIR-V 1.0 style storage buffers (Uniform storage class + BufferBlock),
+/// what DXC emits for `-fspv-target-env=vulkan1.0`, are storage buffers too.
+#[test]
+fn buffer_block_storage_buffers() {
+    let text = DOUBLE_ASM
+        .replace("OpDecorate %Floats Block", "OpDecorate %Floats BufferBlock")
+        .replace("StorageBuffer", "Uniform");
+    let words = module(&text, "vulkan1.0");
+    let input: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    let mut res = [
+        Resource::storage(0, 0, f32_bytes(&input)),
+        Resource::storage(0, 1, vec![0; 256]),
+    ];
+    shared()
+        .run_compute(&words, "main", &mut res, &[], [1, 1, 1])
+        .unwrap();
+    let want: Vec<f32> = input.iter().map(|x| x * 2.0).collect();
+    assert_eq!(to_f32s(&res[1].data), want);
+    res[1] = Resource::uniform(0, 1, vec![0; 256]);
+    let err = shared()
+        .run_compute(&words, "main", &mut res, &[], [1, 1, 1])
+        .unwrap_err();
+    assert!(err.contains("declares STORAGE_BUFFER"), "{err}");
+}
