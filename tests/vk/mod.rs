@@ -52,10 +52,12 @@
 //!   fails, saying what to install: Vulkan tests are never skipped silently.
 #![allow(dead_code)]
 
+mod check;
 mod dispatch;
 mod interface;
 pub mod probe;
 mod resource;
+mod scope;
 #[cfg(test)]
 mod selftest;
 
