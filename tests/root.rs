@@ -6,3 +6,4 @@
 mod back_spv;
 mod common;
 mod diag_ui;
+mod vk;
