@@ -8,7 +8,7 @@ use spirv::{Capability, Decoration};
 
 /// `RWStructuredBuffer<float> buf; [numthreads(64,1,1)]
 /// void main(uint3 id : SV_DispatchThreadID) { buf[id.x] *= 2.0; }`
-fn doubling_module() -> ir::Module {
+pub fn doubling_module() -> ir::Module {
     let mut mb = ModuleBuilder::new();
     let f32_ty = mb.f32();
     let u32_ty = mb.u32();
@@ -128,8 +128,7 @@ fn read_only_buffers_are_non_writable() {
 
 /// `groupshared float tile[64];` written, a group barrier, then read back
 /// reversed.
-#[test]
-fn groupshared_and_barrier() {
+pub fn groupshared_module() -> ir::Module {
     let mut mb = ModuleBuilder::new();
     let f32_ty = mb.f32();
     let u32_ty = mb.u32();
@@ -199,9 +198,14 @@ fn groupshared_and_barrier() {
     });
     let main = mb.add_function(f);
     mb.entry("main", Stage::Compute, main, [64, 1, 1]);
+    mb.m
+}
 
+#[test]
+fn groupshared_and_barrier() {
+    let m = groupshared_module();
     for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
-        let w = write_valid(&mb.m, env);
+        let w = write_valid(&m, env);
         // GroupMemoryBarrierWithGroupSync: Workgroup execution and memory
         // scopes, WorkgroupMemory | AcquireRelease = 264.
         let cb = w.all(Op::ControlBarrier);

@@ -51,9 +51,8 @@ fn int_kernel(
 ///     s += i;
 /// }
 /// ```
-#[test]
-fn loop_with_break_continue_and_break_if() {
-    let m = int_kernel(|_, f, int, int_ptr, bool_ty| {
+pub fn loop_module() -> ir::Module {
+    int_kernel(|_, f, int, int_ptr, bool_ty| {
         let s = f.local("s", int, int_ptr);
         let i = f.local("i", int, int_ptr);
         let zero = f.lit(Literal::I32(0), int);
@@ -104,7 +103,12 @@ fn loop_with_break_continue_and_break_if() {
             control: LoopControl::DontUnroll,
         });
         f.load(s, int)
-    });
+    })
+}
+
+#[test]
+fn loop_with_break_continue_and_break_if() {
+    let m = loop_module();
     for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
         let w = write_valid(&m, env);
         let merges = w.all(Op::LoopMerge);
@@ -156,9 +160,8 @@ fn loop_with_break_continue_and_break_if() {
 ///     x = 5;          // dead code after return: dropped
 /// }
 /// ```
-#[test]
-fn nested_ifs_with_early_return() {
-    let m = {
+pub fn classify_module() -> ir::Module {
+    {
         let mut mb = ModuleBuilder::new();
         let int = mb.i32();
         let bool_ty = mb.bool();
@@ -231,7 +234,12 @@ fn nested_ifs_with_early_return() {
         let main = mb.add_function(f);
         mb.entry("main", Stage::Compute, main, [1, 1, 1]);
         mb.m
-    };
+    }
+}
+
+#[test]
+fn nested_ifs_with_early_return() {
+    let m = classify_module();
     for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
         let w = write_valid(&m, env);
         // The inner if's merge is unreachable.
@@ -259,9 +267,8 @@ fn nested_ifs_with_early_return() {
 ///     default: a += 7;
 /// }
 /// ```
-#[test]
-fn switch_with_fall_through_and_default() {
-    let m = int_kernel(|_, f, int, int_ptr, _| {
+pub fn switch_module(selector: i32) -> ir::Module {
+    int_kernel(|_, f, int, int_ptr, _| {
         let a = f.local("a", int, int_ptr);
         let x = f.local("x", int, int_ptr);
         let zero = f.lit(Literal::I32(0), int);
@@ -269,8 +276,9 @@ fn switch_with_fall_through_and_default() {
         let two = f.lit(Literal::I32(2), int);
         let seven = f.lit(Literal::I32(7), int);
         let nine = f.lit(Literal::I32(9), int);
+        let selector = f.lit(Literal::I32(selector), int);
         f.store(a, zero);
-        f.store(x, two);
+        f.store(x, selector);
         let sel = f.load(x, int);
         let mut cases = Vec::new();
         f.open();
@@ -311,7 +319,12 @@ fn switch_with_fall_through_and_default() {
             cases,
         });
         f.load(a, int)
-    });
+    })
+}
+
+#[test]
+fn switch_with_fall_through_and_default() {
+    let m = switch_module(2);
     for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
         let w = write_valid(&m, env);
         let sw = w.all(Op::Switch);

@@ -8,6 +8,7 @@ mod graphics;
 mod images;
 mod more;
 mod precise;
+mod runtime;
 mod stages;
 
 use hlslc::back::spv;
