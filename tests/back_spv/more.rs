@@ -564,4 +564,11 @@ fn hull_shader() {
         w.assert_text("OpEntryPoint TessellationControl");
         w.assert_text("BuiltIn TessLevelOuter");
     }
+    // -fvk-invert-y leaves the per-control-point positions alone.
+    let opts = spv::Options {
+        invert_y: true,
+        ..options(TargetEnv::Vulkan1_0)
+    };
+    let w = write_valid_with(&mb.m, &opts, &[]);
+    assert_eq!(w.count(Op::FNegate), 0);
 }

@@ -700,18 +700,25 @@ impl<'a> FunctionWriter<'_, 'a> {
     ) -> BackResult<()> {
         let pv = self.pointer(pointer)?;
         let mut v = self.value(value)?;
-        if self.w.options.invert_y && self.is_output_builtin(&pv, spirv::BuiltIn::Position) {
+        if self.w.options.invert_y && self.is_raster_position(&pv) {
             v = self.invert_y(&pv, v, value)?;
         }
         let p = self.pointer_id(&pv)?;
         self.emit_void(Op::Store, vec![Operand::IdRef(p), Operand::IdRef(v)])
     }
 
-    /// True when `pv` points into a global Output with built-in `b`.
-    fn is_output_builtin(&self, pv: &PointerValue, b: spirv::BuiltIn) -> bool {
+    /// True when `pv` points into the rasterizer's position: a `float4`
+    /// Output global with built-in Position. (A hull shader's per-control-
+    /// point positions are an array, and are not inverted.)
+    fn is_raster_position(&self, pv: &PointerValue) -> bool {
         pv.global.is_some_and(|g| {
             let g = &self.w.ir.globals[g];
-            g.space == ir::AddressSpace::Output && g.io == Some(ir::Binding::BuiltIn(b))
+            g.space == ir::AddressSpace::Output
+                && g.io == Some(ir::Binding::BuiltIn(spirv::BuiltIn::Position))
+                && self
+                    .w
+                    .ir_type(g.ty)
+                    .is_ok_and(|t| matches!(t.inner, TypeInner::Vector { .. }))
         })
     }
 
