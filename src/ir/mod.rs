@@ -567,7 +567,8 @@ pub enum SampleLevel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImageQuery {
     /// Width/height/depth (and array layers) at a level, or of a level-less
-    /// image when `level` is `None`.
+    /// image when `level` is `None` (for an image with mip levels, `None`
+    /// means level 0, as DXC's `GetDimensions` without a level).
     Size {
         level: Option<Handle<Expression>>,
     },
@@ -692,7 +693,8 @@ pub enum Expression {
         depth_ref: Option<Handle<Expression>>,
         /// `clamp` argument of the tiled-resources forms → `MinLod`.
         clamp: Option<Handle<Expression>>,
-        /// `Gather` / `GatherRed`…: the component (0..=3).
+        /// `Gather` / `GatherRed`…: the component (0..=3). Gathers read
+        /// level 0: `level` is ignored for them.
         gather: Option<u32>,
         sparse: bool,
     },
