@@ -141,3 +141,8 @@ pub const CONST_DIV_BY_ZERO: Code = Code("E0701");
 pub const NOT_CONSTANT: Code = Code("E0702");
 /// An array size that is zero, negative or too large.
 pub const BAD_ARRAY_SIZE: Code = Code("E0703");
+
+// --- E08xx: code generation limits ---
+/// The chosen target environment (`-fspv-target-env`) cannot express a
+/// feature the shader uses (e.g. wave operations need Vulkan 1.1).
+pub const TARGET_TOO_OLD: Code = Code("E0801");
