@@ -153,9 +153,21 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
         });
         return c;
     }
-    c.diagnostics.push(diag::Diagnostic::error(
-        diag::codes::UNSUPPORTED,
-        "not supported yet: SPIR-V code generation (use --emit ir)",
-    ));
+    let back_options = back::spv::Options {
+        target_env: options.target_env,
+        debug_names: true,
+        entry_point_name: options.entrypoint_name.clone(),
+        invert_y: options.invert_y,
+        dx_position_w: options.dx_position_w,
+    };
+    match back::spv::write(&module, &back_options) {
+        Ok(spirv) => {
+            c.artifact = Some(Artifact {
+                spirv,
+                ir_text: None,
+            })
+        }
+        Err(d) => c.diagnostics.push(d),
+    }
     c
 }

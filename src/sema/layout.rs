@@ -189,6 +189,38 @@ impl Layouts {
                 });
                 l
             }
+            Ty::Matrix(s, r, c) if !s.is_float() => {
+                // SPIR-V has no integer matrices: an array of row vectors
+                // (DXC supports only row-major non-float matrices here).
+                let row = self.vector(module, s, c, rule);
+                let row_ty = types.vector(s, c);
+                let _ = row_ty;
+                let (align, stride) = if rule.is_packed() {
+                    (row.align, row.size)
+                } else if rule.is_std140() || rule == Rule::FxcCBuffer {
+                    let a = round_up(row.align.max(scalar_size(s) * if c == 3 { 4 } else { c as u32 }), 16);
+                    (a, a)
+                } else {
+                    let a = scalar_size(s) * if c == 3 { 4 } else { c as u32 };
+                    (a, round_up(row.size, a))
+                };
+                let ty = module.ty(ir::TypeInner::Array {
+                    base: row.ty,
+                    size: ir::ArraySize::Constant(r as u32),
+                    stride: Some(stride),
+                });
+                let size = if rule == Rule::FxcCBuffer {
+                    stride * (r as u32 - 1) + row.size
+                } else {
+                    stride * r as u32
+                };
+                Laid {
+                    ty,
+                    size,
+                    align,
+                    matrix: None,
+                }
+            }
             Ty::Matrix(s, r, c) => {
                 let ss = scalar_size(s);
                 // HLSL rows are stored together when row-major.

@@ -586,9 +586,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     self.bool_to_int(h, n, target, ir::Literal::U32(1), ir::Literal::U32(0))
                 }
             }
-            Ty::Matrix(Sc::Bool, r, c) => {
-                // Row by row.
-                let row_sem = self.s.types.vector(Sc::Bool, c);
+            Ty::Matrix(msc, r, c) => {
+                // Row by row (bool matrices store uint rows; non-float
+                // matrices in buffers are arrays of rows).
+                let row_sem = self.s.types.vector(msc, c);
                 let mut rows = Vec::new();
                 for i in 0..r as u32 {
                     let src_row = self.member_mem_type(src_ty, i, row_sem);
