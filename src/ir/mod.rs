@@ -28,12 +28,16 @@
 //! result with `NoContraction`.
 
 pub mod arena;
+pub mod build;
 pub mod display;
+pub mod float;
 pub mod valid;
+pub mod visit;
 
 pub use arena::{Arena, Handle, Range, UniqueArena};
 
 use crate::options::Stage;
+use crate::span::Span;
 
 // ---------------------------------------------------------------------------
 // Types
@@ -968,6 +972,10 @@ pub struct Function {
     pub expressions: Arena<Expression>,
     /// The type of each expression, at the same index.
     pub expr_types: Vec<Handle<Type>>,
+    /// The source span of each expression, at the same index, for
+    /// diagnostics reported by passes (e.g. constant division by zero).
+    /// May be shorter than `expressions`: the rest have no span.
+    pub expr_spans: Vec<Span>,
     pub body: Block,
 }
 
@@ -977,8 +985,30 @@ impl Function {
         self.expr_types.push(ty);
         self.expressions.append(expr)
     }
+    /// Appends an expression with its type and source span.
+    pub fn add_expression_at(
+        &mut self,
+        expr: Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Handle<Expression> {
+        let h = self.add_expression(expr, ty);
+        self.set_expr_span(h, span);
+        h
+    }
     pub fn expr_type(&self, h: Handle<Expression>) -> Handle<Type> {
         self.expr_types[h.index()]
+    }
+    /// The source span of an expression (`Span::default()` when unknown).
+    pub fn expr_span(&self, h: Handle<Expression>) -> Span {
+        self.expr_spans.get(h.index()).copied().unwrap_or_default()
+    }
+    /// Records the source span of an expression.
+    pub fn set_expr_span(&mut self, h: Handle<Expression>, span: Span) {
+        if self.expr_spans.len() <= h.index() {
+            self.expr_spans.resize(h.index() + 1, Span::default());
+        }
+        self.expr_spans[h.index()] = span;
     }
 }
 

@@ -1,0 +1,453 @@
+//! Walking the operands of expressions and statements, shared by the
+//! display, the validator and the passes.
+//!
+//! Every function here visits operands in a fixed order (the order the
+//! fields are declared in), so that passes that renumber handles and the
+//! text form stay deterministic.
+
+use super::{Expression, Handle, ImageQuery, SampleLevel, Statement};
+
+impl Expression {
+    /// True for expressions that need no evaluation and therefore never
+    /// stand inside a `Statement::Emit` range: literals, constants, zero
+    /// values, variable and argument references, and the results named by
+    /// `Call`, `Atomic` and `Subgroup` statements.
+    pub fn is_trivial(&self) -> bool {
+        matches!(
+            self,
+            Expression::Literal(_)
+                | Expression::Constant(_)
+                | Expression::ZeroValue(_)
+                | Expression::FunctionArgument(_)
+                | Expression::GlobalVariable(_)
+                | Expression::LocalVariable(_)
+                | Expression::CallResult(_)
+                | Expression::AtomicResult
+                | Expression::SubgroupResult
+        )
+    }
+
+    /// True for expressions whose value is the result of a statement
+    /// (`CallResult`, `AtomicResult`, `SubgroupResult`).
+    pub fn is_statement_result(&self) -> bool {
+        matches!(
+            self,
+            Expression::CallResult(_) | Expression::AtomicResult | Expression::SubgroupResult
+        )
+    }
+
+    /// The `precise` flag of an arithmetic expression (false for the others).
+    pub fn is_precise(&self) -> bool {
+        match *self {
+            Expression::Unary { precise, .. }
+            | Expression::Binary { precise, .. }
+            | Expression::Math { precise, .. }
+            | Expression::As { precise, .. } => precise,
+            _ => false,
+        }
+    }
+
+    /// Calls `f` on every expression operand, in declaration order.
+    /// `Constant` names a module constant, not a function expression, and is
+    /// not visited.
+    pub fn for_each_operand(&self, mut f: impl FnMut(Handle<Expression>)) {
+        use Expression as E;
+        match self {
+            E::Literal(_)
+            | E::Constant(_)
+            | E::ZeroValue(_)
+            | E::FunctionArgument(_)
+            | E::GlobalVariable(_)
+            | E::LocalVariable(_)
+            | E::CallResult(_)
+            | E::AtomicResult
+            | E::SubgroupResult => {}
+            E::Compose { components, .. } => components.iter().for_each(|&h| f(h)),
+            E::Splat { value, .. } => f(*value),
+            E::Swizzle { vector, .. } => f(*vector),
+            E::AccessIndex { base, .. } => f(*base),
+            E::Access { base, index } => {
+                f(*base);
+                f(*index)
+            }
+            E::Load { pointer } => f(*pointer),
+            E::Unary { expr, .. } => f(*expr),
+            E::Binary { left, right, .. } => {
+                f(*left);
+                f(*right)
+            }
+            E::Select {
+                condition,
+                accept,
+                reject,
+            } => {
+                f(*condition);
+                f(*accept);
+                f(*reject)
+            }
+            E::Relational { argument, .. } => f(*argument),
+            E::Math { args, .. } => args.iter().for_each(|&h| f(h)),
+            E::As { expr, .. } => f(*expr),
+            E::Derivative { expr, .. } => f(*expr),
+            E::ImageSample {
+                image,
+                sampler,
+                coordinate,
+                offset,
+                level,
+                depth_ref,
+                clamp,
+                ..
+            } => {
+                f(*image);
+                f(*sampler);
+                f(*coordinate);
+                offset.iter().for_each(|&h| f(h));
+                match *level {
+                    SampleLevel::Auto | SampleLevel::Zero => {}
+                    SampleLevel::Exact(h) | SampleLevel::Bias(h) => f(h),
+                    SampleLevel::Gradient { x, y } => {
+                        f(x);
+                        f(y)
+                    }
+                }
+                depth_ref.iter().for_each(|&h| f(h));
+                clamp.iter().for_each(|&h| f(h));
+            }
+            E::ImageLoad {
+                image,
+                coordinate,
+                level,
+                sample,
+                offset,
+                ..
+            } => {
+                f(*image);
+                f(*coordinate);
+                level.iter().for_each(|&h| f(h));
+                sample.iter().for_each(|&h| f(h));
+                offset.iter().for_each(|&h| f(h));
+            }
+            E::ImageQuery { image, query } => {
+                f(*image);
+                match *query {
+                    ImageQuery::Size { level } => level.iter().for_each(|&h| f(h)),
+                    ImageQuery::NumLevels | ImageQuery::NumSamples => {}
+                    ImageQuery::Lod {
+                        sampler,
+                        coordinate,
+                        ..
+                    } => {
+                        f(sampler);
+                        f(coordinate)
+                    }
+                }
+            }
+            E::ImageTexelPointer {
+                image,
+                coordinate,
+                sample,
+            } => {
+                f(*image);
+                f(*coordinate);
+                f(*sample)
+            }
+            E::SparseTexelsResident { code } => f(*code),
+            E::ArrayLength { pointer, .. } => f(*pointer),
+        }
+    }
+
+    /// Replaces every expression operand `h` by `f(h)`, in declaration order.
+    pub fn map_operands(&mut self, mut f: impl FnMut(Handle<Expression>) -> Handle<Expression>) {
+        use Expression as E;
+        let mut m = |h: &mut Handle<Expression>| *h = f(*h);
+        match self {
+            E::Literal(_)
+            | E::Constant(_)
+            | E::ZeroValue(_)
+            | E::FunctionArgument(_)
+            | E::GlobalVariable(_)
+            | E::LocalVariable(_)
+            | E::CallResult(_)
+            | E::AtomicResult
+            | E::SubgroupResult => {}
+            E::Compose { components, .. } => components.iter_mut().for_each(m),
+            E::Splat { value, .. } => m(value),
+            E::Swizzle { vector, .. } => m(vector),
+            E::AccessIndex { base, .. } => m(base),
+            E::Access { base, index } => {
+                m(base);
+                m(index)
+            }
+            E::Load { pointer } => m(pointer),
+            E::Unary { expr, .. } => m(expr),
+            E::Binary { left, right, .. } => {
+                m(left);
+                m(right)
+            }
+            E::Select {
+                condition,
+                accept,
+                reject,
+            } => {
+                m(condition);
+                m(accept);
+                m(reject)
+            }
+            E::Relational { argument, .. } => m(argument),
+            E::Math { args, .. } => args.iter_mut().for_each(m),
+            E::As { expr, .. } => m(expr),
+            E::Derivative { expr, .. } => m(expr),
+            E::ImageSample {
+                image,
+                sampler,
+                coordinate,
+                offset,
+                level,
+                depth_ref,
+                clamp,
+                ..
+            } => {
+                m(image);
+                m(sampler);
+                m(coordinate);
+                offset.iter_mut().for_each(&mut m);
+                match level {
+                    SampleLevel::Auto | SampleLevel::Zero => {}
+                    SampleLevel::Exact(h) | SampleLevel::Bias(h) => m(h),
+                    SampleLevel::Gradient { x, y } => {
+                        m(x);
+                        m(y)
+                    }
+                }
+                depth_ref.iter_mut().for_each(&mut m);
+                clamp.iter_mut().for_each(&mut m);
+            }
+            E::ImageLoad {
+                image,
+                coordinate,
+                level,
+                sample,
+                offset,
+                ..
+            } => {
+                m(image);
+                m(coordinate);
+                level.iter_mut().for_each(&mut m);
+                sample.iter_mut().for_each(&mut m);
+                offset.iter_mut().for_each(&mut m);
+            }
+            E::ImageQuery { image, query } => {
+                m(image);
+                match query {
+                    ImageQuery::Size { level } => level.iter_mut().for_each(&mut m),
+                    ImageQuery::NumLevels | ImageQuery::NumSamples => {}
+                    ImageQuery::Lod {
+                        sampler,
+                        coordinate,
+                        ..
+                    } => {
+                        m(sampler);
+                        m(coordinate)
+                    }
+                }
+            }
+            E::ImageTexelPointer {
+                image,
+                coordinate,
+                sample,
+            } => {
+                m(image);
+                m(coordinate);
+                m(sample)
+            }
+            E::SparseTexelsResident { code } => m(code),
+            E::ArrayLength { pointer, .. } => m(pointer),
+        }
+    }
+}
+
+impl Statement {
+    /// Calls `f` on every expression this statement itself uses, not those
+    /// of nested blocks, and not `Emit` ranges. The result expressions of
+    /// `Call`/`Atomic`/`Subgroup` are not operands and are not visited.
+    pub fn for_each_operand(&self, mut f: impl FnMut(Handle<Expression>)) {
+        use Statement as S;
+        match self {
+            S::Emit(_)
+            | S::Block(_)
+            | S::Break
+            | S::Continue
+            | S::Kill
+            | S::Barrier { .. }
+            | S::EmitVertex { .. }
+            | S::EndPrimitive { .. } => {}
+            S::If { condition, .. } => f(*condition),
+            S::Switch { selector, .. } => f(*selector),
+            // `break_if` is evaluated after `continuing`: callers that care
+            // about scope handle it themselves.
+            S::Loop { .. } => {}
+            S::Return { value } => value.iter().for_each(|&h| f(h)),
+            S::Store { pointer, value } => {
+                f(*pointer);
+                f(*value)
+            }
+            S::ImageStore {
+                image,
+                coordinate,
+                value,
+            } => {
+                f(*image);
+                f(*coordinate);
+                f(*value)
+            }
+            S::Atomic {
+                pointer,
+                value,
+                compare,
+                ..
+            } => {
+                f(*pointer);
+                value.iter().for_each(|&h| f(h));
+                compare.iter().for_each(|&h| f(h));
+            }
+            S::Call { arguments, .. } => arguments.iter().for_each(|&h| f(h)),
+            S::Subgroup { args, .. } => args.iter().for_each(|&h| f(h)),
+        }
+    }
+
+    /// Replaces every expression handle of this statement itself (operands,
+    /// `break_if`, and the result handles of `Call`/`Atomic`/`Subgroup`) by
+    /// `f(h)`; nested blocks and `Emit` ranges are left alone.
+    pub fn map_expressions(&mut self, mut f: impl FnMut(Handle<Expression>) -> Handle<Expression>) {
+        use Statement as S;
+        let mut m = |h: &mut Handle<Expression>| *h = f(*h);
+        match self {
+            S::Emit(_)
+            | S::Block(_)
+            | S::Break
+            | S::Continue
+            | S::Kill
+            | S::Barrier { .. }
+            | S::EmitVertex { .. }
+            | S::EndPrimitive { .. } => {}
+            S::If { condition, .. } => m(condition),
+            S::Switch { selector, .. } => m(selector),
+            S::Loop { break_if, .. } => break_if.iter_mut().for_each(m),
+            S::Return { value } => value.iter_mut().for_each(m),
+            S::Store { pointer, value } => {
+                m(pointer);
+                m(value)
+            }
+            S::ImageStore {
+                image,
+                coordinate,
+                value,
+            } => {
+                m(image);
+                m(coordinate);
+                m(value)
+            }
+            S::Atomic {
+                pointer,
+                value,
+                compare,
+                result,
+                ..
+            } => {
+                m(pointer);
+                value.iter_mut().for_each(&mut m);
+                compare.iter_mut().for_each(&mut m);
+                result.iter_mut().for_each(&mut m);
+            }
+            S::Call {
+                arguments, result, ..
+            } => {
+                arguments.iter_mut().for_each(&mut m);
+                result.iter_mut().for_each(&mut m);
+            }
+            S::Subgroup { args, result, .. } => {
+                args.iter_mut().for_each(&mut m);
+                m(result);
+            }
+        }
+    }
+
+    /// The nested blocks of this statement, in order.
+    pub fn blocks(&self) -> Vec<&super::Block> {
+        match self {
+            Statement::Block(b) => vec![b],
+            Statement::If { accept, reject, .. } => vec![accept, reject],
+            Statement::Switch { cases, .. } => cases.iter().map(|c| &c.body).collect(),
+            Statement::Loop {
+                body, continuing, ..
+            } => vec![body, continuing],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Calls `f` on every statement of `block` and of its nested blocks, in
+/// order (a statement before the statements nested in it). Iterative, so a
+/// deeply nested body cannot overflow the stack.
+pub fn walk_statements<'a>(block: &'a [Statement], mut f: impl FnMut(&'a Statement)) {
+    let mut stack: Vec<std::slice::Iter<'a, Statement>> = vec![block.iter()];
+    while let Some(top) = stack.last_mut() {
+        let Some(s) = top.next() else {
+            stack.pop();
+            continue;
+        };
+        f(s);
+        match s {
+            Statement::Block(b) => stack.push(b.iter()),
+            Statement::If { accept, reject, .. } => {
+                stack.push(reject.iter());
+                stack.push(accept.iter());
+            }
+            Statement::Switch { cases, .. } => {
+                for c in cases.iter().rev() {
+                    stack.push(c.body.iter());
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                stack.push(continuing.iter());
+                stack.push(body.iter());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Calls `f` on every statement of `block` and of its nested blocks,
+/// mutably (a statement before the statements nested in it). Iterative.
+pub fn walk_statements_mut(block: &mut [Statement], mut f: impl FnMut(&mut Statement)) {
+    let mut stack: Vec<std::slice::IterMut<'_, Statement>> = vec![block.iter_mut()];
+    while let Some(top) = stack.last_mut() {
+        let Some(s) = top.next() else {
+            stack.pop();
+            continue;
+        };
+        f(s);
+        match s {
+            Statement::Block(b) => stack.push(b.iter_mut()),
+            Statement::If { accept, reject, .. } => {
+                stack.push(reject.iter_mut());
+                stack.push(accept.iter_mut());
+            }
+            Statement::Switch { cases, .. } => {
+                for c in cases.iter_mut().rev() {
+                    stack.push(c.body.iter_mut());
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                stack.push(continuing.iter_mut());
+                stack.push(body.iter_mut());
+            }
+            _ => {}
+        }
+    }
+}
