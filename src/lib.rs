@@ -129,6 +129,21 @@ pub fn compile_to_ir(
     } else {
         sema::lower(&parsed.unit, options, &sm, &mut diags)
     };
+    // The IR invariants are checked after lowering in debug builds (and so
+    // in tests): a violation is a bug in hlslc, reported, never a panic.
+    let module = match module {
+        Some(m) if cfg!(debug_assertions) => match ir::valid::validate(&m) {
+            Ok(()) => Some(m),
+            Err(errors) => {
+                diags.push(
+                    diag::Diagnostic::error(diag::codes::INTERNAL, "internal error: lowering produced invalid IR")
+                        .note(ir::valid::errors_to_string(&errors)),
+                );
+                None
+            }
+        },
+        m => m,
+    };
     (
         Compilation {
             diagnostics: diags,
@@ -149,7 +164,7 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
     if options.emit == options::EmitKind::Ir {
         c.artifact = Some(Artifact {
             spirv: Vec::new(),
-            ir_text: Some(format!("{module:#?}")),
+            ir_text: Some(ir::display::module_to_string(&module)),
         });
         return c;
     }
