@@ -146,3 +146,25 @@ pub const BAD_ARRAY_SIZE: Code = Code("E0703");
 /// The chosen target environment (`-fspv-target-env`) cannot express a
 /// feature the shader uses (e.g. wave operations need Vulkan 1.1).
 pub const TARGET_TOO_OLD: Code = Code("E0801");
+
+// --- E02xx: lexer and parser ---
+/// A syntax error: a token the grammar does not expect here.
+pub const SYNTAX: Code = Code("E0201");
+/// Brackets (`(`, `[`, `{`, template argument lists) nested deeper than the
+/// parser's limit.
+pub const NESTING_TOO_DEEP: Code = Code("E0202");
+/// An expression or statement nested deeper than the parser's limit.
+pub const EXPR_TOO_DEEP: Code = Code("E0203");
+/// A malformed literal: an integer too large for 64 bits, a bad digit, a
+/// character literal that is not one character.
+pub const BAD_LITERAL: Code = Code("E0204");
+
+// --- W02xx: lexer and parser warnings ---
+/// Effects-framework syntax (annotations `< … >`, `technique` blocks,
+/// state blocks) that is parsed and ignored.
+pub const IGNORED_EFFECTS_SYNTAX: Code = Code("W0201");
+/// An unknown escape sequence in a string or character literal.
+pub const UNKNOWN_ESCAPE: Code = Code("W0202");
+/// Syntax that is accepted but has no effect in hlslc yet (attributes on a
+/// type alias, a `using` declaration of a single name).
+pub const IGNORED_SYNTAX: Code = Code("W0203");
