@@ -136,8 +136,11 @@ pub fn compile_to_ir(
             Ok(()) => Some(m),
             Err(errors) => {
                 diags.push(
-                    diag::Diagnostic::error(diag::codes::INTERNAL, "internal error: lowering produced invalid IR")
-                        .note(ir::valid::errors_to_string(&errors)),
+                    diag::Diagnostic::error(
+                        diag::codes::INTERNAL,
+                        "internal error: lowering produced invalid IR",
+                    )
+                    .note(ir::valid::errors_to_string(&errors)),
                 );
                 None
             }

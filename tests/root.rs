@@ -7,4 +7,5 @@ mod back_spv;
 mod common;
 mod diag_ui;
 mod parse;
+mod sema;
 mod vk;

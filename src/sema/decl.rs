@@ -478,6 +478,9 @@ impl<'a> Sema<'a> {
             return;
         }
         for d in &vd.declarators {
+            if let Some(w) = &d.bit_width {
+                self.unsupported("bit-field members", w.span);
+            }
             let ty = self.array_type(base.ty, &d.array, &env, None);
             self.check_major(&st, ty);
             let major = st
@@ -729,7 +732,48 @@ impl<'a> Sema<'a> {
         let st = self.check_modifiers(&vd.modifiers, DeclSite::Global);
         let base = self.resolve_type(&vd.ty, &Env::at(scope));
         for d in &vd.declarators {
+            if d.qualifier.is_some() {
+                self.define_static_member(d, base, scope);
+                continue;
+            }
             self.declare_one_global(vd, d, &st, base, scope);
+        }
+    }
+
+    /// `float4 S::M = init;`: the out-of-line definition of a static
+    /// member declared in struct `S`.
+    fn define_static_member(&mut self, d: &'a ast::Declarator, base: TypeEntry, scope: ScopeId) {
+        let Some(q) = &d.qualifier else { return };
+        let mut full = q.clone();
+        full.segments.push(d.name);
+        let Some(s) = self.resolve_scope_path(&full, &Env::at(scope)) else {
+            return;
+        };
+        let Some(Sym::Global(g)) = self.scopes.lookup_in(s, d.name.name).cloned() else {
+            self.error(
+                codes::UNKNOWN_NAME,
+                format!("no static member `{}` to define", d.name.name),
+                d.name.span,
+                "not declared in that struct",
+            );
+            return;
+        };
+        let ty = self.array_type(base.ty, &d.array, &Env::at(s), None);
+        let Some(init) = &d.init else { return };
+        if let GlobalKind::Var { gv, .. } = self.globals[g.0 as usize].kind {
+            let (_, c) = self.lower_global_init(ty, init, s);
+            match c {
+                Some(c) => self.module.globals[gv].init = Some(c),
+                None => self.static_inits.push((g, init, s)),
+            }
+            if self.types.is_scalar(ty) {
+                if let ast::Initializer::Expr(e) = init {
+                    if let Ok(k) = self.const_eval(e, &Env::at(s)) {
+                        let sc = self.types.component(ty).unwrap_or(Sc::I32);
+                        self.globals[g.0 as usize].konst = Some(k.convert(sc));
+                    }
+                }
+            }
         }
     }
 

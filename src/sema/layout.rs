@@ -198,7 +198,11 @@ impl Layouts {
                 let (align, stride) = if rule.is_packed() {
                     (row.align, row.size)
                 } else if rule.is_std140() || rule == Rule::FxcCBuffer {
-                    let a = round_up(row.align.max(scalar_size(s) * if c == 3 { 4 } else { c as u32 }), 16);
+                    let a = round_up(
+                        row.align
+                            .max(scalar_size(s) * if c == 3 { 4 } else { c as u32 }),
+                        16,
+                    );
                     (a, a)
                 } else {
                     let a = scalar_size(s) * if c == 3 { 4 } else { c as u32 };

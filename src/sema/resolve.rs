@@ -153,7 +153,19 @@ impl<'a> Sema<'a> {
                 Self::entry(t)
             }
             ast::TypeSpecKind::Named { path, args } => {
-                self.resolve_named_type(path, args.as_deref(), env, ts.span)
+                let mut e = self.resolve_named_type(path, args.as_deref(), env, ts.span);
+                // `StructuredBuffer<row_major float3x3>`.
+                if ts.modifiers.has(ast::Modifier::RowMajor) {
+                    e.major = Some(true);
+                } else if ts.modifiers.has(ast::Modifier::ColumnMajor) {
+                    e.major = Some(false);
+                }
+                e
+            }
+            ast::TypeSpecKind::Array { element, dims } => {
+                let e = self.resolve_type(element, env);
+                let ty = self.array_type(e.ty, dims, env, None);
+                TypeEntry { ty, major: e.major }
             }
         }
     }

@@ -58,6 +58,7 @@ fn name(m: Modifier) -> &'static str {
         M::Uniform => "uniform",
         M::Extern => "extern",
         M::Groupshared => "groupshared",
+        M::Globallycoherent => "globallycoherent",
         M::Precise => "precise",
         M::Nointerpolation => "nointerpolation",
         M::Noperspective => "noperspective",
