@@ -165,16 +165,18 @@ impl Preprocessor<'_> {
             }
             Directive::Elif => self.elif(rest, directive_span),
             Directive::Else => {
-                if let Some(extra) = rest.first() {
+                if self.else_(directive_span)
+                    && let Some(extra) = rest.first()
+                {
                     self.extra_tokens(extra.span, "#else");
                 }
-                self.else_(directive_span);
             }
             Directive::Endif => {
-                if let Some(extra) = rest.first() {
+                if self.endif(directive_span)
+                    && let Some(extra) = rest.first()
+                {
                     self.extra_tokens(extra.span, "#endif");
                 }
-                self.endif(directive_span);
             }
             Directive::Define => self.define(rest, directive_span),
             Directive::Undef => self.undef(rest, directive_span),
@@ -351,9 +353,10 @@ impl Preprocessor<'_> {
         };
     }
 
-    fn else_(&mut self, span: Span) {
+    /// `#else`; false when it belongs to no group.
+    fn else_(&mut self, span: Span) -> bool {
         let Some(i) = self.current_group(span, "#else") else {
-            return;
+            return false;
         };
         self.guard_middle(i);
         let c = self.conds[i];
@@ -364,18 +367,20 @@ impl Preprocessor<'_> {
                     .label(e, "the first #else"),
             );
             self.conds[i].state = CondState::Done;
-            return;
+            return true;
         }
         self.conds[i].else_span = Some(span);
         self.conds[i].state = match c.state {
             CondState::Seeking => CondState::Active,
             CondState::Active | CondState::Done => CondState::Done,
         };
+        true
     }
 
-    fn endif(&mut self, span: Span) {
+    /// `#endif`; false when it closes no group.
+    fn endif(&mut self, span: Span) -> bool {
         if self.current_group(span, "#endif").is_none() {
-            return;
+            return false;
         }
         self.conds.pop();
         let depth = self.conds.len();
@@ -386,6 +391,7 @@ impl Preprocessor<'_> {
                 *g = Guard::Closed(m);
             }
         });
+        true
     }
 
     /// Evaluates an `#if`/`#elif` line; errors make it false.

@@ -387,9 +387,7 @@ impl<'a> Parser<'a> {
 /// Parses a C integer literal: decimal, `0x` hex or `0` octal with `u`/`l`
 /// suffixes. A value that does not fit `intmax_t` is unsigned (C99 6.4.4.1).
 pub fn parse_int(text: &str) -> Result<Value, String> {
-    let digits_end = text
-        .find(|c: char| matches!(c, 'u' | 'U' | 'l' | 'L'))
-        .unwrap_or(text.len());
+    let digits_end = text.find(['u', 'U', 'l', 'L']).unwrap_or(text.len());
     let (digits, suffix) = text.split_at(digits_end);
     let unsigned_suffix = suffix.contains(['u', 'U']);
     let (radix, body) = if let Some(h) = digits
@@ -480,4 +478,178 @@ pub fn parse_char(text: &str) -> Result<Value, String> {
         v = (v << 8) | (code & 0xFF);
     }
     Ok(Value::signed(v as i64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::lexer::lex;
+    use crate::intern::Symbol;
+
+    /// Lexes `s` into tokens whose spans are their byte offsets plus one.
+    fn toks(s: &str) -> Vec<PpToken> {
+        let (raw, errors) = lex(s);
+        assert!(errors.is_empty(), "{s}");
+        raw.iter()
+            .map(|t| PpToken {
+                kind: t.kind,
+                sym: Symbol::intern(&s[t.start as usize..t.end as usize]),
+                span: Span::from(t.start + 1..t.end + 1),
+                flags: 0,
+            })
+            .collect()
+    }
+
+    fn eval(s: &str) -> Result<Value, ExprError> {
+        evaluate(&toks(s), Span::from(100..100))
+    }
+
+    fn signed(s: &str) -> i64 {
+        let v = eval(s).unwrap_or_else(|e| panic!("{s}: {}", e.message));
+        assert!(!v.unsigned, "{s} should be signed");
+        v.bits as i64
+    }
+
+    fn unsigned(s: &str) -> u64 {
+        let v = eval(s).unwrap_or_else(|e| panic!("{s}: {}", e.message));
+        assert!(v.unsigned, "{s} should be unsigned");
+        v.bits
+    }
+
+    #[test]
+    fn precedence_and_associativity() {
+        assert_eq!(signed("1 + 2 * 3"), 7);
+        assert_eq!(signed("10 - 4 - 3"), 3);
+        assert_eq!(signed("64 / 4 / 2"), 8);
+        assert_eq!(signed("1 << 2 + 1"), 8);
+        assert_eq!(signed("1 < 2 == 1"), 1);
+        assert_eq!(signed("6 & 3 ^ 1 | 8"), 11);
+        assert_eq!(signed("1 || 0 && 0"), 1);
+        assert_eq!(signed("0 ? 1 : 0 ? 2 : 3"), 3);
+        assert_eq!(signed("1 ? 0 ? 4 : 5 : 6"), 5);
+        assert_eq!(signed("-(-3) * +2"), 6);
+        assert_eq!(signed("!5 + ~0"), -1);
+        assert_eq!(signed("(1, 2, 3)"), 3);
+    }
+
+    #[test]
+    fn usual_arithmetic_conversions() {
+        assert_eq!(unsigned("0u - 1"), u64::MAX);
+        assert_eq!(unsigned("-1 + 0u"), u64::MAX);
+        // Comparison happens in the common (unsigned) type, gives signed.
+        assert_eq!(signed("-1 < 1u"), 0);
+        assert_eq!(signed("-1 < 1"), 1);
+        assert_eq!(unsigned("9223372036854775808"), 1 << 63);
+        assert_eq!(unsigned("1 ? 1 : 2u"), 1);
+        assert_eq!(unsigned("-1 / 2u"), u64::MAX / 2);
+        assert_eq!(signed("-1 / 2"), 0);
+        assert_eq!(signed("-7 % 3"), -1);
+    }
+
+    #[test]
+    fn shifts_take_the_left_type_and_saturate() {
+        assert_eq!(signed("1 << 62"), 1 << 62);
+        assert_eq!(signed("1 << 64"), 0);
+        assert_eq!(signed("-8 >> 1"), -4);
+        assert_eq!(signed("-8 >> 100"), -1);
+        assert_eq!(unsigned("0xFFFFFFFFFFFFFFFF >> 60"), 15);
+        assert_eq!(signed("1 << 2u"), 4);
+        assert_eq!(unsigned("1u << 70"), 0);
+        assert_eq!(signed("4 >> -1"), 0);
+    }
+
+    #[test]
+    fn overflow_wraps() {
+        assert_eq!(signed("9223372036854775807 + 1"), i64::MIN);
+        assert_eq!(signed("(-9223372036854775807 - 1) / -1"), i64::MIN);
+        assert_eq!(signed("(-9223372036854775807 - 1) % -1"), 0);
+    }
+
+    #[test]
+    fn literals() {
+        assert_eq!(
+            parse_int("0x1fU"),
+            Ok(Value {
+                bits: 31,
+                unsigned: true
+            })
+        );
+        assert_eq!(
+            parse_int("017l"),
+            Ok(Value {
+                bits: 15,
+                unsigned: false
+            })
+        );
+        assert_eq!(
+            parse_int("0"),
+            Ok(Value {
+                bits: 0,
+                unsigned: false
+            })
+        );
+        assert!(parse_int("18446744073709551616").is_err());
+        assert!(parse_int("08").is_err());
+        assert_eq!(signed("'a'"), 97);
+        assert_eq!(signed("'\\0'"), 0);
+        assert_eq!(signed("'\\101'"), 65);
+        assert_eq!(signed("'\\\\'"), 92);
+        assert_eq!(signed("'ab'"), 0x6162);
+        assert!(parse_char("''").is_err());
+        assert_eq!(signed("true + false + other"), 1);
+    }
+
+    #[test]
+    fn division_by_zero_only_where_evaluated() {
+        let e = eval("1 + 4 / (2 - 2)").unwrap_err();
+        assert_eq!(e.code, codes::PP_DIVISION_BY_ZERO);
+        assert_eq!(e.span, Span::from(7..8), "points at '/'");
+        assert_eq!(signed("0 && 1 / 0"), 0);
+        assert_eq!(signed("1 || 1 % 0"), 1);
+        assert_eq!(signed("1 ? 2 : 1 / 0"), 2);
+        assert_eq!(signed("0 ? 1 / 0 : 3"), 3);
+        assert!(eval("0 || 1 / 0").is_err());
+    }
+
+    #[test]
+    fn syntax_errors_point_at_the_problem() {
+        let e = eval("1 + * 2").unwrap_err();
+        assert_eq!(e.span, Span::from(5..6));
+        let e = eval("(1 + 2").unwrap_err();
+        assert_eq!(e.message, "missing ')' in preprocessor expression");
+        assert_eq!(e.span, Span::from(1..2));
+        let e = eval("1 +").unwrap_err();
+        assert_eq!(e.span, Span::from(100..100), "at the end of the line");
+        assert!(evaluate(&[], Span::from(100..100)).is_err());
+        let e = eval("2.0").unwrap_err();
+        assert_eq!(
+            e.message,
+            "floating-point literal in preprocessor expression"
+        );
+        let e = eval("1 = 1").unwrap_err();
+        assert_eq!(
+            e.message,
+            "'=' is not a valid operator in a preprocessor expression"
+        );
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let ok = format!("{}1{}", "(".repeat(200), ")".repeat(200));
+        assert_eq!(signed(&ok), 1);
+        let deep = format!("{}1{}", "(".repeat(300), ")".repeat(300));
+        assert!(
+            eval(&deep)
+                .unwrap_err()
+                .message
+                .contains("nested too deeply")
+        );
+        let deep = format!("{}1", "!".repeat(1000));
+        assert!(eval(&deep).is_err());
+        let deep = "1 ? 2 : ".repeat(1000) + "3";
+        assert!(eval(&deep).is_err());
+        // Long flat chains are not nesting.
+        let flat = vec!["1"; 10_000].join(" + ");
+        assert_eq!(signed(&flat), 10_000);
+    }
 }

@@ -302,29 +302,7 @@ impl Preprocessor<'_> {
             return;
         }
         if self.include_depth >= super::MAX_INCLUDE_DEPTH {
-            let names: Vec<PathBuf> = self
-                .ctxs
-                .iter()
-                .filter_map(|c| match c {
-                    Context::File(f) => f.key.clone(),
-                    Context::Tokens(_) => None,
-                })
-                .collect();
-            let mut d = Diagnostic::error(
-                codes::PP_INCLUDE_DEPTH,
-                format!(
-                    "#include nested too deeply (more than {} levels)",
-                    super::MAX_INCLUDE_DEPTH
-                ),
-            )
-            .label(inc.span, "this #include goes one level too deep");
-            if names.contains(&key) {
-                d = d.note(format!(
-                    "'{}' includes itself (through its own #includes): an include cycle; add an include guard or #pragma once",
-                    key.display()
-                ));
-            }
-            self.fatal(d.note("preprocessing stopped here"));
+            self.include_too_deep(&key, inc.span);
             return;
         }
         let lexed = match self.files.cache.get(&key) {
@@ -360,6 +338,74 @@ impl Preprocessor<'_> {
         };
         let l = self.files.lex_and_cache(self.sm, fid, key.clone());
         self.push_file(fid, &l, Some(key), true);
+    }
+
+    /// Reports `#include` nesting past [`super::MAX_INCLUDE_DEPTH`] (fatal).
+    /// The primary label is the outermost `#include` of the chain (so the
+    /// diagnostic is not followed by 200 "included from" notes); a note
+    /// names the chain.
+    fn include_too_deep(&mut self, key: &Path, at: Span) {
+        let files: Vec<FileId> = self
+            .ctxs
+            .iter()
+            .filter_map(|c| match c {
+                Context::File(f) if f.included => Some(f.file),
+                _ => None,
+            })
+            .collect();
+        let start = files
+            .first()
+            .and_then(|&f| self.sm.file(f).included_from)
+            .map_or(at, |loc| self.line_span(loc));
+        let names: Vec<&str> = files
+            .iter()
+            .map(|&f| self.sm.file(f).name.as_str())
+            .collect();
+        let key_name = key.display().to_string();
+        let mut d = Diagnostic::error(
+            codes::PP_INCLUDE_DEPTH,
+            format!(
+                "#include nested too deeply (more than {} levels)",
+                super::MAX_INCLUDE_DEPTH
+            ),
+        )
+        .label(start, "the chain of includes starts here");
+        d = match names.iter().position(|&n| n == key_name) {
+            // The file about to be entered is already open: a cycle.
+            Some(first) => {
+                let next = names[first + 1..]
+                    .iter()
+                    .position(|&n| n == key_name)
+                    .map_or(names.len(), |p| first + 1 + p);
+                let mut cycle: Vec<&str> = names[first..next].to_vec();
+                cycle.push(&key_name);
+                d.note(format!(
+                    "an include cycle: {}; add an include guard or #pragma once",
+                    cycle.join(" → ")
+                ))
+            }
+            None => {
+                let mut chain: Vec<&str> = names.iter().take(6).copied().collect();
+                if names.len() > chain.len() {
+                    chain.push("…");
+                }
+                d.note(format!("the chain: {}", chain.join(" → ")))
+            }
+        };
+        self.fatal(d.note("preprocessing stopped here"));
+    }
+
+    /// The span from `loc` to the end of its line (a directive).
+    fn line_span(&self, loc: crate::span::Loc) -> Span {
+        let Some(f) = self.sm.file_of(loc) else {
+            return Span::new(loc, loc);
+        };
+        let file = self.sm.file(f);
+        let off = (loc.0 - file.base) as usize;
+        let rest = &file.text[off..];
+        let len = rest.find('\n').unwrap_or(rest.len());
+        let len = rest[..len].trim_end().len() as u32;
+        Span::new(loc, crate::span::Loc(loc.0 + len))
     }
 
     /// Searches for an include: for `"file"` the including file's directory

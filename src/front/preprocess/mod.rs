@@ -14,17 +14,22 @@
 //! depends on the input: nested invocations, include chains and `#if`
 //! nesting all live on explicit stacks (`ctxs`, `frames`, `conds`).
 //!
-//! Files: `directive.rs` (directives and conditional groups), `macros.rs`
-//! (`#define`, invocation, substitution, `#`, `##`), `include.rs` (search
-//! paths, file cache, `#pragma once` and include guards), `expr.rs` (`#if`
-//! arithmetic), `text.rs` (`-P` output).
+//! Files: `directive.rs` (directives and conditional groups), `define.rs`
+//! (`#define`, `#undef`, the macro table), `expand.rs` (invocation,
+//! substitution, `#`, `##`, built-in macros), `include.rs` (search paths,
+//! file cache, `#pragma once` and include guards), `expr.rs` (`#if`
+//! arithmetic), `predefined.rs` (DXC's predefined macros), `text.rs` (`-P`
+//! output).
 
+mod define;
 mod directive;
+mod expand;
 mod expr;
 mod include;
-mod macros;
+mod predefined;
 mod text;
 
+pub use predefined::{DXC_VERSION, predefined_macros};
 pub use text::tokens_to_text;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -32,7 +37,7 @@ use crate::front::lexer::{PpToken, RawToken, Token, flags};
 use crate::intern::Symbol;
 use crate::source::{ExpansionId, FileId, FileLoader, SourceMap};
 use crate::span::Span;
-use macros::{MacroDef, MacroEntry};
+use define::{MacroDef, MacroEntry};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -59,11 +64,16 @@ pub struct Preprocessed {
 /// The deepest `#include` nesting accepted (clang's limit too).
 pub const MAX_INCLUDE_DEPTH: usize = 200;
 
-/// The most tokens macro expansion may produce (counting every token a
-/// substitution writes and every token collected as an argument). Stops a
-/// macro that doubles its output each level, or quadratic argument nesting,
-/// long before memory runs out; real shaders stay far below it.
+/// The most tokens one macro expansion in the source text (with everything
+/// it expands in turn) may produce, counting every token a substitution
+/// writes and every token collected as an argument. Stops a macro that
+/// doubles its output each level, or quadratic argument nesting, long before
+/// memory runs out; real invocations stay far below it.
 pub const MAX_EXPANSION_WORK: usize = 1 << 22;
+
+/// The most tokens all macro expansions together may produce (about 500 MB
+/// of tokens and locations; the largest real shaders need a few percent).
+pub const MAX_TOTAL_EXPANSION_WORK: usize = 1 << 24;
 
 /// Preprocesses `main`.
 pub fn preprocess(
@@ -77,60 +87,17 @@ pub fn preprocess(
     if pp.start(main) {
         pp.run_loop(1);
     }
+    // After a fatal error the output is cut short and would only bring the
+    // parser's complaints: nothing is passed on.
+    let tokens = if pp.fatal {
+        Vec::new()
+    } else {
+        std::mem::take(&mut pp.frames[0].out)
+    };
     Preprocessed {
-        tokens: std::mem::take(&mut pp.frames[0].out),
+        tokens,
         dependencies: std::mem::take(&mut pp.files.deps),
     }
-}
-
-/// The DXC release whose `__DXC_VERSION_*` macros hlslc reports: 1.8.2505.0,
-/// the May 2025 release, whose HLSL (2021 by default) hlslc follows. Shaders
-/// test these to work around old compilers' bugs, so a recent release is the
-/// honest answer.
-pub const DXC_VERSION: (u32, u32, u32, u32) = (1, 8, 2505, 0);
-
-/// The macros DXC predefines for the options' profile and flags, with
-/// `-spirv` (always on in hlslc). See DXC's wiki page "Predefined Version
-/// Macros" and `docs/SPIR-V.rst` ("`__spirv__`", "`__SPIRV_MAJOR_VERSION__`").
-pub fn predefined_macros(options: &crate::Options) -> Vec<(String, String)> {
-    use crate::options::Stage;
-    let mut m: Vec<(String, String)> = Vec::new();
-    let mut def = |name: &str, value: String| m.push((name.to_string(), value));
-    def("__hlsl_dx_compiler", "1".into());
-    def("__HLSL_VERSION", options.hlsl_version.to_string());
-    def("__DXC_VERSION_MAJOR", DXC_VERSION.0.to_string());
-    def("__DXC_VERSION_MINOR", DXC_VERSION.1.to_string());
-    def("__DXC_VERSION_RELEASE", DXC_VERSION.2.to_string());
-    def("__DXC_VERSION_COMMITS", DXC_VERSION.3.to_string());
-    def("__spirv__", "1".into());
-    let (major, minor) = options.target_env.spirv_version();
-    def("__SPIRV_MAJOR_VERSION__", major.to_string());
-    def("__SPIRV_MINOR_VERSION__", minor.to_string());
-    if options.enable_16bit_types {
-        def("__HLSL_ENABLE_16_BIT", "1".into());
-    }
-    for (name, stage) in [
-        ("__SHADER_STAGE_VERTEX", Stage::Vertex),
-        ("__SHADER_STAGE_PIXEL", Stage::Pixel),
-        ("__SHADER_STAGE_GEOMETRY", Stage::Geometry),
-        ("__SHADER_STAGE_HULL", Stage::Hull),
-        ("__SHADER_STAGE_DOMAIN", Stage::Domain),
-        ("__SHADER_STAGE_COMPUTE", Stage::Compute),
-        ("__SHADER_STAGE_AMPLIFICATION", Stage::Amplification),
-        ("__SHADER_STAGE_MESH", Stage::Mesh),
-        ("__SHADER_STAGE_LIBRARY", Stage::Library),
-    ] {
-        def(name, stage.dxc_stage_number().to_string());
-    }
-    if let Some(p) = options.profile {
-        def(
-            "__SHADER_TARGET_STAGE",
-            p.stage.dxc_stage_number().to_string(),
-        );
-        def("__SHADER_TARGET_MAJOR", p.major.to_string());
-        def("__SHADER_TARGET_MINOR", p.minor.to_string());
-    }
-    m
 }
 
 // ---------------------------------------------------------------------------
@@ -184,7 +151,7 @@ struct Frame {
 enum FrameKind {
     Main,
     Directive,
-    Argument(Box<macros::Invocation>),
+    Argument(Box<expand::Invocation>),
 }
 
 /// One `#if` group on the conditional stack.
@@ -238,8 +205,11 @@ struct Preprocessor<'a> {
     syms: WellKnown,
     /// `__COUNTER__`'s next value.
     counter: u64,
-    /// Tokens produced or collected by macro expansion so far.
+    /// Tokens produced or collected by the current expansion (reset at each
+    /// token read from a file, where no expansion is active).
     work: usize,
+    /// Tokens produced or collected by all expansions.
+    total_work: usize,
     /// Set by a fatal error: every reader then sees the end of input.
     fatal: bool,
     /// Expanding an `#if`/`#elif` line: `defined` is an operator.
@@ -314,6 +284,7 @@ impl<'a> Preprocessor<'a> {
             },
             counter: 0,
             work: 0,
+            total_work: 0,
             fatal: false,
             in_if: false,
             directive_failed: false,
@@ -350,7 +321,10 @@ impl<'a> Preprocessor<'a> {
         let mut cmdline = String::new();
         for (name, value) in &self.options.defines {
             let value = value.as_deref().unwrap_or("1");
-            cmdline.push_str(&format!("#define {name} {value}\n").replace('\r', " "));
+            // One line per definition, whatever the value holds.
+            let line = format!("#define {name} {value}").replace(['\n', '\r'], " ");
+            cmdline.push_str(&line);
+            cmdline.push('\n');
         }
         let mut builtin = String::new();
         for (name, value) in &self.options.predefined {
@@ -456,12 +430,8 @@ impl<'a> Preprocessor<'a> {
                 }
                 self.recycle(t.toks);
             }
-            Some(Context::File(f)) => {
-                if f.included {
-                    self.include_depth -= 1;
-                }
-            }
-            None => {}
+            Some(Context::File(f)) if f.included => self.include_depth -= 1,
+            Some(Context::File(_)) | None => {}
         }
     }
 
@@ -582,8 +552,9 @@ impl<'a> Preprocessor<'a> {
                                 || f.pos > 0 && f.toks[f.pos - 1].end < raw.start;
                             f.pos += 1;
                             let file = f.file;
-                            let flags = u8::from(space) * flags::SPACE_BEFORE
-                                | u8::from(line_start) * flags::LINE_START;
+                            self.work = 0;
+                            let flags = (u8::from(space) * flags::SPACE_BEFORE)
+                                | (u8::from(line_start) * flags::LINE_START);
                             return Next::Tok(self.file_token(file, raw, flags));
                         }
                     }
