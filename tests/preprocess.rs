@@ -754,6 +754,13 @@ fn quote_includes_search_the_including_directory_then_dash_i() {
     );
     assert!(r.diags.is_empty(), "{}", r.rendered());
     assert_eq!(r.text(), "src_a src_a sub_d inc_c end");
+    // Windows-style separators are accepted.
+    let w = run_files(
+        &[("main.hlsl", "#include \"sub\\x.h\"\n"), ("sub/x.h", "x")],
+        &PreprocessOptions::default(),
+    );
+    assert!(w.diags.is_empty(), "{}", w.rendered());
+    assert_eq!(w.text(), "x");
     assert_eq!(
         r.out.dependencies,
         [
@@ -1182,4 +1189,84 @@ fn cli_preprocesses_to_stdout_and_file() {
     assert!(stderr.contains("'defs.h' file not found"), "{stderr}");
     assert!(stderr.contains("main.hlsl:1:10"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Random soups of directive and macro fragments: every one must finish
+/// without a panic (diagnostics are fine).
+#[test]
+fn random_input_never_panics() {
+    const PIECES: &[&str] = &[
+        "#define ",
+        "#undef ",
+        "#if ",
+        "#ifdef ",
+        "#ifndef ",
+        "#elif ",
+        "#else",
+        "#endif",
+        "#include ",
+        "#line ",
+        "#pragma ",
+        "#error ",
+        "#",
+        "##",
+        "\n",
+        " ",
+        "(",
+        ")",
+        ",",
+        "...",
+        "__VA_ARGS__",
+        "defined",
+        "f",
+        "g",
+        "x",
+        "f(x)",
+        "g(a,b)",
+        "1",
+        "0",
+        "+",
+        "/",
+        "?",
+        ":",
+        "\"s\"",
+        "'c'",
+        "<h.h>",
+        "\"h.h\"",
+        "_Pragma",
+        "__LINE__",
+        "__FILE__",
+        "__COUNTER__",
+        "once",
+        "/*",
+        "*/",
+        "//",
+        "\\\n",
+        "@",
+        "\u{e9}",
+        "\"open",
+        "'",
+        ";",
+    ];
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..3000 {
+        let len = (next() % 60) as usize;
+        let mut text = String::new();
+        for _ in 0..len {
+            text.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+        }
+        let mut l = MemoryLoader::new();
+        l.add("main.hlsl", text.clone());
+        l.add("h.h", text.clone());
+        let r = run_with(&l, "main.hlsl", &with_dirs(&["."]));
+        // Rendering must not panic either.
+        let _ = r.rendered();
+        let _ = tokens_to_text(&r.out.tokens, &r.sm);
+    }
 }

@@ -438,10 +438,16 @@ impl Preprocessor<'_> {
             dirs.push(here);
         }
         dirs.extend(self.options.include_dirs.iter().cloned());
+        // Shaders written on Windows often spell `..\common.hlsli`; where
+        // `\` is no separator, the name with `/` is tried as well.
+        let slashed = (std::path::MAIN_SEPARATOR != '\\' && inc.name.contains('\\'))
+            .then(|| PathBuf::from(inc.name.replace('\\', "/")));
         for d in &dirs {
-            let candidate = normalize(&d.join(name));
-            if self.files.cache.contains_key(&candidate) || self.loader.exists(&candidate) {
-                return Some(candidate);
+            for n in std::iter::once(name).chain(slashed.as_deref()) {
+                let candidate = normalize(&d.join(n));
+                if self.files.cache.contains_key(&candidate) || self.loader.exists(&candidate) {
+                    return Some(candidate);
+                }
             }
         }
         let shown: Vec<String> = dirs
