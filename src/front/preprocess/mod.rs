@@ -69,7 +69,7 @@ pub const MAX_INCLUDE_DEPTH: usize = 200;
 /// writes and every token collected as an argument. Stops a macro that
 /// doubles its output each level, or quadratic argument nesting, long before
 /// memory runs out; real invocations stay far below it.
-pub const MAX_EXPANSION_WORK: usize = 1 << 22;
+pub const MAX_EXPANSION_WORK: usize = 1 << 21;
 
 /// The most tokens all macro expansions together may produce (about 500 MB
 /// of tokens and locations; the largest real shaders need a few percent).
