@@ -4,12 +4,12 @@
 //! macro expansions and includes resolved, each token's location recorded in
 //! the [`SourceMap`] (expanded tokens remember their spelling and expansion).
 //!
-//! The design follows clang's: a stack of token sources ([`Context`]s): files
+//! The design follows clang's: a stack of token sources (`Context`s): files
 //! at the bottom, macro expansions above them. A macro is disabled while its
 //! expansion is on the stack, and an identifier naming a disabled macro is
 //! "painted" ([`flags::NO_EXPAND`]) for good (C99 6.10.3.4p2). Arguments are
 //! pre-expanded in isolation (C99 6.10.3.1) on the same machine: an argument
-//! is pushed as a *barrier* context, its output collected in a [`Frame`], and
+//! is pushed as a *barrier* context, its output collected in a `Frame`, and
 //! the invocation resumes when the barrier runs dry. So no recursion depth
 //! depends on the input: nested invocations, include chains and `#if`
 //! nesting all live on explicit stacks (`ctxs`, `frames`, `conds`).
@@ -56,6 +56,10 @@ pub struct PreprocessOptions {
 
 /// The preprocessed program.
 pub struct Preprocessed {
+    /// The program's tokens. No newlines (line starts are flagged
+    /// [`flags::LINE_START`]); a [`Token::Pragma`] may stand between any two
+    /// tokens (from a `#pragma` line or `_Pragma`). Empty after a fatal
+    /// error (include depth, runaway expansion).
     pub tokens: Vec<PpToken>,
     /// Every file read, the main file first.
     pub dependencies: Vec<PathBuf>,
