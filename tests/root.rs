@@ -7,5 +7,6 @@ mod back_spv;
 mod common;
 mod diag_ui;
 mod parse;
+mod preprocess;
 mod sema;
 mod vk;
