@@ -8,5 +8,6 @@ mod common;
 mod diag_ui;
 mod parse;
 mod preprocess;
+mod runtime;
 mod sema;
 mod vk;

@@ -11,6 +11,16 @@ use hlslc::options::TargetEnv;
 
 const ENVS: [TargetEnv; 2] = [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2];
 
+/// DXC's default layouts are vector-relaxed: Vulkan 1.0 needs
+/// VK_KHR_relaxed_block_layout for them (core from 1.1).
+fn val_flags(env: TargetEnv) -> &'static [&'static str] {
+    if env == TargetEnv::Vulkan1_0 {
+        &["--relax-block-layout"]
+    } else {
+        &[]
+    }
+}
+
 /// Compiles `tests/in/runtime/NAME.hlsl` for `env` and validates it.
 fn compile(name: &str, env: TargetEnv) -> Vec<u32> {
     let rel = std::path::PathBuf::from(format!("tests/in/runtime/{name}.hlsl"));
@@ -21,8 +31,11 @@ fn compile(name: &str, env: TargetEnv) -> Vec<u32> {
     let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
         panic!("{name} ({env:?}) failed to compile:\n{text}");
     };
-    if let Err(e) = common::spirv_val(&a.spirv, env.name()) {
-        panic!("{name} ({env:?}): invalid SPIR-V: {e}\n{}", common::spirv_dis(&a.spirv));
+    if let Err(e) = common::spirv_val_with(&a.spirv, env.name(), val_flags(env)) {
+        panic!(
+            "{name} ({env:?}): invalid SPIR-V: {e}\n{}",
+            common::spirv_dis(&a.spirv)
+        );
     }
     a.spirv
 }
@@ -42,13 +55,21 @@ fn run_envs(
         let mut res = make();
         let runner = vk::shared();
         if let Err(e) = runner.run_compute(&words, "main", &mut res, push, groups) {
-            panic!("{name} ({env:?}): dispatch failed: {e}\n{}", common::spirv_dis(&words));
+            panic!(
+                "{name} ({env:?}): dispatch failed: {e}\n{}",
+                common::spirv_dis(&words)
+            );
         }
         check(&res, env);
     }
 }
 
-fn run(name: &str, make: impl Fn() -> Vec<Resource>, groups: [u32; 3], check: impl Fn(&[Resource], TargetEnv)) {
+fn run(
+    name: &str,
+    make: impl Fn() -> Vec<Resource>,
+    groups: [u32; 3],
+    check: impl Fn(&[Resource], TargetEnv),
+) {
     run_envs(name, &ENVS, make, &[], groups, check);
 }
 
@@ -150,7 +171,9 @@ fn saxpy() {
         [2, 1, 1],
         |r, env| {
             let got = f32s(&r[2]);
-            let want: Vec<f32> = (0..128).map(|i| if i < n { a * x[i] + y[i] } else { y[i] }).collect();
+            let want: Vec<f32> = (0..128)
+                .map(|i| if i < n { a * x[i] + y[i] } else { y[i] })
+                .collect();
             assert_eq!(got, want, "{env:?}");
         },
     );
@@ -158,15 +181,27 @@ fn saxpy() {
 
 #[test]
 fn math_float() {
-    let input: Vec<f32> = [-3.75, -2.5, -1.5, -1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5, 3.5, 7.25, 100.125]
-        .iter()
-        .chain([-0.1, 0.1, 0.9, -0.9, 2.0, -2.0, 4.5, -4.5, 5.5, 6.5, -6.5, 12.0, 0.6, -0.6, 1.25, 3.0].iter())
-        .copied()
-        .collect();
+    let input: Vec<f32> = [
+        -3.75, -2.5, -1.5, -1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5, 3.5, 7.25,
+        100.125,
+    ]
+    .iter()
+    .chain(
+        [
+            -0.1, 0.1, 0.9, -0.9, 2.0, -2.0, 4.5, -4.5, 5.5, 6.5, -6.5, 12.0, 0.6, -0.6, 1.25, 3.0,
+        ]
+        .iter(),
+    )
+    .copied()
+    .collect();
     let reference = |v: f32| -> [f32; 16] {
         let round_even = |x: f32| {
             let r = x.round();
-            if (x - x.trunc()).abs() == 0.5 { 2.0 * (x / 2.0).round() } else { r }
+            if (x - x.trunc()).abs() == 0.5 {
+                2.0 * (x / 2.0).round()
+            } else {
+                r
+            }
         };
         [
             v.abs(),
@@ -195,7 +230,12 @@ fn math_float() {
     };
     run(
         "math_float",
-        || vec![Resource::storage(0, 0, bytes_f32(&input)), Resource::storage(0, 1, vec![0u8; 4 * 16 * 32])],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_f32(&input)),
+                Resource::storage(0, 1, vec![0u8; 4 * 16 * 32]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = f32s(&r[1]);
@@ -210,7 +250,12 @@ fn math_transcendental() {
     let input: Vec<f32> = (0..16).map(|i| i as f32 * 0.37 - 2.9).collect();
     run(
         "math_transcendental",
-        || vec![Resource::storage(0, 0, bytes_f32(&input)), Resource::storage(0, 1, vec![0u8; 16 * 16 * 3])],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_f32(&input)),
+                Resource::storage(0, 1, vec![0u8; 16 * 16 * 3]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = f32s(&r[1]);
@@ -244,7 +289,11 @@ fn math_int() {
         [
             u.count_ones(),
             u.reverse_bits(),
-            if u == 0 { u32::MAX } else { 31 - u.leading_zeros() },
+            if u == 0 {
+                u32::MAX
+            } else {
+                31 - u.leading_zeros()
+            },
             if u == 0 { u32::MAX } else { u.trailing_zeros() },
             s.wrapping_abs() as u32,
             s.min(7) as u32,
@@ -258,7 +307,12 @@ fn math_int() {
     };
     run(
         "math_int",
-        || vec![Resource::storage(0, 0, bytes_u32(&input)), Resource::storage(0, 1, vec![0u8; 4 * 12 * 32])],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_u32(&input)),
+                Resource::storage(0, 1, vec![0u8; 4 * 12 * 32]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = u32s(&r[1]);
@@ -270,13 +324,29 @@ fn math_int() {
 
 #[test]
 fn vector_math() {
-    let a: Vec<[f32; 3]> = (0..8).map(|i| [i as f32 + 1.0, 2.0 - i as f32, 0.5 * i as f32]).collect();
-    let b: Vec<[f32; 3]> = (0..8).map(|i| [1.0, i as f32 * 0.5, 3.0 - i as f32]).collect();
+    let a: Vec<[f32; 3]> = (0..8)
+        .map(|i| [i as f32 + 1.0, 2.0 - i as f32, 0.5 * i as f32])
+        .collect();
+    let b: Vec<[f32; 3]> = (0..8)
+        .map(|i| [1.0, i as f32 * 0.5, 3.0 - i as f32])
+        .collect();
     // float3 in a structured buffer: stride 16 (vector-relaxed std430).
-    let pack = |v: &[[f32; 3]]| -> Vec<u8> { bytes_f32(&v.iter().flat_map(|x| [x[0], x[1], x[2], 0.0]).collect::<Vec<_>>()) };
+    let pack = |v: &[[f32; 3]]| -> Vec<u8> {
+        bytes_f32(
+            &v.iter()
+                .flat_map(|x| [x[0], x[1], x[2], 0.0])
+                .collect::<Vec<_>>(),
+        )
+    };
     run(
         "vector_math",
-        || vec![Resource::storage(0, 0, pack(&a)), Resource::storage(0, 1, pack(&b)), Resource::storage(0, 2, vec![0u8; 16 * 24])],
+        || {
+            vec![
+                Resource::storage(0, 0, pack(&a)),
+                Resource::storage(0, 1, pack(&b)),
+                Resource::storage(0, 2, vec![0u8; 16 * 24]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = f32s(&r[2]);
@@ -285,14 +355,22 @@ fn vector_math() {
                 let (x, y) = (a[i], b[i]);
                 let dot = |p: [f32; 3], q: [f32; 3]| p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
                 let len = |p: [f32; 3]| dot(p, p).sqrt();
-                let cross = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
+                let cross = [
+                    x[1] * y[2] - x[2] * y[1],
+                    x[2] * y[0] - x[0] * y[2],
+                    x[0] * y[1] - x[1] * y[0],
+                ];
                 want.extend([cross[0], cross[1], cross[2], dot(x, y)]);
                 let lx = len(x);
                 want.extend([x[0] / lx, x[1] / lx, x[2] / lx, len(y)]);
                 let ly = len(y);
                 let n = [y[0] / ly, y[1] / ly, y[2] / ly];
                 let d = dot(n, x);
-                let refl = [x[0] - 2.0 * d * n[0], x[1] - 2.0 * d * n[1], x[2] - 2.0 * d * n[2]];
+                let refl = [
+                    x[0] - 2.0 * d * n[0],
+                    x[1] - 2.0 * d * n[1],
+                    x[2] - 2.0 * d * n[2],
+                ];
                 let dist = len([x[0] - y[0], x[1] - y[1], x[2] - y[2]]);
                 want.extend([refl[0], refl[1], refl[2], dist]);
             }
@@ -304,9 +382,13 @@ fn vector_math() {
 #[test]
 fn matrices() {
     // HLSL matrices as [row][column].
-    let m: [[f32; 4]; 4] = std::array::from_fn(|i| std::array::from_fn(|j| (i * 4 + j) as f32 * 0.5 - 2.0));
-    let rm: [[f32; 4]; 4] = std::array::from_fn(|i| std::array::from_fn(|j| ((i + 2 * j) % 5) as f32 - 1.0));
-    let v: Vec<[f32; 4]> = (0..4).map(|k| [k as f32 + 1.0, 2.0, -1.0, 0.5 * k as f32]).collect();
+    let m: [[f32; 4]; 4] =
+        std::array::from_fn(|i| std::array::from_fn(|j| (i * 4 + j) as f32 * 0.5 - 2.0));
+    let rm: [[f32; 4]; 4] =
+        std::array::from_fn(|i| std::array::from_fn(|j| ((i + 2 * j) % 5) as f32 - 1.0));
+    let v: Vec<[f32; 4]> = (0..4)
+        .map(|k| [k as f32 + 1.0, 2.0, -1.0, 0.5 * k as f32])
+        .collect();
     let mut cb = Bytes::new(128);
     for i in 0..4 {
         for j in 0..4 {
@@ -314,15 +396,24 @@ fn matrices() {
             cb.f32(64 + i * 16 + j * 4, rm[i][j]); // row-major
         }
     }
-    let mat_vec = |a: &[[f32; 4]; 4], x: [f32; 4]| -> [f32; 4] { std::array::from_fn(|i| (0..4).map(|j| a[i][j] * x[j]).sum()) };
-    let vec_mat = |x: [f32; 4], a: &[[f32; 4]; 4]| -> [f32; 4] { std::array::from_fn(|j| (0..4).map(|i| x[i] * a[i][j]).sum()) };
-    let p: [[f32; 4]; 4] = std::array::from_fn(|i| std::array::from_fn(|j| (0..4).map(|k| m[i][k] * rm[k][j]).sum()));
+    let mat_vec = |a: &[[f32; 4]; 4], x: [f32; 4]| -> [f32; 4] {
+        std::array::from_fn(|i| (0..4).map(|j| a[i][j] * x[j]).sum())
+    };
+    let vec_mat = |x: [f32; 4], a: &[[f32; 4]; 4]| -> [f32; 4] {
+        std::array::from_fn(|j| (0..4).map(|i| x[i] * a[i][j]).sum())
+    };
+    let p: [[f32; 4]; 4] =
+        std::array::from_fn(|i| std::array::from_fn(|j| (0..4).map(|k| m[i][k] * rm[k][j]).sum()));
     run(
         "matrices",
         || {
             vec![
                 Resource::uniform(0, 0, cb.0.clone()),
-                Resource::storage(0, 1, bytes_f32(&v.iter().flatten().copied().collect::<Vec<_>>())),
+                Resource::storage(
+                    0,
+                    1,
+                    bytes_f32(&v.iter().flatten().copied().collect::<Vec<_>>()),
+                ),
                 Resource::storage(0, 2, vec![0u8; 16 * 24]),
             ]
         },
@@ -336,7 +427,10 @@ fn matrices() {
                 want.extend(mat_vec(&rm, x));
                 want.extend(vec_mat(x, &m)); // transpose(m) * x == x * m
                 let s = [[x[0], x[1]], [x[2], x[3]]];
-                let s2_row1 = [s[1][0] * s[0][0] + s[1][1] * s[1][0], s[1][0] * s[0][1] + s[1][1] * s[1][1]];
+                let s2_row1 = [
+                    s[1][0] * s[0][0] + s[1][1] * s[1][0],
+                    s[1][0] * s[0][1] + s[1][1] * s[1][1],
+                ];
                 want.extend([s2_row1[0], s2_row1[1], x[0] * x[3] - x[1] * x[2], 1.0]);
                 want.extend([p[0][1], p[2][3], p[3][3], m[k][3 - k]]);
             }
@@ -424,7 +518,14 @@ fn out_params() {
                 let k = (id % 2) as usize;
                 arr[k] *= 2;
                 let rr = arr[k] + 1;
-                want.extend([v / 10, v % 10, 2 * v, rr * 100 + arr[0] * 10 + arr[1], (v + 1) % 10, (v + 1) / 10]);
+                want.extend([
+                    v / 10,
+                    v % 10,
+                    2 * v,
+                    rr * 100 + arr[0] * 10 + arr[1],
+                    (v + 1) % 10,
+                    (v + 1) / 10,
+                ]);
             }
             assert_eq!(got, want, "{env:?}");
         },
@@ -448,7 +549,12 @@ fn structs() {
     };
     run(
         "structs",
-        || vec![Resource::storage(0, 0, make_particles()), Resource::storage(0, 1, vec![0u8; 32 * 4])],
+        || {
+            vec![
+                Resource::storage(0, 0, make_particles()),
+                Resource::storage(0, 1, vec![0u8; 32 * 4]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let out = f32s(&r[1]);
@@ -457,16 +563,40 @@ fn structs() {
                 let v = [0.5 * i as f32 + 1.0, 3.0];
                 let energy = 0.5 * m * (v[0] * v[0] + v[1] * v[1]);
                 let q_energy = 0.5 * 2.0 * (2.0 * m * m);
-                let want = [i as f32, 1.0, 2.0, energy, v[0], v[1], (i as i32 + 30) as f32, q_energy];
-                assert_close(&out[i * 8..i * 8 + 8], &want, 1e-6, &format!("structs out {env:?}"));
+                let want = [
+                    i as f32,
+                    1.0,
+                    2.0,
+                    energy,
+                    v[0],
+                    v[1],
+                    (i as i32 + 30) as f32,
+                    q_energy,
+                ];
+                assert_close(
+                    &out[i * 8..i * 8 + 8],
+                    &want,
+                    1e-6,
+                    &format!("structs out {env:?}"),
+                );
                 let o = i * 48;
                 let x = m;
                 assert_eq!(
-                    [rd_f32(pb, o), rd_f32(pb, o + 4), rd_f32(pb, o + 8), rd_f32(pb, o + 16), rd_f32(pb, o + 20), rd_f32(pb, o + 32)],
+                    [
+                        rd_f32(pb, o),
+                        rd_f32(pb, o + 4),
+                        rd_f32(pb, o + 8),
+                        rd_f32(pb, o + 16),
+                        rd_f32(pb, o + 20),
+                        rd_f32(pb, o + 32)
+                    ],
                     [x, x + 1.0, x + 2.0, x, -x, 2.0],
                     "particle {i} {env:?}"
                 );
-                assert_eq!([rd_i32(pb, o + 24), rd_i32(pb, o + 28)], [x as i32, -(x as i32)]);
+                assert_eq!(
+                    [rd_i32(pb, o + 24), rd_i32(pb, o + 28)],
+                    [x as i32, -(x as i32)]
+                );
             }
         },
     );
@@ -477,7 +607,12 @@ fn groupshared_reduce() {
     let input: Vec<u32> = lcg(3, 128).iter().map(|v| v % 1000).collect();
     run(
         "groupshared_reduce",
-        || vec![Resource::storage(0, 0, bytes_u32(&input)), Resource::storage(0, 1, vec![0u8; 8])],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_u32(&input)),
+                Resource::storage(0, 1, vec![0u8; 8]),
+            ]
+        },
         [2, 1, 1],
         |r, env| {
             let got = u32s(&r[1]);
@@ -512,7 +647,12 @@ fn atomics_buffer() {
     counters[36] = 5;
     run(
         "atomics_buffer",
-        || vec![Resource::storage(0, 0, bytes_u32(&counters)), Resource::storage(0, 1, bytes_i32(&[0, 0]))],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_u32(&counters)),
+                Resource::storage(0, 1, bytes_i32(&[0, 0])),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = u32s(&r[0]);
@@ -537,11 +677,20 @@ fn atomics_buffer() {
 fn byte_address() {
     let mut src = vec![0u32; 32];
     for (k, w) in src.iter_mut().enumerate() {
-        *w = if k % 8 == 6 { (k as f32 * 0.5).to_bits() } else { k as u32 * 3 + 1 };
+        *w = if k % 8 == 6 {
+            (k as f32 * 0.5).to_bits()
+        } else {
+            k as u32 * 3 + 1
+        };
     }
     run(
         "byte_address",
-        || vec![Resource::storage(0, 0, bytes_u32(&src)), Resource::storage(0, 1, vec![0u8; 4 * 33])],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_u32(&src)),
+                Resource::storage(0, 1, vec![0u8; 4 * 33]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = u32s(&r[1]);
@@ -585,7 +734,12 @@ fn push_constants() {
 fn static_variables() {
     run(
         "static_vars",
-        || vec![Resource::storage(0, 0, vec![0u8; 4 * 32]), Resource::storage(0, 1, bytes_u32(&[7, 0]))],
+        || {
+            vec![
+                Resource::storage(0, 0, vec![0u8; 4 * 32]),
+                Resource::storage(0, 1, bytes_u32(&[7, 0])),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = u32s(&r[0]);
@@ -608,7 +762,13 @@ fn templates() {
         |r, env| {
             let got = f32s(&r[0]);
             let want: Vec<f32> = (0..4)
-                .flat_map(|i| [1.5 + i as f32, (3 + i * i) as f32, (i as f32 + 0.5) * (i as f32 + 0.5)])
+                .flat_map(|i| {
+                    [
+                        1.5 + i as f32,
+                        (3 + i * i) as f32,
+                        (i as f32 + 0.5) * (i as f32 + 0.5),
+                    ]
+                })
                 .collect();
             assert_eq!(got, want, "{env:?}");
         },
@@ -638,23 +798,45 @@ fn inheritance() {
 fn short_circuit() {
     run(
         "short_circuit",
-        || vec![Resource::storage(0, 0, vec![0u8; 4 * 12]), Resource::storage(0, 1, vec![0u8; 4])],
+        || {
+            vec![
+                Resource::storage(0, 0, vec![0u8; 4 * 12]),
+                Resource::storage(0, 1, vec![0u8; 4]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             assert_eq!(u32s(&r[1]), vec![102], "{env:?}");
-            assert_eq!(u32s(&r[0]), vec![0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0], "{env:?}");
+            assert_eq!(
+                u32s(&r[0]),
+                vec![0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0],
+                "{env:?}"
+            );
         },
     );
 }
 
 #[test]
 fn int_division() {
-    let pairs: Vec<[i32; 2]> = vec![[7, 2], [-7, 2], [7, -2], [-7, -2], [100, 7], [-1, 3], [i32::MAX, 5], [12345, -100]];
+    let pairs: Vec<[i32; 2]> = vec![
+        [7, 2],
+        [-7, 2],
+        [7, -2],
+        [-7, -2],
+        [100, 7],
+        [-1, 3],
+        [i32::MAX, 5],
+        [12345, -100],
+    ];
     run(
         "int_division",
         || {
             vec![
-                Resource::storage(0, 0, bytes_i32(&pairs.iter().flatten().copied().collect::<Vec<_>>())),
+                Resource::storage(
+                    0,
+                    0,
+                    bytes_i32(&pairs.iter().flatten().copied().collect::<Vec<_>>()),
+                ),
                 Resource::storage(0, 1, vec![0u8; 4 * 6 * 8]),
             ]
         },
@@ -684,7 +866,13 @@ fn conversions() {
     let input = [-2.75f32, -0.5, 0.0, 0.25, 1.5, 2.5, 3.99, 100.1];
     run(
         "conversions",
-        || vec![Resource::storage(0, 0, bytes_f32(&input)), Resource::storage(0, 1, vec![0u8; 4 * 48]), Resource::storage(0, 2, vec![0u8; 4 * 24])],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_f32(&input)),
+                Resource::storage(0, 1, vec![0u8; 4 * 48]),
+                Resource::storage(0, 2, vec![0u8; 4 * 24]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let ints = i32s(&r[1]);
@@ -692,7 +880,14 @@ fn conversions() {
             for (id, &f) in input.iter().enumerate() {
                 let i = f as i32;
                 let b = f != 0.0;
-                let want_i = [i, f.abs() as u32 as i32, b as i32, (f * 2.0) as i32, 1, (f > 0.0) as i32 + 1];
+                let want_i = [
+                    i,
+                    f.abs() as u32 as i32,
+                    b as i32,
+                    (f * 2.0) as i32,
+                    1,
+                    (f > 0.0) as i32 + 1,
+                ];
                 assert_eq!(&ints[id * 6..id * 6 + 6], &want_i, "ints {id} {env:?}");
                 let want_f = [i as f32 + b as i32 as f32, i as f32 / 2.0, 6.5];
                 assert_eq!(&floats[id * 3..id * 3 + 3], &want_f, "floats {id} {env:?}");
@@ -746,7 +941,14 @@ fn arrays() {
                 let mut c = a;
                 c[0] = 99;
                 let pts = [[1, 2], [3, 4]];
-                want.extend([a[i], a[(i + 1) % 4], grid[1][i % 3], b.iter().sum::<i32>(), c[0] + a[0], pts[i % 2][1]]);
+                want.extend([
+                    a[i],
+                    a[(i + 1) % 4],
+                    grid[1][i % 3],
+                    b.iter().sum::<i32>(),
+                    c[0] + a[0],
+                    pts[i % 2][1],
+                ]);
             }
             assert_eq!(got, want, "{env:?}");
         },
@@ -758,7 +960,13 @@ fn counter_compaction() {
     let input: Vec<u32> = lcg(11, 64).iter().map(|v| v % 500).collect();
     run(
         "counter",
-        || vec![Resource::storage(0, 0, bytes_u32(&input)), Resource::storage(0, 1, vec![0u8; 4 * 64]), Resource::storage(0, 2, vec![0u8; 4])],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_u32(&input)),
+                Resource::storage(0, 1, vec![0u8; 4 * 64]),
+                Resource::storage(0, 2, vec![0u8; 4]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let mut want: Vec<u32> = input.iter().copied().filter(|v| v % 3 == 0).collect();
@@ -793,9 +1001,19 @@ fn append_consume() {
         |r, env| {
             assert_eq!(u32s(&r[1]), vec![0], "source counter {env:?}");
             assert_eq!(u32s(&r[3]), vec![16], "sink counter {env:?}");
-            let mut got: Vec<(u32, u32)> = (0..16).map(|i| (rd_u32(&r[2].data, i * 8), rd_f32(&r[2].data, i * 8 + 4).to_bits())).collect();
+            let mut got: Vec<(u32, u32)> = (0..16)
+                .map(|i| {
+                    (
+                        rd_u32(&r[2].data, i * 8),
+                        rd_f32(&r[2].data, i * 8 + 4).to_bits(),
+                    )
+                })
+                .collect();
             got.sort();
-            let mut want: Vec<(u32, u32)> = items.iter().map(|(k, v)| (k + 1000, (v * 2.0).to_bits())).collect();
+            let mut want: Vec<(u32, u32)> = items
+                .iter()
+                .map(|(k, v)| (k + 1000, (v * 2.0).to_bits()))
+                .collect();
             want.sort();
             assert_eq!(got, want, "{env:?}");
         },
@@ -813,7 +1031,12 @@ fn enums_and_namespaces() {
             let want: Vec<f32> = (0..4)
                 .flat_map(|i| {
                     let x = i as f32;
-                    [x * x + 4.0, 3.0 * x * x, 11.0, if i % 2 == 0 { 3.0 + x } else { 3.0 * x }]
+                    [
+                        x * x + 4.0,
+                        3.0 * x * x,
+                        11.0,
+                        if i % 2 == 0 { 3.0 + x } else { 3.0 * x },
+                    ]
                 })
                 .collect();
             assert_eq!(got, want, "{env:?}");
@@ -828,14 +1051,21 @@ fn storage_image() {
         "rwtexture",
         || {
             vec![
-                Resource::storage_image(0, 0, ImageDesc::d2(ashvk::Format::R32G32B32A32_SFLOAT, 4, 4), bytes_f32(&init)),
+                Resource::storage_image(
+                    0,
+                    0,
+                    ImageDesc::d2(ashvk::Format::R32G32B32A32_SFLOAT, 4, 4),
+                    bytes_f32(&init),
+                ),
                 Resource::storage(0, 1, vec![0u8; 8]),
             ]
         },
         [1, 1, 1],
         |r, env| {
             let got = f32s(&r[0]);
-            let want: Vec<f32> = (0..16).flat_map(|i| [(i % 4) as f32, (i / 4) as f32, i as f32 + 1.0, 1.0]).collect();
+            let want: Vec<f32> = (0..16)
+                .flat_map(|i| [(i % 4) as f32, (i / 4) as f32, i as f32 + 1.0, 1.0])
+                .collect();
             assert_eq!(got, want, "{env:?}");
             assert_eq!(u32s(&r[1]), vec![4, 4], "{env:?}");
         },
@@ -844,20 +1074,29 @@ fn storage_image() {
 
 #[test]
 fn typed_buffers() {
-    let lookup: Vec<f32> = (0..4).flat_map(|i| [0.0, i as f32 * 10.0, 0.0, 0.0]).collect();
+    let lookup: Vec<f32> = (0..4)
+        .flat_map(|i| [0.0, i as f32 * 10.0, 0.0, 0.0])
+        .collect();
     let values: Vec<u32> = (0..8).map(|i| i * 3).collect();
     run(
         "typed_buffers",
         || {
             vec![
-                Resource::uniform_texel(0, 0, ashvk::Format::R32G32B32A32_SFLOAT, bytes_f32(&lookup)),
+                Resource::uniform_texel(
+                    0,
+                    0,
+                    ashvk::Format::R32G32B32A32_SFLOAT,
+                    bytes_f32(&lookup),
+                ),
                 Resource::storage_texel(0, 1, ashvk::Format::R32_UINT, bytes_u32(&values)),
             ]
         },
         [1, 1, 1],
         |r, env| {
             let got = u32s(&r[1]);
-            let want: Vec<u32> = (0..8).map(|i| values[i] * 2 + (i as u32 % 4) * 10).collect();
+            let want: Vec<u32> = (0..8)
+                .map(|i| values[i] * 2 + (i as u32 % 4) * 10)
+                .collect();
             assert_eq!(got, want, "{env:?}");
         },
     );
@@ -865,10 +1104,19 @@ fn typed_buffers() {
 
 #[test]
 fn bitwise_vectors() {
-    let input: Vec<u32> = lcg(5, 16).iter().enumerate().map(|(i, v)| if i == 3 { 7 } else { v % 300 }).collect();
+    let input: Vec<u32> = lcg(5, 16)
+        .iter()
+        .enumerate()
+        .map(|(i, v)| if i == 3 { 7 } else { v % 300 })
+        .collect();
     run(
         "bitwise_vectors",
-        || vec![Resource::storage(0, 0, bytes_u32(&input)), Resource::storage(0, 1, vec![0u8; 16 * 16])],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_u32(&input)),
+                Resource::storage(0, 1, vec![0u8; 16 * 16]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = u32s(&r[1]);
@@ -889,17 +1137,27 @@ fn bitwise_vectors() {
 
 #[test]
 fn precise_and_mad() {
-    let a: Vec<f32> = (0..8).map(|i| 1.0 / (i as f32 + 3.0) + 1e7 * (i % 2) as f32).collect();
+    let a: Vec<f32> = (0..8)
+        .map(|i| 1.0 / (i as f32 + 3.0) + 1e7 * (i % 2) as f32)
+        .collect();
     run(
         "precise_mad",
-        || vec![Resource::storage(0, 0, bytes_f32(&a)), Resource::storage(0, 1, vec![0u8; 4 * 24])],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_f32(&a)),
+                Resource::storage(0, 1, vec![0u8; 4 * 24]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = f32s(&r[1]);
             for (i, &x) in a.iter().enumerate() {
                 // precise: x * 3 rounded, then + 1 rounded: never fused.
                 assert_eq!(got[i * 3], x * 3.0 + 1.0, "precise {i} {env:?}");
-                assert!(close(got[i * 3 + 1], x.mul_add(3.0, 1.0), 1e-6), "mad {i} {env:?}");
+                assert!(
+                    close(got[i * 3 + 1], x.mul_add(3.0, 1.0), 1e-6),
+                    "mad {i} {env:?}"
+                );
                 assert_eq!(got[i * 3 + 2], x * x, "{env:?}");
             }
         },
@@ -922,11 +1180,20 @@ fn cbuffer_layout() {
     cb.u32(144, 42);
     run(
         "cbuffer_layout",
-        || vec![Resource::uniform(0, 0, cb.0.clone()), Resource::storage(0, 1, vec![0u8; 40])],
+        || {
+            vec![
+                Resource::uniform(0, 0, cb.0.clone()),
+                Resource::storage(0, 1, vec![0u8; 40]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = f32s(&r[1]);
-            assert_eq!(got, vec![1.5, 0.3, 8.0, 0.7, 9.0, 12.0, 112.0, 1.0, 110.0, 42.0], "{env:?}");
+            assert_eq!(
+                got,
+                vec![1.5, 0.3, 8.0, 0.7, 9.0, 12.0, 112.0, 1.0, 110.0, 42.0],
+                "{env:?}"
+            );
         },
     );
 }
@@ -934,10 +1201,20 @@ fn cbuffer_layout() {
 #[test]
 fn globals_in_a_uniform_block() {
     let mut g = Bytes::new(32);
-    g.f32(0, 2.0).i32(4, -3).f32(16, 1.0).f32(20, 2.0).f32(24, 3.0).f32(28, 4.0);
+    g.f32(0, 2.0)
+        .i32(4, -3)
+        .f32(16, 1.0)
+        .f32(20, 2.0)
+        .f32(24, 3.0)
+        .f32(28, 4.0);
     run(
         "globals_uniforms",
-        || vec![Resource::uniform(0, 0, g.0.clone()), Resource::storage(0, 1, vec![0u8; 16])],
+        || {
+            vec![
+                Resource::uniform(0, 0, g.0.clone()),
+                Resource::storage(0, 1, vec![0u8; 16]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             assert_eq!(f32s(&r[1]), vec![-1.0, 1.0, 3.0, 5.0], "{env:?}");
@@ -964,7 +1241,12 @@ fn helper_functions() {
     let data: Vec<f32> = (0..9).map(|i| (i * i) as f32).collect();
     run(
         "functions_resources",
-        || vec![Resource::storage(0, 0, bytes_f32(&data)), Resource::storage(0, 1, vec![0u8; 4 * 16])],
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_f32(&data)),
+                Resource::storage(0, 1, vec![0u8; 4 * 16]),
+            ]
+        },
         [1, 1, 1],
         |r, env| {
             let got = f32s(&r[1]);

@@ -60,18 +60,25 @@ fn global<'m>(m: &'m Module, name: &str) -> &'m ir::GlobalVariable {
 }
 
 fn has_global(m: &Module, name: &str) -> bool {
-    m.globals.iter().any(|(_, g)| g.name.as_deref() == Some(name))
+    m.globals
+        .iter()
+        .any(|(_, g)| g.name.as_deref() == Some(name))
 }
 
 fn binding(m: &Module, name: &str) -> (u32, u32) {
-    let b = global(m, name).binding.unwrap_or_else(|| panic!("`{name}` has no binding"));
+    let b = global(m, name)
+        .binding
+        .unwrap_or_else(|| panic!("`{name}` has no binding"));
     (b.set, b.binding)
 }
 
 /// Offsets of a struct type's members.
 fn offsets(m: &Module, ty: ir::Handle<ir::Type>) -> Vec<u32> {
     match &m.types[ty].inner {
-        TypeInner::Struct { members, .. } => members.iter().map(|m| m.offset.unwrap_or(u32::MAX)).collect(),
+        TypeInner::Struct { members, .. } => members
+            .iter()
+            .map(|m| m.offset.unwrap_or(u32::MAX))
+            .collect(),
         other => panic!("not a struct: {other:?}"),
     }
 }
@@ -95,9 +102,15 @@ fn count_stmts(b: &[Statement], pred: &dyn Fn(&Statement) -> bool) -> usize {
         }
         n += match s {
             Statement::Block(b) => count_stmts(b, pred),
-            Statement::If { accept, reject, .. } => count_stmts(accept, pred) + count_stmts(reject, pred),
-            Statement::Loop { body, continuing, .. } => count_stmts(body, pred) + count_stmts(continuing, pred),
-            Statement::Switch { cases, .. } => cases.iter().map(|c| count_stmts(&c.body, pred)).sum(),
+            Statement::If { accept, reject, .. } => {
+                count_stmts(accept, pred) + count_stmts(reject, pred)
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => count_stmts(body, pred) + count_stmts(continuing, pred),
+            Statement::Switch { cases, .. } => {
+                cases.iter().map(|c| count_stmts(&c.body, pred)).sum()
+            }
             _ => 0,
         };
     }
@@ -122,12 +135,18 @@ fn static_globals_are_private_with_constant_initializers() {
     let a = global(&m, "a");
     assert_eq!(a.space, AddressSpace::Private);
     let init = a.init.expect("a constant initializer");
-    assert_eq!(m.const_expressions[init], Expression::Literal(ir::Literal::f32(2.5)));
+    assert_eq!(
+        m.const_expressions[init],
+        Expression::Literal(ir::Literal::f32(2.5))
+    );
     let b = global(&m, "b");
     assert_eq!(b.space, AddressSpace::Private);
     assert!(b.init.is_none(), "no initializer: zero");
     assert!(global(&m, "c").init.is_some());
-    assert!(!has_global(&m, "$Globals"), "static globals are not uniforms");
+    assert!(
+        !has_global(&m, "$Globals"),
+        "static globals are not uniforms"
+    );
 }
 
 #[test]
@@ -139,9 +158,18 @@ fn static_globals_with_runtime_initializers_run_at_entry() {
     assert!(global(&m, "s").init.is_none());
     let wrapper = function(&m, "main");
     // The wrapper stores into `s` before calling src.main.
-    let first_call = wrapper.body.iter().position(|s| matches!(s, Statement::Call { .. })).expect("a call");
-    let store_before = wrapper.body[..first_call].iter().any(|s| matches!(s, Statement::Store { .. }));
-    assert!(store_before, "the initializer runs before the user's entry function");
+    let first_call = wrapper
+        .body
+        .iter()
+        .position(|s| matches!(s, Statement::Call { .. }))
+        .expect("a call");
+    let store_before = wrapper.body[..first_call]
+        .iter()
+        .any(|s| matches!(s, Statement::Store { .. }));
+    assert!(
+        store_before,
+        "the initializer runs before the user's entry function"
+    );
 }
 
 #[test]
@@ -174,7 +202,10 @@ fn globals_block_takes_the_binding_of_its_first_member() {
 fn bind_globals_option_places_the_globals_block() {
     let mut o = options();
     o.bind_globals = Some((5, 2));
-    let m = lower_with("float x; RWStructuredBuffer<float> b; [numthreads(1,1,1)] void main() { b[0] = x; }", &o);
+    let m = lower_with(
+        "float x; RWStructuredBuffer<float> b; [numthreads(1,1,1)] void main() { b[0] = x; }",
+        &o,
+    );
     assert_eq!(binding(&m, "$Globals"), (2, 5));
     assert_eq!(binding(&m, "b"), (0, 0));
 }
@@ -189,7 +220,10 @@ fn groupshared_is_workgroup_memory() {
     assert_eq!(g.space, AddressSpace::Workgroup);
     assert!(g.init.is_none());
     let f = function(&m, "src.main");
-    let barriers = count_stmts(&f.body, &|s| matches!(s, Statement::Barrier { execution: true, memory } if memory.workgroup));
+    let barriers = count_stmts(
+        &f.body,
+        &|s| matches!(s, Statement::Barrier { execution: true, memory } if memory.workgroup),
+    );
     assert_eq!(barriers, 1);
 }
 
@@ -203,11 +237,17 @@ fn static_locals_are_private_and_initialized_once() {
     );
     let c = global(&m, "next.counter");
     assert_eq!(c.space, AddressSpace::Private);
-    assert_eq!(m.const_expressions[c.init.expect("constant init")], Expression::Literal(ir::Literal::U32(10)));
+    assert_eq!(
+        m.const_expressions[c.init.expect("constant init")],
+        Expression::Literal(ir::Literal::U32(10))
+    );
     // A non-constant initializer is guarded by a flag.
     let k = global(&m, "slow.k");
     assert!(k.init.is_none());
-    assert_eq!(global(&m, "slow.k.initialized").space, AddressSpace::Private);
+    assert_eq!(
+        global(&m, "slow.k.initialized").space,
+        AddressSpace::Private
+    );
 }
 
 #[test]
@@ -220,13 +260,22 @@ fn precise_flags_reach_the_ir() {
     );
     let f = function(&m, "f");
     assert!(f.arguments[0].precise, "precise parameter");
-    assert!(f.result.as_ref().is_some_and(|r| r.precise), "precise result");
+    assert!(
+        f.result.as_ref().is_some_and(|r| r.precise),
+        "precise result"
+    );
     let main = function(&m, "src.main");
-    assert!(main.local_variables.iter().any(|(_, v)| v.name.as_deref() == Some("p") && v.precise));
+    assert!(
+        main.local_variables
+            .iter()
+            .any(|(_, v)| v.name.as_deref() == Some("p") && v.precise)
+    );
     let s = m
         .types
         .iter()
-        .find(|(_, t)| t.name.as_deref() == Some("S") && matches!(t.inner, TypeInner::Struct { .. }))
+        .find(|(_, t)| {
+            t.name.as_deref() == Some("S") && matches!(t.inner, TypeInner::Struct { .. })
+        })
         .expect("struct S");
     match &s.1.inner {
         TypeInner::Struct { members, .. } => {
@@ -236,7 +285,9 @@ fn precise_flags_reach_the_ir() {
         _ => unreachable!(),
     }
     // Sema marks no expression precise: the precise pass does.
-    let marked = count_exprs(main, &|e| matches!(e, Expression::Binary { precise: true, .. }));
+    let marked = count_exprs(main, &|e| {
+        matches!(e, Expression::Binary { precise: true, .. })
+    });
     assert_eq!(marked, 0);
 }
 
@@ -244,43 +295,94 @@ fn precise_flags_reach_the_ir() {
 
 #[test]
 fn storage_class_conflicts_are_errors() {
-    fails_with("static extern float x; [numthreads(1,1,1)] void main() {}", "E0401");
-    fails_with("static uniform float x; [numthreads(1,1,1)] void main() {}", "E0401");
-    fails_with("[numthreads(1,1,1)] void main() { extern float x = 1; }", "E0402");
-    fails_with("[numthreads(1,1,1)] void main() { groupshared float x; }", "E0402");
-    fails_with("volatile float x; [numthreads(1,1,1)] void main() {}", "E0402");
+    fails_with(
+        "static extern float x; [numthreads(1,1,1)] void main() {}",
+        "E0401",
+    );
+    fails_with(
+        "static uniform float x; [numthreads(1,1,1)] void main() {}",
+        "E0401",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main() { extern float x = 1; }",
+        "E0402",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main() { groupshared float x; }",
+        "E0402",
+    );
+    fails_with(
+        "volatile float x; [numthreads(1,1,1)] void main() {}",
+        "E0402",
+    );
     fails_with("in float x; [numthreads(1,1,1)] void main() {}", "E0402");
-    fails_with("static static float x; [numthreads(1,1,1)] void main() {}", "E0406");
-    fails_with("groupshared float x = 1; [numthreads(1,1,1)] void main() {}", "E0403");
-    fails_with("[numthreads(1,1,1)] void main() { const float x; }", "E0407");
+    fails_with(
+        "static static float x; [numthreads(1,1,1)] void main() {}",
+        "E0406",
+    );
+    fails_with(
+        "groupshared float x = 1; [numthreads(1,1,1)] void main() {}",
+        "E0403",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main() { const float x; }",
+        "E0407",
+    );
 }
 
 #[test]
 fn groupshared_outside_compute_is_an_error() {
     let mut o = common::options_for("ps_6_0");
     o.entry = "main".into();
-    let (text, failed) = diagnose_with("groupshared float x; float4 main() : SV_Target { return x; }", &o);
+    let (text, failed) = diagnose_with(
+        "groupshared float x; float4 main() : SV_Target { return x; }",
+        &o,
+    );
     assert!(failed && text.contains("E0404"), "{text}");
 }
 
 #[test]
 fn groupshared_budget_is_32k() {
     fails_with(
-        "groupshared float4 a[1024]; groupshared float b[1024]; [numthreads(1,1,1)] void main() { a[0] = b[0]; }",
+        "groupshared float4 a[2048]; groupshared float b[1]; [numthreads(1,1,1)] void main() { a[0] = b[0]; }",
         "E0405",
     );
-    lower("groupshared float4 a[1024]; groupshared float b[4096]; RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { o[0] = a[0].x + b[0]; }");
-    let (text, _) = diagnose("groupshared float4 a[2048]; groupshared uint b[16]; [numthreads(1,1,1)] void main() {}");
-    assert!(text.contains("32768") && text.contains("`a` takes 32768 bytes") && text.contains("64 bytes"), "{text}");
+    lower(
+        "groupshared float4 a[1024]; groupshared float b[4096]; RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { o[0] = a[0].x + b[0]; }",
+    );
+    let (text, _) = diagnose(
+        "groupshared float4 a[2048]; groupshared uint b[16]; [numthreads(1,1,1)] void main() {}",
+    );
+    assert!(
+        text.contains("32768")
+            && text.contains("`a` takes 32768 bytes")
+            && text.contains("64 bytes"),
+        "{text}"
+    );
 }
 
 #[test]
 fn writes_to_read_only_things_are_errors() {
-    fails_with("float u; [numthreads(1,1,1)] void main() { u = 1; }", "E0408");
-    fails_with("cbuffer C { float k; }; [numthreads(1,1,1)] void main() { k = 1; }", "E0408");
-    fails_with("[numthreads(1,1,1)] void main() { const int c = 1; c += 1; }", "E0408");
-    fails_with("StructuredBuffer<float> s; [numthreads(1,1,1)] void main() { s[0] = 1; }", "E0408");
-    fails_with("static const float k = 1; [numthreads(1,1,1)] void main() { k = 2; }", "E0408");
+    fails_with(
+        "float u; [numthreads(1,1,1)] void main() { u = 1; }",
+        "E0408",
+    );
+    fails_with(
+        "cbuffer C { float k; }; [numthreads(1,1,1)] void main() { k = 1; }",
+        "E0408",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main() { const int c = 1; c += 1; }",
+        "E0408",
+    );
+    fails_with(
+        "StructuredBuffer<float> s; [numthreads(1,1,1)] void main() { s[0] = 1; }",
+        "E0408",
+    );
+    fails_with(
+        "static const float k = 1; [numthreads(1,1,1)] void main() { k = 2; }",
+        "E0408",
+    );
 }
 
 // --- layouts -------------------------------------------------------------
@@ -308,10 +410,16 @@ fn structured_buffer_strides_follow_the_layout_option() {
             _ => panic!(),
         };
         match m.types[arr].inner {
-            TypeInner::Array { stride: Some(s), base, .. } => (
+            TypeInner::Array {
+                stride: Some(s),
+                base,
+                ..
+            } => (
                 s,
                 match &m.types[base].inner {
-                    TypeInner::Struct { members, .. } => members.iter().map(|m| m.offset.unwrap()).collect(),
+                    TypeInner::Struct { members, .. } => {
+                        members.iter().map(|m| m.offset.unwrap()).collect()
+                    }
                     _ => vec![],
                 },
             ),
@@ -338,8 +446,14 @@ fn buffer_block_types_are_distinct_and_named() {
     assert_eq!(name("r"), "type.StructuredBuffer.S");
     assert_eq!(name("w"), "type.RWStructuredBuffer.S");
     assert_eq!(name("bab"), "type.ByteAddressBuffer");
-    assert_eq!(global(&m, "r").space, AddressSpace::Storage { writable: false });
-    assert_eq!(global(&m, "w").space, AddressSpace::Storage { writable: true });
+    assert_eq!(
+        global(&m, "r").space,
+        AddressSpace::Storage { writable: false }
+    );
+    assert_eq!(
+        global(&m, "w").space,
+        AddressSpace::Storage { writable: true }
+    );
 }
 
 #[test]
@@ -359,7 +473,10 @@ fn bools_in_buffers_are_uints() {
     };
     match &m.types[elem].inner {
         TypeInner::Struct { members, .. } => {
-            assert_eq!(m.types[members[0].ty].inner, TypeInner::Scalar(ir::Scalar::U32));
+            assert_eq!(
+                m.types[members[0].ty].inner,
+                TypeInner::Scalar(ir::Scalar::U32)
+            );
         }
         _ => panic!(),
     }
@@ -370,7 +487,10 @@ fn bools_in_buffers_are_uints() {
 #[test]
 fn bindings_follow_dxc_precedence() {
     let mut o = options();
-    o.register_shifts = vec![(hlslc::options::RegisterClass::T, 10, Some(0)), (hlslc::options::RegisterClass::T, 20, Some(1))];
+    o.register_shifts = vec![
+        (hlslc::options::RegisterClass::T, 10, Some(0)),
+        (hlslc::options::RegisterClass::T, 20, Some(1)),
+    ];
     let m = lower_with(
         "struct S { float4 f; };\n\
          ConstantBuffer<S> cb1 : register(b0);\n\
@@ -421,8 +541,14 @@ fn compute_entry_wrapper_loads_builtins() {
     assert!(m.functions[ep.function].arguments.is_empty());
     let gid = global(&m, "gl_GlobalInvocationID");
     assert_eq!(gid.space, AddressSpace::Input);
-    assert_eq!(gid.io, Some(ir::Binding::BuiltIn(spirv::BuiltIn::GlobalInvocationId)));
-    assert_eq!(global(&m, "gl_LocalInvocationIndex").io, Some(ir::Binding::BuiltIn(spirv::BuiltIn::LocalInvocationIndex)));
+    assert_eq!(
+        gid.io,
+        Some(ir::Binding::BuiltIn(spirv::BuiltIn::GlobalInvocationId))
+    );
+    assert_eq!(
+        global(&m, "gl_LocalInvocationIndex").io,
+        Some(ir::Binding::BuiltIn(spirv::BuiltIn::LocalInvocationIndex))
+    );
     assert!(has_global(&m, "gl_WorkGroupID"));
     assert_eq!(function(&m, "src.main").arguments.len(), 3);
 }
@@ -433,11 +559,20 @@ fn entry_point_errors() {
     fails_with("[numthreads(0,1,1)] void main() {}", "E0603");
     fails_with("[numthreads(64,32,1)] void main() {}", "E0603");
     fails_with("[numthreads(1,1,65)] void main() {}", "E0603");
-    let t = fails_with("[numthreads(1,1,1)] void other() {} void helper() {}", "E0601");
+    let t = fails_with(
+        "[numthreads(1,1,1)] void other() {} void helper() {}",
+        "E0601",
+    );
     assert!(t.contains("helper, other"), "{t}");
     fails_with("[numthreads(1,1,1)] void main(uint3 id) {}", "E0604");
-    fails_with("[numthreads(1,1,1)] void main(float4 id : SV_DispatchThreadID) {}", "E0605");
-    fails_with("[numthreads(1,1,1)] void main(uint id : TEXCOORD0) {}", "E0604");
+    fails_with(
+        "[numthreads(1,1,1)] void main(float4 id : SV_DispatchThreadID) {}",
+        "E0605",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main(uint id : TEXCOORD0) {}",
+        "E0604",
+    );
 }
 
 #[test]
@@ -470,8 +605,14 @@ fn ambiguous_and_missing_overloads_are_errors() {
         "void f(int x, float y) {} void f(float x, int y) {} [numthreads(1,1,1)] void main() { f(1u, 1u); }",
         "E0310",
     );
-    fails_with("void f(float3 x) {} [numthreads(1,1,1)] void main() { f(float2(1, 2)); }", "E0309");
-    fails_with("[numthreads(1,1,1)] void main() { float x = sqrt(1, 2); }", "E0309");
+    fails_with(
+        "void f(float3 x) {} [numthreads(1,1,1)] void main() { f(float2(1, 2)); }",
+        "E0309",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main() { float x = sqrt(1, 2); }",
+        "E0309",
+    );
 }
 
 #[test]
@@ -507,11 +648,26 @@ fn namespaces_enums_typedefs_and_methods() {
 #[test]
 fn unknown_names_and_types_are_errors() {
     fails_with("[numthreads(1,1,1)] void main() { x = 1; }", "E0301");
-    fails_with("[numthreads(1,1,1)] void main() { Foo f; }", "E0302");
-    fails_with("struct S { float a; }; [numthreads(1,1,1)] void main() { S s; s.b = 1; }", "E0305");
-    fails_with("[numthreads(1,1,1)] void main() { float2 v = 0; v.z = 1; }", "E0306");
-    fails_with("[numthreads(1,1,1)] void main() { float3 v = float2(1, 2); }", "E0304");
-    fails_with("[numthreads(1,1,1)] void main() { int a[2] = {1, 2, 3}; }", "E0315");
+    fails_with(
+        "StructuredBuffer<Foo> b; [numthreads(1,1,1)] void main() {}",
+        "E0302",
+    );
+    fails_with(
+        "struct S { float a; }; [numthreads(1,1,1)] void main() { S s; s.b = 1; }",
+        "E0305",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main() { float2 v = 0; v.z = 1; }",
+        "E0306",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main() { float3 v = float2(1, 2); }",
+        "E0304",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main() { int a[2] = {1, 2, 3}; }",
+        "E0315",
+    );
     fails_with("[numthreads(1,1,1)] void main() { int a[4 / 0]; }", "E0701");
 }
 
@@ -521,7 +677,10 @@ fn implicit_truncation_warns() {
         "RWStructuredBuffer<float2> o; [numthreads(1,1,1)] void main() { float4 v = 1; o[0] = v; }",
     );
     assert!(!failed, "{text}");
-    assert!(text.contains("W0301") && text.contains("implicit truncation of vector type"), "{text}");
+    assert!(
+        text.contains("W0301") && text.contains("implicit truncation of vector type"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -531,7 +690,10 @@ fn recursion_is_an_error_showing_the_cycle() {
          RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() { o[0] = a(3); }",
         "E0501",
     );
-    assert!(t.contains("a -> b -> a") || t.contains("b -> a -> b"), "{t}");
+    assert!(
+        t.contains("a -> b -> a") || t.contains("b -> a -> b"),
+        "{t}"
+    );
 }
 
 // --- expressions and statements --------------------------------------------
@@ -544,19 +706,32 @@ fn short_circuit_operators_branch_in_hlsl_2021() {
     );
     let f = function(&m, "src.main");
     let ifs = count_stmts(&f.body, &|s| matches!(s, Statement::If { .. }));
-    assert_eq!(ifs, 3, "each operator evaluates its right side conditionally");
+    assert_eq!(
+        ifs, 3,
+        "each operator evaluates its right side conditionally"
+    );
 }
 
 #[test]
 fn vector_conditions_in_2021_are_errors_and_select_works() {
-    fails_with("[numthreads(1,1,1)] void main() { float2 a = 1; bool2 c = a > 0 && a < 1; }", "E0307");
-    fails_with("[numthreads(1,1,1)] void main() { float2 a = 1; float2 c = a > 0 ? a : 1; }", "E0307");
-    lower("RWStructuredBuffer<float2> o; [numthreads(1,1,1)] void main() { float2 a = o[0]; o[1] = select(a > 0, a, 1); o[2] = and(a > 0, a < 1) ? 1 : 0; }");
+    fails_with(
+        "[numthreads(1,1,1)] void main() { float2 a = 1; bool2 c = a > 0 && a < 1; }",
+        "E0307",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main() { float2 a = 1; float2 c = a > 0 ? a : 1; }",
+        "E0307",
+    );
+    lower(
+        "RWStructuredBuffer<float2> o; [numthreads(1,1,1)] void main() { float2 a = o[0]; o[1] = select(a > 0, a, 1); o[2] = any(and(a > 0, a < 1)) ? 1 : 0; }",
+    );
 }
 
 #[test]
 fn swizzle_stores_write_each_component() {
-    let m = lower("RWStructuredBuffer<float4> o; [numthreads(1,1,1)] void main() { o[0].zx = float2(1, 2); }");
+    let m = lower(
+        "RWStructuredBuffer<float4> o; [numthreads(1,1,1)] void main() { o[0].zx = float2(1, 2); }",
+    );
     let f = function(&m, "src.main");
     let stores = count_stmts(&f.body, &|s| matches!(s, Statement::Store { .. }));
     assert_eq!(stores, 2);
@@ -570,9 +745,21 @@ fn out_and_inout_parameters_copy_back() {
          [numthreads(1,1,1)] void main() { float x; float y = 3; f(x, y); o[0] = x + y; }",
     );
     let f = function(&m, "f");
-    assert!(matches!(m.types[f.arguments[0].ty].inner, TypeInner::Pointer { space: AddressSpace::Function, .. }));
-    assert!(matches!(m.types[f.arguments[1].ty].inner, TypeInner::Pointer { .. }));
-    fails_with("void f(out float a) { a = 1; } [numthreads(1,1,1)] void main() { f(1.0); }", "E0508");
+    assert!(matches!(
+        m.types[f.arguments[0].ty].inner,
+        TypeInner::Pointer {
+            space: AddressSpace::Function,
+            ..
+        }
+    ));
+    assert!(matches!(
+        m.types[f.arguments[1].ty].inner,
+        TypeInner::Pointer { .. }
+    ));
+    fails_with(
+        "void f(out float a) { a = 1; } [numthreads(1,1,1)] void main() { f(1.0); }",
+        "E0508",
+    );
 }
 
 #[test]
@@ -591,9 +778,25 @@ fn loops_and_switch_lower_to_structured_statements() {
     let f = function(&m, "src.main");
     let loops = count_stmts(&f.body, &|s| matches!(s, Statement::Loop { .. }));
     assert_eq!(loops, 3);
-    let unrolled = count_stmts(&f.body, &|s| matches!(s, Statement::Loop { control: ir::LoopControl::Unroll(None), .. }));
+    let unrolled = count_stmts(&f.body, &|s| {
+        matches!(
+            s,
+            Statement::Loop {
+                control: ir::LoopControl::Unroll(None),
+                ..
+            }
+        )
+    });
     assert_eq!(unrolled, 1);
-    let do_while = count_stmts(&f.body, &|s| matches!(s, Statement::Loop { break_if: Some(_), .. }));
+    let do_while = count_stmts(&f.body, &|s| {
+        matches!(
+            s,
+            Statement::Loop {
+                break_if: Some(_),
+                ..
+            }
+        )
+    });
     assert_eq!(do_while, 1);
     count_stmts(&f.body, &|s| {
         if let Statement::Switch { cases, .. } = s {
@@ -609,9 +812,18 @@ fn loops_and_switch_lower_to_structured_statements() {
 fn statement_errors() {
     fails_with("[numthreads(1,1,1)] void main() { break; }", "E0502");
     fails_with("[numthreads(1,1,1)] void main() { continue; }", "E0503");
-    fails_with("int f() { return; } [numthreads(1,1,1)] void main() { f(); }", "E0504");
-    fails_with("[numthreads(1,1,1)] void main() { switch (1) { case 1: break; case 1: break; } }", "E0505");
-    fails_with("void f(); [numthreads(1,1,1)] void main() { f(); }", "E0506");
+    fails_with(
+        "int f() { return; } [numthreads(1,1,1)] void main() { f(); }",
+        "E0504",
+    );
+    fails_with(
+        "[numthreads(1,1,1)] void main() { switch (1) { case 1: break; case 1: break; } }",
+        "E0505",
+    );
+    fails_with(
+        "void f(); [numthreads(1,1,1)] void main() { f(); }",
+        "E0506",
+    );
     fails_with("[numthreads(1,1,1)] void main() { discard; }", "E0507");
 }
 
@@ -623,13 +835,33 @@ fn matrix_access_and_mul() {
            o[1] = mul(v, a) + mul(a, v) + mul(r, v).xyzz + a._11 + mul(2, v).x + mul(v, v); }",
     );
     let f = function(&m, "src.main");
-    let matmuls = count_exprs(f, &|e| matches!(e, Expression::Binary { op: ir::BinaryOperator::MatMul, .. }));
+    let matmuls = count_exprs(f, &|e| {
+        matches!(
+            e,
+            Expression::Binary {
+                op: ir::BinaryOperator::MatMul,
+                ..
+            }
+        )
+    });
     assert_eq!(matmuls, 3);
     let g = global(&m, "C");
     match &m.types[g.ty].inner {
         TypeInner::Struct { members, .. } => {
-            assert_eq!(members[0].matrix_layout, Some(ir::MatrixLayout { row_major: false, stride: 16 }));
-            assert_eq!(members[1].matrix_layout, Some(ir::MatrixLayout { row_major: true, stride: 16 }));
+            assert_eq!(
+                members[0].matrix_layout,
+                Some(ir::MatrixLayout {
+                    row_major: false,
+                    stride: 16
+                })
+            );
+            assert_eq!(
+                members[1].matrix_layout,
+                Some(ir::MatrixLayout {
+                    row_major: true,
+                    stride: 16
+                })
+            );
             assert_eq!(members[1].offset, Some(64));
         }
         _ => panic!(),
@@ -638,7 +870,7 @@ fn matrix_access_and_mul() {
 
 #[test]
 fn pack_matrix_pragma_and_zpr_change_the_default() {
-    let src = "cbuffer C { float2x3 a; }; #pragma pack_matrix(row_major)\ncbuffer D { float2x3 b; };\n\
+    let src = "cbuffer C { float2x3 a; };\n#pragma pack_matrix(row_major)\ncbuffer D { float2x3 b; };\n\
                RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { o[0] = a[0].x + b[0].x; }";
     let m = lower(src);
     let major = |m: &Module, n: &str| match &m.types[global(m, n).ty].inner {
@@ -649,7 +881,10 @@ fn pack_matrix_pragma_and_zpr_change_the_default() {
     assert!(major(&m, "D"));
     let mut o = options();
     o.matrix_layout = hlslc::options::MatrixLayout::RowMajor;
-    let m = lower_with("cbuffer C { float2x3 a; }; RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { o[0] = a[0].x; }", &o);
+    let m = lower_with(
+        "cbuffer C { float2x3 a; }; RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { o[0] = a[0].x; }",
+        &o,
+    );
     assert!(major(&m, "C"));
 }
 
@@ -661,10 +896,21 @@ fn literals_adapt_to_context() {
     );
     let f = function(&m, "src.main");
     // `u + 1` adds two uints: no conversion of the literal at run time.
-    let converts = count_exprs(f, &|e| matches!(e, Expression::As { convert: Some(_), .. }));
+    let converts = count_exprs(f, &|e| {
+        matches!(
+            e,
+            Expression::As {
+                convert: Some(_),
+                ..
+            }
+        )
+    });
     assert_eq!(converts, 0, "literals take the other operand's type");
     // The shift amount is masked to 31.
-    let masked = f.expressions.iter().any(|(_, e)| matches!(e, Expression::Literal(ir::Literal::U32(31))));
+    let masked = f
+        .expressions
+        .iter()
+        .any(|(_, e)| matches!(e, Expression::Literal(ir::Literal::U32(31))));
     assert!(masked);
 }
 
@@ -672,7 +918,10 @@ fn literals_adapt_to_context() {
 fn sixteen_bit_types_with_the_option() {
     let mut o = options();
     o.enable_16bit_types = true;
-    let m = lower_with("RWStructuredBuffer<half> h; [numthreads(1,1,1)] void main() { h[0] = h[1] * 0.5; }", &o);
+    let m = lower_with(
+        "RWStructuredBuffer<half> h; [numthreads(1,1,1)] void main() { h[0] = h[1] * 0.5; }",
+        &o,
+    );
     let g = global(&m, "h");
     let arr = match &m.types[g.ty].inner {
         TypeInner::Struct { members, .. } => members[0].ty,
@@ -689,6 +938,16 @@ fn sixteen_bit_types_with_the_option() {
 
 // --- end to end: valid SPIR-V -----------------------------------------------
 
+/// DXC's default layouts are vector-relaxed: Vulkan 1.0 needs
+/// VK_KHR_relaxed_block_layout for them (core from 1.1).
+fn val_flags(env: TargetEnv) -> &'static [&'static str] {
+    if env == TargetEnv::Vulkan1_0 {
+        &["--relax-block-layout"]
+    } else {
+        &[]
+    }
+}
+
 /// Compiles to SPIR-V and validates it for each environment.
 fn compile_valid(src: &str, envs: &[TargetEnv]) {
     for &env in envs {
@@ -700,17 +959,30 @@ fn compile_valid(src: &str, envs: &[TargetEnv]) {
         let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
             panic!("compile failed for {env:?}:\n{text}");
         };
-        if let Err(e) = common::spirv_val(&a.spirv, env.name()) {
-            panic!("invalid SPIR-V for {env:?}: {e}\n{}", common::spirv_dis(&a.spirv));
+        if let Err(e) = common::spirv_val_with(&a.spirv, env.name(), val_flags(env)) {
+            panic!(
+                "invalid SPIR-V for {env:?}: {e}\n{}",
+                common::spirv_dis(&a.spirv)
+            );
         }
     }
 }
 
 #[test]
 fn samples_compile_to_valid_spirv() {
-    for name in ["reduce_sum", "prefix_sum", "histogram", "matmul", "blur", "tonemap", "particles", "cull_instances"] {
+    for name in [
+        "reduce_sum",
+        "prefix_sum",
+        "histogram",
+        "matmul",
+        "blur",
+        "particles",
+        "cull_instances",
+    ] {
         let path = common::root().join(format!("samples/{name}.hlsl"));
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
         let entry = text
             .lines()
             .find_map(|l| l.strip_prefix("// entry:").map(|s| s.trim().to_string()))
@@ -719,14 +991,21 @@ fn samples_compile_to_valid_spirv() {
         o.entry = entry;
         o.profile = hlslc::options::Profile::parse("cs_6_0");
         let rel = std::path::PathBuf::from(format!("samples/{name}.hlsl"));
-        for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
+        // Wave intrinsics need Vulkan 1.1.
+        let first = if text.contains("Wave") {
+            TargetEnv::Vulkan1_1
+        } else {
+            TargetEnv::Vulkan1_0
+        };
+        for env in [first, TargetEnv::Vulkan1_2] {
             o.target_env = env;
             let c = hlslc::compile(&rel, &common::RootedLoader, &o);
-            let diag = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
+            let diag =
+                render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
             let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
                 panic!("{name} failed for {env:?}:\n{diag}");
             };
-            if let Err(e) = common::spirv_val(&a.spirv, env.name()) {
+            if let Err(e) = common::spirv_val_with(&a.spirv, env.name(), val_flags(env)) {
                 panic!("{name}: invalid SPIR-V for {env:?}: {e}");
             }
         }

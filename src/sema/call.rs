@@ -706,7 +706,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Dir::Out | Dir::InOut => {
                     let place = match (&val.kind, val.read_only) {
                         (ValKind::Place(pl), None) => pl.clone(),
-                        (ValKind::Place(_), Some(ro)) if ro != ReadOnly::Rvalue => {
+                        (ValKind::Place(_), Some(ro))
+                            if !matches!(ro, ReadOnly::Rvalue | ReadOnly::RepeatedComponent) =>
+                        {
                             self.check_writable(&val, aspan);
                             return Val::error();
                         }

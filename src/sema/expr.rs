@@ -176,10 +176,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 )
             }
             E::SizeOfExpr(x) => {
-                // The operand is not evaluated: lower it into a dropped block.
-                self.push_block();
+                // The operand is not evaluated: check it, then drop it.
+                let mark = self.begin_discard();
                 let v = self.expr(x);
-                let _ = self.pop_block();
+                self.end_discard(mark);
                 let n = self.s.value_size(v.ty);
                 Val::konst(
                     types::UINT,
@@ -269,11 +269,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
                 Val::konst(ty, Konst { sc, v })
             }
-            Some(Sym::Funcs(list)) => Val {
-                ty: types::VOID,
-                kind: ValKind::Funcs(list),
-                read_only: Some(ReadOnly::Rvalue),
-            },
+            Some(Sym::Funcs(_)) => self.error(
+                codes::NOT_A_VALUE,
+                format!("`{}` is a function, not a value", last.name),
+                span,
+                "call it: add `(…)`",
+            ),
             Some(Sym::Type(_)) | Some(Sym::Template(_)) => self.error(
                 codes::NOT_A_VALUE,
                 format!("`{}` is a type, not a value", last.name),
@@ -942,10 +943,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Some((s, "this resource is read-only")),
             ),
             ReadOnly::Rvalue => ("cannot assign to this expression".into(), None),
+            ReadOnly::RepeatedComponent => (
+                "cannot assign to a selection that names a component twice".into(),
+                None,
+            ),
             ReadOnly::ConstThis => ("cannot modify a member in a `const` method".into(), None),
         };
         let mut d = Diagnostic::error(
-            if ro == ReadOnly::Rvalue {
+            if matches!(ro, ReadOnly::Rvalue | ReadOnly::RepeatedComponent) {
                 codes::NOT_ASSIGNABLE
             } else {
                 codes::ASSIGN_READ_ONLY
@@ -1047,9 +1052,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             // result type is still the common type of both.
             let (taken, other) = if k.as_bool() { (a, b) } else { (b, a) };
             let vt = self.expr(taken);
-            self.push_block();
+            let mark = self.begin_discard();
             let vo = self.expr(other);
-            let _ = self.pop_block();
+            self.end_discard(mark);
             let t = match self.result_type(&vt, &vo, span) {
                 Some(t) => t,
                 None => return Val::error(),
@@ -1330,7 +1335,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     ValKind::Place(p) => {
                         let dup = (1..comps.len()).any(|i| comps[..i].contains(&comps[i]));
                         let ro = if dup {
-                            Some(ReadOnly::Rvalue)
+                            Some(ReadOnly::RepeatedComponent)
                         } else {
                             v.read_only
                         };
@@ -1373,7 +1378,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     ValKind::Place(p) => {
                         let dup = (1..elems.len()).any(|i| elems[..i].contains(&elems[i]));
                         let ro = if dup {
-                            Some(ReadOnly::Rvalue)
+                            Some(ReadOnly::RepeatedComponent)
                         } else {
                             v.read_only
                         };

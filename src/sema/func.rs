@@ -215,6 +215,27 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
+    /// Starts lowering code that will be checked and then thrown away
+    /// (unreachable statements, `sizeof(expr)`, the untaken arm of a
+    /// constant `?:`, trial lowerings).
+    pub fn begin_discard(&mut self) -> usize {
+        self.push_block();
+        self.fb.f.expressions.len()
+    }
+
+    /// Throws away what was lowered since `begin_discard`: its statements
+    /// and its expressions (no expression may stay unemitted).
+    pub fn end_discard(&mut self, mark: usize) {
+        let _ = self.pop_block();
+        if self.fb.f.expressions.len() > mark {
+            self.fb.f.expressions.truncate(mark);
+            self.fb.f.expr_types.truncate(mark);
+            self.fb.lit_cache.retain(|_, h| h.index() < mark);
+            self.fb.const_cache.retain(|_, h| h.index() < mark);
+        }
+        self.fb.emit_start = self.fb.f.expressions.len();
+    }
+
     pub fn push_block(&mut self) {
         self.flush();
         self.fb.blocks.push(Vec::new());

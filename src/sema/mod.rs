@@ -220,6 +220,8 @@ pub enum ReadOnly {
     Resource(Span),
     /// An rvalue (the result of an expression).
     Rvalue,
+    /// A swizzle or matrix selection naming a component twice.
+    RepeatedComponent,
     /// An `in` parameter of a `const` method's `this`.
     ConstThis,
 }
@@ -554,11 +556,13 @@ impl<'a> Sema<'a> {
                 adj[e.caller.index()].push((e.callee.index(), e.span));
             }
         }
-        // Iterative DFS with colours: 0 white, 1 on stack, 2 done.
+        // Iterative DFS with colours: 0 white, 1 on stack, 2 done. Every
+        // back edge closes a cycle; each function is reported in one cycle
+        // at most.
         let mut colour = vec![0u8; n];
-        let mut reported = false;
+        let mut reported = vec![false; n];
         for start in 0..n {
-            if colour[start] != 0 || reported {
+            if colour[start] != 0 {
                 continue;
             }
             let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
@@ -571,11 +575,13 @@ impl<'a> Sema<'a> {
                         // The cycle is the stack from w to v, then back to w.
                         let pos = stack.iter().position(|&(x, _)| x == w).unwrap_or(0);
                         let cycle: Vec<usize> = stack[pos..].iter().map(|&(x, _)| x).collect();
-                        self.report_cycle(&cycle, &adj);
-                        reported = true;
-                        break;
-                    }
-                    if colour[w] == 0 {
+                        if cycle.iter().all(|&f| !reported[f]) {
+                            for &f in &cycle {
+                                reported[f] = true;
+                            }
+                            self.report_cycle(&cycle, &adj);
+                        }
+                    } else if colour[w] == 0 {
                         colour[w] = 1;
                         stack.push((w, 0));
                     }
@@ -595,22 +601,27 @@ impl<'a> Sema<'a> {
         };
         let mut path: Vec<String> = cycle.iter().map(|&i| name(self, i)).collect();
         path.push(name(self, cycle[0]));
-        let first = cycle[0];
-        let next = if cycle.len() > 1 { cycle[1] } else { cycle[0] };
-        let call_span = adj[first]
-            .iter()
-            .find(|(w, _)| *w == next)
-            .map_or(Span::default(), |(_, s)| *s);
-        let mut d = Diagnostic::error(
-            codes::RECURSION,
-            format!("recursive call: `{}` calls itself", name(self, first)),
-        )
-        .label(call_span, "this call is part of a cycle");
-        for w in cycle.windows(2) {
-            if let Some((_, s)) = adj[w[0]].iter().find(|(x, _)| *x == w[1]) {
+        let first = name(self, cycle[0]);
+        let msg = if cycle.len() == 1 {
+            format!("recursive call: `{first}` calls itself")
+        } else {
+            format!(
+                "recursive call: `{first}` calls itself through {}",
+                path[1..cycle.len()]
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let mut d = Diagnostic::error(codes::RECURSION, msg);
+        // One label per call of the cycle, the first primary.
+        for k in 0..cycle.len() {
+            let (from, to) = (cycle[k], cycle[(k + 1) % cycle.len()]);
+            if let Some((_, s)) = adj[from].iter().find(|(x, _)| *x == to) {
                 d = d.label(
                     *s,
-                    format!("`{}` calls `{}` here", name(self, w[0]), name(self, w[1])),
+                    format!("`{}` calls `{}` here", name(self, from), name(self, to)),
                 );
             }
         }

@@ -21,9 +21,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     pub fn lower_block_stmts(&mut self, stmts: &'a [ast::Stmt]) {
         for s in stmts {
             if self.terminated() {
-                self.push_block();
+                let mark = self.begin_discard();
                 self.lower_stmt(s);
-                let _ = self.pop_block();
+                self.end_discard(mark);
                 continue;
             }
             self.lower_stmt(s);
@@ -452,13 +452,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 None => {
                     if current.is_none() {
                         // Code before the first label never runs.
-                        self.push_block();
+                        let mark = self.begin_discard();
                         self.lower_stmt(st);
-                        let _ = self.pop_block();
+                        self.end_discard(mark);
                     } else if self.terminated() {
-                        self.push_block();
+                        let mark = self.begin_discard();
                         self.lower_stmt(st);
-                        let _ = self.pop_block();
+                        self.end_discard(mark);
                     } else {
                         self.lower_stmt(st);
                     }
@@ -669,14 +669,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let mut ty = ty0;
         let mut init_const = None;
         if let Some(init) = &d.init {
-            // Try it as a constant first (in a dropped block).
-            self.push_block();
+            // Try it as a constant first (then drop that code).
+            let mark = self.begin_discard();
             let (t, v) = self.lower_initializer(ty0, init);
             ty = t;
             if let Some(h) = self.value(&v) {
                 init_const = self.lift_const(h);
             }
-            let _ = self.pop_block();
+            self.end_discard(mark);
         }
         if let Ty::Array(_, None) = self.s.types.get(ty) {
             self.s.error(
