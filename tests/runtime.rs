@@ -1260,3 +1260,52 @@ fn helper_functions() {
         },
     );
 }
+
+#[test]
+fn bit_fields() {
+    // Units: [lo:4 mid:12] (uint), [sgn:5] (int), f, [hi:3] (uint).
+    let units: Vec<[u32; 4]> = (0..4)
+        .map(|i| {
+            let r = lcg(21 + i, 3);
+            [r[0], r[1], (i as f32 * 1.5).to_bits(), r[2]]
+        })
+        .collect();
+    run(
+        "bitfields",
+        || {
+            vec![
+                Resource::storage(
+                    0,
+                    0,
+                    bytes_u32(&units.iter().flatten().copied().collect::<Vec<_>>()),
+                ),
+                Resource::storage(0, 1, vec![0u8; 4 * 20]),
+            ]
+        },
+        [1, 1, 1],
+        |r, env| {
+            let out = i32s(&r[1]);
+            let buf = u32s(&r[0]);
+            for (i, u) in units.iter().enumerate() {
+                let lo = u[0] & 0xf;
+                let mid = (u[0] >> 4) & 0xfff;
+                let sgn = ((u[1] << 27) as i32) >> 27;
+                let hi = u[3] & 7;
+                assert_eq!(
+                    &out[i * 5..i * 5 + 5],
+                    &[lo as i32, mid as i32, sgn, hi as i32, -3 + 20 + 500],
+                    "reads {i} {env:?}"
+                );
+                let id = i as u32;
+                let u0 = (u[0] & !0xffff) | ((id + 3) & 0xf) | (((mid + 100) & 0xfff) << 4);
+                let u1 = (u[1] & !0x1f) | ((id.wrapping_neg()) & 0x1f);
+                let u3 = (u[3] & !7) | ((7 - id) & 7);
+                assert_eq!(
+                    &buf[i * 4..i * 4 + 4],
+                    &[u0, u1, u[2], u3],
+                    "writes {i} {env:?}"
+                );
+            }
+        },
+    );
+}

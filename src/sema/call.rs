@@ -625,14 +625,47 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             );
             return Val::error();
         }
-        let func = match &chosen.inst {
-            None => match self.s.func_ir(id) {
-                Some(h) => h,
-                None => return Val::error(),
-            },
-            Some((targs, env)) => {
-                self.s
-                    .queue_instance(id, targs.clone(), *env, chosen.sig.clone())
+        // Functions taking or returning resources are specialized for the
+        // resources of each call (SPIR-V cannot pass them around).
+        let has_res = chosen
+            .sig
+            .params
+            .iter()
+            .any(|p| self.s.types.is_resource(p.ty))
+            || self.s.types.is_resource(chosen.sig.ret);
+        let mut res_ids: Vec<u32> = Vec::new();
+        let mut specialize = has_res;
+        if has_res {
+            for (i, p) in chosen.sig.params.iter().enumerate() {
+                if !self.s.types.is_resource(p.ty) {
+                    continue;
+                }
+                match args.get(i).and_then(|a| self.res_path(&a.val)) {
+                    Some(rp) => res_ids.push(self.s.intern_res_path(rp)),
+                    None => {
+                        specialize = false;
+                        break;
+                    }
+                }
+            }
+        }
+        let func = if specialize {
+            let (mut key, env) = match &chosen.inst {
+                Some((t, e)) => (t.clone(), *e),
+                None => (Vec::new(), self.s.funcs[id.0 as usize].scope),
+            };
+            key.extend(res_ids.iter().map(|&r| TArg::Res(r)));
+            self.s.queue_instance(id, key, env, chosen.sig.clone())
+        } else {
+            match &chosen.inst {
+                None => match self.s.func_ir(id) {
+                    Some(h) => h,
+                    None => return Val::error(),
+                },
+                Some((targs, env)) => {
+                    self.s
+                        .queue_instance(id, targs.clone(), *env, chosen.sig.clone())
+                }
             }
         };
         self.s.record_call(self.fb.handle, func, span);
@@ -682,6 +715,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             };
             if self.s.types.is_resource(p.ty) {
+                if specialize {
+                    continue;
+                }
                 match &val.kind {
                     ValKind::Place(Place::Ptr { ptr, .. }) => ir_args.push(*ptr),
                     _ => {
@@ -739,7 +775,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         }
-        let result = if sig.ret == types::VOID {
+        let returns_res = self.s.types.is_resource(sig.ret);
+        let result = if sig.ret == types::VOID || returns_res {
             None
         } else {
             let rt = self.s.ir_ty(sig.ret);
@@ -757,6 +794,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if let Some(h) = self.value(&c) {
                 self.write_place(&place, aty, h);
             }
+        }
+        if returns_res {
+            // The callee's body says which resource it returns.
+            self.s.lower_now(func);
+            return match self.s.returned_res.get(&func).copied().flatten() {
+                Some(id) => {
+                    let ro = self.s.resource_read_only(sig.ret, span);
+                    self.res_path_place(id, sig.ret, ro)
+                }
+                None => self.unsupported("using the resource returned by this call", span),
+            };
         }
         match result {
             Some(r) => Val::expr(sig.ret, r),

@@ -574,7 +574,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     comps.push(self.build_from(b, q, span)?);
                 }
                 for f in &info.fields {
-                    comps.push(self.build_from(f.ty, q, span)?);
+                    let v = self.build_from(f.ty, q, span)?;
+                    match f.bits {
+                        None => comps.push(v),
+                        // Bit-fields are packed into their unit.
+                        Some(b) if b.shares => {
+                            let unit = comps.pop()?;
+                            comps.push(self.bit_insert(unit, v, f.ty, b.offset, b.width));
+                        }
+                        Some(b) => {
+                            let zero = self.const_scalar(
+                                crate::sema::consteval::Konst::int(0)
+                                    .convert(self.s.types.component(f.ty).unwrap_or(Sc::U32)),
+                            );
+                            comps.push(self.bit_insert(zero, v, f.ty, b.offset, b.width));
+                        }
+                    }
                 }
                 let it = self.s.ir_ty(ty);
                 Some(self.add(
@@ -658,8 +673,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     out.push(self.member_of(v.clone(), 0, b, span));
                     idx = 1;
                 }
-                for (i, f) in info.fields.iter().enumerate() {
-                    out.push(self.member_of(v.clone(), idx + i as u32, f.ty, span));
+                let _ = idx;
+                for f in &info.fields {
+                    let unit = self.member_of(v.clone(), f.member, f.ty, span);
+                    match f.bits {
+                        None => out.push(unit),
+                        Some(b) => {
+                            let h = self.value(&unit)?;
+                            let e = self.bit_extract(h, f.ty, b.offset, b.width);
+                            out.push(Val::expr(f.ty, e));
+                        }
+                    }
                 }
                 Some(out)
             }

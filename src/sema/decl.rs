@@ -478,10 +478,11 @@ impl<'a> Sema<'a> {
             return;
         }
         for d in &vd.declarators {
-            if let Some(w) = &d.bit_width {
-                self.unsupported("bit-field members", w.span);
-            }
             let ty = self.array_type(base.ty, &d.array, &env, None);
+            let bits = match &d.bit_width {
+                Some(w) => self.bit_field(sid, ty, w, &env),
+                None => None,
+            };
             self.check_major(&st, ty);
             let major = st
                 .major
@@ -519,7 +520,21 @@ impl<'a> Sema<'a> {
                 );
                 continue;
             }
+            let info = &self.types.structs[sid.0 as usize];
+            let owners = info
+                .fields
+                .iter()
+                .filter(|f| !f.bits.is_some_and(|b| b.shares))
+                .count() as u32;
+            let base_members = info.base.is_some() as u32;
+            let member = if bits.is_some_and(|b| b.shares) {
+                base_members + owners - 1
+            } else {
+                base_members + owners
+            };
             self.types.structs[sid.0 as usize].fields.push(Field {
+                member,
+                bits,
                 name: d.name.name,
                 ty,
                 major,
@@ -533,6 +548,63 @@ impl<'a> Sema<'a> {
                 span: d.name.span,
             });
         }
+    }
+
+    /// Places a bit-field of `ty` and `width` bits after the struct's last
+    /// field: in the same storage unit when it is a bit-field of the same
+    /// type with room left, else at the start of a new unit (as C and DXC).
+    fn bit_field(
+        &mut self,
+        sid: types::StructId,
+        ty: TyId,
+        w: &'a ast::Expr,
+        env: &Env,
+    ) -> Option<types::BitField> {
+        let Some(width) = self.const_int(w, env) else {
+            return None;
+        };
+        let bits_of = match self.types.get(ty) {
+            Ty::Scalar(s) if s.is_int() => s.width() as i64 * 8,
+            _ => {
+                self.error(
+                    codes::UNKNOWN_TYPE,
+                    format!(
+                        "a bit-field must have an integer type, not `{}`",
+                        self.ty_name(ty)
+                    ),
+                    w.span,
+                    "not an integer bit-field",
+                );
+                return None;
+            }
+        };
+        if width < 1 || width > bits_of {
+            self.error(
+                codes::BAD_ARRAY_SIZE,
+                format!(
+                    "a bit-field of `{}` must be 1 to {bits_of} bits wide, not {width}",
+                    self.ty_name(ty)
+                ),
+                w.span,
+                "invalid width",
+            );
+            return None;
+        }
+        let last = self.types.structs[sid.0 as usize].fields.last();
+        let (offset, shares) = match last {
+            Some(f) if f.ty == ty => match f.bits {
+                Some(b) if b.offset as i64 + b.width as i64 + width <= bits_of => {
+                    (b.offset + b.width, true)
+                }
+                _ => (0, false),
+            },
+            _ => (0, false),
+        };
+        Some(types::BitField {
+            offset,
+            width: width as u8,
+            shares,
+        })
     }
 
     /// `row_major`/`column_major` on a non-matrix: DXC ignores it with a
@@ -816,8 +888,41 @@ impl<'a> Sema<'a> {
             .or(base.major)
             .unwrap_or(self.default_row_major());
         if self.types.is_resource(ty) || matches!(self.types.get(ty), Ty::Resource(..)) {
-            if let Some(s) = st.is_static.or(st.groupshared) {
-                self.unsupported("`static` or `groupshared` resource variables", s);
+            if let Some(gs) = st.groupshared {
+                self.unsupported("`groupshared` resource variables", gs);
+                self.new_global(info, scope, d.name);
+                return;
+            }
+            if st.is_static.is_some() {
+                // A static resource is another name for a global resource,
+                // given by its initializer or a later assignment.
+                let mut alias = None;
+                if let Some(ast::Initializer::Expr(e)) = &d.init {
+                    let fb = FnBuilder::new(
+                        ir::Function::default(),
+                        scratch_handle(),
+                        types::VOID,
+                        scope,
+                    );
+                    let mut cx = FnCtx::new(self, fb);
+                    let v = cx.expr(e);
+                    if !v.is_error() {
+                        if v.ty != ty {
+                            cx.mismatch(v.ty, ty, e.span);
+                        } else {
+                            match cx.res_path(&v) {
+                                Some(p) => alias = Some(cx.s.intern_res_path(p)),
+                                None => {
+                                    cx.unsupported("a static resource initialized with a resource not known at compile time", e.span);
+                                }
+                            }
+                        }
+                    }
+                }
+                info.kind = GlobalKind::ResAlias(alias);
+                info.read_only = self.resource_read_only(ty, span);
+                self.new_global(info, scope, d.name);
+                return;
             }
             self.declare_resource_global(vd, d, ty, row_major, scope, info);
             return;
@@ -1075,7 +1180,11 @@ impl<'a> Sema<'a> {
                     offset: None,
                 });
             }
-            for f in &info.fields {
+            for f in info
+                .fields
+                .iter()
+                .filter(|f| !f.bits.is_some_and(|b| b.shares))
+            {
                 members.push(MemberSpec {
                     name: Some(f.name.to_string()),
                     ty: f.ty,
@@ -1334,6 +1443,7 @@ impl<'a> Sema<'a> {
             return self.module.scalar_type(ir::Scalar::U32);
         };
         let rule = Rule::for_buffer(self.opts.layout, BufferKind::Storage);
+        let mut matrix_layout = None;
         let (arr, name) = match elem {
             Some(t) if kind.is_structured() => {
                 let ra = self.types.array(t, None);
@@ -1344,6 +1454,7 @@ impl<'a> Sema<'a> {
                     rule,
                     self.pack_row_major,
                 );
+                matrix_layout = laid.matrix;
                 (laid.ty, format!("type.{}.{}", kind.name(), self.ty_name(t)))
             }
             _ => {
@@ -1363,7 +1474,7 @@ impl<'a> Sema<'a> {
                     name: None,
                     ty: arr,
                     offset: Some(0),
-                    matrix_layout: None,
+                    matrix_layout,
                     precise: false,
                     binding: None,
                 }],

@@ -224,6 +224,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let sym = if path.is_single() {
             if let Some(l) = self.fb.locals.lookup(last.name) {
                 match l.clone() {
+                    LocalSym::Var(v)
+                        if matches!(v.val.kind, ValKind::Void) && v.val.ty != types::VOID =>
+                    {
+                        return self.error(
+                            codes::RESOURCE_MISUSE,
+                            format!("resource variable `{}` is used before a resource is assigned to it", last.name),
+                            span,
+                            "no resource assigned yet",
+                        );
+                    }
                     LocalSym::Var(v) => return v.val,
                     LocalSym::Value(k) => {
                         let t = self.s.types.scalar(k.sc);
@@ -306,10 +316,30 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     pub fn field_of(&mut self, v: Val, name: Symbol, span: Span) -> Option<Val> {
         let sid = self.s.types.as_struct(v.ty)?;
         let info = self.s.types.struct_info(sid).clone();
-        let off = info.base.is_some() as u32;
-        if let Some(i) = info.fields.iter().position(|f| f.name == name) {
-            let fty = info.fields[i].ty;
-            return Some(self.member_of(v, off + i as u32, fty, span));
+        if let Some(f) = info.fields.iter().find(|f| f.name == name) {
+            let unit = self.member_of(v, f.member, f.ty, span);
+            let Some(b) = f.bits else {
+                return Some(unit);
+            };
+            return Some(match &unit.kind {
+                ValKind::Place(p) => Val::place(
+                    f.ty,
+                    Place::BitField {
+                        base: Box::new(p.clone()),
+                        unit: f.ty,
+                        offset: b.offset,
+                        width: b.width,
+                    },
+                    unit.read_only,
+                ),
+                _ => match self.value(&unit) {
+                    Some(h) => {
+                        let e = self.bit_extract(h, f.ty, b.offset, b.width);
+                        Val::expr(f.ty, e)
+                    }
+                    None => Val::error(),
+                },
+            });
         }
         let base = info.base?;
         let b = self.member_of(v, 0, base, span);
@@ -334,6 +364,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let ptr = self.add(ir::Expression::AccessIndex { base, index }, pty);
                 Val::place(info.ty, Place::Ptr { ptr, mem, space }, info.read_only)
             }
+            GlobalKind::ResAlias(Some(r)) => self.res_path_place(r, info.ty, info.read_only),
+            GlobalKind::ResAlias(None) => self.error(
+                codes::RESOURCE_MISUSE,
+                format!(
+                    "static resource `{}` is used before a resource is assigned to it",
+                    info.name
+                ),
+                info.span,
+                "declared here without a resource",
+            ),
             GlobalKind::PendingGlobal(_) | GlobalKind::Error => Val::error(),
         }
     }
@@ -996,6 +1036,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         }
+        if op.is_none() {
+            if let Some(v) = self.assign_static_resource(l, r) {
+                return v;
+            }
+        }
         let lv = self.expr(l);
         if !self.check_writable(&lv, l.span) {
             let _ = self.expr(r);
@@ -1020,6 +1065,50 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         self.write_place(&place, lv.ty, h);
         Val::expr(lv.ty, h)
+    }
+
+    /// `s = g;` where `s` is a `static` resource variable: rebinds it.
+    fn assign_static_resource(&mut self, l: &'a ast::Expr, r: &'a ast::Expr) -> Option<Val> {
+        let ast::ExprKind::Name(path) = &l.kind else {
+            return None;
+        };
+        if path.is_single() && self.fb.locals.lookup(path.last().name).is_some() {
+            return None;
+        }
+        let sym = if path.is_single() {
+            self.s
+                .scopes
+                .lookup(self.fb.scope, path.last().name)
+                .cloned()
+        } else {
+            let s = self.s.resolve_scope_path(path, &crate::cx_env!(self))?;
+            self.s.scopes.lookup_in(s, path.last().name).cloned()
+        };
+        let Some(Sym::Global(g)) = sym else {
+            return None;
+        };
+        if !matches!(self.s.globals[g.0 as usize].kind, GlobalKind::ResAlias(_)) {
+            return None;
+        }
+        let v = self.expr(r);
+        if v.is_error() {
+            return Some(v);
+        }
+        let ty = self.s.globals[g.0 as usize].ty;
+        if v.ty != ty {
+            return Some(self.mismatch(v.ty, ty, r.span));
+        }
+        match self.res_path(&v) {
+            Some(p) => {
+                let id = self.s.intern_res_path(p);
+                self.s.globals[g.0 as usize].kind = GlobalKind::ResAlias(Some(id));
+                Some(v)
+            }
+            None => Some(self.unsupported(
+                "assigning a resource that is not known at compile time",
+                r.span,
+            )),
+        }
     }
 
     // --- ?: -------------------------------------------------------------

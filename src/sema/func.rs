@@ -367,6 +367,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 }
 
 impl<'a> Sema<'a> {
+    /// Why the contents of a resource type cannot be written.
+    pub fn resource_read_only(&self, ty: TyId, span: Span) -> Option<ReadOnly> {
+        let mut t = ty;
+        while let types::Ty::Array(e, _) = self.types.get(t) {
+            t = *e;
+        }
+        match self.types.get(t) {
+            types::Ty::Resource(k, _) if k.is_rw() => None,
+            _ => Some(ReadOnly::Resource(span)),
+        }
+    }
+
     /// A module-level zero constant of an IR type (cached by type).
     pub fn zero_const(&mut self, ty: ir::Handle<ir::Type>) -> ir::Handle<ir::Expression> {
         if let Some(&c) = self.zero_consts.get(&ty) {
@@ -403,6 +415,18 @@ impl<'a> Sema<'a> {
         let Some(body) = def.body.as_ref() else {
             return;
         };
+        self.lowered.insert(handle);
+        // Resources this instance is specialized for, in parameter order.
+        let mut res_args: Vec<u32> = inst
+            .iter()
+            .flatten()
+            .filter_map(|a| match a {
+                TArg::Res(r) => Some(*r),
+                _ => None,
+            })
+            .collect();
+        res_args.reverse();
+        let specialized = !res_args.is_empty();
         let shell = std::mem::take(&mut self.module.functions[handle]);
         let mut fb = FnBuilder::new(shell, handle, sig.ret, env);
         fb.this_struct = this_struct;
@@ -425,8 +449,27 @@ impl<'a> Sema<'a> {
             ));
             arg_index = 1;
         }
-        for (i, p) in sig.params.iter().enumerate() {
-            let idx = arg_index + i as u32;
+        let mut next_arg = arg_index;
+        for p in sig.params.iter() {
+            if specialized && cx.s.types.is_resource(p.ty) {
+                // The resource this instance was made for.
+                let r = res_args.pop();
+                if let (Some(name), Some(r)) = (p.name, r) {
+                    let ro = cx.s.resource_read_only(p.ty, p.span);
+                    let val = cx.res_path_place(r, p.ty, ro);
+                    cx.fb.locals.declare(
+                        name,
+                        LocalSym::Var(LocalVar {
+                            val,
+                            konst: None,
+                            span: p.span,
+                        }),
+                    );
+                }
+                continue;
+            }
+            let idx = next_arg;
+            next_arg += 1;
             let Some(name) = p.name else {
                 continue;
             };
@@ -487,7 +530,7 @@ impl<'a> Sema<'a> {
         cx.lower_block_stmts(&body.stmts);
         let returns = cx.block_always_returns();
         if !returns {
-            if sig.ret == types::VOID {
+            if sig.ret == types::VOID || cx.s.types.is_resource(sig.ret) {
                 cx.stmt(ir::Statement::Return { value: None });
             } else {
                 let fname = cx.s.funcs[decl.0 as usize].name;

@@ -351,6 +351,71 @@ impl<'a> Sema<'a> {
     }
 }
 
+impl<'a> Sema<'a> {
+    /// Execution modes known once every reachable function is lowered.
+    pub(super) fn finish_entry_point(&mut self) {
+        let Some(ep) = self.module.entry_points.last_mut() else {
+            return;
+        };
+        use spirv::ExecutionMode as EM;
+        if self.opts.ieee_strict {
+            ep.execution_modes
+                .push((EM::SignedZeroInfNanPreserve, vec![32]));
+        }
+        match self.opts.denorm {
+            Some(crate::options::DenormMode::Preserve) => {
+                ep.execution_modes.push((EM::DenormPreserve, vec![32]))
+            }
+            Some(crate::options::DenormMode::Ftz) => {
+                ep.execution_modes.push((EM::DenormFlushToZero, vec![32]))
+            }
+            _ => {}
+        }
+        // Derivatives in compute-like shaders (SM 6.6): quads when the
+        // group is a whole number of 2x2 quads, else linear groups of 4
+        // (SPV_KHR_compute_shader_derivatives, or its NV form when that is
+        // the one allowed).
+        if self.uses_derivatives
+            && matches!(
+                self.stage,
+                Stage::Compute | Stage::Mesh | Stage::Amplification
+            )
+        {
+            let [x, y, _] = ep.workgroup_size;
+            let (mode, cap) = if x % 2 == 0 && y % 2 == 0 {
+                (
+                    EM::DerivativeGroupQuadsKHR,
+                    spirv::Capability::ComputeDerivativeGroupQuadsKHR,
+                )
+            } else {
+                (
+                    EM::DerivativeGroupLinearKHR,
+                    spirv::Capability::ComputeDerivativeGroupLinearKHR,
+                )
+            };
+            ep.execution_modes.push((mode, Vec::new()));
+            let allowed = &self.opts.allowed_extensions;
+            let ext = if allowed
+                .iter()
+                .any(|e| e == "SPV_NV_compute_shader_derivatives")
+                && !allowed
+                    .iter()
+                    .any(|e| e == "SPV_KHR_compute_shader_derivatives")
+            {
+                "SPV_NV_compute_shader_derivatives"
+            } else {
+                "SPV_KHR_compute_shader_derivatives"
+            };
+            if !self.module.required_capabilities.contains(&cap) {
+                self.module.required_capabilities.push(cap);
+            }
+            if !self.module.required_extensions.iter().any(|e| e == ext) {
+                self.module.required_extensions.push(ext.to_string());
+            }
+        }
+    }
+}
+
 impl<'s, 'a> FnCtx<'s, 'a> {
     fn builtin_var(
         &mut self,
@@ -414,6 +479,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     comps.push(self.stage_input(io, b, None, None, None, name, span)?);
                 }
                 for f in &info.fields {
+                    if f.bits.is_some() {
+                        self.s
+                            .unsupported("bit-fields in entry point parameters", f.span);
+                        return None;
+                    }
                     let fname = format!("{name}.{}", f.name);
                     comps.push(self.stage_input(
                         io,

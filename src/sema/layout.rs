@@ -318,7 +318,11 @@ impl Layouts {
                         offset: None,
                     });
                 }
-                for f in &info.fields {
+                for f in info
+                    .fields
+                    .iter()
+                    .filter(|f| !f.bits.is_some_and(|b| b.shares))
+                {
                     members.push(MemberSpec {
                         name: Some(f.name.to_string()),
                         ty: f.ty,
@@ -448,6 +452,8 @@ mod tests {
 
     fn field(name: &str, ty: TyId, major: bool) -> Field {
         Field {
+            member: 0,
+            bits: None,
             name: Symbol::intern(name),
             ty,
             major: Some(major),

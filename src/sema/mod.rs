@@ -66,6 +66,7 @@ pub fn lower(
     s.build_globals_block();
     s.lower_entry_point();
     s.drain_worklist();
+    s.finish_entry_point();
     s.check_recursion();
     s.assign_bindings();
     s.check_groupshared_budget();
@@ -147,6 +148,19 @@ pub struct FuncInstance<'a> {
 pub enum TArg {
     Type(TyId),
     Value(i64),
+    /// A resource argument a function is specialized for (index into
+    /// `Sema::res_paths`).
+    Res(u32),
+}
+
+/// A resource named at compile time: a global and constant indices into it
+/// (`bufs[2]`). Resource values in sema are always such paths, so that
+/// functions taking or returning resources can be specialized and
+/// resource locals resolved, as DXC's legalization does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ResPath {
+    pub gv: ir::Handle<ir::GlobalVariable>,
+    pub indices: Vec<u32>,
 }
 
 /// A struct or alias template.
@@ -184,6 +198,9 @@ pub enum GlobalKind {
     /// A `$Globals` member before the block is built (index into
     /// `Sema::globals_members`).
     PendingGlobal(u32),
+    /// A `static` resource variable: another name for a resource, set by
+    /// its initializer or an assignment (index into `Sema::res_paths`).
+    ResAlias(Option<u32>),
     /// Declared with an error: uses are silently errors.
     Error,
 }
@@ -312,6 +329,17 @@ pub struct Sema<'a> {
     pub zero_consts: FxHashMap<ir::Handle<ir::Type>, ir::Handle<ir::Expression>>,
     /// The scope of each enum's values (by `EnumId`).
     pub enum_scopes: Vec<ScopeId>,
+    /// Functions whose bodies are lowered.
+    pub lowered: rustc_hash::FxHashSet<ir::Handle<ir::Function>>,
+    /// Interned resource paths (`TArg::Res`).
+    pub res_paths: Vec<ResPath>,
+    res_path_ids: FxHashMap<ResPath, u32>,
+    /// The resource each resource-returning function returns (`None`: not
+    /// one resolvable at compile time).
+    pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<u32>>,
+    /// Some reachable code takes derivatives (explicitly, or by implicit-LOD
+    /// sampling): compute shaders then need a derivative group mode.
+    pub uses_derivatives: bool,
     /// Struct template instances: their template and arguments.
     pub struct_instances: FxHashMap<TyId, (TemplateId, Vec<TArg>)>,
 }
@@ -351,6 +379,11 @@ impl<'a> Sema<'a> {
             zero_consts: FxHashMap::default(),
             enum_scopes: Vec::new(),
             struct_instances: FxHashMap::default(),
+            uses_derivatives: false,
+            lowered: Default::default(),
+            res_paths: Vec::new(),
+            res_path_ids: FxHashMap::default(),
+            returned_res: FxHashMap::default(),
         }
     }
 
@@ -464,10 +497,16 @@ impl<'a> Sema<'a> {
                 .map(|a| match a {
                     TArg::Type(t) => self.types.name(*t),
                     TArg::Value(v) => v.to_string(),
+                    TArg::Res(r) => self.res_path_name(*r),
                 })
                 .collect();
-            name.push_str(&format!("<{}>", parts.join(", ")));
+            if decl.is_template {
+                name.push_str(&format!("<{}>", parts.join(", ")));
+            } else if !parts.is_empty() {
+                name.push_str(&format!("({})", parts.join(", ")));
+            }
         }
+        let specialized = args.is_some_and(|a| a.iter().any(|t| matches!(t, TArg::Res(_))));
         let this_ty = decl.this_ty;
         let span = decl.ast.name.span;
         let mut arguments = Vec::new();
@@ -484,6 +523,11 @@ impl<'a> Sema<'a> {
             });
         }
         for p in &sig.params {
+            // Resource parameters of a specialized function are not
+            // arguments: the body names the resources directly.
+            if specialized && self.types.is_resource(p.ty) {
+                continue;
+            }
             let ty = self.param_ir_type(p.ty, p.dir);
             arguments.push(ir::FunctionArgument {
                 name: p.name.map(|n| n.to_string()),
@@ -491,7 +535,7 @@ impl<'a> Sema<'a> {
                 precise: p.precise,
             });
         }
-        let result = if sig.ret == types::VOID {
+        let result = if sig.ret == types::VOID || self.types.is_resource(sig.ret) {
             None
         } else {
             Some(ir::FunctionResult {
@@ -527,8 +571,43 @@ impl<'a> Sema<'a> {
 
     fn drain_worklist(&mut self) {
         while let Some(p) = self.pending.pop() {
+            if self.lowered.contains(&p.func) {
+                continue;
+            }
             self.lower_function_body(p.func, p.decl, p.env, p.inst);
         }
+    }
+
+    /// Lowers a queued function now (a function returning a resource: its
+    /// callers need to know which).
+    pub fn lower_now(&mut self, func: ir::Handle<ir::Function>) {
+        if self.lowered.contains(&func) {
+            return;
+        }
+        if let Some(i) = self.pending.iter().position(|p| p.func == func) {
+            let p = self.pending.remove(i);
+            self.lower_function_body(p.func, p.decl, p.env, p.inst);
+        }
+    }
+
+    /// Interns a resource path.
+    pub fn intern_res_path(&mut self, p: ResPath) -> u32 {
+        if let Some(&i) = self.res_path_ids.get(&p) {
+            return i;
+        }
+        let i = self.res_paths.len() as u32;
+        self.res_paths.push(p.clone());
+        self.res_path_ids.insert(p, i);
+        i
+    }
+
+    pub fn res_path_name(&self, i: u32) -> String {
+        let p = &self.res_paths[i as usize];
+        let mut s = self.module.globals[p.gv].name.clone().unwrap_or_default();
+        for ix in &p.indices {
+            s.push_str(&format!("[{ix}]"));
+        }
+        s
     }
 
     pub fn record_call(
@@ -680,13 +759,11 @@ impl<'a> Sema<'a> {
             Ty::Vector(s, n) => sc(s) * n as u32,
             Ty::Matrix(s, r, c) => sc(s) * r as u32 * c as u32,
             Ty::Array(e, n) => self.value_size(e).saturating_mul(n.unwrap_or(0)),
-            Ty::Struct(sid) => {
-                let info = self.types.struct_info(sid);
-                let base = info.base.map_or(0, |b| self.value_size(b));
-                info.fields
-                    .iter()
-                    .fold(base, |a, f| a.saturating_add(self.value_size(f.ty)))
-            }
+            Ty::Struct(sid) => self
+                .types
+                .member_types(sid)
+                .into_iter()
+                .fold(0u32, |a, t| a.saturating_add(self.value_size(t))),
             _ => 0,
         }
     }

@@ -36,6 +36,14 @@ pub enum Place {
         base_ty: TyId,
         comps: Vec<u8>,
     },
+    /// A bit-field: `width` bits at `offset` of the integer unit `base`
+    /// (of HLSL type `unit`).
+    BitField {
+        base: Box<Place>,
+        unit: TyId,
+        offset: u8,
+        width: u8,
+    },
     /// Elements of a matrix place (`m._m01_m10`), as (row, column).
     MatElems {
         base: Box<Place>,
@@ -173,6 +181,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let b = self.read_place(base, *base_ty)?;
                 Some(self.swizzle_value(b, *base_ty, comps))
             }
+            Place::BitField {
+                base,
+                unit,
+                offset,
+                width,
+            } => {
+                let u = self.read_place(base, *unit)?;
+                Some(self.bit_extract(u, *unit, *offset, *width))
+            }
             Place::MatElems {
                 base,
                 base_ty,
@@ -224,6 +241,91 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 ))
             }
         }
+    }
+
+    /// An integer constant of scalar type `ty`.
+    fn int_const(&mut self, ty: TyId, v: i64) -> ir::Handle<ir::Expression> {
+        let sc = self.s.types.component(ty).unwrap_or(Sc::U32);
+        self.const_scalar(Konst::int(v).convert(sc))
+    }
+
+    fn bin(
+        &mut self,
+        op: ir::BinaryOperator,
+        a: ir::Handle<ir::Expression>,
+        b: ir::Handle<ir::Expression>,
+        ty: TyId,
+    ) -> ir::Handle<ir::Expression> {
+        let it = self.s.ir_ty(ty);
+        self.add(
+            ir::Expression::Binary {
+                op,
+                left: a,
+                right: b,
+                precise: false,
+            },
+            it,
+        )
+    }
+
+    /// The bit-field `width` bits at `offset` of integer `u` (type `ty`),
+    /// sign-extended for signed types.
+    pub fn bit_extract(
+        &mut self,
+        u: ir::Handle<ir::Expression>,
+        ty: TyId,
+        offset: u8,
+        width: u8,
+    ) -> ir::Handle<ir::Expression> {
+        let sc = self.s.types.component(ty).unwrap_or(Sc::U32);
+        let bits = sc.width() as u8 * 8;
+        if width >= bits {
+            return u;
+        }
+        if sc.is_signed_int() {
+            let l = self.int_const(ty, (bits - offset - width) as i64);
+            let r = self.int_const(ty, (bits - width) as i64);
+            let up = self.bin(ir::BinaryOperator::ShiftLeft, u, l, ty);
+            return self.bin(ir::BinaryOperator::ShiftRight, up, r, ty);
+        }
+        let sh = self.int_const(ty, offset as i64);
+        let mask = self.int_const(ty, ((1u64 << width) - 1) as i64);
+        let down = if offset == 0 {
+            u
+        } else {
+            self.bin(ir::BinaryOperator::ShiftRight, u, sh, ty)
+        };
+        self.bin(ir::BinaryOperator::And, down, mask, ty)
+    }
+
+    /// `old` with the bit-field at `offset`/`width` replaced by `v`.
+    pub fn bit_insert(
+        &mut self,
+        old: ir::Handle<ir::Expression>,
+        v: ir::Handle<ir::Expression>,
+        ty: TyId,
+        offset: u8,
+        width: u8,
+    ) -> ir::Handle<ir::Expression> {
+        let sc = self.s.types.component(ty).unwrap_or(Sc::U32);
+        let bits = sc.width() as u8 * 8;
+        if width >= bits {
+            return v;
+        }
+        let low = ((1u64 << width) - 1) as i64;
+        let mask = self.int_const(ty, low);
+        let field_mask = self.int_const(ty, low << offset);
+        let keep = self.int_const(ty, !(low << offset));
+        let _ = field_mask;
+        let sh = self.int_const(ty, offset as i64);
+        let kept = self.bin(ir::BinaryOperator::And, old, keep, ty);
+        let masked = self.bin(ir::BinaryOperator::And, v, mask, ty);
+        let moved = if offset == 0 {
+            masked
+        } else {
+            self.bin(ir::BinaryOperator::ShiftLeft, masked, sh, ty)
+        };
+        self.bin(ir::BinaryOperator::InclusiveOr, kept, moved, ty)
     }
 
     /// Picks components of a vector (or repeats a scalar) value.
@@ -396,6 +498,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     vir,
                 );
                 self.write_place(base, *base_ty, new);
+            }
+            Place::BitField {
+                base,
+                unit,
+                offset,
+                width,
+            } => {
+                let Some(old) = self.read_place(base, *unit) else {
+                    return;
+                };
+                let new = self.bit_insert(old, value, *unit, *offset, *width);
+                self.write_place(base, *unit, new);
             }
             Place::MatElems {
                 base,
@@ -631,12 +745,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 )
             }
             Ty::Struct(sid) => {
-                let info = self.s.types.struct_info(sid).clone();
-                let mut member_tys: Vec<TyId> = Vec::new();
-                if let Some(b) = info.base {
-                    member_tys.push(b);
-                }
-                member_tys.extend(info.fields.iter().map(|f| f.ty));
+                let member_tys = self.s.types.member_types(sid);
                 let mut comps = Vec::with_capacity(member_tys.len());
                 for (i, mt) in member_tys.iter().enumerate() {
                     let src_m = self.member_mem_type(src_ty, i as u32, *mt);

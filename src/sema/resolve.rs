@@ -619,6 +619,7 @@ impl<'a> Sema<'a> {
             .map(|a| match a {
                 TArg::Type(t) => self.types.name(*t),
                 TArg::Value(v) => v.to_string(),
+                TArg::Res(r) => self.res_path_name(*r),
             })
             .collect::<Vec<_>>()
             .join(", ")

@@ -84,6 +84,58 @@ fn offset_count(dim: TexDim) -> u8 {
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {
+    /// The resource a value names, as a global and constant indices.
+    pub fn res_path(&self, v: &Val) -> Option<super::ResPath> {
+        let ValKind::Place(Place::Ptr { ptr, .. }) = &v.kind else {
+            return None;
+        };
+        let mut indices = Vec::new();
+        let mut cur = *ptr;
+        loop {
+            match self.fb.f.expressions[cur] {
+                ir::Expression::GlobalVariable(gv) => {
+                    indices.reverse();
+                    return Some(super::ResPath { gv, indices });
+                }
+                ir::Expression::AccessIndex { base, index } => {
+                    indices.push(index);
+                    cur = base;
+                }
+                ir::Expression::Access { base, index } => {
+                    let i = match self.fb.f.expressions[index] {
+                        ir::Expression::Literal(ir::Literal::U32(u)) => u,
+                        ir::Expression::Literal(ir::Literal::I32(i)) if i >= 0 => i as u32,
+                        _ => return None,
+                    };
+                    indices.push(i);
+                    cur = base;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The place of an interned resource path, in this function.
+    pub fn res_path_place(&mut self, id: u32, ty: TyId, read_only: Option<ReadOnly>) -> Val {
+        let p = self.s.res_paths[id as usize].clone();
+        let g = &self.s.module.globals[p.gv];
+        let (mut mem, space) = (g.ty, g.space);
+        let pty = self.ptr_type(mem, space);
+        let mut ptr = self.add(ir::Expression::GlobalVariable(p.gv), pty);
+        for &i in &p.indices {
+            mem = self.member_mem_type(mem, i, ty);
+            let pty = self.ptr_type(mem, space);
+            ptr = self.add(
+                ir::Expression::AccessIndex {
+                    base: ptr,
+                    index: i,
+                },
+                pty,
+            );
+        }
+        Val::place(ty, Place::Ptr { ptr, mem, space }, read_only)
+    }
+
     fn res_error(&mut self, kind: ResKind, method: ast::Ident) -> Val {
         self.error(
             codes::NO_METHOD,
@@ -673,12 +725,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
-    /// Pointer to the `uint` at byte address `addr` of a byte-address buffer.
+    /// Pointer to the `uint` holding byte `addr + off` of a byte-address
+    /// buffer.
     fn bab_word_ptr(
         &mut self,
         obj: &Val,
         addr: ir::Handle<ir::Expression>,
-        word: u32,
+        off: u32,
         span: Span,
     ) -> Option<(ir::Handle<ir::Expression>, ir::AddressSpace)> {
         let ValKind::Place(Place::Ptr { ptr, mem, space }) = &obj.kind else {
@@ -691,31 +744,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             ir::TypeInner::Struct { members, .. } => members.first()?.ty,
             _ => return None,
         };
+        let byte = self.bab_byte(addr, off);
         let u = self.s.ir_ty(types::UINT);
         let two = self.u32_lit(2);
         let idx = self.add(
             ir::Expression::Binary {
                 op: ir::BinaryOperator::ShiftRight,
-                left: addr,
+                left: byte,
                 right: two,
                 precise: false,
             },
             u,
         );
-        let idx = if word > 0 {
-            let w = self.u32_lit(word);
-            self.add(
-                ir::Expression::Binary {
-                    op: ir::BinaryOperator::Add,
-                    left: idx,
-                    right: w,
-                    precise: false,
-                },
-                u,
-            )
-        } else {
-            idx
-        };
         let apty = self.ptr_type(arr, space);
         let a = self.add(
             ir::Expression::AccessIndex {
@@ -735,6 +775,28 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             ),
             space,
         ))
+    }
+
+    /// The byte address `addr + off`.
+    fn bab_byte(
+        &mut self,
+        addr: ir::Handle<ir::Expression>,
+        off: u32,
+    ) -> ir::Handle<ir::Expression> {
+        if off == 0 {
+            return addr;
+        }
+        let u = self.s.ir_ty(types::UINT);
+        let o = self.u32_lit(off);
+        self.add(
+            ir::Expression::Binary {
+                op: ir::BinaryOperator::Add,
+                left: addr,
+                right: o,
+                precise: false,
+            },
+            u,
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -852,8 +914,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
-    /// Loads a value of `ty` from byte address `addr` (32-bit words,
-    /// bit-cast to the component type).
+    /// Loads a value of `ty` from byte address `addr`: components packed
+    /// in order, each aligned to its own size (as DXC's templated loads).
     fn bab_load(
         &mut self,
         obj: &Val,
@@ -864,56 +926,157 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.bab_load_at(obj, addr, 0, ty, span)
     }
 
+    /// Bytes per component of a scalar in a byte-address buffer.
+    fn bab_scalar_size(s: Sc) -> u32 {
+        match s {
+            Sc::Bool => 4,
+            s => s.concrete().width() as u32,
+        }
+    }
+
+    /// Size and alignment of a type in a byte-address buffer.
+    fn bab_layout(&mut self, ty: TyId, span: Span) -> Option<(u32, u32)> {
+        Some(match self.s.types.get(ty).clone() {
+            Ty::Scalar(s) => {
+                let n = Self::bab_scalar_size(s);
+                (n, n)
+            }
+            Ty::Enum(_) => (4, 4),
+            Ty::Vector(s, n) => {
+                let c = Self::bab_scalar_size(s);
+                (c * n as u32, c)
+            }
+            Ty::Matrix(s, r, c) => {
+                let e = Self::bab_scalar_size(s);
+                (e * r as u32 * c as u32, e)
+            }
+            Ty::Array(e, Some(n)) => {
+                let (sz, al) = self.bab_layout(e, span)?;
+                (sz.div_ceil(al) * al * n, al)
+            }
+            Ty::Struct(sid) => {
+                let member_tys = self.s.types.member_types(sid);
+                let (mut off, mut al) = (0u32, 1u32);
+                for t in member_tys {
+                    let (sz, a) = self.bab_layout(t, span)?;
+                    off = off.div_ceil(a) * a + sz;
+                    al = al.max(a);
+                }
+                (off.div_ceil(al) * al, al)
+            }
+            _ => {
+                self.s.unsupported(
+                    format_args!("byte-address access to `{}`", self.s.ty_name(ty)),
+                    span,
+                );
+                return None;
+            }
+        })
+    }
+
+    /// A 16-bit value from the word at byte `addr + off`.
+    fn bab_load16(
+        &mut self,
+        obj: &Val,
+        addr: ir::Handle<ir::Expression>,
+        off: u32,
+        sc: Sc,
+        span: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        let (p, _) = self.bab_word_ptr(obj, addr, off, span)?;
+        let u = self.s.ir_ty(types::UINT);
+        let w = self.add(ir::Expression::Load { pointer: p }, u);
+        // The half word: shift by 16 when the address is 2 mod 4.
+        let byte = self.bab_byte(addr, off);
+        let three = self.u32_lit(3);
+        let bits = self.add(
+            ir::Expression::Binary {
+                op: ir::BinaryOperator::ShiftLeft,
+                left: byte,
+                right: three,
+                precise: false,
+            },
+            u,
+        );
+        let sixteen = self.u32_lit(16);
+        let sh = self.add(
+            ir::Expression::Binary {
+                op: ir::BinaryOperator::And,
+                left: bits,
+                right: sixteen,
+                precise: false,
+            },
+            u,
+        );
+        let v = self.add(
+            ir::Expression::Binary {
+                op: ir::BinaryOperator::ShiftRight,
+                left: w,
+                right: sh,
+                precise: false,
+            },
+            u,
+        );
+        let u16t = self.s.types.scalar(Sc::U16);
+        let u16i = self.s.ir_ty(u16t);
+        let h = self.add(
+            ir::Expression::As {
+                expr: v,
+                kind: ir::ScalarKind::Uint,
+                convert: Some(2),
+                precise: false,
+            },
+            u16i,
+        );
+        if sc == Sc::U16 {
+            return Some(h);
+        }
+        let st = self.s.types.scalar(sc);
+        let it = self.s.ir_ty(st);
+        let kind = if sc.is_float() {
+            ir::ScalarKind::Float
+        } else {
+            ir::ScalarKind::Sint
+        };
+        Some(self.add(
+            ir::Expression::As {
+                expr: h,
+                kind,
+                convert: None,
+                precise: false,
+            },
+            it,
+        ))
+    }
+
     fn bab_load_at(
         &mut self,
         obj: &Val,
         addr: ir::Handle<ir::Expression>,
-        word: u32,
+        off: u32,
         ty: TyId,
         span: Span,
     ) -> Option<ir::Handle<ir::Expression>> {
+        let u = self.s.ir_ty(types::UINT);
         match self.s.types.get(ty).clone() {
             Ty::Enum(_) => {
-                let (p, _) = self.bab_word_ptr(obj, addr, word, span)?;
-                let u = self.s.ir_ty(types::UINT);
+                let (p, _) = self.bab_word_ptr(obj, addr, off, span)?;
                 let w = self.add(ir::Expression::Load { pointer: p }, u);
                 let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
                 Some(self.word_to(w, sc))
             }
             Ty::Scalar(sc) if sc.concrete().width() == 4 || sc == Sc::Bool => {
-                let (p, _) = self.bab_word_ptr(obj, addr, word, span)?;
-                let u = self.s.ir_ty(types::UINT);
+                let (p, _) = self.bab_word_ptr(obj, addr, off, span)?;
                 let w = self.add(ir::Expression::Load { pointer: p }, u);
                 Some(self.word_to(w, sc))
             }
-            Ty::Vector(sc, n) if sc.concrete().width() == 4 || sc == Sc::Bool => {
-                let st = self.s.types.scalar(sc);
-                let mut comps = Vec::new();
-                for i in 0..n as u32 {
-                    comps.push(self.bab_load_at(obj, addr, word + i, st, span)?);
-                }
-                let it = self.s.ir_ty(ty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ))
+            Ty::Scalar(sc) if sc.concrete().width() == 2 => {
+                self.bab_load16(obj, addr, off, sc, span)
             }
-            Ty::Matrix(sc, r, c) if sc.concrete().width() == 4 => {
-                // Row-major order in memory, as DXC's templated loads.
-                let rt = self.s.types.vector(sc, c);
-                let mut rows = Vec::new();
-                for i in 0..r as u32 {
-                    rows.push(self.bab_load_at(obj, addr, word + i * c as u32, rt, span)?);
-                }
-                Some(self.compose_matrix(ty, rows))
-            }
-            Ty::Scalar(sc) if sc.concrete().width() == 8 => {
-                let (p0, _) = self.bab_word_ptr(obj, addr, word, span)?;
-                let (p1, _) = self.bab_word_ptr(obj, addr, word + 1, span)?;
-                let u = self.s.ir_ty(types::UINT);
+            Ty::Scalar(sc) => {
+                // 64-bit: two words, low first.
+                let (p0, _) = self.bab_word_ptr(obj, addr, off, span)?;
+                let (p1, _) = self.bab_word_ptr(obj, addr, off + 4, span)?;
                 let lo = self.add(ir::Expression::Load { pointer: p0 }, u);
                 let hi = self.add(ir::Expression::Load { pointer: p1 }, u);
                 let u64t = self.s.types.scalar(Sc::U64);
@@ -974,11 +1137,38 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     it,
                 ))
             }
+            Ty::Vector(sc, n) => {
+                let st = self.s.types.scalar(sc);
+                let c = Self::bab_scalar_size(sc);
+                let mut comps = Vec::new();
+                for i in 0..n as u32 {
+                    comps.push(self.bab_load_at(obj, addr, off + i * c, st, span)?);
+                }
+                let it = self.s.ir_ty(ty);
+                Some(self.add(
+                    ir::Expression::Compose {
+                        ty: it,
+                        components: comps,
+                    },
+                    it,
+                ))
+            }
+            Ty::Matrix(sc, r, c) => {
+                // Row-major order in memory, as DXC's templated loads.
+                let rt = self.s.types.vector(sc, c);
+                let e = Self::bab_scalar_size(sc);
+                let mut rows = Vec::new();
+                for i in 0..r as u32 {
+                    rows.push(self.bab_load_at(obj, addr, off + i * c as u32 * e, rt, span)?);
+                }
+                Some(self.compose_matrix(ty, rows))
+            }
             Ty::Array(e, Some(n)) => {
-                let words = self.bab_words(e, span)?;
+                let (sz, al) = self.bab_layout(e, span)?;
+                let stride = sz.div_ceil(al) * al;
                 let mut comps = Vec::new();
                 for i in 0..n {
-                    comps.push(self.bab_load_at(obj, addr, word + i * words, e, span)?);
+                    comps.push(self.bab_load_at(obj, addr, off + i * stride, e, span)?);
                 }
                 let it = self.s.ir_ty(ty);
                 Some(self.add(
@@ -990,17 +1180,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 ))
             }
             Ty::Struct(sid) => {
-                let info = self.s.types.struct_info(sid).clone();
-                let mut member_tys = Vec::new();
-                if let Some(b) = info.base {
-                    member_tys.push(b);
-                }
-                member_tys.extend(info.fields.iter().map(|f| f.ty));
+                let member_tys = self.s.types.member_types(sid);
                 let mut comps = Vec::new();
-                let mut w = word;
+                let mut o = 0u32;
                 for t in member_tys {
-                    comps.push(self.bab_load_at(obj, addr, w, t, span)?);
-                    w += self.bab_words(t, span)?;
+                    let (sz, al) = self.bab_layout(t, span)?;
+                    o = o.div_ceil(al) * al;
+                    comps.push(self.bab_load_at(obj, addr, off + o, t, span)?);
+                    o += sz;
                 }
                 let it = self.s.ir_ty(ty);
                 Some(self.add(
@@ -1018,31 +1205,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 );
                 None
             }
-        }
-    }
-
-    /// Words a type takes in a byte-address buffer (32-bit components
-    /// packed; 64-bit take two).
-    fn bab_words(&mut self, ty: TyId, span: Span) -> Option<u32> {
-        match self.s.types.get(ty).clone() {
-            Ty::Scalar(s) => Some(if s.concrete().width() == 8 { 2 } else { 1 }),
-            Ty::Vector(s, n) => Some(n as u32 * if s.concrete().width() == 8 { 2 } else { 1 }),
-            Ty::Matrix(s, r, c) => {
-                Some(r as u32 * c as u32 * if s.concrete().width() == 8 { 2 } else { 1 })
-            }
-            Ty::Array(e, Some(n)) => Some(self.bab_words(e, span)? * n),
-            Ty::Struct(sid) => {
-                let info = self.s.types.struct_info(sid).clone();
-                let mut total = match info.base {
-                    Some(b) => self.bab_words(b, span)?,
-                    None => 0,
-                };
-                for f in &info.fields {
-                    total += self.bab_words(f.ty, span)?;
-                }
-                Some(total)
-            }
-            _ => None,
         }
     }
 
@@ -1095,11 +1257,27 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.bab_store_at(obj, addr, 0, val, ty, span);
     }
 
+    fn bab_store_word(
+        &mut self,
+        obj: &Val,
+        addr: ir::Handle<ir::Expression>,
+        off: u32,
+        w: ir::Handle<ir::Expression>,
+        span: Span,
+    ) {
+        if let Some((p, _)) = self.bab_word_ptr(obj, addr, off, span) {
+            self.stmt(ir::Statement::Store {
+                pointer: p,
+                value: w,
+            });
+        }
+    }
+
     fn bab_store_at(
         &mut self,
         obj: &Val,
         addr: ir::Handle<ir::Expression>,
-        word: u32,
+        off: u32,
         val: ir::Handle<ir::Expression>,
         ty: TyId,
         span: Span,
@@ -1122,14 +1300,122 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         u,
                     ),
                 };
-                if let Some((p, _)) = self.bab_word_ptr(obj, addr, word, span) {
-                    self.stmt(ir::Statement::Store {
-                        pointer: p,
-                        value: w,
-                    });
-                }
+                self.bab_store_word(obj, addr, off, w, span);
             }
-            Ty::Scalar(sc) if sc.concrete().width() == 8 => {
+            Ty::Enum(_) => {
+                let w = self.add(
+                    ir::Expression::As {
+                        expr: val,
+                        kind: ir::ScalarKind::Uint,
+                        convert: None,
+                        precise: false,
+                    },
+                    u,
+                );
+                self.bab_store_word(obj, addr, off, w, span);
+            }
+            Ty::Scalar(sc) if sc.concrete().width() == 2 => {
+                // Read-modify-write of the word holding the half word.
+                let u16t = self.s.types.scalar(Sc::U16);
+                let u16i = self.s.ir_ty(u16t);
+                let bits16 = if sc == Sc::U16 {
+                    val
+                } else {
+                    self.add(
+                        ir::Expression::As {
+                            expr: val,
+                            kind: ir::ScalarKind::Uint,
+                            convert: None,
+                            precise: false,
+                        },
+                        u16i,
+                    )
+                };
+                let v32 = self.add(
+                    ir::Expression::As {
+                        expr: bits16,
+                        kind: ir::ScalarKind::Uint,
+                        convert: Some(4),
+                        precise: false,
+                    },
+                    u,
+                );
+                let Some((p, _)) = self.bab_word_ptr(obj, addr, off, span) else {
+                    return;
+                };
+                let byte = self.bab_byte(addr, off);
+                let three = self.u32_lit(3);
+                let bits = self.add(
+                    ir::Expression::Binary {
+                        op: ir::BinaryOperator::ShiftLeft,
+                        left: byte,
+                        right: three,
+                        precise: false,
+                    },
+                    u,
+                );
+                let sixteen = self.u32_lit(16);
+                let sh = self.add(
+                    ir::Expression::Binary {
+                        op: ir::BinaryOperator::And,
+                        left: bits,
+                        right: sixteen,
+                        precise: false,
+                    },
+                    u,
+                );
+                let ffff = self.u32_lit(0xffff);
+                let mask = self.add(
+                    ir::Expression::Binary {
+                        op: ir::BinaryOperator::ShiftLeft,
+                        left: ffff,
+                        right: sh,
+                        precise: false,
+                    },
+                    u,
+                );
+                let keep = self.add(
+                    ir::Expression::Unary {
+                        op: ir::UnaryOperator::BitwiseNot,
+                        expr: mask,
+                        precise: false,
+                    },
+                    u,
+                );
+                let old = self.add(ir::Expression::Load { pointer: p }, u);
+                let kept = self.add(
+                    ir::Expression::Binary {
+                        op: ir::BinaryOperator::And,
+                        left: old,
+                        right: keep,
+                        precise: false,
+                    },
+                    u,
+                );
+                let moved = self.add(
+                    ir::Expression::Binary {
+                        op: ir::BinaryOperator::ShiftLeft,
+                        left: v32,
+                        right: sh,
+                        precise: false,
+                    },
+                    u,
+                );
+                let new = self.add(
+                    ir::Expression::Binary {
+                        op: ir::BinaryOperator::InclusiveOr,
+                        left: kept,
+                        right: moved,
+                        precise: false,
+                    },
+                    u,
+                );
+                self.stmt(ir::Statement::Store {
+                    pointer: p,
+                    value: new,
+                });
+            }
+            Ty::Scalar(sc) => {
                 let u64t = self.s.types.scalar(Sc::U64);
                 let u64i = self.s.ir_ty(u64t);
                 let v = if sc == Sc::U64 {
@@ -1173,45 +1459,37 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     },
                     u,
                 );
-                if let Some((p, _)) = self.bab_word_ptr(obj, addr, word, span) {
-                    self.stmt(ir::Statement::Store {
-                        pointer: p,
-                        value: lo,
-                    });
-                }
-                if let Some((p, _)) = self.bab_word_ptr(obj, addr, word + 1, span) {
-                    self.stmt(ir::Statement::Store {
-                        pointer: p,
-                        value: hi,
-                    });
-                }
+                self.bab_store_word(obj, addr, off, lo, span);
+                self.bab_store_word(obj, addr, off + 4, hi, span);
             }
             Ty::Vector(sc, n) => {
                 let st = self.s.types.scalar(sc);
                 let sit = self.s.ir_ty(st);
-                let per = if sc.concrete().width() == 8 { 2 } else { 1 };
+                let c = Self::bab_scalar_size(sc);
                 for i in 0..n as u32 {
-                    let c = self.add(
+                    let e = self.add(
                         ir::Expression::AccessIndex {
                             base: val,
                             index: i,
                         },
                         sit,
                     );
-                    self.bab_store_at(obj, addr, word + i * per, c, st, span);
+                    self.bab_store_at(obj, addr, off + i * c, e, st, span);
                 }
             }
             Ty::Matrix(sc, r, c) => {
                 let rt = self.s.types.vector(sc, c);
+                let e = Self::bab_scalar_size(sc);
                 for i in 0..r {
                     let row = self.matrix_row(val, sc, r, c, i);
-                    self.bab_store_at(obj, addr, word + i as u32 * c as u32, row, rt, span);
+                    self.bab_store_at(obj, addr, off + i as u32 * c as u32 * e, row, rt, span);
                 }
             }
             Ty::Array(e, Some(n)) => {
-                let Some(words) = self.bab_words(e, span) else {
+                let Some((sz, al)) = self.bab_layout(e, span) else {
                     return;
                 };
+                let stride = sz.div_ceil(al) * al;
                 let eit = self.s.ir_ty(e);
                 for i in 0..n {
                     let c = self.add(
@@ -1221,18 +1499,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         },
                         eit,
                     );
-                    self.bab_store_at(obj, addr, word + i * words, c, e, span);
+                    self.bab_store_at(obj, addr, off + i * stride, c, e, span);
                 }
             }
             Ty::Struct(sid) => {
-                let info = self.s.types.struct_info(sid).clone();
-                let mut member_tys = Vec::new();
-                if let Some(b) = info.base {
-                    member_tys.push(b);
-                }
-                member_tys.extend(info.fields.iter().map(|f| f.ty));
-                let mut w = word;
+                let member_tys = self.s.types.member_types(sid);
+                let mut o = 0u32;
                 for (i, t) in member_tys.into_iter().enumerate() {
+                    let Some((sz, al)) = self.bab_layout(t, span) else {
+                        return;
+                    };
+                    o = o.div_ceil(al) * al;
                     let it = self.s.ir_ty(t);
                     let c = self.add(
                         ir::Expression::AccessIndex {
@@ -1241,11 +1518,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         },
                         it,
                     );
-                    self.bab_store_at(obj, addr, w, c, t, span);
-                    let Some(n) = self.bab_words(t, span) else {
-                        return;
-                    };
-                    w += n;
+                    self.bab_store_at(obj, addr, off + o, c, t, span);
+                    o += sz;
                 }
             }
             _ => {
@@ -1535,6 +1809,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         if !rest.is_empty() {
             return self.unsupported(format_args!("`{m}` with a status argument"), span);
+        }
+        if matches!(level, ir::SampleLevel::Auto | ir::SampleLevel::Bias(_))
+            && m.starts_with("Sample")
+        {
+            self.s.uses_derivatives = true;
         }
         let gather = match m {
             "Gather" | "GatherRed" => Some(0),

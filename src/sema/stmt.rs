@@ -306,6 +306,34 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     fn return_stmt(&mut self, e: Option<&'a ast::Expr>, span: crate::span::Span) {
         let ret = self.fb.ret;
+        if let (Some(e), true) = (e, self.s.types.is_resource(ret)) {
+            // A returned resource is resolved at compile time: callers use
+            // it directly.
+            let v = self.expr(e);
+            if !v.is_error() {
+                let p = if v.ty == ret { self.res_path(&v) } else { None };
+                let id = p.map(|p| self.s.intern_res_path(p));
+                if id.is_none() {
+                    self.s.unsupported(
+                        "returning a resource that is not a global known at compile time",
+                        e.span,
+                    );
+                }
+                let h = self.fb.handle;
+                let merged = match self.s.returned_res.get(&h) {
+                    None => id,
+                    Some(prev) if *prev == id => id,
+                    Some(_) => {
+                        self.s
+                            .unsupported("returning different resources from one function", e.span);
+                        None
+                    }
+                };
+                self.s.returned_res.insert(h, merged);
+            }
+            self.stmt(ir::Statement::Return { value: None });
+            return;
+        }
         match e {
             Some(e) => {
                 if ret == types::VOID {
@@ -643,11 +671,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.declare_local(name, v, None, d.name.span);
             }
             _ => {
-                self.s.unsupported(
-                    "a resource variable without an initializer naming a global resource",
-                    d.span,
-                );
-                self.declare_local(name, Val::error(), None, d.name.span);
+                // Assigned later: until then it names no resource.
+                let v = Val {
+                    ty,
+                    kind: ValKind::Void,
+                    read_only: None,
+                };
+                self.declare_local(name, v, None, d.name.span);
             }
         }
     }

@@ -323,9 +323,24 @@ pub enum Ty {
     String,
 }
 
+/// Where a bit-field sits in its storage unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BitField {
+    pub offset: u8,
+    pub width: u8,
+    /// Stored in the same unit as the field before it (no IR member of its
+    /// own).
+    pub shares: bool,
+}
+
 /// A struct field.
 #[derive(Clone, Debug)]
 pub struct Field {
+    /// The index of the IR struct member that stores this field (the base
+    /// struct, if any, is member 0; bit-fields share their unit's member).
+    pub member: u32,
+    /// `uint a : 4;`
+    pub bits: Option<BitField>,
     pub name: Symbol,
     pub ty: TyId,
     /// `row_major` (true) / `column_major` (false) written on the field or
@@ -400,6 +415,24 @@ pub const LIT_FLOAT: TyId = TyId(7);
 pub const STRING: TyId = TyId(8);
 
 impl Types {
+    /// The fields that own an IR member (every field but bit-fields that
+    /// share the unit before them).
+    pub fn storage_fields(&self, sid: StructId) -> impl Iterator<Item = &Field> {
+        self.struct_info(sid)
+            .fields
+            .iter()
+            .filter(|f| !f.bits.is_some_and(|b| b.shares))
+    }
+
+    /// The HLSL types of a struct's IR members, in order (base first).
+    pub fn member_types(&self, sid: StructId) -> Vec<TyId> {
+        let info = self.struct_info(sid);
+        info.base
+            .into_iter()
+            .chain(self.storage_fields(sid).map(|f| f.ty))
+            .collect()
+    }
+
     pub fn new() -> Self {
         let mut t = Types {
             list: Vec::new(),
@@ -654,7 +687,11 @@ impl Types {
                         binding: None,
                     });
                 }
-                for f in &info.fields {
+                for f in info
+                    .fields
+                    .iter()
+                    .filter(|f| !f.bits.is_some_and(|b| b.shares))
+                {
                     members.push(ir::StructMember {
                         name: Some(f.name.to_string()),
                         ty: self.ir_type(module, f.ty),
