@@ -174,6 +174,37 @@ impl<'a> Sema<'a> {
                 }
             }
         }
+        // Descriptor heaps take the first unused bindings of set 0, in
+        // this order, when they are used: the resource heap (every resource
+        // type's array shares it), the sampler heap, the counters.
+        let first_free = |used: &mut FxHashMap<u32, FxHashSet<u32>>| -> u32 {
+            let u = used.entry(0).or_default();
+            let mut b = 0;
+            while u.contains(&b) {
+                b += 1;
+            }
+            u.insert(b);
+            b
+        };
+        for sampler in [false, true] {
+            let heaps: Vec<_> = self
+                .heap_globals
+                .iter()
+                .filter(|((_, s), _)| *s == sampler)
+                .map(|(_, g)| *g)
+                .collect();
+            if !heaps.is_empty() {
+                let b = first_free(&mut used);
+                for g in heaps {
+                    self.module.globals[g].binding =
+                        Some(ir::ResourceBinding { set: 0, binding: b });
+                }
+            }
+        }
+        if let Some(c) = self.counter_heap {
+            let b = first_free(&mut used);
+            self.module.globals[c].binding = Some(ir::ResourceBinding { set: 0, binding: b });
+        }
         for (i, a) in assigned.iter().enumerate() {
             if let Some((binding, set)) = *a {
                 let gv = self.resources[i].gv;

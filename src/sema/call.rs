@@ -429,6 +429,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         match (self.s.types.get(arg), self.s.types.get(param)) {
             (Ty::Array(a, _), Ty::Array(p, None)) => a == p,
+            (Ty::HeapElem { .. }, Ty::Resource(..) | Ty::Sampler { .. }) => true,
             _ => false,
         }
     }
@@ -624,6 +625,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 .label(ds, "declared here"),
             );
             return Val::error();
+        }
+        // Heap elements passed for resource parameters take the type.
+        let mut args = args;
+        for (i, p) in chosen.sig.params.iter().enumerate() {
+            if let Some(a) = args.get_mut(i) {
+                if matches!(self.s.types.get(a.val.ty), Ty::HeapElem { .. }) {
+                    let v = std::mem::replace(&mut a.val, Val::error());
+                    a.val = self.convert(v, p.ty, a.span);
+                }
+            }
         }
         // Functions taking or returning resources are specialized for the
         // resources of each call (SPIR-V cannot pass them around).

@@ -49,6 +49,11 @@ pub fn conversion_cost(types: &types::Types, from: TyId, to: TyId) -> Option<Cos
     if from == types::ERROR || to == types::ERROR {
         return Some(EXACT);
     }
+    if matches!(types.get(from), Ty::HeapElem { .. })
+        && matches!(types.get(to), Ty::Resource(..) | Ty::Sampler { .. })
+    {
+        return Some(CONVERSION);
+    }
     let (fs, ts) = (types.shape(from), types.shape(to));
     if let (Some(fs), Some(ts)) = (fs, ts) {
         let fc = types.component(from)?;
@@ -125,6 +130,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         if v.ty == to {
             return v;
+        }
+        if let (Ty::HeapElem { sampler }, ValKind::Expr(index)) =
+            (self.s.types.get(v.ty).clone(), &v.kind)
+        {
+            if matches!(self.s.types.get(to), Ty::Resource(..) | Ty::Sampler { .. }) {
+                return self.heap_place(to, *index, sampler);
+            }
+            return self.mismatch(v.ty, to, span);
         }
         if to == types::VOID {
             if explicit {

@@ -1394,21 +1394,7 @@ impl<'a> Sema<'a> {
         name: Symbol,
         span: Span,
     ) -> ir::Handle<ir::GlobalVariable> {
-        let int = self.module.scalar_type(ir::Scalar::I32);
-        let block = self.module.types.insert(ir::Type {
-            name: Some("type.ACSBuffer.counter".into()),
-            inner: ir::TypeInner::Struct {
-                members: vec![ir::StructMember {
-                    name: Some("counter".into()),
-                    ty: int,
-                    offset: Some(0),
-                    matrix_layout: None,
-                    precise: false,
-                    binding: None,
-                }],
-                size: 4,
-            },
-        });
+        let block = self.counter_block_type();
         let gv = self.module.globals.append(ir::GlobalVariable {
             name: Some(format!("counter.var.{name}")),
             space: ir::AddressSpace::Storage { writable: true },
@@ -1434,6 +1420,25 @@ impl<'a> Sema<'a> {
             span,
         });
         gv
+    }
+
+    /// `type.ACSBuffer.counter { int counter; }`.
+    pub fn counter_block_type(&mut self) -> ir::Handle<ir::Type> {
+        let int = self.module.scalar_type(ir::Scalar::I32);
+        self.module.types.insert(ir::Type {
+            name: Some("type.ACSBuffer.counter".into()),
+            inner: ir::TypeInner::Struct {
+                members: vec![ir::StructMember {
+                    name: Some("counter".into()),
+                    ty: int,
+                    offset: Some(0),
+                    matrix_layout: None,
+                    precise: false,
+                    binding: None,
+                }],
+                size: 4,
+            },
+        })
     }
 
     /// The storage block of a structured or byte-address buffer:

@@ -297,6 +297,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 span,
                 "a namespace",
             ),
+            None if path.is_single()
+                && matches!(
+                    last.name.as_str(),
+                    "ResourceDescriptorHeap" | "SamplerDescriptorHeap"
+                ) =>
+            {
+                let sampler = last.name.as_str() == "SamplerDescriptorHeap";
+                let ty = self.s.types.intern(Ty::Heap { sampler });
+                Val {
+                    ty,
+                    kind: ValKind::Void,
+                    read_only: Some(ReadOnly::Rvalue),
+                }
+            }
             None => self.error(
                 codes::UNKNOWN_NAME,
                 format!("cannot find `{}` in this scope", last.name),
@@ -1024,8 +1038,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                             if v.is_error() {
                                 return v;
                             }
-                            if v.ty != lv.val.ty {
-                                return self.mismatch(v.ty, lv.val.ty, r.span);
+                            let v = if v.ty != lv.val.ty {
+                                self.convert(v, lv.val.ty, r.span)
+                            } else {
+                                v
+                            };
+                            if v.is_error() {
+                                return v;
                             }
                             let mut nl = lv.clone();
                             nl.val = v.clone();
@@ -1620,6 +1639,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.dynamic_index(v, hi, rt, span)
             }
             Ty::Scalar(_) if const_index == Some(0) => v,
+            Ty::Heap { sampler } => {
+                let Some(hi) = self.index_value(iv, ispan) else {
+                    return Val::error();
+                };
+                let ty = self.s.types.intern(Ty::HeapElem { sampler });
+                Val::expr(ty, hi)
+            }
             Ty::Resource(kind, elem) => {
                 let Some(hi) = self.index_value_for_resource(iv, kind, ispan) else {
                     return Val::error();

@@ -646,12 +646,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     self.stage_output(io, e, b, None, precise, name, span);
                     idx = 1;
                 }
-                for (i, f) in info.fields.iter().enumerate() {
+                let _ = idx;
+                for f in info.fields.iter() {
+                    if f.bits.is_some() {
+                        self.s
+                            .unsupported("bit-fields in entry point results", f.span);
+                        return;
+                    }
                     let ft = self.s.ir_ty(f.ty);
                     let e = self.add(
                         ir::Expression::AccessIndex {
                             base: v,
-                            index: idx + i as u32,
+                            index: f.member,
                         },
                         ft,
                     );

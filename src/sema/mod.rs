@@ -337,6 +337,11 @@ pub struct Sema<'a> {
     /// The resource each resource-returning function returns (`None`: not
     /// one resolvable at compile time).
     pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<u32>>,
+    /// Runtime arrays standing for the descriptor heaps, by element memory
+    /// type and heap (sampler or resource).
+    pub heap_globals: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
+    /// The runtime array of counters of resources taken from the heap.
+    pub counter_heap: Option<ir::Handle<ir::GlobalVariable>>,
     /// Some reachable code takes derivatives (explicitly, or by implicit-LOD
     /// sampling): compute shaders then need a derivative group mode.
     pub uses_derivatives: bool,
@@ -380,6 +385,8 @@ impl<'a> Sema<'a> {
             enum_scopes: Vec::new(),
             struct_instances: FxHashMap::default(),
             uses_derivatives: false,
+            heap_globals: FxHashMap::default(),
+            counter_heap: None,
             lowered: Default::default(),
             res_paths: Vec::new(),
             res_path_ids: FxHashMap::default(),

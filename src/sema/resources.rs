@@ -136,6 +136,56 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         Val::place(ty, Place::Ptr { ptr, mem, space }, read_only)
     }
 
+    /// Element `index` of a descriptor heap, as a resource of type `ty`
+    /// (SM 6.6): one runtime array per resource type, all bound to the
+    /// heap's binding (SPIR-V.rst, "ResourceDescriptorHeaps").
+    pub fn heap_place(
+        &mut self,
+        ty: TyId,
+        index: ir::Handle<ir::Expression>,
+        sampler: bool,
+    ) -> Val {
+        let (mem, space) = self.s.resource_mem(ty);
+        let gv = match self.s.heap_globals.get(&(mem, sampler)) {
+            Some(&g) => g,
+            None => {
+                let arr = self.s.module.ty(ir::TypeInner::Array {
+                    base: mem,
+                    size: ir::ArraySize::Runtime,
+                    stride: None,
+                });
+                let g = self.s.module.globals.append(ir::GlobalVariable {
+                    name: Some(
+                        if sampler {
+                            "SamplerDescriptorHeap"
+                        } else {
+                            "ResourceDescriptorHeap"
+                        }
+                        .into(),
+                    ),
+                    space,
+                    ty: arr,
+                    init: None,
+                    binding: None,
+                    io: None,
+                    precise: false,
+                    invariant: false,
+                    semantic: None,
+                    counter: None,
+                });
+                self.s.heap_globals.insert((mem, sampler), g);
+                g
+            }
+        };
+        let arr = self.s.module.globals[gv].ty;
+        let apty = self.ptr_type(arr, space);
+        let base = self.add(ir::Expression::GlobalVariable(gv), apty);
+        let pty = self.ptr_type(mem, space);
+        let ptr = self.add(ir::Expression::Access { base, index }, pty);
+        let ro = self.s.resource_read_only(ty, crate::sema::place::NO_SPAN);
+        Val::place(ty, Place::Ptr { ptr, mem, space }, ro)
+    }
+
     fn res_error(&mut self, kind: ResKind, method: ast::Ident) -> Val {
         self.error(
             codes::NO_METHOD,
@@ -396,14 +446,30 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// The counter global of the buffer behind `v` (created on first use
     /// for RW structured buffers).
-    fn counter_of(&mut self, v: &Val, span: Span) -> Option<ir::Handle<ir::GlobalVariable>> {
+    fn counter_of(&mut self, v: &Val, span: Span) -> Option<ir::Handle<ir::Expression>> {
         let ValKind::Place(Place::Ptr { ptr, .. }) = &v.kind else {
             self.s
                 .unsupported("counters of this buffer expression", span);
             return None;
         };
+        let sb = ir::AddressSpace::Storage { writable: true };
         let gv = match self.fb.f.expressions[*ptr] {
             ir::Expression::GlobalVariable(gv) => gv,
+            // A buffer from the descriptor heap: its counter is the same
+            // element of the counter heap.
+            ir::Expression::Access { base, index } if matches!(self.fb.f.expressions[base], ir::Expression::GlobalVariable(g) if self.s.heap_globals.values().any(|&h| h == g)) =>
+            {
+                let heap = self.counter_heap();
+                let hty = self.s.module.globals[heap].ty;
+                let block = match self.s.module.types[hty].inner {
+                    ir::TypeInner::Array { base, .. } => base,
+                    _ => hty,
+                };
+                let hpty = self.ptr_type(hty, sb);
+                let h = self.add(ir::Expression::GlobalVariable(heap), hpty);
+                let bpty = self.ptr_type(block, sb);
+                return Some(self.add(ir::Expression::Access { base: h, index }, bpty));
+            }
             _ => {
                 self.s.unsupported(
                     "counters of buffers passed as parameters or in arrays",
@@ -412,21 +478,50 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 return None;
             }
         };
-        if let Some(c) = self.s.module.globals[gv].counter {
-            return Some(c);
+        let c = match self.s.module.globals[gv].counter {
+            Some(c) => c,
+            None => {
+                let rindex = self.s.resources.iter().position(|r| r.gv == gv)? as u32;
+                let name = self.s.resources[rindex as usize].name;
+                let rspan = self.s.resources[rindex as usize].span;
+                self.s.make_counter(gv, rindex, name, rspan)
+            }
+        };
+        let cty = self.s.module.globals[c].ty;
+        let cpty = self.ptr_type(cty, sb);
+        Some(self.add(ir::Expression::GlobalVariable(c), cpty))
+    }
+
+    /// The runtime array of counters for heap resources.
+    fn counter_heap(&mut self) -> ir::Handle<ir::GlobalVariable> {
+        if let Some(h) = self.s.counter_heap {
+            return h;
         }
-        let rindex = self.s.resources.iter().position(|r| r.gv == gv)? as u32;
-        let name = self.s.resources[rindex as usize].name;
-        let rspan = self.s.resources[rindex as usize].span;
-        Some(self.s.make_counter(gv, rindex, name, rspan))
+        let block = self.s.counter_block_type();
+        let arr = self.s.module.ty(ir::TypeInner::Array {
+            base: block,
+            size: ir::ArraySize::Runtime,
+            stride: None,
+        });
+        let g = self.s.module.globals.append(ir::GlobalVariable {
+            name: Some("counter.var.ResourceDescriptorHeap".into()),
+            space: ir::AddressSpace::Storage { writable: true },
+            ty: arr,
+            init: None,
+            binding: None,
+            io: None,
+            precise: false,
+            invariant: false,
+            semantic: None,
+            counter: None,
+        });
+        self.s.counter_heap = Some(g);
+        g
     }
 
     /// Atomically adds `delta` to a buffer's counter; gives the old value.
     fn counter_op(&mut self, v: &Val, add: bool, span: Span) -> Option<ir::Handle<ir::Expression>> {
-        let c = self.counter_of(v, span)?;
-        let cty = self.s.module.globals[c].ty;
-        let cpty = self.ptr_type(cty, ir::AddressSpace::Storage { writable: true });
-        let base = self.add(ir::Expression::GlobalVariable(c), cpty);
+        let base = self.counter_of(v, span)?;
         let int = self.s.ir_ty(types::INT);
         let ipty = self.ptr_type(int, ir::AddressSpace::Storage { writable: true });
         let p = self.add(ir::Expression::AccessIndex { base, index: 0 }, ipty);
@@ -543,6 +638,40 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     let v4 = self.image_load(image, coord, level, sample, offset, elem_ty);
                     let h = self.from_texel(v4, elem_ty);
                     Val::expr(elem_ty, h)
+                }
+                "CalculateLevelOfDetail" | "CalculateLevelOfDetailUnclamped" if !rw && !ms => {
+                    let Some(image) = self.value(&obj) else {
+                        return Val::error();
+                    };
+                    let (Some(sa), Some(ca)) = (args.first(), args.get(1)) else {
+                        return self.wrong_args(m, span);
+                    };
+                    if !matches!(self.s.types.get(sa.val.ty), Ty::Sampler { .. }) {
+                        return self.error(
+                            codes::TYPE_MISMATCH,
+                            "the first argument must be a sampler",
+                            sa.span,
+                            "not a sampler",
+                        );
+                    }
+                    let Some(sampler) = self.value(&sa.val) else {
+                        return Val::error();
+                    };
+                    // The coordinate has no array layer.
+                    let n = coord_count(dim, false);
+                    let Some(coordinate) = self.float_coord(ca, n) else {
+                        return Val::error();
+                    };
+                    self.s.uses_derivatives = true;
+                    let f = self.s.ir_ty(types::FLOAT);
+                    let clamped = m == "CalculateLevelOfDetail";
+                    let query = ir::ImageQuery::Lod {
+                        sampler,
+                        coordinate,
+                        clamped,
+                    };
+                    let h = self.add(ir::Expression::ImageQuery { image, query }, f);
+                    Val::expr(types::FLOAT, h)
                 }
                 "Sample" | "SampleLevel" | "SampleBias" | "SampleGrad" | "SampleCmp"
                 | "SampleCmpLevelZero" | "SampleCmpLevel" | "Gather" | "GatherRed"

@@ -311,6 +311,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             // it directly.
             let v = self.expr(e);
             if !v.is_error() {
+                let v = if v.ty != ret {
+                    self.convert(v, ret, e.span)
+                } else {
+                    v
+                };
                 let p = if v.ty == ret { self.res_path(&v) } else { None };
                 let id = p.map(|p| self.s.intern_res_path(p));
                 if id.is_none() {
@@ -663,9 +668,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     self.declare_local(name, v, None, d.name.span);
                     return;
                 }
-                if v.ty != ty {
-                    let m = self.mismatch(v.ty, ty, e.span);
-                    self.declare_local(name, m, None, d.name.span);
+                let v = if v.ty != ty {
+                    self.convert(v, ty, e.span)
+                } else {
+                    v
+                };
+                if v.is_error() {
+                    self.declare_local(name, v, None, d.name.span);
                     return;
                 }
                 self.declare_local(name, v, None, d.name.span);

@@ -321,6 +321,14 @@ pub enum Ty {
         comparison: bool,
     },
     String,
+    /// `ResourceDescriptorHeap` / `SamplerDescriptorHeap` (SM 6.6).
+    Heap {
+        sampler: bool,
+    },
+    /// An element of a descriptor heap, not yet given a resource type.
+    HeapElem {
+        sampler: bool,
+    },
 }
 
 /// Where a bit-field sits in its storage unit.
@@ -641,6 +649,13 @@ impl Types {
                     "SamplerState".into()
                 }
             }
+            Ty::Heap { sampler } | Ty::HeapElem { sampler } => {
+                if sampler {
+                    "SamplerDescriptorHeap".into()
+                } else {
+                    "ResourceDescriptorHeap".into()
+                }
+            }
         }
     }
 
@@ -717,7 +732,9 @@ impl Types {
                 // Buffers are blocks; sema never asks for their value type.
                 None => ir::TypeInner::Scalar(ir::Scalar::U32),
             },
-            Ty::Error | Ty::Void | Ty::String => ir::TypeInner::Scalar(ir::Scalar::U32),
+            Ty::Error | Ty::Void | Ty::String | Ty::Heap { .. } | Ty::HeapElem { .. } => {
+                ir::TypeInner::Scalar(ir::Scalar::U32)
+            }
         };
         let h = module.ty(inner);
         self.ir_cache.insert(ty, h);

@@ -90,6 +90,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         "derivatives exist in pixel (and compute) shaders only",
                     );
                 }
+                self.s.uses_derivatives = true;
                 let h = self.per_row(ret, &vals, &mut |cx, a, rt| {
                     cx.add(
                         ir::Expression::Derivative {
