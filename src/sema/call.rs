@@ -42,7 +42,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// Methods named `name` of a struct and its bases, each with the number
     /// of base steps from `ty` (0 = the struct itself).
-    fn struct_methods(&self, ty: TyId, name: Symbol) -> Vec<(FuncDeclId, u32)> {
+    pub fn struct_methods(&self, ty: TyId, name: Symbol) -> Vec<(FuncDeclId, u32)> {
         let mut out = Vec::new();
         let mut cur = Some(ty);
         let mut depth = 0;
@@ -74,8 +74,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let mut cands: Vec<(FuncDeclId, u32)> = Vec::new();
         let mut this_val: Option<Val> = None;
         if callee.is_single() {
-            // A local variable cannot be called.
-            if let Some(super::func::LocalSym::Var(_)) = self.fb.locals.lookup(name) {
+            // A local variable cannot be called, unless it is a struct with
+            // `operator()`.
+            if let Some(super::func::LocalSym::Var(lv)) = self.fb.locals.lookup(name).cloned() {
+                let op = Symbol::intern("operator()");
+                let cands = self.struct_methods(lv.val.ty, op);
+                if !cands.is_empty() {
+                    let a = self.lower_args(args);
+                    return self.call_candidates(&cands, Some(lv.val), targs, a, op, span, false);
+                }
                 let _ = self.lower_args(args);
                 return self.error(
                     codes::NOT_CALLABLE,
@@ -233,7 +240,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn call_candidates(
+    pub fn call_candidates(
         &mut self,
         cands: &[(FuncDeclId, u32)],
         this_val: Option<Val>,

@@ -58,12 +58,11 @@ pub fn conversion_cost(types: &types::Types, from: TyId, to: TyId) -> Option<Cos
     if let (Some(fs), Some(ts)) = (fs, ts) {
         let fc = types.component(from)?;
         let tc = types.component(to)?;
-        // int → enum needs a cast.
-        if matches!(types.get(to), Ty::Enum(_)) && !matches!(types.get(from), Ty::Enum(_)) {
-            return None;
-        }
+        // int → enum converts too (HLSL enums are weakly typed), at a cost.
+        let to_enum =
+            matches!(types.get(to), Ty::Enum(_)) && !matches!(types.get(from), Ty::Enum(_));
         let mut c = scalar_cost(fc, tc);
-        if matches!(types.get(from), Ty::Enum(_)) {
+        if matches!(types.get(from), Ty::Enum(_)) || to_enum {
             c += CONVERSION;
         }
         let shape = match (fs, ts) {
@@ -148,11 +147,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let (from_shape, to_shape) = (self.s.types.shape(v.ty), self.s.types.shape(to));
         if let (Some(fs), Some(ts)) = (from_shape, to_shape) {
             if !explicit {
-                if matches!(self.s.types.get(to), Ty::Enum(_))
-                    && !matches!(self.s.types.get(v.ty), Ty::Enum(_))
-                {
-                    return self.mismatch(v.ty, to, span);
-                }
                 if conversion_cost(&self.s.types, v.ty, to).is_none() {
                     return self.mismatch(v.ty, to, span);
                 }
@@ -191,6 +185,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if let Some(c) = conversion_cost(&self.s.types, v.ty, to) {
             let _ = c;
             return self.convert_aggregate_same_layout(v, to, span);
+        }
+        // Structs (and arrays) of the same components convert member by
+        // member, implicitly too (DXC's flat conversion).
+        if !explicit
+            && matches!(self.s.types.get(v.ty), Ty::Struct(_) | Ty::Array(..))
+            && matches!(self.s.types.get(to), Ty::Struct(_) | Ty::Array(..))
+            && self.s.types.flat_count(v.ty) == self.s.types.flat_count(to)
+            && self.s.types.flat_count(to) > 0
+            && !self.s.types.contains_resource(v.ty)
+            && !self.s.types.contains_resource(to)
+        {
+            let mut q = VecDeque::new();
+            q.push_back(v);
+            return match self.build_from(to, &mut q, span) {
+                Some(h) => Val::expr(to, h),
+                None => Val::error(),
+            };
         }
         if explicit {
             // Flattening cast: (S)0, (S2)s1, (float4)s.

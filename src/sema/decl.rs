@@ -906,10 +906,13 @@ impl<'a> Sema<'a> {
                     );
                     let mut cx = FnCtx::new(self, fb);
                     let v = cx.expr(e);
+                    let v = if v.ty != ty && !v.is_error() {
+                        cx.convert(v, ty, e.span)
+                    } else {
+                        v
+                    };
                     if !v.is_error() {
-                        if v.ty != ty {
-                            cx.mismatch(v.ty, ty, e.span);
-                        } else {
+                        {
                             match cx.res_path(&v) {
                                 Some(p) => alias = Some(cx.s.intern_res_path(p)),
                                 None => {
@@ -1656,6 +1659,14 @@ impl<'a> Sema<'a> {
         let mut specs = Vec::new();
         let mut members: Vec<(ast::Ident, TyId)> = Vec::new();
         for vd in &cb.members {
+            // `static` and `groupshared` variables written in a cbuffer are
+            // ordinary globals, not members (as DXC takes them).
+            if vd.modifiers.has(ast::Modifier::Static)
+                || vd.modifiers.has(ast::Modifier::Groupshared)
+            {
+                self.declare_global_vars(vd, scope);
+                continue;
+            }
             let st = self.check_modifiers(&vd.modifiers, DeclSite::CBufferMember);
             let base = self.resolve_type(&vd.ty, &env);
             for d in &vd.declarators {

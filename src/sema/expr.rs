@@ -584,7 +584,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         self.write_place(&place, v.ty, nh);
         match op {
-            UnaryOp::PreInc | UnaryOp::PreDec => Val::expr(v.ty, nh),
+            // `++x` is an lvalue (it can be passed to an `out` parameter).
+            UnaryOp::PreInc | UnaryOp::PreDec => Val::place(v.ty, place, v.read_only),
             _ => Val::expr(v.ty, old),
         }
     }
@@ -741,6 +742,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return Val::error();
         }
         let numeric = self.s.types.is_numeric(va.ty) && self.s.types.is_numeric(vb.ty);
+        if !numeric && self.s.types.as_struct(va.ty).is_some() {
+            // HLSL 2021 operator overloading: `a + b` calls `a.operator+(b)`.
+            let name = Symbol::intern(&format!("operator{}", binop_str(op)));
+            let cands = self.struct_methods(va.ty, name);
+            if !cands.is_empty() {
+                let arg = super::call::Arg { val: vb, span };
+                return self.call_candidates(&cands, Some(va), None, vec![arg], name, span, false);
+            }
+        }
         if !numeric {
             return self.error(
                 codes::BAD_OPERANDS,
@@ -1639,6 +1649,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.dynamic_index(v, hi, rt, span)
             }
             Ty::Scalar(_) if const_index == Some(0) => v,
+            Ty::Struct(_) => {
+                let name = Symbol::intern("operator[]");
+                let cands = self.struct_methods(ty, name);
+                if cands.is_empty() {
+                    return self.error(
+                        codes::NOT_INDEXABLE,
+                        format!("cannot index `{}`", self.s.ty_name(ty)),
+                        span,
+                        "a struct without `operator[]`",
+                    );
+                }
+                let arg = super::call::Arg {
+                    val: iv,
+                    span: ispan,
+                };
+                self.call_candidates(&cands, Some(v), None, vec![arg], name, span, false)
+            }
             Ty::Heap { sampler } => {
                 let Some(hi) = self.index_value(iv, ispan) else {
                     return Val::error();

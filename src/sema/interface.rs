@@ -373,8 +373,7 @@ impl<'a> Sema<'a> {
         }
         // Derivatives in compute-like shaders (SM 6.6): quads when the
         // group is a whole number of 2x2 quads, else linear groups of 4
-        // (SPV_KHR_compute_shader_derivatives, or its NV form when that is
-        // the one allowed).
+        // (SPV_NV/KHR_compute_shader_derivatives).
         if self.uses_derivatives
             && matches!(
                 self.stage,
@@ -394,18 +393,9 @@ impl<'a> Sema<'a> {
                 )
             };
             ep.execution_modes.push((mode, Vec::new()));
-            let allowed = &self.opts.allowed_extensions;
-            let ext = if allowed
-                .iter()
-                .any(|e| e == "SPV_NV_compute_shader_derivatives")
-                && !allowed
-                    .iter()
-                    .any(|e| e == "SPV_KHR_compute_shader_derivatives")
-            {
-                "SPV_NV_compute_shader_derivatives"
-            } else {
-                "SPV_KHR_compute_shader_derivatives"
-            };
+            // The KHR extension shares the NV one's capabilities; the NV
+            // name is the one SPIR-V tools and drivers of today all know.
+            let ext = "SPV_NV_compute_shader_derivatives";
             if !self.module.required_capabilities.contains(&cap) {
                 self.module.required_capabilities.push(cap);
             }

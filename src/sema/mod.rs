@@ -54,6 +54,7 @@ pub fn lower(
     diags: &mut Diagnostics,
 ) -> Option<ir::Module> {
     let errors_before = diags.error_count();
+    let diags_before = diags.list.len();
     let Some(profile) = options.profile else {
         diags.push(Diagnostic::error(
             codes::BAD_OPTION,
@@ -71,11 +72,39 @@ pub fn lower(
     s.assign_bindings();
     s.check_groupshared_budget();
     let module = s.module;
+    // Trial lowerings (constant conditions, `auto`, constant initializers)
+    // may report a problem that the real lowering reports again.
+    dedup_diagnostics(diags, diags_before);
     if diags.error_count() > errors_before {
         None
     } else {
         Some(module)
     }
+}
+
+/// Drops repeated diagnostics (same code, message and labels) reported
+/// from index `from` on, keeping the first.
+fn dedup_diagnostics(diags: &mut Diagnostics, from: usize) {
+    let mut seen: rustc_hash::FxHashSet<(&'static str, String, Vec<(Span, String)>)> =
+        Default::default();
+    let mut kept = Vec::with_capacity(diags.list.len());
+    for (i, d) in std::mem::take(&mut diags.list).into_iter().enumerate() {
+        if i >= from {
+            let key = (
+                d.code.0,
+                d.message.clone(),
+                d.labels
+                    .iter()
+                    .map(|l| (l.span, l.message.clone()))
+                    .collect(),
+            );
+            if !seen.insert(key) {
+                continue;
+            }
+        }
+        kept.push(d);
+    }
+    diags.list = kept;
 }
 
 /// Parameter direction.
@@ -714,6 +743,33 @@ impl<'a> Sema<'a> {
         d = d.note(format!("call cycle: {}", path.join(" -> ")));
         d = d.note("HLSL does not allow recursion: every call is inlined by the target");
         self.push(d);
+    }
+
+    /// An Input built-in read by an intrinsic (one global per built-in).
+    pub fn builtin_input(
+        &mut self,
+        b: spirv::BuiltIn,
+        name: &str,
+        ty: TyId,
+    ) -> ir::Handle<ir::GlobalVariable> {
+        if let Some((h, _)) = self.module.globals.iter().find(|(_, g)| {
+            g.io == Some(ir::Binding::BuiltIn(b)) && g.space == ir::AddressSpace::Input
+        }) {
+            return h;
+        }
+        let it = self.ir_ty(ty);
+        self.module.globals.append(ir::GlobalVariable {
+            name: Some(name.into()),
+            space: ir::AddressSpace::Input,
+            ty: it,
+            init: None,
+            binding: None,
+            io: Some(ir::Binding::BuiltIn(b)),
+            precise: false,
+            invariant: false,
+            semantic: None,
+            counter: None,
+        })
     }
 
     /// groupshared memory is limited to 32 KB in D3D11+ compute shaders.

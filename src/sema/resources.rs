@@ -453,12 +453,24 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return None;
         };
         let sb = ir::AddressSpace::Storage { writable: true };
+        // A buffer from the descriptor heap: its counter is the same
+        // element of the counter heap.
+        let heap_index = match self.fb.f.expressions[*ptr] {
+            ir::Expression::Access { base, index } => Some((base, Some(index), 0)),
+            ir::Expression::AccessIndex { base, index } => Some((base, None, index)),
+            _ => None,
+        }
+        .filter(|(base, _, _)| {
+            matches!(self.fb.f.expressions[*base], ir::Expression::GlobalVariable(g) if self.s.heap_globals.values().any(|&h| h == g))
+        });
         let gv = match self.fb.f.expressions[*ptr] {
             ir::Expression::GlobalVariable(gv) => gv,
-            // A buffer from the descriptor heap: its counter is the same
-            // element of the counter heap.
-            ir::Expression::Access { base, index } if matches!(self.fb.f.expressions[base], ir::Expression::GlobalVariable(g) if self.s.heap_globals.values().any(|&h| h == g)) =>
-            {
+            _ if heap_index.is_some() => {
+                let (_, dynamic, constant) = heap_index?;
+                let index = match dynamic {
+                    Some(i) => i,
+                    None => self.u32_lit(constant),
+                };
                 let heap = self.counter_heap();
                 let hty = self.s.module.globals[heap].ty;
                 let block = match self.s.module.types[hty].inner {
@@ -1019,14 +1031,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 };
                 let t = match templ_ty {
                     Some(t) if m == "Store" => t,
+                    // Store(addr, value) of a non-32-bit or aggregate value
+                    // stores it as it is (as Store<T>).
                     None if m == "Store"
                         && !matches!(v.val.kind, ValKind::Const(_))
-                        && self.s.types.is_numeric(v.val.ty)
-                        && self
-                            .s
-                            .types
-                            .component(v.val.ty)
-                            .is_some_and(|c| c.width() != 4) =>
+                        && (!self.s.types.is_numeric(v.val.ty)
+                            || self
+                                .s
+                                .types
+                                .component(v.val.ty)
+                                .is_some_and(|c| c.width() != 4)) =>
                     {
                         v.val.ty
                     }

@@ -99,6 +99,29 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.fb.locals.pop();
             }
             S::If { cond, then, else_ } => {
+                // A constant condition keeps only the branch taken (the other
+                // is checked, then dropped), as DXC's legalization does: it
+                // also lets each branch use other resources.
+                if let Some(taken) = self.constant_condition(cond) {
+                    let (run, skip) = if taken {
+                        (Some(&**then), else_.as_deref())
+                    } else {
+                        (else_.as_deref(), Some(&**then))
+                    };
+                    if let Some(sk) = skip {
+                        let mark = self.begin_discard();
+                        self.fb.locals.push();
+                        self.lower_stmt(sk);
+                        self.fb.locals.pop();
+                        self.end_discard(mark);
+                    }
+                    if let Some(r) = run {
+                        self.fb.locals.push();
+                        self.lower_stmt(r);
+                        self.fb.locals.pop();
+                    }
+                    return;
+                }
                 let c = self.condition(cond);
                 let accept = self.scoped_block(then);
                 let reject = match else_ {
@@ -262,6 +285,26 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             S::Return(e) => self.return_stmt(e.as_ref(), s.span),
             S::Empty | S::Error => {}
         }
+    }
+
+    /// The value of a condition known at compile time (trial-lowered, then
+    /// dropped; `None` when it is not constant).
+    fn constant_condition(&mut self, cond: &'a ast::Expr) -> Option<bool> {
+        if !super::expr::is_pure(cond) {
+            return None;
+        }
+        let mark = self.begin_discard();
+        let v = self.expr(cond);
+        let k = if self.s.types.is_scalar(v.ty) && !v.is_error() {
+            match self.convert(v, types::BOOL, cond.span).kind {
+                ValKind::Const(k) => Some(k.as_bool()),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        self.end_discard(mark);
+        k
     }
 
     /// `if (!cond) break;` at the top of a loop body.
@@ -545,7 +588,34 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     fn local_decl(&mut self, vd: &'a ast::VarDecl) {
         let st = self.s.check_modifiers(&vd.modifiers, DeclSite::Local);
-        let base = self.s.resolve_type(&vd.ty, &crate::cx_env!(self));
+        let is_auto = matches!(&vd.ty.kind, ast::TypeSpecKind::Named { path, args: None }
+            if path.is_single() && path.last().name.as_str() == "auto");
+        let base = if is_auto {
+            // `auto x = e;` takes the type of `e` (a trial lowering).
+            match vd.declarators.first().and_then(|d| d.init.as_ref()) {
+                Some(ast::Initializer::Expr(e)) => {
+                    let mark = self.begin_discard();
+                    let v = self.expr(e);
+                    self.end_discard(mark);
+                    let ty = self.concrete(v.ty);
+                    super::scope::TypeEntry { ty, major: None }
+                }
+                _ => {
+                    self.s.error(
+                        codes::UNKNOWN_TYPE,
+                        "`auto` needs an initializer to take its type from",
+                        vd.ty.span,
+                        "no initializer",
+                    );
+                    super::scope::TypeEntry {
+                        ty: types::ERROR,
+                        major: None,
+                    }
+                }
+            }
+        } else {
+            self.s.resolve_type(&vd.ty, &crate::cx_env!(self))
+        };
         for d in &vd.declarators {
             let ty0 = self
                 .s

@@ -640,6 +640,52 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Val::void()
             }
             Custom::Frexp => self.unsupported("frexp", span),
+            Custom::QuadAny | Custom::QuadAll => {
+                // The quad's four values by swaps, combined (DXC's form
+                // without SPV_KHR_quad_control).
+                let b = self.s.ir_ty(types::BOOL);
+                let op = if c == Custom::QuadAny {
+                    ir::BinaryOperator::LogicalOr
+                } else {
+                    ir::BinaryOperator::LogicalAnd
+                };
+                let mut acc = vals[0];
+                for swap in [
+                    ir::SubgroupOperation::QuadReadAcrossX,
+                    ir::SubgroupOperation::QuadReadAcrossY,
+                    ir::SubgroupOperation::QuadReadAcrossDiagonal,
+                ] {
+                    let res = self.add(ir::Expression::SubgroupResult, b);
+                    self.stmt(ir::Statement::Subgroup {
+                        op: swap,
+                        args: vec![vals[0]],
+                        result: res,
+                    });
+                    acc = self.add(
+                        ir::Expression::Binary {
+                            op,
+                            left: acc,
+                            right: res,
+                            precise: false,
+                        },
+                        b,
+                    );
+                }
+                Val::expr(types::BOOL, acc)
+            }
+            Custom::GroupWaveCount | Custom::GroupWaveIndex => {
+                let (bi, name) = if c == Custom::GroupWaveCount {
+                    (spirv::BuiltIn::NumSubgroups, "gl_NumSubgroups")
+                } else {
+                    (spirv::BuiltIn::SubgroupId, "gl_SubgroupID")
+                };
+                let g = self.s.builtin_input(bi, name, types::UINT);
+                let u = self.s.ir_ty(types::UINT);
+                let pty = self.ptr_type(u, ir::AddressSpace::Input);
+                let p = self.add(ir::Expression::GlobalVariable(g), pty);
+                let h = self.add(ir::Expression::Load { pointer: p }, u);
+                Val::expr(types::UINT, h)
+            }
             Custom::Mul | Custom::Interlocked(_) => Val::error(),
         }
     }
@@ -996,7 +1042,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return Val::error();
         }
         let ty = dest.val.ty;
-        if !matches!(self.s.types.get(ty), Ty::Scalar(s) if s.is_int()) {
+        let float_ok = m == "InterlockedExchange";
+        if !matches!(self.s.types.get(ty), Ty::Scalar(s) if s.is_int() || (float_ok && s.is_float()))
+        {
             return self.error(
                 codes::NO_MATCHING_OVERLOAD,
                 format!(

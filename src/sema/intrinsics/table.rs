@@ -103,6 +103,11 @@ pub enum Custom {
     Normalize,
     Frexp,
     Fma,
+    QuadAny,
+    QuadAll,
+    /// SM 6.10 `GetGroupWaveCount`/`GetGroupWaveIndex`: built-ins.
+    GroupWaveCount,
+    GroupWaveIndex,
 }
 
 /// How an overload lowers.
@@ -277,7 +282,25 @@ pub static TABLE: &[Intrinsic] = &[
             Lower::Custom(Custom::Interlocked("InterlockedCompareStore")),
         )],
     },
-    interlocked!("InterlockedExchange"),
+    Intrinsic {
+        name: "InterlockedExchange",
+        overloads: &[
+            ov(
+                &[p(0, Comp::Any, Shp::Scalar), p(0, Comp::Any, Shp::Scalar)],
+                Ret::Void,
+                Lower::Custom(Custom::Interlocked("InterlockedExchange")),
+            ),
+            ov(
+                &[
+                    p(0, Comp::Any, Shp::Scalar),
+                    p(0, Comp::Any, Shp::Scalar),
+                    o(0, Comp::Any, Shp::Scalar),
+                ],
+                Ret::Void,
+                Lower::Custom(Custom::Interlocked("InterlockedExchange")),
+            ),
+        ],
+    },
     interlocked!("InterlockedMax"),
     interlocked!("InterlockedMin"),
     interlocked!("InterlockedOr"),
