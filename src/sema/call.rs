@@ -692,6 +692,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         // Copy-backs after the call: (temp pointer, param type, place, arg type).
         let mut copy_back: Vec<(ir::Handle<ir::Expression>, TyId, Place, TyId)> = Vec::new();
         if let Some(t) = this_val {
+            if matches!(t.kind, ValKind::Agg(_)) {
+                return self.unsupported("methods of structs that hold resources", span);
+            }
             let canon = self.s.ir_ty(t.ty);
             match &t.kind {
                 ValKind::Place(Place::Ptr {

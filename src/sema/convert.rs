@@ -720,8 +720,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// Member/element `index` (of HLSL type `ty`) of an aggregate value:
     /// a place stays a place.
-    pub fn member_of(&mut self, v: Val, index: u32, ty: TyId, _span: Span) -> Val {
+    pub fn member_of(&mut self, v: Val, index: u32, ty: TyId, span: Span) -> Val {
         match &v.kind {
+            ValKind::Agg(members) => {
+                let m = members
+                    .get(index as usize)
+                    .cloned()
+                    .unwrap_or_else(Val::error);
+                self.materialize(m, span, &|| "this member".to_string())
+            }
             ValKind::Place(p) => {
                 let p = self.index_place_const(p, v.ty, index, ty);
                 Val::place(ty, p, v.read_only)

@@ -224,17 +224,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let sym = if path.is_single() {
             if let Some(l) = self.fb.locals.lookup(last.name) {
                 match l.clone() {
-                    LocalSym::Var(v)
-                        if matches!(v.val.kind, ValKind::Void) && v.val.ty != types::VOID =>
-                    {
-                        return self.error(
-                            codes::RESOURCE_MISUSE,
-                            format!("resource variable `{}` is used before a resource is assigned to it", last.name),
-                            span,
-                            "no resource assigned yet",
-                        );
+                    LocalSym::Var(v) => {
+                        let n = last.name;
+                        return self
+                            .materialize(v.val, span, &|| format!("resource variable `{n}`"));
                     }
-                    LocalSym::Var(v) => return v.val,
                     LocalSym::Value(k) => {
                         let t = self.s.types.scalar(k.sc);
                         return Val::konst(t, k);
@@ -1036,6 +1030,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         r: &'a ast::Expr,
         span: Span,
     ) -> Val {
+        // Members of a local struct holding resources rebind.
+        if op.is_none() {
+            if let Some(v) = self.agg_assign(l, r, span) {
+                return v;
+            }
+        }
         // A local resource variable rebinds to another resource.
         if op.is_none() {
             if let ast::ExprKind::Name(path) = &l.kind {
@@ -1043,6 +1043,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     if let Some(LocalSym::Var(lv)) =
                         self.fb.locals.lookup(path.last().name).cloned()
                     {
+                        if matches!(lv.val.kind, ValKind::Agg(_)) {
+                            let v = self.expr(r);
+                            if v.is_error() {
+                                return v;
+                            }
+                            let nv = self.agg_copy(&lv.val, v, r.span);
+                            let mut nl = lv.clone();
+                            nl.val = nv;
+                            self.fb.locals.rebind(path.last().name, LocalSym::Var(nl));
+                            return Val::void();
+                        }
                         if self.s.types.is_resource(lv.val.ty) {
                             let v = self.expr(r);
                             if v.is_error() {
@@ -1057,7 +1068,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                                 return v;
                             }
                             let mut nl = lv.clone();
-                            nl.val = v.clone();
+                            nl.val = self.res_alias(v.clone());
                             self.fb.locals.rebind(path.last().name, LocalSym::Var(nl));
                             return v;
                         }

@@ -15,6 +15,7 @@
 //! 5. Recursion is rejected; descriptor bindings are assigned (`bindings`);
 //!    the groupshared budget is checked.
 
+pub mod aggregate;
 pub mod bindings;
 pub mod call;
 pub mod consteval;

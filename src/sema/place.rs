@@ -64,6 +64,13 @@ pub enum ValKind {
     Place(Place),
     /// A function name (only callable).
     Funcs(Vec<FuncDeclId>),
+    /// A resource known at compile time (index into `Sema::res_paths`);
+    /// names and members holding one materialise it where it is used.
+    Res(u32),
+    /// A local of a struct type that contains resources: one value per IR
+    /// member (base first), resources as `Res`/`Void`, data members as
+    /// places of their own locals.
+    Agg(Vec<Val>),
 }
 
 /// A lowered expression: its HLSL type and how to get at it.
@@ -139,7 +146,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Literal constants become `int`/`float`. `None` for errors and void.
     pub fn value(&mut self, v: &Val) -> Option<ir::Handle<ir::Expression>> {
         match &v.kind {
-            ValKind::Error | ValKind::Void | ValKind::Funcs(_) => None,
+            ValKind::Error
+            | ValKind::Void
+            | ValKind::Funcs(_)
+            | ValKind::Res(_)
+            | ValKind::Agg(_) => None,
             ValKind::Expr(h) => Some(*h),
             ValKind::Const(k) => {
                 let sc = match self.s.types.get(v.ty) {

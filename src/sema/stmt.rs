@@ -633,9 +633,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 continue;
             }
             if self.s.types.contains_resource(ty0) {
-                self.s
-                    .unsupported("local structs containing resources", d.span);
-                self.declare_local(name, Val::error(), None, d.name.span);
+                self.resource_struct_local(d, ty0);
                 continue;
             }
             if st.is_static.is_some() {
@@ -727,6 +725,39 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             .declare(name, LocalSym::Var(LocalVar { val, konst, span }));
     }
 
+    /// A local struct with resource members: an aggregate.
+    fn resource_struct_local(&mut self, d: &'a ast::Declarator, ty: types::TyId) {
+        let name = d.name.name;
+        if !matches!(self.s.types.get(ty), Ty::Struct(_)) {
+            self.s
+                .unsupported("local arrays of structs containing resources", d.span);
+            self.declare_local(name, Val::error(), None, d.name.span);
+            return;
+        }
+        let agg = self.make_agg(ty, name.as_str());
+        let v = match &d.init {
+            None => agg,
+            Some(ast::Initializer::List(items, span)) => self.agg_init_list(agg, items, *span),
+            Some(ast::Initializer::Expr(e)) => match &e.kind {
+                ast::ExprKind::InitList(items) => self.agg_init_list(agg, items, e.span),
+                _ => {
+                    let v = self.expr(e);
+                    if v.is_error() {
+                        v
+                    } else if matches!(v.kind, ValKind::Agg(_)) && v.ty == ty {
+                        self.agg_copy(&agg, v, e.span)
+                    } else {
+                        self.unsupported(
+                            "initializing a struct holding resources from this expression",
+                            e.span,
+                        )
+                    }
+                }
+            },
+        };
+        self.declare_local(name, v, None, d.name.span);
+    }
+
     /// A local of resource type names another resource (DXC legalizes such
     /// locals away; here they are aliases).
     fn resource_local(&mut self, d: &'a ast::Declarator, ty: types::TyId) {
@@ -743,6 +774,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 } else {
                     v
                 };
+                let v = self.res_alias(v);
                 if v.is_error() {
                     self.declare_local(name, v, None, d.name.span);
                     return;

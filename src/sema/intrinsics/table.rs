@@ -253,6 +253,8 @@ pub static TABLE: &[Intrinsic] = &[
     barrier!("AllMemoryBarrierWithGroupSync", true, true, true),
     barrier!("DeviceMemoryBarrier", false, true, false),
     barrier!("DeviceMemoryBarrierWithGroupSync", false, true, true),
+    custom!("GetGroupWaveCount", [], Ret::Uint, Custom::GroupWaveCount),
+    custom!("GetGroupWaveIndex", [], Ret::Uint, Custom::GroupWaveIndex),
     barrier!("GroupMemoryBarrier", true, false, false),
     barrier!("GroupMemoryBarrierWithGroupSync", true, false, true),
     interlocked!("InterlockedAdd"),
@@ -310,6 +312,18 @@ pub static TABLE: &[Intrinsic] = &[
         [p(0, Comp::Any, Shp::Scalar)],
         Ret::Slot(0),
         Custom::Identity
+    ),
+    custom!(
+        "QuadAll",
+        [p(0, Comp::Bool, Shp::Scalar)],
+        Ret::Bool,
+        Custom::QuadAll
+    ),
+    custom!(
+        "QuadAny",
+        [p(0, Comp::Bool, Shp::Scalar)],
+        Ret::Bool,
+        Custom::QuadAny
     ),
     wave!(
         "QuadReadAcrossDiagonal",
