@@ -1309,3 +1309,33 @@ fn bit_fields() {
         },
     );
 }
+
+#[test]
+fn resources_as_values() {
+    let a: Vec<u32> = (0..8).map(|i| i * 5 + 1).collect();
+    let b: Vec<u32> = (0..8).map(|i| 1000 - i).collect();
+    run(
+        "resource_values",
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_u32(&a)),
+                Resource::storage(0, 1, bytes_u32(&b)),
+                Resource::storage(0, 2, vec![0u8; 4 * 16]),
+                Resource::storage(0, 3, vec![0u8; 4 * 8]),
+            ]
+        },
+        [1, 1, 1],
+        |r, env| {
+            let out_a = u32s(&r[2]);
+            let out_b = u32s(&r[3]);
+            let want_a: Vec<u32> = (0..16)
+                .map(|k| if k < 8 { a[k] * 3 } else { a[k - 8] + 100 })
+                .collect();
+            let want_b: Vec<u32> = (0..8)
+                .map(|i| if i % 2 == 0 { b[i] + 1 } else { a[i] + 2 })
+                .collect();
+            assert_eq!(out_a, want_a, "{env:?}");
+            assert_eq!(out_b, want_b, "{env:?}");
+        },
+    );
+}

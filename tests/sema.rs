@@ -1030,3 +1030,141 @@ fn compute_features_validate() {
         &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2],
     );
 }
+
+// --- resources as compile-time values --------------------------------------
+
+#[test]
+fn functions_taking_resources_are_specialized() {
+    let m = lower(
+        "StructuredBuffer<float> a; StructuredBuffer<float> b; RWStructuredBuffer<float> o;\n\
+         float first(StructuredBuffer<float> s) { return s[0]; }\n\
+         RWStructuredBuffer<float> target() { return o; }\n\
+         [numthreads(1,1,1)] void main() { target()[0] = first(a) + first(b) + first(a); }",
+    );
+    // One instance per resource, none taking a pointer argument.
+    let names: Vec<&str> = m.functions.iter().map(|(_, f)| f.name.as_str()).collect();
+    assert!(
+        names.contains(&"first(a)") && names.contains(&"first(b)"),
+        "{names:?}"
+    );
+    assert_eq!(names.iter().filter(|n| n.starts_with("first")).count(), 2);
+    assert!(function(&m, "first(a)").arguments.is_empty());
+    assert!(function(&m, "target").result.is_none());
+}
+
+#[test]
+fn resource_locals_and_structs_holding_resources() {
+    lower(
+        "struct Pair { StructuredBuffer<uint> src; RWStructuredBuffer<uint> dst; uint offset; };\n\
+         StructuredBuffer<uint> g0; StructuredBuffer<uint> g1; RWStructuredBuffer<uint> out0;\n\
+         static RWStructuredBuffer<uint> alias = out0;\n\
+         [numthreads(1,1,1)] void main(uint i : SV_GroupIndex) {\n\
+           StructuredBuffer<uint> pick;\n\
+           if (i > 3) { pick = g0; alias[i] = pick[i]; } else { pick = g1; alias[i] = pick[i]; }\n\
+           Pair p = { g0, out0, 2 };\n\
+           p.dst[p.offset] = p.src[1];\n\
+           Pair q = p; q.src = g1; q.dst[0] = q.src[0];\n\
+         }",
+    );
+    let t = fails_with(
+        "StructuredBuffer<uint> g; [numthreads(1,1,1)] void main() { StructuredBuffer<uint> s; uint x = s[0]; }",
+        "E0609",
+    );
+    assert!(t.contains("used before a resource is assigned"), "{t}");
+}
+
+#[test]
+fn descriptor_heaps_bind_after_everything_else() {
+    let mut o = options();
+    o.profile = hlslc::options::Profile::parse("cs_6_6");
+    let m = lower_with(
+        "[[vk::binding(0)]] RWStructuredBuffer<uint> fixed;\n\
+         [numthreads(1,1,1)] void main() {\n\
+           Buffer<uint> src = ResourceDescriptorHeap[0];\n\
+           RWBuffer<uint> dst = ResourceDescriptorHeap[1];\n\
+           RWStructuredBuffer<uint> counted = ResourceDescriptorHeap[2];\n\
+           dst[0] = src[1] + counted.IncrementCounter(); fixed[0] = 1;\n\
+         }",
+        &o,
+    );
+    let heaps: Vec<_> = m
+        .globals
+        .iter()
+        .filter(|(_, g)| g.name.as_deref() == Some("ResourceDescriptorHeap"))
+        .map(|(_, g)| g.binding.expect("heap binding"))
+        .collect();
+    assert_eq!(heaps.len(), 3, "one runtime array per resource type");
+    assert!(
+        heaps.iter().all(|b| b.set == 0 && b.binding == 1),
+        "{heaps:?}"
+    );
+    assert_eq!(binding(&m, "counter.var.ResourceDescriptorHeap"), (0, 2));
+}
+
+#[test]
+fn bit_fields_share_storage_units() {
+    let m = lower(
+        "struct B { uint a : 3; uint b : 5; int c : 4; float f; uint d : 30; uint e : 3; };\n\
+         RWStructuredBuffer<B> o; [numthreads(1,1,1)] void main() { B x = o[0]; x.c = -1; x.e = x.a; o[1] = x; }",
+    );
+    let s = m
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some("B") && matches!(&t.inner, TypeInner::Struct { members, .. } if members.iter().all(|m| m.offset.is_none())))
+        .expect("struct B");
+    match &s.1.inner {
+        // a+b share a uint; c its own int; f; d; e does not fit after d.
+        TypeInner::Struct { members, .. } => assert_eq!(members.len(), 5),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn operator_overloading_and_auto() {
+    lower(
+        "struct V { float x; V operator+(V o) { V r; r.x = x + o.x; return r; } float operator[](uint i) { return x * i; } };\n\
+         struct F { float k; float operator()(float v) { return v * k; } };\n\
+         RWStructuredBuffer<float> o;\n\
+         [numthreads(1,1,1)] void main() { V a; a.x = 1; V b; b.x = 2; auto c = a + b; F f; f.k = 3; o[0] = c.x + c[2] + f(4); }",
+    );
+}
+
+#[test]
+fn constant_conditions_keep_one_branch() {
+    let m = lower(
+        "static const bool USE_A = true; RWStructuredBuffer<uint> a; RWStructuredBuffer<uint> b;\n\
+         [numthreads(1,1,1)] void main() { if (USE_A) a[0] = 1; else b[0] = 1; }",
+    );
+    let f = function(&m, "src.main");
+    assert_eq!(
+        count_stmts(&f.body, &|s| matches!(s, Statement::If { .. })),
+        0
+    );
+}
+
+#[test]
+fn derivatives_in_compute_pick_a_group_mode() {
+    let mut o = options();
+    o.profile = hlslc::options::Profile::parse("cs_6_6");
+    let m = lower_with(
+        "Texture2D t; SamplerState s; RWStructuredBuffer<float4> o;\n\
+         [numthreads(8,8,1)] void main(uint3 id : SV_DispatchThreadID) { o[id.x] = t.Sample(s, id.xy / 8.0); }",
+        &o,
+    );
+    assert!(
+        m.entry_points[0]
+            .execution_modes
+            .iter()
+            .any(|(e, _)| *e == spirv::ExecutionMode::DerivativeGroupQuadsKHR)
+    );
+    let m = lower_with(
+        "RWStructuredBuffer<float> o; [numthreads(12,1,1)] void main(uint3 id : SV_DispatchThreadID) { o[id.x] = ddx((float)id.x); }",
+        &o,
+    );
+    assert!(
+        m.entry_points[0]
+            .execution_modes
+            .iter()
+            .any(|(e, _)| *e == spirv::ExecutionMode::DerivativeGroupLinearKHR)
+    );
+}

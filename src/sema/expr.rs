@@ -2,7 +2,7 @@
 //! member access and swizzles, indexing, casts and constructors.
 
 use super::consteval::{self, ConstVal, FoldError, Konst};
-use super::func::{FnCtx, LocalSym};
+use super::func::{FnCtx, LocalSym, LocalVar};
 use super::place::{Place, Val, ValKind};
 use super::resolve::literal_konst;
 use super::scope::{GlobalId, Sym};
@@ -224,6 +224,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let sym = if path.is_single() {
             if let Some(l) = self.fb.locals.lookup(last.name) {
                 match l.clone() {
+                    LocalSym::Var(LocalVar {
+                        konst: Some(k),
+                        val,
+                        ..
+                    }) if matches!(val.read_only, Some(ReadOnly::Const(_))) => {
+                        return Val {
+                            read_only: val.read_only,
+                            ..Val::konst(val.ty, k)
+                        };
+                    }
                     LocalSym::Var(v) => {
                         let n = last.name;
                         return self
@@ -356,6 +366,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     pub fn global_val(&mut self, g: GlobalId) -> Val {
         let info = self.s.globals[g.0 as usize].clone();
+        // A `static const` scalar with a constant value is that value.
+        if let (Some(k), Some(ReadOnly::Const(c))) = (info.konst, info.read_only) {
+            return Val {
+                read_only: Some(ReadOnly::Const(c)),
+                ..Val::konst(info.ty, k)
+            };
+        }
         match info.kind {
             GlobalKind::Var { gv, mem } => {
                 let space = self.s.module.globals[gv].space;
@@ -968,7 +985,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if v.is_error() {
             return false;
         }
-        if v.as_place().is_none() {
+        if v.as_place().is_none() && !matches!(v.read_only, Some(ReadOnly::Const(_))) {
             self.s.error(
                 codes::NOT_ASSIGNABLE,
                 "cannot assign to this expression",
