@@ -333,8 +333,24 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Looks a field up in a struct value and its bases.
     pub fn field_of(&mut self, v: Val, name: Symbol, span: Span) -> Option<Val> {
         let sid = self.s.types.as_struct(v.ty)?;
-        let info = self.s.types.struct_info(sid).clone();
-        if let Some(f) = info.fields.iter().find(|f| f.name == name) {
+        let info = self.s.types.struct_info(sid);
+        let found = info
+            .fields
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| (f.member, f.ty, f.bits));
+        let base = info.base;
+        if let Some((member, fty, bits)) = found {
+            struct F {
+                member: u32,
+                ty: TyId,
+                bits: Option<super::types::BitField>,
+            }
+            let f = F {
+                member,
+                ty: fty,
+                bits,
+            };
             let unit = self.member_of(v, f.member, f.ty, span);
             let Some(b) = f.bits else {
                 return Some(unit);
@@ -359,7 +375,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 },
             });
         }
-        let base = info.base?;
+        let base = base?;
         let b = self.member_of(v, 0, base, span);
         self.field_of(b, name, span)
     }

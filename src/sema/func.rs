@@ -69,6 +69,13 @@ impl Locals {
     }
 }
 
+/// A key of the function's expression caches.
+#[derive(Clone, Copy, Debug)]
+enum CacheKey {
+    Lit(ir::Literal),
+    Const(ir::Handle<ir::Expression>),
+}
+
 /// What `break`/`continue` refer to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Breakable {
@@ -88,6 +95,9 @@ pub struct FnBuilder {
     pub breakable: Vec<Breakable>,
     lit_cache: FxHashMap<ir::Literal, ir::Handle<ir::Expression>>,
     const_cache: FxHashMap<ir::Handle<ir::Expression>, ir::Handle<ir::Expression>>,
+    /// Cache insertions in order, so that discarding code undoes only its
+    /// own (expression handle, key).
+    cache_log: Vec<(ir::Handle<ir::Expression>, CacheKey)>,
     /// `this` inside methods.
     pub this: Option<Val>,
     /// The struct of `this` (also for static methods).
@@ -116,6 +126,7 @@ impl FnBuilder {
             breakable: Vec::new(),
             lit_cache: FxHashMap::default(),
             const_cache: FxHashMap::default(),
+            cache_log: Vec::new(),
             this: None,
             this_struct: None,
             scope,
@@ -230,8 +241,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if self.fb.f.expressions.len() > mark {
             self.fb.f.expressions.truncate(mark);
             self.fb.f.expr_types.truncate(mark);
-            self.fb.lit_cache.retain(|_, h| h.index() < mark);
-            self.fb.const_cache.retain(|_, h| h.index() < mark);
+            while let Some(&(h, key)) = self.fb.cache_log.last() {
+                if h.index() < mark {
+                    break;
+                }
+                self.fb.cache_log.pop();
+                match key {
+                    CacheKey::Lit(l) => {
+                        self.fb.lit_cache.remove(&l);
+                    }
+                    CacheKey::Const(c) => {
+                        self.fb.const_cache.remove(&c);
+                    }
+                }
+            }
         }
         self.fb.emit_start = self.fb.f.expressions.len();
     }
@@ -278,6 +301,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let ty = self.s.module.scalar_type(l.scalar());
         let h = self.add(ir::Expression::Literal(l), ty);
         self.fb.lit_cache.insert(l, h);
+        self.fb.cache_log.push((h, CacheKey::Lit(l)));
         h
     }
     pub fn u32_lit(&mut self, v: u32) -> ir::Handle<ir::Expression> {
@@ -295,6 +319,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let ty = self.s.module.const_types[c.index()];
         let h = self.add(ir::Expression::Constant(c), ty);
         self.fb.const_cache.insert(c, h);
+        self.fb.cache_log.push((h, CacheKey::Const(c)));
         h
     }
 
