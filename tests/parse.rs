@@ -893,3 +893,61 @@ fn declarations_in_conditions() {
     };
     assert!(matches!(&b.stmts[1].kind, StmtKind::Switch { .. }));
 }
+
+/// Parses the HLSL files DXC accepts in its SPIR-V test corpus (exported by
+/// `/work/shared/tools/dxc-corpus`; set `DXC_CORPUS`), skipping those that
+/// need the preprocessor, and requires 95 % to parse without an error.
+/// Writes the first error of each failing file to `target/parse-corpus.txt`.
+#[test]
+#[ignore = "needs the DXC corpus (DXC_CORPUS=dir)"]
+fn dxc_corpus_parses() {
+    let Some(dir) = std::env::var_os("DXC_CORPUS") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).expect("manifest.tsv");
+    let (mut total, mut failed) = (0, 0);
+    let mut report = String::new();
+    for line in manifest.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.get(3) != Some(&"0") {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(dir.join(cols[0])) else {
+            continue;
+        };
+        if text.contains("#include") || text.contains("#define") || text.contains("#if") {
+            continue;
+        }
+        // Without a preprocessor, drop directive lines (`#pragma` and such).
+        let text: String = text
+            .lines()
+            .map(|l| {
+                if l.trim_start().starts_with('#') {
+                    ""
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        total += 1;
+        let p = parse_str(&text);
+        if let Some(d) = p.diags.iter().find(|d| d.is_error()) {
+            failed += 1;
+            let r = hlslc::diag::render_to_string(
+                std::slice::from_ref(d),
+                &p.sm,
+                hlslc::diag::DiagnosticFormat::Short,
+            );
+            report.push_str(&format!("{}\t{}", cols[0], r));
+        }
+    }
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/parse-corpus.txt");
+    let _ = std::fs::write(&out, &report);
+    eprintln!(
+        "{failed} of {total} files failed to parse; see {}",
+        out.display()
+    );
+    assert!(failed * 20 <= total, "{failed} of {total} failed");
+}
