@@ -25,3 +25,7 @@ pub const BAD_OPTION: Code = Code("E0002");
 pub const INTERNAL: Code = Code("E0003");
 /// Not supported yet: the feature is valid HLSL that hlslc does not compile.
 pub const UNSUPPORTED: Code = Code("E0004");
+
+// --- E07xx: constant evaluation ---
+/// An integer division or remainder by a constant zero.
+pub const INTEGER_DIVISION_BY_ZERO: Code = Code("E0701");
