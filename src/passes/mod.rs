@@ -14,12 +14,12 @@
 //! - -O2 and -O3: + `inline` of small functions (before `precise`),
 //!   `algebra`, `cse`, then `dce`.
 
-// pub mod algebra;
+pub mod algebra;
 pub mod const_fold;
-// pub mod cse;
-// pub mod dce;
+pub mod cse;
+pub mod dce;
 // pub mod float_controls;
-// pub mod fuse_mad;
+pub mod fuse_mad;
 // pub mod inline;
 pub mod precise;
 pub mod rewrite;
