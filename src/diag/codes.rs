@@ -29,3 +29,8 @@ pub const UNSUPPORTED: Code = Code("E0004");
 // --- E07xx: constant evaluation ---
 /// An integer division or remainder by a constant zero.
 pub const INTEGER_DIVISION_BY_ZERO: Code = Code("E0701");
+
+// --- E08xx: code generation limits ---
+/// A float-controls execution mode (`-denorm`, `-Gis`) needs
+/// SPV_KHR_float_controls, which the target and `-fspv-extension` exclude.
+pub const FLOAT_CONTROLS_UNAVAILABLE: Code = Code("E0801");

@@ -299,11 +299,7 @@ fn int_rules(
         Literal::I32(_) | Literal::U32(_) => 32,
         _ => 64,
     };
-    let all_ones = if bits == 64 {
-        -1i128 & 0xffff_ffff_ffff_ffff
-    } else {
-        (1i128 << bits) - 1
-    };
+    let all_ones = (1i128 << bits) - 1;
     let is_all_ones = v == -1 || v == all_ones;
     match op {
         B::Add | B::Subtract | B::InclusiveOr | B::ExclusiveOr | B::ShiftLeft | B::ShiftRight

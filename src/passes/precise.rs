@@ -95,6 +95,11 @@ struct FnInfo {
     precise_out_calls: Vec<(usize, usize)>,
 }
 
+/// A function and an expression in it.
+type Site = (Handle<Function>, Handle<Expression>);
+/// A call: caller, call index, argument index.
+type CallArg = (Handle<Function>, usize, usize);
+
 /// A specialisation key: callee, result precise, precise arguments.
 type Key = (Handle<Function>, bool, u64);
 
@@ -105,9 +110,9 @@ struct Precise<'m> {
     locals_done: FxHashSet<(Handle<Function>, Handle<LocalVariable>)>,
     globals_done: FxHashSet<Handle<GlobalVariable>>,
     /// Per global: (function, value) of every store into it.
-    global_stores: FxHashMap<Handle<GlobalVariable>, Vec<(Handle<Function>, Handle<Expression>)>>,
+    global_stores: FxHashMap<Handle<GlobalVariable>, Vec<Site>>,
     /// Per global: calls receiving a pointer into it.
-    global_calls: FxHashMap<Handle<GlobalVariable>, Vec<(Handle<Function>, usize, usize)>>,
+    global_calls: FxHashMap<Handle<GlobalVariable>, Vec<CallArg>>,
     /// Current call sites of each function: (caller, call index).
     callers: FxHashMap<Handle<Function>, Vec<(Handle<Function>, usize)>>,
     /// Arguments of a function that its slice reached.
@@ -117,7 +122,7 @@ struct Precise<'m> {
     /// The key each function stands for.
     key_of: Vec<Key>,
     has_precise_members: Vec<Option<bool>>,
-    work: Vec<(Handle<Function>, Handle<Expression>)>,
+    work: Vec<Site>,
 }
 
 impl<'m> Precise<'m> {

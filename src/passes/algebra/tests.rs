@@ -7,10 +7,9 @@ use BinaryOperator::*;
 
 /// Builds `out = f(x)` for each `f`, with `x` loaded from `out`, runs the
 /// pass (and dce, to drop what was replaced), and returns the text.
-fn simplify(
-    scalar: Scalar,
-    cases: &[&dyn Fn(&mut FunctionBuilder, Handle<Expression>) -> Handle<Expression>],
-) -> String {
+type Case<'a> = &'a dyn Fn(&mut FunctionBuilder, Handle<Expression>) -> Handle<Expression>;
+
+fn simplify(scalar: Scalar, cases: &[Case]) -> String {
     let mut m = Module::default();
     let t = m.scalar_type(scalar);
     let out = add_global(&mut m, "out", AddressSpace::Private, t);
