@@ -5,3 +5,4 @@
 
 mod common;
 mod diag_ui;
+mod vk;

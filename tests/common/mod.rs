@@ -1,6 +1,9 @@
 //! Helpers shared by the test modules.
 #![allow(dead_code)]
 
+mod spirv_tools;
+pub use spirv_tools::*;
+
 use hlslc::Options;
 use hlslc::source::MemoryLoader;
 use std::path::{Path, PathBuf};
