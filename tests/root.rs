@@ -5,4 +5,5 @@
 
 mod common;
 mod diag_ui;
+mod passes;
 mod vk;

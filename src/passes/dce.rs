@@ -269,10 +269,10 @@ fn remove_unreachable_functions(module: &mut Module) {
         return;
     }
     let mut remap = vec![None; n];
-    let old = std::mem::take(&mut module.functions);
-    for (h, f) in old.iter() {
+    let mut old = std::mem::take(&mut module.functions);
+    for h in old.handles() {
         if reached[h.index()] {
-            remap[h.index()] = Some(module.functions.append(f.clone()));
+            remap[h.index()] = Some(module.functions.append(std::mem::take(&mut old[h])));
         }
     }
     let map = |h: Handle<Function>| remap[h.index()].unwrap_or(h);
