@@ -237,3 +237,70 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod scale_tests {
+    use super::*;
+    use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
+    use crate::ir::*;
+
+    /// Nested `if`s `depth` deep, each adding to a precise output: no pass
+    /// may overflow the stack or take quadratic time.
+    fn nested(depth: usize) -> Module {
+        let mut m = Module::default();
+        let f32t = m.scalar_type(Scalar::F32);
+        let out = add_global(&mut m, "out", AddressSpace::Output, f32t);
+        m.globals[out].precise = true;
+        let mut fb = FunctionBuilder::new(&mut m, "main");
+        let o = fb.global(out);
+        fn level(fb: &mut FunctionBuilder, o: Handle<Expression>, left: usize) {
+            let x = fb.load(o);
+            let one = fb.f32(1.0);
+            let y = fb.binary(BinaryOperator::Add, x, one);
+            let y2 = fb.binary(BinaryOperator::Multiply, y, y);
+            fb.store(o, y2);
+            if left > 0 {
+                let c = fb.binary(BinaryOperator::Less, y, one);
+                fb.if_(c, |fb| level(fb, o, left - 1), |_| {});
+            }
+        }
+        level(&mut fb, o, depth);
+        let f = fb.finish();
+        add_compute_entry(&mut m, "main", f);
+        m
+    }
+
+    #[test]
+    fn deep_nesting_and_time() {
+        // Run on a thread with a modest stack, like a compiler thread.
+        let t = std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn(|| {
+                let mut m = nested(2000);
+                let start = std::time::Instant::now();
+                let mut d = Diagnostics::new();
+                pipeline(&mut m, 3, &mut d);
+                assert!(d.is_empty(), "{:?}", d.list);
+                let f = &m.functions[m.entry_points[0].function];
+                let marked = f
+                    .expressions
+                    .iter()
+                    .filter(|(_, e)| {
+                        matches!(
+                            e,
+                            Expression::Binary {
+                                op: BinaryOperator::Multiply,
+                                precise: true,
+                                ..
+                            }
+                        )
+                    })
+                    .count();
+                assert_eq!(marked, 2001);
+                start.elapsed()
+            })
+            .expect("spawn");
+        let elapsed = t.join().expect("no stack overflow");
+        eprintln!("pipeline on 2000 nested ifs: {elapsed:?}");
+    }
+}
