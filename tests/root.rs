@@ -3,6 +3,7 @@
 //! File-based cases live under `tests/in/`; expected outputs sit beside them
 //! and are rewritten with `HLSLC_BLESS=1 cargo test`.
 
+mod back_spv;
 mod common;
 mod diag_ui;
 mod passes;

@@ -31,6 +31,9 @@ pub const UNSUPPORTED: Code = Code("E0004");
 pub const INTEGER_DIVISION_BY_ZERO: Code = Code("E0701");
 
 // --- E08xx: code generation limits ---
+/// The chosen target environment (`-fspv-target-env`) cannot express a
+/// feature the shader uses (e.g. wave operations need Vulkan 1.1).
+pub const TARGET_TOO_OLD: Code = Code("E0801");
 /// A float-controls execution mode (`-denorm`, `-Gis`) needs
-/// SPV_KHR_float_controls, which the target and `-fspv-extension` exclude.
-pub const FLOAT_CONTROLS_UNAVAILABLE: Code = Code("E0801");
+/// SPV_KHR_float_controls, which `-fspv-extension` excludes below SPIR-V 1.4.
+pub const FLOAT_CONTROLS_UNAVAILABLE: Code = Code("E0802");

@@ -226,7 +226,10 @@ pub enum TypeInner {
     },
     /// An HLSL `floatRxC`: `rows` and `columns` are 1..=4, never both 1.
     /// (A 1xN or Nx1 matrix is kept as a matrix in the IR; the backend
-    /// represents it as a vector as DXC does.)
+    /// represents it as a vector as DXC does.) A non-float matrix becomes
+    /// an array of row vectors in SPIR-V; in explicitly laid out memory
+    /// (struct members with offsets) sema writes such a matrix as an
+    /// `Array` of row vectors with its stride, which the backend requires.
     Matrix {
         rows: u8,
         columns: u8,
@@ -281,7 +284,11 @@ pub enum AddressSpace {
     /// `cbuffer`, `ConstantBuffer<T>`, `$Globals` (block in Uniform storage).
     Uniform,
     /// Structured and byte-address buffers. The backend picks BufferBlock in
-    /// Uniform storage below SPIR-V 1.3 and StorageBuffer from 1.3.
+    /// Uniform storage below SPIR-V 1.3 and StorageBuffer from 1.3, and
+    /// decorates the members of a read-only buffer's struct `NonWritable`:
+    /// read-only and read-write buffers (and cbuffers) must not share one
+    /// struct type (DXC names them `type.StructuredBuffer.T`,
+    /// `type.RWStructuredBuffer.T`…).
     Storage { writable: bool },
     /// `[[vk::push_constant]]`.
     PushConstant,
@@ -564,7 +571,8 @@ pub enum SampleLevel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImageQuery {
     /// Width/height/depth (and array layers) at a level, or of a level-less
-    /// image when `level` is `None`.
+    /// image when `level` is `None` (for an image with mip levels, `None`
+    /// means level 0, as DXC's `GetDimensions` without a level).
     Size {
         level: Option<Handle<Expression>>,
     },
@@ -672,7 +680,9 @@ pub enum Expression {
         control: DerivativeControl,
         expr: Handle<Expression>,
     },
-    /// Sampling. The result is a 4-component vector of the image's sampled
+    /// Sampling. `image` and `sampler` are values of image/sampler type or
+    /// pointers to `Handle` globals (the backend loads them). The result is
+    /// a 4-component vector of the image's sampled
     /// type (or a scalar for depth comparison, and for gathers a 4-vector),
     /// or, when `sparse`, a struct `{ uint residency_code; T texel; }`.
     ImageSample {
@@ -687,7 +697,8 @@ pub enum Expression {
         depth_ref: Option<Handle<Expression>>,
         /// `clamp` argument of the tiled-resources forms → `MinLod`.
         clamp: Option<Handle<Expression>>,
-        /// `Gather` / `GatherRed`…: the component (0..=3).
+        /// `Gather` / `GatherRed`…: the component (0..=3). Gathers read
+        /// level 0: `level` is ignored for them.
         gather: Option<u32>,
         sparse: bool,
     },
@@ -706,7 +717,10 @@ pub enum Expression {
         query: ImageQuery,
     },
     /// A pointer to one texel of a storage image, for `Interlocked*` on
-    /// `RWTexture*`/`RWBuffer` elements.
+    /// `RWTexture*`/`RWBuffer` elements. `image` must be the pointer to the
+    /// image global (or a `Load` of it); the expression's type is a
+    /// `Pointer` to the texel scalar (its address space is ignored: SPIR-V
+    /// puts texel pointers in the `Image` storage class).
     ImageTexelPointer {
         image: Handle<Expression>,
         coordinate: Handle<Expression>,
@@ -785,7 +799,9 @@ pub enum AtomicFunction {
     CompareExchange,
     /// `IncrementCounter` of Append/RW structured buffers.
     Increment,
-    /// `DecrementCounter`/`Consume`.
+    /// `DecrementCounter`/`Consume`. Like every atomic, the result is the
+    /// value before the operation; HLSL's `DecrementCounter` returns the
+    /// value after it, so sema subtracts one.
     Decrement,
     Load,
     Store,
@@ -920,7 +936,9 @@ pub struct LocalVariable {
     pub name: Option<String>,
     pub ty: Handle<Type>,
     /// A constant initial value (else the variable starts undefined and
-    /// sema stores into it).
+    /// sema stores into it): an expression of the function's arena that is
+    /// a `Literal`, `Constant`, `ZeroValue`, or a `Compose`/`Splat` of
+    /// those; it needs no `Emit`.
     pub init: Option<Handle<Expression>>,
     /// Declared `precise`.
     pub precise: bool,

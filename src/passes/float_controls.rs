@@ -13,7 +13,7 @@
 //! every target env can express them. The pass records the capability (and,
 //! below SPIR-V 1.4, the extension) in `Module::required_*`. When
 //! `-fspv-extension=` lists extensions and leaves this one out on a target
-//! below SPIR-V 1.4, the modes cannot be expressed: error E0801. Whether a
+//! below SPIR-V 1.4, the modes cannot be expressed: error E0802. Whether a
 //! device supports a mode is its own business (lavapipe and the H200
 //! support `SignedZeroInfNanPreserve` but neither fp32 denormal mode, see
 //! VULKAN-NOTES).

@@ -1,4 +1,64 @@
-//! The SPIR-V backend: IR → SPIR-V words with rspirv.
+//! The SPIR-V backend: IR → SPIR-V words with rspirv, following DXC's
+//! HLSL→SPIR-V mapping (`docs/SPIR-V.rst` in DirectXShaderCompiler).
+//!
+//! One file per concern:
+//! - `writer.rs`: the module as a whole (header, capabilities, extensions,
+//!   globals, functions, assembling the sections in SPIR-V's order);
+//! - `types.rs`: the type cache and layout decorations;
+//! - `constant.rs`: the constant cache and constant expressions;
+//! - `function.rs`: function bodies, statements and structured control flow;
+//! - `expr.rs`: expressions;
+//! - `math.rs`: arithmetic on matrices, conversions and GLSL.std.450 math;
+//! - `image.rs`: sampling, fetches, reads, writes and queries of images;
+//! - `sync.rs`: atomics, barriers and wave (subgroup) operations;
+//! - `interface.rs`: entry points, built-ins, locations and bindings.
+//!
+//! The output is deterministic: the same module and options give the same
+//! words, byte for byte (ids are handed out in IR order, capabilities and
+//! extensions are sorted).
+
+mod constant;
+mod expr;
+mod function;
+mod image;
+mod interface;
+mod math;
+mod sync;
+mod types;
+mod writer;
+
+use crate::diag::{Diagnostic, codes};
+use crate::ir;
+use crate::options::TargetEnv;
+
+/// What the backend needs to know beyond the IR.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `-fspv-target-env`: picks the SPIR-V version and what it may use.
+    pub target_env: TargetEnv,
+    /// Emit `OpName`/`OpMemberName` for functions, variables, struct types
+    /// and members.
+    pub debug_names: bool,
+    /// `-fspv-entrypoint-name=`: the name given to the entry point in
+    /// `OpEntryPoint` (the module must have exactly one entry point).
+    pub entry_point_name: Option<String>,
+    /// `-fvk-invert-y`: negate `Position.y` when it is written by a vertex,
+    /// domain or geometry shader.
+    pub invert_y: bool,
+    /// `-fvk-use-dx-position-w`: a pixel shader reading `SV_Position` sees
+    /// `1 / FragCoord.w` in `w`, as in Direct3D.
+    pub dx_position_w: bool,
+}
+
+/// Writes `module` as SPIR-V words.
+///
+/// An `Err` means the target cannot express something in the module (for
+/// example wave operations on Vulkan 1.0), that hlslc does not support it
+/// yet (`E0004`), or that the IR broke one of its invariants (`E0003`, a
+/// bug in hlslc).
+pub fn write(module: &ir::Module, options: &Options) -> Result<Vec<u32>, Diagnostic> {
+    writer::Writer::new(module, options).write()
+}
 
 /// SPIR-V disassembly text of a module (rspirv's format).
 pub fn disassemble(words: &[u32]) -> String {
@@ -7,4 +67,41 @@ pub fn disassemble(words: &[u32]) -> String {
         Ok(module) => module.disassemble(),
         Err(e) => format!("; could not disassemble: {e}\n"),
     }
+}
+
+/// The result of the backend's internal steps.
+type BackResult<T> = Result<T, Diagnostic>;
+
+/// An internal compiler error: the IR broke an invariant.
+fn internal(message: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::error(
+        codes::INTERNAL,
+        format!("internal compiler error in the SPIR-V backend: {message}"),
+    )
+    .note("this is a bug in hlslc; please report it with the shader that triggers it")
+}
+
+/// Valid HLSL that the backend does not translate yet.
+fn unsupported(message: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::error(codes::UNSUPPORTED, format!("not supported yet: {message}"))
+}
+
+/// A feature the chosen target environment cannot express.
+fn needs_newer_target(feature: &str, needed: &str, env: TargetEnv) -> Diagnostic {
+    let (major, minor) = env.spirv_version();
+    Diagnostic::error(
+        codes::TARGET_TOO_OLD,
+        format!(
+            "{feature} needs {needed}, but the target is {} (SPIR-V {major}.{minor})",
+            env.name()
+        ),
+    )
+    .note(format!(
+        "choose a newer target environment, e.g. -fspv-target-env={}",
+        if needed.contains("1.5") {
+            "vulkan1.2"
+        } else {
+            "vulkan1.1"
+        }
+    ))
 }

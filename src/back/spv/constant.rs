@@ -1,0 +1,318 @@
+//! Constants: a cache giving each distinct constant one id (rspirv does
+//! not deduplicate constants), literals, composites, `OpConstantNull`, and
+//! the evaluation of constant expressions of the IR.
+
+use super::writer::Writer;
+use super::{BackResult, internal};
+use crate::ir::{self, Arena, Expression, Handle, Literal, Scalar, ScalarKind, TypeInner};
+use rspirv::dr::{Instruction, Operand};
+use rustc_hash::FxHashMap;
+use spirv::{Op, Word};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum ConstKey {
+    /// `wide`: a 64-bit type (two literal words).
+    Bits {
+        ty: Word,
+        bits: u64,
+        wide: bool,
+    },
+    Bool {
+        ty: Word,
+        value: bool,
+    },
+    Composite {
+        ty: Word,
+        parts: Vec<Word>,
+    },
+    Null(Word),
+}
+
+#[derive(Default)]
+pub(super) struct ConstCache {
+    lookup: FxHashMap<ConstKey, Word>,
+    /// The constituents of composite constants (to flatten vectors built
+    /// from vectors, which `OpConstantComposite` does not allow).
+    parts: FxHashMap<Word, Vec<Word>>,
+    /// The id of each module-level constant expression, once written.
+    module_exprs: Vec<Option<Word>>,
+}
+
+impl Writer<'_> {
+    fn constant(&mut self, key: ConstKey) -> Word {
+        if let Some(&id) = self.constants.lookup.get(&key) {
+            return id;
+        }
+        let id = self.id();
+        let inst = match &key {
+            ConstKey::Bits { ty, bits, wide } => Instruction::new(
+                Op::Constant,
+                Some(*ty),
+                Some(id),
+                vec![if *wide {
+                    Operand::LiteralBit64(*bits)
+                } else {
+                    Operand::LiteralBit32(*bits as u32)
+                }],
+            ),
+            ConstKey::Bool { ty, value } => Instruction::new(
+                if *value {
+                    Op::ConstantTrue
+                } else {
+                    Op::ConstantFalse
+                },
+                Some(*ty),
+                Some(id),
+                vec![],
+            ),
+            ConstKey::Composite { ty, parts } => Instruction::new(
+                Op::ConstantComposite,
+                Some(*ty),
+                Some(id),
+                parts.iter().map(|&p| Operand::IdRef(p)).collect(),
+            ),
+            ConstKey::Null(ty) => Instruction::new(Op::ConstantNull, Some(*ty), Some(id), vec![]),
+        };
+        self.globals.push(inst);
+        if let ConstKey::Composite { parts, .. } = &key {
+            self.constants.parts.insert(id, parts.clone());
+        }
+        self.constants.lookup.insert(key, id);
+        id
+    }
+
+    /// A scalar constant of `scalar`'s type from raw bits (the low
+    /// `width * 8` bits; signed integers narrower than 32 bits are sign
+    /// extended into the word, as SPIR-V 2.2.1 requires).
+    fn scalar_bits(&mut self, scalar: Scalar, bits: u64) -> Word {
+        let ty = self.scalar_type(scalar);
+        self.constant(ConstKey::Bits {
+            ty,
+            bits,
+            wide: scalar.width > 4,
+        })
+    }
+
+    pub fn literal(&mut self, lit: Literal) -> Word {
+        let scalar = lit.scalar();
+        let bits = match lit {
+            Literal::Bool(value) => {
+                let ty = self.bool_type();
+                return self.constant(ConstKey::Bool { ty, value });
+            }
+            Literal::I16(v) => u64::from(i32::from(v) as u32),
+            Literal::U16(v) => u64::from(v),
+            Literal::I32(v) => u64::from(v as u32),
+            Literal::U32(v) => u64::from(v),
+            Literal::I64(v) => v as u64,
+            Literal::U64(v) => v,
+            Literal::F16(b) => u64::from(b),
+            Literal::F32(b) => u64::from(b),
+            Literal::F64(b) => b,
+        };
+        self.scalar_bits(scalar, bits)
+    }
+
+    pub fn const_u32(&mut self, v: u32) -> Word {
+        self.literal(Literal::U32(v))
+    }
+
+    pub fn const_i32(&mut self, v: i32) -> Word {
+        self.literal(Literal::I32(v))
+    }
+
+    pub fn const_f32(&mut self, v: f32) -> Word {
+        self.literal(Literal::f32(v))
+    }
+
+    /// The integer `v` (or `v` as a float) in `scalar`'s type.
+    pub fn const_scalar(&mut self, scalar: Scalar, v: i64) -> Word {
+        match (scalar.kind, scalar.width) {
+            (ScalarKind::Bool, _) => self.literal(Literal::Bool(v != 0)),
+            (ScalarKind::Sint | ScalarKind::Uint, w) => {
+                let bits = match w {
+                    2 if scalar.kind == ScalarKind::Sint => u64::from(v as i16 as i32 as u32),
+                    2 => u64::from(v as u16),
+                    4 => u64::from(v as u32),
+                    _ => v as u64,
+                };
+                self.scalar_bits(scalar, bits)
+            }
+            (ScalarKind::Float, 2) => {
+                self.scalar_bits(scalar, u64::from(f64_to_f16_bits(v as f64)))
+            }
+            (ScalarKind::Float, 8) => self.scalar_bits(scalar, (v as f64).to_bits()),
+            (ScalarKind::Float, _) => self.scalar_bits(scalar, u64::from((v as f32).to_bits())),
+        }
+    }
+
+    pub fn const_null(&mut self, ty: Word) -> Word {
+        self.constant(ConstKey::Null(ty))
+    }
+
+    pub fn const_composite(&mut self, ty: Word, parts: Vec<Word>) -> Word {
+        self.constant(ConstKey::Composite { ty, parts })
+    }
+
+    /// `v` as a scalar (size 1) or a vector of `size` copies.
+    pub fn const_splat(&mut self, scalar: Scalar, size: u8, v: i64) -> Word {
+        let c = self.const_scalar(scalar, v);
+        if size <= 1 {
+            return c;
+        }
+        let ty = self.vector_type(scalar, size);
+        self.const_composite(ty, vec![c; size as usize])
+    }
+
+    /// The scalar constituents of a vector constant.
+    fn const_vector_parts(&mut self, id: Word, scalar: Scalar, size: u8) -> Vec<Word> {
+        match self.constants.parts.get(&id) {
+            Some(parts) => parts.clone(),
+            // Not a composite: an OpConstantNull vector.
+            None => vec![self.const_scalar(scalar, 0); size as usize],
+        }
+    }
+
+    /// The id of a module-level constant expression.
+    pub fn const_expression(&mut self, h: Handle<Expression>) -> BackResult<Word> {
+        if let Some(Some(id)) = self.constants.module_exprs.get(h.index()) {
+            return Ok(*id);
+        }
+        let ir = self.ir;
+        let mut memo = std::mem::take(&mut self.constants.module_exprs);
+        memo.resize(ir.const_expressions.len(), None);
+        let result = self.constant_of(&ir.const_expressions, &ir.const_types, h, &mut memo);
+        self.constants.module_exprs = memo;
+        match result? {
+            Some(id) => Ok(id),
+            None => Err(internal(format!(
+                "module constant expression {h:?} is not a constant"
+            ))),
+        }
+    }
+
+    /// Evaluates `h` of `exprs` (whose types are `types`) as a constant:
+    /// `None` when it is not a constant expression. `memo` holds the ids of
+    /// the expressions already evaluated.
+    pub fn constant_of(
+        &mut self,
+        exprs: &Arena<Expression>,
+        types: &[Handle<ir::Type>],
+        h: Handle<Expression>,
+        memo: &mut Vec<Option<Word>>,
+    ) -> BackResult<Option<Word>> {
+        // A memo of `Some(0)` records "not a constant" (0 is never an id).
+        match memo.get(h.index()) {
+            Some(Some(0)) => return Ok(None),
+            Some(Some(id)) => return Ok(Some(*id)),
+            _ => {}
+        }
+        let Some(expr) = exprs.get(h) else {
+            return Err(internal(format!(
+                "constant expression {h:?} does not exist"
+            )));
+        };
+        // Operands come before the expressions using them; checking it
+        // keeps broken IR from recursing forever.
+        let earlier = |e: Handle<Expression>| {
+            if e.index() < h.index() {
+                Ok(())
+            } else {
+                Err(internal(format!(
+                    "constant expression {h:?} uses {e:?}, which does not come before it"
+                )))
+            }
+        };
+        let module_arena = std::ptr::eq(exprs, &self.ir.const_expressions);
+        let ty_of = |e: Handle<Expression>| {
+            types
+                .get(e.index())
+                .copied()
+                .ok_or_else(|| internal(format!("expression {e:?} has no type")))
+        };
+        let id = match expr {
+            Expression::Literal(lit) => Some(self.literal(*lit)),
+            Expression::Constant(c) => {
+                if module_arena {
+                    earlier(*c)?;
+                }
+                Some(self.const_expression(*c)?)
+            }
+            Expression::ZeroValue(ty) => {
+                let ty = self.type_id(*ty)?;
+                Some(self.const_null(ty))
+            }
+            Expression::Splat { size, value } => {
+                earlier(*value)?;
+                match self.constant_of(exprs, types, *value, memo)? {
+                    Some(v) => {
+                        let ty = self.type_id(ty_of(h)?)?;
+                        Some(self.const_composite(ty, vec![v; *size as usize]))
+                    }
+                    None => None,
+                }
+            }
+            Expression::Compose { ty, components } => 'compose: {
+                let mut ids = Vec::with_capacity(components.len());
+                for &c in components {
+                    earlier(c)?;
+                    let Some(id) = self.constant_of(exprs, types, c, memo)? else {
+                        break 'compose None;
+                    };
+                    ids.push(id);
+                }
+                let inner = self.ir_type(*ty)?.inner.clone();
+                let ty_id = self.type_id(*ty)?;
+                match inner {
+                    TypeInner::Vector { size, scalar } => {
+                        let mut parts = Vec::with_capacity(size as usize);
+                        for (&c, &id) in components.iter().zip(&ids) {
+                            match self.ir_type(ty_of(c)?)?.inner {
+                                TypeInner::Vector { size: n, .. } => {
+                                    parts.extend(self.const_vector_parts(id, scalar, n))
+                                }
+                                _ => parts.push(id),
+                            }
+                        }
+                        if parts.len() != size as usize {
+                            return Err(internal(format!(
+                                "constant vector {h:?} has {} components for a vector of {size}",
+                                parts.len()
+                            )));
+                        }
+                        Some(self.const_composite(ty_id, parts))
+                    }
+                    TypeInner::Matrix { rows: 1, .. } if ids.len() == 1 => Some(ids[0]),
+                    _ => Some(self.const_composite(ty_id, ids)),
+                }
+            }
+            _ => None,
+        };
+        let Some(id) = id else {
+            if let Some(slot) = memo.get_mut(h.index()) {
+                *slot = Some(0);
+            }
+            return Ok(None);
+        };
+        if let Some(slot) = memo.get_mut(h.index()) {
+            *slot = Some(id);
+        }
+        Ok(Some(id))
+    }
+}
+
+/// IEEE binary16 bits of a small integer-valued `v` (used for 0, 1 and
+/// masks; exact for every integer up to 2048).
+fn f64_to_f16_bits(v: f64) -> u16 {
+    if v == 0.0 {
+        return if v.is_sign_negative() { 0x8000 } else { 0 };
+    }
+    let sign = if v < 0.0 { 0x8000u16 } else { 0 };
+    let a = v.abs();
+    let exp = a.log2().floor() as i32;
+    if exp > 15 {
+        return sign | 0x7c00;
+    }
+    let mant = ((a / 2f64.powi(exp) - 1.0) * 1024.0).round() as u16;
+    sign | (((exp + 15) as u16) << 10) | (mant & 0x3ff)
+}

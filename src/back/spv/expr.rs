@@ -1,0 +1,660 @@
+//! Expressions: constants, composites, swizzles, access chains, loads,
+//! selects, relational tests, derivatives and buffer lengths. Arithmetic is
+//! in `math.rs`, images in `image.rs`.
+
+use super::function::{FunctionWriter, PointerValue, Value};
+use super::types::{MatrixRepr, matrix_repr};
+use super::{BackResult, internal};
+use crate::ir::{self, Expression, Handle, Literal, Scalar, TypeInner};
+use rspirv::dr::Operand;
+use spirv::{Op, StorageClass, Word};
+
+/// The SPIR-V shape of an IR type: what arithmetic sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    Scalar(Scalar),
+    Vector(u8, Scalar),
+    /// A float matrix (`array: false`) or a non-float matrix represented as
+    /// an array of vectors (`array: true`): `columns` SPIR-V columns (HLSL
+    /// rows) of `size` components.
+    Matrix {
+        columns: u8,
+        size: u8,
+        scalar: Scalar,
+        array: bool,
+    },
+    Other,
+}
+
+impl Shape {
+    pub fn of(inner: &TypeInner) -> Shape {
+        match *inner {
+            TypeInner::Scalar(s) => Shape::Scalar(s),
+            TypeInner::Vector { size, scalar } => Shape::Vector(size, scalar),
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } => match matrix_repr(rows, columns, scalar) {
+                MatrixRepr::Scalar => Shape::Scalar(scalar),
+                MatrixRepr::Vector(n) => Shape::Vector(n, scalar),
+                MatrixRepr::Matrix { columns, size } => Shape::Matrix {
+                    columns,
+                    size,
+                    scalar,
+                    array: false,
+                },
+                MatrixRepr::Array { length, size } => Shape::Matrix {
+                    columns: length,
+                    size,
+                    scalar,
+                    array: true,
+                },
+            },
+            _ => Shape::Other,
+        }
+    }
+
+    pub fn scalar(self) -> Option<Scalar> {
+        match self {
+            Shape::Scalar(s) | Shape::Vector(_, s) | Shape::Matrix { scalar: s, .. } => Some(s),
+            Shape::Other => None,
+        }
+    }
+
+    /// Components of a scalar or vector (1 for scalars).
+    pub fn size(self) -> u8 {
+        match self {
+            Shape::Vector(n, _) => n,
+            Shape::Matrix { size, .. } => size,
+            _ => 1,
+        }
+    }
+}
+
+/// One operand of a column-by-column operation on matrices.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum ColumnArg {
+    /// A matrix: each step gets its column, of type `column_ty`.
+    Split { id: Word, column_ty: Word },
+    /// The same value for every column.
+    Whole(Word),
+}
+
+impl FunctionWriter<'_, '_> {
+    /// The id of a value expression (pointers become access chains here).
+    pub fn value(&mut self, h: Handle<Expression>) -> BackResult<Word> {
+        match self.values.get(h.index()) {
+            Some(Value::Id(id)) => Ok(*id),
+            Some(Value::Pointer(pv)) => {
+                let pv = pv.clone();
+                self.pointer_id(&pv)
+            }
+            Some(Value::None) => match self.fun.expressions[h] {
+                Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => {
+                    let id = self
+                        .constant(h)?
+                        .ok_or_else(|| internal(format!("constant {h:?} did not evaluate")))?;
+                    self.values[h.index()] = Value::Id(id);
+                    Ok(id)
+                }
+                _ => Err(internal(format!(
+                    "expression {h:?} of `{}` is used before it is evaluated",
+                    self.fun.name
+                ))),
+            },
+            None => Err(internal(format!("expression {h:?} does not exist"))),
+        }
+    }
+
+    pub fn pointer(&self, h: Handle<Expression>) -> BackResult<PointerValue> {
+        match self.values.get(h.index()) {
+            Some(Value::Pointer(pv)) => Ok(pv.clone()),
+            _ => Err(internal(format!(
+                "expression {h:?} of `{}` is not a pointer",
+                self.fun.name
+            ))),
+        }
+    }
+
+    /// The pointer as an id: the root, or an `OpAccessChain` from it.
+    pub fn pointer_id(&mut self, pv: &PointerValue) -> BackResult<Word> {
+        if pv.indices.is_empty() {
+            return Ok(pv.root);
+        }
+        let pointee = self.w.type_id(pv.pointee)?;
+        let ty = self.w.pointer_type(pointee, pv.class);
+        let mut operands = vec![Operand::IdRef(pv.root)];
+        operands.extend(pv.indices.iter().map(|&i| Operand::IdRef(i)));
+        self.emit_value(Op::AccessChain, ty, operands)
+    }
+
+    pub fn shape(&self, h: Handle<Expression>) -> BackResult<Shape> {
+        Ok(Shape::of(self.expr_inner(h)?))
+    }
+
+    /// A scalar repeated into a vector of `size` (or the scalar itself).
+    pub fn splat(&mut self, id: Word, scalar: Scalar, size: u8) -> BackResult<Word> {
+        if size <= 1 {
+            return Ok(id);
+        }
+        let ty = self.w.vector_type(scalar, size);
+        self.emit_value(
+            Op::CompositeConstruct,
+            ty,
+            vec![Operand::IdRef(id); size as usize],
+        )
+    }
+
+    pub fn extract(&mut self, ty: Word, composite: Word, index: u32) -> BackResult<Word> {
+        self.emit_value(
+            Op::CompositeExtract,
+            ty,
+            vec![Operand::IdRef(composite), Operand::LiteralBit32(index)],
+        )
+    }
+
+    /// Applies `f` column by column (SPIR-V arithmetic takes scalars and
+    /// vectors, not matrices) and builds the result of type `result_ty`.
+    pub fn map_columns(
+        &mut self,
+        result_ty: Word,
+        columns: u8,
+        args: &[ColumnArg],
+        f: &mut dyn FnMut(&mut Self, &[Word]) -> BackResult<Word>,
+    ) -> BackResult<Word> {
+        let mut cols = Vec::with_capacity(columns as usize);
+        for i in 0..u32::from(columns) {
+            let mut col_args = Vec::with_capacity(args.len());
+            for a in args {
+                col_args.push(match *a {
+                    ColumnArg::Split { id, column_ty } => self.extract(column_ty, id, i)?,
+                    ColumnArg::Whole(id) => id,
+                });
+            }
+            cols.push(f(self, &col_args)?);
+        }
+        self.emit_value(
+            Op::CompositeConstruct,
+            result_ty,
+            cols.into_iter().map(Operand::IdRef).collect(),
+        )
+    }
+
+    /// Evaluates one expression of an `Emit` range.
+    pub fn write_expression(&mut self, h: Handle<Expression>) -> BackResult<Value> {
+        let fun = self.fun;
+        let ty = self.expr_type(h)?;
+        let id = match &fun.expressions[h] {
+            Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => {
+                self.value(h)?
+            }
+            Expression::GlobalVariable(_)
+            | Expression::LocalVariable(_)
+            | Expression::FunctionArgument(_)
+            | Expression::CallResult(_)
+            | Expression::AtomicResult
+            | Expression::SubgroupResult => {
+                // Set up front or by their statement; nothing to evaluate.
+                return Ok(self.values[h.index()].clone());
+            }
+            Expression::Compose { ty, components } => self.write_compose(h, *ty, components)?,
+            Expression::Splat { size, value } => match self.constant(h)? {
+                Some(c) => c,
+                None => {
+                    let v = self.value(*value)?;
+                    let t = self.w.type_id(ty)?;
+                    self.emit_value(
+                        Op::CompositeConstruct,
+                        t,
+                        vec![Operand::IdRef(v); *size as usize],
+                    )?
+                }
+            },
+            Expression::Swizzle {
+                size,
+                vector,
+                pattern,
+            } => self.write_swizzle(ty, *size, *vector, pattern)?,
+            Expression::AccessIndex { base, index } => {
+                return self.write_access(h, *base, AccessIndex::Constant(*index));
+            }
+            Expression::Access { base, index } => {
+                return self.write_access(h, *base, AccessIndex::Dynamic(*index));
+            }
+            Expression::Load { pointer } => self.write_load(ty, *pointer)?,
+            Expression::Unary { op, expr, precise } => {
+                self.precise = *precise;
+                let r = self.write_unary(h, *op, *expr);
+                self.precise = false;
+                r?
+            }
+            Expression::Binary {
+                op,
+                left,
+                right,
+                precise,
+            } => {
+                self.precise = *precise;
+                let r = self.write_binary(h, *op, *left, *right);
+                self.precise = false;
+                r?
+            }
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => self.write_select(h, *condition, *accept, *reject)?,
+            Expression::Relational { fun, argument } => {
+                self.write_relational(h, *fun, *argument)?
+            }
+            Expression::Math { fun, args, precise } => {
+                self.precise = *precise;
+                let r = self.write_math(h, *fun, args);
+                self.precise = false;
+                r?
+            }
+            Expression::As {
+                expr,
+                kind,
+                convert,
+                precise,
+            } => {
+                self.precise = *precise;
+                let r = self.write_as(h, *expr, *kind, *convert);
+                self.precise = false;
+                r?
+            }
+            Expression::Derivative {
+                axis,
+                control,
+                expr,
+            } => self.write_derivative(h, *axis, *control, *expr)?,
+            Expression::ImageSample { .. } => self.write_image_sample(h)?,
+            Expression::ImageLoad { .. } => self.write_image_load(h)?,
+            Expression::ImageQuery { image, query } => self.write_image_query(h, *image, *query)?,
+            Expression::ImageTexelPointer {
+                image,
+                coordinate,
+                sample,
+            } => return self.write_texel_pointer(h, *image, *coordinate, *sample),
+            Expression::SparseTexelsResident { code } => {
+                let code = self.value(*code)?;
+                let b = self.w.bool_type();
+                self.w.capability(spirv::Capability::SparseResidency);
+                self.emit_value(Op::ImageSparseTexelsResident, b, vec![Operand::IdRef(code)])?
+            }
+            Expression::ArrayLength { pointer, member } => {
+                let pv = self.pointer(*pointer)?;
+                let p = self.pointer_id(&pv)?;
+                let u32_ty = self.w.scalar_type(Scalar::U32);
+                self.emit_value(
+                    Op::ArrayLength,
+                    u32_ty,
+                    vec![Operand::IdRef(p), Operand::LiteralBit32(*member)],
+                )?
+            }
+        };
+        Ok(Value::Id(id))
+    }
+
+    fn write_compose(
+        &mut self,
+        h: Handle<Expression>,
+        ty: Handle<ir::Type>,
+        components: &[Handle<Expression>],
+    ) -> BackResult<Word> {
+        if let Some(c) = self.constant(h)? {
+            return Ok(c);
+        }
+        // A 1xN matrix is its only row (SPIR-V.rst, "Vectors and matrices").
+        if let (TypeInner::Matrix { rows: 1, .. }, [row]) = (&self.w.ir_type(ty)?.inner, components)
+        {
+            return self.value(*row);
+        }
+        let t = self.w.type_id(ty)?;
+        let mut operands = Vec::with_capacity(components.len());
+        for &c in components {
+            operands.push(Operand::IdRef(self.value(c)?));
+        }
+        self.emit_value(Op::CompositeConstruct, t, operands)
+    }
+
+    fn write_swizzle(
+        &mut self,
+        ty: Handle<ir::Type>,
+        size: u8,
+        vector: Handle<Expression>,
+        pattern: &[ir::SwizzleComponent; 4],
+    ) -> BackResult<Word> {
+        let v = self.value(vector)?;
+        let t = self.w.type_id(ty)?;
+        if let Shape::Scalar(_) = self.shape(vector)? {
+            // `f.xxx` on a scalar: every component is the scalar.
+            if size <= 1 {
+                return Ok(v);
+            }
+            return self.emit_value(
+                Op::CompositeConstruct,
+                t,
+                vec![Operand::IdRef(v); size as usize],
+            );
+        }
+        if size <= 1 {
+            return self.extract(t, v, pattern[0] as u32);
+        }
+        let mut operands = vec![Operand::IdRef(v), Operand::IdRef(v)];
+        operands.extend(
+            pattern[..size as usize]
+                .iter()
+                .map(|&c| Operand::LiteralBit32(c as u32)),
+        );
+        self.emit_value(Op::VectorShuffle, t, operands)
+    }
+
+    fn write_access(
+        &mut self,
+        h: Handle<Expression>,
+        base: Handle<Expression>,
+        index: AccessIndex,
+    ) -> BackResult<Value> {
+        let base_ty = self.expr_type(base)?;
+        // Indexing the only row of a 1xN matrix (a SPIR-V vector) selects
+        // the whole vector: the index is dropped (SPIR-V.rst, "Indexing
+        // operator").
+        let is_single_row = |inner: &TypeInner| matches!(inner, TypeInner::Matrix { rows: 1, .. });
+        if let Some(Value::Pointer(pv)) = self.values.get(base.index()) {
+            let mut pv = pv.clone();
+            let skip = is_single_row(&self.w.ir_type(pv.pointee)?.inner);
+            pv.pointee = match self.expr_inner(h)? {
+                TypeInner::Pointer { base, .. } => *base,
+                _ => {
+                    return Err(internal(format!(
+                        "access {h:?} through a pointer does not have a pointer type"
+                    )));
+                }
+            };
+            if !skip {
+                let (id, constant) = match index {
+                    AccessIndex::Constant(i) => (self.w.const_u32(i), Some(i)),
+                    AccessIndex::Dynamic(e) => {
+                        let id = self.value(e)?;
+                        let constant = match self.fun.expressions[e] {
+                            Expression::Literal(Literal::U32(v)) => Some(v),
+                            Expression::Literal(Literal::I32(v)) => u32::try_from(v).ok(),
+                            _ => None,
+                        };
+                        (id, constant)
+                    }
+                };
+                pv.indices.push(id);
+                pv.const_indices.push(constant);
+            }
+            return Ok(Value::Pointer(pv));
+        }
+
+        let b = self.value(base)?;
+        let base_inner = self.w.ir_type(base_ty)?.inner.clone();
+        if is_single_row(&base_inner) {
+            return Ok(Value::Id(b));
+        }
+        let t = self.w.type_id(self.expr_type(h)?)?;
+        let id = match index {
+            AccessIndex::Constant(i) => self.extract(t, b, i)?,
+            AccessIndex::Dynamic(e) => {
+                let i = self.value(e)?;
+                match self.spills.get(&h) {
+                    Some(&var) => {
+                        // Store the array/matrix, index it in memory.
+                        self.emit_void(Op::Store, vec![Operand::IdRef(var), Operand::IdRef(b)])?;
+                        let ptr_ty = self.w.pointer_type(t, StorageClass::Function);
+                        let p = self.emit_value(
+                            Op::AccessChain,
+                            ptr_ty,
+                            vec![Operand::IdRef(var), Operand::IdRef(i)],
+                        )?;
+                        self.emit_value(Op::Load, t, vec![Operand::IdRef(p)])?
+                    }
+                    None => self.emit_value(
+                        Op::VectorExtractDynamic,
+                        t,
+                        vec![Operand::IdRef(b), Operand::IdRef(i)],
+                    )?,
+                }
+            }
+        };
+        Ok(Value::Id(id))
+    }
+
+    fn write_load(
+        &mut self,
+        ty: Handle<ir::Type>,
+        pointer: Handle<Expression>,
+    ) -> BackResult<Word> {
+        let pv = self.pointer(pointer)?;
+        let p = self.pointer_id(&pv)?;
+        let t = self.w.type_id(ty)?;
+        let v = self.emit_value(Op::Load, t, vec![Operand::IdRef(p)])?;
+        if self.w.options.dx_position_w && self.is_fragcoord(&pv) {
+            return self.dx_position_w(&pv, t, v);
+        }
+        Ok(v)
+    }
+
+    fn is_fragcoord(&self, pv: &PointerValue) -> bool {
+        pv.global.is_some_and(|g| {
+            let g = &self.w.ir.globals[g];
+            g.space == ir::AddressSpace::Input
+                && g.io == Some(ir::Binding::BuiltIn(spirv::BuiltIn::FragCoord))
+        })
+    }
+
+    /// `-fvk-use-dx-position-w`: Direct3D's `SV_Position.w` is
+    /// `1 / FragCoord.w`.
+    fn dx_position_w(&mut self, pv: &PointerValue, ty: Word, v: Word) -> BackResult<Word> {
+        let f32_ty = self.w.scalar_type(Scalar::F32);
+        let one = self.w.const_f32(1.0);
+        match pv.const_indices.as_slice() {
+            [] => {
+                let w = self.extract(f32_ty, v, 3)?;
+                let rw = self.emit_value(
+                    Op::FDiv,
+                    f32_ty,
+                    vec![Operand::IdRef(one), Operand::IdRef(w)],
+                )?;
+                self.emit_value(
+                    Op::CompositeInsert,
+                    ty,
+                    vec![
+                        Operand::IdRef(rw),
+                        Operand::IdRef(v),
+                        Operand::LiteralBit32(3),
+                    ],
+                )
+            }
+            [Some(3)] => self.emit_value(
+                Op::FDiv,
+                f32_ty,
+                vec![Operand::IdRef(one), Operand::IdRef(v)],
+            ),
+            [Some(_)] => Ok(v),
+            _ => Err(super::unsupported(
+                "-fvk-use-dx-position-w with a dynamically indexed read of SV_Position",
+            )),
+        }
+    }
+
+    fn write_select(
+        &mut self,
+        h: Handle<Expression>,
+        condition: Handle<Expression>,
+        accept: Handle<Expression>,
+        reject: Handle<Expression>,
+    ) -> BackResult<Word> {
+        let rt = self.w.type_id(self.expr_type(h)?)?;
+        let result = self.shape(h)?;
+        let cond_shape = self.shape(condition)?;
+        let mut c = self.value(condition)?;
+        let a = self.value(accept)?;
+        let r = self.value(reject)?;
+        // Below SPIR-V 1.4 OpSelect needs a condition of the objects' shape.
+        let scalar_condition_ok = self.w.version_at_least(1, 4);
+        let select = |s: &mut Self, ty: Word, c: Word, a: Word, r: Word| {
+            s.emit_value(
+                Op::Select,
+                ty,
+                vec![Operand::IdRef(c), Operand::IdRef(a), Operand::IdRef(r)],
+            )
+        };
+        match result {
+            Shape::Scalar(_) => select(self, rt, c, a, r),
+            Shape::Vector(n, _) => {
+                if matches!(cond_shape, Shape::Scalar(_)) && !scalar_condition_ok {
+                    c = self.splat(c, Scalar::BOOL, n)?;
+                }
+                select(self, rt, c, a, r)
+            }
+            Shape::Matrix {
+                columns,
+                size,
+                scalar,
+                ..
+            } => {
+                let column_ty = self.w.vector_type(scalar, size);
+                let cond_arg = match cond_shape {
+                    Shape::Scalar(_) if scalar_condition_ok => ColumnArg::Whole(c),
+                    Shape::Scalar(_) => ColumnArg::Whole(self.splat(c, Scalar::BOOL, size)?),
+                    _ => ColumnArg::Split {
+                        id: c,
+                        column_ty: self.w.vector_type(Scalar::BOOL, size),
+                    },
+                };
+                let args = [
+                    cond_arg,
+                    ColumnArg::Split { id: a, column_ty },
+                    ColumnArg::Split { id: r, column_ty },
+                ];
+                self.map_columns(rt, columns, &args, &mut |s, x| {
+                    select(s, column_ty, x[0], x[1], x[2])
+                })
+            }
+            Shape::Other if scalar_condition_ok && matches!(cond_shape, Shape::Scalar(_)) => {
+                select(self, rt, c, a, r)
+            }
+            Shape::Other => Err(super::unsupported(
+                "selecting between structs or arrays below SPIR-V 1.4 (use -fspv-target-env=vulkan1.2)",
+            )),
+        }
+    }
+
+    fn write_relational(
+        &mut self,
+        h: Handle<Expression>,
+        fun: ir::RelationalFunction,
+        argument: Handle<Expression>,
+    ) -> BackResult<Word> {
+        use ir::RelationalFunction as R;
+        let rt = self.w.type_id(self.expr_type(h)?)?;
+        let arg = self.shape(argument)?;
+        let v = self.value(argument)?;
+        let bool_ty = self.w.bool_type();
+        match fun {
+            R::All | R::Any => {
+                let op = if fun == R::All { Op::All } else { Op::Any };
+                match arg {
+                    Shape::Scalar(_) => Ok(v),
+                    Shape::Vector(..) => self.emit_value(op, rt, vec![Operand::IdRef(v)]),
+                    Shape::Matrix { columns, size, .. } => {
+                        // Reduce each row, then the vector of results
+                        // (SPIR-V.rst, "all"/"any").
+                        let column_ty = self.w.vector_type(Scalar::BOOL, size);
+                        let rows_ty = self.w.vector_type(Scalar::BOOL, columns);
+                        let per_row = self.map_columns(
+                            rows_ty,
+                            columns,
+                            &[ColumnArg::Split { id: v, column_ty }],
+                            &mut |s, x| s.emit_value(op, bool_ty, vec![Operand::IdRef(x[0])]),
+                        )?;
+                        self.emit_value(op, rt, vec![Operand::IdRef(per_row)])
+                    }
+                    Shape::Other => Err(internal("all/any of a non-numeric value")),
+                }
+            }
+            R::IsNan | R::IsInf => {
+                let op = if fun == R::IsNan {
+                    Op::IsNan
+                } else {
+                    Op::IsInf
+                };
+                match arg {
+                    Shape::Matrix {
+                        columns,
+                        size,
+                        scalar,
+                        ..
+                    } => {
+                        let column_ty = self.w.vector_type(scalar, size);
+                        let result_column = self.w.vector_type(Scalar::BOOL, size);
+                        self.map_columns(
+                            rt,
+                            columns,
+                            &[ColumnArg::Split { id: v, column_ty }],
+                            &mut |s, x| s.emit_value(op, result_column, vec![Operand::IdRef(x[0])]),
+                        )
+                    }
+                    _ => self.emit_value(op, rt, vec![Operand::IdRef(v)]),
+                }
+            }
+        }
+    }
+
+    fn write_derivative(
+        &mut self,
+        h: Handle<Expression>,
+        axis: ir::DerivativeAxis,
+        control: ir::DerivativeControl,
+        expr: Handle<Expression>,
+    ) -> BackResult<Word> {
+        use ir::DerivativeAxis as A;
+        use ir::DerivativeControl as C;
+        let op = match (axis, control) {
+            (A::X, C::None) => Op::DPdx,
+            (A::X, C::Coarse) => Op::DPdxCoarse,
+            (A::X, C::Fine) => Op::DPdxFine,
+            (A::Y, C::None) => Op::DPdy,
+            (A::Y, C::Coarse) => Op::DPdyCoarse,
+            (A::Y, C::Fine) => Op::DPdyFine,
+            (A::Width, C::None) => Op::Fwidth,
+            (A::Width, C::Coarse) => Op::FwidthCoarse,
+            (A::Width, C::Fine) => Op::FwidthFine,
+        };
+        if control != C::None {
+            self.w.capability(spirv::Capability::DerivativeControl);
+        }
+        let rt = self.w.type_id(self.expr_type(h)?)?;
+        let v = self.value(expr)?;
+        match self.shape(expr)? {
+            Shape::Matrix {
+                columns,
+                size,
+                scalar,
+                ..
+            } => {
+                let column_ty = self.w.vector_type(scalar, size);
+                self.map_columns(
+                    rt,
+                    columns,
+                    &[ColumnArg::Split { id: v, column_ty }],
+                    &mut |s, x| s.emit_value(op, column_ty, vec![Operand::IdRef(x[0])]),
+                )
+            }
+            _ => self.emit_value(op, rt, vec![Operand::IdRef(v)]),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum AccessIndex {
+    Constant(u32),
+    Dynamic(Handle<Expression>),
+}

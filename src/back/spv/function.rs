@@ -1,0 +1,841 @@
+//! Function bodies: parameters, local variables, blocks, statements, and
+//! structured control flow (selection and loop constructs with their merge
+//! and continue blocks, SPIR-V 2.11).
+
+use super::types::{MatrixRepr, SpvType, matrix_repr, storage_class};
+use super::writer::Writer;
+use super::{BackResult, internal, unsupported};
+use crate::ir::{self, Expression, Handle, Statement, TypeInner};
+use rspirv::dr::{self, Instruction, Operand};
+use rustc_hash::{FxHashMap, FxHashSet};
+use spirv::{Decoration, Op, StorageClass, Word};
+
+/// What an IR expression became.
+#[derive(Clone, Debug)]
+pub(super) enum Value {
+    /// Not evaluated (yet).
+    None,
+    /// A SPIR-V value.
+    Id(Word),
+    /// A pointer: a root variable and the indices of an access chain that
+    /// is emitted where the pointer is used (SPIR-V needs the chain to
+    /// dominate its uses, and one chain per use keeps that true).
+    Pointer(PointerValue),
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct PointerValue {
+    pub root: Word,
+    pub indices: Vec<Word>,
+    /// The constant value of each index, where it is one.
+    pub const_indices: Vec<Option<u32>>,
+    pub class: StorageClass,
+    /// The IR type pointed to.
+    pub pointee: Handle<ir::Type>,
+    /// The global at the root, if the root is a global.
+    pub global: Option<Handle<ir::GlobalVariable>>,
+}
+
+/// Where `break` and `continue` go.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Targets {
+    break_to: Option<Word>,
+    continue_to: Option<Word>,
+}
+
+pub(super) struct FunctionWriter<'w, 'a> {
+    pub w: &'w mut Writer<'a>,
+    pub fun: &'a ir::Function,
+    pub handle: Handle<ir::Function>,
+    pub values: Vec<Value>,
+    const_memo: Vec<Option<Word>>,
+    /// Function variables for dynamic indexing into array and matrix
+    /// values, by the `Access` expression.
+    pub spills: FxHashMap<Handle<Expression>, Word>,
+    /// `OpVariable`s, placed at the top of the first block.
+    variables: Vec<Instruction>,
+    blocks: Vec<dr::Block>,
+    current: Option<dr::Block>,
+    /// Labels that some branch targets (the others are unreachable).
+    branched_to: FxHashSet<Word>,
+    /// Set while the instructions of a precise expression are emitted.
+    pub precise: bool,
+    result_type: Option<Word>,
+    /// How many blocks deep the statement being written is.
+    depth: u32,
+}
+
+/// The deepest nesting of blocks the backend writes.
+const MAX_NESTING: u32 = 256;
+
+impl Writer<'_> {
+    pub fn write_function(&mut self, handle: Handle<ir::Function>) -> BackResult<()> {
+        let ir = self.ir;
+        let fun = &ir.functions[handle];
+        if fun.expr_types.len() != fun.expressions.len() {
+            return Err(internal(format!(
+                "function `{}` has {} expressions but {} expression types",
+                fun.name,
+                fun.expressions.len(),
+                fun.expr_types.len()
+            )));
+        }
+        let Some(id) = self.function_ids[handle.index()] else {
+            return Err(internal(format!("function `{}` has no id", fun.name)));
+        };
+        let result_type = match &fun.result {
+            Some(r) => Some(self.type_id(r.ty)?),
+            None => None,
+        };
+        let ret = match result_type {
+            Some(t) => t,
+            None => self.void_type(),
+        };
+        let mut param_types = Vec::with_capacity(fun.arguments.len());
+        for arg in &fun.arguments {
+            param_types.push(self.type_id(arg.ty)?);
+        }
+        let fn_type = self.spv_type(SpvType::Function {
+            result: ret,
+            params: param_types.clone(),
+        });
+        self.name(id, &fun.name);
+        let mut parameters = Vec::with_capacity(fun.arguments.len());
+        let mut arg_ids = Vec::with_capacity(fun.arguments.len());
+        for (arg, &ty) in fun.arguments.iter().zip(&param_types) {
+            let pid = self.id();
+            parameters.push(Instruction::new(
+                Op::FunctionParameter,
+                Some(ty),
+                Some(pid),
+                vec![],
+            ));
+            if let Some(name) = &arg.name {
+                self.name(pid, name);
+            }
+            arg_ids.push(pid);
+        }
+        let def = Instruction::new(
+            Op::Function,
+            Some(ret),
+            Some(id),
+            vec![
+                Operand::FunctionControl(spirv::FunctionControl::NONE),
+                Operand::IdRef(fn_type),
+            ],
+        );
+
+        let mut fw = FunctionWriter {
+            w: self,
+            fun,
+            handle,
+            values: vec![Value::None; fun.expressions.len()],
+            const_memo: vec![None; fun.expressions.len()],
+            spills: FxHashMap::default(),
+            variables: Vec::new(),
+            blocks: Vec::new(),
+            current: None,
+            branched_to: FxHashSet::default(),
+            precise: false,
+            result_type,
+            depth: 0,
+        };
+        fw.prepare(&arg_ids)?;
+        let entry = fw.w.id();
+        fw.begin_block(entry);
+        fw.write_block(&fun.body, Targets::default())?;
+        if fw.current.is_some() {
+            // Falling off the end of a function with a result cannot happen
+            // in valid HLSL.
+            let op = if result_type.is_some() {
+                Op::Unreachable
+            } else {
+                Op::Return
+            };
+            fw.terminate(op, vec![])?;
+        }
+        let FunctionWriter {
+            variables,
+            mut blocks,
+            ..
+        } = fw;
+        if let Some(first) = blocks.first_mut() {
+            first.instructions.splice(0..0, variables);
+        }
+        self.functions.push(dr::Function {
+            def: Some(def),
+            end: Some(Instruction::new(Op::FunctionEnd, None, None, vec![])),
+            parameters,
+            blocks,
+        });
+        Ok(())
+    }
+}
+
+impl<'a> FunctionWriter<'_, 'a> {
+    /// Local variables, and the values of expressions that need no
+    /// evaluation (variable and argument references).
+    fn prepare(&mut self, args: &[Word]) -> BackResult<()> {
+        let fun = self.fun;
+        let mut local_ids = Vec::with_capacity(fun.local_variables.len());
+        for (_, local) in fun.local_variables.iter() {
+            let ty = self.w.type_id(local.ty)?;
+            let init = match local.init {
+                Some(e) => Some(self.constant(e)?.ok_or_else(|| {
+                    internal(format!(
+                        "local `{}` has a non-constant initialiser",
+                        local.name.as_deref().unwrap_or("?")
+                    ))
+                })?),
+                None => None,
+            };
+            let id = self.add_variable(ty, init);
+            if let Some(name) = &local.name {
+                self.w.name(id, name);
+            }
+            local_ids.push(id);
+        }
+        let ir = self.w.ir;
+        for (h, expr) in fun.expressions.iter() {
+            let value = match *expr {
+                Expression::GlobalVariable(g) => {
+                    let global = &ir.globals[g];
+                    Value::Pointer(PointerValue {
+                        root: self.w.global_ids[g.index()],
+                        indices: Vec::new(),
+                        const_indices: Vec::new(),
+                        class: storage_class(global.space, self.w.version),
+                        pointee: global.ty,
+                        global: Some(g),
+                    })
+                }
+                Expression::LocalVariable(l) => {
+                    let Some(&root) = local_ids.get(l.index()) else {
+                        return Err(internal(format!("local {l:?} does not exist")));
+                    };
+                    Value::Pointer(PointerValue {
+                        root,
+                        indices: Vec::new(),
+                        const_indices: Vec::new(),
+                        class: StorageClass::Function,
+                        pointee: fun.local_variables[l].ty,
+                        global: None,
+                    })
+                }
+                Expression::FunctionArgument(i) => {
+                    let Some(arg) = fun.arguments.get(i as usize) else {
+                        return Err(internal(format!("argument {i} does not exist")));
+                    };
+                    let id = args[i as usize];
+                    match self.w.ir_type(arg.ty)?.inner {
+                        TypeInner::Pointer { base, space } => Value::Pointer(PointerValue {
+                            root: id,
+                            indices: Vec::new(),
+                            const_indices: Vec::new(),
+                            class: storage_class(space, self.w.version),
+                            pointee: base,
+                            global: None,
+                        }),
+                        _ => Value::Id(id),
+                    }
+                }
+                Expression::Access { base, .. } => {
+                    // Dynamic indexing into an array or matrix value needs
+                    // the value in memory (OpAccessChain works on pointers
+                    // only; OpVectorExtractDynamic on vectors only).
+                    let base_ty = self.expr_type(base)?;
+                    let spill = match self.w.ir_type(base_ty)?.inner {
+                        TypeInner::Array { .. } => true,
+                        TypeInner::Matrix {
+                            rows,
+                            columns,
+                            scalar,
+                        } => matches!(
+                            matrix_repr(rows, columns, scalar),
+                            MatrixRepr::Matrix { .. } | MatrixRepr::Array { .. }
+                        ),
+                        _ => false,
+                    };
+                    if spill {
+                        let ty = self.w.type_id(base_ty)?;
+                        let var = self.add_variable(ty, None);
+                        self.spills.insert(h, var);
+                    }
+                    Value::None
+                }
+                _ => Value::None,
+            };
+            self.values[h.index()] = value;
+        }
+        Ok(())
+    }
+
+    /// A new Function-storage variable of type `ty`.
+    pub fn add_variable(&mut self, ty: Word, init: Option<Word>) -> Word {
+        let pointer = self.w.pointer_type(ty, StorageClass::Function);
+        let id = self.w.id();
+        let mut operands = vec![Operand::StorageClass(StorageClass::Function)];
+        if let Some(init) = init {
+            operands.push(Operand::IdRef(init));
+        }
+        self.variables.push(Instruction::new(
+            Op::Variable,
+            Some(pointer),
+            Some(id),
+            operands,
+        ));
+        id
+    }
+
+    /// The value of function expression `h` as a constant, if it is one.
+    pub fn constant(&mut self, h: Handle<Expression>) -> BackResult<Option<Word>> {
+        let fun = self.fun;
+        self.w
+            .constant_of(&fun.expressions, &fun.expr_types, h, &mut self.const_memo)
+    }
+
+    pub fn expr_type(&self, h: Handle<Expression>) -> BackResult<Handle<ir::Type>> {
+        self.fun
+            .expr_types
+            .get(h.index())
+            .copied()
+            .ok_or_else(|| internal(format!("expression {h:?} does not exist")))
+    }
+
+    pub fn expr_inner(&self, h: Handle<Expression>) -> BackResult<&'a TypeInner> {
+        let ty = self.expr_type(h)?;
+        Ok(&self.w.ir_type(ty)?.inner)
+    }
+
+    // -----------------------------------------------------------------------
+    // Blocks and instructions
+    // -----------------------------------------------------------------------
+
+    fn begin_block(&mut self, label: Word) {
+        self.current = Some(dr::Block {
+            label: Some(Instruction::new(Op::Label, None, Some(label), vec![])),
+            instructions: Vec::new(),
+        });
+    }
+
+    pub fn emit(&mut self, inst: Instruction) -> BackResult<()> {
+        match &mut self.current {
+            Some(block) => {
+                block.instructions.push(inst);
+                Ok(())
+            }
+            None => Err(internal("an instruction was emitted after a terminator")),
+        }
+    }
+
+    /// Emits an instruction with a result and returns the result id.
+    pub fn emit_value(&mut self, op: Op, ty: Word, operands: Vec<Operand>) -> BackResult<Word> {
+        let id = self.w.id();
+        self.emit(Instruction::new(op, Some(ty), Some(id), operands))?;
+        Ok(id)
+    }
+
+    /// Emits an arithmetic instruction: the one that computes the value of
+    /// an IR expression, decorated `NoContraction` when the expression is
+    /// precise (HLSL-SEMANTICS.md, "precise").
+    pub fn emit_arith(&mut self, op: Op, ty: Word, operands: Vec<Operand>) -> BackResult<Word> {
+        let id = self.emit_value(op, ty, operands)?;
+        if self.precise {
+            self.w.decorate(id, Decoration::NoContraction, &[]);
+        }
+        Ok(id)
+    }
+
+    pub fn emit_void(&mut self, op: Op, operands: Vec<Operand>) -> BackResult<()> {
+        self.emit(Instruction::new(op, None, None, operands))
+    }
+
+    fn terminate(&mut self, op: Op, operands: Vec<Operand>) -> BackResult<()> {
+        let Some(mut block) = self.current.take() else {
+            return Err(internal("a block was terminated twice"));
+        };
+        block
+            .instructions
+            .push(Instruction::new(op, None, None, operands));
+        self.blocks.push(block);
+        Ok(())
+    }
+
+    fn branch(&mut self, target: Word) -> BackResult<()> {
+        self.branched_to.insert(target);
+        self.terminate(Op::Branch, vec![Operand::IdRef(target)])
+    }
+
+    fn branch_conditional(
+        &mut self,
+        condition: Word,
+        accept: Word,
+        reject: Word,
+    ) -> BackResult<()> {
+        self.branched_to.insert(accept);
+        self.branched_to.insert(reject);
+        self.terminate(
+            Op::BranchConditional,
+            vec![
+                Operand::IdRef(condition),
+                Operand::IdRef(accept),
+                Operand::IdRef(reject),
+            ],
+        )
+    }
+
+    /// Opens the merge block of a construct; when no branch reaches it, it
+    /// only holds `OpUnreachable` and the code after the construct is dead.
+    fn begin_merge(&mut self, merge: Word) -> BackResult<()> {
+        self.begin_block(merge);
+        if !self.branched_to.contains(&merge) {
+            self.terminate(Op::Unreachable, vec![])?;
+        }
+        Ok(())
+    }
+
+    // -----------------------------------------------------------------------
+    // Statements
+    // -----------------------------------------------------------------------
+
+    fn write_block(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
+        // Bounds the recursion over nested blocks (no stack overflow on
+        // pathological input).
+        if self.depth >= MAX_NESTING {
+            return Err(unsupported(format!(
+                "control flow nested more than {MAX_NESTING} levels deep"
+            )));
+        }
+        self.depth += 1;
+        let result = self.write_statements(block, targets);
+        self.depth -= 1;
+        result
+    }
+
+    fn write_statements(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
+        for stmt in block {
+            // Code after a terminator (return, break, discard…) is dead:
+            // SPIR-V has no place for it.
+            if self.current.is_none() {
+                break;
+            }
+            self.write_statement(stmt, targets)?;
+        }
+        Ok(())
+    }
+
+    /// Control-flow statements recurse into their blocks; everything else
+    /// is written by `write_simple_statement`, whose larger frame is then
+    /// not part of every nesting level.
+    fn write_statement(&mut self, stmt: &Statement, targets: Targets) -> BackResult<()> {
+        match stmt {
+            Statement::Block(block) => self.write_block(block, targets),
+            Statement::If {
+                condition,
+                accept,
+                reject,
+                control,
+            } => self.write_if(*condition, accept, reject, *control, targets),
+            Statement::Switch { selector, cases } => self.write_switch(*selector, cases, targets),
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+                control,
+            } => self.write_loop(body, continuing, *break_if, *control),
+            _ => self.write_simple_statement(stmt, targets),
+        }
+    }
+
+    fn write_simple_statement(&mut self, stmt: &Statement, targets: Targets) -> BackResult<()> {
+        match stmt {
+            Statement::Block(_)
+            | Statement::If { .. }
+            | Statement::Switch { .. }
+            | Statement::Loop { .. } => {
+                return Err(internal("control flow in write_simple_statement"));
+            }
+            Statement::Emit(range) => {
+                if range.end_index() > self.fun.expressions.len() {
+                    return Err(internal(format!(
+                        "emit range {range:?} is outside the expressions"
+                    )));
+                }
+                for h in range.iter() {
+                    let value = self.write_expression(h)?;
+                    self.values[h.index()] = value;
+                }
+            }
+            Statement::Break => match targets.break_to {
+                Some(t) => self.branch(t)?,
+                None => return Err(internal("`break` outside a loop or switch")),
+            },
+            Statement::Continue => match targets.continue_to {
+                Some(t) => self.branch(t)?,
+                None => return Err(internal("`continue` outside a loop")),
+            },
+            Statement::Return { value } => match (value, self.result_type) {
+                (Some(v), Some(_)) => {
+                    let id = self.value(*v)?;
+                    self.terminate(Op::ReturnValue, vec![Operand::IdRef(id)])?;
+                }
+                (None, None) => self.terminate(Op::Return, vec![])?,
+                (Some(_), None) => {
+                    return Err(internal(format!(
+                        "function `{}` returns a value but has no result type",
+                        self.fun.name
+                    )));
+                }
+                (None, Some(_)) => {
+                    return Err(internal(format!(
+                        "function `{}` returns without a value",
+                        self.fun.name
+                    )));
+                }
+            },
+            Statement::Kill => self.terminate(Op::Kill, vec![])?,
+            Statement::Barrier { memory, execution } => self.write_barrier(*memory, *execution)?,
+            Statement::Store { pointer, value } => self.write_store(*pointer, *value)?,
+            Statement::ImageStore {
+                image,
+                coordinate,
+                value,
+            } => self.write_image_store(*image, *coordinate, *value)?,
+            Statement::Atomic {
+                pointer,
+                fun,
+                value,
+                compare,
+                result,
+            } => self.write_atomic(*pointer, *fun, *value, *compare, *result)?,
+            Statement::Call {
+                function,
+                arguments,
+                result,
+            } => self.write_call(*function, arguments, *result)?,
+            Statement::Subgroup { op, args, result } => self.write_subgroup(*op, args, *result)?,
+            Statement::EmitVertex { stream } => {
+                if *stream == 0 {
+                    self.emit_void(Op::EmitVertex, vec![])?;
+                } else {
+                    self.w.capability(spirv::Capability::GeometryStreams);
+                    let s = self.w.const_u32(*stream);
+                    self.emit_void(Op::EmitStreamVertex, vec![Operand::IdRef(s)])?;
+                }
+            }
+            Statement::EndPrimitive { stream } => {
+                if *stream == 0 {
+                    self.emit_void(Op::EndPrimitive, vec![])?;
+                } else {
+                    self.w.capability(spirv::Capability::GeometryStreams);
+                    let s = self.w.const_u32(*stream);
+                    self.emit_void(Op::EndStreamPrimitive, vec![Operand::IdRef(s)])?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn write_if(
+        &mut self,
+        condition: Handle<Expression>,
+        accept: &[Statement],
+        reject: &[Statement],
+        control: ir::SelectionControl,
+        targets: Targets,
+    ) -> BackResult<()> {
+        let cond = self.value(condition)?;
+        if accept.is_empty() && reject.is_empty() {
+            return Ok(());
+        }
+        let merge = self.w.id();
+        let accept_label = if accept.is_empty() {
+            merge
+        } else {
+            self.w.id()
+        };
+        let reject_label = if reject.is_empty() {
+            merge
+        } else {
+            self.w.id()
+        };
+        let control = match control {
+            ir::SelectionControl::None => spirv::SelectionControl::NONE,
+            ir::SelectionControl::Flatten => spirv::SelectionControl::FLATTEN,
+            ir::SelectionControl::DontFlatten => spirv::SelectionControl::DONT_FLATTEN,
+        };
+        self.emit_void(
+            Op::SelectionMerge,
+            vec![Operand::IdRef(merge), Operand::SelectionControl(control)],
+        )?;
+        self.branch_conditional(cond, accept_label, reject_label)?;
+        for (label, block) in [(accept_label, accept), (reject_label, reject)] {
+            if block.is_empty() {
+                continue;
+            }
+            self.begin_block(label);
+            self.write_block(block, targets)?;
+            if self.current.is_some() {
+                self.branch(merge)?;
+            }
+        }
+        self.begin_merge(merge)
+    }
+
+    fn write_switch(
+        &mut self,
+        selector: Handle<Expression>,
+        cases: &[ir::SwitchCase],
+        targets: Targets,
+    ) -> BackResult<()> {
+        let sel = self.value(selector)?;
+        let merge = self.w.id();
+        let labels: Vec<Word> = cases.iter().map(|_| self.w.id()).collect();
+        let default = cases
+            .iter()
+            .position(|c| c.value == ir::SwitchValue::Default)
+            .map_or(merge, |i| labels[i]);
+        let mut operands = vec![Operand::IdRef(sel), Operand::IdRef(default)];
+        for (case, &label) in cases.iter().zip(&labels) {
+            let literal = match case.value {
+                ir::SwitchValue::I32(v) => v as u32,
+                ir::SwitchValue::U32(v) => v,
+                ir::SwitchValue::Default => continue,
+            };
+            operands.push(Operand::LiteralBit32(literal));
+            operands.push(Operand::IdRef(label));
+        }
+        self.emit_void(
+            Op::SelectionMerge,
+            vec![
+                Operand::IdRef(merge),
+                Operand::SelectionControl(spirv::SelectionControl::NONE),
+            ],
+        )?;
+        self.branched_to.insert(default);
+        self.branched_to.extend(labels.iter().copied());
+        self.terminate(Op::Switch, operands)?;
+        let inner = Targets {
+            break_to: Some(merge),
+            continue_to: targets.continue_to,
+        };
+        for (i, case) in cases.iter().enumerate() {
+            self.begin_block(labels[i]);
+            self.write_block(&case.body, inner)?;
+            if self.current.is_some() {
+                // Fall-through goes to the next case, which must follow this
+                // one in the OpSwitch target list (SPIR-V 2.11), as it does.
+                match labels.get(i + 1) {
+                    Some(&next) if case.fall_through => self.branch(next)?,
+                    _ => self.branch(merge)?,
+                }
+            }
+        }
+        self.begin_merge(merge)
+    }
+
+    fn write_loop(
+        &mut self,
+        body: &[Statement],
+        continuing: &[Statement],
+        break_if: Option<Handle<Expression>>,
+        control: ir::LoopControl,
+    ) -> BackResult<()> {
+        let header = self.w.id();
+        let body_label = self.w.id();
+        let continue_label = self.w.id();
+        let merge = self.w.id();
+        self.branch(header)?;
+        self.begin_block(header);
+        let control = match control {
+            ir::LoopControl::None => spirv::LoopControl::NONE,
+            ir::LoopControl::Unroll(_) => spirv::LoopControl::UNROLL,
+            ir::LoopControl::DontUnroll => spirv::LoopControl::DONT_UNROLL,
+        };
+        self.emit_void(
+            Op::LoopMerge,
+            vec![
+                Operand::IdRef(merge),
+                Operand::IdRef(continue_label),
+                Operand::LoopControl(control),
+            ],
+        )?;
+        self.branch(body_label)?;
+        self.begin_block(body_label);
+        self.write_block(
+            body,
+            Targets {
+                break_to: Some(merge),
+                continue_to: Some(continue_label),
+            },
+        )?;
+        if self.current.is_some() {
+            self.branch(continue_label)?;
+        }
+        self.begin_block(continue_label);
+        if self.branched_to.contains(&continue_label) {
+            // `break` and `continue` have no meaning in the continuing block.
+            self.write_block(continuing, Targets::default())?;
+            if self.current.is_some() {
+                match break_if {
+                    Some(c) => {
+                        let cond = self.value(c)?;
+                        self.branch_conditional(cond, merge, header)?;
+                    }
+                    None => self.branch(header)?,
+                }
+            }
+        } else {
+            // Nothing continues the loop: the continue target is
+            // unreachable and holds just the back edge.
+            self.branch(header)?;
+        }
+        self.begin_merge(merge)
+    }
+
+    fn write_store(
+        &mut self,
+        pointer: Handle<Expression>,
+        value: Handle<Expression>,
+    ) -> BackResult<()> {
+        let pv = self.pointer(pointer)?;
+        let mut v = self.value(value)?;
+        if self.w.options.invert_y && self.is_raster_position(&pv) {
+            v = self.invert_y(&pv, v, value)?;
+        }
+        let p = self.pointer_id(&pv)?;
+        self.emit_void(Op::Store, vec![Operand::IdRef(p), Operand::IdRef(v)])
+    }
+
+    /// True when `pv` points into the rasterizer's position: a `float4`
+    /// Output global with built-in Position. (A hull shader's per-control-
+    /// point positions are an array, and are not inverted.)
+    fn is_raster_position(&self, pv: &PointerValue) -> bool {
+        pv.global.is_some_and(|g| {
+            let g = &self.w.ir.globals[g];
+            g.space == ir::AddressSpace::Output
+                && g.io == Some(ir::Binding::BuiltIn(spirv::BuiltIn::Position))
+                && self
+                    .w
+                    .ir_type(g.ty)
+                    .is_ok_and(|t| matches!(t.inner, TypeInner::Vector { .. }))
+        })
+    }
+
+    /// `-fvk-invert-y`: the value to store into `Position` with y negated.
+    fn invert_y(
+        &mut self,
+        pv: &PointerValue,
+        v: Word,
+        value: Handle<Expression>,
+    ) -> BackResult<Word> {
+        let ty = self.expr_type(value)?;
+        let ty_id = self.w.type_id(ty)?;
+        match pv.const_indices.as_slice() {
+            [] => {
+                let f32_ty = self.w.scalar_type(ir::Scalar::F32);
+                let y = self.emit_value(
+                    Op::CompositeExtract,
+                    f32_ty,
+                    vec![Operand::IdRef(v), Operand::LiteralBit32(1)],
+                )?;
+                let ny = self.emit_value(Op::FNegate, f32_ty, vec![Operand::IdRef(y)])?;
+                self.emit_value(
+                    Op::CompositeInsert,
+                    ty_id,
+                    vec![
+                        Operand::IdRef(ny),
+                        Operand::IdRef(v),
+                        Operand::LiteralBit32(1),
+                    ],
+                )
+            }
+            [Some(1)] => self.emit_value(Op::FNegate, ty_id, vec![Operand::IdRef(v)]),
+            [Some(_)] => Ok(v),
+            _ => Err(unsupported(
+                "-fvk-invert-y with a dynamically indexed store into SV_Position",
+            )),
+        }
+    }
+
+    fn write_call(
+        &mut self,
+        function: Handle<ir::Function>,
+        arguments: &[Handle<Expression>],
+        result: Option<Handle<Expression>>,
+    ) -> BackResult<()> {
+        let ir = self.w.ir;
+        let Some(callee) = ir.functions.get(function) else {
+            return Err(internal(format!("call of missing function {function:?}")));
+        };
+        let Some(fid) = self.w.function_ids[function.index()] else {
+            return Err(internal(format!("function `{}` has no id", callee.name)));
+        };
+        if arguments.len() != callee.arguments.len() {
+            return Err(internal(format!(
+                "call of `{}` with {} arguments for {} parameters",
+                callee.name,
+                arguments.len(),
+                callee.arguments.len()
+            )));
+        }
+        let ret = match &callee.result {
+            Some(r) => self.w.type_id(r.ty)?,
+            None => self.w.void_type(),
+        };
+        let mut operands = vec![Operand::IdRef(fid)];
+        let mut copy_back = Vec::new();
+        for (&a, param) in arguments.iter().zip(&callee.arguments) {
+            let Some(value) = self.values.get(a.index()) else {
+                return Err(internal(format!("argument {a:?} does not exist")));
+            };
+            let id = match (value, &self.w.ir_type(param.ty)?.inner) {
+                (Value::Pointer(pv), TypeInner::Pointer { base, space }) => {
+                    let pv = pv.clone();
+                    let class = storage_class(*space, self.w.version);
+                    if (pv.indices.is_empty() && pv.class == class)
+                        || pv.class == StorageClass::UniformConstant
+                    {
+                        self.pointer_id(&pv)?
+                    } else {
+                        // Logical SPIR-V passes only whole variables of the
+                        // parameter's storage class (SPIR-V 2.16.1,
+                        // OpFunctionCall): copy in to a temporary, and back
+                        // out after the call, as HLSL's out/inout do.
+                        let ty = self.w.type_id(*base)?;
+                        let temp = self.add_variable(ty, None);
+                        let p = self.pointer_id(&pv)?;
+                        let v = self.emit_value(Op::Load, ty, vec![Operand::IdRef(p)])?;
+                        self.emit_void(Op::Store, vec![Operand::IdRef(temp), Operand::IdRef(v)])?;
+                        copy_back.push((pv, temp, ty));
+                        temp
+                    }
+                }
+                _ => self.value(a)?,
+            };
+            operands.push(Operand::IdRef(id));
+        }
+        let id = self.emit_value(Op::FunctionCall, ret, operands)?;
+        for (pv, temp, ty) in copy_back {
+            let v = self.emit_value(Op::Load, ty, vec![Operand::IdRef(temp)])?;
+            let p = self.pointer_id(&pv)?;
+            self.emit_void(Op::Store, vec![Operand::IdRef(p), Operand::IdRef(v)])?;
+        }
+        if let Some(r) = result {
+            self.set_result(r, id)?;
+        }
+        Ok(())
+    }
+
+    /// Records the result of a statement (call, atomic, wave op) as the
+    /// value of its result expression.
+    pub fn set_result(&mut self, h: Handle<Expression>, id: Word) -> BackResult<()> {
+        match self.values.get_mut(h.index()) {
+            Some(slot) => {
+                *slot = Value::Id(id);
+                Ok(())
+            }
+            None => Err(internal(format!("result expression {h:?} does not exist"))),
+        }
+    }
+}

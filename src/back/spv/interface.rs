@@ -1,0 +1,514 @@
+//! Globals and entry points: storage classes, block decorations, bindings,
+//! stage inputs and outputs (built-ins, locations, interpolation), the
+//! entry-point interface lists, execution modes, and the capabilities and
+//! extensions that built-ins and execution modes need.
+
+use super::types::storage_class;
+use super::writer::Writer;
+use super::{BackResult, internal, unsupported};
+use crate::ir::{self, AddressSpace, Handle, ScalarKind, TypeInner};
+use crate::options::Stage;
+use rspirv::dr::{Instruction, Operand};
+use spirv::{
+    BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, Op, StorageClass, Word,
+};
+
+impl Writer<'_> {
+    /// Checks the entry points against the options before anything is
+    /// written.
+    pub fn check_entry_points(&self) -> BackResult<()> {
+        for ep in &self.ir.entry_points {
+            execution_model(ep)?;
+        }
+        if self.options.entry_point_name.is_some() && self.ir.entry_points.len() != 1 {
+            return Err(crate::diag::Diagnostic::error(
+                crate::diag::codes::BAD_OPTION,
+                format!(
+                    "-fspv-entrypoint-name needs exactly one entry point, but the module has {}",
+                    self.ir.entry_points.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Declares one IR global: its `OpVariable`, initialiser, and
+    /// decorations. Returns the variable's id.
+    pub fn write_global(
+        &mut self,
+        handle: Handle<ir::GlobalVariable>,
+        g: &ir::GlobalVariable,
+    ) -> BackResult<Word> {
+        let class = storage_class(g.space, self.version);
+        let ty = self.type_id(g.ty)?;
+        match g.space {
+            AddressSpace::Function => {
+                return Err(internal(format!(
+                    "global {handle:?} is in the Function address space"
+                )));
+            }
+            AddressSpace::Uniform | AddressSpace::PushConstant | AddressSpace::Storage { .. } => {
+                self.decorate_block(g)?;
+            }
+            _ => {}
+        }
+        self.memory_interface_capabilities(g.ty, g.space)?;
+        let init = match (g.space, g.init) {
+            (AddressSpace::Private, Some(c)) => Some(self.const_expression(c)?),
+            // HLSL `static` globals without an initialiser are zero
+            // (HLSL-SEMANTICS.md, "Storage classes").
+            (AddressSpace::Private, None) => Some(self.const_null(ty)),
+            (AddressSpace::Output, Some(c)) => Some(self.const_expression(c)?),
+            (_, None) => None,
+            (space, Some(_)) => {
+                return Err(internal(format!(
+                    "global {handle:?} in {space:?} has an initialiser"
+                )));
+            }
+        };
+        let pointer = self.pointer_type(ty, class);
+        let id = self.id();
+        let mut operands = vec![Operand::StorageClass(class)];
+        if let Some(init) = init {
+            operands.push(Operand::IdRef(init));
+        }
+        self.globals.push(Instruction::new(
+            Op::Variable,
+            Some(pointer),
+            Some(id),
+            operands,
+        ));
+        if let Some(name) = &g.name {
+            self.name(id, name);
+        }
+        if let Some(b) = g.binding {
+            self.decorate(id, Decoration::DescriptorSet, &[b.set]);
+            self.decorate(id, Decoration::Binding, &[b.binding]);
+        }
+        match g.io {
+            Some(ir::Binding::BuiltIn(b)) => self.decorate_builtin(id, b),
+            Some(ir::Binding::Location {
+                location,
+                index,
+                interpolation,
+                sampling,
+                patch,
+            }) => {
+                self.decorate(id, Decoration::Location, &[location]);
+                if let Some(index) = index {
+                    self.decorate(id, Decoration::Index, &[index]);
+                }
+                match interpolation {
+                    Some(ir::Interpolation::Flat) => self.decorate(id, Decoration::Flat, &[]),
+                    Some(ir::Interpolation::NoPerspective) => {
+                        self.decorate(id, Decoration::NoPerspective, &[])
+                    }
+                    Some(ir::Interpolation::Perspective) | None => {}
+                }
+                match sampling {
+                    Some(ir::Sampling::Centroid) => self.decorate(id, Decoration::Centroid, &[]),
+                    Some(ir::Sampling::Sample) => {
+                        self.decorate(id, Decoration::Sample, &[]);
+                        self.capability(Capability::SampleRateShading);
+                    }
+                    Some(ir::Sampling::Center) | None => {}
+                }
+                if patch {
+                    self.decorate(id, Decoration::Patch, &[]);
+                }
+            }
+            None => {}
+        }
+        if g.invariant {
+            self.decorate(id, Decoration::Invariant, &[]);
+        }
+        Ok(id)
+    }
+
+    /// `Block` (or `BufferBlock`) on the struct of a buffer global, and
+    /// `NonWritable` on the members of a read-only storage buffer
+    /// (SPIR-V.rst, "Constant/Texture/Structured/Byte Buffers").
+    fn decorate_block(&mut self, g: &ir::GlobalVariable) -> BackResult<()> {
+        // Arrays of buffers (`ConstantBuffer<T> cb[4]`) decorate the element.
+        let mut inner = g.ty;
+        while let TypeInner::Array { base, .. } = self.ir_type(inner)?.inner {
+            inner = base;
+        }
+        let TypeInner::Struct { ref members, .. } = self.ir_type(inner)?.inner else {
+            return Err(internal(format!(
+                "buffer `{}` in {:?} is not a struct",
+                g.name.as_deref().unwrap_or("?"),
+                g.space
+            )));
+        };
+        let member_count = members.len() as u32;
+        let id = self.type_id(inner)?;
+        let decoration = match g.space {
+            AddressSpace::Storage { .. } if !self.version_at_least(1, 3) => Decoration::BufferBlock,
+            _ => Decoration::Block,
+        };
+        let writable = !matches!(g.space, AddressSpace::Storage { writable: false });
+        match self.block_structs.get(&id) {
+            Some(&(d, w)) if d == decoration && w == writable => return Ok(()),
+            Some(_) => {
+                return Err(internal(format!(
+                    "struct type {inner:?} is used by buffers of different kinds; sema gives each kind its own struct"
+                )));
+            }
+            None => {}
+        }
+        self.block_structs.insert(id, (decoration, writable));
+        self.decorate(id, decoration, &[]);
+        if !writable {
+            for m in 0..member_count {
+                self.decorate_member(id, m, Decoration::NonWritable, &[]);
+            }
+        }
+        Ok(())
+    }
+
+    /// 16-bit values in buffers, push constants and stage interfaces need
+    /// the storage capabilities of SPV_KHR_16bit_storage.
+    fn memory_interface_capabilities(
+        &mut self,
+        ty: Handle<ir::Type>,
+        space: AddressSpace,
+    ) -> BackResult<()> {
+        let cap = match space {
+            AddressSpace::Storage { .. } => Capability::StorageBuffer16BitAccess,
+            AddressSpace::Uniform => Capability::UniformAndStorageBuffer16BitAccess,
+            AddressSpace::PushConstant => Capability::StoragePushConstant16,
+            AddressSpace::Input | AddressSpace::Output => Capability::StorageInputOutput16,
+            _ => return Ok(()),
+        };
+        if self.contains_scalar(ty, &|s| s.width == 2)? {
+            self.capability(cap);
+            self.extension("SPV_KHR_16bit_storage", Some((1, 3)));
+        }
+        Ok(())
+    }
+
+    /// True when `pred` holds for some scalar inside `ty`.
+    pub fn contains_scalar(
+        &self,
+        ty: Handle<ir::Type>,
+        pred: &dyn Fn(ir::Scalar) -> bool,
+    ) -> BackResult<bool> {
+        Ok(match &self.ir_type(ty)?.inner {
+            TypeInner::Scalar(s)
+            | TypeInner::Vector { scalar: s, .. }
+            | TypeInner::Matrix { scalar: s, .. } => pred(*s),
+            TypeInner::Array { base, .. } => self.contains_scalar(*base, pred)?,
+            TypeInner::Struct { members, .. } => {
+                for m in members {
+                    if self.contains_scalar(m.ty, pred)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            _ => false,
+        })
+    }
+
+    /// An `Input` variable for a built-in the backend itself needs
+    /// (`SubgroupSize`, `SubgroupLocalInvocationId`), made once and added
+    /// to the interface of every entry point whose functions use it.
+    pub fn builtin_input(&mut self, builtin: BuiltIn, scalar: ir::Scalar) -> Word {
+        if let Some(&id) = self.builtin_inputs.get(&builtin) {
+            return id;
+        }
+        let ty = self.scalar_type(scalar);
+        let pointer = self.pointer_type(ty, StorageClass::Input);
+        let id = self.id();
+        self.globals.push(Instruction::new(
+            Op::Variable,
+            Some(pointer),
+            Some(id),
+            vec![Operand::StorageClass(StorageClass::Input)],
+        ));
+        self.decorate_builtin(id, builtin);
+        self.name(id, &format!("{builtin:?}"));
+        self.builtin_inputs.insert(builtin, id);
+        id
+    }
+
+    /// `OpEntryPoint` and the `OpExecutionMode`s of one entry point.
+    pub fn write_entry_point(
+        &mut self,
+        ep: &ir::EntryPoint,
+    ) -> BackResult<(Instruction, Vec<Instruction>)> {
+        let model = execution_model(ep)?;
+        match model {
+            ExecutionModel::Geometry => self.capability(Capability::Geometry),
+            ExecutionModel::TessellationControl | ExecutionModel::TessellationEvaluation => {
+                self.capability(Capability::Tessellation)
+            }
+            _ => {}
+        }
+        let Some(function) = self
+            .function_ids
+            .get(ep.function.index())
+            .copied()
+            .flatten()
+        else {
+            return Err(internal(format!(
+                "entry point `{}` names a function that was not written",
+                ep.name
+            )));
+        };
+        let (globals, builtins) = self.entry_point_uses(ep.function);
+        // Below SPIR-V 1.4 the interface lists only Input and Output
+        // variables; from 1.4 it lists every global the entry point uses
+        // (SPIR-V 2.16.1, OpEntryPoint).
+        let all_globals = self.version_at_least(1, 4);
+        let mut interface = Vec::new();
+        for &g in &globals {
+            let global = &self.ir.globals[g];
+            let io = matches!(global.space, AddressSpace::Input | AddressSpace::Output);
+            if io || all_globals {
+                interface.push(self.global_ids[g.index()]);
+            }
+            if let Some(ir::Binding::BuiltIn(b)) = global.io {
+                self.builtin_capabilities(b, ep.stage, global.space);
+            }
+            if ep.stage == Stage::Pixel {
+                let id = self.global_ids[g.index()];
+                let needs_flat = match global.io {
+                    Some(ir::Binding::Location { interpolation, .. }) => {
+                        interpolation != Some(ir::Interpolation::Flat)
+                    }
+                    Some(ir::Binding::BuiltIn(_)) => true,
+                    None => false,
+                };
+                if global.space == AddressSpace::Input && needs_flat {
+                    self.require_flat_fragment_input(id, global.ty)?;
+                }
+            }
+        }
+        if ep.stage == Stage::Pixel {
+            // The backend's own built-ins are 32-bit integers.
+            for &id in &builtins {
+                if self.flat_added.insert(id) {
+                    self.decorate(id, Decoration::Flat, &[]);
+                }
+            }
+        }
+        interface.extend(builtins);
+
+        let name = self
+            .options
+            .entry_point_name
+            .clone()
+            .unwrap_or_else(|| ep.name.clone());
+        let mut operands = vec![
+            Operand::ExecutionModel(model),
+            Operand::IdRef(function),
+            Operand::LiteralString(name),
+        ];
+        operands.extend(interface.iter().map(|&id| Operand::IdRef(id)));
+        let entry = Instruction::new(Op::EntryPoint, None, None, operands);
+
+        let mut modes = Vec::new();
+        let has_mode = |m: ExecutionMode| ep.execution_modes.iter().any(|(x, _)| *x == m);
+        let mut add_mode = |mode: ExecutionMode, literals: &[u32]| {
+            let mut ops = vec![Operand::IdRef(function), Operand::ExecutionMode(mode)];
+            ops.extend(literals.iter().map(|&l| Operand::LiteralBit32(l)));
+            modes.push(Instruction::new(Op::ExecutionMode, None, None, ops));
+        };
+        match ep.stage {
+            Stage::Compute
+                if !has_mode(ExecutionMode::LocalSize) && !has_mode(ExecutionMode::LocalSizeId) =>
+            {
+                if ep.workgroup_size.contains(&0) {
+                    return Err(internal(format!(
+                        "compute entry point `{}` has workgroup size {:?}",
+                        ep.name, ep.workgroup_size
+                    )));
+                }
+                add_mode(ExecutionMode::LocalSize, &ep.workgroup_size);
+            }
+            Stage::Pixel => {
+                // Vulkan requires OriginUpperLeft on fragment entry points
+                // (VUID-StandaloneSpirv-OriginLowerLeft-04653).
+                if !has_mode(ExecutionMode::OriginUpperLeft) {
+                    add_mode(ExecutionMode::OriginUpperLeft, &[]);
+                }
+                // Writing FragDepth requires DepthReplacing
+                // (VUID-FragDepth-FragDepth-04216 via spirv-val).
+                let writes_depth = globals.iter().any(|&g| {
+                    let global = &self.ir.globals[g];
+                    global.space == AddressSpace::Output
+                        && global.io == Some(ir::Binding::BuiltIn(BuiltIn::FragDepth))
+                });
+                if writes_depth && !has_mode(ExecutionMode::DepthReplacing) {
+                    add_mode(ExecutionMode::DepthReplacing, &[]);
+                }
+            }
+            _ => {}
+        }
+        for (mode, literals) in &ep.execution_modes {
+            add_mode(*mode, literals);
+        }
+        for (mode, _) in &ep.execution_modes {
+            self.execution_mode_capabilities(*mode);
+        }
+        Ok((entry, modes))
+    }
+
+    /// Vulkan: integer and double inputs of the fragment stage, built-ins
+    /// included, must be Flat (VUID-StandaloneSpirv-Flat-04744).
+    fn require_flat_fragment_input(&mut self, id: Word, ty: Handle<ir::Type>) -> BackResult<()> {
+        if self.flat_added.contains(&id) {
+            return Ok(());
+        }
+        let needs_flat = self.contains_scalar(ty, &|s| {
+            matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint)
+                || (s.kind == ScalarKind::Float && s.width == 8)
+        })?;
+        if needs_flat {
+            self.flat_added.insert(id);
+            self.decorate(id, Decoration::Flat, &[]);
+        }
+        Ok(())
+    }
+
+    /// Capabilities and extensions a built-in needs in a stage.
+    fn builtin_capabilities(&mut self, b: BuiltIn, stage: Stage, space: AddressSpace) {
+        let input = space == AddressSpace::Input;
+        match b {
+            BuiltIn::ClipDistance => self.capability(Capability::ClipDistance),
+            BuiltIn::CullDistance => self.capability(Capability::CullDistance),
+            BuiltIn::SampleId | BuiltIn::SamplePosition => {
+                self.capability(Capability::SampleRateShading)
+            }
+            BuiltIn::PrimitiveId if stage == Stage::Pixel => self.capability(Capability::Geometry),
+            BuiltIn::Layer | BuiltIn::ViewportIndex => {
+                let viewport = b == BuiltIn::ViewportIndex;
+                if stage == Stage::Geometry || (stage == Stage::Pixel && input) {
+                    self.capability(if viewport {
+                        Capability::MultiViewport
+                    } else {
+                        Capability::Geometry
+                    });
+                } else if self.version_at_least(1, 5) {
+                    self.capability(if viewport {
+                        Capability::ShaderViewportIndex
+                    } else {
+                        Capability::ShaderLayer
+                    });
+                } else {
+                    self.capability(Capability::ShaderViewportIndexLayerEXT);
+                    self.extension("SPV_EXT_shader_viewport_index_layer", None);
+                }
+            }
+            BuiltIn::BaseVertex | BuiltIn::BaseInstance | BuiltIn::DrawIndex => {
+                self.capability(Capability::DrawParameters);
+                self.extension("SPV_KHR_shader_draw_parameters", Some((1, 3)));
+            }
+            BuiltIn::ViewIndex => {
+                self.capability(Capability::MultiView);
+                self.extension("SPV_KHR_multiview", Some((1, 3)));
+            }
+            BuiltIn::FragStencilRefEXT => {
+                self.capability(Capability::StencilExportEXT);
+                self.extension("SPV_EXT_shader_stencil_export", None);
+            }
+            BuiltIn::BaryCoordKHR | BuiltIn::BaryCoordNoPerspKHR => {
+                self.capability(Capability::FragmentBarycentricKHR);
+                self.extension("SPV_KHR_fragment_shader_barycentric", None);
+            }
+            BuiltIn::FullyCoveredEXT => {
+                self.capability(Capability::FragmentFullyCoveredEXT);
+                self.extension("SPV_EXT_fragment_fully_covered", None);
+            }
+            BuiltIn::PrimitiveShadingRateKHR | BuiltIn::ShadingRateKHR => {
+                self.capability(Capability::FragmentShadingRateKHR);
+                self.extension("SPV_KHR_fragment_shading_rate", None);
+            }
+            BuiltIn::SubgroupSize
+            | BuiltIn::SubgroupLocalInvocationId
+            | BuiltIn::SubgroupEqMask
+            | BuiltIn::SubgroupGeMask
+            | BuiltIn::SubgroupGtMask
+            | BuiltIn::SubgroupLeMask
+            | BuiltIn::SubgroupLtMask => {
+                self.capability(Capability::GroupNonUniform);
+                if matches!(
+                    b,
+                    BuiltIn::SubgroupEqMask
+                        | BuiltIn::SubgroupGeMask
+                        | BuiltIn::SubgroupGtMask
+                        | BuiltIn::SubgroupLeMask
+                        | BuiltIn::SubgroupLtMask
+                ) {
+                    self.capability(Capability::GroupNonUniformBallot);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Capabilities and extensions an execution mode needs.
+    fn execution_mode_capabilities(&mut self, mode: ExecutionMode) {
+        use ExecutionMode as M;
+        let float_controls = |w: &mut Self, cap| {
+            w.capability(cap);
+            w.extension("SPV_KHR_float_controls", Some((1, 4)));
+        };
+        match mode {
+            M::DenormPreserve => float_controls(self, Capability::DenormPreserve),
+            M::DenormFlushToZero => float_controls(self, Capability::DenormFlushToZero),
+            M::SignedZeroInfNanPreserve => {
+                float_controls(self, Capability::SignedZeroInfNanPreserve)
+            }
+            M::RoundingModeRTE => float_controls(self, Capability::RoundingModeRTE),
+            M::RoundingModeRTZ => float_controls(self, Capability::RoundingModeRTZ),
+            M::PostDepthCoverage => {
+                self.capability(Capability::SampleMaskPostDepthCoverage);
+                self.extension("SPV_KHR_post_depth_coverage", None);
+            }
+            M::StencilRefReplacingEXT => {
+                self.capability(Capability::StencilExportEXT);
+                self.extension("SPV_EXT_shader_stencil_export", None);
+            }
+            M::PixelInterlockOrderedEXT | M::PixelInterlockUnorderedEXT => {
+                self.capability(Capability::FragmentShaderPixelInterlockEXT);
+                self.extension("SPV_EXT_fragment_shader_interlock", None);
+            }
+            M::SampleInterlockOrderedEXT | M::SampleInterlockUnorderedEXT => {
+                self.capability(Capability::FragmentShaderSampleInterlockEXT);
+                self.extension("SPV_EXT_fragment_shader_interlock", None);
+            }
+            M::ShadingRateInterlockOrderedEXT | M::ShadingRateInterlockUnorderedEXT => {
+                self.capability(Capability::FragmentShaderShadingRateInterlockEXT);
+                self.extension("SPV_EXT_fragment_shader_interlock", None);
+            }
+            M::SubgroupUniformControlFlowKHR => {
+                self.extension("SPV_KHR_subgroup_uniform_control_flow", None);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The SPIR-V execution model of an entry point's stage.
+fn execution_model(ep: &ir::EntryPoint) -> BackResult<ExecutionModel> {
+    Ok(match ep.stage {
+        Stage::Vertex => ExecutionModel::Vertex,
+        Stage::Pixel => ExecutionModel::Fragment,
+        Stage::Geometry => ExecutionModel::Geometry,
+        Stage::Hull => ExecutionModel::TessellationControl,
+        Stage::Domain => ExecutionModel::TessellationEvaluation,
+        Stage::Compute => ExecutionModel::GLCompute,
+        Stage::Mesh | Stage::Amplification => {
+            return Err(unsupported("mesh and amplification shaders"));
+        }
+        Stage::Library => {
+            return Err(internal(format!(
+                "entry point `{}` has the library stage; sema gives each entry its own stage",
+                ep.name
+            )));
+        }
+    })
+}

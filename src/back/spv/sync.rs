@@ -1,0 +1,406 @@
+//! Atomics, barriers and wave operations (SPIR-V.rst, "Synchronization
+//! intrinsics", "Shader Model 6.0+ Wave Intrinsics").
+
+use super::expr::Shape;
+use super::function::FunctionWriter;
+use super::{BackResult, internal, needs_newer_target, unsupported};
+use crate::ir::{self, AtomicFunction, Expression, Handle, Scalar, ScalarKind, SubgroupOperation};
+use rspirv::dr::Operand;
+use spirv::{BuiltIn, Capability, GroupOperation, MemorySemantics, Op, Scope, StorageClass, Word};
+
+impl FunctionWriter<'_, '_> {
+    fn scope(&mut self, scope: Scope) -> Word {
+        self.w.const_u32(scope as u32)
+    }
+
+    /// `*MemoryBarrier[WithGroupSync]`: memory scope Device when buffers
+    /// or images are involved, else Workgroup; AcquireRelease plus the
+    /// storage classes made visible; Workgroup execution scope for the
+    /// `WithGroupSync` forms (SPIR-V.rst, "Synchronization intrinsics").
+    pub fn write_barrier(&mut self, memory: ir::BarrierMemory, execution: bool) -> BackResult<()> {
+        let mut semantics = MemorySemantics::RELAXED;
+        if memory.workgroup {
+            semantics |= MemorySemantics::WORKGROUP_MEMORY;
+        }
+        if memory.device {
+            semantics |= MemorySemantics::UNIFORM_MEMORY;
+        }
+        if memory.image {
+            semantics |= MemorySemantics::IMAGE_MEMORY;
+        }
+        if !semantics.is_empty() {
+            semantics |= MemorySemantics::ACQUIRE_RELEASE;
+        }
+        let memory_scope = if memory.device || memory.image {
+            Scope::Device
+        } else {
+            Scope::Workgroup
+        };
+        let memory_scope = self.scope(memory_scope);
+        let semantics = self.w.const_u32(semantics.bits());
+        if execution {
+            let exec = self.scope(Scope::Workgroup);
+            self.emit_void(
+                Op::ControlBarrier,
+                vec![
+                    Operand::IdScope(exec),
+                    Operand::IdScope(memory_scope),
+                    Operand::IdMemorySemantics(semantics),
+                ],
+            )
+        } else {
+            self.emit_void(
+                Op::MemoryBarrier,
+                vec![
+                    Operand::IdScope(memory_scope),
+                    Operand::IdMemorySemantics(semantics),
+                ],
+            )
+        }
+    }
+
+    /// `Interlocked*` and buffer counters: scope Workgroup for groupshared,
+    /// Device otherwise; relaxed (None) semantics as DXC emits.
+    pub fn write_atomic(
+        &mut self,
+        pointer: Handle<Expression>,
+        fun: AtomicFunction,
+        value: Option<Handle<Expression>>,
+        compare: Option<Handle<Expression>>,
+        result: Option<Handle<Expression>>,
+    ) -> BackResult<()> {
+        use AtomicFunction as A;
+        let pv = self.pointer(pointer)?;
+        let ir::TypeInner::Scalar(scalar) = self.w.ir_type(pv.pointee)?.inner else {
+            return Err(internal("atomic on a non-scalar"));
+        };
+        let ty = self.w.scalar_type(scalar);
+        let p = self.pointer_id(&pv)?;
+        let scope = self.scope(if pv.class == StorageClass::Workgroup {
+            Scope::Workgroup
+        } else {
+            Scope::Device
+        });
+        let relaxed = self.w.const_u32(MemorySemantics::RELAXED.bits());
+        if scalar.width == 8 {
+            self.w.capability(Capability::Int64Atomics);
+        }
+        let value_id = |s: &mut Self| -> BackResult<Word> {
+            match value {
+                Some(v) => s.value(v),
+                None => Err(internal(format!("atomic {fun:?} without a value"))),
+            }
+        };
+        let float = scalar.kind == ScalarKind::Float;
+        let op = match fun {
+            A::Add if float => {
+                self.w.capability(match scalar.width {
+                    2 => Capability::AtomicFloat16AddEXT,
+                    8 => Capability::AtomicFloat64AddEXT,
+                    _ => Capability::AtomicFloat32AddEXT,
+                });
+                self.w.extension("SPV_EXT_shader_atomic_float_add", None);
+                Op::AtomicFAddEXT
+            }
+            A::Add => Op::AtomicIAdd,
+            A::Exchange => Op::AtomicExchange,
+            A::Load => Op::AtomicLoad,
+            A::Store => Op::AtomicStore,
+            _ if float => {
+                return Err(unsupported(format!("atomic {fun:?} on floats")));
+            }
+            A::Subtract => Op::AtomicISub,
+            A::And => Op::AtomicAnd,
+            A::InclusiveOr => Op::AtomicOr,
+            A::ExclusiveOr => Op::AtomicXor,
+            A::Min if scalar.kind == ScalarKind::Sint => Op::AtomicSMin,
+            A::Min => Op::AtomicUMin,
+            A::Max if scalar.kind == ScalarKind::Sint => Op::AtomicSMax,
+            A::Max => Op::AtomicUMax,
+            A::CompareExchange => Op::AtomicCompareExchange,
+            A::Increment => Op::AtomicIIncrement,
+            A::Decrement => Op::AtomicIDecrement,
+        };
+        let mut operands = vec![
+            Operand::IdRef(p),
+            Operand::IdScope(scope),
+            Operand::IdMemorySemantics(relaxed),
+        ];
+        match fun {
+            A::CompareExchange => {
+                // Equal and Unequal semantics, then the value and the
+                // comparator.
+                operands.push(Operand::IdMemorySemantics(relaxed));
+                let v = value_id(self)?;
+                let Some(c) = compare else {
+                    return Err(internal("compare-exchange without a comparator"));
+                };
+                let c = self.value(c)?;
+                operands.push(Operand::IdRef(v));
+                operands.push(Operand::IdRef(c));
+            }
+            A::Increment | A::Decrement | A::Load => {}
+            _ => {
+                let v = value_id(self)?;
+                operands.push(Operand::IdRef(v));
+            }
+        }
+        if fun == A::Store {
+            return self.emit_void(op, operands);
+        }
+        let id = self.emit_value(op, ty, operands)?;
+        if let Some(r) = result {
+            self.set_result(r, id)?;
+        }
+        Ok(())
+    }
+
+    /// Loads a `uint` built-in input that the backend declares itself.
+    fn load_builtin(&mut self, builtin: BuiltIn) -> BackResult<Word> {
+        let var = self.w.builtin_input(builtin, Scalar::U32);
+        self.w.function_uses[self.handle.index()]
+            .builtins
+            .insert(var);
+        let u32_ty = self.w.scalar_type(Scalar::U32);
+        self.emit_value(Op::Load, u32_ty, vec![Operand::IdRef(var)])
+    }
+
+    /// `WaveGetLaneIndex()`: the SubgroupLocalInvocationId built-in.
+    fn lane_index(&mut self) -> BackResult<Word> {
+        self.load_builtin(BuiltIn::SubgroupLocalInvocationId)
+    }
+
+    /// Wave operations: OpGroupNonUniform* with Subgroup scope; lane
+    /// count and index are the SubgroupSize and SubgroupLocalInvocationId
+    /// built-ins. They need SPIR-V 1.3 (Vulkan 1.1).
+    pub fn write_subgroup(
+        &mut self,
+        op: SubgroupOperation,
+        args: &[Handle<Expression>],
+        result: Handle<Expression>,
+    ) -> BackResult<()> {
+        use SubgroupOperation as S;
+        if !self.w.version_at_least(1, 3) {
+            return Err(needs_newer_target(
+                "wave operations",
+                "SPIR-V 1.3 (Vulkan 1.1)",
+                self.w.options.target_env,
+            ));
+        }
+        self.w.capability(Capability::GroupNonUniform);
+        let result_ty = self.expr_type(result)?;
+        let rt = self.w.type_id(result_ty)?;
+        let scope = self.scope(Scope::Subgroup);
+        let arg = |s: &mut Self, i: usize| -> BackResult<Word> {
+            match args.get(i) {
+                Some(&a) => s.value(a),
+                None => Err(internal(format!(
+                    "wave operation {op:?} lacks argument {i}"
+                ))),
+            }
+        };
+        let id = match op {
+            S::GetLaneCount => self.load_builtin(BuiltIn::SubgroupSize)?,
+            S::GetLaneIndex => self.lane_index()?,
+            S::IsFirstLane => {
+                self.emit_value(Op::GroupNonUniformElect, rt, vec![Operand::IdScope(scope)])?
+            }
+            S::AnyTrue | S::AllTrue => {
+                self.w.capability(Capability::GroupNonUniformVote);
+                let p = arg(self, 0)?;
+                let o = if op == S::AnyTrue {
+                    Op::GroupNonUniformAny
+                } else {
+                    Op::GroupNonUniformAll
+                };
+                self.emit_value(o, rt, vec![Operand::IdScope(scope), Operand::IdRef(p)])?
+            }
+            S::AllEqual => {
+                self.w.capability(Capability::GroupNonUniformVote);
+                let v = arg(self, 0)?;
+                let bool_ty = self.w.bool_type();
+                match (self.shape(result)?, self.shape(args[0])?) {
+                    // A vector result compares each component.
+                    (Shape::Vector(n, _), Shape::Vector(_, s)) => {
+                        let st = self.w.scalar_type(s);
+                        let mut parts = Vec::with_capacity(n as usize);
+                        for i in 0..u32::from(n) {
+                            let c = self.extract(st, v, i)?;
+                            parts.push(Operand::IdRef(self.emit_value(
+                                Op::GroupNonUniformAllEqual,
+                                bool_ty,
+                                vec![Operand::IdScope(scope), Operand::IdRef(c)],
+                            )?));
+                        }
+                        self.emit_value(Op::CompositeConstruct, rt, parts)?
+                    }
+                    _ => self.emit_value(
+                        Op::GroupNonUniformAllEqual,
+                        rt,
+                        vec![Operand::IdScope(scope), Operand::IdRef(v)],
+                    )?,
+                }
+            }
+            S::Ballot => {
+                self.w.capability(Capability::GroupNonUniformBallot);
+                let p = arg(self, 0)?;
+                self.emit_value(
+                    Op::GroupNonUniformBallot,
+                    rt,
+                    vec![Operand::IdScope(scope), Operand::IdRef(p)],
+                )?
+            }
+            S::ReadLaneAt | S::QuadReadLaneAt => {
+                let v = arg(self, 0)?;
+                let mut lane = arg(self, 1)?;
+                // Before SPIR-V 1.5 the lane must be a constant for the
+                // broadcasts; a dynamic lane uses a shuffle instead (for a
+                // quad: of lane `(index & ~3) + lane`).
+                let constant_lane = self.constant(args[1])?.is_some();
+                let broadcast = constant_lane || self.w.version_at_least(1, 5);
+                let o = if op == S::QuadReadLaneAt && broadcast {
+                    self.w.capability(Capability::GroupNonUniformQuad);
+                    Op::GroupNonUniformQuadBroadcast
+                } else if op == S::QuadReadLaneAt {
+                    self.w.capability(Capability::GroupNonUniformShuffle);
+                    let index = self.lane_index()?;
+                    let u32_ty = self.w.scalar_type(Scalar::U32);
+                    let mask = self.w.const_u32(!3);
+                    let base = self.emit_value(
+                        Op::BitwiseAnd,
+                        u32_ty,
+                        vec![Operand::IdRef(index), Operand::IdRef(mask)],
+                    )?;
+                    lane = self.emit_value(
+                        Op::IAdd,
+                        u32_ty,
+                        vec![Operand::IdRef(base), Operand::IdRef(lane)],
+                    )?;
+                    Op::GroupNonUniformShuffle
+                } else if broadcast {
+                    self.w.capability(Capability::GroupNonUniformBallot);
+                    Op::GroupNonUniformBroadcast
+                } else {
+                    self.w.capability(Capability::GroupNonUniformShuffle);
+                    Op::GroupNonUniformShuffle
+                };
+                self.emit_value(
+                    o,
+                    rt,
+                    vec![
+                        Operand::IdScope(scope),
+                        Operand::IdRef(v),
+                        Operand::IdRef(lane),
+                    ],
+                )?
+            }
+            S::ReadLaneFirst => {
+                self.w.capability(Capability::GroupNonUniformBallot);
+                let v = arg(self, 0)?;
+                self.emit_value(
+                    Op::GroupNonUniformBroadcastFirst,
+                    rt,
+                    vec![Operand::IdScope(scope), Operand::IdRef(v)],
+                )?
+            }
+            S::Sum
+            | S::Product
+            | S::BitAnd
+            | S::BitOr
+            | S::BitXor
+            | S::Min
+            | S::Max
+            | S::PrefixSum
+            | S::PrefixProduct => {
+                self.w.capability(Capability::GroupNonUniformArithmetic);
+                let v = arg(self, 0)?;
+                let Some(scalar) = self.shape(args[0])?.scalar() else {
+                    return Err(internal("wave arithmetic on a non-numeric value"));
+                };
+                let group = if matches!(op, S::PrefixSum | S::PrefixProduct) {
+                    GroupOperation::ExclusiveScan
+                } else {
+                    GroupOperation::Reduce
+                };
+                let o = group_arithmetic(op, scalar.kind)?;
+                self.emit_value(
+                    o,
+                    rt,
+                    vec![
+                        Operand::IdScope(scope),
+                        Operand::GroupOperation(group),
+                        Operand::IdRef(v),
+                    ],
+                )?
+            }
+            S::CountBits | S::PrefixCountBits => {
+                self.w.capability(Capability::GroupNonUniformBallot);
+                let p = arg(self, 0)?;
+                let uvec4 = self.w.vector_type(Scalar::U32, 4);
+                let ballot = self.emit_value(
+                    Op::GroupNonUniformBallot,
+                    uvec4,
+                    vec![Operand::IdScope(scope), Operand::IdRef(p)],
+                )?;
+                let group = if op == S::CountBits {
+                    GroupOperation::Reduce
+                } else {
+                    GroupOperation::ExclusiveScan
+                };
+                self.emit_value(
+                    Op::GroupNonUniformBallotBitCount,
+                    rt,
+                    vec![
+                        Operand::IdScope(scope),
+                        Operand::GroupOperation(group),
+                        Operand::IdRef(ballot),
+                    ],
+                )?
+            }
+            S::QuadReadAcrossX | S::QuadReadAcrossY | S::QuadReadAcrossDiagonal => {
+                self.w.capability(Capability::GroupNonUniformQuad);
+                let v = arg(self, 0)?;
+                let direction = match op {
+                    S::QuadReadAcrossX => 0,
+                    S::QuadReadAcrossY => 1,
+                    _ => 2,
+                };
+                let d = self.w.const_u32(direction);
+                self.emit_value(
+                    Op::GroupNonUniformQuadSwap,
+                    rt,
+                    vec![
+                        Operand::IdScope(scope),
+                        Operand::IdRef(v),
+                        Operand::IdRef(d),
+                    ],
+                )?
+            }
+        };
+        self.set_result(result, id)
+    }
+}
+
+fn group_arithmetic(op: SubgroupOperation, kind: ScalarKind) -> BackResult<Op> {
+    use ScalarKind as K;
+    use SubgroupOperation as S;
+    Ok(match (op, kind) {
+        (S::Sum | S::PrefixSum, K::Float) => Op::GroupNonUniformFAdd,
+        (S::Sum | S::PrefixSum, K::Sint | K::Uint) => Op::GroupNonUniformIAdd,
+        (S::Product | S::PrefixProduct, K::Float) => Op::GroupNonUniformFMul,
+        (S::Product | S::PrefixProduct, K::Sint | K::Uint) => Op::GroupNonUniformIMul,
+        (S::Min, K::Float) => Op::GroupNonUniformFMin,
+        (S::Min, K::Sint) => Op::GroupNonUniformSMin,
+        (S::Min, K::Uint) => Op::GroupNonUniformUMin,
+        (S::Max, K::Float) => Op::GroupNonUniformFMax,
+        (S::Max, K::Sint) => Op::GroupNonUniformSMax,
+        (S::Max, K::Uint) => Op::GroupNonUniformUMax,
+        (S::BitAnd, K::Sint | K::Uint) => Op::GroupNonUniformBitwiseAnd,
+        (S::BitOr, K::Sint | K::Uint) => Op::GroupNonUniformBitwiseOr,
+        (S::BitXor, K::Sint | K::Uint) => Op::GroupNonUniformBitwiseXor,
+        (S::BitAnd, K::Bool) => Op::GroupNonUniformLogicalAnd,
+        (S::BitOr, K::Bool) => Op::GroupNonUniformLogicalOr,
+        (S::BitXor, K::Bool) => Op::GroupNonUniformLogicalXor,
+        (op, kind) => return Err(internal(format!("wave {op:?} on {kind:?}"))),
+    })
+}

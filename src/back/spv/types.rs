@@ -1,0 +1,621 @@
+//! Types: a cache that gives each distinct SPIR-V type one id, and the
+//! layout decorations of explicitly laid out
+//! types (`Offset`, `ArrayStride`, `MatrixStride`, `RowMajor`/`ColMajor`).
+//!
+//! Non-aggregate types must not be declared twice (SPIR-V 2.8), so every
+//! type goes through [`SpvType`]. Structs are not deduplicated: each IR
+//! struct type gets its own id, so that two structs with different
+//! decorations never share one.
+
+use super::writer::Writer;
+use super::{BackResult, internal, unsupported};
+use crate::ir::{self, Handle, Scalar, ScalarKind, TypeInner};
+use rspirv::dr::{Instruction, Operand};
+use rustc_hash::FxHashMap;
+use spirv::{Capability, Decoration, Op, StorageClass, Word};
+
+/// A SPIR-V type, by the ids of its parts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum SpvType {
+    Void,
+    Bool,
+    Int {
+        width: u8,
+        signed: bool,
+    },
+    Float {
+        width: u8,
+    },
+    Vector {
+        component: Word,
+        size: u8,
+    },
+    Matrix {
+        column: Word,
+        columns: u8,
+    },
+    Array {
+        element: Word,
+        length: u32,
+        stride: Option<u32>,
+    },
+    RuntimeArray {
+        element: Word,
+        stride: Option<u32>,
+    },
+    Pointer {
+        pointee: Word,
+        class: StorageClass,
+    },
+    Function {
+        result: Word,
+        params: Vec<Word>,
+    },
+    Image {
+        sampled_type: Word,
+        dim: spirv::Dim,
+        arrayed: bool,
+        multisampled: bool,
+        /// 1: used with a sampler; 2: storage image.
+        sampled: u32,
+        format: spirv::ImageFormat,
+    },
+    Sampler,
+    SampledImage {
+        image: Word,
+    },
+}
+
+pub(super) struct TypeCache {
+    lookup: FxHashMap<SpvType, Word>,
+    /// The id of each IR type, once written.
+    ir: Vec<Option<Word>>,
+}
+
+impl TypeCache {
+    pub fn new(ir_types: usize) -> Self {
+        TypeCache {
+            lookup: FxHashMap::default(),
+            ir: vec![None; ir_types],
+        }
+    }
+}
+
+/// How an HLSL matrix is represented (SPIR-V.rst, "Vectors and matrices"):
+/// `floatRxC` is a SPIR-V matrix of R columns, each a C-vector (an HLSL row
+/// is a SPIR-V column); a 1xN or Nx1 matrix is a vector; a non-float matrix
+/// is an array of R C-vectors (the `Shader` capability allows only float
+/// matrices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum MatrixRepr {
+    Scalar,
+    Vector(u8),
+    Matrix { columns: u8, size: u8 },
+    Array { length: u8, size: u8 },
+}
+
+pub(super) fn matrix_repr(rows: u8, columns: u8, scalar: Scalar) -> MatrixRepr {
+    match (rows, columns) {
+        (1, 1) => MatrixRepr::Scalar,
+        (1, n) | (n, 1) => MatrixRepr::Vector(n),
+        (r, c) if scalar.kind == ScalarKind::Float => MatrixRepr::Matrix {
+            columns: r,
+            size: c,
+        },
+        (r, c) => MatrixRepr::Array { length: r, size: c },
+    }
+}
+
+/// The storage class of an address space. `Storage` buffers live in
+/// `Uniform` with `BufferBlock` below SPIR-V 1.3 and in `StorageBuffer`
+/// from 1.3 (DESIGN.md).
+pub(super) fn storage_class(space: ir::AddressSpace, version: (u8, u8)) -> StorageClass {
+    use ir::AddressSpace as A;
+    match space {
+        A::Function => StorageClass::Function,
+        A::Private => StorageClass::Private,
+        A::Workgroup => StorageClass::Workgroup,
+        A::Uniform => StorageClass::Uniform,
+        A::Storage { .. } if version >= (1, 3) => StorageClass::StorageBuffer,
+        A::Storage { .. } => StorageClass::Uniform,
+        A::PushConstant => StorageClass::PushConstant,
+        A::Input => StorageClass::Input,
+        A::Output => StorageClass::Output,
+        A::Handle => StorageClass::UniformConstant,
+    }
+}
+
+/// Formats a storage image may have with just the `Shader` capability
+/// (SPIR-V 3.11, Image Format); the rest need `StorageImageExtendedFormats`.
+fn is_base_storage_format(f: ir::ImageFormat) -> bool {
+    use ir::ImageFormat as F;
+    matches!(
+        f,
+        F::Rgba32f
+            | F::Rgba16f
+            | F::R32f
+            | F::Rgba8
+            | F::Rgba8Snorm
+            | F::Rgba32i
+            | F::Rgba16i
+            | F::Rgba8i
+            | F::R32i
+            | F::Rgba32ui
+            | F::Rgba16ui
+            | F::Rgba8ui
+            | F::R32ui
+    )
+}
+
+pub(super) fn image_format(f: ir::ImageFormat) -> spirv::ImageFormat {
+    use ir::ImageFormat as F;
+    use spirv::ImageFormat as S;
+    match f {
+        F::Unknown => S::Unknown,
+        F::Rgba32f => S::Rgba32f,
+        F::Rgba16f => S::Rgba16f,
+        F::R32f => S::R32f,
+        F::Rgba8 => S::Rgba8,
+        F::Rgba8Snorm => S::Rgba8Snorm,
+        F::Rg32f => S::Rg32f,
+        F::Rg16f => S::Rg16f,
+        F::R11fG11fB10f => S::R11fG11fB10f,
+        F::R16f => S::R16f,
+        F::Rgba16 => S::Rgba16,
+        F::Rgb10A2 => S::Rgb10A2,
+        F::Rg16 => S::Rg16,
+        F::Rg8 => S::Rg8,
+        F::R16 => S::R16,
+        F::R8 => S::R8,
+        F::Rgba16Snorm => S::Rgba16Snorm,
+        F::Rg16Snorm => S::Rg16Snorm,
+        F::Rg8Snorm => S::Rg8Snorm,
+        F::R16Snorm => S::R16Snorm,
+        F::R8Snorm => S::R8Snorm,
+        F::Rgba32i => S::Rgba32i,
+        F::Rgba16i => S::Rgba16i,
+        F::Rgba8i => S::Rgba8i,
+        F::R32i => S::R32i,
+        F::Rg32i => S::Rg32i,
+        F::Rg16i => S::Rg16i,
+        F::Rg8i => S::Rg8i,
+        F::R16i => S::R16i,
+        F::R8i => S::R8i,
+        F::Rgba32ui => S::Rgba32ui,
+        F::Rgba16ui => S::Rgba16ui,
+        F::Rgba8ui => S::Rgba8ui,
+        F::R32ui => S::R32ui,
+        F::Rgb10a2ui => S::Rgb10a2ui,
+        F::Rg32ui => S::Rg32ui,
+        F::Rg16ui => S::Rg16ui,
+        F::Rg8ui => S::Rg8ui,
+        F::R16ui => S::R16ui,
+        F::R8ui => S::R8ui,
+        F::R64ui => S::R64ui,
+        F::R64i => S::R64i,
+    }
+}
+
+impl<'a> Writer<'a> {
+    /// The IR type behind `h`, or an internal error for a dangling handle.
+    pub fn ir_type(&self, h: Handle<ir::Type>) -> BackResult<&'a ir::Type> {
+        let ir = self.ir;
+        if h.index() < ir.types.len() {
+            Ok(&ir.types[h])
+        } else {
+            Err(internal(format!("type {h:?} does not exist")))
+        }
+    }
+
+    /// The id of a SPIR-V type, declaring it on first use.
+    pub fn spv_type(&mut self, t: SpvType) -> Word {
+        if let Some(&id) = self.types.lookup.get(&t) {
+            return id;
+        }
+        let id = self.id();
+        let (op, operands) = match &t {
+            SpvType::Void => (Op::TypeVoid, vec![]),
+            SpvType::Bool => (Op::TypeBool, vec![]),
+            SpvType::Int { width, signed } => {
+                match width {
+                    2 => self.capability(Capability::Int16),
+                    8 => self.capability(Capability::Int64),
+                    _ => {}
+                }
+                (
+                    Op::TypeInt,
+                    vec![
+                        Operand::LiteralBit32(u32::from(*width) * 8),
+                        Operand::LiteralBit32(u32::from(*signed)),
+                    ],
+                )
+            }
+            SpvType::Float { width } => {
+                match width {
+                    2 => self.capability(Capability::Float16),
+                    8 => self.capability(Capability::Float64),
+                    _ => {}
+                }
+                (
+                    Op::TypeFloat,
+                    vec![Operand::LiteralBit32(u32::from(*width) * 8)],
+                )
+            }
+            SpvType::Vector { component, size } => (
+                Op::TypeVector,
+                vec![
+                    Operand::IdRef(*component),
+                    Operand::LiteralBit32(u32::from(*size)),
+                ],
+            ),
+            SpvType::Matrix { column, columns } => (
+                Op::TypeMatrix,
+                vec![
+                    Operand::IdRef(*column),
+                    Operand::LiteralBit32(u32::from(*columns)),
+                ],
+            ),
+            SpvType::Array {
+                element, length, ..
+            } => {
+                let length = self.const_u32(*length);
+                (
+                    Op::TypeArray,
+                    vec![Operand::IdRef(*element), Operand::IdRef(length)],
+                )
+            }
+            SpvType::RuntimeArray { element, .. } => {
+                (Op::TypeRuntimeArray, vec![Operand::IdRef(*element)])
+            }
+            SpvType::Pointer { pointee, class } => (
+                Op::TypePointer,
+                vec![Operand::StorageClass(*class), Operand::IdRef(*pointee)],
+            ),
+            SpvType::Function { result, params } => {
+                let mut ops = vec![Operand::IdRef(*result)];
+                ops.extend(params.iter().map(|&p| Operand::IdRef(p)));
+                (Op::TypeFunction, ops)
+            }
+            SpvType::Image {
+                sampled_type,
+                dim,
+                arrayed,
+                multisampled,
+                sampled,
+                format,
+            } => (
+                Op::TypeImage,
+                vec![
+                    Operand::IdRef(*sampled_type),
+                    Operand::Dim(*dim),
+                    // Depth 2: "not known", as DXC declares every image
+                    // (SPIR-V.rst, "Textures").
+                    Operand::LiteralBit32(2),
+                    Operand::LiteralBit32(u32::from(*arrayed)),
+                    Operand::LiteralBit32(u32::from(*multisampled)),
+                    Operand::LiteralBit32(*sampled),
+                    Operand::ImageFormat(*format),
+                ],
+            ),
+            SpvType::Sampler => (Op::TypeSampler, vec![]),
+            SpvType::SampledImage { image } => (Op::TypeSampledImage, vec![Operand::IdRef(*image)]),
+        };
+        self.globals
+            .push(Instruction::new(op, None, Some(id), operands));
+        if let SpvType::Array {
+            stride: Some(stride),
+            ..
+        }
+        | SpvType::RuntimeArray {
+            stride: Some(stride),
+            ..
+        } = t
+        {
+            self.decorate(id, Decoration::ArrayStride, &[stride]);
+        }
+        self.types.lookup.insert(t, id);
+        id
+    }
+
+    pub fn void_type(&mut self) -> Word {
+        self.spv_type(SpvType::Void)
+    }
+
+    pub fn bool_type(&mut self) -> Word {
+        self.spv_type(SpvType::Bool)
+    }
+
+    pub fn scalar_type(&mut self, scalar: Scalar) -> Word {
+        self.spv_type(match scalar.kind {
+            ScalarKind::Bool => SpvType::Bool,
+            ScalarKind::Sint => SpvType::Int {
+                width: scalar.width,
+                signed: true,
+            },
+            ScalarKind::Uint => SpvType::Int {
+                width: scalar.width,
+                signed: false,
+            },
+            ScalarKind::Float => SpvType::Float {
+                width: scalar.width,
+            },
+        })
+    }
+
+    /// A vector type, or the scalar type when `size` is 1.
+    pub fn vector_type(&mut self, scalar: Scalar, size: u8) -> Word {
+        let component = self.scalar_type(scalar);
+        if size <= 1 {
+            return component;
+        }
+        self.spv_type(SpvType::Vector { component, size })
+    }
+
+    pub fn pointer_type(&mut self, pointee: Word, class: StorageClass) -> Word {
+        self.spv_type(SpvType::Pointer { pointee, class })
+    }
+
+    /// The id of an IR type, declaring it (and what it is made of) on first
+    /// use, with its layout decorations.
+    pub fn type_id(&mut self, h: Handle<ir::Type>) -> BackResult<Word> {
+        if let Some(Some(id)) = self.types.ir.get(h.index()) {
+            return Ok(*id);
+        }
+        let ty = self.ir_type(h)?;
+        // A type's parts come before it in the arena; checking it keeps
+        // broken IR from recursing forever.
+        let earlier = |part: Handle<ir::Type>| {
+            if part.index() < h.index() {
+                Ok(())
+            } else {
+                Err(internal(format!(
+                    "type {h:?} is made of {part:?}, which does not come before it"
+                )))
+            }
+        };
+        match &ty.inner {
+            TypeInner::Array { base, .. } | TypeInner::Pointer { base, .. } => earlier(*base)?,
+            TypeInner::SampledImage { image } => earlier(*image)?,
+            TypeInner::Struct { members, .. } => {
+                for m in members {
+                    earlier(m.ty)?;
+                }
+            }
+            _ => {}
+        }
+        let id = match &ty.inner {
+            TypeInner::Scalar(s) => self.scalar_type(*s),
+            TypeInner::Vector { size, scalar } => self.vector_type(*scalar, *size),
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } => self.matrix_type(*rows, *columns, *scalar),
+            TypeInner::Array { base, size, stride } => {
+                let element = self.type_id(*base)?;
+                match size {
+                    ir::ArraySize::Constant(0) => {
+                        return Err(internal(format!("array type {h:?} has length 0")));
+                    }
+                    ir::ArraySize::Constant(n) => self.spv_type(SpvType::Array {
+                        element,
+                        length: *n,
+                        stride: *stride,
+                    }),
+                    ir::ArraySize::Runtime => {
+                        // Runtime arrays in buffers have a stride; one
+                        // without is an unbounded array of descriptors
+                        // (`Texture2D t[]`, `ConstantBuffer<T> c[]`).
+                        if stride.is_none() {
+                            self.capability(Capability::RuntimeDescriptorArray);
+                            self.extension("SPV_EXT_descriptor_indexing", Some((1, 5)));
+                        }
+                        self.spv_type(SpvType::RuntimeArray {
+                            element,
+                            stride: *stride,
+                        })
+                    }
+                }
+            }
+            TypeInner::Struct { members, .. } => self.struct_type(ty, members)?,
+            TypeInner::Image {
+                dim,
+                arrayed,
+                multisampled,
+                sampled,
+                class,
+            } => self.image_type(*dim, *arrayed, *multisampled, *sampled, *class)?,
+            TypeInner::Sampler { .. } => self.spv_type(SpvType::Sampler),
+            TypeInner::SampledImage { image } => {
+                let image = self.type_id(*image)?;
+                self.spv_type(SpvType::SampledImage { image })
+            }
+            TypeInner::AccelerationStructure => {
+                return Err(unsupported(
+                    "acceleration structures (ray tracing and ray queries)",
+                ));
+            }
+            TypeInner::Pointer { base, space } => {
+                let pointee = self.type_id(*base)?;
+                let class = storage_class(*space, self.version);
+                self.pointer_type(pointee, class)
+            }
+        };
+        self.types.ir[h.index()] = Some(id);
+        Ok(id)
+    }
+
+    pub fn matrix_type(&mut self, rows: u8, columns: u8, scalar: Scalar) -> Word {
+        match matrix_repr(rows, columns, scalar) {
+            MatrixRepr::Scalar => self.scalar_type(scalar),
+            MatrixRepr::Vector(n) => self.vector_type(scalar, n),
+            MatrixRepr::Matrix { columns, size } => {
+                let column = self.vector_type(scalar, size);
+                self.spv_type(SpvType::Matrix { column, columns })
+            }
+            MatrixRepr::Array { length, size } => {
+                let element = self.vector_type(scalar, size);
+                self.spv_type(SpvType::Array {
+                    element,
+                    length: u32::from(length),
+                    stride: None,
+                })
+            }
+        }
+    }
+
+    fn struct_type(&mut self, ty: &ir::Type, members: &[ir::StructMember]) -> BackResult<Word> {
+        let mut member_ids = Vec::with_capacity(members.len());
+        for m in members {
+            member_ids.push(self.type_id(m.ty)?);
+        }
+        let id = self.id();
+        let operands = member_ids.iter().map(|&m| Operand::IdRef(m)).collect();
+        self.globals
+            .push(Instruction::new(Op::TypeStruct, None, Some(id), operands));
+        if let Some(name) = &ty.name {
+            self.name(id, name);
+        }
+        for (i, m) in members.iter().enumerate() {
+            let i = i as u32;
+            if let Some(name) = &m.name {
+                self.member_name(id, i, name);
+            }
+            if let Some(offset) = m.offset {
+                self.decorate_member(id, i, Decoration::Offset, &[offset]);
+            }
+            // Matrix layout is a member decoration on the struct holding the
+            // matrix (or array of matrices). HLSL rows are SPIR-V columns, so
+            // HLSL `row_major` is SPIR-V `ColMajor` and the default
+            // `column_major` is `RowMajor` (SPIR-V.rst, Appendix A).
+            let mut inner = m.ty;
+            while let TypeInner::Array { base, .. } = self.ir_type(inner)?.inner {
+                inner = base;
+            }
+            if let TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } = self.ir_type(inner)?.inner
+            {
+                match matrix_repr(rows, columns, scalar) {
+                    MatrixRepr::Matrix { .. } => {
+                        if let Some(layout) = m.matrix_layout {
+                            self.decorate_member(id, i, Decoration::MatrixStride, &[layout.stride]);
+                            let major = if layout.row_major {
+                                Decoration::ColMajor
+                            } else {
+                                Decoration::RowMajor
+                            };
+                            self.decorate_member(id, i, major, &[]);
+                        } else if m.offset.is_some() {
+                            return Err(internal(format!(
+                                "matrix member `{}` of an explicitly laid out struct has no matrix layout",
+                                m.name.as_deref().unwrap_or("?")
+                            )));
+                        }
+                    }
+                    MatrixRepr::Array { .. } if m.offset.is_some() => {
+                        return Err(unsupported(format!(
+                            "a non-float matrix (member `{}`) in a buffer; sema lowers these to arrays of vectors",
+                            m.name.as_deref().unwrap_or("?")
+                        )));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(id)
+    }
+
+    fn image_type(
+        &mut self,
+        dim: ir::ImageDim,
+        arrayed: bool,
+        multisampled: bool,
+        sampled_scalar: Scalar,
+        class: ir::ImageClass,
+    ) -> BackResult<Word> {
+        use ir::ImageDim as D;
+        let storage = matches!(class, ir::ImageClass::Storage { .. });
+        let (sdim, cap) = match dim {
+            D::D1 => (
+                spirv::Dim::Dim1D,
+                Some(if storage {
+                    Capability::Image1D
+                } else {
+                    Capability::Sampled1D
+                }),
+            ),
+            D::D2 => (spirv::Dim::Dim2D, None),
+            D::D3 => (spirv::Dim::Dim3D, None),
+            D::Cube => (
+                spirv::Dim::DimCube,
+                arrayed.then_some(if storage {
+                    Capability::ImageCubeArray
+                } else {
+                    Capability::SampledCubeArray
+                }),
+            ),
+            D::Buffer => (
+                spirv::Dim::DimBuffer,
+                Some(if storage {
+                    Capability::ImageBuffer
+                } else {
+                    Capability::SampledBuffer
+                }),
+            ),
+            D::SubpassData => (
+                spirv::Dim::DimSubpassData,
+                Some(Capability::InputAttachment),
+            ),
+        };
+        if let Some(cap) = cap {
+            self.capability(cap);
+        }
+        if storage && multisampled {
+            self.capability(Capability::StorageImageMultisample);
+            if arrayed {
+                self.capability(Capability::ImageMSArray);
+            }
+        }
+        let format = match class {
+            ir::ImageClass::Storage { format } => {
+                if !is_base_storage_format(format) && format != ir::ImageFormat::Unknown {
+                    self.capability(Capability::StorageImageExtendedFormats);
+                }
+                image_format(format)
+            }
+            ir::ImageClass::Sampled => spirv::ImageFormat::Unknown,
+        };
+        match (sampled_scalar.kind, sampled_scalar.width) {
+            (ScalarKind::Float | ScalarKind::Sint | ScalarKind::Uint, 4) => {}
+            (ScalarKind::Sint | ScalarKind::Uint, 8) => {
+                self.capability(Capability::Int64ImageEXT);
+                self.extension("SPV_EXT_shader_image_int64", None);
+            }
+            _ => {
+                return Err(unsupported(format!(
+                    "images of {}-bit {:?} texels",
+                    sampled_scalar.width * 8,
+                    sampled_scalar.kind
+                )));
+            }
+        }
+        let sampled_type = self.scalar_type(sampled_scalar);
+        // Subpass inputs are read without a sampler: Sampled = 2.
+        let sampled = if storage || dim == D::SubpassData {
+            2
+        } else {
+            1
+        };
+        Ok(self.spv_type(SpvType::Image {
+            sampled_type,
+            dim: sdim,
+            arrayed,
+            multisampled,
+            sampled,
+            format,
+        }))
+    }
+}

@@ -1,0 +1,372 @@
+//! The module as a whole: header, capabilities, extensions, globals,
+//! functions, and the assembly of SPIR-V's logical layout (SPIR-V 2.4).
+
+use super::constant::ConstCache;
+use super::types::TypeCache;
+use super::{BackResult, Options, internal};
+use crate::ir::{self, Handle};
+use rspirv::dr::{self, Instruction, Operand};
+use rustc_hash::{FxHashMap, FxHashSet};
+use spirv::{Capability, Op, Word};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What one IR function touches, for entry-point interfaces.
+#[derive(Clone, Debug, Default)]
+pub(super) struct FunctionUses {
+    /// Globals named by its expressions (sorted, unique).
+    pub globals: Vec<Handle<ir::GlobalVariable>>,
+    /// Functions it calls (sorted, unique).
+    pub callees: Vec<Handle<ir::Function>>,
+    /// Built-in input variables the backend created for it (wave lane
+    /// index and count), by id.
+    pub builtins: BTreeSet<Word>,
+}
+
+pub(super) struct Writer<'a> {
+    pub ir: &'a ir::Module,
+    pub options: &'a Options,
+    /// (major, minor) of the SPIR-V being written.
+    pub version: (u8, u8),
+    next_id: Word,
+    pub capabilities: BTreeSet<Capability>,
+    pub extensions: BTreeSet<String>,
+    glsl_std: Option<Word>,
+    pub annotations: Vec<Instruction>,
+    pub names: Vec<Instruction>,
+    /// Types, constants and global variables, in definition order.
+    pub globals: Vec<Instruction>,
+    pub functions: Vec<dr::Function>,
+    pub types: TypeCache,
+    pub constants: ConstCache,
+    /// The `OpVariable` of each IR global.
+    pub global_ids: Vec<Word>,
+    /// The `OpFunction` id of each IR function reachable from an entry point.
+    pub function_ids: Vec<Option<Word>>,
+    pub function_uses: Vec<FunctionUses>,
+    /// Input variables the backend adds itself (`SubgroupSize`…).
+    pub builtin_inputs: BTreeMap<spirv::BuiltIn, Word>,
+    /// Struct ids decorated as buffer blocks: the decoration, and whether
+    /// the buffer is writable.
+    pub block_structs: FxHashMap<Word, (spirv::Decoration, bool)>,
+    /// Fragment inputs (by variable id) decorated `Flat`.
+    pub flat_added: FxHashSet<Word>,
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(ir: &'a ir::Module, options: &'a Options) -> Self {
+        Writer {
+            ir,
+            options,
+            version: options.target_env.spirv_version(),
+            next_id: 1,
+            capabilities: BTreeSet::new(),
+            extensions: BTreeSet::new(),
+            glsl_std: None,
+            annotations: Vec::new(),
+            names: Vec::new(),
+            globals: Vec::new(),
+            functions: Vec::new(),
+            types: TypeCache::new(ir.types.len()),
+            constants: ConstCache::default(),
+            global_ids: Vec::new(),
+            function_ids: vec![None; ir.functions.len()],
+            function_uses: vec![FunctionUses::default(); ir.functions.len()],
+            builtin_inputs: BTreeMap::new(),
+            block_structs: FxHashMap::default(),
+            flat_added: FxHashSet::default(),
+        }
+    }
+
+    /// A fresh result id.
+    pub fn id(&mut self) -> Word {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// True when the SPIR-V being written is at least `major.minor`.
+    pub fn version_at_least(&self, major: u8, minor: u8) -> bool {
+        self.version >= (major, minor)
+    }
+
+    pub fn capability(&mut self, cap: Capability) {
+        self.capabilities.insert(cap);
+    }
+
+    /// Requires `extension` unless the SPIR-V version has it in core
+    /// (`core_since`, e.g. `Some((1, 3))`).
+    pub fn extension(&mut self, extension: &str, core_since: Option<(u8, u8)>) {
+        if core_since.is_some_and(|v| self.version >= v) {
+            return;
+        }
+        self.extensions.insert(extension.to_string());
+    }
+
+    /// The id of the `GLSL.std.450` import, imported on first use.
+    pub fn glsl_std(&mut self) -> Word {
+        match self.glsl_std {
+            Some(id) => id,
+            None => {
+                let id = self.id();
+                self.glsl_std = Some(id);
+                id
+            }
+        }
+    }
+
+    pub fn decorate(&mut self, target: Word, decoration: spirv::Decoration, extra: &[u32]) {
+        let mut operands = vec![Operand::IdRef(target), Operand::Decoration(decoration)];
+        operands.extend(extra.iter().map(|&v| Operand::LiteralBit32(v)));
+        self.annotations
+            .push(Instruction::new(Op::Decorate, None, None, operands));
+    }
+
+    pub fn decorate_builtin(&mut self, target: Word, builtin: spirv::BuiltIn) {
+        self.annotations.push(Instruction::new(
+            Op::Decorate,
+            None,
+            None,
+            vec![
+                Operand::IdRef(target),
+                Operand::Decoration(spirv::Decoration::BuiltIn),
+                Operand::BuiltIn(builtin),
+            ],
+        ));
+    }
+
+    pub fn decorate_member(
+        &mut self,
+        target: Word,
+        member: u32,
+        decoration: spirv::Decoration,
+        extra: &[u32],
+    ) {
+        let mut operands = vec![
+            Operand::IdRef(target),
+            Operand::LiteralBit32(member),
+            Operand::Decoration(decoration),
+        ];
+        operands.extend(extra.iter().map(|&v| Operand::LiteralBit32(v)));
+        self.annotations
+            .push(Instruction::new(Op::MemberDecorate, None, None, operands));
+    }
+
+    /// `OpName`, when debug names are asked for.
+    pub fn name(&mut self, target: Word, name: &str) {
+        if self.options.debug_names && !name.is_empty() {
+            self.names.push(Instruction::new(
+                Op::Name,
+                None,
+                None,
+                vec![Operand::IdRef(target), Operand::LiteralString(name.into())],
+            ));
+        }
+    }
+
+    pub fn member_name(&mut self, target: Word, member: u32, name: &str) {
+        if self.options.debug_names && !name.is_empty() {
+            self.names.push(Instruction::new(
+                Op::MemberName,
+                None,
+                None,
+                vec![
+                    Operand::IdRef(target),
+                    Operand::LiteralBit32(member),
+                    Operand::LiteralString(name.into()),
+                ],
+            ));
+        }
+    }
+
+    /// Writes the whole module.
+    pub fn write(mut self) -> BackResult<Vec<u32>> {
+        use rspirv::binary::Assemble;
+
+        self.check_entry_points()?;
+        let reachable = self.analyse_functions()?;
+        for &f in &reachable {
+            let id = self.id();
+            self.function_ids[f.index()] = Some(id);
+        }
+        for (handle, global) in self.ir.globals.iter() {
+            let id = self.write_global(handle, global)?;
+            self.global_ids.push(id);
+        }
+        for &f in &reachable {
+            self.write_function(f)?;
+        }
+        let mut entry_points = Vec::new();
+        let mut execution_modes = Vec::new();
+        for ep in &self.ir.entry_points {
+            let (entry, modes) = self.write_entry_point(ep)?;
+            entry_points.push(entry);
+            execution_modes.extend(modes);
+        }
+
+        self.capability(Capability::Shader);
+        for &cap in &self.ir.required_capabilities {
+            self.capabilities.insert(cap);
+        }
+        for ext in &self.ir.required_extensions {
+            self.extensions.insert(ext.clone());
+        }
+
+        let mut module = dr::Module::new();
+        let mut header = dr::ModuleHeader::new(self.next_id);
+        header.set_version(self.version.0, self.version.1);
+        module.header = Some(header);
+        module.capabilities = self
+            .capabilities
+            .iter()
+            .map(|&c| Instruction::new(Op::Capability, None, None, vec![Operand::Capability(c)]))
+            .collect();
+        module.extensions = self
+            .extensions
+            .iter()
+            .map(|e| {
+                Instruction::new(
+                    Op::Extension,
+                    None,
+                    None,
+                    vec![Operand::LiteralString(e.clone())],
+                )
+            })
+            .collect();
+        if let Some(id) = self.glsl_std {
+            module.ext_inst_imports.push(Instruction::new(
+                Op::ExtInstImport,
+                None,
+                Some(id),
+                vec![Operand::LiteralString("GLSL.std.450".into())],
+            ));
+        }
+        module.memory_model = Some(Instruction::new(
+            Op::MemoryModel,
+            None,
+            None,
+            vec![
+                Operand::AddressingModel(spirv::AddressingModel::Logical),
+                Operand::MemoryModel(spirv::MemoryModel::GLSL450),
+            ],
+        ));
+        module.entry_points = entry_points;
+        module.execution_modes = execution_modes;
+        module.debug_names = self.names;
+        module.annotations = self.annotations;
+        module.types_global_values = self.globals;
+        module.functions = self.functions;
+        Ok(module.assemble())
+    }
+
+    /// Finds the functions reachable from the entry points (in arena order)
+    /// and records what each of them uses.
+    fn analyse_functions(&mut self) -> BackResult<Vec<Handle<ir::Function>>> {
+        for (handle, fun) in self.ir.functions.iter() {
+            let mut globals = Vec::new();
+            for (_, expr) in fun.expressions.iter() {
+                if let ir::Expression::GlobalVariable(g) = *expr {
+                    if self.ir.globals.get(g).is_none() {
+                        return Err(internal(format!(
+                            "function `{}` names global {g:?}, which does not exist",
+                            fun.name
+                        )));
+                    }
+                    globals.push(g);
+                }
+            }
+            globals.sort();
+            globals.dedup();
+            let mut callees = Vec::new();
+            collect_calls(&fun.body, &mut callees);
+            callees.sort();
+            callees.dedup();
+            if let Some(bad) = callees
+                .iter()
+                .find(|c| self.ir.functions.get(**c).is_none())
+            {
+                return Err(internal(format!(
+                    "function `{}` calls function {bad:?}, which does not exist",
+                    fun.name
+                )));
+            }
+            let uses = &mut self.function_uses[handle.index()];
+            uses.globals = globals;
+            uses.callees = callees;
+        }
+        let mut reachable = vec![false; self.ir.functions.len()];
+        let mut stack: Vec<Handle<ir::Function>> = Vec::new();
+        for ep in &self.ir.entry_points {
+            if self.ir.functions.get(ep.function).is_none() {
+                return Err(internal(format!(
+                    "entry point `{}` names a function that does not exist",
+                    ep.name
+                )));
+            }
+            stack.push(ep.function);
+        }
+        while let Some(f) = stack.pop() {
+            if std::mem::replace(&mut reachable[f.index()], true) {
+                continue;
+            }
+            stack.extend(self.function_uses[f.index()].callees.iter().copied());
+        }
+        Ok(self
+            .ir
+            .functions
+            .handles()
+            .filter(|h| reachable[h.index()])
+            .collect())
+    }
+
+    /// All globals and backend-made built-ins that the functions reachable
+    /// from `entry` use, in a fixed order.
+    pub fn entry_point_uses(
+        &self,
+        entry: Handle<ir::Function>,
+    ) -> (Vec<Handle<ir::GlobalVariable>>, Vec<Word>) {
+        let mut seen = vec![false; self.ir.functions.len()];
+        let mut globals = BTreeSet::new();
+        let mut builtins = BTreeSet::new();
+        let mut stack = vec![entry];
+        while let Some(f) = stack.pop() {
+            if std::mem::replace(&mut seen[f.index()], true) {
+                continue;
+            }
+            let uses = &self.function_uses[f.index()];
+            globals.extend(uses.globals.iter().copied());
+            builtins.extend(uses.builtins.iter().copied());
+            stack.extend(uses.callees.iter().copied());
+        }
+        (
+            globals.into_iter().collect(),
+            builtins.into_iter().collect(),
+        )
+    }
+}
+
+/// The functions called anywhere in `block` (an explicit stack: nesting
+/// depth does not grow the call stack).
+fn collect_calls(block: &[ir::Statement], out: &mut Vec<Handle<ir::Function>>) {
+    use ir::Statement as S;
+    let mut pending: Vec<&[ir::Statement]> = vec![block];
+    while let Some(block) = pending.pop() {
+        for stmt in block {
+            match stmt {
+                S::Call { function, .. } => out.push(*function),
+                S::Block(b) => pending.push(b),
+                S::If { accept, reject, .. } => {
+                    pending.push(accept);
+                    pending.push(reject);
+                }
+                S::Switch { cases, .. } => pending.extend(cases.iter().map(|c| c.body.as_slice())),
+                S::Loop {
+                    body, continuing, ..
+                } => {
+                    pending.push(body);
+                    pending.push(continuing);
+                }
+                _ => {}
+            }
+        }
+    }
+}
