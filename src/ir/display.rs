@@ -21,6 +21,7 @@
 //!
 //! fn main() {
 //!     local $acc:float precise
+//!     local $v:float2 = compose(0.0f32, 1.0f32)
 //!     %4:uint3 = load @gid
 //!     %5:uint = access %4[0]
 //!     %7:float = precise mul %6, 2.0f32
@@ -71,6 +72,9 @@
 //! `nan_f32(0x7fc00000)` with their bits (the payload and sign are part of
 //! the value); denormals get their bits too: `1e-45f32(0x00000001)`. Zero
 //! values print `zero<float4>`.
+//!
+//! Locals print `local $name:type [precise] [= init]`, the initialiser
+//! written out (`compose(…)`, `splat(…)`, literals, constants).
 //!
 //! **Statements**: `store P, V`, `image_store I, C, V`, `return [V]`,
 //! `break`, `continue`, `kill`, `barrier(workgroup, device, image)
@@ -635,10 +639,29 @@ impl FunctionWriter<'_> {
                 self.out.push_str(" precise");
             }
             if let Some(i) = l.init {
-                let _ = write!(self.out, " = @c{}", i.index());
+                let _ = write!(self.out, " = {}", self.init_text(i));
             }
             self.out.push('\n');
         }
+    }
+
+    /// A local's initialiser, written out: `compose(1.0f32, splat(0i32))`
+    /// (depth-limited; initialisers are shallow).
+    fn init_text(&self, h: Handle<Expression>) -> String {
+        fn go(w: &FunctionWriter<'_>, h: Handle<Expression>, depth: u32) -> String {
+            match w.function.expressions.get(h) {
+                Some(Expression::Compose { components, .. }) if depth < 16 => {
+                    let parts: Vec<String> =
+                        components.iter().map(|&c| go(w, c, depth + 1)).collect();
+                    format!("compose({})", parts.join(", "))
+                }
+                Some(Expression::Splat { value, .. }) if depth < 16 => {
+                    format!("splat({})", go(w, *value, depth + 1))
+                }
+                _ => w.operand(h),
+            }
+        }
+        go(self, h, 0)
     }
 
     /// How an expression reads where it is used.

@@ -60,7 +60,7 @@ fn kind(cx: &Cx, e: &Expression) -> Kind {
             },
             _ => Kind::Never,
         },
-        Expression::ImageLoad { image, .. } => match *cx.inner(image) {
+        Expression::ImageLoad { image, .. } => match *image_type(cx, image) {
             TypeInner::Image {
                 class: ImageClass::Storage { .. },
                 ..
@@ -70,6 +70,14 @@ fn kind(cx: &Cx, e: &Expression) -> Kind {
         // Statement results name one statement each.
         ref e if e.is_trivial() => Kind::Never,
         _ => Kind::Pure,
+    }
+}
+
+/// The type of an image operand: a value or a pointer to a `Handle` global.
+fn image_type<'c>(cx: &'c Cx, image: Handle<Expression>) -> &'c TypeInner {
+    match *cx.inner(image) {
+        TypeInner::Pointer { base, .. } => &cx.module.types[base].inner,
+        ref other => other,
     }
 }
 

@@ -29,7 +29,15 @@ pub fn run(module: &mut Module) {
             let f = &mut module.functions[h];
             remove_write_only_stores(f);
             let live = liveness(f);
-            let mut dce = Dce { live };
+            let mut local_live = vec![false; f.local_variables.len()];
+            for (h, e) in f.expressions.iter() {
+                if let Expression::LocalVariable(l) = *e
+                    && live[h.index()]
+                {
+                    local_live[l.index()] = true;
+                }
+            }
+            let mut dce = Dce { live, local_live };
             rebuild_function(module, h, &mut dce);
             let f = &mut module.functions[h];
             let removed = prune_empty(&mut f.body);
@@ -44,9 +52,13 @@ pub fn run(module: &mut Module) {
 
 struct Dce {
     live: Vec<bool>,
+    local_live: Vec<bool>,
 }
 
 impl Rewrite for Dce {
+    fn keep_local(&self, l: Handle<LocalVariable>) -> bool {
+        self.local_live[l.index()]
+    }
     fn keep_trivial(&self, old: Handle<Expression>) -> bool {
         self.live[old.index()]
     }
@@ -348,5 +360,67 @@ fn main() {
 }
 ";
         assert_eq!(text, expected);
+    }
+}
+
+#[cfg(test)]
+mod init_tests {
+    use super::run;
+    use crate::ir::build::FunctionBuilder;
+    use crate::ir::display::module_to_string;
+    use crate::ir::*;
+    use crate::passes::test_util::check_valid;
+
+    /// A used local keeps its (unemitted) initialiser through the rebuild;
+    /// an unused one goes, initialiser and all.
+    #[test]
+    fn local_initialisers_follow_their_locals() {
+        let mut m = Module::default();
+        let f32t = m.scalar_type(Scalar::F32);
+        let v2 = m.ty(TypeInner::Vector {
+            size: 2,
+            scalar: Scalar::F32,
+        });
+        let mut fb = FunctionBuilder::new(&mut m, "f");
+        let used = fb.local("used", v2, false);
+        let _unused = fb.local("unused", v2, false);
+        let one = fb
+            .function
+            .add_expression(Expression::Literal(Literal::f32(1.0)), f32t);
+        let two = fb
+            .function
+            .add_expression(Expression::Literal(Literal::f32(2.0)), f32t);
+        let init = |fb: &mut FunctionBuilder, a, b| {
+            fb.function.add_expression(
+                Expression::Compose {
+                    ty: v2,
+                    components: vec![a, b],
+                },
+                v2,
+            )
+        };
+        let i0 = init(&mut fb, one, two);
+        let i1 = init(&mut fb, two, one);
+        let ls: Vec<_> = fb.function.local_variables.handles().collect();
+        fb.function.local_variables[ls[0]].init = Some(i0);
+        fb.function.local_variables[ls[1]].init = Some(i1);
+        let v = fb.load(used);
+        fb.ret(Some(v), Some(v2));
+        fb.finish();
+        check_valid(&m);
+        run(&mut m);
+        check_valid(&m);
+        let text = module_to_string(&m);
+        assert!(
+            text.contains("local $used:float2 = compose(1.0f32, 2.0f32)"),
+            "{text}"
+        );
+        assert!(!text.contains("unused"), "{text}");
+        // const_fold and cse rebuild the arena too.
+        crate::passes::cse::run(&mut m);
+        check_valid(&m);
+        crate::passes::const_fold::run(&mut m, &Default::default(), &mut Default::default());
+        check_valid(&m);
+        assert!(module_to_string(&m).contains("local $used:float2 = compose(1.0f32, 2.0f32)"));
     }
 }

@@ -3,8 +3,8 @@
 //!
 //! A callee is inlined when it is not an entry function, has no `precise`
 //! argument, and every `return` in it stands outside any loop or switch of
-//! the callee. Its locals become new locals of the caller (re-initialised
-//! at each inlined call when they have an initial value); its arguments
+//! the callee. Its locals become new locals of the caller (a local's
+//! initial value becomes a store at each inlined call); its arguments
 //! become the call's argument expressions (pointers for `out`/`inout`).
 //! A body whose only `return` is its last statement is spliced in place and
 //! the returned expression replaces the call's result. Otherwise the body is
@@ -305,7 +305,9 @@ fn inline_call(
                     })
                     .unwrap_or(local.ty),
             );
-            let value = f.add_expression(Expression::Constant(init), local.ty);
+            // A fresh, emitted copy of the initialiser (the callee's own
+            // copy may be emitted elsewhere in its body).
+            let value = copy_initialiser(callee, f, out, &map, init, 0);
             out.push(Statement::Store {
                 pointer: ptr,
                 value,
@@ -365,6 +367,25 @@ fn inline_call(
         let load = append(f, out, Expression::Load { pointer: ptr }, ty);
         replace.insert(r, load);
     }
+}
+
+/// Copies a callee local's initialiser into the caller, emitting its
+/// `Compose`/`Splat` parts; leaves come from `map`.
+fn copy_initialiser(
+    callee: &Function,
+    f: &mut Function,
+    out: &mut Block,
+    map: &[Handle<Expression>],
+    h: Handle<Expression>,
+    depth: u32,
+) -> Handle<Expression> {
+    let e = &callee.expressions[h];
+    if e.is_trivial() || depth > 64 {
+        return map[h.index()];
+    }
+    let mut e = e.clone();
+    e.map_operands(|o| copy_initialiser(callee, f, out, map, o, depth + 1));
+    append(f, out, e, callee.expr_type(h))
 }
 
 fn contains_return(s: &Statement) -> bool {

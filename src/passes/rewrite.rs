@@ -41,6 +41,11 @@ pub trait Rewrite {
     fn keep_trivial(&self, _old: Handle<Expression>) -> bool {
         true
     }
+    /// Whether a local survives the pass (its initialiser is copied only
+    /// then; a dropped local must lose every reference).
+    fn keep_local(&self, _local: Handle<LocalVariable>) -> bool {
+        true
+    }
     /// Whether to keep the result of a `Call` or `Atomic` statement (else
     /// the statement's `result` becomes `None`).
     fn keep_result(&self, _old: Handle<Expression>) -> bool {
@@ -284,6 +289,27 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Copies a local's initialiser (literals, constants, zero values and
+    /// `Compose`/`Splat` of them) into the new arena, without `Emit`.
+    fn copy_initialiser(&mut self, h: Handle<Expression>, depth: u32) -> Handle<Expression> {
+        if let Some(n) = self.map.get(h.index()).copied().flatten() {
+            return n;
+        }
+        let old = self.old;
+        let mut e = old.expressions[h].clone();
+        if depth < 64 {
+            e.map_operands(|o| self.copy_initialiser(o, depth + 1));
+        }
+        let ty = old.expr_type(h);
+        let n = if e.is_trivial() {
+            self.emit(e, ty, old.expr_span(h))
+        } else {
+            self.new.add_expression(e, ty)
+        };
+        self.map[h.index()] = Some(n);
+        n
+    }
+
     fn define_result(&mut self, old_result: Handle<Expression>) {
         let old = self.old;
         let e = old.expressions[old_result].clone();
@@ -326,6 +352,15 @@ pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Fu
             };
             cx.map[h.index()] = Some(n);
         }
+    }
+    for (l, local) in old.local_variables.iter() {
+        let init = match local.init {
+            Some(i) if rw.keep_local(l) && i.index() < old.expressions.len() => {
+                Some(cx.copy_initialiser(i, 0))
+            }
+            _ => None,
+        };
+        cx.new.local_variables[l].init = init;
     }
     let body = cx.block(rw, &old.body);
     let mut new = cx.new;

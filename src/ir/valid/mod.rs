@@ -394,6 +394,8 @@ struct FunctionValidator<'v, 'm> {
     scope: Vec<Handle<Expression>>,
     /// Set when the handles or types are broken: skip the deeper checks.
     broken: bool,
+    /// Parts of local initialisers, which need no `Emit`.
+    init_only: Vec<bool>,
 }
 
 impl<'v, 'm> FunctionValidator<'v, 'm> {
@@ -407,6 +409,7 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
             state: vec![State::Pending; f.expressions.len()],
             scope: Vec::new(),
             broken: false,
+            init_only: vec![false; f.expressions.len()],
         }
     }
 
@@ -450,13 +453,6 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
             if !self.v.type_ok(l.ty) {
                 self.error(None, "local type out of range");
                 self.broken = true;
-            } else if let Some(i) = l.init
-                && self.v.const_type(i) != Some(l.ty)
-            {
-                self.error(
-                    None,
-                    "local initialiser is not a module constant of its type",
-                );
             }
         }
         if self.broken {
@@ -468,6 +464,7 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
         if self.broken {
             return;
         }
+        self.local_initialisers();
         for (h, e) in f.expressions.iter() {
             if let Some(m) = self.type_error(h, e) {
                 self.error(Some(h), m);
@@ -476,13 +473,55 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
         self.statements();
         for (h, e) in f.expressions.iter() {
             let trivial = e.is_trivial() && !e.is_statement_result();
-            if !trivial && self.state[h.index()] == State::Pending {
+            if !trivial && self.state[h.index()] == State::Pending && !self.init_only[h.index()] {
                 let what = if e.is_statement_result() {
                     "is not named by any statement"
                 } else {
                     "is never emitted"
                 };
                 self.error(Some(h), what);
+            }
+        }
+    }
+
+    /// `LocalVariable::init`: an expression of the function of the local's
+    /// type that is a `Literal`, `Constant`, `ZeroValue`, or a `Compose` /
+    /// `Splat` of those; such a `Compose`/`Splat` needs no `Emit`.
+    fn local_initialisers(&mut self) {
+        let f = self.f;
+        for (lh, l) in f.local_variables.iter() {
+            let Some(init) = l.init else { continue };
+            if init.index() >= f.expressions.len() {
+                self.error(
+                    None,
+                    format!("local [{}]: initialiser out of range", lh.index()),
+                );
+                continue;
+            }
+            if f.expr_type(init) != l.ty {
+                self.error(
+                    Some(init),
+                    format!("local [{}]: initialiser of another type", lh.index()),
+                );
+            }
+            let mut stack = vec![init];
+            while let Some(h) = stack.pop() {
+                match &f.expressions[h] {
+                    Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => {
+                    }
+                    Expression::Compose { components, .. } => {
+                        self.init_only[h.index()] = true;
+                        stack.extend(components.iter().copied());
+                    }
+                    Expression::Splat { value, .. } => {
+                        self.init_only[h.index()] = true;
+                        stack.push(*value);
+                    }
+                    _ => self.error(
+                        Some(h),
+                        "local initialiser must be built of literals, constants and zero values",
+                    ),
+                }
             }
         }
     }
@@ -661,7 +700,7 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
                 Statement::Store { pointer, value } => self.store(*pointer, *value),
                 Statement::ImageStore { image, .. } => {
                     if !matches!(
-                        self.inner(*image),
+                        self.handle_inner(*image),
                         TypeInner::Image {
                             class: ImageClass::Storage { .. },
                             ..
