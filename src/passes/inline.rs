@@ -2,7 +2,8 @@
 //! functions (or for every call with `Policy::All`).
 //!
 //! A callee is inlined when it is not an entry function, has no `precise`
-//! argument, and every `return` in it stands outside any loop or switch of
+//! argument, every argument has the parameter's exact type (a pointer into
+//! another address space is left to the backend's copy-in/copy-out), and every `return` in it stands outside any loop or switch of
 //! the callee. Its locals become new locals of the caller (a local's
 //! initial value becomes a store at each inlined call); its arguments
 //! become the call's argument expressions (pointers for `out`/`inout`).
@@ -175,7 +176,12 @@ fn splice_block(
                 function,
                 arguments,
                 result,
-            } if inlinable(function, module) => {
+            } if inlinable(function, module)
+                && arguments
+                    .iter()
+                    .zip(&module.functions[function].arguments)
+                    .all(|(&a, p)| f.expr_type(a) == p.ty) =>
+            {
                 inline_call(module, f, function, &arguments, result, &mut out, replace);
             }
             Statement::Block(b) => out.push(Statement::Block(splice_block(

@@ -9,18 +9,21 @@
 //!   handles into `Module::const_expressions` of the variable's type;
 //! - in a function: `expr_types` has one type per expression; an expression
 //!   uses only earlier expressions; every non-trivial expression stands in
-//!   exactly one `Emit` range and trivial ones in none; an expression is used
+//!   exactly one `Emit` range and trivial ones in none (a `ZeroValue` may
+//!   stand in one or not); an expression is used
 //!   (by a statement or by an expression being emitted) only after its
 //!   `Emit` (or, for `CallResult`/`AtomicResult`/`SubgroupResult`, after the
 //!   statement that names it) and only in the block of that `Emit` or one
 //!   nested in it — a loop's `continuing` block and `break_if` see the
 //!   expressions of the blocks around the loop and of `continuing` itself,
 //!   not those of the loop body;
-//! - operand types: both sides of a `Binary` agree (a scalar may multiply
-//!   a vector or matrix), `MatMul` shapes, `Load`/`Store` through pointers to
+//! - operand types: both sides of a `Binary` agree (a scalar may stand
+//!   with a vector in `+ - * / %`, and multiply a matrix), `MatMul` shapes, `Load`/`Store` through pointers to
 //!   the value's type into a writable space, conditions are `bool`,
 //!   `Compose`/`Splat`/`Swizzle`/`AccessIndex` shapes, conversion widths,
-//!   call arguments and results against the callee, `Return` against the
+//!   call arguments and results against the callee (a pointer argument may
+//!   point into another address space than the parameter's: the backend
+//!   copies it in and out), `Return` against the
 //!   function's result;
 //! - `Break` only inside a loop body or switch case, `Continue` only inside
 //!   a loop body (not directly in `continuing`); a `Switch` has a 32-bit
@@ -751,6 +754,11 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
         }
         for h in r.iter() {
             let e = &f.expressions[h];
+            // A zero value may be emitted or not (the backend makes a
+            // constant either way); the other trivial ones never are.
+            if matches!(e, Expression::ZeroValue(_)) {
+                continue;
+            }
             if e.is_trivial() {
                 self.error(Some(h), "needs no evaluation but stands in an emit range");
                 continue;
@@ -887,7 +895,16 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
             );
         } else {
             for (i, (&a, p)) in arguments.iter().zip(&callee.arguments).enumerate() {
-                if self.ty(a) != p.ty {
+                // A pointer parameter takes a pointer to the same type in any
+                // address space: the backend copies it in and out through a
+                // Function variable.
+                let same_pointee = match (self.inner(a), self.tinner(p.ty)) {
+                    (TypeInner::Pointer { base: x, .. }, TypeInner::Pointer { base: y, .. }) => {
+                        x == y
+                    }
+                    _ => false,
+                };
+                if self.ty(a) != p.ty && !same_pointee {
                     self.error(
                         Some(a),
                         format!("argument {i} of {} has the wrong type", callee.name),

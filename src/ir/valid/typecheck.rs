@@ -303,15 +303,20 @@ impl FunctionValidator<'_, '_> {
                 if lt == rtt {
                     return (rt != lt).then(|| "result type differs from the operands".into());
                 }
-                if op == B::Multiply {
-                    let (ls, rs) = (scalar_of(l), scalar_of(r));
-                    if ls == rs {
-                        if matches!(l, TypeInner::Scalar(_)) && rt == rtt {
-                            return None;
-                        }
-                        if matches!(r, TypeInner::Scalar(_)) && rt == lt {
-                            return None;
-                        }
+                // A scalar operand with a vector one (the backend splats it),
+                // and for `*` also with a matrix.
+                let (ls, rs) = (scalar_of(l), scalar_of(r));
+                let wide = |t: &TypeInner| match t {
+                    TypeInner::Vector { .. } => true,
+                    TypeInner::Matrix { .. } => op == B::Multiply,
+                    _ => false,
+                };
+                if ls == rs {
+                    if matches!(l, TypeInner::Scalar(_)) && wide(r) && rt == rtt {
+                        return None;
+                    }
+                    if matches!(r, TypeInner::Scalar(_)) && wide(l) && rt == lt {
+                        return None;
                     }
                 }
                 Some(format!("{op:?} of operands of different types"))
