@@ -327,3 +327,134 @@ mod engine {
         }
     }
 }
+
+/// The precise pass end to end: IR → passes → SPIR-V → a Vulkan driver.
+mod runtime {
+    use crate::back_spv::{FunctionBuilder, ModuleBuilder, write_valid};
+    use crate::vk::{self, Resource};
+    use hlslc::diag::Diagnostics;
+    use hlslc::ir::{
+        self, AddressSpace, BinaryOperator as B, Expression, FunctionArgument, FunctionResult,
+        Statement, TypeInner,
+    };
+    use hlslc::options::{Stage, TargetEnv};
+
+    /// DXC's issue 8423, done right: `float mad3(a, b, c) { return a * b +
+    /// c; }` called for a `precise` local and for a plain value. After the
+    /// -O1 pipeline the precise call goes to `mad3.precise`, whose multiply
+    /// and add carry NoContraction, while the plain `mad3` is fused into an
+    /// fma. With a = b = 1 + 2^-12, c = -(1 + 2^-11) separate rounding gives
+    /// +0 and a fused multiply-add +2^-24 (VULKAN-NOTES.md). lavapipe never
+    /// fuses (both +0); on NVIDIA (`HLSLC_VK_DEVICE=NVIDIA`) the plain one is
+    /// fused, and the precise one must still be +0.
+    #[test]
+    fn precise_reaches_into_called_functions() {
+        let mut mb = ModuleBuilder::new();
+        let f32_ty = mb.f32();
+        let fptr = mb.ptr(f32_ty, AddressSpace::Function);
+        let block = mb.structured_buffer("type.RWStructuredBuffer.float", f32_ty, 4);
+        let storage = AddressSpace::Storage { writable: true };
+        let buf = mb.resource("data", storage, block, 0, 0);
+        let block_ptr = mb.ptr(block, storage);
+        let arr_ty = match mb.m.types[block].inner {
+            TypeInner::Struct { ref members, .. } => members[0].ty,
+            _ => unreachable!("a buffer block is a struct"),
+        };
+        let arr_ptr = mb.ptr(arr_ty, storage);
+        let elem_ptr = mb.ptr(f32_ty, storage);
+
+        let mut g = FunctionBuilder::new("mad3");
+        let mut args = Vec::new();
+        for (i, name) in ["a", "b", "c"].iter().enumerate() {
+            g.f.arguments.push(FunctionArgument {
+                name: Some(name.to_string()),
+                ty: f32_ty,
+                precise: false,
+            });
+            args.push(g.add(Expression::FunctionArgument(i as u32), f32_ty));
+        }
+        g.f.result = Some(FunctionResult {
+            ty: f32_ty,
+            precise: false,
+        });
+        let ab = g.binary(B::Multiply, args[0], args[1], f32_ty);
+        let r = g.binary(B::Add, ab, args[2], f32_ty);
+        g.stmt(Statement::Return { value: Some(r) });
+        let mad3 = mb.add_function(g);
+
+        let mut f = FunctionBuilder::new("main");
+        let p = f.local("p", f32_ty, fptr);
+        f.f.local_variables[ir::Handle::from_index(0)].precise = true;
+        let gb = f.global(buf, block_ptr);
+        let arr = f.index(gb, 0, arr_ptr);
+        let call = |f: &mut FunctionBuilder, first: u32| {
+            let mut vals = Vec::new();
+            for i in 0..3 {
+                let e = f.index(arr, first + i, elem_ptr);
+                vals.push(f.load(e, f32_ty));
+            }
+            let r = f.add(Expression::CallResult(mad3), f32_ty);
+            f.stmt(Statement::Call {
+                function: mad3,
+                arguments: vals,
+                result: Some(r),
+            });
+            r
+        };
+        let precise = call(&mut f, 0);
+        f.store(p, precise);
+        let pv = f.load(p, f32_ty);
+        let d6 = f.index(arr, 6, elem_ptr);
+        f.store(d6, pv);
+        let plain = call(&mut f, 3);
+        let d7 = f.index(arr, 7, elem_ptr);
+        f.store(d7, plain);
+        let main = mb.add_function(f);
+        mb.entry("main", Stage::Compute, main, [1, 1, 1]);
+
+        let mut m = mb.m;
+        let mut d = Diagnostics::new();
+        hlslc::passes::pipeline(&mut m, 1, &mut d);
+        assert!(d.is_empty(), "{:?}", d.list);
+        let text = hlslc::ir::display::module_to_string(&m);
+        assert!(
+            text.contains("fn mad3.precise(%a:float, %b:float, %c:float) -> float precise"),
+            "{text}"
+        );
+        assert!(text.contains("= precise mul %a, %b"), "{text}");
+        assert!(text.contains("= fma %a, %b, %c"), "{text}");
+
+        let w = write_valid(&m, TargetEnv::Vulkan1_0);
+        assert_eq!(
+            w.decorated(spirv::Decoration::NoContraction).len(),
+            2,
+            "{}",
+            w.text
+        );
+        let a = 1.0 + 2f32.powi(-12);
+        let c = -(1.0 + 2f32.powi(-11));
+        let data = [a, a, c, a, a, c, 1.0, 1.0];
+        let mut res = [Resource::storage(0, 0, vk::f32_bytes(&data))];
+        let runner = vk::shared();
+        if let Err(e) = runner.run_compute(&w.words, "main", &mut res, &[], [1, 1, 1]) {
+            panic!("dispatch failed: {e}\n{}", w.text);
+        }
+        let out = vk::to_f32s(&res[0].data);
+        assert_eq!(
+            out[6].to_bits(),
+            0,
+            "the precise call is separately rounded"
+        );
+        assert!(
+            out[7] == 0.0 || out[7] == 2f32.powi(-24),
+            "the plain call is rounded twice or fused: {}",
+            out[7]
+        );
+        eprintln!(
+            "precise_reaches_into_called_functions on {}: precise {:e}, plain {:e}",
+            runner.info().report().lines().next().unwrap_or("?"),
+            out[6],
+            out[7]
+        );
+    }
+}
