@@ -7,4 +7,5 @@ mod back_spv;
 mod common;
 mod diag_ui;
 mod passes;
+mod preprocess;
 mod vk;
