@@ -7,4 +7,6 @@ mod back_spv;
 mod common;
 mod diag_ui;
 mod parse;
+mod passes;
+mod preprocess;
 mod vk;
