@@ -1,6 +1,6 @@
 //! Front-end throughput: preprocess + parse of every shader in `samples/`,
-//! and parse alone (tokens lexed once, outside the timing), in bytes of
-//! source per second.
+//! and parse alone (input preprocessed once, outside the timing), in bytes
+//! of the entry files per second.
 //!
 //! `cargo bench --bench frontend`. With `FRONTEND_ITERS=N` the binary
 //! instead parses the samples N times and prints the throughput (for
@@ -9,9 +9,8 @@
 
 use criterion::{Criterion, Throughput, criterion_group};
 use hlslc::diag::Diagnostics;
-use hlslc::front::lexer::{self, PpToken, Token, flags};
+use hlslc::front::lexer::PpToken;
 use hlslc::front::{parser, preprocess};
-use hlslc::intern::Symbol;
 use hlslc::source::{MemoryLoader, SourceMap};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -46,36 +45,19 @@ fn samples() -> (MemoryLoader, Vec<PathBuf>, u64) {
     (loader, mains, bytes)
 }
 
-/// Lexes one file straight into parser input (no macros, no includes).
-fn tokens(text: &str, sm: &mut SourceMap) -> Vec<PpToken> {
-    let file = sm
-        .add_file("bench.hlsl", "bench.hlsl", text.to_string(), None)
-        .expect("room for the file");
-    let mut out = Vec::new();
-    let mut line_start = true;
-    let mut in_directive = false;
-    for t in lexer::lex(text).0 {
-        if t.kind == Token::Newline {
-            line_start = true;
-            in_directive = false;
-            continue;
-        }
-        let text = &text[t.start as usize..t.end as usize];
-        // Directive lines are the preprocessor's business.
-        if (t.kind == Token::Hash && line_start) || in_directive {
-            in_directive = true;
-            line_start = false;
-            continue;
-        }
-        out.push(PpToken {
-            kind: t.kind,
-            sym: Symbol::intern(text),
-            span: sm.span(file, t.start..t.end),
-            flags: if line_start { flags::LINE_START } else { 0 },
-        });
-        line_start = false;
-    }
-    out
+/// Each sample preprocessed once: the parser's input.
+fn preprocessed(loader: &MemoryLoader, mains: &[PathBuf]) -> Vec<(SourceMap, Vec<PpToken>)> {
+    let options = preprocess::PreprocessOptions::default();
+    mains
+        .iter()
+        .map(|m| {
+            let mut sm = SourceMap::new();
+            let mut diags = Diagnostics::new();
+            let pp = preprocess::preprocess(m, loader, &options, &mut sm, &mut diags);
+            assert!(!diags.has_errors(), "{}: {:?}", m.display(), diags.list);
+            (sm, pp.tokens)
+        })
+        .collect()
 }
 
 fn frontend(c: &mut Criterion) {
@@ -96,19 +78,8 @@ fn frontend(c: &mut Criterion) {
         })
     });
 
-    // The parser alone, on input lexed once.
-    let inputs: Vec<(SourceMap, Vec<PpToken>)> = mains
-        .iter()
-        .map(|m| {
-            let mut sm = SourceMap::new();
-            let text = hlslc::source::FileLoader::read(&loader, m).expect("loaded");
-            let toks = tokens(&text, &mut sm);
-            let mut diags = Diagnostics::new();
-            parser::parse(&toks, &sm, &mut diags);
-            assert!(diags.list.len() <= 1, "{}: {:?}", m.display(), diags.list);
-            (sm, toks)
-        })
-        .collect();
+    // The parser alone, on input preprocessed once.
+    let inputs = preprocessed(&loader, &mains);
     group.bench_function("parse samples", |b| {
         b.iter(|| {
             for (sm, toks) in &inputs {
@@ -136,15 +107,7 @@ fn fixed_rounds(n: u32) {
     }
     let mbps = |t: std::time::Duration| (bytes * u64::from(n)) as f64 / t.as_secs_f64() / 1e6;
     println!("preprocess+parse: {:.1} MB/s", mbps(start.elapsed()));
-    let inputs: Vec<(SourceMap, Vec<PpToken>)> = mains
-        .iter()
-        .map(|m| {
-            let mut sm = SourceMap::new();
-            let text = hlslc::source::FileLoader::read(&loader, m).expect("loaded");
-            let toks = tokens(&text, &mut sm);
-            (sm, toks)
-        })
-        .collect();
+    let inputs = preprocessed(&loader, &mains);
     let start = std::time::Instant::now();
     for _ in 0..n {
         for (sm, toks) in &inputs {

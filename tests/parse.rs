@@ -1,48 +1,11 @@
 //! Parser tests: the AST shape of tricky constructs, error recovery, and
-//! depth limits.
-//!
-//! Until the preprocessor lands, [`parse_str`] lexes with the raw lexer
-//! (no macros) and feeds the parser directly.
+//! depth limits. Inputs go through the real preprocessor
+//! ([`hlslc::front::parse_program`]).
 
+use crate::common;
 use hlslc::diag::{Diagnostic, Diagnostics};
 use hlslc::front::ast::{self, ExprKind, Item, StmtKind, TypeSpecKind};
-use hlslc::front::lexer::{self, PpToken, Token, flags};
-use hlslc::front::parser;
-use hlslc::intern::Symbol;
 use hlslc::source::SourceMap;
-
-/// Lexes `text` as one file (no preprocessing) into parser input.
-pub fn pp_tokens(text: &str, sm: &mut SourceMap) -> Vec<PpToken> {
-    let file = sm
-        .add_file("test.hlsl", "test.hlsl", text.to_string(), None)
-        .expect("room for the file");
-    let (raw, _lex_errors) = lexer::lex(text);
-    let mut out = Vec::with_capacity(raw.len());
-    let mut line_start = true;
-    let mut prev_end = 0;
-    for t in raw {
-        if t.kind == Token::Newline {
-            line_start = true;
-            continue;
-        }
-        let mut f = 0;
-        if line_start {
-            f |= flags::LINE_START;
-        }
-        if t.start > prev_end {
-            f |= flags::SPACE_BEFORE;
-        }
-        prev_end = t.end;
-        line_start = false;
-        out.push(PpToken {
-            kind: t.kind,
-            sym: Symbol::intern(&text[t.start as usize..t.end as usize]),
-            span: sm.span(file, t.start..t.end),
-            flags: f,
-        });
-    }
-    out
-}
 
 pub struct Parsed {
     pub unit: ast::TranslationUnit,
@@ -50,13 +13,20 @@ pub struct Parsed {
     pub sm: SourceMap,
 }
 
+/// Preprocesses and parses `text` as the file `main.hlsl`.
 pub fn parse_str(text: &str) -> Parsed {
+    let (loader, path) = common::single_file(text);
     let mut sm = SourceMap::new();
-    let toks = pp_tokens(text, &mut sm);
     let mut diags = Diagnostics::new();
-    let unit = parser::parse(&toks, &sm, &mut diags);
+    let parsed = hlslc::front::parse_program(
+        &path,
+        &loader,
+        &hlslc::front::preprocess::PreprocessOptions::default(),
+        &mut sm,
+        &mut diags,
+    );
     Parsed {
-        unit,
+        unit: parsed.unit,
         diags: diags.list,
         sm,
     }
@@ -659,24 +629,43 @@ fn effects_syntax_is_ignored_with_warnings() {
     assert_eq!(p.diags.len(), 2);
     assert!(p.unit.items.iter().any(|i| matches!(i, Item::Technique(_))));
     assert!(p.unit.items.iter().any(|i| matches!(i, Item::Function(_))));
+    // State blocks, D3D10 and D3D9 style.
+    let p = parse_str(
+        "SamplerState s { Filter = MIN_MAG_MIP_LINEAR; AddressU = Wrap; };
+        sampler2D t = sampler_state { Texture = <tex>; MinFilter = LINEAR; };
+        float4 main() : SV_Target { return 0; }",
+    );
+    assert!(p.diags.iter().all(|d| !d.is_error()), "{:?}", p.diags);
+    assert_eq!(p.diags.len(), 2);
+    assert!(matches!(&p.unit.items[0], Item::Var(v) if v.declarators[0].init.is_none()));
 }
 
 #[test]
 fn pragmas_at_declaration_level_are_kept() {
-    let mut sm = SourceMap::new();
-    let mut toks = pp_tokens("float a; X void main() { X float b; }", &mut sm);
-    // Stand in for the preprocessor: `X` becomes a `#pragma` token.
-    for t in &mut toks {
-        if t.sym.as_str() == "X" {
-            t.kind = Token::Pragma;
-            t.sym = Symbol::intern("pack_matrix(row_major)");
-        }
-    }
-    let mut diags = Diagnostics::new();
-    let u = parser::parse(&toks, &sm, &mut diags);
-    assert!(diags.is_empty(), "{:?}", diags.list);
-    assert!(matches!(&u.items[1], Item::Pragma(p) if p.text.as_str() == "pack_matrix(row_major)"));
+    let u = ok("float a;
+#pragma pack_matrix(row_major)
+namespace N {
+#pragma pack_matrix(column_major)
+}
+void main() {
+#pragma unroll
+    float b;
+}");
+    assert!(matches!(&u.items[1], Item::Pragma(p) if p.text.as_str().contains("row_major")));
+    let Item::Namespace(n) = &u.items[2] else {
+        panic!("{:?}", u.items[2])
+    };
+    assert!(matches!(&n.items[0], Item::Pragma(_)));
+    // Inside a function a pragma is dropped.
     assert_eq!(body(func(&u, "main")).len(), 1);
+}
+
+#[test]
+fn errors_inside_macro_expansions_point_into_the_macro() {
+    let p = parse_str("#define BAD(x) (x * )\nfloat f(float y) { return BAD(y); }");
+    assert_eq!(p.diags.len(), 1, "{:?}", p.diags);
+    let text = hlslc::diag::render_to_string(&p.diags, &p.sm, hlslc::diag::DiagnosticFormat::Human);
+    assert!(text.contains("in expansion of macro 'BAD'"), "{text}");
 }
 
 // ---------------------------------------------------------------------------
@@ -892,62 +881,4 @@ fn declarations_in_conditions() {
         panic!()
     };
     assert!(matches!(&b.stmts[1].kind, StmtKind::Switch { .. }));
-}
-
-/// Parses the HLSL files DXC accepts in its SPIR-V test corpus (exported by
-/// `/work/shared/tools/dxc-corpus`; set `DXC_CORPUS`), skipping those that
-/// need the preprocessor, and requires 95 % to parse without an error.
-/// Writes the first error of each failing file to `target/parse-corpus.txt`.
-#[test]
-#[ignore = "needs the DXC corpus (DXC_CORPUS=dir)"]
-fn dxc_corpus_parses() {
-    let Some(dir) = std::env::var_os("DXC_CORPUS") else {
-        return;
-    };
-    let dir = std::path::PathBuf::from(dir);
-    let manifest = std::fs::read_to_string(dir.join("manifest.tsv")).expect("manifest.tsv");
-    let (mut total, mut failed) = (0, 0);
-    let mut report = String::new();
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        if cols.get(3) != Some(&"0") {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(dir.join(cols[0])) else {
-            continue;
-        };
-        if text.contains("#include") || text.contains("#define") || text.contains("#if") {
-            continue;
-        }
-        // Without a preprocessor, drop directive lines (`#pragma` and such).
-        let text: String = text
-            .lines()
-            .map(|l| {
-                if l.trim_start().starts_with('#') {
-                    ""
-                } else {
-                    l
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
-        total += 1;
-        let p = parse_str(&text);
-        if let Some(d) = p.diags.iter().find(|d| d.is_error()) {
-            failed += 1;
-            let r = hlslc::diag::render_to_string(
-                std::slice::from_ref(d),
-                &p.sm,
-                hlslc::diag::DiagnosticFormat::Short,
-            );
-            report.push_str(&format!("{}\t{}", cols[0], r));
-        }
-    }
-    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/parse-corpus.txt");
-    let _ = std::fs::write(&out, &report);
-    eprintln!(
-        "{failed} of {total} files failed to parse; see {}",
-        out.display()
-    );
-    assert!(failed * 20 <= total, "{failed} of {total} failed");
 }

@@ -121,9 +121,15 @@ impl<'c, 't> Adapter<'c, 't> {
         self.ctx.pos.set(pos as u32);
     }
 
-    /// True when a `#pragma` here is at global or namespace scope.
+    /// True when a `#pragma` here stands between declarations at global or
+    /// namespace scope (where the grammar takes it as an item).
     fn at_declaration_level(&self) -> bool {
-        self.templates.is_empty() && self.brackets.iter().all(|b| b.namespace)
+        self.templates.is_empty()
+            && self.brackets.iter().all(|b| b.namespace)
+            && matches!(
+                self.prev,
+                Token::Semi | Token::RBrace | Token::LBrace | Token::Pragma | Token::Technique
+            )
     }
 
     /// Is the `<` at index `lt` the start of template arguments followed by

@@ -347,6 +347,9 @@ fn summarize_expected(expected: &[String]) -> Vec<String> {
         .copied()
         .filter(|e| expected_terminal(e).0 == Category::Operator)
         .collect();
+    // "an operator" when binary operators are possible; otherwise the few
+    // operator-like tokens (`=`, `[`, `<` after a declarator) are named.
+    let binary = has_name("\"+\"") && has_name("\"*\"");
     let keywords: Vec<String> = rest
         .iter()
         .map(|e| expected_terminal(e))
@@ -355,7 +358,7 @@ fn summarize_expected(expected: &[String]) -> Vec<String> {
         .collect();
     out.extend(keywords.into_iter().take(3));
     out.extend(summary.map(str::to_string));
-    if operators.len() >= 3 {
+    if binary {
         out.push("an operator".into());
     } else {
         out.extend(operators.iter().map(|e| expected_terminal(e).1));
@@ -412,7 +415,7 @@ pub fn syntax_error(
                 Span::new(*l, *r)
             };
             let mut d = Diagnostic::error(codes::SYNTAX, format!("expected {what}, found {found}"));
-            let wants_semi = expected.iter().any(|e| e == "\";\"");
+            let wants_semi = tok.kind != Token::Eof && expected.iter().any(|e| e == "\";\"");
             let on_new_line = tok.kind == Token::Eof
                 || tok.kind == Token::RBrace
                 || info

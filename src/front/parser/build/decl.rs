@@ -520,6 +520,16 @@ impl ParseCtx<'_> {
         );
     }
 
+    /// An effects state block after a declarator: parsed and dropped.
+    pub fn state_block(&self, span: Span) {
+        self.warn(
+            codes::IGNORED_EFFECTS_SYNTAX,
+            span,
+            "effects state blocks are ignored",
+            "this state block has no effect",
+        );
+    }
+
     pub fn technique(&self, span: Span) -> ast::Item {
         self.warn(
             codes::IGNORED_EFFECTS_SYNTAX,
@@ -552,14 +562,7 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> ast::Using {
         let (name, attrs, specs) = alias;
-        if let Some(a) = attrs.first() {
-            self.warn(
-                codes::IGNORED_SYNTAX,
-                a.span,
-                "attributes on a type alias are not supported yet and are ignored",
-                "ignored",
-            );
-        }
+        self.ignored_attributes(&attrs, "a type alias");
         if let Some(&(_, m)) = specs.modifiers.list.first() {
             self.warn(
                 codes::IGNORED_SYNTAX,
@@ -591,6 +594,19 @@ impl ParseCtx<'_> {
                 span,
             },
             other => other,
+        }
+    }
+
+    /// Attributes where the AST has no place for them yet (`[[vk::…]]` on a
+    /// typedef): a warning.
+    pub fn ignored_attributes(&self, attrs: &[ast::Attribute], what: &str) {
+        if let Some(a) = attrs.first() {
+            self.warn(
+                codes::IGNORED_SYNTAX,
+                a.span,
+                &format!("attributes on {what} are not supported yet and are ignored"),
+                "ignored",
+            );
         }
     }
 
