@@ -313,6 +313,22 @@ fn starts_statement(name: &str) -> bool {
 /// punctuation worth naming, then what the rest amounts to ("a statement",
 /// "an expression", "an operator").
 fn summarize_expected(expected: &[String]) -> Vec<String> {
+    // After a declarator, effects syntax (`{` state block, `<` annotation)
+    // is possible but never what the user is after: leave it out.
+    let after_declarator = ["\";\"", "\"=\"", "\"[\""]
+        .iter()
+        .all(|t| expected.iter().any(|e| e == t));
+    let filtered: Vec<String>;
+    let expected = if after_declarator {
+        filtered = expected
+            .iter()
+            .filter(|e| *e != "\"{\"" && *e != "\"<\"")
+            .cloned()
+            .collect();
+        &filtered[..]
+    } else {
+        expected
+    };
     let has_name = |n: &str| expected.iter().any(|e| e == n);
     if expected.len() <= 4 {
         let mut v: Vec<(Category, String)> =
