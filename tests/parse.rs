@@ -882,3 +882,97 @@ fn declarations_in_conditions() {
     };
     assert!(matches!(&b.stmts[1].kind, StmtKind::Switch { .. }));
 }
+
+/// Mutated samples (bytes deleted, duplicated, swapped; tokens inserted),
+/// with a fixed seed: the front end must report, never panic or overflow.
+/// `HLSLC_FUZZ_SEED` and `HLSLC_FUZZ_ROUNDS` (per sample) explore further.
+#[test]
+fn mutated_samples_never_crash() {
+    on_small_stack(|| {
+        let dir = common::root().join("samples");
+        let mut texts: Vec<String> = std::fs::read_dir(&dir)
+            .expect("samples/")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "hlsl"))
+            .filter_map(|p| std::fs::read_to_string(p).ok())
+            .collect();
+        texts.sort();
+        let pieces = [
+            "{",
+            "}",
+            "(",
+            ")",
+            "[",
+            "]",
+            "<",
+            ">",
+            ">>",
+            ";",
+            ",",
+            "::",
+            "template<",
+            "struct",
+            "cbuffer",
+            "typedef",
+            "if",
+            "else",
+            "for(",
+            "return",
+            "=",
+            "?",
+            ":",
+            "-",
+            "\"",
+            "'",
+            "#define X(",
+            "[[vk::",
+            "0x",
+            "1.",
+            ".xyz",
+            "sample",
+            "vector<",
+            "operator",
+        ];
+        let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+        let mut seed: u64 = env("HLSLC_FUZZ_SEED").unwrap_or(0x9E37_79B9_7F4A_7C15) | 1;
+        let rounds = env("HLSLC_FUZZ_ROUNDS").unwrap_or(20);
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n.max(1) as u64) as usize
+        };
+        let mut cases = 0;
+        for text in &texts {
+            for _ in 0..rounds {
+                let mut t = text.as_bytes().to_vec();
+                for _ in 0..1 + next(4) {
+                    let at = next(t.len());
+                    let len = 1 + next(40).min(t.len() - at);
+                    match next(4) {
+                        0 => {
+                            t.drain(at..(at + len).min(t.len()));
+                        }
+                        1 => {
+                            let dup: Vec<u8> = t[at..(at + len).min(t.len())].to_vec();
+                            t.splice(at..at, dup);
+                        }
+                        2 => {
+                            let other = next(t.len());
+                            t.swap(at, other);
+                        }
+                        _ => {
+                            let p = pieces[next(pieces.len())].as_bytes().to_vec();
+                            t.splice(at..at, p);
+                        }
+                    }
+                }
+                let t = String::from_utf8_lossy(&t).into_owned();
+                let r = std::panic::catch_unwind(|| parse_str(&t));
+                assert!(r.is_ok(), "the front end panicked on:\n{t}");
+                cases += 1;
+            }
+        }
+        assert!(cases > 100);
+    });
+}
