@@ -591,7 +591,21 @@ fn contextual_keywords_as_names() {
 fn builtin_type_names_as_variable_names() {
     let u = ok("RWStructuredBuffer<uint> Buffer; void main() { Buffer[0] = 1; }");
     assert_eq!(var(&u, 0).declarators[0].name.name.as_str(), "Buffer");
-    assert_eq!(show(expr_of(&u, 1 - 1)), "(= None ([] Buffer 0) 1)");
+    assert_eq!(show(expr_of(&u, 0)), "(= None ([] Buffer 0) 1)");
+    // A local hides a struct's name, in its scope only.
+    let u = ok("struct Ray { float t; };
+        void main() { float Ray = 1; Ray = 2; }
+        Ray r;");
+    assert_eq!(show(expr_of(&u, 1)), "(= None Ray 2)");
+    assert_eq!(type_name(&var(&u, 2).ty), "Ray");
+    // So does a parameter, in its function's body only.
+    let u = ok("struct Ray { float t; };
+        float f(float Ray) { return Ray * 2; }
+        float g(float Ray);
+        Ray r;");
+    let f = func(&u, "f");
+    assert!(matches!(&body(f)[0].kind, StmtKind::Return(Some(e)) if show(e) == "(Mul Ray 2)"));
+    assert_eq!(type_name(&var(&u, 3).ty), "Ray");
 }
 
 #[test]

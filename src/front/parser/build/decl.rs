@@ -486,7 +486,7 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> ast::Param {
         if let Some(n) = name {
-            self.declare_value(n);
+            self.declare_param(n);
         }
         let post = post.map(|p| *p).unwrap_or_default();
         if let Some(w) = &post.bit_width {

@@ -232,7 +232,6 @@ impl ParseCtx<'_> {
     }
 
     pub fn block(&self, stmts: (Vec<ast::Stmt>, u32), span: Span) -> (ast::Block, u32) {
-        self.pop_scope();
         (
             ast::Block {
                 stmts: stmts.0,
