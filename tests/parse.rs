@@ -309,7 +309,7 @@ fn literals() {
 // Declarations
 // ---------------------------------------------------------------------------
 
-fn var<'a>(u: &'a ast::TranslationUnit, i: usize) -> &'a ast::VarDecl {
+fn var(u: &ast::TranslationUnit, i: usize) -> &ast::VarDecl {
     match &u.items[i] {
         Item::Var(v) => v,
         other => panic!("item {i} is not a variable: {other:?}"),

@@ -402,6 +402,61 @@ fn previous_token<'t>(info: &SyntaxError<'t>, idx: u32) -> Option<&'t PpToken> {
     info.toks.get(i)
 }
 
+/// `Foo x;` where `Foo` names no type: the parser stops at `x`, but the
+/// mistake is `Foo`.
+/// The parser stops at the declared name inside a function (`Foo` could
+/// start an expression) and at `Foo` itself at global scope.
+fn unknown_type_name(tok: &Tok, info: &SyntaxError) -> Option<Diagnostic> {
+    if tok.kind != Token::Ident {
+        return None;
+    }
+    let i = tok.idx as usize;
+    let at = |k: usize| info.toks.get(k);
+    let declares = |k: usize| {
+        at(k).is_some_and(|t| {
+            matches!(
+                t.kind,
+                Token::Semi
+                    | Token::Eq
+                    | Token::Comma
+                    | Token::LBracket
+                    | Token::Colon
+                    | Token::LParen
+            )
+        })
+    };
+    // What may stand before a declaration's type: a boundary or a modifier
+    // (not another type: `float a b;` is a different mistake).
+    let starts_declaration = |k: usize| {
+        k == 0
+            || at(k - 1).is_some_and(|t| {
+                matches!(
+                    t.kind,
+                    Token::Semi
+                        | Token::LBrace
+                        | Token::RBrace
+                        | Token::LParen
+                        | Token::Comma
+                        | Token::RBracket
+                ) || t.kind.is_keyword()
+            })
+    };
+    let (ty, name) =
+        if i > 0 && at(i - 1)?.kind == Token::Ident && declares(i + 1) && starts_declaration(i - 1)
+        {
+            (at(i - 1)?, at(i)?)
+        } else if at(i + 1)?.kind == Token::Ident && declares(i + 2) && starts_declaration(i) {
+            (at(i)?, at(i + 1)?)
+        } else {
+            return None;
+        };
+    Some(
+        Diagnostic::error(codes::SYNTAX, format!("unknown type name `{}`", ty.sym))
+            .label(ty.span, "not a type declared before this point")
+            .label(name.span, format!("`{}` is declared with it", name.sym)),
+    )
+}
+
 /// Converts a lalrpop error into a diagnostic. Returns `None` for an error at
 /// a token the adapter put in place of something it already reported (a
 /// bracket group nested too deeply).
@@ -416,6 +471,9 @@ pub fn syntax_error(
         } => {
             if tok.kind == Token::Newline {
                 return None;
+            }
+            if let Some(d) = unknown_type_name(tok, info) {
+                return Some(d);
             }
             let found = describe_found(tok);
             let alts = if tok.kind == Token::Eof && expected.iter().any(|e| e == "\"}\"") {
@@ -615,6 +673,23 @@ mod tests {
         };
         let d = syntax_error(&e, &info(&[])).expect("a diagnostic");
         assert_eq!(d.message, "expected identifier, found keyword `return`");
+    }
+
+    #[test]
+    fn an_unknown_type_is_named() {
+        let mut toks = vec![
+            pp(Token::Ident, 1, 4, true),
+            pp(Token::Ident, 5, 6, false),
+            pp(Token::Semi, 6, 7, false),
+        ];
+        toks[0].sym = Symbol::intern("Foo");
+        let e = ParseError::UnrecognizedToken {
+            token: (Loc(5), tok(Token::Ident, "x", 1), Loc(6)),
+            expected: vec![q("("), q("=")],
+        };
+        let d = syntax_error(&e, &info(&toks)).expect("a diagnostic");
+        assert_eq!(d.message, "unknown type name `Foo`");
+        assert_eq!(d.labels[0].span, Span::new(Loc(1), Loc(4)));
     }
 
     #[test]
