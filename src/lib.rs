@@ -161,9 +161,13 @@ pub fn compile_to_ir(
 /// Compiles `path` with `options` (which must name a profile).
 pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
     let (mut c, module) = compile_to_ir(path, loader, options);
-    let Some(module) = module else {
+    let Some(mut module) = module else {
         return c;
     };
+    passes::run(&mut module, options, &mut c.diagnostics);
+    if c.diagnostics.has_errors() {
+        return c;
+    }
     if options.emit == options::EmitKind::Ir {
         c.artifact = Some(Artifact {
             spirv: Vec::new(),

@@ -261,6 +261,10 @@ pub struct Options {
     /// `-fspv-extension=` (empty: allow all).
     pub allowed_extensions: Vec<String>,
     pub emit: EmitKind,
+    /// Stop the pass pipeline after the pass of this name (one of
+    /// `passes::PASS_NAMES`): what `--emit ir` prints, and what pass file
+    /// tests check.
+    pub ir_after_pass: Option<String>,
 }
 
 impl Default for Options {
@@ -288,6 +292,7 @@ impl Default for Options {
             entrypoint_name: None,
             allowed_extensions: Vec::new(),
             emit: EmitKind::default(),
+            ir_after_pass: None,
         }
     }
 }

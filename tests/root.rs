@@ -7,6 +7,7 @@ mod back_spv;
 mod common;
 mod diag_ui;
 mod parse;
+mod passes;
 mod preprocess;
 mod runtime;
 mod sema;

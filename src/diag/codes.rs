@@ -26,6 +26,80 @@ pub const INTERNAL: Code = Code("E0003");
 /// Not supported yet: the feature is valid HLSL that hlslc does not compile.
 pub const UNSUPPORTED: Code = Code("E0004");
 
+// --- E01xx: preprocessor ---
+/// The lexer found text that is no token: a stray character, an unterminated
+/// string or character literal, or an unterminated `/*` comment.
+pub const PP_LEX_ERROR: Code = Code("E0101");
+/// A `#` line names no directive the preprocessor knows.
+pub const PP_UNKNOWN_DIRECTIVE: Code = Code("E0102");
+/// An `#if`, `#ifdef` or `#ifndef` has no matching `#endif` in its file.
+pub const PP_UNTERMINATED_CONDITIONAL: Code = Code("E0103");
+/// `#else`, `#elif` or `#endif` without a matching `#if`, or `#else`/`#elif`
+/// after `#else`.
+pub const PP_MISPLACED_CONDITIONAL: Code = Code("E0104");
+/// A malformed `#define` or `#undef`: missing or invalid macro name, bad
+/// parameter list, `#` not followed by a parameter, `##` at either end.
+pub const PP_BAD_DEFINE: Code = Code("E0105");
+/// A function-like macro invocation whose argument list never closes.
+pub const PP_UNTERMINATED_INVOCATION: Code = Code("E0106");
+/// A function-like macro invoked with the wrong number of arguments.
+pub const PP_ARGUMENT_COUNT: Code = Code("E0107");
+/// An `#if`/`#elif` expression that cannot be evaluated (syntax, floats,
+/// strings, `defined` without an identifier, nesting too deep).
+pub const PP_BAD_EXPRESSION: Code = Code("E0108");
+/// Division or remainder by zero in an evaluated part of an `#if` expression.
+pub const PP_DIVISION_BY_ZERO: Code = Code("E0109");
+/// An `#include`d file was not found in any searched directory.
+pub const PP_INCLUDE_NOT_FOUND: Code = Code("E0110");
+/// A malformed `#include` (no `"file"` or `<file>`), or one inside macro
+/// arguments.
+pub const PP_BAD_INCLUDE: Code = Code("E0111");
+/// `#include`s nested too deeply (usually a file that includes itself).
+/// Preprocessing stops.
+pub const PP_INCLUDE_DEPTH: Code = Code("E0112");
+/// Macro expansion produced too many tokens (a macro that grows without
+/// bound). Preprocessing stops.
+pub const PP_EXPANSION_LIMIT: Code = Code("E0113");
+/// An `#error` directive was reached.
+pub const PP_ERROR_DIRECTIVE: Code = Code("E0114");
+/// A malformed `#line` directive.
+pub const PP_BAD_LINE: Code = Code("E0115");
+/// `##` pasted two tokens into text that is not one token.
+pub const PP_BAD_PASTE: Code = Code("E0116");
+/// A malformed `_Pragma` operator (its operand must be a string literal in
+/// parentheses).
+pub const PP_BAD_PRAGMA: Code = Code("E0117");
+
+// --- W01xx: preprocessor warnings ---
+/// A `#warning` directive was reached.
+pub const PP_WARNING_DIRECTIVE: Code = Code("W0101");
+/// A macro was redefined with a different body or parameter list.
+pub const PP_MACRO_REDEFINED: Code = Code("W0102");
+/// Extra tokens after a directive that takes none (`#endif X`, `#else X`).
+pub const PP_EXTRA_TOKENS: Code = Code("W0103");
+
+// --- E02xx: lexer and parser ---
+/// A syntax error: a token the grammar does not expect here.
+pub const SYNTAX: Code = Code("E0201");
+/// Brackets (`(`, `[`, `{`, template argument lists) nested deeper than the
+/// parser's limit.
+pub const NESTING_TOO_DEEP: Code = Code("E0202");
+/// An expression or statement nested deeper than the parser's limit.
+pub const EXPR_TOO_DEEP: Code = Code("E0203");
+/// A malformed literal: an integer too large for 64 bits, a bad digit, a
+/// character literal that is not one character.
+pub const BAD_LITERAL: Code = Code("E0204");
+
+// --- W02xx: lexer and parser warnings ---
+/// Effects-framework syntax (annotations `< … >`, `technique` blocks,
+/// state blocks) that is parsed and ignored.
+pub const IGNORED_EFFECTS_SYNTAX: Code = Code("W0201");
+/// An unknown escape sequence in a string or character literal.
+pub const UNKNOWN_ESCAPE: Code = Code("W0202");
+/// Syntax that is accepted but has no effect in hlslc yet (attributes on a
+/// type alias, a `using` declaration of a single name).
+pub const IGNORED_SYNTAX: Code = Code("W0203");
+
 // --- E03xx: names and types (sema) ---
 /// A name that is not declared.
 pub const UNKNOWN_NAME: Code = Code("E0301");
@@ -135,8 +209,11 @@ pub const RESOURCE_MISUSE: Code = Code("E0609");
 pub const BINDING_OVERLAP: Code = Code("W0601");
 
 // --- E07xx: constant evaluation ---
-/// Integer division or remainder by zero in a constant expression.
-pub const CONST_DIV_BY_ZERO: Code = Code("E0701");
+/// An integer division or remainder by a constant zero.
+pub const INTEGER_DIVISION_BY_ZERO: Code = Code("E0701");
+/// The same code as sema names it (constant expressions sema must fold:
+/// array sizes, template arguments, case labels).
+pub const CONST_DIV_BY_ZERO: Code = INTEGER_DIVISION_BY_ZERO;
 /// An expression that must be constant is not.
 pub const NOT_CONSTANT: Code = Code("E0702");
 /// An array size that is zero, negative or too large.
@@ -146,76 +223,6 @@ pub const BAD_ARRAY_SIZE: Code = Code("E0703");
 /// The chosen target environment (`-fspv-target-env`) cannot express a
 /// feature the shader uses (e.g. wave operations need Vulkan 1.1).
 pub const TARGET_TOO_OLD: Code = Code("E0801");
-
-// --- E02xx: lexer and parser ---
-/// A syntax error: a token the grammar does not expect here.
-pub const SYNTAX: Code = Code("E0201");
-/// Brackets (`(`, `[`, `{`, template argument lists) nested deeper than the
-/// parser's limit.
-pub const NESTING_TOO_DEEP: Code = Code("E0202");
-/// An expression or statement nested deeper than the parser's limit.
-pub const EXPR_TOO_DEEP: Code = Code("E0203");
-/// A malformed literal: an integer too large for 64 bits, a bad digit, a
-/// character literal that is not one character.
-pub const BAD_LITERAL: Code = Code("E0204");
-
-// --- W02xx: lexer and parser warnings ---
-/// Effects-framework syntax (annotations `< … >`, `technique` blocks,
-/// state blocks) that is parsed and ignored.
-pub const IGNORED_EFFECTS_SYNTAX: Code = Code("W0201");
-/// An unknown escape sequence in a string or character literal.
-pub const UNKNOWN_ESCAPE: Code = Code("W0202");
-/// Syntax that is accepted but has no effect in hlslc yet (attributes on a
-/// type alias, a `using` declaration of a single name).
-pub const IGNORED_SYNTAX: Code = Code("W0203");
-// --- E01xx: preprocessor ---
-/// The lexer found text that is no token: a stray character, an unterminated
-/// string or character literal, or an unterminated `/*` comment.
-pub const PP_LEX_ERROR: Code = Code("E0101");
-/// A `#` line names no directive the preprocessor knows.
-pub const PP_UNKNOWN_DIRECTIVE: Code = Code("E0102");
-/// An `#if`, `#ifdef` or `#ifndef` has no matching `#endif` in its file.
-pub const PP_UNTERMINATED_CONDITIONAL: Code = Code("E0103");
-/// `#else`, `#elif` or `#endif` without a matching `#if`, or `#else`/`#elif`
-/// after `#else`.
-pub const PP_MISPLACED_CONDITIONAL: Code = Code("E0104");
-/// A malformed `#define` or `#undef`: missing or invalid macro name, bad
-/// parameter list, `#` not followed by a parameter, `##` at either end.
-pub const PP_BAD_DEFINE: Code = Code("E0105");
-/// A function-like macro invocation whose argument list never closes.
-pub const PP_UNTERMINATED_INVOCATION: Code = Code("E0106");
-/// A function-like macro invoked with the wrong number of arguments.
-pub const PP_ARGUMENT_COUNT: Code = Code("E0107");
-/// An `#if`/`#elif` expression that cannot be evaluated (syntax, floats,
-/// strings, `defined` without an identifier, nesting too deep).
-pub const PP_BAD_EXPRESSION: Code = Code("E0108");
-/// Division or remainder by zero in an evaluated part of an `#if` expression.
-pub const PP_DIVISION_BY_ZERO: Code = Code("E0109");
-/// An `#include`d file was not found in any searched directory.
-pub const PP_INCLUDE_NOT_FOUND: Code = Code("E0110");
-/// A malformed `#include` (no `"file"` or `<file>`), or one inside macro
-/// arguments.
-pub const PP_BAD_INCLUDE: Code = Code("E0111");
-/// `#include`s nested too deeply (usually a file that includes itself).
-/// Preprocessing stops.
-pub const PP_INCLUDE_DEPTH: Code = Code("E0112");
-/// Macro expansion produced too many tokens (a macro that grows without
-/// bound). Preprocessing stops.
-pub const PP_EXPANSION_LIMIT: Code = Code("E0113");
-/// An `#error` directive was reached.
-pub const PP_ERROR_DIRECTIVE: Code = Code("E0114");
-/// A malformed `#line` directive.
-pub const PP_BAD_LINE: Code = Code("E0115");
-/// `##` pasted two tokens into text that is not one token.
-pub const PP_BAD_PASTE: Code = Code("E0116");
-/// A malformed `_Pragma` operator (its operand must be a string literal in
-/// parentheses).
-pub const PP_BAD_PRAGMA: Code = Code("E0117");
-
-// --- W01xx: preprocessor warnings ---
-/// A `#warning` directive was reached.
-pub const PP_WARNING_DIRECTIVE: Code = Code("W0101");
-/// A macro was redefined with a different body or parameter list.
-pub const PP_MACRO_REDEFINED: Code = Code("W0102");
-/// Extra tokens after a directive that takes none (`#endif X`, `#else X`).
-pub const PP_EXTRA_TOKENS: Code = Code("W0103");
+/// A float-controls execution mode (`-denorm`, `-Gis`) needs
+/// SPV_KHR_float_controls, which `-fspv-extension` excludes below SPIR-V 1.4.
+pub const FLOAT_CONTROLS_UNAVAILABLE: Code = Code("E0802");

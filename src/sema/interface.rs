@@ -358,19 +358,8 @@ impl<'a> Sema<'a> {
             return;
         };
         use spirv::ExecutionMode as EM;
-        if self.opts.ieee_strict {
-            ep.execution_modes
-                .push((EM::SignedZeroInfNanPreserve, vec![32]));
-        }
-        match self.opts.denorm {
-            Some(crate::options::DenormMode::Preserve) => {
-                ep.execution_modes.push((EM::DenormPreserve, vec![32]))
-            }
-            Some(crate::options::DenormMode::Ftz) => {
-                ep.execution_modes.push((EM::DenormFlushToZero, vec![32]))
-            }
-            _ => {}
-        }
+        // (-Gis and -denorm execution modes are added by
+        // `passes::float_controls`.)
         // Derivatives in compute-like shaders (SM 6.6): quads when the
         // group is a whole number of 2x2 quads, else linear groups of 4
         // (SPV_NV/KHR_compute_shader_derivatives).

@@ -34,6 +34,8 @@ struct Open {
     kind: Token,
     span: Span,
     namespace: bool,
+    /// Index of the bracket in the input.
+    idx: u32,
 }
 
 pub struct Adapter<'c, 't> {
@@ -121,9 +123,15 @@ impl<'c, 't> Adapter<'c, 't> {
         self.ctx.pos.set(pos as u32);
     }
 
-    /// True when a `#pragma` here is at global or namespace scope.
+    /// True when a `#pragma` here stands between declarations at global or
+    /// namespace scope (where the grammar takes it as an item).
     fn at_declaration_level(&self) -> bool {
-        self.templates.is_empty() && self.brackets.iter().all(|b| b.namespace)
+        self.templates.is_empty()
+            && self.brackets.iter().all(|b| b.namespace)
+            && matches!(
+                self.prev,
+                Token::Semi | Token::RBrace | Token::LBrace | Token::Pragma | Token::Technique
+            )
     }
 
     /// Is the `<` at index `lt` the start of template arguments followed by
@@ -194,16 +202,18 @@ impl<'c, 't> Adapter<'c, 't> {
                 }
             }
         }
-        match self.ctx.lookup(name) {
-            Some(NameKind::Type) => return Token::TypeName,
+        let kind = match self.ctx.lookup(name) {
+            Some(NameKind::Type) => Token::TypeName,
             Some(NameKind::Namespace) => return Token::NamespaceName,
             Some(NameKind::Template) => return Token::TemplateName,
             Some(NameKind::Value) => return Token::Ident,
-            None => {}
-        }
-        if builtin_types::is_builtin_type(name) {
-            // A built-in type's name used as a variable name, right after a
-            // type (`RWStructuredBuffer<uint> Buffer;`).
+            None if builtin_types::is_builtin_type(name) => Token::TypeName,
+            None => Token::Ident,
+        };
+        if kind == Token::TypeName {
+            // A type's name used as a variable's name, right after a type
+            // (`RWStructuredBuffer<uint> Buffer;`, `float Ray = 1;`): C++
+            // lets a declaration hide a type.
             let after_type = matches!(self.prev, Token::TypeName | Token::Gt);
             let declarator_follows = matches!(
                 next,
@@ -427,11 +437,19 @@ impl Iterator for Adapter<'_, '_> {
                         kind,
                         span,
                         namespace,
+                        idx: i as u32,
                     });
+                    if kind == Token::LBrace {
+                        self.ctx.open_brace(i as u32);
+                    }
                 }
                 Token::RParen | Token::RBracket | Token::RBrace => {
                     self.close_templates_at_this_level();
-                    self.brackets.pop();
+                    if let Some(open) = self.brackets.pop()
+                        && open.kind == Token::LBrace
+                    {
+                        self.ctx.close_brace(open.idx);
+                    }
                 }
                 Token::Lt
                     if matches!(
@@ -467,7 +485,12 @@ impl Iterator for Adapter<'_, '_> {
                         second.hi,
                     ));
                 }
-                Token::Semi => self.close_templates_at_this_level(),
+                Token::Semi => {
+                    self.close_templates_at_this_level();
+                    if self.brackets.iter().all(|b| b.kind == Token::LBrace) {
+                        self.ctx.clear_pending_params();
+                    }
+                }
                 _ => {}
             }
             if is_unary_operator(kind) {

@@ -41,6 +41,10 @@ struct Scope {
     /// The scope of a `template<…>` head: the templated declaration's own
     /// name is declared in the enclosing scope, not here.
     template: bool,
+    /// The input index of the `{` that opened a block's scope: the adapter
+    /// closes the scope when it reads the matching `}`, before it classifies
+    /// the token after it (the grammar would reduce the block only after).
+    opener: Option<u32>,
 }
 
 /// The names declared so far, with block and template scoping.
@@ -71,6 +75,9 @@ pub struct ParseCtx<'t> {
     /// A `template<…>` head was just reduced; the next declared struct or
     /// function name is the template's.
     template_pending: Cell<bool>,
+    /// Parameters whose names hide type names: they are declared in the
+    /// function body's scope when its `{` is read.
+    pending_params: RefCell<Vec<Symbol>>,
     /// The innermost bracket still open at the end of input.
     pub(super) unclosed: Cell<Option<(Span, char)>>,
     /// Where end of file is (just after the last token).
@@ -86,12 +93,14 @@ impl<'t> ParseCtx<'t> {
                 scopes: vec![Scope {
                     undo: Vec::new(),
                     template: false,
+                    opener: None,
                 }],
             }),
             diags: RefCell::new(Vec::new()),
             pos: Cell::new(0),
             last_recovery: Cell::new(None),
             template_pending: Cell::new(false),
+            pending_params: RefCell::new(Vec::new()),
             unclosed: Cell::new(None),
             eof: Cell::new(Span::default()),
         }
@@ -169,11 +178,71 @@ impl<'t> ParseCtx<'t> {
         }
     }
 
+    /// A parameter: if its name is a type name, it hides it in the body.
+    pub fn declare_param(&self, name: ast::Ident) {
+        if self.classify_name(name.name).is_some() {
+            self.pending_params.borrow_mut().push(name.name);
+        }
+    }
+
     pub fn push_scope(&self, template: bool) {
         self.names.borrow_mut().scopes.push(Scope {
             undo: Vec::new(),
             template,
+            opener: None,
         });
+    }
+
+    /// The grammar reduced a block's `{` (input index `idx`): the block's
+    /// scope, unless the adapter opened it already for parameters.
+    pub fn push_block_scope(&self, idx: u32) {
+        let mut t = self.names.borrow_mut();
+        if t.scopes.last().is_some_and(|s| s.opener == Some(idx)) {
+            return;
+        }
+        t.scopes.push(Scope {
+            undo: Vec::new(),
+            template: false,
+            opener: Some(idx),
+        });
+    }
+
+    /// The adapter read a `{`: a function body after parameters that hide
+    /// type names gets its scope now, so that its first token already sees
+    /// them.
+    pub fn open_brace(&self, idx: u32) {
+        let pending = std::mem::take(&mut *self.pending_params.borrow_mut());
+        if pending.is_empty() {
+            return;
+        }
+        let mut t = self.names.borrow_mut();
+        t.scopes.push(Scope {
+            undo: Vec::new(),
+            template: false,
+            opener: Some(idx),
+        });
+        let top = t.scopes.len() - 1;
+        for name in pending {
+            t.declare_in(top, name, NameKind::Value);
+        }
+    }
+
+    /// The adapter read the `}` matching the `{` at `idx`.
+    pub fn close_brace(&self, idx: u32) {
+        let is_block = self
+            .names
+            .borrow()
+            .scopes
+            .last()
+            .is_some_and(|s| s.opener == Some(idx));
+        if is_block {
+            self.pop_scope();
+        }
+    }
+
+    /// A `;` outside braces ends a prototype: its parameters hide nothing.
+    pub fn clear_pending_params(&self) {
+        self.pending_params.borrow_mut().clear();
     }
 
     pub fn pop_scope(&self) {

@@ -313,6 +313,22 @@ fn starts_statement(name: &str) -> bool {
 /// punctuation worth naming, then what the rest amounts to ("a statement",
 /// "an expression", "an operator").
 fn summarize_expected(expected: &[String]) -> Vec<String> {
+    // After a declarator, effects syntax (`{` state block, `<` annotation)
+    // is possible but never what the user is after: leave it out.
+    let after_declarator = ["\";\"", "\"=\"", "\"[\""]
+        .iter()
+        .all(|t| expected.iter().any(|e| e == t));
+    let filtered: Vec<String>;
+    let expected = if after_declarator {
+        filtered = expected
+            .iter()
+            .filter(|e| *e != "\"{\"" && *e != "\"<\"")
+            .cloned()
+            .collect();
+        &filtered[..]
+    } else {
+        expected
+    };
     let has_name = |n: &str| expected.iter().any(|e| e == n);
     if expected.len() <= 4 {
         let mut v: Vec<(Category, String)> =
@@ -347,6 +363,9 @@ fn summarize_expected(expected: &[String]) -> Vec<String> {
         .copied()
         .filter(|e| expected_terminal(e).0 == Category::Operator)
         .collect();
+    // "an operator" when binary operators are possible; otherwise the few
+    // operator-like tokens (`=`, `[`, `<` after a declarator) are named.
+    let binary = has_name("\"+\"") && has_name("\"*\"");
     let keywords: Vec<String> = rest
         .iter()
         .map(|e| expected_terminal(e))
@@ -355,7 +374,7 @@ fn summarize_expected(expected: &[String]) -> Vec<String> {
         .collect();
     out.extend(keywords.into_iter().take(3));
     out.extend(summary.map(str::to_string));
-    if operators.len() >= 3 {
+    if binary {
         out.push("an operator".into());
     } else {
         out.extend(operators.iter().map(|e| expected_terminal(e).1));
@@ -383,6 +402,61 @@ fn previous_token<'t>(info: &SyntaxError<'t>, idx: u32) -> Option<&'t PpToken> {
     info.toks.get(i)
 }
 
+/// `Foo x;` where `Foo` names no type: the parser stops at `x`, but the
+/// mistake is `Foo`.
+/// The parser stops at the declared name inside a function (`Foo` could
+/// start an expression) and at `Foo` itself at global scope.
+fn unknown_type_name(tok: &Tok, info: &SyntaxError) -> Option<Diagnostic> {
+    if tok.kind != Token::Ident {
+        return None;
+    }
+    let i = tok.idx as usize;
+    let at = |k: usize| info.toks.get(k);
+    let declares = |k: usize| {
+        at(k).is_some_and(|t| {
+            matches!(
+                t.kind,
+                Token::Semi
+                    | Token::Eq
+                    | Token::Comma
+                    | Token::LBracket
+                    | Token::Colon
+                    | Token::LParen
+            )
+        })
+    };
+    // What may stand before a declaration's type: a boundary or a modifier
+    // (not another type: `float a b;` is a different mistake).
+    let starts_declaration = |k: usize| {
+        k == 0
+            || at(k - 1).is_some_and(|t| {
+                matches!(
+                    t.kind,
+                    Token::Semi
+                        | Token::LBrace
+                        | Token::RBrace
+                        | Token::LParen
+                        | Token::Comma
+                        | Token::RBracket
+                ) || t.kind.is_keyword()
+            })
+    };
+    let (ty, name) =
+        if i > 0 && at(i - 1)?.kind == Token::Ident && declares(i + 1) && starts_declaration(i - 1)
+        {
+            (at(i - 1)?, at(i)?)
+        } else if at(i + 1)?.kind == Token::Ident && declares(i + 2) && starts_declaration(i) {
+            (at(i)?, at(i + 1)?)
+        } else {
+            return None;
+        };
+    Some(
+        Diagnostic::error(codes::SYNTAX, format!("unknown type name `{}`", ty.sym))
+            .label(ty.span, "not a type declared before this point")
+            .label(name.span, format!("`{}` is declared with it", name.sym)),
+    )
+}
+
 /// Converts a lalrpop error into a diagnostic. Returns `None` for an error at
 /// a token the adapter put in place of something it already reported (a
 /// bracket group nested too deeply).
@@ -398,6 +472,9 @@ pub fn syntax_error(
             if tok.kind == Token::Newline {
                 return None;
             }
+            if let Some(d) = unknown_type_name(tok, info) {
+                return Some(d);
+            }
             let found = describe_found(tok);
             let alts = if tok.kind == Token::Eof && expected.iter().any(|e| e == "\"}\"") {
                 // Running out of input inside braces: the `}` is what is missing.
@@ -412,7 +489,7 @@ pub fn syntax_error(
                 Span::new(*l, *r)
             };
             let mut d = Diagnostic::error(codes::SYNTAX, format!("expected {what}, found {found}"));
-            let wants_semi = expected.iter().any(|e| e == "\";\"");
+            let wants_semi = tok.kind != Token::Eof && expected.iter().any(|e| e == "\";\"");
             let on_new_line = tok.kind == Token::Eof
                 || tok.kind == Token::RBrace
                 || info
@@ -596,6 +673,23 @@ mod tests {
         };
         let d = syntax_error(&e, &info(&[])).expect("a diagnostic");
         assert_eq!(d.message, "expected identifier, found keyword `return`");
+    }
+
+    #[test]
+    fn an_unknown_type_is_named() {
+        let mut toks = vec![
+            pp(Token::Ident, 1, 4, true),
+            pp(Token::Ident, 5, 6, false),
+            pp(Token::Semi, 6, 7, false),
+        ];
+        toks[0].sym = Symbol::intern("Foo");
+        let e = ParseError::UnrecognizedToken {
+            token: (Loc(5), tok(Token::Ident, "x", 1), Loc(6)),
+            expected: vec![q("("), q("=")],
+        };
+        let d = syntax_error(&e, &info(&toks)).expect("a diagnostic");
+        assert_eq!(d.message, "unknown type name `Foo`");
+        assert_eq!(d.labels[0].span, Span::new(Loc(1), Loc(4)));
     }
 
     #[test]

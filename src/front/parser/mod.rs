@@ -13,8 +13,8 @@ mod ctx;
 mod error;
 
 pub use build::{
-    CbMember, Cond, Decl, DeclSpecs, FnParts, FnTail, PExpr, PStmt, PostAnnots, TypedefOut, deeper,
-    sp,
+    BinSeq, CbMember, Cond, Decl, DeclSpecs, FnParts, FnTail, PExpr, PStmt, PostAnnots, TypedefOut,
+    deeper, sp,
 };
 pub use ctx::ParseCtx;
 pub use error::token_text;

@@ -1,48 +1,11 @@
 //! Parser tests: the AST shape of tricky constructs, error recovery, and
-//! depth limits.
-//!
-//! Until the preprocessor lands, [`parse_str`] lexes with the raw lexer
-//! (no macros) and feeds the parser directly.
+//! depth limits. Inputs go through the real preprocessor
+//! ([`hlslc::front::parse_program`]).
 
+use crate::common;
 use hlslc::diag::{Diagnostic, Diagnostics};
 use hlslc::front::ast::{self, ExprKind, Item, StmtKind, TypeSpecKind};
-use hlslc::front::lexer::{self, PpToken, Token, flags};
-use hlslc::front::parser;
-use hlslc::intern::Symbol;
 use hlslc::source::SourceMap;
-
-/// Lexes `text` as one file (no preprocessing) into parser input.
-pub fn pp_tokens(text: &str, sm: &mut SourceMap) -> Vec<PpToken> {
-    let file = sm
-        .add_file("test.hlsl", "test.hlsl", text.to_string(), None)
-        .expect("room for the file");
-    let (raw, _lex_errors) = lexer::lex(text);
-    let mut out = Vec::with_capacity(raw.len());
-    let mut line_start = true;
-    let mut prev_end = 0;
-    for t in raw {
-        if t.kind == Token::Newline {
-            line_start = true;
-            continue;
-        }
-        let mut f = 0;
-        if line_start {
-            f |= flags::LINE_START;
-        }
-        if t.start > prev_end {
-            f |= flags::SPACE_BEFORE;
-        }
-        prev_end = t.end;
-        line_start = false;
-        out.push(PpToken {
-            kind: t.kind,
-            sym: Symbol::intern(&text[t.start as usize..t.end as usize]),
-            span: sm.span(file, t.start..t.end),
-            flags: f,
-        });
-    }
-    out
-}
 
 pub struct Parsed {
     pub unit: ast::TranslationUnit,
@@ -50,20 +13,27 @@ pub struct Parsed {
     pub sm: SourceMap,
 }
 
+/// Preprocesses and parses `text` as the file `main.hlsl`.
 pub fn parse_str(text: &str) -> Parsed {
+    let (loader, path) = common::single_file(text);
     let mut sm = SourceMap::new();
-    let toks = pp_tokens(text, &mut sm);
     let mut diags = Diagnostics::new();
-    let unit = parser::parse(&toks, &sm, &mut diags);
+    let parsed = hlslc::front::parse_program(
+        &path,
+        &loader,
+        &hlslc::front::preprocess::PreprocessOptions::default(),
+        &mut sm,
+        &mut diags,
+    );
     Parsed {
-        unit,
+        unit: parsed.unit,
         diags: diags.list,
         sm,
     }
 }
 
 /// Parses and asserts there were no diagnostics at all.
-fn ok(text: &str) -> ast::TranslationUnit {
+pub(super) fn ok(text: &str) -> ast::TranslationUnit {
     let p = parse_str(text);
     if !p.diags.is_empty() {
         panic!(
@@ -74,7 +44,7 @@ fn ok(text: &str) -> ast::TranslationUnit {
     p.unit
 }
 
-fn errors(text: &str) -> Vec<String> {
+pub(super) fn errors(text: &str) -> Vec<String> {
     parse_str(text)
         .diags
         .iter()
@@ -83,7 +53,7 @@ fn errors(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn func<'a>(u: &'a ast::TranslationUnit, name: &str) -> &'a ast::Function {
+pub(super) fn func<'a>(u: &'a ast::TranslationUnit, name: &str) -> &'a ast::Function {
     u.items
         .iter()
         .find_map(|i| match i {
@@ -93,13 +63,13 @@ fn func<'a>(u: &'a ast::TranslationUnit, name: &str) -> &'a ast::Function {
         .unwrap_or_else(|| panic!("no function {name}"))
 }
 
-fn body(f: &ast::Function) -> &[ast::Stmt] {
+pub(super) fn body(f: &ast::Function) -> &[ast::Stmt] {
     &f.body.as_ref().expect("a body").stmts
 }
 
 /// The expression of the `i`th statement (an expression statement or a
 /// `return`) in `main`.
-fn expr_of(u: &ast::TranslationUnit, i: usize) -> &ast::Expr {
+pub(super) fn expr_of(u: &ast::TranslationUnit, i: usize) -> &ast::Expr {
     match &body(func(u, "main"))[i].kind {
         StmtKind::Expr(e) | StmtKind::Return(Some(e)) => e,
         StmtKind::Decl(d) => match &d.declarators[0].init {
@@ -110,7 +80,7 @@ fn expr_of(u: &ast::TranslationUnit, i: usize) -> &ast::Expr {
     }
 }
 
-fn type_name(t: &ast::TypeSpec) -> String {
+pub(super) fn type_name(t: &ast::TypeSpec) -> String {
     match &t.kind {
         TypeSpecKind::Named { path, args } => {
             let mut s: Vec<String> = path.segments.iter().map(|s| s.name.to_string()).collect();
@@ -139,7 +109,7 @@ fn type_name(t: &ast::TypeSpec) -> String {
 }
 
 /// A compact S-expression of an expression, for shape assertions.
-fn show(e: &ast::Expr) -> String {
+pub(super) fn show(e: &ast::Expr) -> String {
     use ast::Literal;
     match &e.kind {
         ExprKind::Literal(Literal::Int { value, .. }) => value.to_string(),
@@ -217,12 +187,12 @@ fn targs(t: &Option<Vec<ast::TemplateArg>>) -> String {
 }
 
 /// Parses `void main() { BODY }` and shows the first statement's expression.
-fn expr(body_text: &str) -> String {
+pub(super) fn expr(body_text: &str) -> String {
     expr_in("", body_text)
 }
 
 /// Like [`expr`], with declarations before `main`.
-fn expr_in(prelude: &str, body_text: &str) -> String {
+pub(super) fn expr_in(prelude: &str, body_text: &str) -> String {
     let u = ok(&format!("{prelude}\nvoid main() {{ {body_text} }}"));
     show(expr_of(&u, 0))
 }
@@ -339,7 +309,7 @@ fn literals() {
 // Declarations
 // ---------------------------------------------------------------------------
 
-fn var<'a>(u: &'a ast::TranslationUnit, i: usize) -> &'a ast::VarDecl {
+pub(super) fn var(u: &ast::TranslationUnit, i: usize) -> &ast::VarDecl {
     match &u.items[i] {
         Item::Var(v) => v,
         other => panic!("item {i} is not a variable: {other:?}"),
@@ -621,7 +591,21 @@ fn contextual_keywords_as_names() {
 fn builtin_type_names_as_variable_names() {
     let u = ok("RWStructuredBuffer<uint> Buffer; void main() { Buffer[0] = 1; }");
     assert_eq!(var(&u, 0).declarators[0].name.name.as_str(), "Buffer");
-    assert_eq!(show(expr_of(&u, 1 - 1)), "(= None ([] Buffer 0) 1)");
+    assert_eq!(show(expr_of(&u, 0)), "(= None ([] Buffer 0) 1)");
+    // A local hides a struct's name, in its scope only.
+    let u = ok("struct Ray { float t; };
+        void main() { float Ray = 1; Ray = 2; }
+        Ray r;");
+    assert_eq!(show(expr_of(&u, 1)), "(= None Ray 2)");
+    assert_eq!(type_name(&var(&u, 2).ty), "Ray");
+    // So does a parameter, in its function's body only.
+    let u = ok("struct Ray { float t; };
+        float f(float Ray) { return Ray * 2; }
+        float g(float Ray);
+        Ray r;");
+    let f = func(&u, "f");
+    assert!(matches!(&body(f)[0].kind, StmtKind::Return(Some(e)) if show(e) == "(Mul Ray 2)"));
+    assert_eq!(type_name(&var(&u, 3).ty), "Ray");
 }
 
 #[test]
@@ -659,155 +643,43 @@ fn effects_syntax_is_ignored_with_warnings() {
     assert_eq!(p.diags.len(), 2);
     assert!(p.unit.items.iter().any(|i| matches!(i, Item::Technique(_))));
     assert!(p.unit.items.iter().any(|i| matches!(i, Item::Function(_))));
+    // State blocks, D3D10 and D3D9 style.
+    let p = parse_str(
+        "SamplerState s { Filter = MIN_MAG_MIP_LINEAR; AddressU = Wrap; };
+        sampler2D t = sampler_state { Texture = <tex>; MinFilter = LINEAR; };
+        float4 main() : SV_Target { return 0; }",
+    );
+    assert!(p.diags.iter().all(|d| !d.is_error()), "{:?}", p.diags);
+    assert_eq!(p.diags.len(), 2);
+    assert!(matches!(&p.unit.items[0], Item::Var(v) if v.declarators[0].init.is_none()));
 }
 
 #[test]
 fn pragmas_at_declaration_level_are_kept() {
-    let mut sm = SourceMap::new();
-    let mut toks = pp_tokens("float a; X void main() { X float b; }", &mut sm);
-    // Stand in for the preprocessor: `X` becomes a `#pragma` token.
-    for t in &mut toks {
-        if t.sym.as_str() == "X" {
-            t.kind = Token::Pragma;
-            t.sym = Symbol::intern("pack_matrix(row_major)");
-        }
-    }
-    let mut diags = Diagnostics::new();
-    let u = parser::parse(&toks, &sm, &mut diags);
-    assert!(diags.is_empty(), "{:?}", diags.list);
-    assert!(matches!(&u.items[1], Item::Pragma(p) if p.text.as_str() == "pack_matrix(row_major)"));
+    let u = ok("float a;
+#pragma pack_matrix(row_major)
+namespace N {
+#pragma pack_matrix(column_major)
+}
+void main() {
+#pragma unroll
+    float b;
+}");
+    assert!(matches!(&u.items[1], Item::Pragma(p) if p.text.as_str().contains("row_major")));
+    let Item::Namespace(n) = &u.items[2] else {
+        panic!("{:?}", u.items[2])
+    };
+    assert!(matches!(&n.items[0], Item::Pragma(_)));
+    // Inside a function a pragma is dropped.
     assert_eq!(body(func(&u, "main")).len(), 1);
 }
 
-// ---------------------------------------------------------------------------
-// Errors and recovery
-// ---------------------------------------------------------------------------
-
 #[test]
-fn each_broken_statement_is_reported() {
-    let e = errors(
-        "void main() {
-        int a = 1
-        a = ;
-        f(a,;
-        int ok = 2;
-        b = ) ;
-    }
-    float g() { return 1 }",
-    );
-    assert_eq!(e.len(), 5, "{e:#?}");
-    assert_eq!(e[0], "expected one of `;`, `,` or an operator, found `a`");
-    assert_eq!(e[1], "expected an expression, found `;`");
-}
-
-#[test]
-fn each_broken_declaration_is_reported() {
-    let p = parse_str(
-        "float a = ;
-        struct S { float x y; float z; };
-        float4 main(float4 p : ) : SV_Target { return p; }
-        cbuffer C { float q = ; }
-        int ok;",
-    );
-    let errs: Vec<_> = p.diags.iter().filter(|d| d.is_error()).collect();
-    assert_eq!(errs.len(), 4, "{errs:#?}");
-    // Recovery kept the good parts.
-    assert!(
-        p.unit
-            .items
-            .iter()
-            .any(|i| matches!(i, Item::Struct(s) if s.members.len() == 2))
-    );
-    assert!(matches!(p.unit.items.last(), Some(Item::Var(_))));
-}
-
-#[test]
-fn missing_closing_brace_at_end_of_file() {
-    let p = parse_str("void main() {\n  if (x) {\n    y = 1;\n");
+fn errors_inside_macro_expansions_point_into_the_macro() {
+    let p = parse_str("#define BAD(x) (x * )\nfloat f(float y) { return BAD(y); }");
     assert_eq!(p.diags.len(), 1, "{:?}", p.diags);
-    let d = &p.diags[0];
-    assert_eq!(d.message, "expected `}`, found end of file");
-    assert!(d.labels.iter().any(|l| l.message.contains("never closed")));
-}
-
-/// Runs `f` on a thread with the default 2 MiB test stack.
-fn on_small_stack(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .expect("thread")
-        .join()
-        .expect("no stack overflow or panic");
-}
-
-#[test]
-fn deep_parentheses_are_an_error_not_a_crash() {
-    on_small_stack(|| {
-        let n = 200_000;
-        let text = format!("float x = {}1{};", "(".repeat(n), ")".repeat(n));
-        let start = std::time::Instant::now();
-        let e = errors(&text);
-        assert_eq!(e, ["brackets nested too deeply"]);
-        assert!(start.elapsed().as_secs() < 10);
-    });
-}
-
-#[test]
-fn deep_braces_are_an_error_not_a_crash() {
-    on_small_stack(|| {
-        let n = 200_000;
-        let text = format!("void main() {}{} float ok;", "{".repeat(n), "}".repeat(n));
-        let p = parse_str(&text);
-        let e: Vec<_> = p.diags.iter().map(|d| d.message.clone()).collect();
-        assert_eq!(e, ["brackets nested too deeply"]);
-        assert!(
-            matches!(p.unit.items.last(), Some(Item::Var(_))),
-            "parsing went on: {:?}",
-            p.unit
-                .items
-                .iter()
-                .map(|i| match i {
-                    Item::Var(_) => "var",
-                    Item::Function(_) => "fn",
-                    Item::Error(_) => "error",
-                    _ => "other",
-                })
-                .collect::<Vec<_>>()
-        );
-    });
-}
-
-#[test]
-fn long_unary_chains_are_an_error_not_a_crash() {
-    on_small_stack(|| {
-        let text = format!("float x = {}1; float ok;", "- ".repeat(100_000));
-        let e = errors(&text);
-        assert_eq!(e, ["expression too deeply nested"]);
-        let text = format!("float x = {}1;", "!".repeat(100_000));
-        assert_eq!(errors(&text), ["expression too deeply nested"]);
-    });
-}
-
-#[test]
-fn long_binary_and_cast_chains_are_bounded() {
-    on_small_stack(|| {
-        let text = format!("float x = a{};", " + a".repeat(100_000));
-        assert_eq!(errors(&text), ["expression too deeply nested"]);
-        let text = format!("float x = {}a;", "(float)".repeat(100_000));
-        assert_eq!(errors(&text), ["expression too deeply nested"]);
-        let text = format!("float x = {}a;", "a ? b : ".repeat(100_000));
-        assert_eq!(errors(&text), ["expression too deeply nested"]);
-        let text = format!("void main() {{ {} x = 1; }}", "if (a) ".repeat(100_000));
-        assert_eq!(errors(&text), ["statements nested too deeply"]);
-        let text = format!(
-            "void main() {{ if (a) x = 1; {} }}",
-            "else if (a) x = 1; ".repeat(100_000)
-        );
-        assert_eq!(errors(&text), ["statements nested too deeply"]);
-        // 256 levels are fine
-        let text = format!("float x = {}1{};", "(".repeat(200), ")".repeat(200));
-        assert!(errors(&text).is_empty());
-    });
+    let text = hlslc::diag::render_to_string(&p.diags, &p.sm, hlslc::diag::DiagnosticFormat::Human);
+    assert!(text.contains("in expansion of macro 'BAD'"), "{text}");
 }
 
 #[test]
@@ -893,3 +765,5 @@ fn declarations_in_conditions() {
     };
     assert!(matches!(&b.stmts[1].kind, StmtKind::Switch { .. }));
 }
+
+mod errors;
