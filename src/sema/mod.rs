@@ -16,22 +16,31 @@
 //!    the groupshared budget is checked.
 
 pub mod aggregate;
+pub mod assign;
 pub mod bindings;
+pub mod byte_address;
 pub mod call;
+pub mod cbuffer;
 pub mod consteval;
 pub mod convert;
 pub mod decl;
 pub mod expr;
 pub mod func;
+pub mod globals;
+pub mod init;
 pub mod interface;
 pub mod intrinsics;
 pub mod layout;
+pub mod memory;
+pub mod ops;
 pub mod place;
 pub mod resolve;
+pub mod resource_decl;
 pub mod resources;
 pub mod scope;
 pub mod stmt;
 pub mod storage;
+pub mod texture;
 pub mod types;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};

@@ -6,6 +6,7 @@
 //! a table entry and, if no generic lowering fits, a `Custom` case.
 
 pub mod lower;
+pub mod matrix;
 pub mod table;
 
 use super::call::Arg;
