@@ -84,55 +84,51 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         span: Span,
     ) -> Val {
         // Members of a local struct holding resources rebind.
-        if op.is_none() {
-            if let Some(v) = self.agg_assign(l, r, span) {
-                return v;
-            }
+        if op.is_none()
+            && let Some(v) = self.agg_assign(l, r, span)
+        {
+            return v;
         }
         // A local resource variable rebinds to another resource.
-        if op.is_none() {
-            if let ast::ExprKind::Name(path) = &l.kind {
-                if path.is_single() {
-                    if let Some(LocalSym::Var(lv)) =
-                        self.fb.locals.lookup(path.last().name).cloned()
-                    {
-                        if matches!(lv.val.kind, ValKind::Agg(_)) {
-                            let v = self.expr(r);
-                            if v.is_error() {
-                                return v;
-                            }
-                            let nv = self.agg_copy(&lv.val, v, r.span);
-                            let mut nl = lv.clone();
-                            nl.val = nv;
-                            self.fb.locals.rebind(path.last().name, LocalSym::Var(nl));
-                            return Val::void();
-                        }
-                        if self.s.types.is_resource(lv.val.ty) {
-                            let v = self.expr(r);
-                            if v.is_error() {
-                                return v;
-                            }
-                            let v = if v.ty != lv.val.ty {
-                                self.convert(v, lv.val.ty, r.span)
-                            } else {
-                                v
-                            };
-                            if v.is_error() {
-                                return v;
-                            }
-                            let mut nl = lv.clone();
-                            nl.val = self.res_alias(v.clone());
-                            self.fb.locals.rebind(path.last().name, LocalSym::Var(nl));
-                            return v;
-                        }
-                    }
+        if op.is_none()
+            && let ast::ExprKind::Name(path) = &l.kind
+            && path.is_single()
+            && let Some(LocalSym::Var(lv)) = self.fb.locals.lookup(path.last().name).cloned()
+        {
+            if matches!(lv.val.kind, ValKind::Agg(_)) {
+                let v = self.expr(r);
+                if v.is_error() {
+                    return v;
                 }
+                let nv = self.agg_copy(&lv.val, v, r.span);
+                let mut nl = lv.clone();
+                nl.val = nv;
+                self.fb.locals.rebind(path.last().name, LocalSym::Var(nl));
+                return Val::void();
             }
-        }
-        if op.is_none() {
-            if let Some(v) = self.assign_static_resource(l, r) {
+            if self.s.types.is_resource(lv.val.ty) {
+                let v = self.expr(r);
+                if v.is_error() {
+                    return v;
+                }
+                let v = if v.ty != lv.val.ty {
+                    self.convert(v, lv.val.ty, r.span)
+                } else {
+                    v
+                };
+                if v.is_error() {
+                    return v;
+                }
+                let mut nl = lv.clone();
+                nl.val = self.res_alias(v.clone());
+                self.fb.locals.rebind(path.last().name, LocalSym::Var(nl));
                 return v;
             }
+        }
+        if op.is_none()
+            && let Some(v) = self.assign_static_resource(l, r)
+        {
+            return v;
         }
         let lv = self.expr(l);
         if !self.check_writable(&lv, l.span) {
@@ -383,10 +379,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if va.ty == vb.ty {
             return Some(va.ty);
         }
-        if self.s.types.is_numeric(va.ty) && self.s.types.is_numeric(vb.ty) {
-            if let Some(t) = self.common_type(va.ty, vb.ty, span) {
-                return Some(t);
-            }
+        if self.s.types.is_numeric(va.ty)
+            && self.s.types.is_numeric(vb.ty)
+            && let Some(t) = self.common_type(va.ty, vb.ty, span)
+        {
+            return Some(t);
         }
         self.s.error(
             codes::TYPE_MISMATCH,

@@ -139,12 +139,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if let super::scope::ScopeKind::Struct(st) = self.s.scopes.get(scope).kind {
                 // `S::f()`: a static method, or a base method on `this`.
                 cands = self.struct_methods(st, name);
-                if let Some(this) = self.fb.this.clone() {
-                    if let Some(cur) = self.fb.this_struct {
-                        if let Some(v) = self.upcast_this(this, cur, st, span) {
-                            this_val = Some(v);
-                        }
-                    }
+                if let Some(this) = self.fb.this.clone()
+                    && let Some(cur) = self.fb.this_struct
+                    && let Some(v) = self.upcast_this(this, cur, st, span)
+                {
+                    this_val = Some(v);
                 }
             } else if let Some(Sym::Funcs(list)) = self.s.scopes.lookup_in(scope, name).cloned() {
                 cands = list.into_iter().map(|i| (i, 0)).collect();
@@ -152,10 +151,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let a = self.lower_args(args);
         if cands.is_empty() {
-            if callee.is_single() {
-                if let Some(v) = self.intrinsic(name, targs, &a, span) {
-                    return v;
-                }
+            if callee.is_single()
+                && let Some(v) = self.intrinsic(name, targs, &a, span)
+            {
+                return v;
             }
             if a.iter().any(|x| x.val.is_error()) {
                 return Val::error();
@@ -261,10 +260,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         }
         if viable.is_empty() {
-            if allow_intrinsic {
-                if let Some(v) = self.intrinsic(name, targs, &args, span) {
-                    return v;
-                }
+            if allow_intrinsic && let Some(v) = self.intrinsic(name, targs, &args, span) {
+                return v;
             }
             return self.no_overload(name, cands, &arg_tys, span);
         }
@@ -491,16 +488,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 kind: ast::ExprKind::Name(path),
                 ..
             })) = p.array.first()
-            {
-                if let (true, Ty::Array(_, Some(n))) =
+                && let (true, Ty::Array(_, Some(n))) =
                     (path.is_single(), self.s.types.get(at).clone())
-                {
-                    if let Some(i) = names.iter().position(|x| *x == path.last().name) {
-                        if bound[i].is_none() {
-                            bound[i] = Some(TArg::Value(n as i64));
-                        }
-                    }
-                }
+                && let Some(i) = names.iter().position(|x| *x == path.last().name)
+                && bound[i].is_none()
+            {
+                bound[i] = Some(TArg::Value(n as i64));
             }
         }
         let mut targs = Vec::with_capacity(bound.len());
@@ -572,12 +565,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     },
                 };
                 let _ = this;
-                if let Some(nm) = nm {
-                    if let Some(i) = names.iter().position(|x| *x == nm) {
-                        if bound[i].is_none() {
-                            bound[i] = Some(v);
-                        }
-                    }
+                if let Some(nm) = nm
+                    && let Some(i) = names.iter().position(|x| *x == nm)
+                    && bound[i].is_none()
+                {
+                    bound[i] = Some(v);
                 }
             };
             match (n.as_str(), self.s.types.get(at).clone()) {
@@ -636,11 +628,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         // Heap elements passed for resource parameters take the type.
         let mut args = args;
         for (i, p) in chosen.sig.params.iter().enumerate() {
-            if let Some(a) = args.get_mut(i) {
-                if matches!(self.s.types.get(a.val.ty), Ty::HeapElem { .. }) {
-                    let v = std::mem::replace(&mut a.val, Val::error());
-                    a.val = self.convert(v, p.ty, a.span);
-                }
+            if let Some(a) = args.get_mut(i)
+                && matches!(self.s.types.get(a.val.ty), Ty::HeapElem { .. })
+            {
+                let v = std::mem::replace(&mut a.val, Val::error());
+                a.val = self.convert(v, p.ty, a.span);
             }
         }
         // Functions taking or returning resources are specialized for the

@@ -69,10 +69,10 @@ impl<'a> Sema<'a> {
                     .and_then(|a| a.args.first())
                     .and_then(|e| self.const_int(e, &env))
                     .map(|v| v as u32);
-                if offset.is_none() {
-                    if let Some(p) = &d.annotations.packoffset {
-                        offset = self.packoffset(p);
-                    }
+                if offset.is_none()
+                    && let Some(p) = &d.annotations.packoffset
+                {
+                    offset = self.packoffset(p);
                 }
                 specs.push(MemberSpec {
                     name: Some(d.name.name.to_string()),

@@ -533,11 +533,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         q: &mut VecDeque<Val>,
         span: Span,
     ) -> Option<ir::Handle<ir::Expression>> {
-        if let Some(front) = q.front() {
-            if front.ty == ty {
-                let v = q.pop_front()?;
-                return self.value(&v);
-            }
+        if let Some(front) = q.front()
+            && front.ty == ty
+        {
+            let v = q.pop_front()?;
+            return self.value(&v);
         }
         match self.s.types.get(ty).clone() {
             Ty::Scalar(_) | Ty::Enum(_) => loop {

@@ -402,10 +402,10 @@ impl<'a> Sema<'a> {
         let entry = Sym::Type(TypeEntry { ty, major: None });
         // The struct's own name inside it (injected name).
         let _ = self.scopes.declare(sscope, name, entry.clone());
-        if instance.is_none() {
-            if let Some(n) = sd.name {
-                self.declare_name(scope, n, entry);
-            }
+        if instance.is_none()
+            && let Some(n) = sd.name
+        {
+            self.declare_name(scope, n, entry);
         }
         let env = Env::at(sscope);
         for b in &sd.bases {
@@ -740,14 +740,14 @@ impl<'a> Sema<'a> {
                 "redefined here",
             );
         }
-        if let Some(t) = this_struct {
-            if let Some(sid) = self.types.as_struct(t) {
-                self.types.structs[sid.0 as usize]
-                    .methods
-                    .entry(name.name)
-                    .or_default()
-                    .push(id.0);
-            }
+        if let Some(t) = this_struct
+            && let Some(sid) = self.types.as_struct(t)
+        {
+            self.types.structs[sid.0 as usize]
+                .methods
+                .entry(name.name)
+                .or_default()
+                .push(id.0);
         }
     }
 

@@ -431,12 +431,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Some(f) => f,
                 None => {
                     // A static member through an instance.
-                    if let Some(scope) = self.s.type_scope(v.ty) {
-                        if let Some(Sym::Global(g)) =
+                    if let Some(scope) = self.s.type_scope(v.ty)
+                        && let Some(Sym::Global(g)) =
                             self.s.scopes.lookup_in(scope, id.name).cloned()
-                        {
-                            return self.global_val(g);
-                        }
+                    {
+                        return self.global_val(g);
                     }
                     self.error(
                         codes::NO_MEMBER,
@@ -628,20 +627,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         match self.s.types.get(ty).clone() {
             Ty::Array(elem, n) => {
-                if let (Some(ci), Some(n)) = (const_index, n) {
-                    if ci >= n {
-                        return self.error(
-                            codes::NOT_INDEXABLE,
-                            format!("index {ci} is out of bounds for `{}`", self.s.ty_name(ty)),
-                            ispan,
-                            "out of bounds",
-                        );
-                    }
+                if let (Some(ci), Some(n)) = (const_index, n)
+                    && ci >= n
+                {
+                    return self.error(
+                        codes::NOT_INDEXABLE,
+                        format!("index {ci} is out of bounds for `{}`", self.s.ty_name(ty)),
+                        ispan,
+                        "out of bounds",
+                    );
                 }
-                if let Some(ci) = const_index {
-                    if !self.s.types.is_resource(elem) || matches!(v.kind, ValKind::Place(_)) {
-                        return self.member_of(v, ci, elem, span);
-                    }
+                if let Some(ci) = const_index
+                    && (!self.s.types.is_resource(elem) || matches!(v.kind, ValKind::Place(_)))
+                {
+                    return self.member_of(v, ci, elem, span);
                 }
                 let Some(hi) = self.index_value(iv, ispan) else {
                     return Val::error();

@@ -61,13 +61,12 @@ impl<'a> Sema<'a> {
                 Some(c) => self.module.globals[gv].init = Some(c),
                 None => self.static_inits.push((g, init, s)),
             }
-            if self.types.is_scalar(ty) {
-                if let ast::Initializer::Expr(e) = init {
-                    if let Ok(k) = self.const_eval(e, &Env::at(s)) {
-                        let sc = self.types.component(ty).unwrap_or(Sc::I32);
-                        self.globals[g.0 as usize].konst = Some(k.convert(sc));
-                    }
-                }
+            if self.types.is_scalar(ty)
+                && let ast::Initializer::Expr(e) = init
+                && let Ok(k) = self.const_eval(e, &Env::at(s))
+            {
+                let sc = self.types.component(ty).unwrap_or(Sc::I32);
+                self.globals[g.0 as usize].konst = Some(k.convert(sc));
             }
         }
     }
@@ -235,14 +234,13 @@ impl<'a> Sema<'a> {
                 ty = t2;
                 info.ty = ty;
                 init_const = c;
-                if st.is_const.is_some() {
-                    if let ast::Initializer::Expr(e) = init {
-                        if self.types.is_scalar(ty) {
-                            let sc = self.types.component(ty).unwrap_or(Sc::I32);
-                            if let Ok(k) = self.const_eval(e, &env) {
-                                info.konst = Some(k.convert(sc));
-                            }
-                        }
+                if st.is_const.is_some()
+                    && let ast::Initializer::Expr(e) = init
+                    && self.types.is_scalar(ty)
+                {
+                    let sc = self.types.component(ty).unwrap_or(Sc::I32);
+                    if let Ok(k) = self.const_eval(e, &env) {
+                        info.konst = Some(k.convert(sc));
                     }
                 }
             } else if matches!(self.types.get(ty), Ty::Array(_, None)) {
@@ -299,10 +297,10 @@ impl<'a> Sema<'a> {
         }
         let mut offset = None;
         for r in &d.annotations.registers {
-            if let Some(slot) = r.slot {
-                if let Some(('c', n)) = parse_register_slot(slot.name.as_str()) {
-                    offset = Some(n * 16);
-                }
+            if let Some(slot) = r.slot
+                && let Some(('c', n)) = parse_register_slot(slot.name.as_str())
+            {
+                offset = Some(n * 16);
             }
         }
         if let Some(p) = &d.annotations.packoffset {

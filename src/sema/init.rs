@@ -142,7 +142,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if let Ty::Array(elem, None) = *self.s.types.get(ty) {
             let per = self.s.types.flat_count(elem).max(1);
             let total: u32 = leaves.iter().map(|v| self.s.types.flat_count(v.ty)).sum();
-            if total % per != 0 || total == 0 {
+            if !total.is_multiple_of(per) || total == 0 {
                 let v = self.error(
                     codes::BAD_INITIALIZER,
                     format!(

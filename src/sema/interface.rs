@@ -294,15 +294,15 @@ impl<'a> Sema<'a> {
                 }
                 Dir::Out | Dir::InOut => {
                     let (tmp, it) = cx.temp(p.ty);
-                    if p.dir == Dir::InOut {
-                        if let Some(h) = cx.stage_input(
+                    if p.dir == Dir::InOut
+                        && let Some(h) = cx.stage_input(
                             &mut io, p.ty, p.semantic, p.interp, p.sampling, &pname, p.span,
-                        ) {
-                            cx.stmt(ir::Statement::Store {
-                                pointer: tmp,
-                                value: h,
-                            });
-                        }
+                        )
+                    {
+                        cx.stmt(ir::Statement::Store {
+                            pointer: tmp,
+                            value: h,
+                        });
                     }
                     args.push(tmp);
                     outs.push((tmp, it, p.clone()));

@@ -110,7 +110,7 @@ fn improper_straddle(size: u32, offset: u32) -> bool {
     if size <= 16 {
         offset / 16 != (offset + size.max(1) - 1) / 16
     } else {
-        offset % 16 != 0
+        !offset.is_multiple_of(16)
     }
 }
 

@@ -46,11 +46,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "not a numeric type",
             );
         }
-        if let ValKind::Const(k) = v.kind {
-            if let Ok(r) = consteval::fold_unary(op, k) {
-                let t = self.s.types.scalar(r.sc);
-                return Val::konst(t, r);
-            }
+        if let ValKind::Const(k) = v.kind
+            && let Ok(r) = consteval::fold_unary(op, k)
+        {
+            let t = self.s.types.scalar(r.sc);
+            return Val::konst(t, r);
         }
         let comp = self.s.types.component(v.ty).unwrap_or(Sc::F32);
         let shape = self.s.types.shape(v.ty).unwrap_or(Shape::Scalar);

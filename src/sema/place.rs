@@ -289,7 +289,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         width: u8,
     ) -> ir::Handle<ir::Expression> {
         let sc = self.s.types.component(ty).unwrap_or(Sc::U32);
-        let bits = sc.width() as u8 * 8;
+        let bits = sc.width() * 8;
         if width >= bits {
             return u;
         }
@@ -319,7 +319,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         width: u8,
     ) -> ir::Handle<ir::Expression> {
         let sc = self.s.types.component(ty).unwrap_or(Sc::U32);
-        let bits = sc.width() as u8 * 8;
+        let bits = sc.width() * 8;
         if width >= bits {
             return v;
         }

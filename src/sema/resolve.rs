@@ -247,10 +247,10 @@ impl<'a> Sema<'a> {
             }
             _ => {}
         }
-        if path.is_single() {
-            if let Some(t) = self.builtin_type(last.name, args, env, span) {
-                return Self::entry(t);
-            }
+        if path.is_single()
+            && let Some(t) = self.builtin_type(last.name, args, env, span)
+        {
+            return Self::entry(t);
         }
         self.error(
             codes::UNKNOWN_TYPE,
@@ -328,13 +328,13 @@ impl<'a> Sema<'a> {
         if let Some(sc) = builtin_scalar(s, e16) {
             return Some(self.types.scalar(sc));
         }
-        if let Some((base, a, b)) = split_vector_matrix(s) {
-            if let Some(sc) = builtin_scalar(base, e16) {
-                return Some(match b {
-                    None => self.types.vector(sc, a),
-                    Some(c) => self.types.matrix(sc, a, c),
-                });
-            }
+        if let Some((base, a, b)) = split_vector_matrix(s)
+            && let Some(sc) = builtin_scalar(base, e16)
+        {
+            return Some(match b {
+                None => self.types.vector(sc, a),
+                Some(c) => self.types.matrix(sc, a, c),
+            });
         }
         match s {
             "void" => return Some(types::VOID),

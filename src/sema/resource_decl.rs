@@ -76,11 +76,9 @@ impl<'a> Sema<'a> {
         if d.init.is_some() {
             self.unsupported("initializers on resource variables", d.span);
         }
-        if find_attr(&vd.attrs, "vk::push_constant").is_some() {
-            if dims.is_empty() {
-                self.declare_push_constant(d, ty, scope, info);
-                return;
-            }
+        if find_attr(&vd.attrs, "vk::push_constant").is_some() && dims.is_empty() {
+            self.declare_push_constant(d, ty, scope, info);
+            return;
         }
         let (mem, space, hlsl_ty, read_only) = match self.types.get(elem).clone() {
             Ty::Resource(ResKind::ConstantBuffer, Some(t))
@@ -136,25 +134,23 @@ impl<'a> Sema<'a> {
             }
             Ty::Resource(kind, e) => {
                 let mut t = self.ir_ty(elem);
-                if let Some(fmt) = find_attr(&vd.attrs, "vk::image_format") {
-                    if let Some(f) = self.image_format_attr(fmt) {
-                        if let Some(ir::TypeInner::Image {
-                            dim,
-                            arrayed,
-                            multisampled,
-                            sampled,
-                            class: ir::ImageClass::Storage { .. },
-                        }) = super::types::image_of(&self.types, kind, e)
-                        {
-                            t = self.module.ty(ir::TypeInner::Image {
-                                dim,
-                                arrayed,
-                                multisampled,
-                                sampled,
-                                class: ir::ImageClass::Storage { format: f },
-                            });
-                        }
-                    }
+                if let Some(fmt) = find_attr(&vd.attrs, "vk::image_format")
+                    && let Some(f) = self.image_format_attr(fmt)
+                    && let Some(ir::TypeInner::Image {
+                        dim,
+                        arrayed,
+                        multisampled,
+                        sampled,
+                        class: ir::ImageClass::Storage { .. },
+                    }) = super::types::image_of(&self.types, kind, e)
+                {
+                    t = self.module.ty(ir::TypeInner::Image {
+                        dim,
+                        arrayed,
+                        multisampled,
+                        sampled,
+                        class: ir::ImageClass::Storage { format: f },
+                    });
                 }
                 let ro = (!kind.is_rw()).then_some(ReadOnly::Resource(d.name.span));
                 (t, ir::AddressSpace::Handle, ty, ro)
@@ -219,17 +215,17 @@ impl<'a> Sema<'a> {
         info.read_only = read_only;
         info.resource = Some(rindex);
         // Append/Consume buffers always have their counter, right after them.
-        if let Ty::Resource(k, _) = *self.types.get(elem) {
-            if matches!(
+        if let Ty::Resource(k, _) = *self.types.get(elem)
+            && matches!(
                 k,
                 ResKind::AppendStructuredBuffer | ResKind::ConsumeStructuredBuffer
-            ) {
-                if dims.is_empty() {
-                    let c = self.make_counter(gv, rindex, d.name.name, d.name.span);
-                    info.counter = Some(c);
-                } else {
-                    self.unsupported("arrays of append/consume buffers", d.span);
-                }
+            )
+        {
+            if dims.is_empty() {
+                let c = self.make_counter(gv, rindex, d.name.name, d.name.span);
+                info.counter = Some(c);
+            } else {
+                self.unsupported("arrays of append/consume buffers", d.span);
             }
         }
         self.new_global(info, scope, d.name);

@@ -318,10 +318,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return;
         }
         let c = self.convert(v, types::BOOL, cond.span);
-        if let ValKind::Const(k) = c.kind {
-            if k.as_bool() {
-                return;
-            }
+        if let ValKind::Const(k) = c.kind
+            && k.as_bool()
+        {
+            return;
         }
         if let Some(h) = self.value(&c) {
             self.stmt(ir::Statement::If {
@@ -640,17 +640,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.static_local(d, ty0, st.precise, st.is_const);
                 continue;
             }
-            if let Some(c) = st.is_const {
-                if d.init.is_none() {
-                    self.s.push(
-                        Diagnostic::error(
-                            codes::CONST_UNINITIALIZED,
-                            format!("`const` variable `{name}` must be initialized"),
-                        )
-                        .label(d.name.span, "no initializer")
-                        .label(c, "declared `const` here"),
-                    );
-                }
+            if let Some(c) = st.is_const
+                && d.init.is_none()
+            {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::CONST_UNINITIALIZED,
+                        format!("`const` variable `{name}` must be initialized"),
+                    )
+                    .label(d.name.span, "no initializer")
+                    .label(c, "declared `const` here"),
+                );
             }
             let (ty, init) = match &d.init {
                 Some(init) => {
@@ -671,22 +671,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             let irt = self.s.ir_ty(ty);
             let lv = self.local_var(Some(name.to_string()), irt, st.precise);
-            if let Some(v) = &init {
-                if let Some(h) = self.value(v) {
-                    self.stmt(ir::Statement::Store {
-                        pointer: lv,
-                        value: h,
-                    });
-                }
+            if let Some(v) = &init
+                && let Some(h) = self.value(v)
+            {
+                self.stmt(ir::Statement::Store {
+                    pointer: lv,
+                    value: h,
+                });
             }
             let mut konst = None;
-            if st.is_const.is_some() && self.s.types.is_scalar(ty) {
-                if let Some(ast::Initializer::Expr(e)) = &d.init {
-                    if let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self)) {
-                        let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
-                        konst = Some(k.convert(sc));
-                    }
-                }
+            if st.is_const.is_some()
+                && self.s.types.is_scalar(ty)
+                && let Some(ast::Initializer::Expr(e)) = &d.init
+                && let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self))
+            {
+                let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
+                konst = Some(k.convert(sc));
             }
             let ro = st.is_const.map(ReadOnly::Const);
             let val = Val::place(
@@ -884,13 +884,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             });
         }
         let mut konst = None;
-        if is_const.is_some() && self.s.types.is_scalar(ty) {
-            if let Some(ast::Initializer::Expr(e)) = &d.init {
-                if let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self)) {
-                    let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
-                    konst = Some(k.convert(sc));
-                }
-            }
+        if is_const.is_some()
+            && self.s.types.is_scalar(ty)
+            && let Some(ast::Initializer::Expr(e)) = &d.init
+            && let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self))
+        {
+            let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
+            konst = Some(k.convert(sc));
         }
         let val = Val::place(
             ty,

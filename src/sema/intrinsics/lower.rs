@@ -717,11 +717,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "not an integer",
             );
         }
-        if let Some(ro) = dest.val.read_only {
-            if ro != crate::sema::ReadOnly::Rvalue {
-                self.check_writable(&dest.val, dest.span);
-                return Val::error();
-            }
+        if let Some(ro) = dest.val.read_only
+            && ro != crate::sema::ReadOnly::Rvalue
+        {
+            self.check_writable(&dest.val, dest.span);
+            return Val::error();
         }
         let Some(p) = self.place_pointer(&dest.val, span) else {
             return self.error(

@@ -127,9 +127,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let t = slots[p.slot as usize];
             if p.out {
                 // The result is converted back to the argument's type.
-                if conversion_cost(&self.s.types, t, args[i].val.ty).is_none() {
-                    return None;
-                }
+                conversion_cost(&self.s.types, t, args[i].val.ty)?;
             } else {
                 cost += conversion_cost(&self.s.types, args[i].val.ty, t)?;
             }
@@ -181,10 +179,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let mut best: Option<(Resolved, u32)> = None;
         for ov in intr.overloads {
-            if let Some((r, c)) = self.resolve_overload(ov, args) {
-                if best.as_ref().is_none_or(|(_, bc)| c < *bc) {
-                    best = Some((r, c));
-                }
+            if let Some((r, c)) = self.resolve_overload(ov, args)
+                && best.as_ref().is_none_or(|(_, bc)| c < *bc)
+            {
+                best = Some((r, c));
             }
         }
         let Some((r, _)) = best else {
