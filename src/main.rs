@@ -397,7 +397,12 @@ fn run() -> i32 {
             Some("json") => DiagnosticFormat::Json,
             _ => DiagnosticFormat::Human,
         },
-        color: !m.get_flag("no-color") && std::env::var_os("NO_COLOR").is_none(),
+        // termcolor's `Auto` looks at TERM/NO_COLOR only, not at whether
+        // stderr is a terminal: colour escapes in a log or an IDE's parser
+        // are noise.
+        color: !m.get_flag("no-color")
+            && std::env::var_os("NO_COLOR").is_none()
+            && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         no_warnings: m.get_flag("no-warnings"),
         warnings_as_errors: m.get_flag("WX"),
     };

@@ -4,6 +4,7 @@
 //! and are rewritten with `HLSLC_BLESS=1 cargo test`.
 
 mod back_spv;
+mod cli;
 mod common;
 mod diag_ui;
 mod parse;
