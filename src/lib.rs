@@ -15,6 +15,7 @@ pub mod intern;
 pub mod ir;
 pub mod options;
 pub mod passes;
+pub mod reflect;
 pub mod sema;
 pub mod source;
 pub mod span;
@@ -49,6 +50,19 @@ pub struct Artifact {
     pub spirv: Vec<u32>,
     /// The IR after the pass pipeline (`--emit ir`), when asked for.
     pub ir_text: Option<String>,
+    /// Bindings, block layouts and stage I/O (`-Fre`), when
+    /// [`Options::reflect`] asks for them: see [`reflect`] for the JSON.
+    pub reflection: Option<reflect::Reflection>,
+}
+
+impl Artifact {
+    /// Fills [`Artifact::reflection`] from the final module when
+    /// `options.reflect` asks for it (the `spirv` words must be set).
+    pub fn add_reflection(&mut self, module: &ir::Module, options: &Options) {
+        if options.reflect {
+            self.reflection = Some(reflect::reflect(module, options, &self.spirv));
+        }
+    }
 }
 
 /// The preprocessor options that `options` implies: `-D`, `-I` and the

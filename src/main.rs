@@ -315,6 +315,7 @@ fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
         Some("ir") => EmitKind::Ir,
         _ => EmitKind::Spirv,
     };
+    o.reflect = m.get_one::<String>("Fre").is_some();
     Ok(o)
 }
 
@@ -491,6 +492,16 @@ fn run() -> i32 {
             return 1;
         }
     }
+    if let Some(f) = m.get_one::<String>("Fre") {
+        let json = artifact
+            .reflection
+            .as_ref()
+            .map(hlslc::reflect::Reflection::to_json)
+            .unwrap_or_default();
+        if !write_file(Path::new(f), json.as_bytes(), &reporter) {
+            return 1;
+        }
+    }
     let dep_path = m.get_one::<String>("MF").cloned().or_else(|| {
         (m.get_flag("MD")).then(|| format!("{}.d", out.map_or("a.spv", String::as_str)))
     });
@@ -558,6 +569,12 @@ mod tests {
         assert_eq!(o.include_dirs, vec![PathBuf::from("inc")]);
         assert_eq!(o.register_shifts, vec![(RegisterClass::B, 10, None)]);
         assert_eq!(o.matrix_layout, MatrixLayout::RowMajor);
+        assert!(!o.reflect);
+        assert!(
+            parse(&["-Tcs_6_0", "-Frex.json", "x.hlsl"])
+                .unwrap()
+                .reflect
+        );
         let o = parse(&["-Tps_6_0", "-Od", "-Foout.spv", "x.hlsl"]).unwrap();
         assert_eq!(o.opt_level, 0);
         assert_eq!(o.profile.unwrap().stage, Stage::Pixel);

@@ -261,6 +261,8 @@ pub struct Options {
     /// `-fspv-extension=` (empty: allow all).
     pub allowed_extensions: Vec<String>,
     pub emit: EmitKind,
+    /// `-Fre`: produce reflection ([`crate::reflect`]) with the SPIR-V.
+    pub reflect: bool,
 }
 
 impl Default for Options {
@@ -288,6 +290,7 @@ impl Default for Options {
             entrypoint_name: None,
             allowed_extensions: Vec::new(),
             emit: EmitKind::default(),
+            reflect: false,
         }
     }
 }

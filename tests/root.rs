@@ -6,4 +6,5 @@
 mod back_spv;
 mod common;
 mod diag_ui;
+mod reflect;
 mod vk;
