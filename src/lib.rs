@@ -13,6 +13,7 @@ pub mod diag;
 pub mod front;
 pub mod intern;
 pub mod ir;
+pub mod lsp;
 pub mod options;
 pub mod passes;
 pub mod reflect;

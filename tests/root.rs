@@ -6,5 +6,6 @@
 mod back_spv;
 mod common;
 mod diag_ui;
+mod lsp;
 mod reflect;
 mod vk;
