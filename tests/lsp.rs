@@ -589,3 +589,91 @@ fn diagnostics_in_a_closed_header_are_published_for_it() {
     assert_eq!(c.shutdown(), 0);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// --- the binary on stdio ---------------------------------------------------
+
+#[test]
+fn hlslc_lsp_on_stdio() {
+    use std::io::{Read, Write};
+    let frame = |v: Value| {
+        let body = v.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let mut input = String::new();
+    input += &frame(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
+    input += &frame(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    // Not JSON-RPC: skipped, not fatal.
+    input += "Content-Length: 9\r\n\r\n{garbage}";
+    input += &frame(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": "file:///nowhere/a.hlsl", "languageId": "hlsl",
+                                    "version": 1, "text": "float x;\n"}}}));
+    input += &frame(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    input += &frame(json!({"jsonrpc": "2.0", "method": "exit"}));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
+        .args(["lsp", "--stdio"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    // stdin is closed now; the server must stop on its own.
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            panic!("hlslc lsp did not exit");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "stdout:\n{out}\nstderr:\n{err}");
+    let mut r = std::io::Cursor::new(out.into_bytes());
+    let mut responses = Vec::new();
+    while let Some(f) = hlslc::lsp::read_frame(&mut r).unwrap() {
+        match f {
+            hlslc::lsp::Frame::Message(Message::Response(resp)) => responses.push(resp),
+            hlslc::lsp::Frame::Message(_) => {}
+            hlslc::lsp::Frame::Invalid(why) => panic!("the server wrote {why}"),
+        }
+    }
+    assert_eq!(responses.len(), 2, "{responses:?}");
+    assert_eq!(
+        responses[0].result.as_ref().unwrap()["serverInfo"]["name"],
+        "hlslc"
+    );
+    assert_eq!(responses[1].id, RequestId::from(2));
+    assert!(err.contains("not JSON-RPC"), "{err}");
+}
+
+#[test]
+fn hlslc_lsp_rejects_unknown_arguments() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
+        .args(["lsp", "--tcp"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown argument '--tcp'"));
+}
