@@ -263,6 +263,10 @@ pub struct Options {
     pub emit: EmitKind,
     /// `-Fre`: produce reflection ([`crate::reflect`]) with the SPIR-V.
     pub reflect: bool,
+    /// Stop the pass pipeline after the pass of this name (one of
+    /// `passes::PASS_NAMES`): what `--emit ir` prints, and what pass file
+    /// tests check.
+    pub ir_after_pass: Option<String>,
 }
 
 impl Default for Options {
@@ -291,6 +295,7 @@ impl Default for Options {
             allowed_extensions: Vec::new(),
             emit: EmitKind::default(),
             reflect: false,
+            ir_after_pass: None,
         }
     }
 }

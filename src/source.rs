@@ -34,6 +34,18 @@ pub struct SourceFile {
     pub base: u32,
     /// Where this file was `#include`d from, if it was.
     pub included_from: Option<Loc>,
+    /// `#line` directives in this file, in order of offset.
+    pub line_directives: Vec<LineDirective>,
+}
+
+/// A `#line N "name"` directive: from byte `offset` of its file on (the start
+/// of the line after the directive), that line is numbered `line` and the
+/// file is presented as `name`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineDirective {
+    pub offset: u32,
+    pub line: u32,
+    pub name: String,
 }
 
 /// A token produced by macro expansion.
@@ -164,6 +176,7 @@ impl SourceMap {
             line_starts,
             base,
             included_from,
+            line_directives: Vec::new(),
         });
         self.next_base = next;
         Some(id)
@@ -338,6 +351,43 @@ impl SourceMap {
             .get(start..offset.min(f.text.len()))
             .map_or(offset - start, |s| s.chars().count());
         (line + 1, col + 1)
+    }
+
+    /// Records a `#line` directive of `file` taking effect at byte `offset`
+    /// (directives must be added in order). `name: None` keeps the name the
+    /// file presents at that point.
+    pub fn add_line_directive(
+        &mut self,
+        file: FileId,
+        offset: u32,
+        line: u32,
+        name: Option<String>,
+    ) {
+        let name = match name {
+            Some(n) => n,
+            None => self.presumed_line(file, offset as usize).0.to_string(),
+        };
+        self.files[file.0 as usize]
+            .line_directives
+            .push(LineDirective { offset, line, name });
+    }
+
+    /// The file name and 1-based line that `#line` directives make byte
+    /// `offset` of `file` present as (`__FILE__`, `__LINE__`, `-P` markers).
+    pub fn presumed_line(&self, file: FileId, offset: usize) -> (&str, usize) {
+        let f = self.file(file);
+        let physical = |o: usize| f.line_starts.partition_point(|&s| s as usize <= o);
+        let line = physical(offset);
+        let i = f
+            .line_directives
+            .partition_point(|d| d.offset as usize <= offset);
+        match i.checked_sub(1).map(|i| &f.line_directives[i]) {
+            Some(d) => {
+                let from = physical(d.offset as usize);
+                (d.name.as_str(), d.line as usize + line - from)
+            }
+            None => (f.name.as_str(), line),
+        }
     }
 
     /// "file:line:col" for a location (following expansions to their spelling).

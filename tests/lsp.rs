@@ -407,7 +407,6 @@ fn options_come_from_settings_and_the_command_line_comment() {
 // --- diagnostics from the front end -----------------------------------------
 
 #[test]
-#[ignore = "needs the preprocessor (branch pp) on main"]
 fn error_directive_moves_with_utf16_edits_and_clears() {
     let mut c = Client::start(json!(null));
     let u = "file:///w/main.hlsl";
@@ -466,7 +465,6 @@ fn syntax_error_is_reported() {
 }
 
 #[test]
-#[ignore = "needs the preprocessor (branch pp) on main"]
 fn an_open_unsaved_header_is_read_from_the_editor() {
     // Neither file exists on disk: the include can only be found in memory.
     let dir = scratch("unsaved");
@@ -545,7 +543,6 @@ fn an_open_unsaved_header_is_read_from_the_editor() {
 }
 
 #[test]
-#[ignore = "needs the preprocessor (branch pp) on main"]
 fn diagnostics_in_a_closed_header_are_published_for_it() {
     let dir = scratch("closed");
     std::fs::write(dir.join("inc.hlsli"), "#error broken header\n").unwrap();

@@ -7,5 +7,7 @@ mod back_spv;
 mod common;
 mod diag_ui;
 mod lsp;
+mod passes;
+mod preprocess;
 mod reflect;
 mod vk;

@@ -594,7 +594,7 @@ pub enum SwizzleComponent {
     W = 3,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Expression {
     Literal(Literal),
     /// A module-level constant (index into `Module::const_expressions`).

@@ -10,8 +10,9 @@ use super::{Expression, Handle, ImageQuery, SampleLevel, Statement};
 impl Expression {
     /// True for expressions that need no evaluation and therefore never
     /// stand inside a `Statement::Emit` range: literals, constants, zero
-    /// values, variable and argument references, and the results named by
-    /// `Call`, `Atomic` and `Subgroup` statements.
+    /// values (which may also stand in one: the backend makes a constant
+    /// either way), variable and argument references, and the results named
+    /// by `Call`, `Atomic` and `Subgroup` statements.
     pub fn is_trivial(&self) -> bool {
         matches!(
             self,

@@ -1,1 +1,306 @@
 //! IR-to-IR passes; `pipeline` runs them in order for an optimisation level.
+//!
+//! Each pass is a free function over the module in its own file, with a
+//! doc comment saying what it does, what it never does to `precise`
+//! expressions, and what it invalidates. In debug builds (and tests) the
+//! validator runs after every pass; a failure becomes an internal-error
+//! diagnostic (E0003) naming the pass, and the pipeline stops.
+//!
+//! Levels (DXC's default is -O3):
+//! - every level: `precise` (correctness) and `const_fold` (DXC's front
+//!   end folds constant expressions even at -Od, and its constant
+//!   division-by-zero errors must not depend on the level);
+//! - -O1: + `fuse_mad`, `dce`;
+//! - -O2 and -O3: + `inline` of small functions (before `precise`),
+//!   `algebra`, `cse`, then `dce`.
+
+pub mod algebra;
+pub mod const_fold;
+pub mod cse;
+pub mod dce;
+pub mod float_controls;
+pub mod fuse_mad;
+pub mod inline;
+pub mod precise;
+pub mod rewrite;
+#[cfg(test)]
+pub(crate) mod test_util;
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::ir::Module;
+use crate::options::{DenormMode, Options, TargetEnv};
+
+/// What the pipeline needs to know from the command line.
+#[derive(Clone, Debug)]
+pub struct PipelineOptions {
+    /// `-O0`…`-O3`.
+    pub opt_level: u8,
+    /// `-denorm`: folding flushes denormals under `ftz`.
+    pub denorm: Option<DenormMode>,
+    /// `-Gis`
+    pub ieee_strict: bool,
+    pub target_env: TargetEnv,
+    /// `-fspv-extension=` (empty: all allowed).
+    pub allowed_extensions: Vec<String>,
+    /// Inline every call at -O2+, not only small functions.
+    pub inline_all: bool,
+    /// Stop after the pass of this name (`Options::ir_after_pass`, for
+    /// pass file tests and `--emit ir`).
+    pub stop_after: Option<String>,
+}
+
+impl PipelineOptions {
+    pub fn new(opt_level: u8) -> Self {
+        PipelineOptions {
+            opt_level,
+            denorm: None,
+            ieee_strict: false,
+            target_env: TargetEnv::default(),
+            allowed_extensions: Vec::new(),
+            inline_all: false,
+            stop_after: None,
+        }
+    }
+    pub fn from_options(o: &Options) -> Self {
+        PipelineOptions {
+            opt_level: o.opt_level,
+            denorm: o.denorm,
+            ieee_strict: o.ieee_strict,
+            target_env: o.target_env,
+            allowed_extensions: o.allowed_extensions.clone(),
+            inline_all: false,
+            stop_after: o.ir_after_pass.clone(),
+        }
+    }
+}
+
+/// Runs everything after lowering for `options`: the float-controls
+/// execution modes and the optimisation pipeline.
+pub fn run(module: &mut Module, options: &Options, diags: &mut Diagnostics) {
+    let po = PipelineOptions::from_options(options);
+    float_controls::run(module, &po, diags);
+    pipeline_with(module, &po, diags);
+}
+
+/// The optimisation pipeline at `opt_level` with default float controls.
+pub fn pipeline(module: &mut Module, opt_level: u8, diags: &mut Diagnostics) {
+    pipeline_with(module, &PipelineOptions::new(opt_level), diags);
+}
+
+/// The optimisation pipeline, in order.
+pub fn pipeline_with(module: &mut Module, options: &PipelineOptions, diags: &mut Diagnostics) {
+    let o = options.opt_level;
+    // `go` turns false when a pass leaves invalid IR or after `stop_after`.
+    let mut go = verify(module, "lowering", diags);
+    let stop_after = options.stop_after.as_deref();
+    let mut step = |name: &str, module: &mut Module, pass: &mut dyn FnMut(&mut Module)| {
+        if go {
+            pass(module);
+            go = verify(module, name, diags) && stop_after != Some(name);
+        }
+    };
+    if o >= 2 {
+        let policy = if options.inline_all {
+            inline::Policy::All
+        } else {
+            inline::Policy::Small
+        };
+        step("inline", module, &mut |m| inline::run(m, policy));
+    }
+    step("precise", module, &mut precise::run);
+    let fold = const_fold::FoldOptions::from_pipeline(options);
+    let mut fold_diags = Diagnostics::new();
+    step("const_fold", module, &mut |m| {
+        const_fold::run(m, &fold, &mut fold_diags)
+    });
+    if o >= 2 {
+        step("algebra", module, &mut algebra::run);
+    }
+    if o >= 1 {
+        step("fuse_mad", module, &mut fuse_mad::run);
+    }
+    if o >= 2 {
+        step("cse", module, &mut cse::run);
+    }
+    if o >= 1 {
+        step("dce", module, &mut dce::run);
+    }
+    diags.extend(fold_diags.list);
+}
+
+/// The names of the passes `pipeline` can run, in order (for
+/// `stop_after`).
+pub const PASS_NAMES: &[&str] = &[
+    "inline",
+    "precise",
+    "const_fold",
+    "algebra",
+    "fuse_mad",
+    "cse",
+    "dce",
+];
+
+/// Validates after `pass`; reports a failure as an internal error. Only
+/// in debug builds and tests: release builds trust the passes.
+fn verify(module: &Module, pass: &str, diags: &mut Diagnostics) -> bool {
+    if !cfg!(debug_assertions) {
+        return true;
+    }
+    match crate::ir::valid::validate(module) {
+        Ok(()) => true,
+        Err(errors) => {
+            diags.push(
+                Diagnostic::error(
+                    codes::INTERNAL,
+                    format!("internal compiler error: invalid IR after `{pass}`"),
+                )
+                .note(crate::ir::valid::errors_to_string(&errors)),
+            );
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
+    use crate::ir::display::module_to_string;
+    use crate::ir::*;
+
+    /// out = a * b + c twice: once into a precise local, once plain.
+    fn module() -> Module {
+        let mut m = Module::default();
+        let f32t = m.scalar_type(Scalar::F32);
+        let inp = add_global(&mut m, "inp", AddressSpace::Input, f32t);
+        let out = add_global(&mut m, "out", AddressSpace::Output, f32t);
+        let mut fb = FunctionBuilder::new(&mut m, "main");
+        let p = fb.local("p", f32t, true);
+        let o = fb.global(out);
+        let i = fb.global(inp);
+        let x = fb.load(i);
+        for target in [p, o] {
+            let m = fb.binary(BinaryOperator::Multiply, x, x);
+            let a = fb.binary(BinaryOperator::Add, m, x);
+            fb.store(target, a);
+        }
+        let pv = fb.load(p);
+        fb.store(o, pv);
+        let f = fb.finish();
+        add_compute_entry(&mut m, "main", f);
+        m
+    }
+
+    #[test]
+    fn levels_fuse_only_non_precise_and_stop_after_works() {
+        for level in 0..=3u8 {
+            let mut m = module();
+            let mut d = Diagnostics::new();
+            pipeline(&mut m, level, &mut d);
+            assert!(d.is_empty(), "{:?}", d.list);
+            let text = module_to_string(&m);
+            assert!(text.contains("= precise mul"), "-O{level}: {text}");
+            assert!(text.contains("= precise add"), "-O{level}: {text}");
+            assert_eq!(text.contains("= fma"), level >= 1, "-O{level}: {text}");
+            // Only the plain twin is fused.
+            assert_eq!(
+                text.matches("= precise mul").count(),
+                1,
+                "-O{level}: {text}"
+            );
+        }
+        let mut m = module();
+        let mut d = Diagnostics::new();
+        let o = PipelineOptions {
+            stop_after: Some("precise".into()),
+            ..PipelineOptions::new(3)
+        };
+        pipeline_with(&mut m, &o, &mut d);
+        let text = module_to_string(&m);
+        assert!(
+            text.contains("= precise mul") && !text.contains("fma"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn invalid_input_is_an_internal_error_not_a_panic() {
+        let mut m = module();
+        let main = m.entry_points[0].function;
+        m.functions[main].body.reverse();
+        let mut d = Diagnostics::new();
+        pipeline(&mut m, 3, &mut d);
+        if cfg!(debug_assertions) {
+            assert_eq!(d.list.len(), 1);
+            assert_eq!(d.list[0].code, codes::INTERNAL);
+            assert!(d.list[0].message.contains("after `lowering`"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod scale_tests {
+    use super::*;
+    use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
+    use crate::ir::*;
+
+    /// Nested `if`s `depth` deep, each adding to a precise output: no pass
+    /// may overflow the stack or take quadratic time.
+    fn nested(depth: usize) -> Module {
+        let mut m = Module::default();
+        let f32t = m.scalar_type(Scalar::F32);
+        let out = add_global(&mut m, "out", AddressSpace::Output, f32t);
+        m.globals[out].precise = true;
+        let mut fb = FunctionBuilder::new(&mut m, "main");
+        let o = fb.global(out);
+        fn level(fb: &mut FunctionBuilder, o: Handle<Expression>, left: usize) {
+            let x = fb.load(o);
+            let one = fb.f32(1.0);
+            let y = fb.binary(BinaryOperator::Add, x, one);
+            let y2 = fb.binary(BinaryOperator::Multiply, y, y);
+            fb.store(o, y2);
+            if left > 0 {
+                let c = fb.binary(BinaryOperator::Less, y, one);
+                fb.if_(c, |fb| level(fb, o, left - 1), |_| {});
+            }
+        }
+        level(&mut fb, o, depth);
+        let f = fb.finish();
+        add_compute_entry(&mut m, "main", f);
+        m
+    }
+
+    #[test]
+    fn deep_nesting_and_time() {
+        // Run on a thread with a modest stack, like a compiler thread.
+        let t = std::thread::Builder::new()
+            .stack_size(8 << 20)
+            .spawn(|| {
+                let mut m = nested(2000);
+                let start = std::time::Instant::now();
+                let mut d = Diagnostics::new();
+                pipeline(&mut m, 3, &mut d);
+                assert!(d.is_empty(), "{:?}", d.list);
+                let f = &m.functions[m.entry_points[0].function];
+                let marked = f
+                    .expressions
+                    .iter()
+                    .filter(|(_, e)| {
+                        matches!(
+                            e,
+                            Expression::Binary {
+                                op: BinaryOperator::Multiply,
+                                precise: true,
+                                ..
+                            }
+                        )
+                    })
+                    .count();
+                assert_eq!(marked, 2001);
+                start.elapsed()
+            })
+            .expect("spawn");
+        let elapsed = t.join().expect("no stack overflow");
+        eprintln!("pipeline on 2000 nested ifs: {elapsed:?}");
+    }
+}

@@ -9,18 +9,21 @@
 //!   handles into `Module::const_expressions` of the variable's type;
 //! - in a function: `expr_types` has one type per expression; an expression
 //!   uses only earlier expressions; every non-trivial expression stands in
-//!   exactly one `Emit` range and trivial ones in none; an expression is used
+//!   exactly one `Emit` range and trivial ones in none (a `ZeroValue` may
+//!   stand in one or not); an expression is used
 //!   (by a statement or by an expression being emitted) only after its
 //!   `Emit` (or, for `CallResult`/`AtomicResult`/`SubgroupResult`, after the
 //!   statement that names it) and only in the block of that `Emit` or one
 //!   nested in it — a loop's `continuing` block and `break_if` see the
 //!   expressions of the blocks around the loop and of `continuing` itself,
 //!   not those of the loop body;
-//! - operand types: both sides of a `Binary` agree (a scalar may multiply
-//!   a vector or matrix), `MatMul` shapes, `Load`/`Store` through pointers to
+//! - operand types: both sides of a `Binary` agree (a scalar may stand
+//!   with a vector in `+ - * / %`, and multiply a matrix), `MatMul` shapes, `Load`/`Store` through pointers to
 //!   the value's type into a writable space, conditions are `bool`,
 //!   `Compose`/`Splat`/`Swizzle`/`AccessIndex` shapes, conversion widths,
-//!   call arguments and results against the callee, `Return` against the
+//!   call arguments and results against the callee (a pointer argument may
+//!   point into another address space than the parameter's: the backend
+//!   copies it in and out), `Return` against the
 //!   function's result;
 //! - `Break` only inside a loop body or switch case, `Continue` only inside
 //!   a loop body (not directly in `continuing`); a `Switch` has a 32-bit
@@ -31,6 +34,7 @@
 use super::*;
 use std::fmt;
 
+mod statements;
 #[cfg(test)]
 mod tests;
 mod typecheck;
@@ -365,23 +369,13 @@ fn compose_error(module: &Module, ty: Handle<Type>, components: &[Handle<Type>])
 
 /// Where an expression stands in the statement walk.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum State {
+pub(super) enum State {
     /// Not yet emitted (or its statement not yet reached).
     Pending,
     /// Emitted in a block that is still open: usable.
     InScope,
     /// Emitted in a block that has closed.
     OutOfScope,
-}
-
-struct Frame<'f> {
-    statements: std::slice::Iter<'f, Statement>,
-    /// Length of `scope` when this block opened.
-    scope_start: usize,
-    break_ok: bool,
-    continue_ok: bool,
-    /// A loop's `break_if`, checked when its `continuing` block ends.
-    break_if: Option<Handle<Expression>>,
 }
 
 struct FunctionValidator<'v, 'm> {
@@ -394,6 +388,8 @@ struct FunctionValidator<'v, 'm> {
     scope: Vec<Handle<Expression>>,
     /// Set when the handles or types are broken: skip the deeper checks.
     broken: bool,
+    /// Parts of local initialisers, which need no `Emit`.
+    init_only: Vec<bool>,
 }
 
 impl<'v, 'm> FunctionValidator<'v, 'm> {
@@ -407,6 +403,7 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
             state: vec![State::Pending; f.expressions.len()],
             scope: Vec::new(),
             broken: false,
+            init_only: vec![false; f.expressions.len()],
         }
     }
 
@@ -450,13 +447,6 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
             if !self.v.type_ok(l.ty) {
                 self.error(None, "local type out of range");
                 self.broken = true;
-            } else if let Some(i) = l.init
-                && self.v.const_type(i) != Some(l.ty)
-            {
-                self.error(
-                    None,
-                    "local initialiser is not a module constant of its type",
-                );
             }
         }
         if self.broken {
@@ -468,6 +458,7 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
         if self.broken {
             return;
         }
+        self.local_initialisers();
         for (h, e) in f.expressions.iter() {
             if let Some(m) = self.type_error(h, e) {
                 self.error(Some(h), m);
@@ -476,13 +467,55 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
         self.statements();
         for (h, e) in f.expressions.iter() {
             let trivial = e.is_trivial() && !e.is_statement_result();
-            if !trivial && self.state[h.index()] == State::Pending {
+            if !trivial && self.state[h.index()] == State::Pending && !self.init_only[h.index()] {
                 let what = if e.is_statement_result() {
                     "is not named by any statement"
                 } else {
                     "is never emitted"
                 };
                 self.error(Some(h), what);
+            }
+        }
+    }
+
+    /// `LocalVariable::init`: an expression of the function of the local's
+    /// type that is a `Literal`, `Constant`, `ZeroValue`, or a `Compose` /
+    /// `Splat` of those; such a `Compose`/`Splat` needs no `Emit`.
+    fn local_initialisers(&mut self) {
+        let f = self.f;
+        for (lh, l) in f.local_variables.iter() {
+            let Some(init) = l.init else { continue };
+            if init.index() >= f.expressions.len() {
+                self.error(
+                    None,
+                    format!("local [{}]: initialiser out of range", lh.index()),
+                );
+                continue;
+            }
+            if f.expr_type(init) != l.ty {
+                self.error(
+                    Some(init),
+                    format!("local [{}]: initialiser of another type", lh.index()),
+                );
+            }
+            let mut stack = vec![init];
+            while let Some(h) = stack.pop() {
+                match &f.expressions[h] {
+                    Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => {
+                    }
+                    Expression::Compose { components, .. } => {
+                        self.init_only[h.index()] = true;
+                        stack.extend(components.iter().copied());
+                    }
+                    Expression::Splat { value, .. } => {
+                        self.init_only[h.index()] = true;
+                        stack.push(*value);
+                    }
+                    _ => self.error(
+                        Some(h),
+                        "local initialiser must be built of literals, constants and zero values",
+                    ),
+                }
             }
         }
     }
@@ -542,327 +575,5 @@ impl<'v, 'm> FunctionValidator<'v, 'm> {
     }
     fn tinner(&self, t: Handle<Type>) -> &'m TypeInner {
         &self.module.types[t].inner
-    }
-
-    // --- statements ----------------------------------------------------
-
-    /// Whether `h` may be used here; reports it when not.
-    fn use_expr(&mut self, user: Option<Handle<Expression>>, h: Handle<Expression>) {
-        let e = &self.f.expressions[h];
-        if e.is_trivial() && !e.is_statement_result() {
-            return;
-        }
-        let msg = match self.state[h.index()] {
-            State::InScope => return,
-            State::Pending => "is used before it is emitted",
-            State::OutOfScope => "is used outside the block where it is emitted",
-        };
-        let at = match user {
-            Some(u) => format!(" (by %{})", u.index()),
-            None => " (by a statement)".to_string(),
-        };
-        self.error(Some(h), format!("{msg}{at}"));
-    }
-
-    /// Makes a statement result available.
-    fn define_result(&mut self, h: Handle<Expression>, ok: bool, what: &str) {
-        if !ok {
-            self.error(Some(h), format!("must be a {what} expression"));
-            return;
-        }
-        if self.state[h.index()] != State::Pending {
-            self.error(Some(h), "is named by more than one statement");
-            return;
-        }
-        self.state[h.index()] = State::InScope;
-        self.scope.push(h);
-    }
-
-    fn bool_scalar(&mut self, h: Handle<Expression>, what: &str) {
-        if *self.inner(h) != TypeInner::Scalar(Scalar::BOOL) {
-            self.error(Some(h), format!("{what} must be a bool scalar"));
-        }
-    }
-
-    fn statements(&mut self) {
-        let f = self.f;
-        let mut stack = vec![Frame {
-            statements: f.body.iter(),
-            scope_start: 0,
-            break_ok: false,
-            continue_ok: false,
-            break_if: None,
-        }];
-        while let Some(top) = stack.last_mut() {
-            let Some(s) = top.statements.next() else {
-                let frame = stack.pop().expect("non-empty");
-                if let Some(b) = frame.break_if {
-                    self.use_expr(None, b);
-                    self.bool_scalar(b, "break_if");
-                }
-                for h in self.scope.drain(frame.scope_start..) {
-                    self.state[h.index()] = State::OutOfScope;
-                }
-                continue;
-            };
-            let (break_ok, continue_ok) = (top.break_ok, top.continue_ok);
-            let mut uses = Vec::new();
-            s.for_each_operand(|h| uses.push(h));
-            for h in uses {
-                self.use_expr(None, h);
-            }
-            let scope_start = self.scope.len();
-            let frame = |b: &'m Block, break_ok, continue_ok| Frame {
-                statements: b.iter(),
-                scope_start,
-                break_ok,
-                continue_ok,
-                break_if: None,
-            };
-            match s {
-                Statement::Emit(r) => self.emit(r),
-                Statement::Block(b) => stack.push(frame(b, break_ok, continue_ok)),
-                Statement::If {
-                    condition,
-                    accept,
-                    reject,
-                    ..
-                } => {
-                    self.bool_scalar(*condition, "if condition");
-                    // Pushed in reverse: `accept` is walked first.
-                    stack.push(frame(reject, break_ok, continue_ok));
-                    stack.push(frame(accept, break_ok, continue_ok));
-                }
-                Statement::Switch { selector, cases } => {
-                    self.switch(*selector, cases);
-                    for c in cases.iter().rev() {
-                        stack.push(frame(&c.body, true, continue_ok));
-                    }
-                }
-                Statement::Loop {
-                    body,
-                    continuing,
-                    break_if,
-                    ..
-                } => {
-                    let mut cont = frame(continuing, false, false);
-                    cont.break_if = *break_if;
-                    stack.push(cont);
-                    stack.push(frame(body, true, true));
-                }
-                Statement::Break if !break_ok => {
-                    self.error(None, "`break` outside a loop body or switch case")
-                }
-                Statement::Continue if !continue_ok => {
-                    self.error(None, "`continue` outside a loop body")
-                }
-                Statement::Break | Statement::Continue | Statement::Kill => {}
-                Statement::Return { value } => self.ret(*value),
-                Statement::Store { pointer, value } => self.store(*pointer, *value),
-                Statement::ImageStore { image, .. } => {
-                    if !matches!(
-                        self.inner(*image),
-                        TypeInner::Image {
-                            class: ImageClass::Storage { .. },
-                            ..
-                        }
-                    ) {
-                        self.error(Some(*image), "image store to a non-storage image");
-                    }
-                }
-                Statement::Atomic {
-                    pointer, result, ..
-                } => {
-                    let pointee = match *self.inner(*pointer) {
-                        TypeInner::Pointer { base, .. } => Some(base),
-                        _ => {
-                            self.error(Some(*pointer), "atomic on a non-pointer");
-                            None
-                        }
-                    };
-                    if let Some(r) = *result {
-                        let ok = matches!(f.expressions[r], Expression::AtomicResult);
-                        if ok && pointee.is_some_and(|p| p != self.ty(r)) {
-                            self.error(Some(r), "atomic result type differs from the pointee");
-                        }
-                        self.define_result(r, ok, "AtomicResult");
-                    }
-                }
-                Statement::Call {
-                    function,
-                    arguments,
-                    result,
-                } => self.call(*function, arguments, *result),
-                Statement::Subgroup { result, .. } => {
-                    let ok = matches!(f.expressions[*result], Expression::SubgroupResult);
-                    self.define_result(*result, ok, "SubgroupResult");
-                }
-                Statement::Barrier { .. }
-                | Statement::EmitVertex { .. }
-                | Statement::EndPrimitive { .. } => {}
-            }
-        }
-    }
-
-    fn emit(&mut self, r: &Range<Expression>) {
-        let f = self.f;
-        if r.start_index() > r.end_index() || r.end_index() > f.expressions.len() {
-            self.error(None, format!("emit range {r:?} out of bounds"));
-            return;
-        }
-        for h in r.iter() {
-            let e = &f.expressions[h];
-            if e.is_trivial() {
-                self.error(Some(h), "needs no evaluation but stands in an emit range");
-                continue;
-            }
-            if self.state[h.index()] != State::Pending {
-                self.error(Some(h), "is emitted more than once");
-                continue;
-            }
-            let mut uses = Vec::new();
-            e.for_each_operand(|o| uses.push(o));
-            for o in uses {
-                self.use_expr(Some(h), o);
-            }
-            self.state[h.index()] = State::InScope;
-            self.scope.push(h);
-        }
-    }
-
-    fn switch(&mut self, selector: Handle<Expression>, cases: &[SwitchCase]) {
-        let sel = shape(self.inner(selector));
-        let signed = match sel {
-            Some((None, Scalar::I32)) => true,
-            Some((None, Scalar::U32)) => false,
-            _ => {
-                self.error(
-                    Some(selector),
-                    "switch selector must be a 32-bit integer scalar",
-                );
-                true
-            }
-        };
-        let defaults = cases
-            .iter()
-            .filter(|c| c.value == SwitchValue::Default)
-            .count();
-        if defaults != 1 {
-            self.error(
-                None,
-                format!("switch has {defaults} default cases, not one"),
-            );
-        }
-        let mut seen = rustc_hash::FxHashSet::default();
-        for c in cases {
-            let v = match c.value {
-                SwitchValue::I32(v) => {
-                    if !signed {
-                        self.error(None, "signed case value in an unsigned switch");
-                    }
-                    v as u32
-                }
-                SwitchValue::U32(v) => {
-                    if signed {
-                        self.error(None, "unsigned case value in a signed switch");
-                    }
-                    v
-                }
-                SwitchValue::Default => continue,
-            };
-            if !seen.insert(v) {
-                self.error(None, format!("duplicate switch case {v}"));
-            }
-        }
-        if cases.last().is_some_and(|c| c.fall_through) {
-            self.error(None, "the last switch case falls through");
-        }
-    }
-
-    fn ret(&mut self, value: Option<Handle<Expression>>) {
-        match (value, &self.f.result) {
-            (None, None) => {}
-            (Some(v), Some(r)) => {
-                if self.ty(v) != r.ty {
-                    self.error(Some(v), "returned value differs from the result type");
-                }
-            }
-            (Some(v), None) => self.error(Some(v), "value returned from a function without result"),
-            (None, Some(_)) => {
-                self.error(None, "`return` without a value in a function with result")
-            }
-        }
-    }
-
-    fn store(&mut self, pointer: Handle<Expression>, value: Handle<Expression>) {
-        match *self.inner(pointer) {
-            TypeInner::Pointer { base, space } => {
-                if base != self.ty(value) {
-                    self.error(Some(value), "stored value differs from the pointee type");
-                }
-                let writable = match space {
-                    AddressSpace::Function
-                    | AddressSpace::Private
-                    | AddressSpace::Workgroup
-                    | AddressSpace::Output => true,
-                    AddressSpace::Storage { writable } => writable,
-                    AddressSpace::Uniform
-                    | AddressSpace::PushConstant
-                    | AddressSpace::Input
-                    | AddressSpace::Handle => false,
-                };
-                if !writable {
-                    self.error(
-                        Some(pointer),
-                        format!("store into read-only {space:?} memory"),
-                    );
-                }
-            }
-            _ => self.error(Some(pointer), "store through a non-pointer"),
-        }
-    }
-
-    fn call(
-        &mut self,
-        function: Handle<Function>,
-        arguments: &[Handle<Expression>],
-        result: Option<Handle<Expression>>,
-    ) {
-        let module = self.module;
-        let Some(callee) = module.functions.get(function) else {
-            self.error(None, "call of a function out of range");
-            return;
-        };
-        if module.entry_points.iter().any(|ep| ep.function == function) {
-            self.error(None, format!("call of entry function {}", callee.name));
-        }
-        if callee.arguments.len() != arguments.len() {
-            self.error(
-                None,
-                format!(
-                    "call of {} with {} arguments, expects {}",
-                    callee.name,
-                    arguments.len(),
-                    callee.arguments.len()
-                ),
-            );
-        } else {
-            for (i, (&a, p)) in arguments.iter().zip(&callee.arguments).enumerate() {
-                if self.ty(a) != p.ty {
-                    self.error(
-                        Some(a),
-                        format!("argument {i} of {} has the wrong type", callee.name),
-                    );
-                }
-            }
-        }
-        match (result, &callee.result) {
-            (Some(r), Some(_)) => {
-                let ok = self.f.expressions[r] == Expression::CallResult(function);
-                self.define_result(r, ok, "CallResult of the called function");
-            }
-            (None, _) => {}
-            (Some(r), None) => self.error(Some(r), "call result of a function without result"),
-        }
     }
 }

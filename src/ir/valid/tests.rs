@@ -295,3 +295,52 @@ fn call_result_must_follow_its_call() {
     m.functions[h].body.swap(0, 1);
     assert!(errors(&m).contains("is used before it is emitted"));
 }
+
+#[test]
+fn local_initialisers_need_no_emit_but_must_be_constant() {
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let v2 = m.ty(TypeInner::Vector {
+        size: 2,
+        scalar: Scalar::F32,
+    });
+    let mut fb = FunctionBuilder::new(&mut m, "f");
+    let v = fb.local("v", v2, false);
+    let one = fb
+        .function
+        .add_expression(Expression::Literal(Literal::f32(1.0)), f32t);
+    let init = fb.function.add_expression(
+        Expression::Compose {
+            ty: v2,
+            components: vec![one, one],
+        },
+        v2,
+    );
+    let _ = v; // declares the local
+    let l = fb.function.local_variables.handles().next().expect("local");
+    fb.function.local_variables[l].init = Some(init);
+    let h = fb.finish();
+    assert_eq!(errors(&m), "");
+    let text = crate::ir::display::module_to_string(&m);
+    assert!(
+        text.contains("local $v:float2 = compose(1.0f32, 1.0f32)"),
+        "{text}"
+    );
+    // A load is not a constant initialiser.
+    let g = add_global(&mut m, "g", AddressSpace::Private, v2);
+    let gp = {
+        let pty = m.ty(TypeInner::Pointer {
+            base: v2,
+            space: AddressSpace::Private,
+        });
+        m.functions[h].add_expression(Expression::GlobalVariable(g), pty)
+    };
+    let f = &mut m.functions[h];
+    let load = f.add_expression(Expression::Load { pointer: gp }, v2);
+    f.local_variables[l].init = Some(load);
+    assert!(
+        errors(&m).contains("local initialiser must be built of literals"),
+        "{}",
+        errors(&m)
+    );
+}

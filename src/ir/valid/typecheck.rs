@@ -42,6 +42,15 @@ impl FunctionValidator<'_, '_> {
         }
     }
 
+    /// The type of an image or sampler operand: a value, or a pointer to a
+    /// `Handle` global (which the backend loads).
+    pub(super) fn handle_inner(&self, h: Handle<Expression>) -> &TypeInner {
+        match *self.inner(h) {
+            TypeInner::Pointer { base, .. } => self.tinner(base),
+            ref other => other,
+        }
+    }
+
     pub(super) fn type_error(&self, h: Handle<Expression>, e: &Expression) -> Option<String> {
         use Expression as E;
         let module = self.module;
@@ -210,17 +219,17 @@ impl FunctionValidator<'_, '_> {
             }
             E::ImageSample { image, sampler, .. } => {
                 let img_ok = matches!(
-                    self.inner(*image),
+                    self.handle_inner(*image),
                     TypeInner::Image { .. } | TypeInner::SampledImage { .. }
                 );
-                let smp_ok = matches!(self.inner(*sampler), TypeInner::Sampler { .. })
-                    || matches!(self.inner(*image), TypeInner::SampledImage { .. });
+                let smp_ok = matches!(self.handle_inner(*sampler), TypeInner::Sampler { .. })
+                    || matches!(self.handle_inner(*image), TypeInner::SampledImage { .. });
                 (!(img_ok && smp_ok)).then(|| "sample needs an image and a sampler".into())
             }
             E::ImageLoad { image, .. }
             | E::ImageQuery { image, .. }
             | E::ImageTexelPointer { image, .. } => (!matches!(
-                self.inner(*image),
+                self.handle_inner(*image),
                 TypeInner::Image { .. } | TypeInner::SampledImage { .. }
             ))
             .then(|| "operand is not an image".into()),
@@ -294,15 +303,20 @@ impl FunctionValidator<'_, '_> {
                 if lt == rtt {
                     return (rt != lt).then(|| "result type differs from the operands".into());
                 }
-                if op == B::Multiply {
-                    let (ls, rs) = (scalar_of(l), scalar_of(r));
-                    if ls == rs {
-                        if matches!(l, TypeInner::Scalar(_)) && rt == rtt {
-                            return None;
-                        }
-                        if matches!(r, TypeInner::Scalar(_)) && rt == lt {
-                            return None;
-                        }
+                // A scalar operand with a vector one (the backend splats it),
+                // and for `*` also with a matrix.
+                let (ls, rs) = (scalar_of(l), scalar_of(r));
+                let wide = |t: &TypeInner| match t {
+                    TypeInner::Vector { .. } => true,
+                    TypeInner::Matrix { .. } => op == B::Multiply,
+                    _ => false,
+                };
+                if ls == rs {
+                    if matches!(l, TypeInner::Scalar(_)) && wide(r) && rt == rtt {
+                        return None;
+                    }
+                    if matches!(r, TypeInner::Scalar(_)) && wide(l) && rt == lt {
+                        return None;
                     }
                 }
                 Some(format!("{op:?} of operands of different types"))

@@ -1,0 +1,411 @@
+//! Macro definitions: the macro table's entries, `#define` parsing into a
+//! prepared body (parameters, `#`, `##` found once), `#undef`, and the
+//! built-in macros' entries.
+
+use super::Preprocessor;
+use crate::diag::{Diagnostic, codes};
+use crate::front::lexer::{PpToken, Token, flags};
+use crate::intern::Symbol;
+use crate::span::Span;
+use std::rc::Rc;
+
+/// A macro in the table, with its disable count (how many of its
+/// expansions are on the context stack: while above zero, its name is
+/// painted instead of expanded).
+pub(super) struct MacroEntry {
+    pub def: Rc<MacroDef>,
+    pub disabled: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Builtin {
+    File,
+    Line,
+    Counter,
+    /// The `_Pragma("…")` operator (C99 6.10.9).
+    Pragma,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum MacroKind {
+    Object,
+    Function {
+        params: Vec<Symbol>,
+        /// The last parameter is `...` (named `__VA_ARGS__`) or GNU's `name...`.
+        variadic: bool,
+    },
+    Builtin(Builtin),
+}
+
+/// One element of a macro body, prepared at `#define` time.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BodyItem {
+    pub kind: ItemKind,
+    /// The body token (for a parameter, its name; for `#x`, the `#` with the
+    /// span running to the end of `x`).
+    pub tok: PpToken,
+    /// The `##` before this item, if any: paste its first token onto the
+    /// last one.
+    pub paste: Option<Span>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ItemKind {
+    Token,
+    /// A parameter; `expand` when it is not an operand of `#` or `##`
+    /// (C99 6.10.3.1: only then is the argument macro-expanded first).
+    Param {
+        index: u16,
+        expand: bool,
+    },
+    /// `#param`: the argument's spelling as a string literal.
+    Stringify {
+        index: u16,
+    },
+    /// GNU's `, ## __VA_ARGS__`: the comma before is dropped when the
+    /// variable arguments are empty.
+    GnuCommaVaArgs {
+        index: u16,
+    },
+}
+
+#[derive(Debug)]
+pub(super) struct MacroDef {
+    pub name: Symbol,
+    /// Where the name was defined (dummy for built-ins).
+    pub name_span: Span,
+    pub kind: MacroKind,
+    pub body: Vec<BodyItem>,
+    /// Per parameter: whether some use needs the pre-expanded argument.
+    pub needs_expanded: Vec<bool>,
+}
+
+impl MacroDef {
+    pub fn params(&self) -> &[Symbol] {
+        match &self.kind {
+            MacroKind::Function { params, .. } => params,
+            _ => &[],
+        }
+    }
+
+    pub fn variadic(&self) -> bool {
+        matches!(self.kind, MacroKind::Function { variadic: true, .. })
+    }
+
+    /// C99 6.10.3p2: a redefinition must match in parameters, tokens and
+    /// where whitespace separates them.
+    fn same_as(&self, other: &MacroDef) -> bool {
+        self.kind == other.kind
+            && self.body.len() == other.body.len()
+            && self
+                .body
+                .iter()
+                .zip(&other.body)
+                .enumerate()
+                .all(|(i, (a, b))| {
+                    a.kind == b.kind
+                        && a.paste.is_some() == b.paste.is_some()
+                        && a.tok.kind == b.tok.kind
+                        && a.tok.sym == b.tok.sym
+                        && (i == 0
+                            || (a.tok.flags & flags::SPACE_BEFORE)
+                                == (b.tok.flags & flags::SPACE_BEFORE))
+                })
+    }
+}
+
+impl Preprocessor<'_> {
+    /// Puts the built-in macros in the table (so `#ifdef __LINE__` holds).
+    pub(super) fn define_builtins(&mut self) {
+        for (name, b) in [
+            ("__FILE__", Builtin::File),
+            ("__LINE__", Builtin::Line),
+            ("__COUNTER__", Builtin::Counter),
+            ("_Pragma", Builtin::Pragma),
+        ] {
+            let sym = Symbol::intern(name);
+            self.macros.insert(
+                sym,
+                MacroEntry {
+                    def: Rc::new(MacroDef {
+                        name: sym,
+                        name_span: Span::default(),
+                        kind: MacroKind::Builtin(b),
+                        body: Vec::new(),
+                        needs_expanded: Vec::new(),
+                    }),
+                    disabled: 0,
+                },
+            );
+        }
+    }
+
+    fn bad_define(&mut self, at: Span, message: impl Into<String>, label: &str) {
+        self.error(Diagnostic::error(codes::PP_BAD_DEFINE, message).label(at, label));
+    }
+
+    /// `#define`: parses the definition and enters it in the table (with a
+    /// warning when it changes an existing macro).
+    pub(super) fn define(&mut self, line: Vec<PpToken>, directive: Span) {
+        let Some(def) = self.parse_define(&line, directive) else {
+            return;
+        };
+        let def = Rc::new(def);
+        if let Some(old) = self.macros.get(&def.name)
+            && !old.def.same_as(&def)
+        {
+            let mut d = Diagnostic::warning(
+                codes::PP_MACRO_REDEFINED,
+                format!("'{}' macro redefined", def.name),
+            )
+            .label(def.name_span, "redefined here");
+            if !old.def.name_span.is_dummy() {
+                d = d.label(old.def.name_span, "previous definition is here");
+            } else if matches!(old.def.kind, MacroKind::Builtin(_)) {
+                d = d.note("this is a built-in macro");
+            }
+            self.error(d);
+        }
+        self.macros
+            .insert(def.name, MacroEntry { def, disabled: 0 });
+    }
+
+    /// `#undef NAME`.
+    pub(super) fn undef(&mut self, line: Vec<PpToken>, directive: Span) {
+        let Some(&name) = line.first().filter(|t| t.kind.is_ident_like()) else {
+            self.bad_define(
+                line.first().map_or(directive, |t| t.span),
+                "#undef expects a macro name",
+                "expected an identifier",
+            );
+            return;
+        };
+        if let Some(extra) = line.get(1) {
+            self.extra_tokens(extra.span, "#undef");
+        }
+        self.macros.remove(&name.sym);
+    }
+
+    fn parse_define(&mut self, line: &[PpToken], directive: Span) -> Option<MacroDef> {
+        let Some(&name) = line.first() else {
+            self.bad_define(directive, "#define expects a macro name", "no macro name");
+            return None;
+        };
+        if !name.kind.is_ident_like() {
+            self.bad_define(
+                name.span,
+                "macro name must be an identifier",
+                "not an identifier",
+            );
+            return None;
+        }
+        if name.sym == self.syms.defined {
+            self.bad_define(
+                name.span,
+                "'defined' cannot be used as a macro name",
+                "reserved for #if",
+            );
+            return None;
+        }
+        let mut i = 1;
+        let mut kind = MacroKind::Object;
+        // Function-like only when `(` touches the name (C99 6.10.3p3).
+        if let Some(lp) = line.get(1)
+            && lp.kind == Token::LParen
+            && lp.span.lo == name.span.hi
+        {
+            let (params, variadic, next) = self.parse_params(line, 2, lp.span)?;
+            kind = MacroKind::Function { params, variadic };
+            i = next;
+        }
+        let body_toks = &line[i..];
+        let (params, variadic): (&[Symbol], bool) = match &kind {
+            MacroKind::Function { params, variadic } => (params, *variadic),
+            _ => (&[], false),
+        };
+        let function_like = matches!(kind, MacroKind::Function { .. });
+        let param_index = |t: &PpToken| -> Option<u16> {
+            if !t.kind.is_ident_like() {
+                return None;
+            }
+            params.iter().position(|&p| p == t.sym).map(|p| p as u16)
+        };
+        let mut body: Vec<BodyItem> = Vec::with_capacity(body_toks.len());
+        let mut paste_next: Option<Span> = None;
+        let mut j = 0;
+        while j < body_toks.len() {
+            let t = body_toks[j];
+            match t.kind {
+                Token::HashHash => {
+                    if body.is_empty() || j + 1 == body_toks.len() {
+                        self.bad_define(
+                            t.span,
+                            "'##' cannot appear at either end of a macro expansion",
+                            "needs a token on each side",
+                        );
+                        return None;
+                    }
+                    paste_next = Some(t.span);
+                    j += 1;
+                    continue;
+                }
+                Token::Hash if function_like => {
+                    let Some(index) = body_toks.get(j + 1).and_then(param_index) else {
+                        self.bad_define(
+                            t.span,
+                            "'#' is not followed by a macro parameter",
+                            "expected a parameter name after '#'",
+                        );
+                        return None;
+                    };
+                    let p = body_toks[j + 1];
+                    body.push(BodyItem {
+                        kind: ItemKind::Stringify { index },
+                        tok: PpToken {
+                            span: t.span.to(p.span),
+                            ..t
+                        },
+                        paste: paste_next,
+                    });
+                    paste_next = None;
+                    j += 2;
+                    continue;
+                }
+                _ => {}
+            }
+            let kind = match param_index(&t) {
+                Some(index) => {
+                    let gnu_comma = paste_next.is_some()
+                        && variadic
+                        && usize::from(index) + 1 == params.len()
+                        && body.last().is_some_and(|b| {
+                            b.kind == ItemKind::Token && b.tok.kind == Token::Comma
+                        });
+                    if gnu_comma {
+                        ItemKind::GnuCommaVaArgs { index }
+                    } else {
+                        let next_pastes = body_toks
+                            .get(j + 1)
+                            .is_some_and(|n| n.kind == Token::HashHash);
+                        ItemKind::Param {
+                            index,
+                            expand: paste_next.is_none() && !next_pastes,
+                        }
+                    }
+                }
+                None => ItemKind::Token,
+            };
+            body.push(BodyItem {
+                kind,
+                tok: t,
+                paste: paste_next.filter(|_| !matches!(kind, ItemKind::GnuCommaVaArgs { .. })),
+            });
+            paste_next = None;
+            j += 1;
+        }
+        let mut needs_expanded = vec![false; params.len()];
+        for b in &body {
+            if let ItemKind::Param {
+                index,
+                expand: true,
+            } = b.kind
+            {
+                needs_expanded[usize::from(index)] = true;
+            }
+        }
+        Some(MacroDef {
+            name: name.sym,
+            name_span: name.span,
+            kind,
+            body,
+            needs_expanded,
+        })
+    }
+
+    /// Parses `a, b, ...)` from `line[from..]`; returns the parameters,
+    /// whether the macro is variadic and the index after `)`.
+    fn parse_params(
+        &mut self,
+        line: &[PpToken],
+        from: usize,
+        lparen: Span,
+    ) -> Option<(Vec<Symbol>, bool, usize)> {
+        let mut params: Vec<Symbol> = Vec::new();
+        let mut i = from;
+        let mut variadic = false;
+        loop {
+            let Some(&t) = line.get(i) else {
+                self.bad_define(
+                    lparen,
+                    "missing ')' in macro parameter list",
+                    "this '(' is not closed",
+                );
+                return None;
+            };
+            i += 1;
+            match t.kind {
+                Token::RParen if params.is_empty() && !variadic => return Some((params, false, i)),
+                Token::Ellipsis => {
+                    params.push(self.syms.va_args);
+                    variadic = true;
+                }
+                k if k.is_ident_like() => {
+                    if t.sym == self.syms.va_args {
+                        self.bad_define(
+                            t.span,
+                            "__VA_ARGS__ can only name the variable arguments ('...')",
+                            "not a parameter name",
+                        );
+                        return None;
+                    }
+                    if params.contains(&t.sym) {
+                        self.bad_define(
+                            t.span,
+                            format!("duplicate macro parameter '{}'", t.sym),
+                            "already a parameter",
+                        );
+                        return None;
+                    }
+                    params.push(t.sym);
+                    // GNU named variadic parameter: `args...`.
+                    if line.get(i).is_some_and(|n| n.kind == Token::Ellipsis) {
+                        variadic = true;
+                        i += 1;
+                    }
+                }
+                _ => {
+                    self.bad_define(
+                        t.span,
+                        "invalid token in macro parameter list",
+                        "expected a parameter name or '...'",
+                    );
+                    return None;
+                }
+            }
+            match line.get(i) {
+                Some(t) if t.kind == Token::RParen => return Some((params, variadic, i + 1)),
+                Some(t) if t.kind == Token::Comma && !variadic => i += 1,
+                Some(t) => {
+                    self.bad_define(
+                        t.span,
+                        if variadic {
+                            "expected ')' after the variadic parameter"
+                        } else {
+                            "expected ',' or ')' in macro parameter list"
+                        },
+                        "unexpected token",
+                    );
+                    return None;
+                }
+                None => {
+                    self.bad_define(
+                        lparen,
+                        "missing ')' in macro parameter list",
+                        "this '(' is not closed",
+                    );
+                    return None;
+                }
+            }
+        }
+    }
+}

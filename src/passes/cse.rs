@@ -1,0 +1,210 @@
+//! `cse`: common subexpression elimination within block scopes.
+//!
+//! An expression equal to one already emitted in the same block or a block
+//! around it (same operation, same operands after renaming, same type)
+//! reuses that one. Equality includes the `precise` flag, so a precise
+//! expression and a non-precise twin are never merged.
+//!
+//! Memory reads are treated with care: a `Load` (or a read of a storage
+//! image) is reused only within one straight run of expressions — any
+//! statement other than an `Emit`, and any block boundary, forgets them,
+//! since a store, call, atomic, barrier or loop iteration could change the
+//! memory. Loads from memory the shader cannot write (inputs, uniform and
+//! push-constant blocks, read-only buffers) are pure and are reused across
+//! statements in scope.
+//!
+//! The pass rebuilds expression arenas: handles change.
+
+use super::rewrite::{Cx, Rewrite, rebuild_function};
+use crate::ir::*;
+use crate::span::Span;
+use rustc_hash::FxHashMap;
+
+/// Runs CSE on every function.
+pub fn run(module: &mut Module) {
+    let handles: Vec<Handle<Function>> = module.functions.handles().collect();
+    for h in handles {
+        let mut cse = Cse::default();
+        rebuild_function(module, h, &mut cse);
+    }
+}
+
+type Key = (Expression, Handle<Type>);
+
+#[derive(Default)]
+struct Cse {
+    /// Pure expressions in scope.
+    pure: FxHashMap<Key, Handle<Expression>>,
+    /// Keys added per open block, to forget them when it closes.
+    undo: Vec<Vec<Key>>,
+    /// Memory reads of the current straight run.
+    reads: FxHashMap<Key, Handle<Expression>>,
+}
+
+enum Kind {
+    Pure,
+    Read,
+    Never,
+}
+
+fn kind(cx: &Cx, e: &Expression) -> Kind {
+    match *e {
+        Expression::Load { pointer } => match *cx.inner(pointer) {
+            TypeInner::Pointer { space, .. } => match space {
+                AddressSpace::Input
+                | AddressSpace::Uniform
+                | AddressSpace::PushConstant
+                | AddressSpace::Handle
+                | AddressSpace::Storage { writable: false } => Kind::Pure,
+                _ => Kind::Read,
+            },
+            _ => Kind::Never,
+        },
+        Expression::ImageLoad { image, .. } => match *image_type(cx, image) {
+            TypeInner::Image {
+                class: ImageClass::Storage { .. },
+                ..
+            } => Kind::Read,
+            _ => Kind::Pure,
+        },
+        // Statement results name one statement each.
+        ref e if e.is_trivial() => Kind::Never,
+        _ => Kind::Pure,
+    }
+}
+
+/// The type of an image operand: a value or a pointer to a `Handle` global.
+fn image_type<'c>(cx: &'c Cx, image: Handle<Expression>) -> &'c TypeInner {
+    match *cx.inner(image) {
+        TypeInner::Pointer { base, .. } => &cx.module.types[base].inner,
+        ref other => other,
+    }
+}
+
+impl Rewrite for Cse {
+    fn expression(
+        &mut self,
+        cx: &mut Cx,
+        _old: Handle<Expression>,
+        expr: Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        let k = kind(cx, &expr);
+        let table = match k {
+            Kind::Pure => &mut self.pure,
+            Kind::Read => &mut self.reads,
+            Kind::Never => return Some(cx.emit(expr, ty, span)),
+        };
+        let key = (expr, ty);
+        if let Some(&h) = table.get(&key) {
+            return Some(h);
+        }
+        let h = cx.emit(key.0.clone(), ty, span);
+        table.insert(key.clone(), h);
+        if let Kind::Pure = k
+            && let Some(u) = self.undo.last_mut()
+        {
+            u.push(key);
+        }
+        Some(h)
+    }
+
+    fn statement(&mut self, cx: &mut Cx, s: Statement) {
+        self.reads.clear();
+        cx.push(s);
+    }
+
+    fn enter_block(&mut self, _cx: &mut Cx) {
+        self.reads.clear();
+        self.undo.push(Vec::new());
+    }
+
+    fn leave_block(&mut self, _cx: &mut Cx) {
+        self.reads.clear();
+        for k in self.undo.pop().unwrap_or_default() {
+            self.pure.remove(&k);
+        }
+    }
+
+    fn enter_loop(&mut self, _cx: &mut Cx) {
+        self.reads.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use crate::ir::build::{FunctionBuilder, add_global};
+    use crate::ir::display::module_to_string;
+    use crate::ir::*;
+    use crate::passes::test_util::check_valid;
+    use BinaryOperator::*;
+
+    #[test]
+    fn merges_in_scope_but_not_precise_twins_or_loads_across_stores() {
+        let mut m = Module::default();
+        let f32t = m.scalar_type(Scalar::F32);
+        let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+        let mut fb = FunctionBuilder::new(&mut m, "main");
+        let o = fb.global(out);
+        let x = fb.load(o);
+        let x_again = fb.load(o);
+        let a = fb.binary(Add, x, x);
+        let b = fb.binary(Add, x_again, x_again);
+        let p = fb.binary(Add, x, x);
+        if let Expression::Binary { precise, .. } = &mut fb.function.expressions[p] {
+            *precise = true;
+        }
+        fb.store(o, a);
+        fb.store(o, b);
+        fb.store(o, p);
+        // After a store, the load is not reused.
+        let x2 = fb.load(o);
+        fb.store(o, x2);
+        // Inside a branch, the outer add is reused; the branch's own add is
+        // not visible after it.
+        let c = fb.bool(true);
+        let mut inner = None;
+        fb.if_(
+            c,
+            |fb| {
+                let a2 = fb.binary(Add, x, x);
+                let y = fb.binary(Multiply, x, x);
+                inner = Some(y);
+                fb.store(o, a2);
+                fb.store(o, y);
+            },
+            |_| {},
+        );
+        let y2 = fb.binary(Multiply, x, x);
+        fb.store(o, y2);
+        fb.finish();
+        check_valid(&m);
+        run(&mut m);
+        check_valid(&m);
+        let text = module_to_string(&m);
+        let expected = "\
+global @out:float Private
+
+fn main() {
+    %2:float = load @out
+    %3:float = add %2, %2
+    %4:float = precise add %2, %2
+    store @out, %3
+    store @out, %3
+    store @out, %4
+    %5:float = load @out
+    store @out, %5
+    if true {
+        %6:float = mul %2, %2
+        store @out, %3
+        store @out, %6
+    }
+    %7:float = mul %2, %2
+    store @out, %7
+}
+";
+        assert_eq!(text, expected);
+    }
+}

@@ -1,0 +1,426 @@
+//! `dce`: removes what cannot affect the shader's behaviour.
+//!
+//! - expressions whose value nothing uses (they leave their `Emit` ranges,
+//!   which are rebuilt), and the results of calls and atomics nobody reads;
+//! - stores into local variables that are never read (no load, call or
+//!   atomic uses a pointer into them), then such locals themselves, and any
+//!   local no expression refers to;
+//! - statements after a `return`, `break`, `continue` or `discard` in the
+//!   same block, empty blocks, and `if`s whose branches are both empty;
+//! - functions that no entry point reaches, when the module has entry
+//!   points.
+//!
+//! Precise expressions are removed only when unused, like any other: the
+//! pass never changes an operation. It rebuilds expression arenas and the
+//! local and function arenas: every handle may change.
+
+use super::rewrite::{Cx, Rewrite, rebuild_function};
+use crate::ir::visit::{walk_statements, walk_statements_mut};
+use crate::ir::*;
+use crate::span::Span;
+
+/// Removes dead code in every function, then unreachable functions.
+pub fn run(module: &mut Module) {
+    let handles: Vec<Handle<Function>> = module.functions.handles().collect();
+    for h in handles {
+        // Removing an empty `if` frees its condition: a second round
+        // catches that (and is cheap when nothing changed).
+        for _ in 0..2 {
+            let f = &mut module.functions[h];
+            remove_write_only_stores(f);
+            let live = liveness(f);
+            let mut local_live = vec![false; f.local_variables.len()];
+            for (h, e) in f.expressions.iter() {
+                if let Expression::LocalVariable(l) = *e
+                    && live[h.index()]
+                {
+                    local_live[l.index()] = true;
+                }
+            }
+            let mut dce = Dce { live, local_live };
+            rebuild_function(module, h, &mut dce);
+            let f = &mut module.functions[h];
+            let removed = prune_empty(&mut f.body);
+            compact_locals(f);
+            if !removed {
+                break;
+            }
+        }
+    }
+    remove_unreachable_functions(module);
+}
+
+struct Dce {
+    live: Vec<bool>,
+    local_live: Vec<bool>,
+}
+
+impl Rewrite for Dce {
+    fn keep_local(&self, l: Handle<LocalVariable>) -> bool {
+        self.local_live[l.index()]
+    }
+    fn keep_trivial(&self, old: Handle<Expression>) -> bool {
+        self.live[old.index()]
+    }
+    fn keep_result(&self, old: Handle<Expression>) -> bool {
+        self.live[old.index()]
+    }
+    fn expression(
+        &mut self,
+        cx: &mut Cx,
+        old: Handle<Expression>,
+        expr: Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        self.live[old.index()].then(|| cx.emit(expr, ty, span))
+    }
+}
+
+/// The local a pointer expression points into, if any.
+fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVariable>> {
+    loop {
+        match f.expressions[p] {
+            Expression::AccessIndex { base, .. } | Expression::Access { base, .. } => p = base,
+            Expression::LocalVariable(l) => return Some(l),
+            _ => return None,
+        }
+    }
+}
+
+/// Drops stores into locals that nothing reads.
+fn remove_write_only_stores(f: &mut Function) {
+    let mut read = vec![false; f.local_variables.len()];
+    let mut mark = |f: &Function, p: Handle<Expression>| {
+        if let Some(l) = local_root(f, p) {
+            read[l.index()] = true;
+        }
+    };
+    for (_, e) in f.expressions.iter() {
+        match *e {
+            Expression::Load { pointer } | Expression::ArrayLength { pointer, .. } => {
+                mark(f, pointer)
+            }
+            _ => {}
+        }
+    }
+    walk_statements(&f.body, |s| match s {
+        Statement::Call { arguments, .. } => {
+            for &a in arguments {
+                mark(f, a);
+            }
+        }
+        Statement::Atomic { pointer, .. } => mark(f, *pointer),
+        _ => {}
+    });
+    let f_ref: &Function = f;
+    let dead_store = |s: &Statement| match s {
+        Statement::Store { pointer, .. } => {
+            local_root(f_ref, *pointer).is_some_and(|l| !read[l.index()])
+        }
+        _ => false,
+    };
+    let mut to_remove = false;
+    walk_statements(&f.body, |s| to_remove |= dead_store(s));
+    if !to_remove {
+        return;
+    }
+    let dead: Vec<bool> = read.iter().map(|r| !r).collect();
+    let exprs = &f.expressions;
+    let is_dead = |p: Handle<Expression>| {
+        let mut p = p;
+        loop {
+            match exprs[p] {
+                Expression::AccessIndex { base, .. } | Expression::Access { base, .. } => p = base,
+                Expression::LocalVariable(l) => return dead[l.index()],
+                _ => return false,
+            }
+        }
+    };
+    let mut body = std::mem::take(&mut f.body);
+    retain_all(&mut body, &|s| match s {
+        Statement::Store { pointer, .. } => !is_dead(*pointer),
+        _ => true,
+    });
+    f.body = body;
+}
+
+/// `Vec::retain` on a block and every block nested in it.
+fn retain_all(block: &mut Block, keep: &dyn Fn(&Statement) -> bool) {
+    block.retain(|s| keep(s));
+    walk_statements_mut(block, |s| match s {
+        Statement::Block(b) => b.retain(|s| keep(s)),
+        Statement::If { accept, reject, .. } => {
+            accept.retain(|s| keep(s));
+            reject.retain(|s| keep(s));
+        }
+        Statement::Switch { cases, .. } => {
+            for c in cases {
+                c.body.retain(|s| keep(s));
+            }
+        }
+        Statement::Loop {
+            body, continuing, ..
+        } => {
+            body.retain(|s| keep(s));
+            continuing.retain(|s| keep(s));
+        }
+        _ => {}
+    });
+}
+
+/// Which expressions are used, directly or not, by a statement.
+fn liveness(f: &Function) -> Vec<bool> {
+    let mut live = vec![false; f.expressions.len()];
+    walk_statements(&f.body, |s| match s {
+        Statement::Emit(_) => {}
+        Statement::Loop {
+            break_if: Some(b), ..
+        } => live[b.index()] = true,
+        Statement::Subgroup { result, .. } => {
+            live[result.index()] = true;
+            s.for_each_operand(|h| live[h.index()] = true);
+        }
+        other => other.for_each_operand(|h| live[h.index()] = true),
+    });
+    // Operands come before their users: one backward sweep propagates.
+    for h in f.expressions.handles().rev() {
+        if live[h.index()] {
+            f.expressions[h].for_each_operand(|o| live[o.index()] = true);
+        }
+    }
+    live
+}
+
+/// Removes empty blocks and `if`s with two empty branches, inner ones
+/// first; true if any. Recurses once per nesting level, like the rebuild.
+fn prune_empty(block: &mut Block) -> bool {
+    let mut removed = false;
+    for s in block.iter_mut() {
+        match s {
+            Statement::Block(b) => removed |= prune_empty(b),
+            Statement::If { accept, reject, .. } => {
+                removed |= prune_empty(accept);
+                removed |= prune_empty(reject);
+            }
+            Statement::Switch { cases, .. } => {
+                for c in cases {
+                    removed |= prune_empty(&mut c.body);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                removed |= prune_empty(body);
+                removed |= prune_empty(continuing);
+            }
+            _ => {}
+        }
+    }
+    let before = block.len();
+    block.retain(|s| match s {
+        Statement::Block(b) => !b.is_empty(),
+        Statement::If { accept, reject, .. } => !(accept.is_empty() && reject.is_empty()),
+        _ => true,
+    });
+    removed | (block.len() != before)
+}
+
+/// Drops locals no expression refers to, renumbering the rest.
+fn compact_locals(f: &mut Function) {
+    let mut used = vec![false; f.local_variables.len()];
+    for (_, e) in f.expressions.iter() {
+        if let Expression::LocalVariable(l) = *e {
+            used[l.index()] = true;
+        }
+    }
+    if used.iter().all(|u| *u) {
+        return;
+    }
+    let mut remap = vec![None; used.len()];
+    let mut locals = Arena::new();
+    for (h, l) in f.local_variables.iter() {
+        if used[h.index()] {
+            remap[h.index()] = Some(locals.append(l.clone()));
+        }
+    }
+    for (_, e) in f.expressions.iter_mut() {
+        if let Expression::LocalVariable(l) = e
+            && let Some(n) = remap[l.index()]
+        {
+            *l = n;
+        }
+    }
+    f.local_variables = locals;
+}
+
+/// Drops functions no entry point reaches (when there are entry points).
+fn remove_unreachable_functions(module: &mut Module) {
+    if module.entry_points.is_empty() {
+        return;
+    }
+    let n = module.functions.len();
+    let mut reached = vec![false; n];
+    let mut stack: Vec<Handle<Function>> = module
+        .entry_points
+        .iter()
+        .flat_map(|ep| std::iter::once(ep.function).chain(ep.patch_constant_function))
+        .collect();
+    while let Some(h) = stack.pop() {
+        if h.index() >= n || reached[h.index()] {
+            continue;
+        }
+        reached[h.index()] = true;
+        walk_statements(&module.functions[h].body, |s| {
+            if let Statement::Call { function, .. } = s {
+                stack.push(*function);
+            }
+        });
+    }
+    if reached.iter().all(|r| *r) {
+        return;
+    }
+    let mut remap = vec![None; n];
+    let mut old = std::mem::take(&mut module.functions);
+    for h in old.handles() {
+        if reached[h.index()] {
+            remap[h.index()] = Some(module.functions.append(std::mem::take(&mut old[h])));
+        }
+    }
+    let map = |h: Handle<Function>| remap[h.index()].unwrap_or(h);
+    for (_, f) in module.functions.iter_mut() {
+        for (_, e) in f.expressions.iter_mut() {
+            if let Expression::CallResult(c) = e {
+                *c = map(*c);
+            }
+        }
+        walk_statements_mut(&mut f.body, |s| {
+            if let Statement::Call { function, .. } = s {
+                *function = map(*function);
+            }
+        });
+    }
+    for ep in &mut module.entry_points {
+        ep.function = map(ep.function);
+        ep.patch_constant_function = ep.patch_constant_function.map(map);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+    use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
+    use crate::ir::display::module_to_string;
+    use crate::ir::*;
+    use crate::passes::test_util::check_valid;
+    use BinaryOperator::*;
+
+    #[test]
+    fn removes_unused_values_write_only_locals_and_dead_code() {
+        let mut m = Module::default();
+        let f32t = m.scalar_type(Scalar::F32);
+        let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+        let mut fb = FunctionBuilder::new(&mut m, "unused_fn");
+        fb.ret(None, None);
+        fb.finish();
+        let mut fb = FunctionBuilder::new(&mut m, "main");
+        let scratch = fb.local("scratch", f32t, true);
+        let kept = fb.local("kept", f32t, false);
+        let o = fb.global(out);
+        let x = fb.load(o);
+        let unused = fb.binary(Multiply, x, x);
+        let w = fb.binary(Add, x, x);
+        fb.store(scratch, w);
+        fb.store(kept, x);
+        let k = fb.load(kept);
+        let c = fb.bool(true);
+        fb.if_(c, |_| {}, |_| {});
+        fb.store(o, k);
+        fb.ret(None, None);
+        let after = fb.binary(Subtract, x, x);
+        fb.store(o, after);
+        let f = fb.finish();
+        add_compute_entry(&mut m, "main", f);
+        let _ = unused;
+        check_valid(&m);
+        run(&mut m);
+        check_valid(&m);
+        let text = module_to_string(&m);
+        let expected = "\
+global @out:float Private
+entry \"main\" compute fn main numthreads(1, 1, 1)
+
+fn main() {
+    local $kept:float
+    %2:float = load @out
+    store $kept, %2
+    %3:float = load $kept
+    store @out, %3
+    return
+}
+";
+        assert_eq!(text, expected);
+    }
+}
+
+#[cfg(test)]
+mod init_tests {
+    use super::run;
+    use crate::ir::build::FunctionBuilder;
+    use crate::ir::display::module_to_string;
+    use crate::ir::*;
+    use crate::passes::test_util::check_valid;
+
+    /// A used local keeps its (unemitted) initialiser through the rebuild;
+    /// an unused one goes, initialiser and all.
+    #[test]
+    fn local_initialisers_follow_their_locals() {
+        let mut m = Module::default();
+        let f32t = m.scalar_type(Scalar::F32);
+        let v2 = m.ty(TypeInner::Vector {
+            size: 2,
+            scalar: Scalar::F32,
+        });
+        let mut fb = FunctionBuilder::new(&mut m, "f");
+        let used = fb.local("used", v2, false);
+        let _unused = fb.local("unused", v2, false);
+        let one = fb
+            .function
+            .add_expression(Expression::Literal(Literal::f32(1.0)), f32t);
+        let two = fb
+            .function
+            .add_expression(Expression::Literal(Literal::f32(2.0)), f32t);
+        let init = |fb: &mut FunctionBuilder, a, b| {
+            fb.function.add_expression(
+                Expression::Compose {
+                    ty: v2,
+                    components: vec![a, b],
+                },
+                v2,
+            )
+        };
+        let i0 = init(&mut fb, one, two);
+        let i1 = init(&mut fb, two, one);
+        let ls: Vec<_> = fb.function.local_variables.handles().collect();
+        fb.function.local_variables[ls[0]].init = Some(i0);
+        fb.function.local_variables[ls[1]].init = Some(i1);
+        let v = fb.load(used);
+        fb.ret(Some(v), Some(v2));
+        fb.finish();
+        check_valid(&m);
+        run(&mut m);
+        check_valid(&m);
+        let text = module_to_string(&m);
+        assert!(
+            text.contains("local $used:float2 = compose(1.0f32, 2.0f32)"),
+            "{text}"
+        );
+        assert!(!text.contains("unused"), "{text}");
+        // const_fold and cse rebuild the arena too.
+        crate::passes::cse::run(&mut m);
+        check_valid(&m);
+        crate::passes::const_fold::run(&mut m, &Default::default(), &mut Default::default());
+        check_valid(&m);
+        assert!(module_to_string(&m).contains("local $used:float2 = compose(1.0f32, 2.0f32)"));
+    }
+}

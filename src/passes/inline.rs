@@ -1,0 +1,498 @@
+//! `inline`: replaces calls by the callee's body, at -O2 and above for small
+//! functions (or for every call with `Policy::All`).
+//!
+//! A callee is inlined when it is not an entry function, has no `precise`
+//! argument, every argument has the parameter's exact type (a pointer into
+//! another address space is left to the backend's copy-in/copy-out), and every `return` in it stands outside any loop or switch of
+//! the callee. Its locals become new locals of the caller (a local's
+//! initial value becomes a store at each inlined call); its arguments
+//! become the call's argument expressions (pointers for `out`/`inout`).
+//! A body whose only `return` is its last statement is spliced in place and
+//! the returned expression replaces the call's result. Otherwise the body is
+//! wrapped in a one-trip `loop { …; break }` where each `return v` becomes
+//! `store $ret, v; break`, and the result is a load of `$ret` after it. A
+//! callee whose result is `precise` always returns through a `precise`
+//! `$ret` local, so the precise pass (which runs after) still finds it.
+//!
+//! Callees are inlined before their callers (sema rejects recursion), so
+//! inlining is complete in one sweep. Precise flags already set are copied
+//! unchanged. The pass rebuilds the caller's expression arena (every handle
+//! changes) and leaves functions that became uncalled for `dce`.
+
+use super::rewrite::{Rewrite, rebuild_function};
+use crate::ir::visit::{walk_statements, walk_statements_mut};
+use crate::ir::*;
+use rustc_hash::FxHashMap;
+
+/// Which calls to inline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Callees of at most [`SMALL_EXPRESSIONS`] expressions and no loops.
+    Small,
+    /// Every inlinable call.
+    All,
+}
+
+/// The size limit of `Policy::Small`.
+pub const SMALL_EXPRESSIONS: usize = 32;
+
+/// Inlines calls in every function.
+pub fn run(module: &mut Module, policy: Policy) {
+    let order = callees_first(module);
+    let n = module.functions.len();
+    let entry: Vec<bool> = (0..n)
+        .map(|i| {
+            module
+                .entry_points
+                .iter()
+                .any(|ep| ep.function.index() == i)
+        })
+        .collect();
+    for caller in order {
+        let inlinable = |f: Handle<Function>, m: &Module| -> bool {
+            f.index() < n && !entry[f.index()] && f != caller && inlinable(&m.functions[f], policy)
+        };
+        let mut callees = Vec::new();
+        walk_statements(&module.functions[caller].body, |s| {
+            if let Statement::Call { function, .. } = s
+                && inlinable(*function, module)
+            {
+                callees.push(*function);
+            }
+        });
+        if callees.is_empty() {
+            continue;
+        }
+        // The pointer types of `$ret` and of re-initialised locals.
+        for c in callees {
+            let callee = &module.functions[c];
+            let mut bases: Vec<Handle<Type>> = callee.result.iter().map(|r| r.ty).collect();
+            bases.extend(
+                callee
+                    .local_variables
+                    .iter()
+                    .filter(|(_, l)| l.init.is_some())
+                    .map(|(_, l)| l.ty),
+            );
+            for base in bases {
+                module.ty(TypeInner::Pointer {
+                    base,
+                    space: AddressSpace::Function,
+                });
+            }
+        }
+        let mut f = std::mem::take(&mut module.functions[caller]);
+        let mut replace = FxHashMap::default();
+        let body = std::mem::take(&mut f.body);
+        f.body = splice_block(module, &mut f, body, &inlinable, &mut replace);
+        apply_replacements(&mut f, &replace);
+        module.functions[caller] = f;
+        // Restore the arena order (spliced expressions were appended).
+        rebuild_function(module, caller, &mut Identity);
+    }
+}
+
+struct Identity;
+impl Rewrite for Identity {}
+
+/// Whether `f` can and should be inlined under `policy`.
+fn inlinable(f: &Function, policy: Policy) -> bool {
+    if f.arguments.iter().any(|a| a.precise) {
+        return false;
+    }
+    let mut has_loop = false;
+    walk_statements(&f.body, |s| has_loop |= matches!(s, Statement::Loop { .. }));
+    if policy == Policy::Small && (has_loop || f.expressions.len() > SMALL_EXPRESSIONS) {
+        return false;
+    }
+    returns_outside_breakables(&f.body)
+}
+
+/// True if no `return` stands inside a loop or switch.
+fn returns_outside_breakables(block: &[Statement]) -> bool {
+    let mut ok = true;
+    walk_statements(block, |s| match s {
+        Statement::Loop {
+            body, continuing, ..
+        } => {
+            walk_statements(body, |t| ok &= !matches!(t, Statement::Return { .. }));
+            walk_statements(continuing, |t| ok &= !matches!(t, Statement::Return { .. }));
+        }
+        Statement::Switch { cases, .. } => {
+            for c in cases {
+                walk_statements(&c.body, |t| ok &= !matches!(t, Statement::Return { .. }));
+            }
+        }
+        _ => {}
+    });
+    ok
+}
+
+/// Functions ordered so that every callee comes before its callers.
+fn callees_first(module: &Module) -> Vec<Handle<Function>> {
+    let n = module.functions.len();
+    let mut state = vec![0u8; n]; // 0 new, 1 open, 2 done
+    let mut order = Vec::with_capacity(n);
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        let mut stack = vec![(Handle::<Function>::from_index(root), false)];
+        while let Some((h, expanded)) = stack.pop() {
+            if expanded {
+                state[h.index()] = 2;
+                order.push(h);
+                continue;
+            }
+            if state[h.index()] != 0 {
+                continue;
+            }
+            state[h.index()] = 1;
+            stack.push((h, true));
+            walk_statements(&module.functions[h].body, |s| {
+                if let Statement::Call { function, .. } = s
+                    && function.index() < n
+                    && state[function.index()] == 0
+                {
+                    stack.push((*function, false));
+                }
+            });
+        }
+    }
+    order
+}
+
+fn splice_block(
+    module: &Module,
+    f: &mut Function,
+    block: Block,
+    inlinable: &dyn Fn(Handle<Function>, &Module) -> bool,
+    replace: &mut FxHashMap<Handle<Expression>, Handle<Expression>>,
+) -> Block {
+    let mut out = Block::with_capacity(block.len());
+    for s in block {
+        match s {
+            Statement::Call {
+                function,
+                arguments,
+                result,
+            } if inlinable(function, module)
+                && arguments
+                    .iter()
+                    .zip(&module.functions[function].arguments)
+                    .all(|(&a, p)| f.expr_type(a) == p.ty) =>
+            {
+                inline_call(module, f, function, &arguments, result, &mut out, replace);
+            }
+            Statement::Block(b) => out.push(Statement::Block(splice_block(
+                module, f, b, inlinable, replace,
+            ))),
+            Statement::If {
+                condition,
+                accept,
+                reject,
+                control,
+            } => {
+                let accept = splice_block(module, f, accept, inlinable, replace);
+                let reject = splice_block(module, f, reject, inlinable, replace);
+                out.push(Statement::If {
+                    condition,
+                    accept,
+                    reject,
+                    control,
+                });
+            }
+            Statement::Switch { selector, cases } => {
+                let cases = cases
+                    .into_iter()
+                    .map(|c| SwitchCase {
+                        value: c.value,
+                        body: splice_block(module, f, c.body, inlinable, replace),
+                        fall_through: c.fall_through,
+                    })
+                    .collect();
+                out.push(Statement::Switch { selector, cases });
+            }
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+                control,
+            } => {
+                let body = splice_block(module, f, body, inlinable, replace);
+                let continuing = splice_block(module, f, continuing, inlinable, replace);
+                out.push(Statement::Loop {
+                    body,
+                    continuing,
+                    break_if,
+                    control,
+                });
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Appends an expression to the caller and, when needed, emits it.
+fn append(
+    f: &mut Function,
+    out: &mut Block,
+    e: Expression,
+    ty: Handle<Type>,
+) -> Handle<Expression> {
+    let trivial = e.is_trivial();
+    let h = f.add_expression(e, ty);
+    if !trivial {
+        out.push(Statement::Emit(Range::new(h.index(), h.index() + 1)));
+    }
+    h
+}
+
+fn inline_call(
+    module: &Module,
+    f: &mut Function,
+    callee_h: Handle<Function>,
+    arguments: &[Handle<Expression>],
+    result: Option<Handle<Expression>>,
+    out: &mut Block,
+    replace: &mut FxHashMap<Handle<Expression>, Handle<Expression>>,
+) {
+    let callee = &module.functions[callee_h];
+    // Locals.
+    let locals: Vec<Handle<LocalVariable>> = callee
+        .local_variables
+        .iter()
+        .map(|(_, l)| {
+            f.local_variables.append(LocalVariable {
+                init: None,
+                ..l.clone()
+            })
+        })
+        .collect();
+    // Expressions, in order; arguments map to the call's operands.
+    let mut map: Vec<Handle<Expression>> = Vec::with_capacity(callee.expressions.len());
+    for (h, e) in callee.expressions.iter() {
+        let new = match *e {
+            Expression::FunctionArgument(i) => arguments
+                .get(i as usize)
+                .copied()
+                .unwrap_or(Handle::from_index(0)),
+            Expression::LocalVariable(l) => f.add_expression(
+                Expression::LocalVariable(locals[l.index()]),
+                callee.expr_type(h),
+            ),
+            ref other => {
+                let mut e = other.clone();
+                e.map_operands(|o| map[o.index()]);
+                let n = f.add_expression(e, callee.expr_type(h));
+                let span = callee.expr_span(h);
+                if !span.is_dummy() {
+                    f.set_expr_span(n, span);
+                }
+                n
+            }
+        };
+        map.push(new);
+    }
+    // Re-initialise locals that have an initial value.
+    for (l, local) in callee.local_variables.iter() {
+        if let Some(init) = local.init {
+            let ptr = f.add_expression(
+                Expression::LocalVariable(locals[l.index()]),
+                module
+                    .types
+                    .get(&Type {
+                        name: None,
+                        inner: TypeInner::Pointer {
+                            base: local.ty,
+                            space: AddressSpace::Function,
+                        },
+                    })
+                    .unwrap_or(local.ty),
+            );
+            // A fresh, emitted copy of the initialiser (the callee's own
+            // copy may be emitted elsewhere in its body).
+            let value = copy_initialiser(callee, f, out, &map, init, 0);
+            out.push(Statement::Store {
+                pointer: ptr,
+                value,
+            });
+        }
+    }
+    let mut body = translate_block(&callee.body, &map);
+    let result_precise = callee.result.as_ref().is_some_and(|r| r.precise);
+    let simple = !result_precise
+        && body.iter().enumerate().all(|(i, s)| {
+            !contains_return(s) || (i + 1 == body.len() && matches!(s, Statement::Return { .. }))
+        });
+    if simple {
+        let value = match body.last() {
+            Some(Statement::Return { value }) => {
+                let v = *value;
+                body.pop();
+                v
+            }
+            _ => None,
+        };
+        out.extend(body);
+        if let (Some(r), Some(v)) = (result, value) {
+            replace.insert(r, v);
+        }
+        return;
+    }
+    // Early returns: a one-trip loop, `return v` → `store $ret, v; break`.
+    let ret = callee.result.as_ref().map(|r| {
+        let l = f.local_variables.append(LocalVariable {
+            name: Some(format!("{}.result", callee.name)),
+            ty: r.ty,
+            init: None,
+            precise: r.precise,
+        });
+        let pty = module
+            .types
+            .get(&Type {
+                name: None,
+                inner: TypeInner::Pointer {
+                    base: r.ty,
+                    space: AddressSpace::Function,
+                },
+            })
+            .unwrap_or(r.ty);
+        (f.add_expression(Expression::LocalVariable(l), pty), r.ty)
+    });
+    let mut body = returns_to_breaks(body, ret.map(|r| r.0));
+    body.push(Statement::Break);
+    out.push(Statement::Loop {
+        body,
+        continuing: Block::new(),
+        break_if: None,
+        control: LoopControl::None,
+    });
+    if let (Some(r), Some((ptr, ty))) = (result, ret) {
+        let load = append(f, out, Expression::Load { pointer: ptr }, ty);
+        replace.insert(r, load);
+    }
+}
+
+/// Copies a callee local's initialiser into the caller, emitting its
+/// `Compose`/`Splat` parts; leaves come from `map`.
+fn copy_initialiser(
+    callee: &Function,
+    f: &mut Function,
+    out: &mut Block,
+    map: &[Handle<Expression>],
+    h: Handle<Expression>,
+    depth: u32,
+) -> Handle<Expression> {
+    let e = &callee.expressions[h];
+    if e.is_trivial() || depth > 64 {
+        return map[h.index()];
+    }
+    let mut e = e.clone();
+    e.map_operands(|o| copy_initialiser(callee, f, out, map, o, depth + 1));
+    append(f, out, e, callee.expr_type(h))
+}
+
+fn contains_return(s: &Statement) -> bool {
+    let mut found = matches!(s, Statement::Return { .. });
+    for b in s.blocks() {
+        walk_statements(b, |t| found |= matches!(t, Statement::Return { .. }));
+    }
+    found
+}
+
+/// Rewrites `return v` into `store ret, v; break` (returns are outside
+/// loops and switches, so `break` leaves the wrapper loop).
+fn returns_to_breaks(block: Block, ret: Option<Handle<Expression>>) -> Block {
+    let mut out = Block::with_capacity(block.len());
+    for s in block {
+        match s {
+            Statement::Return { value } => {
+                if let (Some(p), Some(v)) = (ret, value) {
+                    out.push(Statement::Store {
+                        pointer: p,
+                        value: v,
+                    });
+                }
+                out.push(Statement::Break);
+            }
+            Statement::Block(b) => out.push(Statement::Block(returns_to_breaks(b, ret))),
+            Statement::If {
+                condition,
+                accept,
+                reject,
+                control,
+            } => out.push(Statement::If {
+                condition,
+                accept: returns_to_breaks(accept, ret),
+                reject: returns_to_breaks(reject, ret),
+                control,
+            }),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The callee's statements with expression handles mapped into the caller.
+fn translate_block(block: &[Statement], map: &[Handle<Expression>]) -> Block {
+    block
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            match &mut s {
+                Statement::Emit(r) if !r.is_empty() => {
+                    let first = map[r.start_index()];
+                    let last = map[r.end_index() - 1];
+                    *r = Range::new(first.index(), last.index() + 1);
+                }
+                Statement::Block(b) => *b = translate_block(b, map),
+                Statement::If { accept, reject, .. } => {
+                    *accept = translate_block(accept, map);
+                    *reject = translate_block(reject, map);
+                }
+                Statement::Switch { cases, .. } => {
+                    for c in cases {
+                        c.body = translate_block(&c.body, map);
+                    }
+                }
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    *body = translate_block(body, map);
+                    *continuing = translate_block(continuing, map);
+                }
+                _ => {}
+            }
+            s.map_expressions(|h| map[h.index()]);
+            s
+        })
+        .collect()
+}
+
+/// Replaces every use of the keys of `replace` by their values.
+fn apply_replacements(
+    f: &mut Function,
+    replace: &FxHashMap<Handle<Expression>, Handle<Expression>>,
+) {
+    if replace.is_empty() {
+        return;
+    }
+    let r = |h: Handle<Expression>| replace.get(&h).copied().unwrap_or(h);
+    for (_, e) in f.expressions.iter_mut() {
+        e.map_operands(r);
+    }
+    walk_statements_mut(&mut f.body, |s| {
+        // Statement results are not uses: keep them.
+        let result = match s {
+            Statement::Call { result, .. } | Statement::Atomic { result, .. } => *result,
+            Statement::Subgroup { result, .. } => Some(*result),
+            _ => None,
+        };
+        s.map_expressions(|h| if Some(h) == result { h } else { r(h) });
+    });
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,126 @@
+use super::{Policy, run};
+use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
+use crate::ir::display::module_to_string;
+use crate::ir::*;
+use crate::passes::test_util::{check_valid, fn_text};
+use BinaryOperator::*;
+
+/// `float sq(float x) { return x * x; }` and
+/// `float pos2(float x) { if (x < 0) return 0; return x * 2; }`,
+/// `void inc(out float r, float x) { r = x + 1; }`, called from `main`.
+fn module(precise_result: bool) -> Module {
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let ptr = m.ty(TypeInner::Pointer {
+        base: f32t,
+        space: AddressSpace::Function,
+    });
+    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let mut fb = FunctionBuilder::new(&mut m, "sq");
+    let x = fb.argument("x", f32t);
+    let v = fb.binary(Multiply, x, x);
+    fb.ret(Some(v), Some(f32t));
+    let sq = fb.finish();
+    m.functions[sq].result.as_mut().expect("result").precise = precise_result;
+    let mut fb = FunctionBuilder::new(&mut m, "pos2");
+    let x = fb.argument("x", f32t);
+    let zero = fb.f32(0.0);
+    let neg = fb.binary(Less, x, zero);
+    fb.if_(neg, |fb| fb.ret(Some(zero), Some(f32t)), |_| {});
+    let two = fb.f32(2.0);
+    let v = fb.binary(Multiply, x, two);
+    fb.ret(Some(v), Some(f32t));
+    let pos2 = fb.finish();
+    let mut fb = FunctionBuilder::new(&mut m, "inc");
+    let r = fb.argument("r", ptr);
+    let x = fb.argument("x", f32t);
+    let one = fb.f32(1.0);
+    let v = fb.binary(Add, x, one);
+    fb.store(r, v);
+    let inc = fb.finish();
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let t = fb.local("t", f32t, false);
+    let o = fb.global(out);
+    let a = fb.load(o);
+    let s = fb.call(sq, &[a]).expect("result");
+    let p = fb.call(pos2, &[s]).expect("result");
+    fb.call(inc, &[t, p]);
+    let tv = fb.load(t);
+    fb.store(o, tv);
+    let main = fb.finish();
+    add_compute_entry(&mut m, "main", main);
+    check_valid(&m);
+    m
+}
+
+#[test]
+fn inlines_simple_bodies_early_returns_and_out_arguments() {
+    let mut m = module(false);
+    run(&mut m, Policy::All);
+    check_valid(&m);
+    crate::passes::dce::run(&mut m);
+    check_valid(&m);
+    let text = module_to_string(&m);
+    let expected = "\
+global @out:float Private
+entry \"main\" compute fn main numthreads(1, 1, 1)
+
+fn main() {
+    local $t:float
+    local $pos2.result:float
+    %6:float = load @out
+    %7:float = mul %6, %6
+    loop {
+        %8:bool = lt %7, 0.0f32
+        if %8 {
+            store $pos2.result, 0.0f32
+            break
+        }
+        %9:float = mul %7, 2.0f32
+        store $pos2.result, %9
+        break
+    }
+    %10:float = load $pos2.result
+    %11:float = add %10, 1.0f32
+    store $t, %11
+    %12:float = load $t
+    store @out, %12
+}
+";
+    assert_eq!(text, expected);
+}
+
+#[test]
+fn a_precise_result_survives_inlining() {
+    let mut m = module(true);
+    run(&mut m, Policy::All);
+    check_valid(&m);
+    crate::passes::precise::run(&mut m);
+    check_valid(&m);
+    let text = module_to_string(&m);
+    let main = fn_text(&text, "main");
+    assert!(main.contains("local $sq.result:float precise"), "{main}");
+    assert!(main.contains("= precise mul"), "{main}");
+    assert!(!main.contains("call"), "{main}");
+}
+
+#[test]
+fn small_policy_skips_loops() {
+    let mut m = Module::default();
+    let mut fb = FunctionBuilder::new(&mut m, "spin");
+    fb.loop_(|fb| fb.push(Statement::Break), |_| None);
+    let spin = fb.finish();
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    fb.call(spin, &[]);
+    let main = fb.finish();
+    add_compute_entry(&mut m, "main", main);
+    let mut small = m.clone();
+    run(&mut small, Policy::Small);
+    check_valid(&small);
+    assert!(fn_text(&module_to_string(&small), "main").contains("call spin()"));
+    run(&mut m, Policy::All);
+    check_valid(&m);
+    let text = module_to_string(&m);
+    assert!(!fn_text(&text, "main").contains("call"), "{text}");
+    assert!(fn_text(&text, "main").contains("loop {"), "{text}");
+}

@@ -1,0 +1,624 @@
+//! `precise`: marks every floating-point operation that contributes to a
+//! value stored into something declared `precise`.
+//!
+//! Roots (the values whose computation must be precise):
+//! - a `Store` into a precise local or global (a `precise` stage output is
+//!   a precise `Output` global), into a precise struct member (the access
+//!   chain selects a member declared `precise`), or through a precise
+//!   argument pointer (`precise out` parameter);
+//! - a `Store` of a whole struct (or array of structs) whose type has
+//!   precise members: only the parts that land in precise members, when the
+//!   value is a `Compose`; the whole value otherwise;
+//! - the values returned by a function whose `FunctionResult::precise` is
+//!   set.
+//!
+//! From a root the pass walks the data dependences backwards and sets
+//! `precise` on each float `Binary` arithmetic operation (`add sub mul div
+//! mod matmul`), float `Negate`, `Math` function and value conversion to
+//! float it reaches. It walks through `Compose`, `Swizzle`, `Access`,
+//! `Select` (condition included: it chooses the value) and every other
+//! operand, and through memory flow-insensitively: a `Load` of a local (or
+//! of a `Private`/`Workgroup` global) reaches every value stored into that
+//! variable anywhere (in any function, for globals). Loads from inputs,
+//! buffers and other memory written outside the shader end the walk. Only
+//! reached expressions are marked: an identical twin that feeds nothing
+//! precise stays fast.
+//!
+//! Calls: when a call's result, or what it writes through an `out`
+//! argument, reaches a precise value, the callee gets a *precise
+//! specialisation* — a copy with `result.precise` (or that argument's
+//! `precise`) set, whose own slice is marked — and the call is redirected
+//! to it. Specialisations are cached by (callee, result, arguments). When a
+//! callee's slice reaches one of its arguments, the argument values at its
+//! call sites are walked too (for a pointer argument, the stores into the
+//! variable passed). DXC does not cross calls at all (its issue 8423).
+//! Sema rejects recursion; the walk uses an explicit worklist, so deep call
+//! chains cannot overflow the stack.
+//!
+//! The pass only sets flags, adds functions and redirects calls: it
+//! invalidates nothing else. It runs at every optimisation level.
+
+use crate::ir::visit::walk_statements;
+use crate::ir::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Marks precise expressions in `module` (see the module docs).
+pub fn run(module: &mut Module) {
+    let mut p = Precise::new(module);
+    p.seed_all();
+    p.drain();
+    p.apply_redirects();
+}
+
+/// Where a pointer chain starts.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum VarRoot {
+    Local(Handle<LocalVariable>),
+    Global(Handle<GlobalVariable>),
+    Argument(u32),
+    Other,
+}
+
+struct PointerInfo {
+    root: VarRoot,
+    /// The chain selects a member declared `precise`.
+    precise_member: bool,
+    /// Dynamic indices along the chain.
+    indices: Vec<Handle<Expression>>,
+}
+
+struct CallSite {
+    function: Handle<Function>,
+    arguments: Vec<Handle<Expression>>,
+}
+
+/// What the pass needs to know about one function, gathered in one walk.
+#[derive(Default)]
+struct FnInfo {
+    /// Per local: values stored into it (through any access chain).
+    local_stores: FxHashMap<Handle<LocalVariable>, Vec<Handle<Expression>>>,
+    /// Per local: calls that receive a pointer into it (call, argument).
+    local_calls: FxHashMap<Handle<LocalVariable>, Vec<(usize, usize)>>,
+    /// Per pointer argument: calls it is passed on to.
+    arg_calls: FxHashMap<u32, Vec<(usize, usize)>>,
+    calls: Vec<CallSite>,
+    /// Call index of each `CallResult` expression.
+    call_of_result: FxHashMap<Handle<Expression>, usize>,
+    /// Arguments of each `Subgroup` statement, by its result.
+    subgroup_args: FxHashMap<Handle<Expression>, Vec<Handle<Expression>>>,
+    returns: Vec<Handle<Expression>>,
+    /// Stores whose target is precise (whole value), and stores of values
+    /// whose type has precise members.
+    precise_stores: Vec<Handle<Expression>>,
+    member_stores: Vec<Handle<Expression>>,
+    /// Calls passing a pointer to precise memory (call, argument).
+    precise_out_calls: Vec<(usize, usize)>,
+}
+
+/// A function and an expression in it.
+type Site = (Handle<Function>, Handle<Expression>);
+/// A call: caller, call index, argument index.
+type CallArg = (Handle<Function>, usize, usize);
+
+/// A specialisation key: callee, result precise, precise arguments.
+type Key = (Handle<Function>, bool, u64);
+
+struct Precise<'m> {
+    module: &'m mut Module,
+    infos: Vec<FnInfo>,
+    visited: Vec<Vec<bool>>,
+    locals_done: FxHashSet<(Handle<Function>, Handle<LocalVariable>)>,
+    globals_done: FxHashSet<Handle<GlobalVariable>>,
+    /// Per global: (function, value) of every store into it.
+    global_stores: FxHashMap<Handle<GlobalVariable>, Vec<Site>>,
+    /// Per global: calls receiving a pointer into it.
+    global_calls: FxHashMap<Handle<GlobalVariable>, Vec<CallArg>>,
+    /// Current call sites of each function: (caller, call index).
+    callers: FxHashMap<Handle<Function>, Vec<(Handle<Function>, usize)>>,
+    /// Arguments of a function that its slice reached.
+    arg_reached: Vec<Vec<bool>>,
+    redirects: FxHashMap<(Handle<Function>, usize), Handle<Function>>,
+    variants: FxHashMap<Key, Handle<Function>>,
+    /// The key each function stands for.
+    key_of: Vec<Key>,
+    has_precise_members: Vec<Option<bool>>,
+    work: Vec<Site>,
+}
+
+impl<'m> Precise<'m> {
+    fn new(module: &'m mut Module) -> Self {
+        let n = module.types.len();
+        let mut p = Precise {
+            module,
+            infos: Vec::new(),
+            visited: Vec::new(),
+            locals_done: FxHashSet::default(),
+            globals_done: FxHashSet::default(),
+            global_stores: FxHashMap::default(),
+            global_calls: FxHashMap::default(),
+            callers: FxHashMap::default(),
+            arg_reached: Vec::new(),
+            redirects: FxHashMap::default(),
+            variants: FxHashMap::default(),
+            key_of: Vec::new(),
+            has_precise_members: vec![None; n],
+            work: Vec::new(),
+        };
+        let handles: Vec<Handle<Function>> = p.module.functions.handles().collect();
+        for h in handles {
+            p.add_function_state(h);
+        }
+        p
+    }
+
+    /// Gathers the info of a function just added (original or variant).
+    fn add_function_state(&mut self, h: Handle<Function>) {
+        let info = self.gather(h);
+        let f = &self.module.functions[h];
+        let mask = f
+            .arguments
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| a.precise && *i < 64)
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        let result = f.result.as_ref().is_some_and(|r| r.precise);
+        self.visited.push(vec![false; f.expressions.len()]);
+        self.arg_reached.push(vec![false; f.arguments.len()]);
+        self.key_of.push((h, result, mask));
+        for (k, c) in info.calls.iter().enumerate() {
+            self.callers.entry(c.function).or_default().push((h, k));
+        }
+        self.infos.push(info);
+    }
+
+    fn type_has_precise(&mut self, ty: Handle<Type>) -> bool {
+        // Iterative over the type DAG: element types have lower handles.
+        if let Some(Some(b)) = self.has_precise_members.get(ty.index()) {
+            return *b;
+        }
+        for i in 0..=ty.index() {
+            if self.has_precise_members[i].is_some() {
+                continue;
+            }
+            let t = Handle::<Type>::from_index(i);
+            let b = match &self.module.types[t].inner {
+                TypeInner::Struct { members, .. } => members
+                    .iter()
+                    .any(|m| m.precise || self.has_precise_members[m.ty.index()].unwrap_or(false)),
+                TypeInner::Array { base, .. } => {
+                    self.has_precise_members[base.index()].unwrap_or(false)
+                }
+                _ => false,
+            };
+            self.has_precise_members[i] = Some(b);
+        }
+        self.has_precise_members[ty.index()].unwrap_or(false)
+    }
+
+    fn pointer_info(&self, f: &Function, mut p: Handle<Expression>) -> PointerInfo {
+        let mut info = PointerInfo {
+            root: VarRoot::Other,
+            precise_member: false,
+            indices: Vec::new(),
+        };
+        loop {
+            match f.expressions[p] {
+                Expression::AccessIndex { base, index } => {
+                    if let TypeInner::Pointer { base: pointee, .. } =
+                        self.module.types[f.expr_type(base)].inner
+                        && let TypeInner::Struct { ref members, .. } =
+                            self.module.types[pointee].inner
+                        && members.get(index as usize).is_some_and(|m| m.precise)
+                    {
+                        info.precise_member = true;
+                    }
+                    p = base;
+                }
+                Expression::Access { base, index } => {
+                    info.indices.push(index);
+                    p = base;
+                }
+                Expression::LocalVariable(l) => {
+                    info.root = VarRoot::Local(l);
+                    return info;
+                }
+                Expression::GlobalVariable(g) => {
+                    info.root = VarRoot::Global(g);
+                    return info;
+                }
+                Expression::FunctionArgument(i) => {
+                    info.root = VarRoot::Argument(i);
+                    return info;
+                }
+                _ => return info,
+            }
+        }
+    }
+
+    fn root_is_precise(&self, f: &Function, root: VarRoot) -> bool {
+        match root {
+            VarRoot::Local(l) => f.local_variables[l].precise,
+            VarRoot::Global(g) => self.module.globals[g].precise,
+            VarRoot::Argument(i) => f.arguments.get(i as usize).is_some_and(|a| a.precise),
+            VarRoot::Other => false,
+        }
+    }
+
+    fn gather(&mut self, h: Handle<Function>) -> FnInfo {
+        let mut info = FnInfo::default();
+        let f = std::mem::take(&mut self.module.functions[h]);
+        let result_precise = f.result.as_ref().is_some_and(|r| r.precise);
+        let mut stores = Vec::new();
+        let mut calls = Vec::new();
+        walk_statements(&f.body, |s| match s {
+            Statement::Store { pointer, value } => stores.push((*pointer, *value)),
+            Statement::Call {
+                function,
+                arguments,
+                result,
+            } => calls.push((*function, arguments.clone(), *result)),
+            Statement::Return { value: Some(v) } => info.returns.push(*v),
+            Statement::Subgroup { args, result, .. } => {
+                info.subgroup_args.insert(*result, args.clone());
+            }
+            _ => {}
+        });
+        for (pointer, value) in stores {
+            let pi = self.pointer_info(&f, pointer);
+            match pi.root {
+                VarRoot::Local(l) => info.local_stores.entry(l).or_default().push(value),
+                VarRoot::Global(g) => self.global_stores.entry(g).or_default().push((h, value)),
+                _ => {}
+            }
+            if pi.precise_member || self.root_is_precise(&f, pi.root) {
+                info.precise_stores.push(value);
+            } else if self.type_has_precise(f.expr_type(value)) {
+                info.member_stores.push(value);
+            }
+        }
+        for (k, (function, arguments, result)) in calls.into_iter().enumerate() {
+            for (i, &a) in arguments.iter().enumerate() {
+                if !matches!(
+                    self.module.types[f.expr_type(a)].inner,
+                    TypeInner::Pointer { .. }
+                ) {
+                    continue;
+                }
+                let pi = self.pointer_info(&f, a);
+                match pi.root {
+                    VarRoot::Local(l) => info.local_calls.entry(l).or_default().push((k, i)),
+                    VarRoot::Global(g) => self.global_calls.entry(g).or_default().push((h, k, i)),
+                    VarRoot::Argument(n) => info.arg_calls.entry(n).or_default().push((k, i)),
+                    VarRoot::Other => {}
+                }
+                let pointee = match self.module.types[f.expr_type(a)].inner {
+                    TypeInner::Pointer { base, .. } => base,
+                    _ => continue,
+                };
+                if pi.precise_member
+                    || self.root_is_precise(&f, pi.root)
+                    || self.type_has_precise(pointee)
+                {
+                    info.precise_out_calls.push((k, i));
+                }
+            }
+            if let Some(r) = result {
+                info.call_of_result.insert(r, k);
+            }
+            info.calls.push(CallSite {
+                function,
+                arguments,
+            });
+        }
+        if !result_precise {
+            info.returns.clear();
+        }
+        self.module.functions[h] = f;
+        info
+    }
+
+    /// Queues the roots of every function.
+    fn seed_all(&mut self) {
+        let n = self.module.functions.len();
+        for i in 0..n {
+            self.seed(Handle::from_index(i));
+        }
+    }
+
+    fn seed(&mut self, h: Handle<Function>) {
+        let info = &self.infos[h.index()];
+        let whole: Vec<_> = info
+            .precise_stores
+            .iter()
+            .chain(&info.returns)
+            .copied()
+            .collect();
+        let members = info.member_stores.clone();
+        let out_calls = info.precise_out_calls.clone();
+        for v in whole {
+            self.work.push((h, v));
+        }
+        for v in members {
+            self.members(h, v);
+        }
+        for (k, i) in out_calls {
+            self.request(h, k, false, Some(i));
+        }
+    }
+
+    /// Queues the parts of `value` that land in precise members.
+    fn members(&mut self, h: Handle<Function>, value: Handle<Expression>) {
+        let mut stack = vec![value];
+        while let Some(v) = stack.pop() {
+            let f = &self.module.functions[h];
+            let ty = f.expr_type(v);
+            let Expression::Compose { ref components, .. } = f.expressions[v] else {
+                self.work.push((h, v));
+                continue;
+            };
+            let components = components.clone();
+            match self.module.types[ty].inner.clone() {
+                TypeInner::Struct { members, .. } => {
+                    for (m, c) in members.iter().zip(components) {
+                        if m.precise {
+                            self.work.push((h, c));
+                        } else if self.type_has_precise(m.ty) {
+                            stack.push(c);
+                        }
+                    }
+                }
+                _ => stack.extend(components),
+            }
+        }
+    }
+
+    fn drain(&mut self) {
+        while let Some((h, e)) = self.work.pop() {
+            let seen = &mut self.visited[h.index()];
+            if seen.get(e.index()).copied().unwrap_or(true) {
+                continue;
+            }
+            seen[e.index()] = true;
+            self.visit(h, e);
+        }
+    }
+
+    fn visit(&mut self, h: Handle<Function>, e: Handle<Expression>) {
+        let is_float = {
+            let f = &self.module.functions[h];
+            match self.module.types[f.expr_type(e)].inner {
+                TypeInner::Scalar(s)
+                | TypeInner::Vector { scalar: s, .. }
+                | TypeInner::Matrix { scalar: s, .. } => s.kind == ScalarKind::Float,
+                _ => false,
+            }
+        };
+        let f = &mut self.module.functions[h];
+        if is_float {
+            mark(&mut f.expressions[e]);
+        }
+        let f = &self.module.functions[h];
+        match f.expressions[e] {
+            Expression::Load { pointer } => self.reach_memory(h, pointer),
+            Expression::FunctionArgument(i) => self.reach_argument(h, i),
+            Expression::CallResult(_) => {
+                if let Some(&k) = self.infos[h.index()].call_of_result.get(&e) {
+                    self.request(h, k, true, None);
+                }
+            }
+            Expression::SubgroupResult => {
+                if let Some(args) = self.infos[h.index()].subgroup_args.get(&e) {
+                    let args = args.clone();
+                    self.work.extend(args.into_iter().map(|a| (h, a)));
+                }
+            }
+            ref other => {
+                let mut ops = Vec::new();
+                other.for_each_operand(|o| ops.push(o));
+                self.work.extend(ops.into_iter().map(|o| (h, o)));
+            }
+        }
+    }
+
+    /// A load through `pointer` reaches a precise value.
+    fn reach_memory(&mut self, h: Handle<Function>, pointer: Handle<Expression>) {
+        let pi = self.pointer_info(&self.module.functions[h], pointer);
+        self.work.extend(pi.indices.iter().map(|&i| (h, i)));
+        match pi.root {
+            VarRoot::Local(l) => {
+                if !self.locals_done.insert((h, l)) {
+                    return;
+                }
+                let info = &self.infos[h.index()];
+                let values = info.local_stores.get(&l).cloned().unwrap_or_default();
+                let calls = info.local_calls.get(&l).cloned().unwrap_or_default();
+                self.work.extend(values.into_iter().map(|v| (h, v)));
+                for (k, i) in calls {
+                    self.request(h, k, false, Some(i));
+                }
+            }
+            VarRoot::Global(g) => {
+                let space = self.module.globals[g].space;
+                if !matches!(space, AddressSpace::Private | AddressSpace::Workgroup)
+                    || !self.globals_done.insert(g)
+                {
+                    return;
+                }
+                let values = self.global_stores.get(&g).cloned().unwrap_or_default();
+                let calls = self.global_calls.get(&g).cloned().unwrap_or_default();
+                self.work.extend(values);
+                for (c, k, i) in calls {
+                    self.request(c, k, false, Some(i));
+                }
+            }
+            VarRoot::Argument(i) => self.reach_argument(h, i),
+            VarRoot::Other => {}
+        }
+    }
+
+    /// The slice of function `h` reached its argument `i`: walk the
+    /// argument at every call site.
+    fn reach_argument(&mut self, h: Handle<Function>, i: u32) {
+        let Some(r) = self.arg_reached[h.index()].get_mut(i as usize) else {
+            return;
+        };
+        if *r {
+            return;
+        }
+        *r = true;
+        let sites = self.callers.get(&h).cloned().unwrap_or_default();
+        for (c, k) in sites {
+            if self.target(c, k) == h {
+                self.call_argument(c, k, i as usize);
+            }
+        }
+        // An inout pointer passed on from a caller: its callers' variables.
+    }
+
+    fn call_argument(&mut self, c: Handle<Function>, k: usize, i: usize) {
+        let Some(&a) = self.infos[c.index()].calls[k].arguments.get(i) else {
+            return;
+        };
+        let f = &self.module.functions[c];
+        if matches!(
+            self.module.types[f.expr_type(a)].inner,
+            TypeInner::Pointer { .. }
+        ) {
+            self.reach_memory(c, a);
+        } else {
+            self.work.push((c, a));
+        }
+    }
+
+    fn target(&self, c: Handle<Function>, k: usize) -> Handle<Function> {
+        self.redirects
+            .get(&(c, k))
+            .copied()
+            .unwrap_or(self.infos[c.index()].calls[k].function)
+    }
+
+    /// Call `k` of `c` must compute its result (or what it writes through
+    /// argument `arg`) precisely: redirect it to a specialisation.
+    fn request(&mut self, c: Handle<Function>, k: usize, result: bool, arg: Option<usize>) {
+        let target = self.target(c, k);
+        let (orig, r, mask) = self.key_of[target.index()];
+        let bit = arg.filter(|&i| i < 64).map_or(0, |i| 1u64 << i);
+        let key = (orig, r || result, mask | bit);
+        if key == (orig, r, mask) {
+            return;
+        }
+        let v = match self.variants.get(&key) {
+            Some(&v) => v,
+            None => self.specialise(key),
+        };
+        self.redirects.insert((c, k), v);
+        self.callers.entry(v).or_default().push((c, k));
+        let reached: Vec<usize> = self.arg_reached[v.index()]
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| **r)
+            .map(|(i, _)| i)
+            .collect();
+        for i in reached {
+            self.call_argument(c, k, i);
+        }
+    }
+
+    fn specialise(&mut self, key: Key) -> Handle<Function> {
+        let (orig, result, mask) = key;
+        let mut f = self.module.functions[orig].clone();
+        // `f.precise` (result), `f.precise.out1` (argument 1), or both:
+        // `f.precise.ret.out1`.
+        let mut suffix = String::from(".precise");
+        if let Some(r) = f.result.as_mut()
+            && result
+        {
+            r.precise = true;
+            if mask != 0 {
+                suffix.push_str(".ret");
+            }
+        }
+        for (i, a) in f.arguments.iter_mut().enumerate() {
+            if i < 64 && mask & (1 << i) != 0 {
+                a.precise = true;
+                suffix.push_str(&format!(".out{i}"));
+            }
+        }
+        f.name.push_str(&suffix);
+        let h = self.module.functions.append(f);
+        self.add_function_state(h);
+        self.key_of[h.index()] = key;
+        self.variants.insert(key, h);
+        // Stores into globals whose stores were already walked.
+        let done: Vec<Handle<GlobalVariable>> = self.globals_done.iter().copied().collect();
+        for g in done {
+            let values: Vec<_> = self
+                .global_stores
+                .get(&g)
+                .map(|v| v.iter().filter(|(f, _)| *f == h).copied().collect())
+                .unwrap_or_default();
+            self.work.extend(values);
+        }
+        self.seed(h);
+        h
+    }
+
+    /// Rewrites the redirected calls and their `CallResult`s.
+    fn apply_redirects(&mut self) {
+        if self.redirects.is_empty() {
+            return;
+        }
+        let n = self.module.functions.len();
+        for fi in 0..n {
+            let h = Handle::<Function>::from_index(fi);
+            let mut k = 0usize;
+            let mut results = Vec::new();
+            let redirects = &self.redirects;
+            crate::ir::visit::walk_statements_mut(&mut self.module.functions[h].body, |s| {
+                if let Statement::Call {
+                    function, result, ..
+                } = s
+                {
+                    if let Some(&v) = redirects.get(&(h, k)) {
+                        *function = v;
+                        if let Some(r) = *result {
+                            results.push((r, v));
+                        }
+                    }
+                    k += 1;
+                }
+            });
+            let f = &mut self.module.functions[h];
+            for (r, v) in results {
+                f.expressions[r] = Expression::CallResult(v);
+            }
+        }
+    }
+}
+
+/// Sets `precise` on an arithmetic expression.
+fn mark(e: &mut Expression) {
+    use BinaryOperator as B;
+    match e {
+        Expression::Unary {
+            op: UnaryOperator::Negate,
+            precise,
+            ..
+        }
+        | Expression::Math { precise, .. }
+        | Expression::As {
+            convert: Some(_),
+            precise,
+            ..
+        } => *precise = true,
+        Expression::Binary {
+            op: B::Add | B::Subtract | B::Multiply | B::Divide | B::Modulo | B::MatMul,
+            precise,
+            ..
+        } => *precise = true,
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,392 @@
+//! Rebuilding a function's expression arena in one walk of its body: the
+//! machinery under `const_fold`, `algebra`, `cse`, `dce` and `inline`.
+//!
+//! Passes that replace an expression by new ones (a folded literal, `x *
+//! (1/c)`) cannot edit the arena in place: a new expression would come after
+//! its users, and a literal must not stand in an `Emit` range. Instead
+//! [`rebuild_function`] walks the body in order and builds a fresh arena:
+//! first the old trivial expressions (literals, constants, variable and
+//! argument references) that the pass keeps, then, as each `Emit` is
+//! reached, whatever the pass makes of each expression, with its operands
+//! already mapped to their new handles. Statements are copied with mapped
+//! operands; `Emit` ranges are rebuilt around the new expressions (a trivial
+//! expression appended in the middle of a run splits the run). The result
+//! satisfies the arena invariants by construction: everything an expression
+//! uses was appended before it.
+//!
+//! The walk recurses once per nested block.
+
+use crate::ir::*;
+use crate::span::Span;
+use rustc_hash::FxHashMap;
+
+/// The state of a rebuild, handed to the pass's hooks.
+pub struct Cx<'a> {
+    pub module: &'a mut Module,
+    /// The function as it was.
+    pub old: &'a Function,
+    /// The function being built (arguments, result and locals copied).
+    pub new: Function,
+    map: Vec<Option<Handle<Expression>>>,
+    blocks: Vec<Block>,
+    /// Start of the current run of emitted expressions.
+    run_start: Option<usize>,
+    literals: FxHashMap<Literal, Handle<Expression>>,
+}
+
+/// What a pass does to expressions and statements during a rebuild. Every
+/// hook has a default that copies.
+pub trait Rewrite {
+    /// Whether to keep an old trivial expression (not a statement result).
+    fn keep_trivial(&self, _old: Handle<Expression>) -> bool {
+        true
+    }
+    /// Whether a local survives the pass (its initialiser is copied only
+    /// then; a dropped local must lose every reference).
+    fn keep_local(&self, _local: Handle<LocalVariable>) -> bool {
+        true
+    }
+    /// Whether to keep the result of a `Call` or `Atomic` statement (else
+    /// the statement's `result` becomes `None`).
+    fn keep_result(&self, _old: Handle<Expression>) -> bool {
+        true
+    }
+    /// The new handle for an emitted expression `old`, whose operands in
+    /// `expr` are already new handles; `None` drops it (it must be unused).
+    fn expression(
+        &mut self,
+        cx: &mut Cx,
+        _old: Handle<Expression>,
+        expr: Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        Some(cx.emit(expr, ty, span))
+    }
+    /// A statement without nested blocks, operands mapped.
+    fn statement(&mut self, cx: &mut Cx, s: Statement) {
+        cx.push(s);
+    }
+    /// The value of an `if` condition when the pass knows it.
+    fn constant_condition(&self, _cx: &Cx, _condition: Handle<Expression>) -> Option<bool> {
+        None
+    }
+    /// A block starts (the function body, a branch, a loop body, …).
+    fn enter_block(&mut self, _cx: &mut Cx) {}
+    /// The block that `enter_block` started ends.
+    fn leave_block(&mut self, _cx: &mut Cx) {}
+    /// Called before a loop's body is rebuilt (values may change around it).
+    fn enter_loop(&mut self, _cx: &mut Cx) {}
+}
+
+impl<'a> Cx<'a> {
+    /// Appends an expression to the new arena; a non-trivial one joins the
+    /// current `Emit` run.
+    pub fn emit(&mut self, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
+        let trivial = expr.is_trivial();
+        if trivial {
+            self.flush_run();
+        } else if self.run_start.is_none() {
+            self.run_start = Some(self.new.expressions.len());
+        }
+        let lit = match expr {
+            Expression::Literal(l) => Some(l),
+            _ => None,
+        };
+        let h = self.new.add_expression(expr, ty);
+        if !span.is_dummy() {
+            self.new.set_expr_span(h, span);
+        }
+        if let Some(l) = lit {
+            self.literals.entry(l).or_insert(h);
+        }
+        h
+    }
+
+    /// A literal expression (the same handle for the same bits).
+    pub fn literal(&mut self, lit: Literal) -> Handle<Expression> {
+        if let Some(&h) = self.literals.get(&lit) {
+            return h;
+        }
+        let ty = self.module.scalar_type(lit.scalar());
+        self.emit(Expression::Literal(lit), ty, Span::default())
+    }
+
+    /// An expression of the new arena.
+    pub fn expr(&self, h: Handle<Expression>) -> &Expression {
+        &self.new.expressions[h]
+    }
+    pub fn ty(&self, h: Handle<Expression>) -> Handle<Type> {
+        self.new.expr_type(h)
+    }
+    pub fn inner(&self, h: Handle<Expression>) -> &TypeInner {
+        &self.module.types[self.new.expr_type(h)].inner
+    }
+    /// The literal an expression of the new arena is, if it is one.
+    pub fn as_literal(&self, h: Handle<Expression>) -> Option<Literal> {
+        match *self.expr(h) {
+            Expression::Literal(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The new handle of an old expression.
+    pub fn map(&self, old: Handle<Expression>) -> Handle<Expression> {
+        self.map.get(old.index()).copied().flatten().unwrap_or(old)
+    }
+
+    /// Adds a statement to the current block.
+    pub fn push(&mut self, s: Statement) {
+        self.flush_run();
+        self.blocks.last_mut().expect("a block is open").push(s);
+    }
+
+    fn flush_run(&mut self) {
+        if let Some(start) = self.run_start.take() {
+            let end = self.new.expressions.len();
+            if start < end {
+                self.blocks
+                    .last_mut()
+                    .expect("a block is open")
+                    .push(Statement::Emit(Range::new(start, end)));
+            }
+        }
+    }
+
+    /// Rebuilds an old block into a new one.
+    pub fn block(&mut self, rw: &mut impl Rewrite, old: &[Statement]) -> Block {
+        self.flush_run();
+        self.blocks.push(Block::new());
+        rw.enter_block(self);
+        for s in old {
+            let terminator = matches!(
+                s,
+                Statement::Break | Statement::Continue | Statement::Return { .. } | Statement::Kill
+            );
+            self.statement(rw, s);
+            if terminator {
+                // Anything after it in this block is unreachable.
+                break;
+            }
+        }
+        self.flush_run();
+        rw.leave_block(self);
+        self.blocks.pop().unwrap_or_default()
+    }
+
+    fn statement(&mut self, rw: &mut impl Rewrite, s: &Statement) {
+        let old = self.old;
+        match s {
+            Statement::Emit(r) => {
+                for h in r.iter() {
+                    let mut e = old.expressions[h].clone();
+                    e.map_operands(|o| self.map(o));
+                    let ty = old.expr_type(h);
+                    let span = old.expr_span(h);
+                    let new = rw.expression(self, h, e, ty, span);
+                    self.map[h.index()] = new;
+                }
+            }
+            Statement::Block(b) => {
+                let b = self.block(rw, b);
+                self.push(Statement::Block(b));
+            }
+            Statement::If {
+                condition,
+                accept,
+                reject,
+                control,
+            } => {
+                let condition = self.map(*condition);
+                match rw.constant_condition(self, condition) {
+                    Some(taken) => {
+                        let b = self.block(rw, if taken { accept } else { reject });
+                        if !b.is_empty() {
+                            self.push(Statement::Block(b));
+                        }
+                    }
+                    None => {
+                        let accept = self.block(rw, accept);
+                        let reject = self.block(rw, reject);
+                        self.push(Statement::If {
+                            condition,
+                            accept,
+                            reject,
+                            control: *control,
+                        });
+                    }
+                }
+            }
+            Statement::Switch { selector, cases } => {
+                let selector = self.map(*selector);
+                let cases = cases
+                    .iter()
+                    .map(|c| SwitchCase {
+                        value: c.value,
+                        body: self.block(rw, &c.body),
+                        fall_through: c.fall_through,
+                    })
+                    .collect();
+                self.push(Statement::Switch { selector, cases });
+            }
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+                control,
+            } => {
+                self.flush_run();
+                rw.enter_loop(self);
+                let body = self.block(rw, body);
+                // `break_if` is in the scope of `continuing`: map it before
+                // the pass leaves that block.
+                self.flush_run();
+                self.blocks.push(Block::new());
+                rw.enter_block(self);
+                for s in continuing {
+                    self.statement(rw, s);
+                }
+                self.flush_run();
+                let break_if = break_if.map(|b| self.map(b));
+                rw.leave_block(self);
+                let continuing = self.blocks.pop().unwrap_or_default();
+                self.push(Statement::Loop {
+                    body,
+                    continuing,
+                    break_if,
+                    control: *control,
+                });
+            }
+            other => {
+                let mut s = other.clone();
+                // Statement results are appended when their statement is
+                // reached, so a dropped statement leaves none behind.
+                let result = match &mut s {
+                    Statement::Call { result, .. } | Statement::Atomic { result, .. } => result,
+                    Statement::Subgroup { result, .. } => {
+                        let r = *result;
+                        self.define_result(r);
+                        s.map_expressions(|h| self.map(h));
+                        rw.statement(self, s);
+                        return;
+                    }
+                    _ => {
+                        s.map_expressions(|h| self.map(h));
+                        rw.statement(self, s);
+                        return;
+                    }
+                };
+                if let Some(r) = *result {
+                    if rw.keep_result(r) {
+                        self.define_result(r);
+                    } else {
+                        *result = None;
+                    }
+                }
+                s.map_expressions(|h| self.map(h));
+                rw.statement(self, s);
+            }
+        }
+    }
+
+    /// Copies a local's initialiser (literals, constants, zero values and
+    /// `Compose`/`Splat` of them) into the new arena, without `Emit`.
+    fn copy_initialiser(&mut self, h: Handle<Expression>, depth: u32) -> Handle<Expression> {
+        if let Some(n) = self.map.get(h.index()).copied().flatten() {
+            return n;
+        }
+        let old = self.old;
+        let mut e = old.expressions[h].clone();
+        if depth < 64 {
+            e.map_operands(|o| self.copy_initialiser(o, depth + 1));
+        }
+        let ty = old.expr_type(h);
+        let n = if e.is_trivial() {
+            self.emit(e, ty, old.expr_span(h))
+        } else {
+            self.new.add_expression(e, ty)
+        };
+        self.map[h.index()] = Some(n);
+        n
+    }
+
+    fn define_result(&mut self, old_result: Handle<Expression>) {
+        let old = self.old;
+        let e = old.expressions[old_result].clone();
+        let new = self.emit(e, old.expr_type(old_result), old.expr_span(old_result));
+        self.map[old_result.index()] = Some(new);
+    }
+}
+
+/// Rebuilds function `h` of `module` through `rw`.
+pub fn rebuild_function(module: &mut Module, h: Handle<Function>, rw: &mut impl Rewrite) {
+    let old = std::mem::take(&mut module.functions[h]);
+    let new = rebuild(module, &old, rw);
+    module.functions[h] = new;
+}
+
+/// Rebuilds `old` (not in `module.functions` while this runs, or a copy)
+/// through `rw` and returns the new function.
+pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Function {
+    let new = Function {
+        name: old.name.clone(),
+        arguments: old.arguments.clone(),
+        result: old.result.clone(),
+        local_variables: old.local_variables.clone(),
+        ..Function::default()
+    };
+    let mut cx = Cx {
+        module,
+        old,
+        new,
+        map: vec![None; old.expressions.len()],
+        blocks: Vec::new(),
+        run_start: None,
+        literals: FxHashMap::default(),
+    };
+    for (h, e) in old.expressions.iter() {
+        if e.is_trivial() && !e.is_statement_result() && rw.keep_trivial(h) {
+            let n = match *e {
+                Expression::Literal(l) if cx.literals.contains_key(&l) => cx.literals[&l],
+                _ => cx.emit(e.clone(), old.expr_type(h), old.expr_span(h)),
+            };
+            cx.map[h.index()] = Some(n);
+        }
+    }
+    for (l, local) in old.local_variables.iter() {
+        let init = match local.init {
+            Some(i) if rw.keep_local(l) && i.index() < old.expressions.len() => {
+                Some(cx.copy_initialiser(i, 0))
+            }
+            _ => None,
+        };
+        cx.new.local_variables[l].init = init;
+    }
+    let body = cx.block(rw, &old.body);
+    let mut new = cx.new;
+    new.body = body;
+    new
+}
+
+/// How many times each expression is used, by expressions that are
+/// emitted or by statements (a `break_if` counts).
+pub fn use_counts(f: &Function) -> Vec<u32> {
+    let mut counts = vec![0u32; f.expressions.len()];
+    let mut bump = |h: Handle<Expression>| {
+        if let Some(c) = counts.get_mut(h.index()) {
+            *c += 1;
+        }
+    };
+    crate::ir::visit::walk_statements(&f.body, |s| match s {
+        Statement::Emit(r) => {
+            for h in r.iter() {
+                f.expressions[h].for_each_operand(&mut bump);
+            }
+        }
+        Statement::Loop {
+            break_if: Some(b), ..
+        } => bump(*b),
+        other => other.for_each_operand(&mut bump),
+    });
+    counts
+}

@@ -1,0 +1,11 @@
+// pass: const_fold -O0
+// -O0 does not fuse.
+RWStructuredBuffer<float> buf : register(u0);
+
+[numthreads(1, 1, 1)]
+void main() {
+    buf[2] = buf[0] * buf[1] + buf[3];
+}
+// check: = mul
+// check: = add
+// not: fma
