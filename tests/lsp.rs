@@ -674,3 +674,76 @@ fn hlslc_lsp_rejects_unknown_arguments() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown argument '--tcp'"));
 }
+
+#[test]
+fn a_problem_inside_a_header_macro_is_echoed_at_its_use() {
+    let dir = scratch("macro");
+    std::fs::write(dir.join("m.hlsli"), "#define DIV(a) (1 / (a))\n").unwrap();
+    let main = uri(&dir.join("main.hlsl"));
+    let header = uri(&dir.join("m.hlsli"));
+    let mut c = Client::start(json!(null));
+    let pubs = c.open(&main, 1, "#include \"m.hlsli\"\n#if DIV(0)\n#endif\n");
+    // Where the text was spelled: the `/` in the header's macro body.
+    let h = &published_for(&pubs, &header).expect("header").diagnostics;
+    assert_eq!(h.len(), 1, "{h:?}");
+    assert_eq!(code(&h[0]), "E0109");
+    assert_eq!(h[0].range, Range::new(pos(0, 18), pos(0, 19)));
+    let related = h[0].related_information.as_ref().unwrap();
+    assert_eq!(related[0].message, "in expansion of macro `DIV`");
+    assert_eq!(related[0].location.uri.as_str(), main);
+    assert_eq!(related[0].location.range, Range::new(pos(1, 4), pos(1, 10)));
+    assert_eq!(related[1].message, "included from here");
+    // Echoed in the document at the macro's use.
+    let m = &published_for(&pubs, &main).expect("main").diagnostics;
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0].range, Range::new(pos(1, 4), pos(1, 10)));
+    assert!(
+        m[0].message
+            .starts_with("in expansion of macro `DIV`: division by zero"),
+        "{}",
+        m[0].message
+    );
+    let back = &m[0].related_information.as_ref().unwrap()[0];
+    assert_eq!(back.location.uri.as_str(), header);
+    assert_eq!(back.location.range, h[0].range);
+    assert_eq!(c.shutdown(), 0);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn closing_the_including_document_compiles_the_header_on_its_own() {
+    let dir = scratch("reroot");
+    let main = uri(&dir.join("main.hlsl"));
+    let header = uri(&dir.join("h.hlsli"));
+    let mut c = Client::start(json!(null));
+    c.open(&header, 1, "#warning from h\n");
+    let alone = c.diagnostics(&header).to_vec();
+    assert_eq!(alone.len(), 1);
+    assert!(
+        alone[0].related_information.is_none(),
+        "compiled on its own"
+    );
+    c.open(&main, 1, "#include \"h.hlsli\"\n");
+    let included = c.diagnostics(&header).to_vec();
+    assert_eq!(included.len(), 1, "not reported twice: {included:?}");
+    assert_eq!(
+        included[0].related_information.as_ref().unwrap()[0].message,
+        "included from here"
+    );
+    assert_eq!(c.diagnostics(&main).len(), 1, "the echo");
+    let pubs = c.close(&main);
+    assert!(
+        published_for(&pubs, &main)
+            .expect("cleared")
+            .diagnostics
+            .is_empty()
+    );
+    assert_eq!(
+        published_for(&pubs, &header)
+            .expect("again alone")
+            .diagnostics,
+        alone
+    );
+    assert_eq!(c.shutdown(), 0);
+    let _ = std::fs::remove_dir_all(dir);
+}
