@@ -747,3 +747,61 @@ fn closing_the_including_document_compiles_the_header_on_its_own() {
     assert_eq!(c.shutdown(), 0);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+#[ignore = "needs sema on main"]
+fn semantic_errors_with_a_profile_syntax_only_without() {
+    let mut c = Client::start(json!(null));
+    let with = "file:///w/sema.hlsl";
+    let text = "// hlslc -T cs_6_0 -E main\nRWStructuredBuffer<float> b;\n[numthreads(1, 1, 1)]\nvoid main() { b[0] = missing; }\n";
+    let pubs = c.open(with, 1, text);
+    let d = &published_for(&pubs, with).expect("published").diagnostics;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(code(&d[0]), "E0301");
+    assert_eq!(d[0].range, Range::new(pos(3, 21), pos(3, 28)));
+    // The same text without a profile is only parsed: no semantic errors.
+    let without = "file:///w/syntax-only.hlsl";
+    let pubs = c.open(without, 1, &text[text.find('\n').unwrap() + 1..]);
+    assert!(published_for(&pubs, without).is_none(), "{pubs:?}");
+    // Fixing the name clears the error.
+    let pubs = c.edit(with, 2, Range::new(pos(3, 21), pos(3, 28)), "1.0");
+    assert!(
+        published_for(&pubs, with)
+            .expect("cleared")
+            .diagnostics
+            .is_empty()
+    );
+    assert_eq!(c.shutdown(), 0);
+}
+
+/// Samples that hlslc compiles today, opened as an editor would: their
+/// `// Compile:` lines give profile, entry point and flags (shadow_pcf's
+/// register shifts), their includes come from the disk.
+#[test]
+#[ignore = "needs sema on main"]
+fn samples_open_without_diagnostics() {
+    let mut c = Client::start(json!(null));
+    let dir = crate::common::root().join("samples");
+    for name in [
+        "blur",
+        "histogram",
+        "matmul",
+        "mesh_lit",
+        "particles",
+        "prefix_sum",
+        "reduce_sum",
+        "shadow_pcf",
+        "skinning",
+    ] {
+        let p = dir.join(format!("{name}.hlsl"));
+        let text = std::fs::read_to_string(&p).unwrap();
+        c.open(&uri(&p), 1, &text);
+    }
+    let all: Vec<(&String, &Diagnostic)> = c
+        .state
+        .iter()
+        .flat_map(|(u, ds)| ds.iter().map(move |d| (u, d)))
+        .collect();
+    assert!(all.is_empty(), "{all:#?}");
+    assert_eq!(c.shutdown(), 0);
+}
