@@ -121,6 +121,7 @@
 //! `stride` bytes apart, `row_major` rows.
 
 mod build;
+mod names;
 mod words;
 
 pub use build::reflect;
