@@ -209,4 +209,44 @@ mod tests {
         d.apply(edit(5, 0, 0, 1, "!"));
         assert_eq!(d.text, "n!");
     }
+
+    /// Random edits at random (often invalid) positions over text with
+    /// multi-byte characters and every line terminator: no panic, and the
+    /// offset of a position that came from an offset is that offset.
+    #[test]
+    fn random_edits_never_panic() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n.max(1)
+        };
+        let pieces = ["a", "é", "𝄞", "\n", "\r\n", "\r", " ", "#error x", "中"];
+        let uri: lsp_types::Uri = "file:///r.hlsl".parse().unwrap();
+        let mut d = Document::new(uri, 0, String::new());
+        for _ in 0..2000 {
+            let mut insert = String::new();
+            for _ in 0..next(4) {
+                insert.push_str(pieces[next(pieces.len() as u64) as usize]);
+            }
+            let lines = d.text.lines().count() as u64 + 2;
+            let p = |next: &mut dyn FnMut(u64) -> u64| pos(next(lines) as u32, next(12) as u32);
+            let (a, b) = (p(&mut next), p(&mut next));
+            d.apply(TextDocumentContentChangeEvent {
+                range: Some(Range { start: a, end: b }),
+                range_length: None,
+                text: insert,
+            });
+            let li = LineIndex::new(&d.text);
+            let at = next(d.text.len() as u64 + 1) as usize;
+            if d.text.is_char_boundary(at)
+                && !(at > 0
+                    && d.text.as_bytes()[at - 1] == b'\r'
+                    && d.text.as_bytes().get(at) == Some(&b'\n'))
+            {
+                assert_eq!(li.offset(&d.text, li.position(&d.text, at)), at);
+            }
+        }
+    }
 }
