@@ -518,12 +518,17 @@ fn run() -> i32 {
         }
     }
     if let Some(f) = m.get_one::<String>("Fre") {
-        let json = artifact
-            .reflection
-            .as_ref()
-            .map(hlslc::reflect::Reflection::to_json)
-            .unwrap_or_default();
-        if !write_file(Path::new(f), json.as_bytes(), &reporter) {
+        let Some(reflection) = &artifact.reflection else {
+            // Reflection describes the SPIR-V module; `--emit ir` makes none.
+            reporter.report(
+                &[option_error(
+                    "-Fre needs a SPIR-V module (it cannot be combined with --emit ir)".into(),
+                )],
+                &SourceMap::new(),
+            );
+            return 1;
+        };
+        if !write_file(Path::new(f), reflection.to_json().as_bytes(), &reporter) {
             return 1;
         }
     }

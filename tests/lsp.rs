@@ -805,3 +805,66 @@ fn samples_open_without_diagnostics() {
     assert!(all.is_empty(), "{all:#?}");
     assert_eq!(c.shutdown(), 0);
 }
+
+/// Syntax checking plus a note naming the file compiled as the main file.
+fn tagging_compiler(path: &Path, loader: &dyn FileLoader, o: &Options) -> Compilation {
+    let mut c = hlslc::check_syntax(path, loader, o);
+    c.diagnostics.push(HlslDiagnostic::new(
+        hlslc::diag::Severity::Note,
+        codes::UNSUPPORTED,
+        format!(
+            "main file {}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        ),
+    ));
+    c
+}
+
+#[test]
+fn a_document_with_its_own_command_line_is_compiled_on_its_own() {
+    let dir = scratch("standalone");
+    let a = uri(&dir.join("a.hlsl"));
+    let b = uri(&dir.join("b.hlsl"));
+    let h = uri(&dir.join("h.hlsli"));
+    let mut c = Client::start_with(json!(null), tagging_compiler);
+    c.open(&b, 1, "// hlslc -T ps_6_0 -E main\n#warning in b\n");
+    c.open(&h, 1, "#warning in h\n");
+    c.open(&a, 1, "#include \"b.hlsl\"\n#include \"h.hlsli\"\n");
+    let notes = |c: &Client, u: &str| -> Vec<String> {
+        c.diagnostics(u)
+            .iter()
+            .filter(|d| d.message.starts_with("main file"))
+            .map(|d| d.message.clone())
+            .collect()
+    };
+    assert_eq!(notes(&c, &a), vec!["main file a.hlsl"]);
+    assert_eq!(
+        notes(&c, &b),
+        vec!["main file b.hlsl"],
+        "still its own root"
+    );
+    assert!(notes(&c, &h).is_empty(), "compiled through a.hlsl only");
+    // b's warning, from both compilations, is listed once.
+    let warnings: Vec<&Diagnostic> = c
+        .diagnostics(&b)
+        .iter()
+        .filter(|d| code(d) == "W0101")
+        .collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    // An edit of b recompiles both: a echoes b's warning at its #include.
+    let pubs = c.edit(&b, 2, Range::new(pos(1, 12), pos(1, 13)), "B");
+    assert!(published_for(&pubs, &b).is_some());
+    let echo = &published_for(&pubs, &a).expect("a too").diagnostics;
+    assert!(
+        echo.iter()
+            .any(|d| d.message == "in included file: in B" && d.range.start == pos(0, 0)),
+        "{echo:?}"
+    );
+    assert!(
+        c.diagnostics(&b)
+            .iter()
+            .any(|d| d.message.starts_with("in B"))
+    );
+    assert_eq!(c.shutdown(), 0);
+    let _ = std::fs::remove_dir_all(dir);
+}

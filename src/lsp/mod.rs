@@ -13,7 +13,9 @@
 //!   preprocessor and parser ([`crate::check_syntax`]).
 //! - Roots and headers: an open document is compiled on its own unless an
 //!   open document that is compiled includes it; then that one is compiled
-//!   instead, and the header's diagnostics come from it. Diagnostics are
+//!   instead, and the header's diagnostics come from it. (A document with
+//!   its own `// hlslc …` command line is always compiled on its own too.)
+//!   Diagnostics are
 //!   published per file, the union over every compiled document, and a
 //!   file's list is published again (empty, to clear it) when it changes.
 //! - A panic in the compiler is caught: the document gets an error at its
@@ -361,11 +363,19 @@ impl<'c> Server<'c> {
             .filter(|(r, res)| *r != path && res.dependencies.iter().any(|d| d == path))
             .map(|(r, _)| r.clone())
             .collect();
-        if including.is_empty() && self.docs.contains_key(path) {
-            vec![path.to_path_buf()]
-        } else {
-            including
+        let mut roots = including;
+        if self.docs.contains_key(path) && (roots.is_empty() || self.is_standalone(path)) {
+            roots.push(path.to_path_buf());
         }
+        roots
+    }
+
+    /// A document with its own `// hlslc …` command line says how it is
+    /// compiled: it is compiled on its own even when another includes it.
+    fn is_standalone(&self, path: &Path) -> bool {
+        self.docs
+            .get(path)
+            .is_some_and(|d| config::command_line_in(&d.text).is_some())
     }
 
     /// Compiles `roots` and publishes what changed, including the files in
@@ -380,9 +390,11 @@ impl<'c> Server<'c> {
                 affected.extend(old.diagnostics.into_keys());
             }
             affected.extend(result.diagnostics.keys().cloned());
-            // Open documents this one includes are covered by it now.
+            // Open documents this one includes are covered by it now
+            // (unless they are compiled on their own).
             for dep in result.dependencies.iter().skip(1) {
                 if dep != &root
+                    && !self.is_standalone(dep)
                     && let Some(old) = self.results.remove(dep)
                 {
                     affected.extend(old.diagnostics.into_keys());
