@@ -122,14 +122,93 @@ pub fn preprocess_to_string(
     )
 }
 
+/// Preprocesses, parses and lowers `path` to IR (no passes, no backend).
+/// Returns the compilation (diagnostics, source map) and the module when
+/// every stage succeeded.
+pub fn compile_to_ir(
+    path: &Path,
+    loader: &dyn FileLoader,
+    options: &Options,
+) -> (Compilation, Option<ir::Module>) {
+    let mut sm = SourceMap::new();
+    let mut diags = Diagnostics::new();
+    let parsed = front::parse_program(
+        path,
+        loader,
+        &preprocess_options(options),
+        &mut sm,
+        &mut diags,
+    );
+    let module = if diags.has_errors() {
+        None
+    } else {
+        sema::lower(&parsed.unit, options, &sm, &mut diags)
+    };
+    // The IR invariants are checked after lowering in debug builds (and so
+    // in tests): a violation is a bug in hlslc, reported, never a panic.
+    let module = match module {
+        Some(m) if cfg!(debug_assertions) => match ir::valid::validate(&m) {
+            Ok(()) => Some(m),
+            Err(errors) => {
+                diags.push(
+                    diag::Diagnostic::error(
+                        diag::codes::INTERNAL,
+                        "internal error: lowering produced invalid IR",
+                    )
+                    .note(ir::valid::errors_to_string(&errors)),
+                );
+                None
+            }
+        },
+        m => m,
+    };
+    (
+        Compilation {
+            diagnostics: diags,
+            source_map: sm,
+            dependencies: parsed.dependencies,
+            artifact: None,
+        },
+        module,
+    )
+}
+
 /// Compiles `path` with `options` (which must name a profile).
 pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
-    let mut c = check_syntax(path, loader, options);
-    if !c.has_errors() {
-        c.diagnostics.push(diag::Diagnostic::error(
-            diag::codes::UNSUPPORTED,
-            "not supported yet: code generation (only -fsyntax-only and -P work in this build)",
-        ));
+    let (mut c, module) = compile_to_ir(path, loader, options);
+    let Some(mut module) = module else {
+        return c;
+    };
+    passes::run(&mut module, options, &mut c.diagnostics);
+    if c.diagnostics.has_errors() {
+        return c;
+    }
+    if options.emit == options::EmitKind::Ir {
+        c.artifact = Some(Artifact {
+            spirv: Vec::new(),
+            ir_text: Some(ir::display::module_to_string(&module)),
+            reflection: None,
+        });
+        return c;
+    }
+    let back_options = back::spv::Options {
+        target_env: options.target_env,
+        debug_names: true,
+        entry_point_name: options.entrypoint_name.clone(),
+        invert_y: options.invert_y,
+        dx_position_w: options.dx_position_w,
+    };
+    match back::spv::write(&module, &back_options) {
+        Ok(spirv) => {
+            let mut artifact = Artifact {
+                spirv,
+                ..Artifact::default()
+            };
+            // `-Fre`: what the SPIR-V contains, after the passes.
+            artifact.add_reflection(&module, options);
+            c.artifact = Some(artifact);
+        }
+        Err(d) => c.diagnostics.push(d),
     }
     c
 }

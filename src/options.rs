@@ -90,7 +90,7 @@ impl Profile {
         };
         let major: u32 = it.next()?.parse().ok()?;
         let minor: u32 = it.next()?.parse().ok()?;
-        if it.next().is_some() || !(4..=6).contains(&major) || minor > 9 {
+        if it.next().is_some() || !(4..=6).contains(&major) || minor > 10 {
             return None;
         }
         Some(Profile {

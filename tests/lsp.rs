@@ -443,7 +443,6 @@ fn error_directive_moves_with_utf16_edits_and_clears() {
 }
 
 #[test]
-#[ignore = "needs the parser (branch parser) on main"]
 fn syntax_error_is_reported() {
     let mut c = Client::start(json!(null));
     let u = "file:///w/syntax.hlsl";
@@ -749,7 +748,6 @@ fn closing_the_including_document_compiles_the_header_on_its_own() {
 }
 
 #[test]
-#[ignore = "needs sema on main"]
 fn semantic_errors_with_a_profile_syntax_only_without() {
     let mut c = Client::start(json!(null));
     let with = "file:///w/sema.hlsl";
@@ -778,7 +776,6 @@ fn semantic_errors_with_a_profile_syntax_only_without() {
 /// `// Compile:` lines give profile, entry point and flags (shadow_pcf's
 /// register shifts), their includes come from the disk.
 #[test]
-#[ignore = "needs sema on main"]
 fn samples_open_without_diagnostics() {
     let mut c = Client::start(json!(null));
     let dir = crate::common::root().join("samples");

@@ -77,9 +77,147 @@ pub const PP_WARNING_DIRECTIVE: Code = Code("W0101");
 pub const PP_MACRO_REDEFINED: Code = Code("W0102");
 /// Extra tokens after a directive that takes none (`#endif X`, `#else X`).
 pub const PP_EXTRA_TOKENS: Code = Code("W0103");
+
+// --- E02xx: lexer and parser ---
+/// A syntax error: a token the grammar does not expect here.
+pub const SYNTAX: Code = Code("E0201");
+/// Brackets (`(`, `[`, `{`, template argument lists) nested deeper than the
+/// parser's limit.
+pub const NESTING_TOO_DEEP: Code = Code("E0202");
+/// An expression or statement nested deeper than the parser's limit.
+pub const EXPR_TOO_DEEP: Code = Code("E0203");
+/// A malformed literal: an integer too large for 64 bits, a bad digit, a
+/// character literal that is not one character.
+pub const BAD_LITERAL: Code = Code("E0204");
+
+// --- W02xx: lexer and parser warnings ---
+/// Effects-framework syntax (annotations `< … >`, `technique` blocks,
+/// state blocks) that is parsed and ignored.
+pub const IGNORED_EFFECTS_SYNTAX: Code = Code("W0201");
+/// An unknown escape sequence in a string or character literal.
+pub const UNKNOWN_ESCAPE: Code = Code("W0202");
+/// Syntax that is accepted but has no effect in hlslc yet (attributes on a
+/// type alias, a `using` declaration of a single name).
+pub const IGNORED_SYNTAX: Code = Code("W0203");
+
+// --- E03xx: names and types (sema) ---
+/// A name that is not declared.
+pub const UNKNOWN_NAME: Code = Code("E0301");
+/// A type name that is not declared, or a type used wrongly.
+pub const UNKNOWN_TYPE: Code = Code("E0302");
+/// A name declared twice in one scope.
+pub const REDEFINITION: Code = Code("E0303");
+/// A value cannot be converted to the type required.
+pub const TYPE_MISMATCH: Code = Code("E0304");
+/// A struct has no field or method of that name.
+pub const NO_MEMBER: Code = Code("E0305");
+/// An invalid swizzle or matrix element selector.
+pub const BAD_SWIZZLE: Code = Code("E0306");
+/// An operator applied to operands it does not accept.
+pub const BAD_OPERANDS: Code = Code("E0307");
+/// Indexing something that is not an array, vector, matrix or buffer.
+pub const NOT_INDEXABLE: Code = Code("E0308");
+/// No overload of a function or intrinsic accepts the arguments.
+pub const NO_MATCHING_OVERLOAD: Code = Code("E0309");
+/// Several overloads accept the arguments equally well.
+pub const AMBIGUOUS_CALL: Code = Code("E0310");
+/// Wrong number of arguments.
+pub const WRONG_ARG_COUNT: Code = Code("E0311");
+/// Template arguments that do not fit the template.
+pub const BAD_TEMPLATE_ARGS: Code = Code("E0312");
+/// A type where a value is needed, or a value where a type is needed.
+pub const NOT_A_VALUE: Code = Code("E0313");
+/// Assignment to something that is not an lvalue.
+pub const NOT_ASSIGNABLE: Code = Code("E0314");
+/// An initialiser list with the wrong number of elements.
+pub const BAD_INITIALIZER: Code = Code("E0315");
+/// An explicit cast between types that do not convert.
+pub const BAD_CAST: Code = Code("E0316");
+/// An array without a size where one is required.
+pub const UNSIZED_ARRAY: Code = Code("E0317");
+/// Calling something that is not a function.
+pub const NOT_CALLABLE: Code = Code("E0318");
+/// Implicit truncation of a vector or matrix (DXC warns too).
+pub const IMPLICIT_TRUNCATION: Code = Code("W0301");
+/// A conversion that may lose precision or sign (warning).
+pub const LOSSY_CONVERSION: Code = Code("W0302");
+
+// --- E04xx: storage classes and modifiers ---
+/// Storage classes that exclude each other (`static extern`).
+pub const CONFLICTING_STORAGE: Code = Code("E0401");
+/// A modifier that is not allowed on this kind of declaration.
+pub const MODIFIER_NOT_ALLOWED: Code = Code("E0402");
+/// A groupshared variable with an initialiser.
+pub const GROUPSHARED_INIT: Code = Code("E0403");
+/// groupshared in a stage without thread groups.
+pub const GROUPSHARED_STAGE: Code = Code("E0404");
+/// More groupshared memory than a thread group has.
+pub const GROUPSHARED_TOO_LARGE: Code = Code("E0405");
+/// The same modifier twice.
+pub const DUPLICATE_MODIFIER: Code = Code("E0406");
+/// A `const` local without initialiser.
+pub const CONST_UNINITIALIZED: Code = Code("E0407");
+/// Assignment to a `const`, uniform or read-only value.
+pub const ASSIGN_READ_ONLY: Code = Code("E0408");
+/// Two interpolation modifiers that exclude each other.
+pub const CONFLICTING_INTERPOLATION: Code = Code("E0409");
+/// `row_major`/`column_major` on a type that is not a matrix (warning).
+pub const MAJOR_ON_NON_MATRIX: Code = Code("W0401");
+
+// --- E05xx: statements and functions ---
+/// A function that calls itself, directly or not.
+pub const RECURSION: Code = Code("E0501");
+/// A non-void function can reach its end without returning (warning, as DXC).
+pub const MISSING_RETURN: Code = Code("W0501");
+/// `break` outside a loop or switch.
+pub const BREAK_OUTSIDE: Code = Code("E0502");
+/// `continue` outside a loop.
+pub const CONTINUE_OUTSIDE: Code = Code("E0503");
+/// `return` with a value in a void function, or without one in a non-void function.
+pub const BAD_RETURN: Code = Code("E0504");
+/// A `case` label that is not an integer constant, or repeated.
+pub const BAD_CASE: Code = Code("E0505");
+/// A function that is called but never defined.
+pub const UNDEFINED_FUNCTION: Code = Code("E0506");
+/// A statement not allowed in this stage (`discard` outside pixel shaders).
+pub const STAGE_STATEMENT: Code = Code("E0507");
+/// An `out`/`inout` argument that is not an lvalue.
+pub const OUT_ARG_NOT_LVALUE: Code = Code("E0508");
+/// Code after `return`/`break`/`continue` in the same block (warning).
+pub const UNREACHABLE_CODE: Code = Code("W0502");
+
+// --- E06xx: entry points, resources, bindings ---
+/// The entry point named by `-E` is not defined.
+pub const ENTRY_NOT_FOUND: Code = Code("E0601");
+/// A compute-like entry point without `[numthreads]`.
+pub const NUMTHREADS_MISSING: Code = Code("E0602");
+/// `[numthreads]` with invalid values.
+pub const NUMTHREADS_INVALID: Code = Code("E0603");
+/// An entry parameter without semantic, or an unknown system value.
+pub const BAD_SEMANTIC: Code = Code("E0604");
+/// A system value with a type that does not fit it.
+pub const SEMANTIC_TYPE: Code = Code("E0605");
+/// A malformed `register(…)`, `packoffset(…)` or binding attribute.
+pub const BAD_REGISTER: Code = Code("E0606");
+/// An attribute with wrong arguments.
+pub const BAD_ATTRIBUTE: Code = Code("E0607");
+/// A method that the object's type does not have.
+pub const NO_METHOD: Code = Code("E0608");
+/// A resource where it cannot be (in a struct, as a local without initialiser…).
+pub const RESOURCE_MISUSE: Code = Code("E0609");
+/// Two resources given the same binding (warning, as DXC).
+pub const BINDING_OVERLAP: Code = Code("W0601");
+
 // --- E07xx: constant evaluation ---
 /// An integer division or remainder by a constant zero.
 pub const INTEGER_DIVISION_BY_ZERO: Code = Code("E0701");
+/// The same code as sema names it (constant expressions sema must fold:
+/// array sizes, template arguments, case labels).
+pub const CONST_DIV_BY_ZERO: Code = INTEGER_DIVISION_BY_ZERO;
+/// An expression that must be constant is not.
+pub const NOT_CONSTANT: Code = Code("E0702");
+/// An array size that is zero, negative or too large.
+pub const BAD_ARRAY_SIZE: Code = Code("E0703");
 
 // --- E08xx: code generation limits ---
 /// The chosen target environment (`-fspv-target-env`) cannot express a

@@ -103,6 +103,8 @@ pub enum Modifier {
     Uniform,
     Extern,
     Groupshared,
+    /// `globallycoherent` on a UAV: coherent across the whole device.
+    Globallycoherent,
     Precise,
     Nointerpolation,
     Noperspective,
@@ -199,6 +201,10 @@ pub struct Annotations {
 #[derive(Clone, Debug)]
 pub struct TypeSpec {
     pub kind: TypeSpecKind,
+    /// Modifiers written inside the type, where a type stands alone:
+    /// `StructuredBuffer<row_major float3x3>`, `(column_major float2x2)m`.
+    /// Empty in declarations, whose modifiers are the declaration's.
+    pub modifiers: Modifiers,
     pub span: Span,
 }
 
@@ -213,6 +219,12 @@ pub enum TypeSpecKind {
     },
     /// A struct defined in place: `struct { float a; } x;`.
     Struct(Box<StructDecl>),
+    /// An array type where a type stands alone: `buf.Load<float2[3]>(0)`,
+    /// `sizeof(int[2])`, `(float[4])x`. Dimensions outermost first.
+    Array {
+        element: Box<TypeSpec>,
+        dims: Vec<Option<Expr>>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -250,11 +262,17 @@ pub enum TemplateParam {
 /// One declared name in a declaration: `x[4] : SEM = init`.
 #[derive(Clone, Debug)]
 pub struct Declarator {
+    /// `T` in the out-of-line definition of a static member
+    /// `float4 T::M = …;`.
+    pub qualifier: Option<Path>,
     pub name: Ident,
     /// Array dimensions, outermost first; `None` for `[]` (size from the
     /// initialiser, or unbounded).
     pub array: Vec<Option<Expr>>,
     pub annotations: Annotations,
+    /// `uint flags : 4;`: the width of a bit-field (HLSL 2021 struct
+    /// members).
+    pub bit_width: Option<Expr>,
     pub init: Option<Initializer>,
     pub span: Span,
 }

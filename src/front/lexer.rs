@@ -53,6 +53,8 @@ pub enum Token {
     Extern,
     #[token("groupshared")]
     Groupshared,
+    #[token("globallycoherent")]
+    Globallycoherent,
     #[token("precise")]
     Precise,
     #[token("nointerpolation")]
@@ -315,6 +317,7 @@ impl Token {
                 | Uniform
                 | Extern
                 | Groupshared
+                | Globallycoherent
                 | Precise
                 | Nointerpolation
                 | Noperspective

@@ -162,6 +162,11 @@ impl<T> Arena<T> {
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
+    /// Drops the elements from `len` on (sema uses it to throw away code it
+    /// lowered only to check it, such as unreachable statements).
+    pub fn truncate(&mut self, len: usize) {
+        self.data.truncate(len);
+    }
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (Handle<T>, &T)> + ExactSizeIterator {
         self.data
             .iter()

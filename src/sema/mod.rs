@@ -1,2 +1,834 @@
 //! Semantic analysis: names, types, overloads, intrinsics and storage-class
 //! rules; lowers the AST to the IR.
+//!
+//! [`lower`] runs in phases:
+//! 1. `decl`: every item of the translation unit is declared, in order:
+//!    types (structs, enums, typedefs, templates), function signatures,
+//!    global variables with their storage classes, cbuffers.
+//! 2. `$Globals` is laid out and built.
+//! 3. `interface`: the entry point named by `-E` gets a wrapper function
+//!    that loads stage inputs, runs static initialisers, calls the user's
+//!    function and stores the outputs.
+//! 4. Function bodies are lowered on demand, starting from the entry point
+//!    (a worklist): only what the entry point reaches becomes IR, as DXC
+//!    translates only reachable functions.
+//! 5. Recursion is rejected; descriptor bindings are assigned (`bindings`);
+//!    the groupshared budget is checked.
+
+pub mod aggregate;
+pub mod bindings;
+pub mod call;
+pub mod consteval;
+pub mod convert;
+pub mod decl;
+pub mod expr;
+pub mod func;
+pub mod interface;
+pub mod intrinsics;
+pub mod layout;
+pub mod place;
+pub mod resolve;
+pub mod resources;
+pub mod scope;
+pub mod stmt;
+pub mod storage;
+pub mod types;
+
+use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::front::ast;
+use crate::intern::Symbol;
+use crate::ir;
+use crate::options::{Options, Stage};
+use crate::source::SourceMap;
+use crate::span::Span;
+use consteval::Konst;
+use rustc_hash::FxHashMap;
+use scope::{FuncDeclId, GlobalId, ScopeId, Scopes, TemplateId};
+use types::{TyId, Types};
+
+/// Lowers a parsed translation unit to IR for the entry point and stage
+/// that `options` name. Returns `None` when any error was reported.
+pub fn lower(
+    unit: &ast::TranslationUnit,
+    options: &Options,
+    sm: &SourceMap,
+    diags: &mut Diagnostics,
+) -> Option<ir::Module> {
+    let errors_before = diags.error_count();
+    let diags_before = diags.list.len();
+    let Some(profile) = options.profile else {
+        diags.push(Diagnostic::error(
+            codes::BAD_OPTION,
+            "missing target profile: pass -T (e.g. -T cs_6_0)",
+        ));
+        return None;
+    };
+    let mut s = Sema::new(options, sm, diags, profile.stage);
+    s.declare_items(&unit.items, scope::GLOBAL_SCOPE);
+    s.build_globals_block();
+    s.lower_entry_point();
+    s.drain_worklist();
+    s.finish_entry_point();
+    s.check_recursion();
+    s.assign_bindings();
+    s.check_groupshared_budget();
+    let module = s.module;
+    // Trial lowerings (constant conditions, `auto`, constant initializers)
+    // may report a problem that the real lowering reports again.
+    dedup_diagnostics(diags, diags_before);
+    if diags.error_count() > errors_before {
+        None
+    } else {
+        Some(module)
+    }
+}
+
+/// Drops repeated diagnostics (same code, message and labels) reported
+/// from index `from` on, keeping the first.
+fn dedup_diagnostics(diags: &mut Diagnostics, from: usize) {
+    let mut seen: rustc_hash::FxHashSet<(&'static str, String, Vec<(Span, String)>)> =
+        Default::default();
+    let mut kept = Vec::with_capacity(diags.list.len());
+    for (i, d) in std::mem::take(&mut diags.list).into_iter().enumerate() {
+        if i >= from {
+            let key = (
+                d.code.0,
+                d.message.clone(),
+                d.labels
+                    .iter()
+                    .map(|l| (l.span, l.message.clone()))
+                    .collect(),
+            );
+            if !seen.insert(key) {
+                continue;
+            }
+        }
+        kept.push(d);
+    }
+    diags.list = kept;
+}
+
+/// Parameter direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    In,
+    Out,
+    InOut,
+}
+
+/// One parameter of a resolved function signature.
+#[derive(Clone, Debug)]
+pub struct ParamSig<'a> {
+    pub name: Option<Symbol>,
+    pub ty: TyId,
+    pub dir: Dir,
+    pub default: Option<&'a ast::Expr>,
+    pub precise: bool,
+    pub major: Option<bool>,
+    pub interp: Option<ir::Interpolation>,
+    pub sampling: Option<ir::Sampling>,
+    pub semantic: Option<(Symbol, Span)>,
+    /// `uniform` parameter of an entry point.
+    pub uniform: bool,
+    /// Geometry/mesh/hull parameter kinds that the interface needs.
+    pub modifiers: ast::Modifiers,
+    pub attrs: &'a [ast::Attribute],
+    pub span: Span,
+}
+
+/// A resolved function signature.
+#[derive(Clone, Debug)]
+pub struct Sig<'a> {
+    pub params: Vec<ParamSig<'a>>,
+    pub ret: TyId,
+    pub ret_precise: bool,
+    pub ret_semantic: Option<(Symbol, Span)>,
+}
+
+/// A declared function (or function template, or method).
+pub struct FuncDecl<'a> {
+    pub name: Symbol,
+    /// The first declaration seen (a prototype or the definition).
+    pub ast: &'a ast::Function,
+    /// The declaration with a body.
+    pub def: Option<&'a ast::Function>,
+    /// Where its signature and body resolve names.
+    pub scope: ScopeId,
+    /// For methods: the struct (`this`), unless the method is static.
+    pub this_ty: Option<TyId>,
+    pub is_template: bool,
+    /// Resolved signature (not for templates).
+    pub sig: Option<Sig<'a>>,
+    /// The IR function (not for templates); created on first use.
+    pub ir: Option<ir::Handle<ir::Function>>,
+    /// Template instantiations by their arguments.
+    pub instances: FxHashMap<Vec<TArg>, FuncInstance<'a>>,
+}
+
+/// A function template instantiation.
+#[derive(Clone)]
+pub struct FuncInstance<'a> {
+    pub env: ScopeId,
+    pub sig: Sig<'a>,
+    pub ir: ir::Handle<ir::Function>,
+}
+
+/// A template argument, as instantiation keys use it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TArg {
+    Type(TyId),
+    Value(i64),
+    /// A resource argument a function is specialized for (index into
+    /// `Sema::res_paths`).
+    Res(u32),
+}
+
+/// A resource named at compile time: a global and constant indices into it
+/// (`bufs[2]`). Resource values in sema are always such paths, so that
+/// functions taking or returning resources can be specialized and
+/// resource locals resolved, as DXC's legalization does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ResPath {
+    pub gv: ir::Handle<ir::GlobalVariable>,
+    pub indices: Vec<u32>,
+}
+
+/// A struct or alias template.
+pub struct Template<'a> {
+    pub name: Symbol,
+    pub params: &'a ast::TemplateParams,
+    pub kind: TemplateKind<'a>,
+    /// The scope the template was declared in.
+    pub scope: ScopeId,
+    pub instances: FxHashMap<Vec<TArg>, TyId>,
+    pub span: Span,
+}
+
+pub enum TemplateKind<'a> {
+    Struct(&'a ast::StructDecl),
+    Alias(&'a ast::TypeSpec),
+}
+
+/// How a global variable is reached.
+#[derive(Clone, Debug)]
+pub enum GlobalKind {
+    /// Its own IR global: `static` (Private), `groupshared` (Workgroup),
+    /// push constant blocks, resources (Handle space or buffer blocks).
+    Var {
+        gv: ir::Handle<ir::GlobalVariable>,
+        /// The IR type in memory (laid out for buffers).
+        mem: ir::Handle<ir::Type>,
+    },
+    /// A member of a block global (cbuffer, tbuffer, `$Globals`).
+    Member {
+        gv: ir::Handle<ir::GlobalVariable>,
+        index: u32,
+        mem: ir::Handle<ir::Type>,
+    },
+    /// A `$Globals` member before the block is built (index into
+    /// `Sema::globals_members`).
+    PendingGlobal(u32),
+    /// A `static` resource variable: another name for a resource, set by
+    /// its initializer or an assignment (index into `Sema::res_paths`).
+    ResAlias(Option<u32>),
+    /// Declared with an error: uses are silently errors.
+    Error,
+}
+
+/// A global variable, cbuffer member or resource.
+#[derive(Clone, Debug)]
+pub struct GlobalInfo {
+    pub name: Symbol,
+    /// The HLSL type (for `ConstantBuffer<T>`/`TextureBuffer<T>`: `T`).
+    pub ty: TyId,
+    pub kind: GlobalKind,
+    pub span: Span,
+    /// Why it cannot be assigned (uniform, cbuffer member, const,
+    /// read-only resource contents).
+    pub read_only: Option<ReadOnly>,
+    /// A scalar value known at compile time (`static const int N = 4;`).
+    pub konst: Option<Konst>,
+    /// The counter of a RW/Append/Consume structured buffer, once created.
+    pub counter: Option<ir::Handle<ir::GlobalVariable>>,
+    /// Index into `Sema::resources`, for resources.
+    pub resource: Option<u32>,
+}
+
+/// Why a place cannot be assigned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadOnly {
+    /// A `const` variable, declared here.
+    Const(Span),
+    /// A uniform global (non-static global, `$Globals`), declared here.
+    Uniform(Span),
+    /// A cbuffer/tbuffer member or `ConstantBuffer` contents.
+    CBuffer(Span),
+    /// The contents of a read-only resource (`StructuredBuffer`, `Texture2D`).
+    Resource(Span),
+    /// An rvalue (the result of an expression).
+    Rvalue,
+    /// A swizzle or matrix selection naming a component twice.
+    RepeatedComponent,
+    /// An `in` parameter of a `const` method's `this`.
+    ConstThis,
+}
+
+/// A `$Globals` member collected during declaration.
+pub struct GlobalsMember {
+    pub global: GlobalId,
+    pub name: Symbol,
+    pub ty: TyId,
+    pub row_major: bool,
+    /// `register(cN)`: offset N*16.
+    pub offset: Option<u32>,
+    pub span: Span,
+}
+
+/// A resource declaration waiting for its binding.
+#[derive(Clone, Debug)]
+pub struct ResourceDecl {
+    pub gv: ir::Handle<ir::GlobalVariable>,
+    pub name: Symbol,
+    /// `[[vk::binding(b, s)]]`
+    pub vk_binding: Option<(u32, u32)>,
+    /// `register(xN, spaceM)`: class letter, number, space.
+    pub register: Option<(Option<char>, u32, u32)>,
+    /// `[[vk::counter_binding(n)]]`
+    pub counter_binding: Option<u32>,
+    /// The register class the resource type implies (auto shift).
+    pub class: crate::options::RegisterClass,
+    /// For a counter: the resource it counts (index into `resources`).
+    pub counter_of: Option<u32>,
+    pub span: Span,
+}
+
+/// A function body waiting to be lowered.
+struct Pending {
+    func: ir::Handle<ir::Function>,
+    decl: FuncDeclId,
+    env: ScopeId,
+    /// Signature index: `None` for non-templates (in the decl), else the
+    /// template arguments of the instance.
+    inst: Option<Vec<TArg>>,
+}
+
+/// A call edge, for the recursion check.
+struct CallEdge {
+    caller: ir::Handle<ir::Function>,
+    callee: ir::Handle<ir::Function>,
+    span: Span,
+}
+
+pub struct Sema<'a> {
+    pub opts: &'a Options,
+    pub sm: &'a SourceMap,
+    pub diags: &'a mut Diagnostics,
+    pub stage: Stage,
+    pub module: ir::Module,
+    pub types: Types,
+    pub scopes: Scopes,
+    pub layouts: layout::Layouts,
+    pub funcs: Vec<FuncDecl<'a>>,
+    pub templates: Vec<Template<'a>>,
+    pub globals: Vec<GlobalInfo>,
+    /// Initialisers of `static` globals that must run at entry (global,
+    /// the initialiser, the scope it resolves in).
+    pub static_inits: Vec<(GlobalId, &'a ast::Initializer, ScopeId)>,
+    pub globals_members: Vec<GlobalsMember>,
+    /// The `$Globals` block, once built.
+    pub globals_block: Option<ir::Handle<ir::GlobalVariable>>,
+    /// Declaration order of resources (the `$Globals` block takes the place
+    /// of its first member: `globals_block_order`).
+    pub resources: Vec<ResourceDecl>,
+    pub globals_block_order: Option<usize>,
+    /// `#pragma pack_matrix` state: matrices default to row-major.
+    pub pack_row_major: bool,
+    /// Inline struct definitions already declared (by address).
+    pub inline_structs: FxHashMap<usize, TyId>,
+    /// groupshared variables with their spans, for the size budget.
+    pub groupshared: Vec<(Symbol, TyId, Span)>,
+    pending: Vec<Pending>,
+    call_edges: Vec<CallEdge>,
+    /// IR function → its user-facing name and span, for diagnostics.
+    pub func_names: FxHashMap<ir::Handle<ir::Function>, (String, Span)>,
+    /// The entry point's IR wrapper, once made.
+    pub entry_wrapper: Option<ir::Handle<ir::Function>>,
+    /// Template instantiation depth, to stop runaway recursion.
+    pub instantiation_depth: u32,
+    /// Module constants of zero values, by type.
+    pub zero_consts: FxHashMap<ir::Handle<ir::Type>, ir::Handle<ir::Expression>>,
+    /// The scope of each enum's values (by `EnumId`).
+    pub enum_scopes: Vec<ScopeId>,
+    /// Functions whose bodies are lowered.
+    pub lowered: rustc_hash::FxHashSet<ir::Handle<ir::Function>>,
+    /// Interned resource paths (`TArg::Res`).
+    pub res_paths: Vec<ResPath>,
+    res_path_ids: FxHashMap<ResPath, u32>,
+    /// The resource each resource-returning function returns (`None`: not
+    /// one resolvable at compile time).
+    pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<u32>>,
+    /// Runtime arrays standing for the descriptor heaps, by element memory
+    /// type and heap (sampler or resource).
+    pub heap_globals: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
+    /// The runtime array of counters of resources taken from the heap.
+    pub counter_heap: Option<ir::Handle<ir::GlobalVariable>>,
+    /// Some reachable code takes derivatives (explicitly, or by implicit-LOD
+    /// sampling): compute shaders then need a derivative group mode.
+    pub uses_derivatives: bool,
+    /// Struct template instances: their template and arguments.
+    pub struct_instances: FxHashMap<TyId, (TemplateId, Vec<TArg>)>,
+}
+
+impl<'a> Sema<'a> {
+    pub fn new(
+        opts: &'a Options,
+        sm: &'a SourceMap,
+        diags: &'a mut Diagnostics,
+        stage: Stage,
+    ) -> Self {
+        Sema {
+            opts,
+            sm,
+            diags,
+            stage,
+            module: ir::Module::default(),
+            types: Types::new(),
+            scopes: Scopes::new(),
+            layouts: layout::Layouts::default(),
+            funcs: Vec::new(),
+            templates: Vec::new(),
+            globals: Vec::new(),
+            static_inits: Vec::new(),
+            globals_members: Vec::new(),
+            globals_block: None,
+            resources: Vec::new(),
+            globals_block_order: None,
+            pack_row_major: opts.matrix_layout == crate::options::MatrixLayout::RowMajor,
+            inline_structs: FxHashMap::default(),
+            groupshared: Vec::new(),
+            pending: Vec::new(),
+            call_edges: Vec::new(),
+            func_names: FxHashMap::default(),
+            entry_wrapper: None,
+            instantiation_depth: 0,
+            zero_consts: FxHashMap::default(),
+            enum_scopes: Vec::new(),
+            struct_instances: FxHashMap::default(),
+            uses_derivatives: false,
+            heap_globals: FxHashMap::default(),
+            counter_heap: None,
+            lowered: Default::default(),
+            res_paths: Vec::new(),
+            res_path_ids: FxHashMap::default(),
+            returned_res: FxHashMap::default(),
+        }
+    }
+
+    // --- diagnostics -----------------------------------------------------
+
+    pub fn error(
+        &mut self,
+        code: crate::diag::Code,
+        msg: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) {
+        self.diags
+            .push(Diagnostic::error(code, msg).label(span, label));
+    }
+    pub fn warn(
+        &mut self,
+        code: crate::diag::Code,
+        msg: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) {
+        self.diags
+            .push(Diagnostic::warning(code, msg).label(span, label));
+    }
+    pub fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+    pub fn unsupported(&mut self, what: impl std::fmt::Display, span: Span) {
+        self.diags.push(
+            Diagnostic::error(codes::UNSUPPORTED, format!("not supported yet: {what}"))
+                .label(span, "not supported yet"),
+        );
+    }
+
+    pub fn ty_name(&self, ty: TyId) -> String {
+        self.types.name(ty)
+    }
+    pub fn ir_ty(&mut self, ty: TyId) -> ir::Handle<ir::Type> {
+        self.types.ir_type(&mut self.module, ty)
+    }
+
+    /// Default matrix majorness for declarations made now.
+    pub fn default_row_major(&self) -> bool {
+        self.pack_row_major
+    }
+
+    // --- the worklist ----------------------------------------------------
+
+    /// The IR function of a non-template function declaration, creating it
+    /// (and queueing its body) on first use.
+    pub fn func_ir(&mut self, id: FuncDeclId) -> Option<ir::Handle<ir::Function>> {
+        if let Some(h) = self.funcs[id.0 as usize].ir {
+            return Some(h);
+        }
+        let sig = self.funcs[id.0 as usize].sig.clone()?;
+        let scope = self.funcs[id.0 as usize].scope;
+        let h = self.new_ir_function(id, &sig, None);
+        self.funcs[id.0 as usize].ir = Some(h);
+        self.pending.push(Pending {
+            func: h,
+            decl: id,
+            env: scope,
+            inst: None,
+        });
+        Some(h)
+    }
+
+    /// Queues a template instance's body.
+    pub fn queue_instance(
+        &mut self,
+        id: FuncDeclId,
+        args: Vec<TArg>,
+        env: ScopeId,
+        sig: Sig<'a>,
+    ) -> ir::Handle<ir::Function> {
+        if let Some(inst) = self.funcs[id.0 as usize].instances.get(&args) {
+            return inst.ir;
+        }
+        let h = self.new_ir_function(id, &sig, Some(&args));
+        self.funcs[id.0 as usize]
+            .instances
+            .insert(args.clone(), FuncInstance { env, sig, ir: h });
+        self.pending.push(Pending {
+            func: h,
+            decl: id,
+            env,
+            inst: Some(args),
+        });
+        h
+    }
+
+    /// Makes the IR function shell for a signature: arguments (by value for
+    /// `in`, Function pointers for `out`/`inout`, pointers for resources),
+    /// `this` first for methods, and the result.
+    fn new_ir_function(
+        &mut self,
+        id: FuncDeclId,
+        sig: &Sig<'a>,
+        args: Option<&[TArg]>,
+    ) -> ir::Handle<ir::Function> {
+        let decl = &self.funcs[id.0 as usize];
+        let mut name = self.scopes.qualified_name(decl.scope);
+        if !name.is_empty() {
+            name.push_str("::");
+        }
+        name.push_str(decl.name.as_str());
+        if let Some(args) = args {
+            let parts: Vec<String> = args
+                .iter()
+                .map(|a| match a {
+                    TArg::Type(t) => self.types.name(*t),
+                    TArg::Value(v) => v.to_string(),
+                    TArg::Res(r) => self.res_path_name(*r),
+                })
+                .collect();
+            if decl.is_template {
+                name.push_str(&format!("<{}>", parts.join(", ")));
+            } else if !parts.is_empty() {
+                name.push_str(&format!("({})", parts.join(", ")));
+            }
+        }
+        let specialized = args.is_some_and(|a| a.iter().any(|t| matches!(t, TArg::Res(_))));
+        let this_ty = decl.this_ty;
+        let span = decl.ast.name.span;
+        let mut arguments = Vec::new();
+        if let Some(t) = this_ty {
+            let base = self.ir_ty(t);
+            let ptr = self.module.ty(ir::TypeInner::Pointer {
+                base,
+                space: ir::AddressSpace::Function,
+            });
+            arguments.push(ir::FunctionArgument {
+                name: Some("this".into()),
+                ty: ptr,
+                precise: false,
+            });
+        }
+        for p in &sig.params {
+            // Resource parameters of a specialized function are not
+            // arguments: the body names the resources directly.
+            if specialized && self.types.is_resource(p.ty) {
+                continue;
+            }
+            let ty = self.param_ir_type(p.ty, p.dir);
+            arguments.push(ir::FunctionArgument {
+                name: p.name.map(|n| n.to_string()),
+                ty,
+                precise: p.precise,
+            });
+        }
+        let result = if sig.ret == types::VOID || self.types.is_resource(sig.ret) {
+            None
+        } else {
+            Some(ir::FunctionResult {
+                ty: self.ir_ty(sig.ret),
+                precise: sig.ret_precise,
+            })
+        };
+        let h = self.module.functions.append(ir::Function {
+            name: name.clone(),
+            arguments,
+            result,
+            ..Default::default()
+        });
+        self.func_names.insert(h, (name, span));
+        h
+    }
+
+    /// The IR type of a parameter: a value for `in`, a Function pointer for
+    /// `out`/`inout`, and for resources the pointer to the resource.
+    pub fn param_ir_type(&mut self, ty: TyId, dir: Dir) -> ir::Handle<ir::Type> {
+        if self.types.is_resource(ty) {
+            return self.resource_pointer_type(ty);
+        }
+        let base = self.ir_ty(ty);
+        match dir {
+            Dir::In => base,
+            Dir::Out | Dir::InOut => self.module.ty(ir::TypeInner::Pointer {
+                base,
+                space: ir::AddressSpace::Function,
+            }),
+        }
+    }
+
+    fn drain_worklist(&mut self) {
+        while let Some(p) = self.pending.pop() {
+            if self.lowered.contains(&p.func) {
+                continue;
+            }
+            self.lower_function_body(p.func, p.decl, p.env, p.inst);
+        }
+    }
+
+    /// Lowers a queued function now (a function returning a resource: its
+    /// callers need to know which).
+    pub fn lower_now(&mut self, func: ir::Handle<ir::Function>) {
+        if self.lowered.contains(&func) {
+            return;
+        }
+        if let Some(i) = self.pending.iter().position(|p| p.func == func) {
+            let p = self.pending.remove(i);
+            self.lower_function_body(p.func, p.decl, p.env, p.inst);
+        }
+    }
+
+    /// Interns a resource path.
+    pub fn intern_res_path(&mut self, p: ResPath) -> u32 {
+        if let Some(&i) = self.res_path_ids.get(&p) {
+            return i;
+        }
+        let i = self.res_paths.len() as u32;
+        self.res_paths.push(p.clone());
+        self.res_path_ids.insert(p, i);
+        i
+    }
+
+    pub fn res_path_name(&self, i: u32) -> String {
+        let p = &self.res_paths[i as usize];
+        let mut s = self.module.globals[p.gv].name.clone().unwrap_or_default();
+        for ix in &p.indices {
+            s.push_str(&format!("[{ix}]"));
+        }
+        s
+    }
+
+    pub fn record_call(
+        &mut self,
+        caller: ir::Handle<ir::Function>,
+        callee: ir::Handle<ir::Function>,
+        span: Span,
+    ) {
+        self.call_edges.push(CallEdge {
+            caller,
+            callee,
+            span,
+        });
+    }
+
+    /// HLSL forbids recursion (DXC: "recursive functions are not
+    /// allowed"): find a cycle in the call graph and show it.
+    fn check_recursion(&mut self) {
+        let n = self.module.functions.len();
+        let mut adj: Vec<Vec<(usize, Span)>> = vec![Vec::new(); n];
+        for e in &self.call_edges {
+            // Calls from scratch contexts (constant initialisers) are not
+            // part of any function.
+            if e.caller.index() < n && e.callee.index() < n {
+                adj[e.caller.index()].push((e.callee.index(), e.span));
+            }
+        }
+        // Iterative DFS with colours: 0 white, 1 on stack, 2 done. Every
+        // back edge closes a cycle; each function is reported in one cycle
+        // at most.
+        let mut colour = vec![0u8; n];
+        let mut reported = vec![false; n];
+        for start in 0..n {
+            if colour[start] != 0 {
+                continue;
+            }
+            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+            colour[start] = 1;
+            while let Some(&mut (v, ref mut i)) = stack.last_mut() {
+                if *i < adj[v].len() {
+                    let (w, _) = adj[v][*i];
+                    *i += 1;
+                    if colour[w] == 1 {
+                        // The cycle is the stack from w to v, then back to w.
+                        let pos = stack.iter().position(|&(x, _)| x == w).unwrap_or(0);
+                        let cycle: Vec<usize> = stack[pos..].iter().map(|&(x, _)| x).collect();
+                        if cycle.iter().all(|&f| !reported[f]) {
+                            for &f in &cycle {
+                                reported[f] = true;
+                            }
+                            self.report_cycle(&cycle, &adj);
+                        }
+                    } else if colour[w] == 0 {
+                        colour[w] = 1;
+                        stack.push((w, 0));
+                    }
+                } else {
+                    colour[v] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
+
+    fn report_cycle(&mut self, cycle: &[usize], adj: &[Vec<(usize, Span)>]) {
+        let name = |s: &Self, i: usize| {
+            s.func_names
+                .get(&ir::Handle::from_index(i))
+                .map_or_else(|| "?".to_string(), |(n, _)| n.clone())
+        };
+        let mut path: Vec<String> = cycle.iter().map(|&i| name(self, i)).collect();
+        path.push(name(self, cycle[0]));
+        let first = name(self, cycle[0]);
+        let msg = if cycle.len() == 1 {
+            format!("recursive call: `{first}` calls itself")
+        } else {
+            format!(
+                "recursive call: `{first}` calls itself through {}",
+                path[1..cycle.len()]
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        let mut d = Diagnostic::error(codes::RECURSION, msg);
+        // One label per call of the cycle, the first primary.
+        for k in 0..cycle.len() {
+            let (from, to) = (cycle[k], cycle[(k + 1) % cycle.len()]);
+            if let Some((_, s)) = adj[from].iter().find(|(x, _)| *x == to) {
+                d = d.label(
+                    *s,
+                    format!("`{}` calls `{}` here", name(self, from), name(self, to)),
+                );
+            }
+        }
+        d = d.note(format!("call cycle: {}", path.join(" -> ")));
+        d = d.note("HLSL does not allow recursion: every call is inlined by the target");
+        self.push(d);
+    }
+
+    /// An Input built-in read by an intrinsic (one global per built-in).
+    pub fn builtin_input(
+        &mut self,
+        b: spirv::BuiltIn,
+        name: &str,
+        ty: TyId,
+    ) -> ir::Handle<ir::GlobalVariable> {
+        if let Some((h, _)) = self.module.globals.iter().find(|(_, g)| {
+            g.io == Some(ir::Binding::BuiltIn(b)) && g.space == ir::AddressSpace::Input
+        }) {
+            return h;
+        }
+        let it = self.ir_ty(ty);
+        self.module.globals.append(ir::GlobalVariable {
+            name: Some(name.into()),
+            space: ir::AddressSpace::Input,
+            ty: it,
+            init: None,
+            binding: None,
+            io: Some(ir::Binding::BuiltIn(b)),
+            precise: false,
+            invariant: false,
+            semantic: None,
+            counter: None,
+        })
+    }
+
+    /// groupshared memory is limited to 32 KB in D3D11+ compute shaders.
+    fn check_groupshared_budget(&mut self) {
+        const LIMIT: u64 = 32768;
+        let mut total = 0u64;
+        let mut sizes = Vec::new();
+        for &(name, ty, span) in &self.groupshared {
+            let sz = self.value_size(ty) as u64;
+            total += sz;
+            sizes.push((name, sz, span));
+        }
+        if total <= LIMIT {
+            return;
+        }
+        let mut d = Diagnostic::error(
+            codes::GROUPSHARED_TOO_LARGE,
+            format!("groupshared memory is {total} bytes, more than the limit of {LIMIT} bytes"),
+        );
+        for (i, (name, sz, span)) in sizes.iter().enumerate() {
+            d = d.label(
+                *span,
+                if i == 0 {
+                    format!("`{name}` takes {sz} bytes")
+                } else {
+                    format!("`{name}`: {sz} bytes")
+                },
+            );
+        }
+        d = d.note(format!(
+            "total: {total} bytes; a thread group may share at most 32 KB (32768 bytes)"
+        ));
+        self.push(d);
+    }
+
+    /// Size in bytes of a value as D3D counts groupshared memory (scalar
+    /// packing; bool takes 4 bytes).
+    pub fn value_size(&self, ty: TyId) -> u32 {
+        use types::{Sc, Ty};
+        let sc = |s: Sc| -> u32 {
+            if s == Sc::Bool {
+                4
+            } else {
+                s.concrete().width() as u32
+            }
+        };
+        match *self.types.get(ty) {
+            Ty::Scalar(s) => sc(s),
+            Ty::Enum(_) => 4,
+            Ty::Vector(s, n) => sc(s) * n as u32,
+            Ty::Matrix(s, r, c) => sc(s) * r as u32 * c as u32,
+            Ty::Array(e, n) => self.value_size(e).saturating_mul(n.unwrap_or(0)),
+            Ty::Struct(sid) => self
+                .types
+                .member_types(sid)
+                .into_iter()
+                .fold(0u32, |a, t| a.saturating_add(self.value_size(t))),
+            _ => 0,
+        }
+    }
+}

@@ -65,7 +65,6 @@ fn owned(v: &[(&str, u32, u32)]) -> Vec<(String, u32, u32)> {
 }
 
 #[test]
-#[ignore = "needs sema on main"]
 fn cbuffer_offsets_under_each_layout_rule() {
     // DXC's default: vector-relaxed std140. `b` packs after `a` (it does not
     // cross a 16-byte boundary); arrays and matrices start a new 16 bytes;
@@ -135,7 +134,6 @@ fn cbuffer_offsets_under_each_layout_rule() {
 }
 
 #[test]
-#[ignore = "needs sema on main"]
 fn structured_buffers_with_counters() {
     let r = reflect_hlsl(
         "
@@ -208,7 +206,6 @@ void main(uint3 id : SV_DispatchThreadID) {
 }
 
 #[test]
-#[ignore = "needs sema on main"]
 fn pixel_shader_interface_and_images() {
     let r = reflect_hlsl(
         "
@@ -316,7 +313,6 @@ fn hlslc_args(args: &[String], o: &mut Options, _: &mut Vec<String>) {
 }
 
 #[test]
-#[ignore = "needs sema on main"]
 fn sample_snapshots() {
     for (name, file, args) in [
         (
@@ -337,7 +333,6 @@ fn sample_snapshots() {
 }
 
 #[test]
-#[ignore = "needs sema on main"]
 fn fre_writes_the_json_file() {
     let dir = std::env::temp_dir().join(format!("hlslc-fre-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

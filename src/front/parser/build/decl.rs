@@ -1,0 +1,622 @@
+//! Types and declarations: items, struct members, cbuffers, typedefs,
+//! parameters, aliases.
+
+use super::*;
+use crate::diag::codes;
+use crate::front::ast::{self, StmtKind};
+use crate::intern::Symbol;
+use crate::span::Span;
+
+impl ParseCtx<'_> {
+    // ---- types ------------------------------------------------------------
+
+    pub fn named_type(
+        &self,
+        path: ast::Path,
+        args: Option<Vec<ast::TemplateArg>>,
+        span: Span,
+    ) -> ast::TypeSpec {
+        ast::TypeSpec {
+            kind: ast::TypeSpecKind::Named { path, args },
+            modifiers: ast::Modifiers::default(),
+            span,
+        }
+    }
+
+    /// `unsigned`, `unsigned int`, `unsigned int64_t`, `signed int`: written
+    /// as the unsigned (or signed) type's own name.
+    pub fn signed_type(
+        &self,
+        unsigned: bool,
+        base: Option<ast::Ident>,
+        span: Span,
+    ) -> ast::TypeSpec {
+        let name = match base {
+            None => if unsigned { "uint" } else { "int" }.to_string(),
+            Some(b) => {
+                let s = b.name.as_str();
+                let is_int = s.contains("int");
+                let is_unsigned = s.starts_with("uint") || s.starts_with("min16uint");
+                match (unsigned, is_int && !is_unsigned) {
+                    // int → uint, min16int → min16uint, int64_t → uint64_t
+                    (true, true) => s.replacen("int", "uint", 1),
+                    (false, true) => s.to_string(),
+                    _ => {
+                        self.error(
+                            codes::SYNTAX,
+                            b.span,
+                            &format!(
+                                "`{}` cannot be used with `{s}`",
+                                if unsigned { "unsigned" } else { "signed" }
+                            ),
+                            "not a signed integer type",
+                        );
+                        s.to_string()
+                    }
+                }
+            }
+        };
+        let id = ast::Ident {
+            name: Symbol::intern(&name),
+            span,
+        };
+        self.named_type(ast::Path::single(id), None, span)
+    }
+
+    pub fn struct_type(&self, s: ast::StructDecl) -> ast::TypeSpec {
+        let span = s.span;
+        ast::TypeSpec {
+            kind: ast::TypeSpecKind::Struct(Box::new(s)),
+            modifiers: ast::Modifiers::default(),
+            span,
+        }
+    }
+
+    /// `struct S` used as a type (`typedef struct S T;`, `struct S s;`).
+    pub fn elaborated_type(&self, name: ast::Ident, span: Span) -> ast::TypeSpec {
+        self.named_type(ast::Path::single(name), None, span)
+    }
+
+    /// A type standing alone with modifiers and array dimensions:
+    /// `row_major float3x3`, `float2[3]`.
+    pub fn standalone_type(
+        &self,
+        modifiers: Option<ast::Modifiers>,
+        mut ty: ast::TypeSpec,
+        dims: Vec<Option<ast::Expr>>,
+        span: Span,
+    ) -> ast::TypeSpec {
+        if let Some(m) = modifiers {
+            ty.modifiers = m;
+        }
+        if dims.is_empty() {
+            return ty;
+        }
+        ast::TypeSpec {
+            kind: ast::TypeSpecKind::Array {
+                element: Box::new(ty),
+                dims,
+            },
+            modifiers: ast::Modifiers::default(),
+            span,
+        }
+    }
+
+    /// Splits a type defined in place with a name (`struct S {…} s;`) into
+    /// the struct declaration and a reference to it.
+    fn split_struct(&self, ty: ast::TypeSpec) -> (Option<ast::StructDecl>, ast::TypeSpec) {
+        let ast::TypeSpec {
+            kind,
+            modifiers,
+            span,
+        } = ty;
+        match kind {
+            ast::TypeSpecKind::Struct(s) if s.name.is_some() => {
+                let name = s.name.unwrap_or(ast::Ident {
+                    name: Symbol::intern(""),
+                    span: s.span,
+                });
+                let reference = self.named_type(ast::Path::single(name), None, name.span);
+                (Some(*s), reference)
+            }
+            kind => (
+                None,
+                ast::TypeSpec {
+                    kind,
+                    modifiers,
+                    span,
+                },
+            ),
+        }
+    }
+
+    // ---- declarations -----------------------------------------------------
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn declarator(
+        &self,
+        qualifier: Option<ast::Path>,
+        name: ast::Ident,
+        array: Vec<Option<ast::Expr>>,
+        post: Option<Box<PostAnnots>>,
+        init: Option<ast::Initializer>,
+        span: Span,
+    ) -> ast::Declarator {
+        self.declare_value(name);
+        let post = post.map(|p| *p).unwrap_or_default();
+        ast::Declarator {
+            qualifier,
+            name,
+            array,
+            annotations: post.annotations,
+            bit_width: post.bit_width.map(|b| *b),
+            init,
+            span,
+        }
+    }
+
+    /// `: register(…)` with one to three arguments: `(t0)`, `(space1)`,
+    /// `(t0, space1)`, `(ps_5_0, t0)`, `(ps_5_0, t0, space1)`.
+    pub fn register(&self, args: Vec<ast::Ident>, span: Span) -> ast::Register {
+        let is_space = |i: &ast::Ident| i.name.as_str().starts_with("space");
+        let (profile, slot, space) = match args.as_slice() {
+            [a] if is_space(a) => (None, None, Some(*a)),
+            [a] => (None, Some(*a), None),
+            [a, b] if is_space(b) => (None, Some(*a), Some(*b)),
+            [a, b] => (Some(*a), Some(*b), None),
+            [a, b, c] => (Some(*a), Some(*b), Some(*c)),
+            _ => {
+                self.error(
+                    codes::SYNTAX,
+                    span,
+                    "`register` takes one to three arguments",
+                    "expected `register(slot)`, `register(slot, spaceN)` or `register(profile, slot)`",
+                );
+                (None, None, None)
+            }
+        };
+        ast::Register {
+            profile,
+            slot,
+            space,
+            span,
+        }
+    }
+
+    pub fn add_semantic(&self, p: Option<Box<PostAnnots>>, name: ast::Ident) -> Box<PostAnnots> {
+        let mut p = p.unwrap_or_default();
+        if let Some(old) = p.annotations.semantic {
+            self.push_diag(
+                crate::diag::Diagnostic::error(codes::SYNTAX, "more than one semantic")
+                    .label(name.span, "second semantic")
+                    .label(old.span, "first semantic"),
+            );
+        }
+        p.annotations.semantic = Some(ast::Semantic {
+            name: name.name,
+            span: name.span,
+        });
+        p
+    }
+
+    fn var_decl(
+        &self,
+        attrs: Vec<ast::Attribute>,
+        specs: DeclSpecs,
+        declarators: Vec<ast::Declarator>,
+        span: Span,
+    ) -> (Option<ast::StructDecl>, ast::VarDecl) {
+        let (decl, ty) = self.split_struct(*specs.ty);
+        (
+            decl,
+            ast::VarDecl {
+                attrs,
+                modifiers: specs.modifiers,
+                ty,
+                declarators,
+                span,
+            },
+        )
+    }
+
+    fn function(
+        &self,
+        attrs: Vec<ast::Attribute>,
+        template: Option<ast::TemplateParams>,
+        decl: Decl,
+        span: Span,
+    ) -> Option<ast::Function> {
+        let Decl::Function(parts) = decl else {
+            return None;
+        };
+        let FnParts {
+            specs,
+            name,
+            mut params,
+            tail,
+            body,
+        } = *parts;
+        // `f(void)` declares no parameters.
+        if let [p] = params.as_slice()
+            && p.name.is_none()
+            && p.array.is_empty()
+            && p.modifiers.is_empty()
+            && is_void(&p.ty)
+        {
+            params.clear();
+        }
+        let annotations = tail.annotations.map(|a| *a).unwrap_or_default();
+        if let Some(w) = &annotations.bit_width {
+            self.error(
+                codes::SYNTAX,
+                w.span,
+                "a function cannot have a bit-field width",
+                "expected a semantic",
+            );
+        }
+        Some(ast::Function {
+            attrs,
+            template,
+            modifiers: specs.modifiers,
+            return_type: *specs.ty,
+            name,
+            params,
+            return_annotations: annotations.annotations,
+            is_const: tail.is_const,
+            body,
+            span,
+        })
+    }
+
+    /// A declaration at global (or namespace) scope.
+    pub fn item_decl(
+        &self,
+        attrs: Vec<ast::Attribute>,
+        template: Option<ast::TemplateParams>,
+        decl: Decl,
+        span: Span,
+    ) -> Vec<ast::Item> {
+        match decl {
+            Decl::Vars(specs, ds) => {
+                self.no_template(&template, span);
+                let (st, var) = self.var_decl(attrs, specs, ds, span);
+                let mut out = Vec::with_capacity(2);
+                out.extend(st.map(ast::Item::Struct));
+                out.push(ast::Item::Var(var));
+                out
+            }
+            Decl::Struct(mut s) => {
+                s.attrs.splice(0..0, attrs);
+                s.template = template;
+                vec![ast::Item::Struct(*s)]
+            }
+            Decl::Forward => vec![ast::Item::Empty(span)],
+            f @ Decl::Function(_) => self
+                .function(attrs, template, f, span)
+                .map(ast::Item::Function)
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// A declaration inside a struct, class or interface.
+    pub fn member_decl(
+        &self,
+        attrs: Vec<ast::Attribute>,
+        template: Option<ast::TemplateParams>,
+        decl: Decl,
+        span: Span,
+    ) -> Vec<ast::StructMember> {
+        self.item_decl(attrs, template, decl, span)
+            .into_iter()
+            .filter_map(|i| match i {
+                ast::Item::Var(v) => Some(ast::StructMember::Field(v)),
+                ast::Item::Function(f) => Some(ast::StructMember::Method(f)),
+                ast::Item::Struct(s) => Some(ast::StructMember::Struct(s)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn cbuffer_member(
+        &self,
+        attrs: Vec<ast::Attribute>,
+        decl: Decl,
+        span: Span,
+    ) -> Vec<CbMember> {
+        self.item_decl(attrs, None, decl, span)
+            .into_iter()
+            .map(|i| match i {
+                ast::Item::Var(v) => CbMember::Var(v),
+                ast::Item::Struct(s) => CbMember::Struct(s),
+                // DXC accepts functions in a cbuffer's body; they are
+                // ordinary global functions.
+                ast::Item::Function(f) => CbMember::Function(f),
+                _ => CbMember::None,
+            })
+            .collect()
+    }
+
+    /// `cbuffer`/`tbuffer`: structs defined inside are declared before it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn cbuffer(
+        &self,
+        attrs: Vec<ast::Attribute>,
+        kind: ast::CBufferKind,
+        name: ast::Ident,
+        post: Option<Box<PostAnnots>>,
+        members: Vec<CbMember>,
+        span: Span,
+    ) -> Vec<ast::Item> {
+        let mut out = Vec::new();
+        let mut after = Vec::new();
+        let mut vars = Vec::with_capacity(members.len());
+        for m in members {
+            match m {
+                CbMember::Var(v) => vars.push(v),
+                CbMember::Struct(s) => out.push(ast::Item::Struct(s)),
+                CbMember::Function(f) => after.push(ast::Item::Function(f)),
+                CbMember::None => {}
+            }
+        }
+        out.push(ast::Item::CBuffer(ast::CBuffer {
+            attrs,
+            kind,
+            name,
+            annotations: post.map(|p| p.annotations).unwrap_or_default(),
+            members: vars,
+            span,
+        }));
+        out.extend(after);
+        out
+    }
+
+    fn no_template(&self, template: &Option<ast::TemplateParams>, span: Span) {
+        if let Some(t) = template {
+            self.push_diag(
+                crate::diag::Diagnostic::error(
+                    codes::UNSUPPORTED,
+                    "not supported yet: variable templates",
+                )
+                .label(span, "this variable is declared as a template")
+                .label(t.span, "template parameters here"),
+            );
+        }
+    }
+
+    pub fn typedef(
+        &self,
+        specs: DeclSpecs,
+        names: Vec<(ast::Ident, Vec<Option<ast::Expr>>, Span)>,
+        span: Span,
+    ) -> TypedefOut {
+        let (st, ty) = self.split_struct(*specs.ty);
+        let n = names.len();
+        let mut typedefs = Vec::with_capacity(n);
+        for (name, array, _) in names {
+            typedefs.push(ast::Typedef {
+                modifiers: specs.modifiers.clone(),
+                ty: ty.clone(),
+                name,
+                array,
+                span,
+            });
+        }
+        TypedefOut {
+            structs: st.into_iter().collect(),
+            typedefs,
+        }
+    }
+
+    pub fn typedef_items(&self, t: TypedefOut) -> Vec<ast::Item> {
+        let mut v: Vec<ast::Item> = t.structs.into_iter().map(ast::Item::Struct).collect();
+        v.extend(t.typedefs.into_iter().map(ast::Item::Typedef));
+        v
+    }
+
+    pub fn typedef_members(&self, t: TypedefOut) -> Vec<ast::StructMember> {
+        let mut v: Vec<ast::StructMember> = t
+            .structs
+            .into_iter()
+            .map(ast::StructMember::Struct)
+            .collect();
+        v.extend(t.typedefs.into_iter().map(ast::StructMember::Typedef));
+        v
+    }
+
+    pub fn typedef_stmts(&self, t: TypedefOut) -> Vec<ast::Stmt> {
+        let mut v: Vec<ast::Stmt> = t
+            .structs
+            .into_iter()
+            .map(|s| {
+                let span = s.span;
+                plain_stmt(StmtKind::Struct(s), span)
+            })
+            .collect();
+        v.extend(t.typedefs.into_iter().map(|t| {
+            let span = t.span;
+            plain_stmt(StmtKind::Typedef(t), span)
+        }));
+        v
+    }
+
+    /// A local declaration statement whose type is a struct defined in place.
+    pub fn local_struct_decl(
+        &self,
+        attrs: Vec<ast::Attribute>,
+        specs: DeclSpecs,
+        declarators: Vec<ast::Declarator>,
+        span: Span,
+    ) -> Vec<ast::Stmt> {
+        let (st, var) = self.var_decl(attrs, specs, declarators, span);
+        let mut v = Vec::with_capacity(2);
+        if let Some(s) = st {
+            let sspan = s.span;
+            v.push(plain_stmt(StmtKind::Struct(s), sspan));
+        }
+        v.push(plain_stmt(StmtKind::Decl(var), span));
+        v
+    }
+
+    pub fn local_decl(
+        &self,
+        attrs: Vec<ast::Attribute>,
+        specs: DeclSpecs,
+        declarators: Vec<ast::Declarator>,
+        span: Span,
+    ) -> ast::VarDecl {
+        ast::VarDecl {
+            attrs,
+            modifiers: specs.modifiers,
+            ty: *specs.ty,
+            declarators,
+            span,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn param(
+        &self,
+        attrs: Vec<ast::Attribute>,
+        specs: DeclSpecs,
+        name: Option<ast::Ident>,
+        array: Vec<Option<ast::Expr>>,
+        post: Option<Box<PostAnnots>>,
+        default: Option<PExpr>,
+        span: Span,
+    ) -> ast::Param {
+        if let Some(n) = name {
+            self.declare_param(n);
+        }
+        let post = post.map(|p| *p).unwrap_or_default();
+        if let Some(w) = &post.bit_width {
+            self.error(
+                codes::SYNTAX,
+                w.span,
+                "a parameter cannot have a bit-field width",
+                "expected a semantic",
+            );
+        }
+        ast::Param {
+            attrs,
+            modifiers: specs.modifiers,
+            ty: *specs.ty,
+            name,
+            array,
+            annotations: post.annotations,
+            default: default.map(PExpr::into_expr),
+            span,
+        }
+    }
+
+    /// Effects-framework annotations `< string UIName = "x"; >` after a
+    /// declarator: parsed and dropped.
+    pub fn fx_annotations(&self, span: Span) {
+        self.warn(
+            codes::IGNORED_EFFECTS_SYNTAX,
+            span,
+            "effects annotations are ignored",
+            "this annotation block has no effect",
+        );
+    }
+
+    /// An effects state block after a declarator: parsed and dropped.
+    pub fn state_block(&self, span: Span) {
+        self.warn(
+            codes::IGNORED_EFFECTS_SYNTAX,
+            span,
+            "effects state blocks are ignored",
+            "this state block has no effect",
+        );
+    }
+
+    pub fn technique(&self, span: Span) -> ast::Item {
+        self.warn(
+            codes::IGNORED_EFFECTS_SYNTAX,
+            span,
+            "effects `technique` blocks are ignored",
+            "this technique has no effect",
+        );
+        ast::Item::Technique(span)
+    }
+
+    pub fn attribute(
+        &self,
+        body: (ast::Path, Vec<ast::Expr>, Span),
+        cxx11: bool,
+        span: Span,
+    ) -> ast::Attribute {
+        let (name, args, body_span) = body;
+        ast::Attribute {
+            name,
+            args,
+            cxx11,
+            span: if cxx11 { body_span } else { span },
+        }
+    }
+
+    /// `using T = float4;`
+    pub fn alias(
+        &self,
+        alias: (ast::Ident, Vec<ast::Attribute>, DeclSpecs),
+        span: Span,
+    ) -> ast::Using {
+        let (name, attrs, specs) = alias;
+        self.ignored_attributes(&attrs, "a type alias");
+        if let Some(&(_, m)) = specs.modifiers.list.first() {
+            self.warn(
+                codes::IGNORED_SYNTAX,
+                m,
+                "modifiers in a type alias are ignored",
+                "ignored",
+            );
+        }
+        ast::Using::Alias {
+            template: None,
+            name,
+            ty: *specs.ty,
+            span,
+        }
+    }
+
+    /// `template<typename T> using V = vector<T, 4>;`
+    pub fn template_alias(
+        &self,
+        template: ast::TemplateParams,
+        alias: (ast::Ident, Vec<ast::Attribute>, DeclSpecs),
+        span: Span,
+    ) -> ast::Using {
+        match self.alias(alias, span) {
+            ast::Using::Alias { name, ty, span, .. } => ast::Using::Alias {
+                template: Some(template),
+                name,
+                ty,
+                span,
+            },
+            other => other,
+        }
+    }
+
+    /// Attributes where the AST has no place for them yet (`[[vk::…]]` on a
+    /// typedef): a warning.
+    pub fn ignored_attributes(&self, attrs: &[ast::Attribute], what: &str) {
+        if let Some(a) = attrs.first() {
+            self.warn(
+                codes::IGNORED_SYNTAX,
+                a.span,
+                &format!("attributes on {what} are not supported yet and are ignored"),
+                "ignored",
+            );
+        }
+    }
+
+    /// `using ns::name;`: not representable yet.
+    pub fn using_declaration(&self, span: Span) {
+        self.warn(
+            codes::IGNORED_SYNTAX,
+            span,
+            "`using` declarations of a single name are not supported yet and are ignored",
+            "ignored; qualify the name where it is used",
+        );
+    }
+}

@@ -1,0 +1,376 @@
+//! Expressions (with their depth) and literals.
+
+use super::*;
+use crate::diag::codes;
+use crate::front::ast::{self, ExprKind};
+use crate::front::parser::MAX_NESTING;
+use crate::intern::Symbol;
+use crate::span::{Loc, Span};
+
+impl ParseCtx<'_> {
+    // ---- expressions ------------------------------------------------------
+
+    /// Makes a node whose deepest child has depth `child_depth`, or an
+    /// error node when it would be too deep.
+    pub fn node(&self, kind: ExprKind, span: Span, child_depth: u32) -> PExpr {
+        if child_depth == POISON {
+            return poisoned(span);
+        }
+        let depth = child_depth + 1;
+        if depth > MAX_NESTING as u32 {
+            self.push_diag(
+                crate::diag::Diagnostic::error(
+                    codes::EXPR_TOO_DEEP,
+                    "expression too deeply nested",
+                )
+                .label(
+                    span,
+                    format!("this expression nests more than {MAX_NESTING} levels deep"),
+                )
+                .note("split it into several statements with intermediate variables"),
+            );
+            return poisoned(span);
+        }
+        PExpr {
+            expr: Box::new(ast::Expr { kind, span }),
+            depth,
+        }
+    }
+
+    pub fn leaf(&self, kind: ExprKind, span: Span) -> PExpr {
+        PExpr {
+            expr: Box::new(ast::Expr { kind, span }),
+            depth: 1,
+        }
+    }
+
+    /// Starts a run of binary operators with its first operand.
+    pub fn seq_start(&self, e: PExpr, span: Span) -> BinSeq {
+        BinSeq::One(e, span)
+    }
+
+    /// Adds `op operand` to a run of binary operators.
+    pub fn seq_push(&self, seq: BinSeq, op: ast::BinaryOp, e: PExpr, span: Span) -> BinSeq {
+        match seq {
+            BinSeq::One(first, first_span) => {
+                // The first operand's operator is never read.
+                BinSeq::Many(vec![(op, first, first_span), (op, e, span)])
+            }
+            BinSeq::Many(mut v) => {
+                v.push((op, e, span));
+                BinSeq::Many(v)
+            }
+        }
+    }
+
+    /// Builds the tree of a run of binary operators: C precedence, all
+    /// left-associative (operator-precedence parsing with two stacks).
+    pub fn binary_seq(&self, seq: BinSeq) -> PExpr {
+        let mut items = match seq {
+            BinSeq::One(e, _) => return e,
+            BinSeq::Many(v) => v,
+        };
+        if items.len() == 2 {
+            // `a op b`, the common case: no stacks needed.
+            if let (Some((op, b, bs)), Some((_, a, as_))) = (items.pop(), items.pop()) {
+                return self.binary(op, a, b, Span::new(as_.lo, bs.hi));
+            }
+        }
+        let mut operands: Vec<(PExpr, Span)> = Vec::with_capacity(items.len());
+        let mut ops: Vec<ast::BinaryOp> = Vec::with_capacity(items.len());
+        let reduce = |operands: &mut Vec<(PExpr, Span)>, op: ast::BinaryOp| {
+            if let (Some((b, bs)), Some((a, as_))) = (operands.pop(), operands.pop()) {
+                let span = Span::new(as_.lo, bs.hi);
+                operands.push((self.binary(op, a, b, span), span));
+            }
+        };
+        for (i, (op, e, span)) in items.into_iter().enumerate() {
+            if i > 0 {
+                while let Some(&top) = ops.last() {
+                    if precedence(top) < precedence(op) {
+                        break;
+                    }
+                    ops.pop();
+                    reduce(&mut operands, top);
+                }
+                ops.push(op);
+            }
+            operands.push((e, span));
+        }
+        while let Some(op) = ops.pop() {
+            reduce(&mut operands, op);
+        }
+        match operands.pop() {
+            Some((e, _)) => e,
+            None => self.leaf(ExprKind::Error, Span::default()),
+        }
+    }
+
+    pub fn unary(&self, op: ast::UnaryOp, e: PExpr, span: Span) -> PExpr {
+        let d = e.depth;
+        self.node(ExprKind::Unary(op, e.expr), span, d)
+    }
+
+    pub fn binary(&self, op: ast::BinaryOp, a: PExpr, b: PExpr, span: Span) -> PExpr {
+        let d = deeper(a.depth, b.depth);
+        self.node(ExprKind::Binary(op, a.expr, b.expr), span, d)
+    }
+
+    pub fn assign(&self, op: Option<ast::BinaryOp>, a: PExpr, b: PExpr, span: Span) -> PExpr {
+        let d = deeper(a.depth, b.depth);
+        self.node(ExprKind::Assign(op, a.expr, b.expr), span, d)
+    }
+
+    pub fn ternary(&self, c: PExpr, a: PExpr, b: PExpr, span: Span) -> PExpr {
+        let d = deeper(c.depth, deeper(a.depth, b.depth));
+        self.node(ExprKind::Ternary(c.expr, a.expr, b.expr), span, d)
+    }
+
+    pub fn comma(&self, a: PExpr, b: PExpr, span: Span) -> PExpr {
+        let d = deeper(a.depth, b.depth);
+        self.node(ExprKind::Comma(a.expr, b.expr), span, d)
+    }
+
+    pub fn cast(&self, ty: ast::TypeSpec, e: PExpr, span: Span) -> PExpr {
+        let d = e.depth;
+        self.node(ExprKind::Cast(ty, e.expr), span, d)
+    }
+
+    pub fn construct(&self, ty: ast::TypeSpec, args: (Vec<ast::Expr>, u32), span: Span) -> PExpr {
+        let (args, d) = args;
+        self.node(ExprKind::Construct(ty, args), span, d)
+    }
+
+    pub fn call(
+        &self,
+        callee: ast::Path,
+        template_args: Option<Vec<ast::TemplateArg>>,
+        args: (Vec<ast::Expr>, u32),
+        span: Span,
+    ) -> PExpr {
+        let (args, d) = args;
+        self.node(
+            ExprKind::Call {
+                callee,
+                template_args,
+                args,
+            },
+            span,
+            d,
+        )
+    }
+
+    pub fn method_call(
+        &self,
+        object: PExpr,
+        method: ast::Ident,
+        template_args: Option<Vec<ast::TemplateArg>>,
+        args: (Vec<ast::Expr>, u32),
+        span: Span,
+    ) -> PExpr {
+        let (args, d) = args;
+        let d = deeper(d, object.depth);
+        self.node(
+            ExprKind::MethodCall {
+                object: object.expr,
+                method,
+                template_args,
+                args,
+            },
+            span,
+            d,
+        )
+    }
+
+    pub fn member(&self, object: PExpr, field: ast::Ident, span: Span) -> PExpr {
+        let d = object.depth;
+        self.node(ExprKind::Member(object.expr, field), span, d)
+    }
+
+    pub fn index(&self, object: PExpr, index: PExpr, span: Span) -> PExpr {
+        let d = deeper(object.depth, index.depth);
+        self.node(ExprKind::Index(object.expr, index.expr), span, d)
+    }
+
+    pub fn init_list(&self, items: Vec<(Box<ast::Initializer>, u32)>, span: Span) -> PExpr {
+        let d = items.iter().map(|i| i.1).max().unwrap_or(0);
+        let items = items.into_iter().map(|i| *i.0).collect();
+        self.node(ExprKind::InitList(items), span, d)
+    }
+
+    pub fn sizeof_expr(&self, e: PExpr, span: Span) -> PExpr {
+        let d = e.depth;
+        self.node(ExprKind::SizeOfExpr(e.expr), span, d)
+    }
+
+    // ---- literals ---------------------------------------------------------
+
+    /// An integer literal: decimal, `0x` hex or `0` octal, with `u`/`l`/`ll`
+    /// suffixes in any case and order.
+    pub fn int_lit(&self, text: Symbol, span: Span) -> PExpr {
+        let s = text.as_str();
+        let digits_end = s.trim_end_matches(['u', 'U', 'l', 'L']).len();
+        let (digits, suffix) = s.split_at(digits_end);
+        let has_u = suffix.contains(['u', 'U']);
+        let has_l = suffix.contains(['l', 'L']);
+        let suffix = match (has_u, has_l) {
+            (false, false) => ast::IntSuffix::None,
+            (true, false) => ast::IntSuffix::U,
+            (false, true) => ast::IntSuffix::L,
+            (true, true) => ast::IntSuffix::UL,
+        };
+        let (radix, body) = if let Some(h) = digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"))
+        {
+            (16, h)
+        } else if digits.len() > 1 && digits.starts_with('0') {
+            (8, &digits[1..])
+        } else {
+            (10, digits)
+        };
+        let value = match u64::from_str_radix(body, radix) {
+            Ok(v) => v,
+            Err(e) => {
+                let too_large = matches!(e.kind(), std::num::IntErrorKind::PosOverflow);
+                if too_large {
+                    self.error(
+                        codes::BAD_LITERAL,
+                        span,
+                        "integer literal is too large",
+                        "does not fit in 64 bits",
+                    );
+                } else {
+                    self.error(
+                        codes::BAD_LITERAL,
+                        span,
+                        "invalid digit in integer literal",
+                        if radix == 8 {
+                            "a literal starting with `0` is octal"
+                        } else {
+                            "invalid digit"
+                        },
+                    );
+                }
+                0
+            }
+        };
+        self.leaf(ExprKind::Literal(ast::Literal::Int { value, suffix }), span)
+    }
+
+    /// A floating-point literal: the digits as written, and the suffix.
+    pub fn float_lit(&self, text: Symbol, span: Span) -> PExpr {
+        let s = text.as_str();
+        let (body, suffix) = match s.as_bytes().last() {
+            Some(b'f' | b'F') => (&s[..s.len() - 1], ast::FloatSuffix::F),
+            Some(b'h' | b'H') => (&s[..s.len() - 1], ast::FloatSuffix::H),
+            Some(b'l' | b'L') => (&s[..s.len() - 1], ast::FloatSuffix::L),
+            _ => (s, ast::FloatSuffix::None),
+        };
+        let text = if body.len() == s.len() {
+            text
+        } else {
+            Symbol::intern(body)
+        };
+        self.leaf(
+            ExprKind::Literal(ast::Literal::Float { text, suffix }),
+            span,
+        )
+    }
+
+    /// Adjacent string literals, concatenated, escapes processed.
+    pub fn string_lit(&self, parts: Vec<(Loc, Symbol, Loc)>, span: Span) -> PExpr {
+        let mut out = String::new();
+        for (l, s, r) in parts {
+            let t = s.as_str();
+            let inner = t
+                .strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .unwrap_or(t);
+            self.unescape(inner, sp(l, r), &mut out);
+        }
+        self.leaf(
+            ExprKind::Literal(ast::Literal::String(Symbol::intern(&out))),
+            span,
+        )
+    }
+
+    /// `'a'`: an integer with the character's value.
+    pub fn char_lit(&self, text: Symbol, span: Span) -> PExpr {
+        let t = text.as_str();
+        let inner = t
+            .strip_prefix('\'')
+            .and_then(|t| t.strip_suffix('\''))
+            .unwrap_or(t);
+        let mut s = String::new();
+        self.unescape(inner, span, &mut s);
+        let mut chars = s.chars();
+        let value = match (chars.next(), chars.next()) {
+            (Some(c), None) => c as u64,
+            _ => {
+                self.error(
+                    codes::BAD_LITERAL,
+                    span,
+                    "a character literal must hold exactly one character",
+                    "here",
+                );
+                0
+            }
+        };
+        self.leaf(
+            ExprKind::Literal(ast::Literal::Int {
+                value,
+                suffix: ast::IntSuffix::None,
+            }),
+            span,
+        )
+    }
+
+    fn unescape(&self, s: &str, span: Span, out: &mut String) {
+        let mut it = s.chars();
+        while let Some(c) = it.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match it.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some('0') => out.push('\0'),
+                Some('a') => out.push('\x07'),
+                Some('b') => out.push('\x08'),
+                Some('f') => out.push('\x0C'),
+                Some('v') => out.push('\x0B'),
+                Some(c @ ('\\' | '"' | '\'' | '?')) => out.push(c),
+                Some(c) => {
+                    self.warn(
+                        codes::UNKNOWN_ESCAPE,
+                        span,
+                        &format!("unknown escape sequence `\\{c}`"),
+                        "in this literal",
+                    );
+                    out.push(c);
+                }
+                None => out.push('\\'),
+            }
+        }
+    }
+}
+
+/// Binding strength of a binary operator (higher binds tighter).
+fn precedence(op: ast::BinaryOp) -> u8 {
+    use ast::BinaryOp::*;
+    match op {
+        Mul | Div | Rem => 10,
+        Add | Sub => 9,
+        Shl | Shr => 8,
+        Lt | Gt | Le | Ge => 7,
+        Eq | Ne => 6,
+        BitAnd => 5,
+        BitXor => 4,
+        BitOr => 3,
+        LogicalAnd => 2,
+        LogicalOr => 1,
+    }
+}

@@ -1,0 +1,835 @@
+//! Calls of user functions and methods: candidate lookup, template
+//! argument deduction, overload resolution with HLSL's conversion ranks,
+//! and the call itself with copy-in/copy-out for `out`/`inout` parameters
+//! (HLSL parameters are copies, never references).
+
+use super::convert::{Cost, conversion_cost};
+use super::func::FnCtx;
+use super::place::{Place, Val, ValKind};
+use super::resolve::Env;
+use super::scope::{FuncDeclId, ScopeId, Sym};
+use super::types::{self, Ty, TyId};
+use super::{Dir, ReadOnly, Sig, TArg};
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::intern::Symbol;
+use crate::ir;
+use crate::span::Span;
+
+/// A viable candidate of a call.
+struct Viable<'a> {
+    id: FuncDeclId,
+    sig: Sig<'a>,
+    inst: Option<(Vec<TArg>, ScopeId)>,
+    costs: Vec<Cost>,
+}
+
+/// A lowered argument.
+pub struct Arg {
+    pub val: Val,
+    pub span: Span,
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    pub fn lower_args(&mut self, args: &'a [ast::Expr]) -> Vec<Arg> {
+        args.iter()
+            .map(|a| Arg {
+                val: self.expr(a),
+                span: a.span,
+            })
+            .collect()
+    }
+
+    /// Methods named `name` of a struct and its bases, each with the number
+    /// of base steps from `ty` (0 = the struct itself).
+    pub fn struct_methods(&self, ty: TyId, name: Symbol) -> Vec<(FuncDeclId, u32)> {
+        let mut out = Vec::new();
+        let mut cur = Some(ty);
+        let mut depth = 0;
+        while let Some(t) = cur {
+            let Some(sid) = self.s.types.as_struct(t) else {
+                break;
+            };
+            let info = self.s.types.struct_info(sid);
+            if let Some(list) = info.methods.get(&name) {
+                out.extend(list.iter().map(|&i| (FuncDeclId(i), depth)));
+                // Methods of a derived struct hide the base's of that name.
+                break;
+            }
+            cur = info.base;
+            depth += 1;
+        }
+        out
+    }
+
+    /// `f(args)`, `ns::f(args)`, `S::f(args)`, `f<T>(args)`.
+    pub fn call(
+        &mut self,
+        callee: &'a ast::Path,
+        targs: Option<&'a [ast::TemplateArg]>,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> Val {
+        let name = callee.last().name;
+        let mut cands: Vec<(FuncDeclId, u32)> = Vec::new();
+        let mut this_val: Option<Val> = None;
+        if callee.is_single() {
+            // A local variable cannot be called, unless it is a struct with
+            // `operator()`.
+            if let Some(super::func::LocalSym::Var(lv)) = self.fb.locals.lookup(name).cloned() {
+                let op = Symbol::intern("operator()");
+                let cands = self.struct_methods(lv.val.ty, op);
+                if !cands.is_empty() {
+                    let a = self.lower_args(args);
+                    return self.call_candidates(&cands, Some(lv.val), targs, a, op, span, false);
+                }
+                let _ = self.lower_args(args);
+                return self.error(
+                    codes::NOT_CALLABLE,
+                    format!("`{name}` is a variable, not a function"),
+                    callee.span,
+                    "not callable",
+                );
+            }
+            if let Some(st) = self.fb.this_struct {
+                cands = self.struct_methods(st, name);
+                if !cands.is_empty() {
+                    this_val = self.fb.this.clone();
+                }
+            }
+            if cands.is_empty() {
+                match self.s.scopes.lookup(self.fb.scope, name).cloned() {
+                    Some(Sym::Funcs(list)) => cands = list.into_iter().map(|i| (i, 0)).collect(),
+                    Some(Sym::Type(t)) => {
+                        // `S(x)`, a cast written as a call.
+                        let a = self.lower_args(args);
+                        if a.len() == 1 {
+                            let v = a
+                                .into_iter()
+                                .next()
+                                .map(|a| a.val)
+                                .unwrap_or_else(Val::error);
+                            return self.cast(v, t.ty, span);
+                        }
+                        return self.error(
+                            codes::NOT_CALLABLE,
+                            format!("`{name}` is a type, not a function"),
+                            callee.span,
+                            "not callable",
+                        );
+                    }
+                    Some(Sym::Global(_)) => {
+                        let _ = self.lower_args(args);
+                        return self.error(
+                            codes::NOT_CALLABLE,
+                            format!("`{name}` is a variable, not a function"),
+                            callee.span,
+                            "not callable",
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            let env = crate::cx_env!(self);
+            let Some(scope) = self.s.resolve_scope_path(callee, &env) else {
+                let _ = self.lower_args(args);
+                return Val::error();
+            };
+            if let super::scope::ScopeKind::Struct(st) = self.s.scopes.get(scope).kind {
+                // `S::f()`: a static method, or a base method on `this`.
+                cands = self.struct_methods(st, name);
+                if let Some(this) = self.fb.this.clone() {
+                    if let Some(cur) = self.fb.this_struct {
+                        if let Some(v) = self.upcast_this(this, cur, st, span) {
+                            this_val = Some(v);
+                        }
+                    }
+                }
+            } else if let Some(Sym::Funcs(list)) = self.s.scopes.lookup_in(scope, name).cloned() {
+                cands = list.into_iter().map(|i| (i, 0)).collect();
+            }
+        }
+        let a = self.lower_args(args);
+        if cands.is_empty() {
+            if callee.is_single() {
+                if let Some(v) = self.intrinsic(name, targs, &a, span) {
+                    return v;
+                }
+            }
+            if a.iter().any(|x| x.val.is_error()) {
+                return Val::error();
+            }
+            return self.error(
+                codes::UNKNOWN_NAME,
+                format!("cannot find function `{}`", callee.last().name),
+                callee.span,
+                "not declared",
+            );
+        }
+        self.call_candidates(&cands, this_val, targs, a, name, span, callee.is_single())
+    }
+
+    /// `this` seen as its base struct `target` (for `Base::f()` calls).
+    fn upcast_this(&mut self, this: Val, from: TyId, target: TyId, span: Span) -> Option<Val> {
+        let mut v = this;
+        let mut cur = from;
+        for _ in 0..64 {
+            if cur == target {
+                return Some(v);
+            }
+            let sid = self.s.types.as_struct(cur)?;
+            let base = self.s.types.struct_info(sid).base?;
+            v = self.member_of(v, 0, base, span);
+            cur = base;
+        }
+        None
+    }
+
+    /// `obj.method(args)`.
+    pub fn method_call(
+        &mut self,
+        object: &'a ast::Expr,
+        method: ast::Ident,
+        targs: Option<&'a [ast::TemplateArg]>,
+        args: &'a [ast::Expr],
+        span: Span,
+    ) -> Val {
+        let obj = self.expr(object);
+        if obj.is_error() {
+            let _ = self.lower_args(args);
+            return obj;
+        }
+        match self.s.types.get(obj.ty).clone() {
+            Ty::Resource(kind, elem) => {
+                let a = self.lower_args(args);
+                self.resource_method(obj, kind, elem, method, targs, a, span)
+            }
+            Ty::Struct(_) => {
+                let cands = self.struct_methods(obj.ty, method.name);
+                if cands.is_empty() {
+                    let _ = self.lower_args(args);
+                    return self.error(
+                        codes::NO_METHOD,
+                        format!(
+                            "`{}` has no method `{}`",
+                            self.s.ty_name(obj.ty),
+                            method.name
+                        ),
+                        method.span,
+                        "unknown method",
+                    );
+                }
+                let a = self.lower_args(args);
+                self.call_candidates(&cands, Some(obj), targs, a, method.name, span, false)
+            }
+            _ => {
+                let _ = self.lower_args(args);
+                self.error(
+                    codes::NO_METHOD,
+                    format!(
+                        "`{}` has no method `{}`",
+                        self.s.ty_name(obj.ty),
+                        method.name
+                    ),
+                    method.span,
+                    "no methods on this type",
+                )
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn call_candidates(
+        &mut self,
+        cands: &[(FuncDeclId, u32)],
+        this_val: Option<Val>,
+        targs: Option<&'a [ast::TemplateArg]>,
+        args: Vec<Arg>,
+        name: Symbol,
+        span: Span,
+        allow_intrinsic: bool,
+    ) -> Val {
+        if args.iter().any(|a| a.val.is_error()) {
+            return Val::error();
+        }
+        let arg_tys: Vec<TyId> = args.iter().map(|a| a.val.ty).collect();
+        let mut viable: Vec<(Viable<'a>, u32)> = Vec::new();
+        for &(id, depth) in cands {
+            if let Some(v) = self.viable(id, targs, &args, &arg_tys) {
+                viable.push((v, depth));
+            }
+        }
+        if viable.is_empty() {
+            if allow_intrinsic {
+                if let Some(v) = self.intrinsic(name, targs, &args, span) {
+                    return v;
+                }
+            }
+            return self.no_overload(name, cands, &arg_tys, span);
+        }
+        // The best: no worse in any argument than every other.
+        let better = |a: &Viable, b: &Viable| -> bool {
+            let mut strictly = false;
+            for (x, y) in a.costs.iter().zip(&b.costs) {
+                if x > y {
+                    return false;
+                }
+                if x < y {
+                    strictly = true;
+                }
+            }
+            // Ties prefer a non-template, then fewer defaulted parameters.
+            strictly || (a.inst.is_none() && b.inst.is_some())
+        };
+        let mut best: Vec<usize> = Vec::new();
+        for i in 0..viable.len() {
+            let dominated = (0..viable.len()).any(|j| j != i && better(&viable[j].0, &viable[i].0));
+            if !dominated {
+                best.push(i);
+            }
+        }
+        if best.len() != 1 {
+            let mut d = Diagnostic::error(
+                codes::AMBIGUOUS_CALL,
+                format!("call to `{name}` is ambiguous"),
+            )
+            .label(span, "several overloads match equally well");
+            for &i in &best {
+                let id = viable[i].0.id;
+                let s = self.s.funcs[id.0 as usize].ast.name.span;
+                d = d.label(
+                    s,
+                    format!("candidate: {}", self.signature_text(id, &viable[i].0.sig)),
+                );
+            }
+            self.s.push(d);
+            return Val::error();
+        }
+        let (chosen, depth) = viable.swap_remove(best[0]);
+        let this_val = match (this_val, self.s.funcs[chosen.id.0 as usize].this_ty) {
+            (Some(t), Some(_)) => {
+                let mut v = t;
+                for _ in 0..depth {
+                    let Some(sid) = self.s.types.as_struct(v.ty) else {
+                        break;
+                    };
+                    let Some(base) = self.s.types.struct_info(sid).base else {
+                        break;
+                    };
+                    v = self.member_of(v, 0, base, span);
+                }
+                Some(v)
+            }
+            (None, Some(_)) => {
+                return self.error(
+                    codes::NOT_CALLABLE,
+                    format!("method `{name}` needs an object"),
+                    span,
+                    "called without an object",
+                );
+            }
+            _ => None,
+        };
+        self.emit_call(chosen, this_val, args, span)
+    }
+
+    fn signature_text(&self, id: FuncDeclId, sig: &Sig) -> String {
+        let d = &self.s.funcs[id.0 as usize];
+        let params: Vec<String> = sig
+            .params
+            .iter()
+            .map(|p| {
+                let dir = match p.dir {
+                    Dir::In => "",
+                    Dir::Out => "out ",
+                    Dir::InOut => "inout ",
+                };
+                format!("{dir}{}", self.s.ty_name(p.ty))
+            })
+            .collect();
+        format!(
+            "{} {}({})",
+            self.s.ty_name(sig.ret),
+            d.name,
+            params.join(", ")
+        )
+    }
+
+    fn no_overload(
+        &mut self,
+        name: Symbol,
+        cands: &[(FuncDeclId, u32)],
+        arg_tys: &[TyId],
+        span: Span,
+    ) -> Val {
+        let args: Vec<String> = arg_tys.iter().map(|t| self.s.ty_name(*t)).collect();
+        let mut d = Diagnostic::error(
+            codes::NO_MATCHING_OVERLOAD,
+            format!("no overload of `{name}` takes ({})", args.join(", ")),
+        )
+        .label(span, "no matching function");
+        for &(id, _) in cands.iter().take(8) {
+            let f = self.s.funcs[id.0 as usize].ast;
+            let text = match &self.s.funcs[id.0 as usize].sig {
+                Some(sig) => self.signature_text(id, &sig.clone()),
+                None => format!("template {}", name),
+            };
+            d = d.label(f.name.span, format!("candidate: {text}"));
+        }
+        self.s.push(d);
+        Val::error()
+    }
+
+    /// Whether a candidate accepts the arguments, with the cost of each.
+    fn viable(
+        &mut self,
+        id: FuncDeclId,
+        targs: Option<&'a [ast::TemplateArg]>,
+        args: &[Arg],
+        arg_tys: &[TyId],
+    ) -> Option<Viable<'a>> {
+        let (sig, inst) = if self.s.funcs[id.0 as usize].is_template {
+            let (ta, env, sig) = self.deduce(id, targs, arg_tys)?;
+            (sig, Some((ta, env)))
+        } else {
+            if targs.is_some() {
+                return None;
+            }
+            (self.s.funcs[id.0 as usize].sig.clone()?, None)
+        };
+        if args.len() > sig.params.len() {
+            return None;
+        }
+        if sig.params[args.len()..].iter().any(|p| p.default.is_none()) {
+            return None;
+        }
+        let mut costs = Vec::with_capacity(args.len());
+        for (a, p) in args.iter().zip(&sig.params) {
+            if self.s.types.is_resource(p.ty) || self.s.types.is_resource(a.val.ty) {
+                if !self.resource_matches(a.val.ty, p.ty) {
+                    return None;
+                }
+                costs.push(0);
+                continue;
+            }
+            let c = conversion_cost(&self.s.types, a.val.ty, p.ty)?;
+            if p.dir != Dir::In {
+                // The value is copied back: that must convert too.
+                conversion_cost(&self.s.types, p.ty, a.val.ty)?;
+            }
+            costs.push(c);
+        }
+        Some(Viable {
+            id,
+            sig,
+            inst,
+            costs,
+        })
+    }
+
+    /// A resource argument for a resource parameter: same type (the
+    /// element type of unsized arrays may match any size).
+    fn resource_matches(&self, arg: TyId, param: TyId) -> bool {
+        if arg == param {
+            return true;
+        }
+        match (self.s.types.get(arg), self.s.types.get(param)) {
+            (Ty::Array(a, _), Ty::Array(p, None)) => a == p,
+            (Ty::HeapElem { .. }, Ty::Resource(..) | Ty::Sampler { .. }) => true,
+            _ => false,
+        }
+    }
+
+    /// Deduces template arguments of a function template from explicit
+    /// arguments and argument types, and resolves the instance signature.
+    fn deduce(
+        &mut self,
+        id: FuncDeclId,
+        explicit: Option<&'a [ast::TemplateArg]>,
+        arg_tys: &[TyId],
+    ) -> Option<(Vec<TArg>, ScopeId, Sig<'a>)> {
+        let f = self.s.funcs[id.0 as usize].ast;
+        let def = self.s.funcs[id.0 as usize].def.unwrap_or(f);
+        let scope = self.s.funcs[id.0 as usize].scope;
+        let params = def.template.as_ref()?;
+        let mut bound: Vec<Option<TArg>> = vec![None; params.params.len()];
+        if let Some(ex) = explicit {
+            if ex.len() > bound.len() {
+                return None;
+            }
+            let env = crate::cx_env!(self);
+            for (i, a) in ex.iter().enumerate() {
+                bound[i] = Some(match &params.params[i] {
+                    ast::TemplateParam::Type { .. } => {
+                        let t = self.s.template_type_arg(a, &env);
+                        if t == types::ERROR {
+                            return None;
+                        }
+                        TArg::Type(t)
+                    }
+                    ast::TemplateParam::Value { .. } => match a {
+                        ast::TemplateArg::Expr(e) => TArg::Value(self.s.const_int(e, &env)?),
+                        ast::TemplateArg::Type(_) => return None,
+                    },
+                });
+            }
+        }
+        let names: Vec<Symbol> = params
+            .params
+            .iter()
+            .map(|p| match p {
+                ast::TemplateParam::Type { name, .. } | ast::TemplateParam::Value { name, .. } => {
+                    name.name
+                }
+            })
+            .collect();
+        for (p, &at) in def.params.iter().zip(arg_tys) {
+            self.unify(&p.ty, at, &names, &mut bound);
+            // `T a[N]`: the array length binds N.
+            if let Some(Some(ast::Expr {
+                kind: ast::ExprKind::Name(path),
+                ..
+            })) = p.array.first()
+            {
+                if let (true, Ty::Array(_, Some(n))) =
+                    (path.is_single(), self.s.types.get(at).clone())
+                {
+                    if let Some(i) = names.iter().position(|x| *x == path.last().name) {
+                        if bound[i].is_none() {
+                            bound[i] = Some(TArg::Value(n as i64));
+                        }
+                    }
+                }
+            }
+        }
+        let mut targs = Vec::with_capacity(bound.len());
+        for (i, b) in bound.iter().enumerate() {
+            match b {
+                Some(a) => targs.push(*a),
+                None => match &params.params[i] {
+                    ast::TemplateParam::Type {
+                        default: Some(d), ..
+                    } => targs.push(TArg::Type(self.s.resolve_type(d, &Env::at(scope)).ty)),
+                    ast::TemplateParam::Value {
+                        default: Some(d), ..
+                    } => targs.push(TArg::Value(self.s.const_int(d, &Env::at(scope))?)),
+                    _ => return None,
+                },
+            }
+        }
+        if let Some(inst) = self.s.funcs[id.0 as usize].instances.get(&targs) {
+            return Some((targs, inst.env, inst.sig.clone()));
+        }
+        let env = self.s.template_env(scope, params, &targs);
+        let errors = self.s.diags.error_count();
+        let sig = self.s.resolve_sig(def, &Env::at(env));
+        if self.s.diags.error_count() > errors {
+            return None;
+        }
+        Some((targs, env, sig))
+    }
+
+    /// Matches a written parameter type against an argument type, binding
+    /// template parameters.
+    fn unify(
+        &mut self,
+        ts: &'a ast::TypeSpec,
+        at: TyId,
+        names: &[Symbol],
+        bound: &mut [Option<TArg>],
+    ) {
+        let ast::TypeSpecKind::Named { path, args } = &ts.kind else {
+            return;
+        };
+        let at = match self.s.types.component(at) {
+            Some(s) if s.is_literal() => self.s.types.with_component(at, s.concrete()),
+            _ => at,
+        };
+        if path.is_single() {
+            let n = path.last().name;
+            if let Some(i) = names.iter().position(|x| *x == n) {
+                if args.is_none() && bound[i].is_none() {
+                    bound[i] = Some(TArg::Type(at));
+                }
+                return;
+            }
+            let bind_scalar = |this: &mut Self,
+                               arg: Option<&'a ast::TemplateArg>,
+                               v: TArg,
+                               bound: &mut [Option<TArg>]| {
+                let Some(arg) = arg else { return };
+                let nm = match arg {
+                    ast::TemplateArg::Type(t) => match &t.kind {
+                        ast::TypeSpecKind::Named { path, args: None } if path.is_single() => {
+                            Some(path.last().name)
+                        }
+                        _ => None,
+                    },
+                    ast::TemplateArg::Expr(e) => match &e.kind {
+                        ast::ExprKind::Name(p) if p.is_single() => Some(p.last().name),
+                        _ => None,
+                    },
+                };
+                let _ = this;
+                if let Some(nm) = nm {
+                    if let Some(i) = names.iter().position(|x| *x == nm) {
+                        if bound[i].is_none() {
+                            bound[i] = Some(v);
+                        }
+                    }
+                }
+            };
+            match (n.as_str(), self.s.types.get(at).clone()) {
+                ("vector", Ty::Vector(s, k)) => {
+                    let st = self.s.types.scalar(s);
+                    let a = args.as_deref().unwrap_or(&[]);
+                    bind_scalar(self, a.first(), TArg::Type(st), bound);
+                    bind_scalar(self, a.get(1), TArg::Value(k as i64), bound);
+                }
+                ("matrix", Ty::Matrix(s, r, c)) => {
+                    let st = self.s.types.scalar(s);
+                    let a = args.as_deref().unwrap_or(&[]);
+                    bind_scalar(self, a.first(), TArg::Type(st), bound);
+                    bind_scalar(self, a.get(1), TArg::Value(r as i64), bound);
+                    bind_scalar(self, a.get(2), TArg::Value(c as i64), bound);
+                }
+                (_, Ty::Resource(_, Some(e))) => {
+                    let a = args.as_deref().unwrap_or(&[]);
+                    bind_scalar(self, a.first(), TArg::Type(e), bound);
+                }
+                (_, Ty::Struct(_)) => {
+                    if let Some((_, iargs)) = self.s.struct_instances.get(&at).cloned() {
+                        let a = args.as_deref().unwrap_or(&[]);
+                        for (k, v) in iargs.iter().enumerate() {
+                            bind_scalar(self, a.get(k), *v, bound);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Emits a call to the chosen candidate.
+    fn emit_call(
+        &mut self,
+        chosen: Viable<'a>,
+        this_val: Option<Val>,
+        args: Vec<Arg>,
+        span: Span,
+    ) -> Val {
+        let id = chosen.id;
+        let decl_name = self.s.funcs[id.0 as usize].name;
+        if self.s.funcs[id.0 as usize].def.is_none() {
+            let ds = self.s.funcs[id.0 as usize].ast.name.span;
+            self.s.push(
+                Diagnostic::error(
+                    codes::UNDEFINED_FUNCTION,
+                    format!("`{decl_name}` is declared but never defined"),
+                )
+                .label(span, "called here")
+                .label(ds, "declared here"),
+            );
+            return Val::error();
+        }
+        // Heap elements passed for resource parameters take the type.
+        let mut args = args;
+        for (i, p) in chosen.sig.params.iter().enumerate() {
+            if let Some(a) = args.get_mut(i) {
+                if matches!(self.s.types.get(a.val.ty), Ty::HeapElem { .. }) {
+                    let v = std::mem::replace(&mut a.val, Val::error());
+                    a.val = self.convert(v, p.ty, a.span);
+                }
+            }
+        }
+        // Functions taking or returning resources are specialized for the
+        // resources of each call (SPIR-V cannot pass them around).
+        let has_res = chosen
+            .sig
+            .params
+            .iter()
+            .any(|p| self.s.types.is_resource(p.ty))
+            || self.s.types.is_resource(chosen.sig.ret);
+        let mut res_ids: Vec<u32> = Vec::new();
+        let mut specialize = has_res;
+        if has_res {
+            for (i, p) in chosen.sig.params.iter().enumerate() {
+                if !self.s.types.is_resource(p.ty) {
+                    continue;
+                }
+                match args.get(i).and_then(|a| self.res_path(&a.val)) {
+                    Some(rp) => res_ids.push(self.s.intern_res_path(rp)),
+                    None => {
+                        specialize = false;
+                        break;
+                    }
+                }
+            }
+        }
+        let func = if specialize {
+            let (mut key, env) = match &chosen.inst {
+                Some((t, e)) => (t.clone(), *e),
+                None => (Vec::new(), self.s.funcs[id.0 as usize].scope),
+            };
+            key.extend(res_ids.iter().map(|&r| TArg::Res(r)));
+            self.s.queue_instance(id, key, env, chosen.sig.clone())
+        } else {
+            match &chosen.inst {
+                None => match self.s.func_ir(id) {
+                    Some(h) => h,
+                    None => return Val::error(),
+                },
+                Some((targs, env)) => {
+                    self.s
+                        .queue_instance(id, targs.clone(), *env, chosen.sig.clone())
+                }
+            }
+        };
+        self.s.record_call(self.fb.handle, func, span);
+        let sig = chosen.sig;
+        let mut ir_args = Vec::new();
+        // Copy-backs after the call: (temp pointer, param type, place, arg type).
+        let mut copy_back: Vec<(ir::Handle<ir::Expression>, TyId, Place, TyId)> = Vec::new();
+        if let Some(t) = this_val {
+            if matches!(t.kind, ValKind::Agg(_)) {
+                return self.unsupported("methods of structs that hold resources", span);
+            }
+            let canon = self.s.ir_ty(t.ty);
+            match &t.kind {
+                ValKind::Place(Place::Ptr {
+                    ptr,
+                    mem,
+                    space: ir::AddressSpace::Function,
+                }) if *mem == canon => {
+                    ir_args.push(*ptr);
+                }
+                _ => {
+                    let Some(v) = self.value(&t) else {
+                        return Val::error();
+                    };
+                    let (tmp, _) = self.temp(t.ty);
+                    self.stmt(ir::Statement::Store {
+                        pointer: tmp,
+                        value: v,
+                    });
+                    ir_args.push(tmp);
+                    if let (Some(p), None) = (t.as_place(), t.read_only) {
+                        copy_back.push((tmp, t.ty, p.clone(), t.ty));
+                    }
+                }
+            }
+        }
+        let callee_scope = self.s.funcs[id.0 as usize].scope;
+        for (i, p) in sig.params.iter().enumerate() {
+            let (val, aspan) = match args.get(i) {
+                Some(a) => (a.val.clone(), a.span),
+                None => {
+                    // A default argument, resolved where the function was declared.
+                    let Some(d) = p.default else {
+                        return Val::error();
+                    };
+                    let saved = std::mem::replace(&mut self.fb.scope, callee_scope);
+                    let v = self.expr(d);
+                    self.fb.scope = saved;
+                    (v, d.span)
+                }
+            };
+            if self.s.types.is_resource(p.ty) {
+                if specialize {
+                    continue;
+                }
+                match &val.kind {
+                    ValKind::Place(Place::Ptr { ptr, .. }) => ir_args.push(*ptr),
+                    _ => {
+                        return self.error(
+                            codes::RESOURCE_MISUSE,
+                            "this resource cannot be passed to a function",
+                            aspan,
+                            "not a resource variable",
+                        );
+                    }
+                }
+                continue;
+            }
+            match p.dir {
+                Dir::In => {
+                    let c = self.convert(val, p.ty, aspan);
+                    let Some(h) = self.value(&c) else {
+                        return Val::error();
+                    };
+                    ir_args.push(h);
+                }
+                Dir::Out | Dir::InOut => {
+                    let place = match (&val.kind, val.read_only) {
+                        (ValKind::Place(pl), None) => pl.clone(),
+                        (ValKind::Place(_), Some(ro))
+                            if !matches!(ro, ReadOnly::Rvalue | ReadOnly::RepeatedComponent) =>
+                        {
+                            self.check_writable(&val, aspan);
+                            return Val::error();
+                        }
+                        _ => {
+                            return self.error(
+                                codes::OUT_ARG_NOT_LVALUE,
+                                format!(
+                                    "an `{}` argument must be assignable",
+                                    if p.dir == Dir::Out { "out" } else { "inout" }
+                                ),
+                                aspan,
+                                "not an lvalue",
+                            );
+                        }
+                    };
+                    let (tmp, _) = self.temp(p.ty);
+                    if p.dir == Dir::InOut {
+                        let c = self.convert(val.clone(), p.ty, aspan);
+                        if let Some(h) = self.value(&c) {
+                            self.stmt(ir::Statement::Store {
+                                pointer: tmp,
+                                value: h,
+                            });
+                        }
+                    }
+                    ir_args.push(tmp);
+                    copy_back.push((tmp, p.ty, place, val.ty));
+                }
+            }
+        }
+        let returns_res = self.s.types.is_resource(sig.ret);
+        let result = if sig.ret == types::VOID || returns_res {
+            None
+        } else {
+            let rt = self.s.ir_ty(sig.ret);
+            Some(self.add(ir::Expression::CallResult(func), rt))
+        };
+        self.stmt(ir::Statement::Call {
+            function: func,
+            arguments: ir_args,
+            result,
+        });
+        for (tmp, pty, place, aty) in copy_back {
+            let it = self.s.ir_ty(pty);
+            let v = self.add(ir::Expression::Load { pointer: tmp }, it);
+            let c = self.convert(Val::expr(pty, v), aty, span);
+            if let Some(h) = self.value(&c) {
+                self.write_place(&place, aty, h);
+            }
+        }
+        if returns_res {
+            // The callee's body says which resource it returns.
+            self.s.lower_now(func);
+            return match self.s.returned_res.get(&func).copied().flatten() {
+                Some(id) => {
+                    let ro = self.s.resource_read_only(sig.ret, span);
+                    self.res_path_place(id, sig.ret, ro)
+                }
+                None => self.unsupported("using the resource returned by this call", span),
+            };
+        }
+        match result {
+            Some(r) => Val::expr(sig.ret, r),
+            None => Val::void(),
+        }
+    }
+}

@@ -1,0 +1,1124 @@
+//! Lowering intrinsic calls to IR (SPIR-V.rst, "Intrinsic functions":
+//! which map to GLSL.std.450, which to SPIR-V opcodes, which need several
+//! operations).
+
+use super::Resolved;
+use super::table::{Custom, Lower};
+use crate::diag::codes;
+use crate::front::ast::BinaryOp;
+use crate::ir::{self, MathFunction as M};
+use crate::options::Stage;
+use crate::sema::call::Arg;
+use crate::sema::func::FnCtx;
+use crate::sema::place::{Place, Val, ValKind};
+use crate::sema::types::{self, Sc, Shape, Ty, TyId};
+use crate::span::Span;
+
+/// Math functions that work on whole vectors (not component by component).
+fn is_vector_fn(f: M) -> bool {
+    matches!(
+        f,
+        M::Dot
+            | M::Cross
+            | M::Length
+            | M::Distance
+            | M::Normalize
+            | M::Reflect
+            | M::Refract
+            | M::FaceForward
+            | M::Transpose
+            | M::Determinant
+    )
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    pub(super) fn lower_intrinsic(
+        &mut self,
+        name: &str,
+        r: &Resolved,
+        args: &[Arg],
+        span: Span,
+    ) -> Val {
+        let ov = r.overload;
+        if let Lower::Custom(Custom::Interlocked(m)) = ov.lower {
+            return self.interlocked(m, r, args, span);
+        }
+        if let Lower::Custom(Custom::Mul) = ov.lower {
+            return self.mul(args, span);
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        for (i, p) in ov.params.iter().enumerate() {
+            if p.out {
+                continue;
+            }
+            match self.arg_as(&args[i], r.params[i]) {
+                Some(h) => vals.push(h),
+                None => return Val::error(),
+            }
+        }
+        let ret = r.ret;
+        match ov.lower {
+            Lower::Math(f) => {
+                let h = self.math(f, &vals, r.params.first().copied().unwrap_or(ret), ret);
+                Val::expr(ret, h)
+            }
+            Lower::Rel(f) => {
+                let h = self.per_row(ret, &vals, &mut |cx, a, rt| {
+                    cx.add(
+                        ir::Expression::Relational {
+                            fun: f,
+                            argument: a[0],
+                        },
+                        rt,
+                    )
+                });
+                Val::expr(ret, h)
+            }
+            Lower::Deriv(axis, control) => {
+                if !matches!(
+                    self.s.stage,
+                    Stage::Pixel
+                        | Stage::Library
+                        | Stage::Compute
+                        | Stage::Mesh
+                        | Stage::Amplification
+                ) {
+                    return self.error(
+                        codes::STAGE_STATEMENT,
+                        format!("`{name}` needs derivatives, which this stage does not have"),
+                        span,
+                        "derivatives exist in pixel (and compute) shaders only",
+                    );
+                }
+                self.s.uses_derivatives = true;
+                let h = self.per_row(ret, &vals, &mut |cx, a, rt| {
+                    cx.add(
+                        ir::Expression::Derivative {
+                            axis,
+                            control,
+                            expr: a[0],
+                        },
+                        rt,
+                    )
+                });
+                Val::expr(ret, h)
+            }
+            Lower::Wave(op) => {
+                let h = self.per_row(ret, &vals, &mut |cx, a, rt| {
+                    let res = cx.add(ir::Expression::SubgroupResult, rt);
+                    cx.stmt(ir::Statement::Subgroup {
+                        op,
+                        args: a.to_vec(),
+                        result: res,
+                    });
+                    res
+                });
+                Val::expr(ret, h)
+            }
+            Lower::Barrier {
+                workgroup,
+                device,
+                sync,
+            } => {
+                self.stmt(ir::Statement::Barrier {
+                    memory: ir::BarrierMemory {
+                        workgroup,
+                        device,
+                        image: device,
+                    },
+                    execution: sync,
+                });
+                Val::void()
+            }
+            Lower::Custom(c) => self.custom(c, r, &vals, args, span),
+        }
+    }
+
+    /// Applies `f` to the operands, row by row when the result (or the
+    /// first operand) is a matrix. `f` gets the operand rows and the row's
+    /// IR type.
+    fn per_row(
+        &mut self,
+        ret: TyId,
+        vals: &[ir::Handle<ir::Expression>],
+        f: &mut dyn FnMut(
+            &mut Self,
+            &[ir::Handle<ir::Expression>],
+            ir::Handle<ir::Type>,
+        ) -> ir::Handle<ir::Expression>,
+    ) -> ir::Handle<ir::Expression> {
+        if let Ty::Matrix(sc, r, c) = *self.s.types.get(ret) {
+            let mut rows = Vec::with_capacity(r as usize);
+            for i in 0..r {
+                let ops: Vec<_> = vals
+                    .iter()
+                    .map(|&v| {
+                        let vt = self.expr_ty(v);
+                        match self.s.module.types[vt].inner {
+                            ir::TypeInner::Matrix { .. } => {
+                                let rsc = match self.s.module.types[vt].inner {
+                                    ir::TypeInner::Matrix { scalar, .. } => Sc::from_ir(scalar),
+                                    _ => sc,
+                                };
+                                self.matrix_row(v, rsc, r, c, i)
+                            }
+                            _ => v,
+                        }
+                    })
+                    .collect();
+                let rowt = self.s.types.vector(sc, c);
+                let rit = self.s.ir_ty(rowt);
+                rows.push(f(self, &ops, rit));
+            }
+            return self.compose_matrix(ret, rows);
+        }
+        let it = self.s.ir_ty(ret);
+        f(self, vals, it)
+    }
+
+    fn math(
+        &mut self,
+        f: M,
+        vals: &[ir::Handle<ir::Expression>],
+        arg_ty: TyId,
+        ret: TyId,
+    ) -> ir::Handle<ir::Expression> {
+        if is_vector_fn(f) {
+            let it = self.s.ir_ty(ret);
+            return self.add(
+                ir::Expression::Math {
+                    fun: f,
+                    args: vals.to_vec(),
+                    precise: false,
+                },
+                it,
+            );
+        }
+        if matches!(f, M::PackHalf | M::UnpackHalf) {
+            // One scalar at a time.
+            if let Ty::Vector(rs, n) = *self.s.types.get(ret) {
+                let asc = self.s.types.component(arg_ty).unwrap_or(Sc::F32);
+                let ast_ = self.s.types.scalar(asc);
+                let ait = self.s.ir_ty(ast_);
+                let rst = self.s.types.scalar(rs);
+                let rit = self.s.ir_ty(rst);
+                let comps: Vec<_> = (0..n as u32)
+                    .map(|i| {
+                        let c = self.add(
+                            ir::Expression::AccessIndex {
+                                base: vals[0],
+                                index: i,
+                            },
+                            ait,
+                        );
+                        self.add(
+                            ir::Expression::Math {
+                                fun: f,
+                                args: vec![c],
+                                precise: false,
+                            },
+                            rit,
+                        )
+                    })
+                    .collect();
+                let it = self.s.ir_ty(ret);
+                return self.add(
+                    ir::Expression::Compose {
+                        ty: it,
+                        components: comps,
+                    },
+                    it,
+                );
+            }
+        }
+        self.per_row(ret, vals, &mut |cx, a, rt| {
+            cx.add(
+                ir::Expression::Math {
+                    fun: f,
+                    args: a.to_vec(),
+                    precise: false,
+                },
+                rt,
+            )
+        })
+    }
+
+    fn splat_f(&mut self, v: f64, ty: TyId) -> ir::Handle<ir::Expression> {
+        let k = crate::sema::consteval::Konst {
+            sc: Sc::LitFloat,
+            v: crate::sema::consteval::ConstVal::Float(v),
+        };
+        let c = self.convert(
+            Val::konst(types::LIT_FLOAT, k),
+            ty,
+            crate::sema::place::NO_SPAN,
+        );
+        self.value(&c).unwrap_or_else(|| self.u32_lit(0))
+    }
+
+    fn custom(
+        &mut self,
+        c: Custom,
+        r: &Resolved,
+        vals: &[ir::Handle<ir::Expression>],
+        args: &[Arg],
+        span: Span,
+    ) -> Val {
+        let ret = r.ret;
+        let t0 = r.params.first().copied().unwrap_or(ret);
+        match c {
+            Custom::Identity => Val::expr(ret, vals[0]),
+            Custom::Abs => {
+                if self
+                    .s
+                    .types
+                    .component(ret)
+                    .is_some_and(|c| c.kind() == crate::sema::types::ScKind::Uint)
+                {
+                    return Val::expr(ret, vals[0]);
+                }
+                let h = self.math(M::Abs, vals, t0, ret);
+                Val::expr(ret, h)
+            }
+            Custom::Fma => {
+                let h = self.math(M::Fma, vals, t0, ret);
+                Val::expr(ret, h)
+            }
+            Custom::Mad => {
+                if self.s.types.component(ret).is_some_and(|c| c.is_float()) {
+                    let h = self.math(M::Fma, vals, t0, ret);
+                    return Val::expr(ret, h);
+                }
+                let p = self.binary_ir(ir::BinaryOperator::Multiply, vals[0], vals[1], ret, ret);
+                let h = self.binary_ir(ir::BinaryOperator::Add, p, vals[2], ret, ret);
+                Val::expr(ret, h)
+            }
+            Custom::Log10 => {
+                let l = self.math(M::Log2, vals, t0, ret);
+                let k = self.splat_f(std::f64::consts::LOG10_2, ret);
+                let h = self.binary_ir(ir::BinaryOperator::Multiply, l, k, ret, ret);
+                Val::expr(ret, h)
+            }
+            Custom::Fmod => {
+                let h = self.binary_ir(ir::BinaryOperator::Modulo, vals[0], vals[1], ret, ret);
+                Val::expr(ret, h)
+            }
+            Custom::Ldexp => {
+                let e = self.math(M::Exp2, &vals[1..2], t0, ret);
+                let h = self.binary_ir(ir::BinaryOperator::Multiply, vals[0], e, ret, ret);
+                Val::expr(ret, h)
+            }
+            Custom::Sign => {
+                let sc = self.s.types.component(t0).unwrap_or(Sc::F32);
+                let s = self.math(M::Sign, vals, t0, t0);
+                if sc.is_float() || sc != Sc::I32 {
+                    let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
+                    let h = self.convert_components(s, sc, Sc::I32, shape);
+                    return Val::expr(ret, h);
+                }
+                Val::expr(ret, s)
+            }
+            Custom::Dot => {
+                let h = self.dot(vals[0], vals[1], t0);
+                Val::expr(ret, h)
+            }
+            Custom::Length => {
+                if self.s.types.is_scalar(t0) {
+                    let h = self.math(M::Abs, vals, t0, ret);
+                    return Val::expr(ret, h);
+                }
+                let h = self.math(M::Length, vals, t0, ret);
+                Val::expr(ret, h)
+            }
+            Custom::Normalize => {
+                if self.s.types.is_scalar(t0) {
+                    let h = self.math(M::Sign, vals, t0, ret);
+                    return Val::expr(ret, h);
+                }
+                let h = self.math(M::Normalize, vals, t0, ret);
+                Val::expr(ret, h)
+            }
+            Custom::Transpose => self.transpose(vals[0], t0),
+            Custom::Isfinite => {
+                let nan = self.per_row(ret, vals, &mut |cx, a, rt| {
+                    cx.add(
+                        ir::Expression::Relational {
+                            fun: ir::RelationalFunction::IsNan,
+                            argument: a[0],
+                        },
+                        rt,
+                    )
+                });
+                let inf = self.per_row(ret, vals, &mut |cx, a, rt| {
+                    cx.add(
+                        ir::Expression::Relational {
+                            fun: ir::RelationalFunction::IsInf,
+                            argument: a[0],
+                        },
+                        rt,
+                    )
+                });
+                let either = self.binary_ir(ir::BinaryOperator::LogicalOr, nan, inf, ret, ret);
+                let h = self.per_row(ret, &[either], &mut |cx, a, rt| {
+                    cx.add(
+                        ir::Expression::Unary {
+                            op: ir::UnaryOperator::LogicalNot,
+                            expr: a[0],
+                            precise: false,
+                        },
+                        rt,
+                    )
+                });
+                Val::expr(ret, h)
+            }
+            Custom::Any | Custom::All => {
+                let fun = if c == Custom::Any {
+                    ir::RelationalFunction::Any
+                } else {
+                    ir::RelationalFunction::All
+                };
+                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
+                let bt = self.s.types.with_shape(Sc::Bool, shape);
+                let b = self.convert(Val::expr(t0, vals[0]), bt, span);
+                let Some(h) = self.value(&b) else {
+                    return Val::error();
+                };
+                let bool_ir = self.s.ir_ty(types::BOOL);
+                let h = match shape {
+                    Shape::Scalar => h,
+                    Shape::Vector(_) => {
+                        self.add(ir::Expression::Relational { fun, argument: h }, bool_ir)
+                    }
+                    Shape::Matrix(r, cc) => {
+                        let rows: Vec<_> = (0..r)
+                            .map(|i| {
+                                let row = self.matrix_row(h, Sc::Bool, r, cc, i);
+                                if cc == 1 {
+                                    row
+                                } else {
+                                    self.add(
+                                        ir::Expression::Relational { fun, argument: row },
+                                        bool_ir,
+                                    )
+                                }
+                            })
+                            .collect();
+                        if rows.len() == 1 {
+                            rows[0]
+                        } else {
+                            let vt = self.s.types.vector(Sc::Bool, r);
+                            let vit = self.s.ir_ty(vt);
+                            let v = self.add(
+                                ir::Expression::Compose {
+                                    ty: vit,
+                                    components: rows,
+                                },
+                                vit,
+                            );
+                            self.add(ir::Expression::Relational { fun, argument: v }, bool_ir)
+                        }
+                    }
+                };
+                Val::expr(types::BOOL, h)
+            }
+            Custom::AsUint | Custom::AsInt | Custom::AsFloat => {
+                let (kind, sc) = match c {
+                    Custom::AsUint => (ir::ScalarKind::Uint, Sc::U32),
+                    Custom::AsInt => (ir::ScalarKind::Sint, Sc::I32),
+                    _ => (ir::ScalarKind::Float, Sc::F32),
+                };
+                let from = self.s.types.component(t0).unwrap_or(Sc::F32);
+                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
+                if from.width() != 4 && from != Sc::Bool {
+                    return self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        format!(
+                            "cannot reinterpret `{}` as 32-bit values",
+                            self.s.ty_name(t0)
+                        ),
+                        args[0].span,
+                        "not a 32-bit type",
+                    );
+                }
+                let mut h = vals[0];
+                let mut from = from;
+                if from == Sc::Bool {
+                    h = self.convert_components(h, Sc::Bool, Sc::U32, shape);
+                    from = Sc::U32;
+                }
+                if from == sc {
+                    return Val::expr(ret, h);
+                }
+                let h = self.per_row(ret, &[h], &mut |cx, a, rt| {
+                    cx.add(
+                        ir::Expression::As {
+                            expr: a[0],
+                            kind,
+                            convert: None,
+                            precise: false,
+                        },
+                        rt,
+                    )
+                });
+                Val::expr(ret, h)
+            }
+            Custom::AsUintDouble => {
+                // asuint(double, out uint lo, out uint hi).
+                let from = self.s.types.component(t0).unwrap_or(Sc::F32);
+                if from != Sc::F64 {
+                    return self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        "the three-argument `asuint` takes a double",
+                        args[0].span,
+                        "not a double",
+                    );
+                }
+                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
+                let u64t = self.s.types.with_shape(Sc::U64, shape);
+                let u64i = self.s.ir_ty(u64t);
+                let bits = self.add(
+                    ir::Expression::As {
+                        expr: vals[0],
+                        kind: ir::ScalarKind::Uint,
+                        convert: None,
+                        precise: false,
+                    },
+                    u64i,
+                );
+                let ut = self.s.types.with_shape(Sc::U32, shape);
+                let uit = self.s.ir_ty(ut);
+                let lo = self.add(
+                    ir::Expression::As {
+                        expr: bits,
+                        kind: ir::ScalarKind::Uint,
+                        convert: Some(4),
+                        precise: false,
+                    },
+                    uit,
+                );
+                let sh = self.lit(ir::Literal::U64(32));
+                let sh = self.splat_scalar(sh, Sc::U64, shape);
+                let hs = self.add(
+                    ir::Expression::Binary {
+                        op: ir::BinaryOperator::ShiftRight,
+                        left: bits,
+                        right: sh,
+                        precise: false,
+                    },
+                    u64i,
+                );
+                let hi = self.add(
+                    ir::Expression::As {
+                        expr: hs,
+                        kind: ir::ScalarKind::Uint,
+                        convert: Some(4),
+                        precise: false,
+                    },
+                    uit,
+                );
+                self.write_out(&args[1], lo, ut);
+                self.write_out(&args[2], hi, ut);
+                Val::void()
+            }
+            Custom::AsDouble => {
+                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
+                let u64t = self.s.types.with_shape(Sc::U64, shape);
+                let u64i = self.s.ir_ty(u64t);
+                let lo = self.add(
+                    ir::Expression::As {
+                        expr: vals[0],
+                        kind: ir::ScalarKind::Uint,
+                        convert: Some(8),
+                        precise: false,
+                    },
+                    u64i,
+                );
+                let hi = self.add(
+                    ir::Expression::As {
+                        expr: vals[1],
+                        kind: ir::ScalarKind::Uint,
+                        convert: Some(8),
+                        precise: false,
+                    },
+                    u64i,
+                );
+                let sh = self.lit(ir::Literal::U64(32));
+                let sh = self.splat_scalar(sh, Sc::U64, shape);
+                let hs = self.add(
+                    ir::Expression::Binary {
+                        op: ir::BinaryOperator::ShiftLeft,
+                        left: hi,
+                        right: sh,
+                        precise: false,
+                    },
+                    u64i,
+                );
+                let bits = self.add(
+                    ir::Expression::Binary {
+                        op: ir::BinaryOperator::InclusiveOr,
+                        left: lo,
+                        right: hs,
+                        precise: false,
+                    },
+                    u64i,
+                );
+                let it = self.s.ir_ty(ret);
+                let h = self.add(
+                    ir::Expression::As {
+                        expr: bits,
+                        kind: ir::ScalarKind::Float,
+                        convert: None,
+                        precise: false,
+                    },
+                    it,
+                );
+                Val::expr(ret, h)
+            }
+            Custom::Select => {
+                let (tc, ta) = (r.params[0], r.params[1]);
+                self.select_vals(
+                    Val::expr(tc, vals[0]),
+                    Val::expr(ta, vals[1]),
+                    Val::expr(ta, vals[2]),
+                    span,
+                )
+            }
+            Custom::And | Custom::Or => {
+                let op = if c == Custom::And {
+                    BinaryOp::LogicalAnd
+                } else {
+                    BinaryOp::LogicalOr
+                };
+                self.binary_vals(op, Val::expr(t0, vals[0]), Val::expr(t0, vals[1]), span)
+            }
+            Custom::Modf => {
+                let ip = self.math(M::Trunc, &vals[..1], t0, ret);
+                let fr = self.binary_ir(ir::BinaryOperator::Subtract, vals[0], ip, ret, ret);
+                self.write_out(&args[1], ip, ret);
+                Val::expr(ret, fr)
+            }
+            Custom::Sincos => {
+                let s = self.math(M::Sin, vals, t0, t0);
+                let co = self.math(M::Cos, vals, t0, t0);
+                self.write_out(&args[1], s, t0);
+                self.write_out(&args[2], co, t0);
+                Val::void()
+            }
+            Custom::Clip => {
+                if !matches!(self.s.stage, Stage::Pixel | Stage::Library) {
+                    return self.error(
+                        codes::STAGE_STATEMENT,
+                        "`clip` in a shader that is not a pixel shader",
+                        span,
+                        "only pixel shaders can discard",
+                    );
+                }
+                let zero = self.splat_f(0.0, t0);
+                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
+                let bt = self.s.types.with_shape(Sc::Bool, shape);
+                let lt = self.binary_ir(ir::BinaryOperator::Less, vals[0], zero, t0, bt);
+                let anyv = self.custom(
+                    Custom::Any,
+                    &Resolved {
+                        overload: r.overload,
+                        params: vec![bt],
+                        slots: [bt; 4],
+                        ret: types::BOOL,
+                    },
+                    &[lt],
+                    args,
+                    span,
+                );
+                if let ValKind::Expr(c) = anyv.kind {
+                    self.stmt(ir::Statement::If {
+                        condition: c,
+                        accept: vec![ir::Statement::Kill],
+                        reject: Vec::new(),
+                        control: ir::SelectionControl::None,
+                    });
+                }
+                Val::void()
+            }
+            Custom::Frexp => self.unsupported("frexp", span),
+            Custom::QuadAny | Custom::QuadAll => {
+                // The quad's four values by swaps, combined (DXC's form
+                // without SPV_KHR_quad_control).
+                let b = self.s.ir_ty(types::BOOL);
+                let op = if c == Custom::QuadAny {
+                    ir::BinaryOperator::LogicalOr
+                } else {
+                    ir::BinaryOperator::LogicalAnd
+                };
+                let mut acc = vals[0];
+                for swap in [
+                    ir::SubgroupOperation::QuadReadAcrossX,
+                    ir::SubgroupOperation::QuadReadAcrossY,
+                    ir::SubgroupOperation::QuadReadAcrossDiagonal,
+                ] {
+                    let res = self.add(ir::Expression::SubgroupResult, b);
+                    self.stmt(ir::Statement::Subgroup {
+                        op: swap,
+                        args: vec![vals[0]],
+                        result: res,
+                    });
+                    acc = self.add(
+                        ir::Expression::Binary {
+                            op,
+                            left: acc,
+                            right: res,
+                            precise: false,
+                        },
+                        b,
+                    );
+                }
+                Val::expr(types::BOOL, acc)
+            }
+            Custom::GroupWaveCount | Custom::GroupWaveIndex => {
+                let (bi, name) = if c == Custom::GroupWaveCount {
+                    (spirv::BuiltIn::NumSubgroups, "gl_NumSubgroups")
+                } else {
+                    (spirv::BuiltIn::SubgroupId, "gl_SubgroupID")
+                };
+                let g = self.s.builtin_input(bi, name, types::UINT);
+                let u = self.s.ir_ty(types::UINT);
+                let pty = self.ptr_type(u, ir::AddressSpace::Input);
+                let p = self.add(ir::Expression::GlobalVariable(g), pty);
+                let h = self.add(ir::Expression::Load { pointer: p }, u);
+                Val::expr(types::UINT, h)
+            }
+            Custom::Mul | Custom::Interlocked(_) => Val::error(),
+        }
+    }
+
+    /// The dot product of two values of type `t` (scalars multiply; integer
+    /// vectors sum their products).
+    fn dot(
+        &mut self,
+        a: ir::Handle<ir::Expression>,
+        b: ir::Handle<ir::Expression>,
+        t: TyId,
+    ) -> ir::Handle<ir::Expression> {
+        let sc = self.s.types.component(t).unwrap_or(Sc::F32);
+        let st = self.s.types.scalar(sc);
+        let sit = self.s.ir_ty(st);
+        match *self.s.types.get(t) {
+            Ty::Vector(_, n) => {
+                if sc.is_float() {
+                    return self.add(
+                        ir::Expression::Math {
+                            fun: M::Dot,
+                            args: vec![a, b],
+                            precise: false,
+                        },
+                        sit,
+                    );
+                }
+                let mut acc = None;
+                for i in 0..n as u32 {
+                    let x = self.add(ir::Expression::AccessIndex { base: a, index: i }, sit);
+                    let y = self.add(ir::Expression::AccessIndex { base: b, index: i }, sit);
+                    let p = self.add(
+                        ir::Expression::Binary {
+                            op: ir::BinaryOperator::Multiply,
+                            left: x,
+                            right: y,
+                            precise: false,
+                        },
+                        sit,
+                    );
+                    acc = Some(match acc {
+                        None => p,
+                        Some(s) => self.add(
+                            ir::Expression::Binary {
+                                op: ir::BinaryOperator::Add,
+                                left: s,
+                                right: p,
+                                precise: false,
+                            },
+                            sit,
+                        ),
+                    });
+                }
+                acc.unwrap_or(a)
+            }
+            _ => self.add(
+                ir::Expression::Binary {
+                    op: ir::BinaryOperator::Multiply,
+                    left: a,
+                    right: b,
+                    precise: false,
+                },
+                sit,
+            ),
+        }
+    }
+
+    /// Element (i, j) of a matrix value, or component i of a vector.
+    fn elem(
+        &mut self,
+        h: ir::Handle<ir::Expression>,
+        t: TyId,
+        i: u8,
+        j: u8,
+    ) -> ir::Handle<ir::Expression> {
+        match *self.s.types.get(t) {
+            Ty::Matrix(sc, r, c) => self.matrix_element(h, sc, r, c, i, j),
+            Ty::Vector(sc, _) => {
+                let st = self.s.types.scalar(sc);
+                let sit = self.s.ir_ty(st);
+                self.add(
+                    ir::Expression::AccessIndex {
+                        base: h,
+                        index: (i.max(j)) as u32,
+                    },
+                    sit,
+                )
+            }
+            _ => h,
+        }
+    }
+
+    fn transpose(&mut self, h: ir::Handle<ir::Expression>, t: TyId) -> Val {
+        let Ty::Matrix(sc, r, c) = *self.s.types.get(t) else {
+            return Val::expr(t, h);
+        };
+        let rt = self.s.types.matrix(sc, c, r);
+        if sc.is_float() && r > 1 && c > 1 {
+            let it = self.s.ir_ty(rt);
+            let x = self.add(
+                ir::Expression::Math {
+                    fun: M::Transpose,
+                    args: vec![h],
+                    precise: false,
+                },
+                it,
+            );
+            return Val::expr(rt, x);
+        }
+        let st = self.s.types.scalar(sc);
+        let mut rows = Vec::new();
+        for j in 0..c {
+            let comps: Vec<_> = (0..r)
+                .map(|i| self.matrix_element(h, sc, r, c, i, j))
+                .collect();
+            if r == 1 {
+                rows.push(comps[0]);
+            } else {
+                let vt = self.s.types.vector(sc, r);
+                let vit = self.s.ir_ty(vt);
+                rows.push(self.add(
+                    ir::Expression::Compose {
+                        ty: vit,
+                        components: comps,
+                    },
+                    vit,
+                ));
+            }
+        }
+        let _ = st;
+        let h = self.compose_matrix(rt, rows);
+        Val::expr(rt, h)
+    }
+
+    /// `mul(a, b)` in its nine forms.
+    fn mul(&mut self, args: &[Arg], span: Span) -> Val {
+        let (va, vb) = (args[0].val.clone(), args[1].val.clone());
+        let (Some(sa), Some(sb)) = (self.s.types.shape(va.ty), self.s.types.shape(vb.ty)) else {
+            return self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                "`mul` takes scalars, vectors and matrices",
+                span,
+                "invalid operands",
+            );
+        };
+        if sa == Shape::Scalar || sb == Shape::Scalar {
+            return self.binary_vals(BinaryOp::Mul, va, vb, span);
+        }
+        let ca = self.s.types.component(va.ty).unwrap_or(Sc::F32);
+        let cb = self.s.types.component(vb.ty).unwrap_or(Sc::F32);
+        let mut sc = crate::sema::consteval::common_scalar(ca, cb).concrete();
+        if sc == Sc::Bool {
+            sc = Sc::I32;
+        }
+        let mismatch = |cx: &mut Self| {
+            let (x, y) = (cx.s.ty_name(va.ty), cx.s.ty_name(vb.ty));
+            cx.error(
+                codes::NO_MATCHING_OVERLOAD,
+                format!("`mul` cannot multiply `{x}` by `{y}`"),
+                span,
+                "dimensions do not match",
+            )
+        };
+        let (ta, tb, rt) = match (sa, sb) {
+            (Shape::Vector(n), Shape::Vector(m)) => {
+                let k = n.min(m);
+                let t = self.s.types.vector(sc, k);
+                let a = self.convert(va, t, args[0].span);
+                let b = self.convert(vb, t, args[1].span);
+                let (Some(ha), Some(hb)) = (self.value(&a), self.value(&b)) else {
+                    return Val::error();
+                };
+                let st = self.s.types.scalar(sc);
+                let h = self.dot(ha, hb, t);
+                return Val::expr(st, h);
+            }
+            (Shape::Vector(n), Shape::Matrix(r, c)) => {
+                if n != r {
+                    return mismatch(self);
+                }
+                (
+                    self.s.types.vector(sc, n),
+                    self.s.types.matrix(sc, r, c),
+                    self.s.types.vector(sc, c),
+                )
+            }
+            (Shape::Matrix(r, c), Shape::Vector(n)) => {
+                if n != c {
+                    return mismatch(self);
+                }
+                (
+                    self.s.types.matrix(sc, r, c),
+                    self.s.types.vector(sc, n),
+                    self.s.types.vector(sc, r),
+                )
+            }
+            (Shape::Matrix(r, c), Shape::Matrix(r2, c2)) => {
+                if c != r2 {
+                    return mismatch(self);
+                }
+                (
+                    self.s.types.matrix(sc, r, c),
+                    self.s.types.matrix(sc, r2, c2),
+                    self.s.types.matrix(sc, r, c2),
+                )
+            }
+            _ => return mismatch(self),
+        };
+        let a = self.convert(va, ta, args[0].span);
+        let b = self.convert(vb, tb, args[1].span);
+        let (Some(ha), Some(hb)) = (self.value(&a), self.value(&b)) else {
+            return Val::error();
+        };
+        let degenerate = |t: &Ty| matches!(t, Ty::Matrix(_, r, c) if *r == 1 || *c == 1);
+        let simple = sc.is_float()
+            && !degenerate(self.s.types.get(ta))
+            && !degenerate(self.s.types.get(tb))
+            && !self.s.types.is_scalar(rt)
+            && !degenerate(self.s.types.get(rt));
+        if simple {
+            let it = self.s.ir_ty(rt);
+            let h = self.add(
+                ir::Expression::Binary {
+                    op: ir::BinaryOperator::MatMul,
+                    left: ha,
+                    right: hb,
+                    precise: false,
+                },
+                it,
+            );
+            return Val::expr(rt, h);
+        }
+        // Expand: each result element is a row of `a` dotted with a column of `b`.
+        let dims = |t: &Ty| match *t {
+            Ty::Matrix(_, r, c) => (r, c),
+            Ty::Vector(_, n) => (1, n),
+            _ => (1, 1),
+        };
+        let (ar, ac) = match *self.s.types.get(ta) {
+            Ty::Vector(_, n) => (1, n),
+            ref t => dims(t),
+        };
+        let (br, bc) = match *self.s.types.get(tb) {
+            Ty::Vector(_, n) => (n, 1),
+            ref t => dims(t),
+        };
+        let kt = self.s.types.vector(sc, ac);
+        let kit = self.s.ir_ty(kt);
+        let st = self.s.types.scalar(sc);
+        let a_is_vec = matches!(self.s.types.get(ta), Ty::Vector(..));
+        let b_is_vec = matches!(self.s.types.get(tb), Ty::Vector(..));
+        let mut out_rows = Vec::new();
+        for i in 0..ar {
+            let mut row = Vec::new();
+            for j in 0..bc {
+                let ai: Vec<_> = (0..ac)
+                    .map(|k| {
+                        if a_is_vec {
+                            self.elem(ha, ta, 0, k)
+                        } else {
+                            self.elem(ha, ta, i, k)
+                        }
+                    })
+                    .collect();
+                let bj: Vec<_> = (0..br)
+                    .map(|k| {
+                        if b_is_vec {
+                            self.elem(hb, tb, k, 0)
+                        } else {
+                            self.elem(hb, tb, k, j)
+                        }
+                    })
+                    .collect();
+                let d = if ac == 1 {
+                    let sit = self.s.ir_ty(st);
+                    self.add(
+                        ir::Expression::Binary {
+                            op: ir::BinaryOperator::Multiply,
+                            left: ai[0],
+                            right: bj[0],
+                            precise: false,
+                        },
+                        sit,
+                    )
+                } else {
+                    let x = self.add(
+                        ir::Expression::Compose {
+                            ty: kit,
+                            components: ai,
+                        },
+                        kit,
+                    );
+                    let y = self.add(
+                        ir::Expression::Compose {
+                            ty: kit,
+                            components: bj,
+                        },
+                        kit,
+                    );
+                    self.dot(x, y, kt)
+                };
+                row.push(d);
+            }
+            out_rows.push(row);
+        }
+        let h = match *self.s.types.get(rt) {
+            Ty::Matrix(_, r, c) => {
+                let rows: Vec<_> = out_rows
+                    .into_iter()
+                    .map(|row| {
+                        if c == 1 {
+                            row[0]
+                        } else {
+                            let vt = self.s.types.vector(sc, c);
+                            let vit = self.s.ir_ty(vt);
+                            self.add(
+                                ir::Expression::Compose {
+                                    ty: vit,
+                                    components: row,
+                                },
+                                vit,
+                            )
+                        }
+                    })
+                    .collect();
+                let _ = r;
+                self.compose_matrix(rt, rows)
+            }
+            Ty::Vector(_, _) => {
+                let comps: Vec<_> = if a_is_vec {
+                    out_rows.remove(0)
+                } else {
+                    out_rows.into_iter().map(|r| r[0]).collect()
+                };
+                let it = self.s.ir_ty(rt);
+                self.add(
+                    ir::Expression::Compose {
+                        ty: it,
+                        components: comps,
+                    },
+                    it,
+                )
+            }
+            _ => out_rows[0][0],
+        };
+        Val::expr(rt, h)
+    }
+
+    /// `InterlockedOp(dest, …)` on groupshared memory, buffer elements or
+    /// storage-image texels.
+    fn interlocked(&mut self, m: &'static str, _r: &Resolved, args: &[Arg], span: Span) -> Val {
+        let dest = &args[0];
+        if dest.val.is_error() {
+            return Val::error();
+        }
+        let ty = dest.val.ty;
+        let float_ok = m == "InterlockedExchange";
+        if !matches!(self.s.types.get(ty), Ty::Scalar(s) if s.is_int() || (float_ok && s.is_float()))
+        {
+            return self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                format!(
+                    "`{m}` works on int and uint values, not `{}`",
+                    self.s.ty_name(ty)
+                ),
+                dest.span,
+                "not an integer",
+            );
+        }
+        if let Some(ro) = dest.val.read_only {
+            if ro != crate::sema::ReadOnly::Rvalue {
+                self.check_writable(&dest.val, dest.span);
+                return Val::error();
+            }
+        }
+        let Some(p) = self.place_pointer(&dest.val, span) else {
+            return self.error(
+                codes::NOT_ASSIGNABLE,
+                format!("the destination of `{m}` must be a groupshared variable, buffer element or texel"),
+                dest.span,
+                "not a memory location",
+            );
+        };
+        self.interlocked_on(p, ty, m, &args[1..], span)
+    }
+
+    /// A pointer to the scalar a place names, for atomics.
+    pub fn place_pointer(&mut self, v: &Val, _span: Span) -> Option<ir::Handle<ir::Expression>> {
+        let ValKind::Place(p) = &v.kind else {
+            return None;
+        };
+        match p {
+            Place::Ptr { ptr, .. } => Some(*ptr),
+            Place::Swizzle {
+                base,
+                comps,
+                base_ty,
+            } if comps.len() == 1 => {
+                let Place::Ptr { ptr, mem, space } = &**base else {
+                    return None;
+                };
+                let sc = self.s.types.component(*base_ty).unwrap_or(Sc::U32);
+                let st = self.s.types.scalar(sc);
+                let elem = self.member_mem_type(*mem, comps[0] as u32, st);
+                let pty = self.ptr_type(elem, *space);
+                Some(self.add(
+                    ir::Expression::AccessIndex {
+                        base: *ptr,
+                        index: comps[0] as u32,
+                    },
+                    pty,
+                ))
+            }
+            Place::Texel { image, coord, elem } => {
+                let pointer = match self.fb.f.expressions[*image] {
+                    ir::Expression::Load { pointer } => pointer,
+                    _ => return None,
+                };
+                let sc = self.s.types.component(*elem).unwrap_or(Sc::U32);
+                let st = self.s.types.scalar(sc);
+                let sit = self.s.ir_ty(st);
+                let pty = self.ptr_type(sit, ir::AddressSpace::Handle);
+                let zero = self.u32_lit(0);
+                Some(self.add(
+                    ir::Expression::ImageTexelPointer {
+                        image: pointer,
+                        coordinate: *coord,
+                        sample: zero,
+                    },
+                    pty,
+                ))
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,906 @@
+//! Statements: blocks and declarations (local, `static` local, `const`),
+//! `if`, loops (`for`/`while` as a loop that checks first; `do`/`while`
+//! with `break_if`), `switch` with fall-through, jumps, `return`,
+//! `discard`, and the control attributes.
+
+use super::ReadOnly;
+use super::consteval::Konst;
+use super::decl::find_attr;
+use super::func::{Breakable, FnCtx, LocalSym, LocalVar};
+use super::place::{Place, Val, ValKind};
+use super::storage::DeclSite;
+use super::types::{self, Sc, Ty};
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::ir;
+use crate::options::Stage;
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// Lowers statements in order; what follows a `return`, `break`,
+    /// `continue` or `discard` in the same block is checked but dropped.
+    pub fn lower_block_stmts(&mut self, stmts: &'a [ast::Stmt]) {
+        for s in stmts {
+            if self.terminated() {
+                let mark = self.begin_discard();
+                self.lower_stmt(s);
+                self.end_discard(mark);
+                continue;
+            }
+            self.lower_stmt(s);
+        }
+    }
+
+    fn scoped_block(&mut self, s: &'a ast::Stmt) -> ir::Block {
+        self.push_block();
+        self.fb.locals.push();
+        self.lower_stmt(s);
+        self.fb.locals.pop();
+        self.pop_block()
+    }
+
+    pub fn lower_stmt(&mut self, s: &'a ast::Stmt) {
+        use ast::StmtKind as S;
+        match &s.kind {
+            S::Expr(e) => {
+                let _ = self.expr(e);
+            }
+            S::Decl(vd) => self.local_decl(vd),
+            S::Typedef(td) => {
+                let env = crate::cx_env!(self);
+                let scope = self.fb.scope;
+                // Resolve first, then declare in the block scope.
+                let st = self.s.check_modifiers(&td.modifiers, DeclSite::Typedef);
+                let base = self.s.resolve_type(&td.ty, &env);
+                let ty = self
+                    .s
+                    .array_type(base.ty, &td.array, &crate::cx_env!(self), None);
+                let _ = scope;
+                let major = st.major.map(|(m, _)| m).or(base.major);
+                self.fb.locals.declare(
+                    td.name.name,
+                    LocalSym::Type(super::scope::TypeEntry { ty, major }),
+                );
+            }
+            S::Struct(sd) => {
+                let t = self.s.declare_struct_named(
+                    sd,
+                    self.fb.scope,
+                    None,
+                    Some((super::scope::TemplateId(u32::MAX), Vec::new())),
+                );
+                if let Some(n) = sd.name {
+                    self.fb.locals.declare(
+                        n.name,
+                        LocalSym::Type(super::scope::TypeEntry { ty: t, major: None }),
+                    );
+                }
+            }
+            S::Enum(ed) => {
+                let scope = self.fb.scope;
+                let env = super::resolve::Env {
+                    scope,
+                    locals: None,
+                };
+                self.s
+                    .declare_enum(ed, &env, scope, Some(&mut self.fb.locals));
+            }
+            S::Using(u) => {
+                let scope = self.fb.scope;
+                let env = super::resolve::Env {
+                    scope,
+                    locals: None,
+                };
+                self.s
+                    .declare_using(u, &env, scope, Some(&mut self.fb.locals));
+            }
+            S::Block(b) => {
+                self.fb.locals.push();
+                self.lower_block_stmts(&b.stmts);
+                self.fb.locals.pop();
+            }
+            S::If { cond, then, else_ } => {
+                // A constant condition keeps only the branch taken (the other
+                // is checked, then dropped), as DXC's legalization does: it
+                // also lets each branch use other resources.
+                if let Some(taken) = self.constant_condition(cond) {
+                    let (run, skip) = if taken {
+                        (Some(&**then), else_.as_deref())
+                    } else {
+                        (else_.as_deref(), Some(&**then))
+                    };
+                    if let Some(sk) = skip {
+                        let mark = self.begin_discard();
+                        self.fb.locals.push();
+                        self.lower_stmt(sk);
+                        self.fb.locals.pop();
+                        self.end_discard(mark);
+                    }
+                    if let Some(r) = run {
+                        self.fb.locals.push();
+                        self.lower_stmt(r);
+                        self.fb.locals.pop();
+                    }
+                    return;
+                }
+                let c = self.condition(cond);
+                let accept = self.scoped_block(then);
+                let reject = match else_ {
+                    Some(e) => self.scoped_block(e),
+                    None => Vec::new(),
+                };
+                if let Some(c) = c {
+                    let control = if find_attr(&s.attrs, "branch").is_some() {
+                        ir::SelectionControl::DontFlatten
+                    } else if find_attr(&s.attrs, "flatten").is_some() {
+                        ir::SelectionControl::Flatten
+                    } else {
+                        ir::SelectionControl::None
+                    };
+                    self.stmt(ir::Statement::If {
+                        condition: c,
+                        accept,
+                        reject,
+                        control,
+                    });
+                }
+            }
+            S::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.fb.locals.push();
+                if let Some(i) = init {
+                    self.lower_stmt(i);
+                }
+                let control = self.loop_control(&s.attrs);
+                self.push_block();
+                if let Some(c) = cond {
+                    self.loop_check(c);
+                }
+                self.fb.breakable.push(Breakable::Loop);
+                self.fb.locals.push();
+                self.lower_stmt(body);
+                self.fb.locals.pop();
+                self.fb.breakable.pop();
+                let body_block = self.pop_block();
+                self.push_block();
+                if let Some(st) = step {
+                    let _ = self.expr(st);
+                }
+                let continuing = self.pop_block();
+                self.stmt(ir::Statement::Loop {
+                    body: body_block,
+                    continuing,
+                    break_if: None,
+                    control,
+                });
+                self.fb.locals.pop();
+            }
+            S::While { cond, body } => {
+                let control = self.loop_control(&s.attrs);
+                self.push_block();
+                self.loop_check(cond);
+                self.fb.breakable.push(Breakable::Loop);
+                self.fb.locals.push();
+                self.lower_stmt(body);
+                self.fb.locals.pop();
+                self.fb.breakable.pop();
+                let body_block = self.pop_block();
+                self.stmt(ir::Statement::Loop {
+                    body: body_block,
+                    continuing: Vec::new(),
+                    break_if: None,
+                    control,
+                });
+            }
+            S::DoWhile { body, cond } => {
+                let control = self.loop_control(&s.attrs);
+                self.push_block();
+                self.fb.breakable.push(Breakable::Loop);
+                self.fb.locals.push();
+                self.lower_stmt(body);
+                self.fb.locals.pop();
+                self.fb.breakable.pop();
+                let body_block = self.pop_block();
+                self.push_block();
+                let c = self.condition(cond);
+                let break_if = c.map(|c| {
+                    let bt = self.s.ir_ty(types::BOOL);
+                    self.add(
+                        ir::Expression::Unary {
+                            op: ir::UnaryOperator::LogicalNot,
+                            expr: c,
+                            precise: false,
+                        },
+                        bt,
+                    )
+                });
+                let continuing = self.pop_block();
+                self.stmt(ir::Statement::Loop {
+                    body: body_block,
+                    continuing,
+                    break_if,
+                    control,
+                });
+            }
+            S::Switch { selector, body } => self.switch(selector, body),
+            S::Case(e) => {
+                let _ = e;
+                self.s.error(
+                    codes::BAD_CASE,
+                    "`case` outside a switch",
+                    s.span,
+                    "not in a switch",
+                );
+            }
+            S::Default => {
+                self.s.error(
+                    codes::BAD_CASE,
+                    "`default` outside a switch",
+                    s.span,
+                    "not in a switch",
+                );
+            }
+            S::Break => {
+                if self.fb.breakable.is_empty() {
+                    self.s.error(
+                        codes::BREAK_OUTSIDE,
+                        "`break` outside a loop or switch",
+                        s.span,
+                        "nothing to break out of",
+                    );
+                } else {
+                    self.stmt(ir::Statement::Break);
+                }
+            }
+            S::Continue => {
+                if !self.fb.breakable.contains(&Breakable::Loop) {
+                    self.s.error(
+                        codes::CONTINUE_OUTSIDE,
+                        "`continue` outside a loop",
+                        s.span,
+                        "not in a loop",
+                    );
+                } else {
+                    self.stmt(ir::Statement::Continue);
+                }
+            }
+            S::Discard => {
+                if !matches!(self.s.stage, Stage::Pixel | Stage::Library) {
+                    self.s.error(
+                        codes::STAGE_STATEMENT,
+                        format!(
+                            "`discard` in a {} shader",
+                            super::decl::stage_name(self.s.stage)
+                        ),
+                        s.span,
+                        "only pixel shaders can discard",
+                    );
+                } else {
+                    self.stmt(ir::Statement::Kill);
+                }
+            }
+            S::Return(e) => self.return_stmt(e.as_ref(), s.span),
+            S::Empty | S::Error => {}
+        }
+    }
+
+    /// The value of a condition known at compile time (trial-lowered, then
+    /// dropped; `None` when it is not constant).
+    fn constant_condition(&mut self, cond: &'a ast::Expr) -> Option<bool> {
+        if !super::expr::is_pure(cond) {
+            return None;
+        }
+        let mark = self.begin_discard();
+        let v = self.expr(cond);
+        let k = if self.s.types.is_scalar(v.ty) && !v.is_error() {
+            match self.convert(v, types::BOOL, cond.span).kind {
+                ValKind::Const(k) => Some(k.as_bool()),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        self.end_discard(mark);
+        k
+    }
+
+    /// `if (!cond) break;` at the top of a loop body.
+    fn loop_check(&mut self, cond: &'a ast::Expr) {
+        let v = self.expr(cond);
+        if v.is_error() {
+            return;
+        }
+        if !self.s.types.is_numeric(v.ty) {
+            self.mismatch(v.ty, types::BOOL, cond.span);
+            return;
+        }
+        let c = self.convert(v, types::BOOL, cond.span);
+        if let ValKind::Const(k) = c.kind {
+            if k.as_bool() {
+                return;
+            }
+        }
+        if let Some(h) = self.value(&c) {
+            self.stmt(ir::Statement::If {
+                condition: h,
+                accept: Vec::new(),
+                reject: vec![ir::Statement::Break],
+                control: ir::SelectionControl::None,
+            });
+        }
+    }
+
+    fn loop_control(&mut self, attrs: &'a [ast::Attribute]) -> ir::LoopControl {
+        if let Some(a) = find_attr(attrs, "unroll") {
+            let n = a
+                .args
+                .first()
+                .and_then(|e| self.s.const_int(e, &crate::cx_env!(self)));
+            return ir::LoopControl::Unroll(n.and_then(|n| u32::try_from(n).ok()));
+        }
+        if find_attr(attrs, "loop").is_some() || find_attr(attrs, "fastopt").is_some() {
+            return ir::LoopControl::DontUnroll;
+        }
+        ir::LoopControl::None
+    }
+
+    fn return_stmt(&mut self, e: Option<&'a ast::Expr>, span: crate::span::Span) {
+        let ret = self.fb.ret;
+        if let (Some(e), true) = (e, self.s.types.is_resource(ret)) {
+            // A returned resource is resolved at compile time: callers use
+            // it directly.
+            let v = self.expr(e);
+            if !v.is_error() {
+                let v = if v.ty != ret {
+                    self.convert(v, ret, e.span)
+                } else {
+                    v
+                };
+                let p = if v.ty == ret { self.res_path(&v) } else { None };
+                let id = p.map(|p| self.s.intern_res_path(p));
+                if id.is_none() {
+                    self.s.unsupported(
+                        "returning a resource that is not a global known at compile time",
+                        e.span,
+                    );
+                }
+                let h = self.fb.handle;
+                let merged = match self.s.returned_res.get(&h) {
+                    None => id,
+                    Some(prev) if *prev == id => id,
+                    Some(_) => {
+                        self.s
+                            .unsupported("returning different resources from one function", e.span);
+                        None
+                    }
+                };
+                self.s.returned_res.insert(h, merged);
+            }
+            self.stmt(ir::Statement::Return { value: None });
+            return;
+        }
+        match e {
+            Some(e) => {
+                if ret == types::VOID {
+                    let v = self.expr(e);
+                    if !v.is_error() && v.ty != types::VOID {
+                        self.s.error(
+                            codes::BAD_RETURN,
+                            "a `void` function cannot return a value",
+                            e.span,
+                            "value returned here",
+                        );
+                    }
+                    self.stmt(ir::Statement::Return { value: None });
+                    return;
+                }
+                let v = self.expr_as(e, ret);
+                if let Some(h) = self.value(&v) {
+                    self.stmt(ir::Statement::Return { value: Some(h) });
+                } else {
+                    // Keep the block terminated so that no "missing return"
+                    // follows the error.
+                    let rt = self.s.ir_ty(ret);
+                    let z = self.zero(rt);
+                    self.stmt(ir::Statement::Return { value: Some(z) });
+                }
+            }
+            None => {
+                if ret != types::VOID {
+                    self.s.error(
+                        codes::BAD_RETURN,
+                        format!("this function must return a `{}`", self.s.ty_name(ret)),
+                        span,
+                        "return without a value",
+                    );
+                    let rt = self.s.ir_ty(ret);
+                    let z = self.zero(rt);
+                    self.stmt(ir::Statement::Return { value: Some(z) });
+                    return;
+                }
+                self.stmt(ir::Statement::Return { value: None });
+            }
+        }
+    }
+
+    fn switch(&mut self, selector: &'a ast::Expr, body: &'a ast::Block) {
+        let v = self.expr(selector);
+        let sel_ty = match self.s.types.component(v.ty) {
+            Some(Sc::U32) | Some(Sc::U16) | Some(Sc::U64) => types::UINT,
+            Some(s) if s.is_int() || s == Sc::Bool => types::INT,
+            _ if v.is_error() => types::ERROR,
+            _ => {
+                self.s.error(
+                    codes::TYPE_MISMATCH,
+                    format!(
+                        "a switch selector must be an integer, not `{}`",
+                        self.s.ty_name(v.ty)
+                    ),
+                    selector.span,
+                    "not an integer",
+                );
+                types::ERROR
+            }
+        };
+        let sel = if sel_ty == types::ERROR {
+            None
+        } else {
+            if !self.s.types.is_scalar(v.ty) {
+                self.s.error(
+                    codes::TYPE_MISMATCH,
+                    "a switch selector must be a scalar",
+                    selector.span,
+                    "not a scalar",
+                );
+            }
+            let c = self.convert(v, sel_ty, selector.span);
+            self.value(&c)
+        };
+        self.fb.locals.push();
+        self.fb.breakable.push(Breakable::Switch);
+        let mut cases: Vec<ir::SwitchCase> = Vec::new();
+        let mut seen: Vec<(ir::SwitchValue, crate::span::Span)> = Vec::new();
+        let mut current: Option<ir::SwitchValue> = None;
+        for st in &body.stmts {
+            let label = match &st.kind {
+                ast::StmtKind::Case(e) => {
+                    let k = self.s.const_eval(e, &crate::cx_env!(self));
+                    let val = match k {
+                        Ok(k)
+                            if matches!(
+                                k.v,
+                                super::consteval::ConstVal::Int(_)
+                                    | super::consteval::ConstVal::Bool(_)
+                            ) =>
+                        {
+                            if sel_ty == types::UINT {
+                                Some(ir::SwitchValue::U32(k.as_i64() as u32))
+                            } else {
+                                Some(ir::SwitchValue::I32(k.as_i64() as i32))
+                            }
+                        }
+                        Err(true) => None,
+                        _ => {
+                            self.s.error(
+                                codes::BAD_CASE,
+                                "a case label must be an integer constant",
+                                e.span,
+                                "not an integer constant",
+                            );
+                            None
+                        }
+                    };
+                    Some((val, e.span))
+                }
+                ast::StmtKind::Default => Some((Some(ir::SwitchValue::Default), st.span)),
+                _ => None,
+            };
+            match label {
+                Some((val, span)) => {
+                    if let Some(cv) = current.take() {
+                        let b = self.pop_block();
+                        cases.push(ir::SwitchCase {
+                            value: cv,
+                            body: b,
+                            fall_through: true,
+                        });
+                    }
+                    let val = val.unwrap_or(ir::SwitchValue::I32(i32::MIN));
+                    let norm = |v: ir::SwitchValue| match v {
+                        ir::SwitchValue::U32(u) => ir::SwitchValue::I32(u as i32),
+                        o => o,
+                    };
+                    if let Some((_, prev)) = seen.iter().find(|(x, _)| norm(*x) == norm(val)) {
+                        let p = *prev;
+                        self.s.push(
+                            Diagnostic::error(codes::BAD_CASE, "duplicate case label")
+                                .label(span, "repeated here")
+                                .label(p, "first used here"),
+                        );
+                    }
+                    seen.push((val, span));
+                    current = Some(val);
+                    self.push_block();
+                }
+                None => {
+                    if current.is_none() {
+                        // Code before the first label never runs.
+                        let mark = self.begin_discard();
+                        self.lower_stmt(st);
+                        self.end_discard(mark);
+                    } else if self.terminated() {
+                        let mark = self.begin_discard();
+                        self.lower_stmt(st);
+                        self.end_discard(mark);
+                    } else {
+                        self.lower_stmt(st);
+                    }
+                }
+            }
+        }
+        if let Some(cv) = current.take() {
+            let b = self.pop_block();
+            cases.push(ir::SwitchCase {
+                value: cv,
+                body: b,
+                fall_through: true,
+            });
+        }
+        self.fb.breakable.pop();
+        self.fb.locals.pop();
+        // A case ending in `break` leaves the switch; others fall through.
+        for c in cases.iter_mut() {
+            match c.body.last() {
+                Some(ir::Statement::Break) => {
+                    c.body.pop();
+                    c.fall_through = false;
+                }
+                Some(ir::Statement::Return { .. })
+                | Some(ir::Statement::Continue)
+                | Some(ir::Statement::Kill) => {
+                    c.fall_through = false;
+                }
+                _ => {}
+            }
+        }
+        if let Some(last) = cases.last_mut() {
+            last.fall_through = false;
+        }
+        if !cases.iter().any(|c| c.value == ir::SwitchValue::Default) {
+            cases.push(ir::SwitchCase {
+                value: ir::SwitchValue::Default,
+                body: Vec::new(),
+                fall_through: false,
+            });
+        }
+        if let Some(sel) = sel {
+            self.stmt(ir::Statement::Switch {
+                selector: sel,
+                cases,
+            });
+        }
+    }
+
+    // --- declarations ---------------------------------------------------
+
+    fn local_decl(&mut self, vd: &'a ast::VarDecl) {
+        let st = self.s.check_modifiers(&vd.modifiers, DeclSite::Local);
+        let is_auto = matches!(&vd.ty.kind, ast::TypeSpecKind::Named { path, args: None }
+            if path.is_single() && path.last().name.as_str() == "auto");
+        let base = if is_auto {
+            // `auto x = e;` takes the type of `e` (a trial lowering).
+            match vd.declarators.first().and_then(|d| d.init.as_ref()) {
+                Some(ast::Initializer::Expr(e)) => {
+                    let mark = self.begin_discard();
+                    let v = self.expr(e);
+                    self.end_discard(mark);
+                    let ty = self.concrete(v.ty);
+                    super::scope::TypeEntry { ty, major: None }
+                }
+                _ => {
+                    self.s.error(
+                        codes::UNKNOWN_TYPE,
+                        "`auto` needs an initializer to take its type from",
+                        vd.ty.span,
+                        "no initializer",
+                    );
+                    super::scope::TypeEntry {
+                        ty: types::ERROR,
+                        major: None,
+                    }
+                }
+            }
+        } else {
+            self.s.resolve_type(&vd.ty, &crate::cx_env!(self))
+        };
+        for d in &vd.declarators {
+            let ty0 = self
+                .s
+                .array_type(base.ty, &d.array, &crate::cx_env!(self), None);
+            let name = d.name.name;
+            if ty0 == types::ERROR {
+                if let Some(init) = &d.init {
+                    let _ = self.lower_initializer(ty0, init);
+                }
+                self.declare_local(name, Val::error(), None, d.name.span);
+                continue;
+            }
+            if self.s.types.is_resource(ty0) {
+                self.resource_local(d, ty0);
+                continue;
+            }
+            if self.s.types.contains_resource(ty0) {
+                self.resource_struct_local(d, ty0);
+                continue;
+            }
+            if st.is_static.is_some() {
+                self.static_local(d, ty0, st.precise, st.is_const);
+                continue;
+            }
+            if let Some(c) = st.is_const {
+                if d.init.is_none() {
+                    self.s.push(
+                        Diagnostic::error(
+                            codes::CONST_UNINITIALIZED,
+                            format!("`const` variable `{name}` must be initialized"),
+                        )
+                        .label(d.name.span, "no initializer")
+                        .label(c, "declared `const` here"),
+                    );
+                }
+            }
+            let (ty, init) = match &d.init {
+                Some(init) => {
+                    let (t, v) = self.lower_initializer(ty0, init);
+                    (t, Some(v))
+                }
+                None => (ty0, None),
+            };
+            if let Ty::Array(_, None) = self.s.types.get(ty) {
+                self.s.error(
+                    codes::UNSIZED_ARRAY,
+                    format!("array `{name}` needs a size or an initializer"),
+                    d.name.span,
+                    "unsized array",
+                );
+                self.declare_local(name, Val::error(), None, d.name.span);
+                continue;
+            }
+            let irt = self.s.ir_ty(ty);
+            let lv = self.local_var(Some(name.to_string()), irt, st.precise);
+            if let Some(v) = &init {
+                if let Some(h) = self.value(v) {
+                    self.stmt(ir::Statement::Store {
+                        pointer: lv,
+                        value: h,
+                    });
+                }
+            }
+            let mut konst = None;
+            if st.is_const.is_some() && self.s.types.is_scalar(ty) {
+                if let Some(ast::Initializer::Expr(e)) = &d.init {
+                    if let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self)) {
+                        let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
+                        konst = Some(k.convert(sc));
+                    }
+                }
+            }
+            let ro = st.is_const.map(ReadOnly::Const);
+            let val = Val::place(
+                ty,
+                Place::Ptr {
+                    ptr: lv,
+                    mem: irt,
+                    space: ir::AddressSpace::Function,
+                },
+                ro,
+            );
+            self.declare_local(name, val, konst, d.name.span);
+        }
+    }
+
+    fn declare_local(
+        &mut self,
+        name: crate::intern::Symbol,
+        val: Val,
+        konst: Option<Konst>,
+        span: crate::span::Span,
+    ) {
+        if let Some(LocalSym::Var(prev)) = self.fb.locals.declared_here(name) {
+            let ps = prev.span;
+            self.s.push(
+                Diagnostic::error(
+                    codes::REDEFINITION,
+                    format!("`{name}` is already declared in this scope"),
+                )
+                .label(span, "redeclared here")
+                .label(ps, "first declared here"),
+            );
+        }
+        self.fb
+            .locals
+            .declare(name, LocalSym::Var(LocalVar { val, konst, span }));
+    }
+
+    /// A local struct with resource members: an aggregate.
+    fn resource_struct_local(&mut self, d: &'a ast::Declarator, ty: types::TyId) {
+        let name = d.name.name;
+        if !matches!(self.s.types.get(ty), Ty::Struct(_)) {
+            self.s
+                .unsupported("local arrays of structs containing resources", d.span);
+            self.declare_local(name, Val::error(), None, d.name.span);
+            return;
+        }
+        let agg = self.make_agg(ty, name.as_str());
+        let v = match &d.init {
+            None => agg,
+            Some(ast::Initializer::List(items, span)) => self.agg_init_list(agg, items, *span),
+            Some(ast::Initializer::Expr(e)) => match &e.kind {
+                ast::ExprKind::InitList(items) => self.agg_init_list(agg, items, e.span),
+                _ => {
+                    let v = self.expr(e);
+                    if v.is_error() {
+                        v
+                    } else if matches!(v.kind, ValKind::Agg(_)) && v.ty == ty {
+                        self.agg_copy(&agg, v, e.span)
+                    } else {
+                        self.unsupported(
+                            "initializing a struct holding resources from this expression",
+                            e.span,
+                        )
+                    }
+                }
+            },
+        };
+        self.declare_local(name, v, None, d.name.span);
+    }
+
+    /// A local of resource type names another resource (DXC legalizes such
+    /// locals away; here they are aliases).
+    fn resource_local(&mut self, d: &'a ast::Declarator, ty: types::TyId) {
+        let name = d.name.name;
+        match &d.init {
+            Some(ast::Initializer::Expr(e)) => {
+                let v = self.expr(e);
+                if v.is_error() {
+                    self.declare_local(name, v, None, d.name.span);
+                    return;
+                }
+                let v = if v.ty != ty {
+                    self.convert(v, ty, e.span)
+                } else {
+                    v
+                };
+                let v = self.res_alias(v);
+                if v.is_error() {
+                    self.declare_local(name, v, None, d.name.span);
+                    return;
+                }
+                self.declare_local(name, v, None, d.name.span);
+            }
+            _ => {
+                // Assigned later: until then it names no resource.
+                let v = Val {
+                    ty,
+                    kind: ValKind::Void,
+                    read_only: None,
+                };
+                self.declare_local(name, v, None, d.name.span);
+            }
+        }
+    }
+
+    /// `static` locals live in Private memory, initialised once: a
+    /// constant initialiser becomes the global's initial value, anything
+    /// else runs the first time the declaration is reached (guarded by a
+    /// private flag), as DXC does.
+    fn static_local(
+        &mut self,
+        d: &'a ast::Declarator,
+        ty0: types::TyId,
+        precise: bool,
+        is_const: Option<crate::span::Span>,
+    ) {
+        let name = d.name.name;
+        let fname = self.fb.f.name.clone();
+        let gname = format!("{fname}.{name}");
+        let mut ty = ty0;
+        let mut init_const = None;
+        if let Some(init) = &d.init {
+            // Try it as a constant first (then drop that code).
+            let mark = self.begin_discard();
+            let (t, v) = self.lower_initializer(ty0, init);
+            ty = t;
+            if let Some(h) = self.value(&v) {
+                init_const = self.lift_const(h);
+            }
+            self.end_discard(mark);
+        }
+        if let Ty::Array(_, None) = self.s.types.get(ty) {
+            self.s.error(
+                codes::UNSIZED_ARRAY,
+                format!("array `{name}` needs a size or an initializer"),
+                d.name.span,
+                "unsized array",
+            );
+            self.declare_local(name, Val::error(), None, d.name.span);
+            return;
+        }
+        let irt = self.s.ir_ty(ty);
+        let gv = self.s.module.globals.append(ir::GlobalVariable {
+            name: Some(gname.clone()),
+            space: ir::AddressSpace::Private,
+            ty: irt,
+            init: init_const,
+            binding: None,
+            io: None,
+            precise,
+            invariant: false,
+            semantic: None,
+            counter: None,
+        });
+        let pty = self.ptr_type(irt, ir::AddressSpace::Private);
+        let ptr = self.add(ir::Expression::GlobalVariable(gv), pty);
+        if let (Some(init), None) = (&d.init, init_const) {
+            let bt = self.s.ir_ty(types::BOOL);
+            let flag = self.s.module.globals.append(ir::GlobalVariable {
+                name: Some(format!("{gname}.initialized")),
+                space: ir::AddressSpace::Private,
+                ty: bt,
+                init: None,
+                binding: None,
+                io: None,
+                precise: false,
+                invariant: false,
+                semantic: None,
+                counter: None,
+            });
+            let fpty = self.ptr_type(bt, ir::AddressSpace::Private);
+            let fptr = self.add(ir::Expression::GlobalVariable(flag), fpty);
+            let done = self.add(ir::Expression::Load { pointer: fptr }, bt);
+            self.push_block();
+            let t = self.lit(ir::Literal::Bool(true));
+            self.stmt(ir::Statement::Store {
+                pointer: fptr,
+                value: t,
+            });
+            let (_, v) = self.lower_initializer(ty, init);
+            if let Some(h) = self.value(&v) {
+                let h = self.to_memory(h, ty, irt);
+                self.stmt(ir::Statement::Store {
+                    pointer: ptr,
+                    value: h,
+                });
+            }
+            let reject = self.pop_block();
+            self.stmt(ir::Statement::If {
+                condition: done,
+                accept: Vec::new(),
+                reject,
+                control: ir::SelectionControl::None,
+            });
+        }
+        let mut konst = None;
+        if is_const.is_some() && self.s.types.is_scalar(ty) {
+            if let Some(ast::Initializer::Expr(e)) = &d.init {
+                if let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self)) {
+                    let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
+                    konst = Some(k.convert(sc));
+                }
+            }
+        }
+        let val = Val::place(
+            ty,
+            Place::Ptr {
+                ptr,
+                mem: irt,
+                space: ir::AddressSpace::Private,
+            },
+            is_const.map(ReadOnly::Const),
+        );
+        self.declare_local(name, val, konst, d.name.span);
+    }
+}

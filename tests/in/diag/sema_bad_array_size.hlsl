@@ -1,0 +1,6 @@
+// args: -T cs_6_0 -E main
+[numthreads(1, 1, 1)]
+void main() {
+    float a[-2];
+    int b[0];
+}

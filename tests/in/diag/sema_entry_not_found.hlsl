@@ -1,0 +1,4 @@
+// args: -T cs_6_0 -E compute_main
+[numthreads(1, 1, 1)]
+void other_kernel() {}
+float helper() { return 0; }

@@ -1,0 +1,3 @@
+// args: -T cs_6_0 -E main
+[numthreads(32, 32, 2)]
+void main() {}

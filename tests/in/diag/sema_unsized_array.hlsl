@@ -1,0 +1,5 @@
+// args: -T cs_6_0 -E main
+[numthreads(1, 1, 1)]
+void main() {
+    float values[];
+}
