@@ -4,11 +4,14 @@
 //! and are rewritten with `HLSLC_BLESS=1 cargo test`.
 
 mod back_spv;
+mod cli;
 mod common;
 mod diag_ui;
+mod lsp;
 mod parse;
 mod passes;
 mod preprocess;
+mod reflect;
 mod runtime;
 mod sema;
 mod vk;
