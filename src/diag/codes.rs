@@ -155,12 +155,15 @@ pub const GROUPSHARED_STAGE: Code = Code("E0404");
 pub const GROUPSHARED_TOO_LARGE: Code = Code("E0405");
 /// The same modifier twice.
 pub const DUPLICATE_MODIFIER: Code = Code("E0406");
-/// A `const` local without initialiser.
+/// A `const` local (or a `string` variable) without initialiser.
 pub const CONST_UNINITIALIZED: Code = Code("E0407");
 /// Assignment to a `const`, uniform or read-only value.
 pub const ASSIGN_READ_ONLY: Code = Code("E0408");
 /// Two interpolation modifiers that exclude each other.
 pub const CONFLICTING_INTERPOLATION: Code = Code("E0409");
+/// An `Interlocked*` destination in private or function memory, which
+/// other invocations cannot see (and Vulkan allows no atomics on).
+pub const ATOMIC_NOT_SHARED: Code = Code("E0410");
 /// `row_major`/`column_major` on a type that is not a matrix (warning).
 pub const MAJOR_ON_NON_MATRIX: Code = Code("W0401");
 
@@ -205,6 +208,9 @@ pub const BAD_ATTRIBUTE: Code = Code("E0607");
 pub const NO_METHOD: Code = Code("E0608");
 /// A resource where it cannot be (in a struct, as a local without initialiser…).
 pub const RESOURCE_MISUSE: Code = Code("E0609");
+/// An explicit member offset (`[[vk::offset]]`, `packoffset`) the buffer's
+/// layout rule does not allow.
+pub const MISALIGNED_OFFSET: Code = Code("E0610");
 /// Two resources given the same binding (warning, as DXC).
 pub const BINDING_OVERLAP: Code = Code("W0601");
 

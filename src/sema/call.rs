@@ -625,6 +625,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             );
             return Val::error();
         }
+        // DXC: heaps are only reachable through their globals.
+        for p in &chosen.sig.params {
+            if matches!(self.s.types.get(p.ty), Ty::Heap { .. }) {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::RESOURCE_MISUSE,
+                        "`ResourceDescriptorHeap` and `SamplerDescriptorHeap` cannot be function parameters",
+                    )
+                    .label(p.span, "a descriptor heap parameter")
+                    .label(span, "passed here"),
+                );
+                return Val::error();
+            }
+        }
         // Heap elements passed for resource parameters take the type.
         let mut args = args;
         for (i, p) in chosen.sig.params.iter().enumerate() {

@@ -80,6 +80,7 @@ impl<'a> Sema<'a> {
                     row_major,
                     precise: st.precise,
                     offset,
+                    span: Some(d.name.span),
                 });
                 members.push((d.name, ty));
             }
@@ -202,6 +203,7 @@ impl<'a> Sema<'a> {
                 row_major: m.row_major,
                 precise: false,
                 offset: m.offset,
+                span: Some(m.span),
             })
             .collect();
         // Members without register(cN) go after the highest explicit one

@@ -162,6 +162,27 @@ impl<'a> Sema<'a> {
             self.new_global(info, scope, d.name);
             return;
         }
+        // Specialization constants need OpSpecConstant, which the IR
+        // cannot express yet; compiling them as uniforms would be wrong.
+        if let Some(a) = find_attr(&vd.attrs, "vk::constant_id") {
+            self.unsupported("specialization constants (`[[vk::constant_id]]`)", a.span);
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        // `string` variables only name text for `printf`; DXC requires an
+        // initializer.
+        if ty == types::STRING {
+            if d.init.is_none() {
+                self.error(
+                    codes::CONST_UNINITIALIZED,
+                    format!("string variable `{}` must be initialized", d.name.name),
+                    span,
+                    "no initializer",
+                );
+            }
+            self.new_global(info, scope, d.name);
+            return;
+        }
         // [[vk::push_constant]] on a struct variable.
         if find_attr(&vd.attrs, "vk::push_constant").is_some() {
             self.declare_push_constant(d, ty, scope, info);

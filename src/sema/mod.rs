@@ -81,6 +81,7 @@ pub fn lower(
     s.check_recursion();
     s.assign_bindings();
     s.check_groupshared_budget();
+    s.report_misaligned_offsets();
     let module = s.module;
     // Trial lowerings (constant conditions, `auto`, constant initializers)
     // may report a problem that the real lowering reports again.
@@ -783,6 +784,33 @@ impl<'a> Sema<'a> {
     }
 
     /// groupshared memory is limited to 32 KB in D3D11+ compute shaders.
+    /// Explicit offsets that break the layout rule of their buffer would
+    /// give invalid SPIR-V (Vulkan "Offset and Stride Assignment").
+    fn report_misaligned_offsets(&mut self) {
+        let mut seen = rustc_hash::FxHashSet::default();
+        for m in std::mem::take(&mut self.layouts.misaligned) {
+            if !seen.insert(m.span) {
+                continue;
+            }
+            let msg = if m.straddles {
+                format!(
+                    "at offset {}, this vector would straddle a 16-byte boundary",
+                    m.offset
+                )
+            } else {
+                format!(
+                    "offset {} is not a multiple of this member's alignment ({})",
+                    m.offset, m.align
+                )
+            };
+            self.push(
+                Diagnostic::error(codes::MISALIGNED_OFFSET, msg)
+                .label(m.span, "misaligned member")
+                .note("the buffer's layout rule needs aligned members; `-fvk-use-scalar-layout` relaxes alignment to the component size"),
+            );
+        }
+    }
+
     fn check_groupshared_budget(&mut self) {
         const LIMIT: u64 = 32768;
         let mut total = 0u64;

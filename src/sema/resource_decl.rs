@@ -28,6 +28,7 @@ impl<'a> Sema<'a> {
                     row_major: false,
                     precise: false,
                     offset: None,
+                    span: None,
                 });
             }
             for f in info
@@ -41,6 +42,7 @@ impl<'a> Sema<'a> {
                     row_major: f.major.unwrap_or(false),
                     precise: f.precise,
                     offset: f.vk_offset,
+                    span: Some(f.span),
                 });
             }
         }

@@ -343,7 +343,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     return self.unsupported("`[]` on multisampled textures (use Load)", span);
                 }
                 let level = Some(self.i32_lit(0));
-                let v4 = self.image_load(image, coord, level, None, None, elem_ty);
+                let v4 = self.image_load(image, coord, level, None, None, elem_ty, None);
                 let h = self.from_texel(v4, elem_ty);
                 Val::expr(elem_ty, h)
             }
@@ -362,7 +362,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         None,
                     );
                 }
-                let v4 = self.image_load(image, index, None, None, None, elem_ty);
+                let v4 = self.image_load(image, index, None, None, None, elem_ty, None);
                 let h = self.from_texel(v4, elem_ty);
                 Val::expr(elem_ty, h)
             }
@@ -424,6 +424,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         )
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn image_load(
         &mut self,
         image: ir::Handle<ir::Expression>,
@@ -432,21 +433,86 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         sample: Option<ir::Handle<ir::Expression>>,
         offset: Option<ir::Handle<ir::Expression>>,
         elem: TyId,
+        status: Option<&Arg>,
     ) -> ir::Handle<ir::Expression> {
         let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
         let v4 = self.s.types.vector(sc, 4);
         let it = self.s.ir_ty(v4);
-        self.add(
-            ir::Expression::ImageLoad {
-                image,
-                coordinate: coord,
-                level,
-                sample,
-                offset,
-                sparse: false,
+        let load = |sparse| ir::Expression::ImageLoad {
+            image,
+            coordinate: coord,
+            level,
+            sample,
+            offset,
+            sparse,
+        };
+        match status {
+            Some(st) => self.sparse_read(load(true), it, st),
+            None => self.add(load(false), it),
+        }
+    }
+
+    /// Checks the trailing `status` argument of a texture read: the
+    /// residency code is written to it, so it must be an lvalue
+    /// (SPIR-V.rst, "Texture methods": OpImageSparse* when a status is
+    /// present).
+    pub(super) fn status_arg_ok(&mut self, a: &Arg) -> bool {
+        if a.val.is_error() {
+            return false;
+        }
+        if a.val.as_place().is_none() {
+            self.s.error(
+                codes::OUT_ARG_NOT_LVALUE,
+                "the status argument must be an lvalue: the operation writes its residency code there",
+                a.span,
+                "not an lvalue",
+            );
+            return false;
+        }
+        self.check_writable(&a.val, a.span)
+    }
+
+    /// Emits the sparse form `op` of a read whose dense result has IR type
+    /// `texel`: its result is `{ uint code; texel }`; the code goes to
+    /// `status` and the texel is returned.
+    pub(super) fn sparse_read(
+        &mut self,
+        op: ir::Expression,
+        texel: ir::Handle<ir::Type>,
+        status: &Arg,
+    ) -> ir::Handle<ir::Expression> {
+        let (code, texel) = self.sparse_parts(op, texel);
+        self.write_out(status, code, types::UINT);
+        texel
+    }
+
+    /// Emits the sparse read `op` (dense result type `texel`) and returns
+    /// its residency code and texel.
+    pub(super) fn sparse_parts(
+        &mut self,
+        op: ir::Expression,
+        texel: ir::Handle<ir::Type>,
+    ) -> (ir::Handle<ir::Expression>, ir::Handle<ir::Expression>) {
+        let u = self.s.ir_ty(types::UINT);
+        let member = |name: &str, ty| ir::StructMember {
+            name: Some(name.into()),
+            ty,
+            offset: None,
+            matrix_layout: None,
+            precise: false,
+            binding: None,
+        };
+        let rty = self.s.module.types.insert(ir::Type {
+            name: Some("SparseResidencyStruct".into()),
+            inner: ir::TypeInner::Struct {
+                members: vec![member("code", u), member("texel", texel)],
+                size: 0,
             },
-            it,
-        )
+        });
+        let r = self.add(op, rty);
+        let code = self.add(ir::Expression::AccessIndex { base: r, index: 0 }, u);
+        let texel = self.add(ir::Expression::AccessIndex { base: r, index: 1 }, texel);
+        (code, texel)
     }
 
     /// The counter global of the buffer behind `v` (created on first use
@@ -607,6 +673,24 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         return Val::error();
                     };
                     let n = coord_count(dim, array);
+                    // Load(location[, sample][, offset][, status]); RW
+                    // textures have neither sample nor offset.
+                    let status_at = if rw {
+                        1
+                    } else if ms {
+                        3
+                    } else {
+                        2
+                    };
+                    if args.len() > status_at + 1 {
+                        return self.wrong_args("Load", span);
+                    }
+                    let status = args.get(status_at);
+                    if let Some(st) = status
+                        && !self.status_arg_ok(st)
+                    {
+                        return Val::error();
+                    }
                     let (coord, level, sample, offset) = if rw {
                         let Some(a) = args.first() else {
                             return self.wrong_args("Load", span);
@@ -626,11 +710,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                             return Val::error();
                         };
                         let off = match args.get(2) {
-                            Some(o) => {
+                            Some(o) if status_at > 2 => {
                                 let ot = self.s.types.vector(Sc::I32, offset_count(dim));
                                 self.arg_as(o, ot)
                             }
-                            None => None,
+                            _ => None,
                         };
                         (c, None, Some(sh), off)
                     } else {
@@ -652,12 +736,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                             }
                             None => None,
                         };
-                        if args.len() > 2 {
-                            return self.unsupported("Load with a status argument", span);
-                        }
                         (c, Some(lvl), None, off)
                     };
-                    let v4 = self.image_load(image, coord, level, sample, offset, elem_ty);
+                    let v4 = self.image_load(image, coord, level, sample, offset, elem_ty, status);
                     let h = self.from_texel(v4, elem_ty);
                     Val::expr(elem_ty, h)
                 }
@@ -695,9 +776,26 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     let h = self.add(ir::Expression::ImageQuery { image, query }, f);
                     Val::expr(types::FLOAT, h)
                 }
+                "GatherCmpGreen" | "GatherCmpBlue" | "GatherCmpAlpha" if !rw && !ms => {
+                    // SPIR-V.rst, "Unsupported HLSL features": OpImageDrefGather
+                    // takes no component.
+                    self.error(
+                        codes::NO_METHOD,
+                        format!("`{m}` has no Vulkan equivalent"),
+                        method.span,
+                        "use `GatherCmp` or `GatherCmpRed`",
+                    )
+                }
+                "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha"
+                | "GatherCmp" | "GatherCmpRed"
+                    if matches!(dim, TexDim::D1 | TexDim::D3) =>
+                {
+                    self.res_error(kind, method)
+                }
                 "Sample" | "SampleLevel" | "SampleBias" | "SampleGrad" | "SampleCmp"
-                | "SampleCmpLevelZero" | "SampleCmpLevel" | "Gather" | "GatherRed"
-                | "GatherGreen" | "GatherBlue" | "GatherAlpha"
+                | "SampleCmpLevelZero" | "SampleCmpLevel" | "SampleCmpBias" | "SampleCmpGrad"
+                | "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha"
+                | "GatherCmp" | "GatherCmpRed"
                     if !rw && !ms =>
                 {
                     self.sample(obj, dim, array, elem_ty, m, args, span)
@@ -715,11 +813,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     let Some(i) = self.arg_as(a, types::INT) else {
                         return Val::error();
                     };
-                    if args.len() > 1 {
-                        return self.unsupported("Load with a status argument", span);
+                    if args.len() > 2 {
+                        return self.wrong_args("Load", span);
+                    }
+                    let status = args.get(1);
+                    if let Some(st) = status
+                        && !self.status_arg_ok(st)
+                    {
+                        return Val::error();
                     }
                     let _ = rw;
-                    let v4 = self.image_load(image, i, None, None, None, elem_ty);
+                    let v4 = self.image_load(image, i, None, None, None, elem_ty, status);
                     let h = self.from_texel(v4, elem_ty);
                     Val::expr(elem_ty, h)
                 }

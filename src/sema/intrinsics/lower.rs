@@ -673,6 +673,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
                 Val::expr(types::BOOL, acc)
             }
+            Custom::CheckAccessFullyMapped => {
+                let b = self.s.ir_ty(types::BOOL);
+                let h = self.add(ir::Expression::SparseTexelsResident { code: vals[0] }, b);
+                Val::expr(types::BOOL, h)
+            }
             Custom::GroupWaveCount | Custom::GroupWaveIndex => {
                 let (bi, name) = if c == Custom::GroupWaveCount {
                     (spirv::BuiltIn::NumSubgroups, "gl_NumSubgroups")
@@ -722,6 +727,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         {
             self.check_writable(&dest.val, dest.span);
             return Val::error();
+        }
+        // Atomics need memory other invocations can see: SPIR-V's Vulkan
+        // environment allows them only on StorageBuffer, Workgroup and Image
+        // pointers; DXC rejects `static` and function-scope destinations.
+        if let ValKind::Place(pl) = &dest.val.kind
+            && let Some(space) = place_space(pl)
+            && matches!(
+                space,
+                ir::AddressSpace::Private | ir::AddressSpace::Function
+            )
+        {
+            return self.error(
+                codes::ATOMIC_NOT_SHARED,
+                format!("the destination of `{m}` cannot be a static or function-scope variable"),
+                dest.span,
+                "not groupshared memory, a buffer element or a texel",
+            );
         }
         let Some(p) = self.place_pointer(&dest.val, span) else {
             return self.error(
@@ -782,5 +804,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             _ => None,
         }
+    }
+}
+
+/// The address space a place's memory lives in, when it is a pointer.
+fn place_space(p: &Place) -> Option<ir::AddressSpace> {
+    match p {
+        Place::Ptr { space, .. } => Some(*space),
+        Place::Swizzle { base, .. } | Place::BitField { base, .. } => place_space(base),
+        _ => None,
     }
 }

@@ -108,6 +108,8 @@ pub enum Custom {
     /// SM 6.10 `GetGroupWaveCount`/`GetGroupWaveIndex`: built-ins.
     GroupWaveCount,
     GroupWaveIndex,
+    /// `CheckAccessFullyMapped(status)`: OpImageSparseTexelsResident.
+    CheckAccessFullyMapped,
 }
 
 /// How an overload lowers.
@@ -251,6 +253,12 @@ use crate::sema::types::Sc;
 pub static TABLE: &[Intrinsic] = &[
     barrier!("AllMemoryBarrier", true, true, false),
     barrier!("AllMemoryBarrierWithGroupSync", true, true, true),
+    custom!(
+        "CheckAccessFullyMapped",
+        [p(0, Comp::Uint, Shp::Scalar)],
+        Ret::Bool,
+        Custom::CheckAccessFullyMapped
+    ),
     barrier!("DeviceMemoryBarrier", false, true, false),
     barrier!("DeviceMemoryBarrierWithGroupSync", false, true, true),
     custom!("GetGroupWaveCount", [], Ret::Uint, Custom::GroupWaveCount),
