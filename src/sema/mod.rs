@@ -82,6 +82,7 @@ pub fn lower(
     s.assign_bindings();
     s.check_groupshared_budget();
     s.report_misaligned_offsets();
+    s.check_unused_functions();
     let module = s.module;
     // Trial lowerings (constant conditions, `auto`, constant initializers)
     // may report a problem that the real lowering reports again.
@@ -91,6 +92,52 @@ pub fn lower(
     } else {
         Some(module)
     }
+}
+
+/// Whether a diagnostic is about the language (and so reported in
+/// functions that are not emitted) rather than the stage, the target or
+/// code generation.
+fn language_diagnostic(code: codes::Code) -> bool {
+    use codes::*;
+    [
+        UNKNOWN_NAME,
+        UNKNOWN_TYPE,
+        REDEFINITION,
+        TYPE_MISMATCH,
+        NO_MEMBER,
+        BAD_SWIZZLE,
+        BAD_OPERANDS,
+        NOT_INDEXABLE,
+        NO_MATCHING_OVERLOAD,
+        AMBIGUOUS_CALL,
+        WRONG_ARG_COUNT,
+        BAD_TEMPLATE_ARGS,
+        NOT_A_VALUE,
+        NOT_ASSIGNABLE,
+        BAD_INITIALIZER,
+        BAD_CAST,
+        UNSIZED_ARRAY,
+        NOT_CALLABLE,
+        IMPLICIT_TRUNCATION,
+        CONFLICTING_STORAGE,
+        MODIFIER_NOT_ALLOWED,
+        DUPLICATE_MODIFIER,
+        CONST_UNINITIALIZED,
+        ASSIGN_READ_ONLY,
+        CONFLICTING_INTERPOLATION,
+        ATOMIC_NOT_SHARED,
+        MISSING_RETURN,
+        BREAK_OUTSIDE,
+        CONTINUE_OUTSIDE,
+        BAD_RETURN,
+        BAD_CASE,
+        OUT_ARG_NOT_LVALUE,
+        NO_METHOD,
+        INTEGER_DIVISION_BY_ZERO,
+        NOT_CONSTANT,
+        BAD_ARRAY_SIZE,
+    ]
+    .contains(&code)
 }
 
 /// Drops repeated diagnostics (same code, message and labels) reported
@@ -784,6 +831,37 @@ impl<'a> Sema<'a> {
     }
 
     /// groupshared memory is limited to 32 KB in D3D11+ compute shaders.
+    /// Lowers the functions the entry point does not reach, for their
+    /// language errors only (as DXC's front end checks every function), and
+    /// throws the code away. Problems that depend on the stage, the target
+    /// or code generation ("not supported yet", stage-only statements and
+    /// intrinsics, recursion, undefined callees) are not reported for them:
+    /// they are no problem in code that is never emitted.
+    fn check_unused_functions(&mut self) {
+        let unused: Vec<FuncDeclId> = (0..self.funcs.len())
+            .filter(|&i| {
+                let f = &self.funcs[i];
+                f.def.is_some() && !f.is_template && f.ir.is_none() && f.sig.is_some()
+            })
+            .map(|i| FuncDeclId(i as u32))
+            .collect();
+        if unused.is_empty() {
+            return;
+        }
+        let saved = self.module.clone();
+        let from = self.diags.list.len();
+        for id in unused {
+            self.func_ir(id);
+            self.drain_worklist();
+        }
+        self.module = saved;
+        let mut i = 0;
+        self.diags.list.retain(|d| {
+            i += 1;
+            i <= from || language_diagnostic(d.code)
+        });
+    }
+
     /// Explicit offsets that break the layout rule of their buffer would
     /// give invalid SPIR-V (Vulkan "Offset and Stride Assignment").
     fn report_misaligned_offsets(&mut self) {

@@ -411,3 +411,23 @@ fn sixteen_bit_types_with_the_option() {
         _ => panic!(),
     }
 }
+
+#[test]
+fn unused_functions_are_checked_but_not_emitted() {
+    let m = lower(
+        "RWStructuredBuffer<float> o; static float counter;\n\
+         float helper(float x) { counter += 1; return x * 2; }\n\
+         float unused(float x) { return helper(x) + 1; }\n\
+         [numthreads(1,1,1)] void main() { o[0] = helper(3); }",
+    );
+    let names: Vec<&str> = m.functions.iter().map(|(_, f)| f.name.as_str()).collect();
+    assert!(names.contains(&"helper"), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains("unused")), "{names:?}");
+    let e = fails_with(
+        "RWStructuredBuffer<float> o;\n\
+         float unused(float x) { return x + missing; }\n\
+         [numthreads(1,1,1)] void main() { o[0] = 1; }",
+        "E0301",
+    );
+    assert!(e.contains("missing"), "{e}");
+}
