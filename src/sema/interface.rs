@@ -547,7 +547,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         // A user semantic: the next location.
         let location = io.next_in;
         io.next_in += self.location_count(ty);
-        let it = self.s.ir_ty(ty);
+        // Vulkan has no bool stage variables (VUID-StandaloneSpirv-Input-07290):
+        // DXC passes them as uint.
+        let var_ty = self.io_type(ty);
+        let it = self.s.ir_ty(var_ty);
         let interpolation = interp.or_else(|| {
             // Vulkan: integer fragment inputs must be Flat.
             (self.s.stage == Stage::Pixel
@@ -582,7 +585,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         });
         let pty = self.ptr_type(it, ir::AddressSpace::Input);
         let p = self.add(ir::Expression::GlobalVariable(g), pty);
-        Some(self.add(ir::Expression::Load { pointer: p }, it))
+        let v = self.add(ir::Expression::Load { pointer: p }, it);
+        if var_ty == ty {
+            return Some(v);
+        }
+        let c = self.cast(Val::expr(var_ty, v), ty, span);
+        self.value(&c)
+    }
+
+    /// The type of the stage variable for a value of type `ty`: bools
+    /// become uints.
+    fn io_type(&mut self, ty: TyId) -> TyId {
+        match self.s.types.component(ty) {
+            Some(Sc::Bool) if matches!(self.s.types.get(ty), Ty::Scalar(_) | Ty::Vector(..)) => {
+                self.s.types.with_component(ty, Sc::U32)
+            }
+            _ => ty,
+        }
     }
 
     /// Locations a value takes (one per row of a matrix, per array element).
@@ -710,7 +729,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             io.next_out += self.location_count(ty);
             l
         };
-        let it = self.s.ir_ty(ty);
+        let var_ty = self.io_type(ty);
+        let v = if var_ty == ty {
+            v
+        } else {
+            let c = self.cast(Val::expr(ty, v), var_ty, span);
+            match self.value(&c) {
+                Some(h) => h,
+                None => return,
+            }
+        };
+        let it = self.s.ir_ty(var_ty);
         let g = self.s.module.globals.append(ir::GlobalVariable {
             name: Some(format!("out.var.{sname}")),
             space: ir::AddressSpace::Output,

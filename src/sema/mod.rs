@@ -17,6 +17,7 @@
 
 pub mod aggregate;
 pub mod assign;
+pub mod ast_scan;
 pub mod bindings;
 pub mod byte_address;
 pub mod call;
@@ -238,6 +239,31 @@ pub enum TArg {
     /// A resource argument a function is specialized for (index into
     /// `Sema::res_paths`).
     Res(u32),
+    /// A method instance whose `this` is a struct holding resources: the
+    /// `Res` arguments after it start with the resources of `this`'s slots
+    /// (depth first), and its data members are passed as one pointer each.
+    AggThis,
+    /// A function returning a resource specialized for the constant
+    /// argument of its `param`-th parameter (which its body never
+    /// changes), so that it can choose the resource at compile time.
+    ConstArg {
+        param: u16,
+        value: i64,
+    },
+}
+
+/// What a function returning a resource returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResReturn {
+    /// Always this resource (an interned [`ResPath`]).
+    Fixed(u32),
+    /// An element of this global array (of arrays) of resources: the IR
+    /// function returns its `count` indices (a `uint` or `uintN`) and the
+    /// caller indexes the global.
+    Indexed {
+        gv: ir::Handle<ir::GlobalVariable>,
+        count: u8,
+    },
 }
 
 /// A resource named at compile time: a global and constant indices into it
@@ -404,7 +430,9 @@ pub struct Sema<'a> {
     pub inline_structs: FxHashMap<usize, TyId>,
     /// groupshared variables with their spans, for the size budget.
     pub groupshared: Vec<(Symbol, TyId, Span)>,
-    pending: Vec<Pending>,
+    /// Functions to lower, first come first served (as DXC's work queue,
+    /// so that lazily made globals such as counters come in its order).
+    pending: std::collections::VecDeque<Pending>,
     call_edges: Vec<CallEdge>,
     /// IR function → its user-facing name and span, for diagnostics.
     pub func_names: FxHashMap<ir::Handle<ir::Function>, (String, Span)>,
@@ -423,7 +451,10 @@ pub struct Sema<'a> {
     res_path_ids: FxHashMap<ResPath, u32>,
     /// The resource each resource-returning function returns (`None`: not
     /// one resolvable at compile time).
-    pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<u32>>,
+    pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<ResReturn>>,
+    /// The resources (by aggregate slot) each function returning a struct
+    /// holding resources returns (`None`: not resolvable at compile time).
+    pub returned_agg: FxHashMap<ir::Handle<ir::Function>, Option<Vec<u32>>>,
     /// Runtime arrays standing for the descriptor heaps, by element memory
     /// type and heap (sampler or resource).
     pub heap_globals: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
@@ -463,7 +494,7 @@ impl<'a> Sema<'a> {
             pack_row_major: opts.matrix_layout == crate::options::MatrixLayout::RowMajor,
             inline_structs: FxHashMap::default(),
             groupshared: Vec::new(),
-            pending: Vec::new(),
+            pending: Default::default(),
             call_edges: Vec::new(),
             func_names: FxHashMap::default(),
             entry_wrapper: None,
@@ -478,6 +509,7 @@ impl<'a> Sema<'a> {
             res_paths: Vec::new(),
             res_path_ids: FxHashMap::default(),
             returned_res: FxHashMap::default(),
+            returned_agg: FxHashMap::default(),
         }
     }
 
@@ -537,7 +569,7 @@ impl<'a> Sema<'a> {
         let scope = self.funcs[id.0 as usize].scope;
         let h = self.new_ir_function(id, &sig, None);
         self.funcs[id.0 as usize].ir = Some(h);
-        self.pending.push(Pending {
+        self.pending.push_back(Pending {
             func: h,
             decl: id,
             env: scope,
@@ -561,7 +593,7 @@ impl<'a> Sema<'a> {
         self.funcs[id.0 as usize]
             .instances
             .insert(args.clone(), FuncInstance { env, sig, ir: h });
-        self.pending.push(Pending {
+        self.pending.push_back(Pending {
             func: h,
             decl: id,
             env,
@@ -592,6 +624,8 @@ impl<'a> Sema<'a> {
                     TArg::Type(t) => self.types.name(*t),
                     TArg::Value(v) => v.to_string(),
                     TArg::Res(r) => self.res_path_name(*r),
+                    TArg::AggThis => "this".into(),
+                    TArg::ConstArg { value, .. } => value.to_string(),
                 })
                 .collect();
             if decl.is_template {
@@ -603,8 +637,26 @@ impl<'a> Sema<'a> {
         let specialized = args.is_some_and(|a| a.iter().any(|t| matches!(t, TArg::Res(_))));
         let this_ty = decl.this_ty;
         let span = decl.ast.name.span;
+        let agg_this = args.is_some_and(|a| a.contains(&TArg::AggThis));
         let mut arguments = Vec::new();
-        if let Some(t) = this_ty {
+        if let (Some(t), true) = (this_ty, agg_this) {
+            // One pointer per data member of the aggregate `this`.
+            for (i, (slot, is_res)) in self.agg_slots(t).into_iter().enumerate() {
+                if is_res {
+                    continue;
+                }
+                let base = self.ir_ty(slot);
+                let ptr = self.module.ty(ir::TypeInner::Pointer {
+                    base,
+                    space: ir::AddressSpace::Function,
+                });
+                arguments.push(ir::FunctionArgument {
+                    name: Some(format!("this.{i}")),
+                    ty: ptr,
+                    precise: false,
+                });
+            }
+        } else if let Some(t) = this_ty {
             let base = self.ir_ty(t);
             let ptr = self.module.ty(ir::TypeInner::Pointer {
                 base,
@@ -629,7 +681,27 @@ impl<'a> Sema<'a> {
                 precise: p.precise,
             });
         }
-        let result = if sig.ret == types::VOID || self.types.is_resource(sig.ret) {
+        // A struct holding resources is returned through one pointer per
+        // data member (its resources are known at compile time).
+        let agg_ret = self.types.is_agg(sig.ret);
+        if agg_ret {
+            for (i, (slot, is_res)) in self.agg_slots(sig.ret).into_iter().enumerate() {
+                if is_res {
+                    continue;
+                }
+                let base = self.ir_ty(slot);
+                let ty = self.module.ty(ir::TypeInner::Pointer {
+                    base,
+                    space: ir::AddressSpace::Function,
+                });
+                arguments.push(ir::FunctionArgument {
+                    name: Some(format!("result.{i}")),
+                    ty,
+                    precise: false,
+                });
+            }
+        }
+        let result = if sig.ret == types::VOID || self.types.is_resource(sig.ret) || agg_ret {
             None
         } else {
             Some(ir::FunctionResult {
@@ -664,7 +736,7 @@ impl<'a> Sema<'a> {
     }
 
     fn drain_worklist(&mut self) {
-        while let Some(p) = self.pending.pop() {
+        while let Some(p) = self.pending.pop_front() {
             if self.lowered.contains(&p.func) {
                 continue;
             }
@@ -679,7 +751,9 @@ impl<'a> Sema<'a> {
             return;
         }
         if let Some(i) = self.pending.iter().position(|p| p.func == func) {
-            let p = self.pending.remove(i);
+            let Some(p) = self.pending.remove(i) else {
+                return;
+            };
             self.lower_function_body(p.func, p.decl, p.env, p.inst);
         }
     }

@@ -620,6 +620,8 @@ impl<'a> Sema<'a> {
                 TArg::Type(t) => self.types.name(*t),
                 TArg::Value(v) => v.to_string(),
                 TArg::Res(r) => self.res_path_name(*r),
+                TArg::AggThis => "this".into(),
+                TArg::ConstArg { value, .. } => value.to_string(),
             })
             .collect::<Vec<_>>()
             .join(", ")

@@ -115,6 +115,109 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
+    /// A resource place as a global and index values (constant or not):
+    /// `textures[i]`, `ResourceDescriptorHeap[k]`.
+    pub fn dyn_res_path(
+        &mut self,
+        v: &Val,
+    ) -> Option<(
+        ir::Handle<ir::GlobalVariable>,
+        Vec<ir::Handle<ir::Expression>>,
+    )> {
+        let ValKind::Place(Place::Ptr { ptr, .. }) = &v.kind else {
+            return None;
+        };
+        let mut steps = Vec::new();
+        let mut cur = *ptr;
+        let gv = loop {
+            match self.fb.f.expressions[cur] {
+                ir::Expression::GlobalVariable(gv) => break gv,
+                ir::Expression::AccessIndex { base, index } => {
+                    steps.push(Err(index));
+                    cur = base;
+                }
+                ir::Expression::Access { base, index } => {
+                    steps.push(Ok(index));
+                    cur = base;
+                }
+                _ => return None,
+            }
+        };
+        steps.reverse();
+        let u = self.s.ir_ty(types::UINT);
+        let mut out = Vec::with_capacity(steps.len());
+        for s in steps {
+            out.push(match s {
+                Err(i) => self.u32_lit(i),
+                Ok(h) => {
+                    let t = self.expr_ty(h);
+                    if t == u {
+                        h
+                    } else {
+                        self.add(
+                            ir::Expression::As {
+                                expr: h,
+                                kind: ir::ScalarKind::Uint,
+                                convert: Some(4),
+                                precise: false,
+                            },
+                            u,
+                        )
+                    }
+                }
+            });
+        }
+        Some((gv, out))
+    }
+
+    /// The IR type carrying `count` resource indices: `uint` or `uintN`.
+    pub fn index_result_type(&mut self, count: u8) -> ir::Handle<ir::Type> {
+        let t = if count == 1 {
+            types::UINT
+        } else {
+            self.s.types.vector(Sc::U32, count)
+        };
+        self.s.ir_ty(t)
+    }
+
+    /// The indices as one value of [`Self::index_result_type`].
+    pub fn indices_value(
+        &mut self,
+        idx: &[ir::Handle<ir::Expression>],
+    ) -> ir::Handle<ir::Expression> {
+        if let [one] = idx {
+            return *one;
+        }
+        let ty = self.index_result_type(idx.len() as u8);
+        self.add(
+            ir::Expression::Compose {
+                ty,
+                components: idx.to_vec(),
+            },
+            ty,
+        )
+    }
+
+    /// The place of `gv[indices…]`, a resource of type `ty`.
+    pub fn indexed_res_place(
+        &mut self,
+        gv: ir::Handle<ir::GlobalVariable>,
+        indices: &[ir::Handle<ir::Expression>],
+        ty: TyId,
+        read_only: Option<ReadOnly>,
+    ) -> Val {
+        let g = &self.s.module.globals[gv];
+        let (mut mem, space) = (g.ty, g.space);
+        let pty = self.ptr_type(mem, space);
+        let mut ptr = self.add(ir::Expression::GlobalVariable(gv), pty);
+        for &index in indices {
+            mem = self.member_mem_type(mem, 0, ty);
+            let pty = self.ptr_type(mem, space);
+            ptr = self.add(ir::Expression::Access { base: ptr, index }, pty);
+        }
+        Val::place(ty, Place::Ptr { ptr, mem, space }, read_only)
+    }
+
     /// The place of an interned resource path, in this function.
     pub fn res_path_place(&mut self, id: u32, ty: TyId, read_only: Option<ReadOnly>) -> Val {
         let p = self.s.res_paths[id as usize].clone();

@@ -84,3 +84,27 @@ fn group_wave_builtins_declare_their_capability() {
     assert!(dis.contains("BuiltIn SubgroupId"), "{dis}");
     common::spirv_val(&a.spirv, "vulkan1.1").unwrap();
 }
+
+#[test]
+fn bool_stage_variables_are_uints() {
+    let mut o = common::options_for("vs_6_0");
+    o.entry = "main".into();
+    let (loader, path) = common::single_file(
+        "float4 main(bool flag : FLAG, float4 p : POSITION, out bool2 mask : MASK) : SV_Position {\n\
+           mask = bool2(flag, !flag);\n\
+           return flag ? p : -p;\n\
+         }",
+    );
+    let c = hlslc::compile(&path, &loader, &o);
+    let a = c.artifact.expect("compiles");
+    let dis = common::spirv_dis(&a.spirv);
+    assert!(
+        dis.contains("%in_var_FLAG = OpVariable %_ptr_Input_uint Input"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("%out_var_MASK = OpVariable %_ptr_Output_v2uint Output"),
+        "{dis}"
+    );
+    common::spirv_val(&a.spirv, "vulkan1.0").unwrap();
+}
