@@ -1397,3 +1397,18 @@ fn resource_returns() {
         },
     );
 }
+
+#[test]
+fn spec_constants() {
+    run(
+        "spec_constants",
+        || vec![Resource::storage(0, 0, vec![0u8; 4 * 8])],
+        [1, 1, 1],
+        |r, env| {
+            let want: Vec<f32> = (0..8)
+                .map(|i| if i < 6 { (i as f32 - 3.0) * 2.5 } else { -1.0 })
+                .collect();
+            assert_eq!(f32s(&r[0]), want, "{env:?}");
+        },
+    );
+}

@@ -415,6 +415,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 info.span,
                 "declared here without a resource",
             ),
+            GlobalKind::SpecConstant(c) => {
+                let it = self.s.ir_ty(info.ty);
+                let h = self.add(ir::Expression::Constant(c), it);
+                Val {
+                    read_only: info.read_only,
+                    ..Val::expr(info.ty, h)
+                }
+            }
             GlobalKind::PendingGlobal(_) | GlobalKind::Error => Val::error(),
         }
     }

@@ -162,11 +162,8 @@ impl<'a> Sema<'a> {
             self.new_global(info, scope, d.name);
             return;
         }
-        // Specialization constants need OpSpecConstant, which the IR
-        // cannot express yet; compiling them as uniforms would be wrong.
         if let Some(a) = find_attr(&vd.attrs, "vk::constant_id") {
-            self.unsupported("specialization constants (`[[vk::constant_id]]`)", a.span);
-            self.new_global(info, scope, d.name);
+            self.declare_spec_constant(d, a, ty, scope, info);
             return;
         }
         // `string` variables only name text for `printf`; DXC requires an
@@ -351,6 +348,96 @@ impl<'a> Sema<'a> {
 
     /// Lowers a static global's initialiser in a scratch context: gives the
     /// (sized) type, and the module constant when the value is constant.
+    /// `[[vk::constant_id(N)]] const T name = default;` (SPIR-V.rst,
+    /// "Specialization constants"): a scalar whose value the pipeline may
+    /// set; the initializer, a constant, is its default.
+    fn declare_spec_constant(
+        &mut self,
+        d: &'a ast::Declarator,
+        a: &'a ast::Attribute,
+        ty: TyId,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+    ) {
+        let env = Env::at(scope);
+        let id = match a.args.as_slice() {
+            [e] => self.const_int(e, &env).and_then(|v| u32::try_from(v).ok()),
+            _ => None,
+        };
+        let Some(id) = id else {
+            self.error(
+                codes::BAD_ATTRIBUTE,
+                "`vk::constant_id` takes one non-negative integer constant",
+                a.span,
+                "expected e.g. `[[vk::constant_id(0)]]`",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        };
+        // DXC takes bool and 16- or 32-bit scalars.
+        let sc = match self.types.get(ty) {
+            Ty::Scalar(s) if !s.is_literal() && s.width() <= 4 => Some(*s),
+            _ => None,
+        };
+        let Some(sc) = sc else {
+            self.error(
+                codes::BAD_ATTRIBUTE,
+                format!(
+                    "a specialization constant must be a bool or a 16- or 32-bit scalar, not `{}`",
+                    self.ty_name(ty)
+                ),
+                d.name.span,
+                "not a specialization constant type",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        };
+        let init = match &d.init {
+            Some(ast::Initializer::Expr(e)) => Some(e),
+            _ => None,
+        };
+        let Some(init) = init else {
+            self.error(
+                codes::CONST_UNINITIALIZED,
+                format!(
+                    "specialization constant `{}` needs a default value",
+                    d.name.name
+                ),
+                d.name.span,
+                "no initializer",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        };
+        let k = match self.const_eval(init, &env) {
+            Ok(k) => k.convert(sc),
+            Err(_) => {
+                self.error(
+                    codes::NOT_CONSTANT,
+                    "the default value of a specialization constant must be a constant",
+                    init.span,
+                    "not a constant",
+                );
+                self.new_global(info, scope, d.name);
+                return;
+            }
+        };
+        let it = self.ir_ty(ty);
+        // Its own constant expression: it must not be shared with equal
+        // ordinary constants.
+        let c = self
+            .module
+            .add_const_expression(ir::Expression::Literal(super::place::konst_literal(k)), it);
+        self.module.spec_constants.push(ir::SpecConstant {
+            id,
+            value: c,
+            name: Some(d.name.name.to_string()),
+        });
+        info.kind = GlobalKind::SpecConstant(c);
+        info.read_only = Some(ReadOnly::Const(d.name.span));
+        self.new_global(info, scope, d.name);
+    }
+
     pub(super) fn lower_global_init(
         &mut self,
         ty: TyId,

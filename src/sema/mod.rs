@@ -314,6 +314,9 @@ pub enum GlobalKind {
     /// A `static` resource variable: another name for a resource, set by
     /// its initializer or an assignment (index into `Sema::res_paths`).
     ResAlias(Option<u32>),
+    /// A specialization constant (`[[vk::constant_id(N)]]`): a module
+    /// constant expression the backend writes as `OpSpecConstant`.
+    SpecConstant(ir::Handle<ir::Expression>),
     /// Declared with an error: uses are silently errors.
     Error,
 }

@@ -108,3 +108,24 @@ fn bool_stage_variables_are_uints() {
     );
     common::spirv_val(&a.spirv, "vulkan1.0").unwrap();
 }
+
+#[test]
+fn spec_constants_are_not_folded() {
+    let (loader, path) = common::single_file(
+        "[[vk::constant_id(7)]] const bool Flag = true;\n\
+         [[vk::constant_id(8)]] const uint N = 4;\n\
+         RWStructuredBuffer<uint> o;\n\
+         [numthreads(1,1,1)] void main() { if (Flag) o[0] = N * 2; o[1] = uint2(N, 1).x; }",
+    );
+    let c = hlslc::compile(&path, &loader, &options());
+    let a = c.artifact.expect("compiles");
+    let dis = common::spirv_dis(&a.spirv);
+    assert!(dis.contains("OpDecorate %Flag SpecId 7"), "{dis}");
+    assert!(dis.contains("%Flag = OpSpecConstantTrue %bool"), "{dis}");
+    assert!(dis.contains("OpDecorate %N SpecId 8"), "{dis}");
+    assert!(dis.contains("%N = OpSpecConstant %uint 4"), "{dis}");
+    // The branch and the product stay in the code.
+    assert!(dis.contains("OpBranchConditional %Flag"), "{dis}");
+    assert!(dis.contains(" %uint %N "), "{dis}");
+    common::spirv_val(&a.spirv, "vulkan1.0").unwrap();
+}
