@@ -550,7 +550,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// `<<`, `>>`: the result has the (promoted) left operand's type; the
-    /// amount is masked to the bit width (SPIR-V.rst, "Bitwise operators").
+    /// amount counts modulo the bit width (SPIR-V.rst, "Bitwise operators").
     pub(super) fn shift(&mut self, op: BinaryOp, va: Val, vb: Val, span: Span) -> Val {
         let (ca, cb) = (
             self.s.types.component(va.ty).unwrap_or(Sc::I32),
@@ -580,20 +580,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let (Some(hl), Some(hr)) = (self.value(&left), self.value(&right)) else {
             return Val::error();
         };
-        // Mask the amount: n & (bits - 1).
-        let bits = lc.width() as i64 * 8;
-        let mask = Val::konst(types::LIT_INT, Konst::int(bits - 1));
-        let mask = self.convert(mask, lt, span);
-        let Some(hm) = self.value(&mask) else {
-            return Val::error();
-        };
-        let masked = self.binary_ir(ir::BinaryOperator::And, hr, hm, lt, lt);
+        // IR shifts take the amount modulo the width, as HLSL does (the
+        // backend masks it, SPIR-V.rst "Bitwise operators").
         let irop = if op == BinaryOp::Shl {
             ir::BinaryOperator::ShiftLeft
         } else {
             ir::BinaryOperator::ShiftRight
         };
-        let h = self.binary_ir(irop, hl, masked, lt, lt);
+        let h = self.binary_ir(irop, hl, hr, lt, lt);
         Val::expr(lt, h)
     }
 }
