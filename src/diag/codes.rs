@@ -188,6 +188,9 @@ pub const STAGE_STATEMENT: Code = Code("E0507");
 pub const OUT_ARG_NOT_LVALUE: Code = Code("E0508");
 /// Code after `return`/`break`/`continue` in the same block (warning).
 pub const UNREACHABLE_CODE: Code = Code("W0502");
+/// A `for` initializer declaring a name again in the enclosing scope
+/// (before HLSL 2021; warning, as DXC).
+pub const FOR_REDEFINITION: Code = Code("W0503");
 
 // --- E06xx: entry points, resources, bindings ---
 /// The entry point named by `-E` is not defined.

@@ -101,6 +101,9 @@ pub struct FnBuilder {
     /// How many `begin_discard`s are open: code lowered now is only
     /// checked, and must leave no lasting trace (e.g. returned resources).
     pub discarding: u32,
+    /// Lowering a `for` initializer whose declarations go to the enclosing
+    /// scope (before HLSL 2021).
+    pub for_init: bool,
     /// `this` inside methods.
     pub this: Option<Val>,
     /// The struct of `this` (also for static methods).
@@ -131,6 +134,7 @@ impl FnBuilder {
             const_cache: FxHashMap::default(),
             cache_log: Vec::new(),
             discarding: 0,
+            for_init: false,
             this: None,
             this_struct: None,
             scope,

@@ -150,9 +150,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 step,
                 body,
             } => {
-                self.fb.locals.push();
+                // Before HLSL 2021, what the init declares belongs to the
+                // enclosing scope (DXC, as FXC); from 2021 on, to the loop.
+                let legacy = self.s.opts.hlsl_version < 2021;
+                if !legacy {
+                    self.fb.locals.push();
+                }
                 if let Some(i) = init {
+                    self.fb.for_init = legacy;
                     self.lower_stmt(i);
+                    self.fb.for_init = false;
                 }
                 let control = self.loop_control(&s.attrs);
                 self.push_block();
@@ -176,7 +183,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     break_if: None,
                     control,
                 });
-                self.fb.locals.pop();
+                if !legacy {
+                    self.fb.locals.pop();
+                }
             }
             S::While { cond, body } => {
                 let control = self.loop_control(&s.attrs);
@@ -874,6 +883,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     ) {
         if let Some(LocalSym::Var(prev)) = self.fb.locals.declared_here(name) {
             let ps = prev.span;
+            if self.fb.for_init {
+                // `for (int i…)` twice in one scope before HLSL 2021: DXC
+                // warns and the new variable hides the old one.
+                self.s.push(
+                    Diagnostic::warning(
+                        codes::FOR_REDEFINITION,
+                        format!("`{name}` is declared again in this scope; the new declaration hides the earlier one"),
+                    )
+                    .label(span, "redeclared in a `for` initializer")
+                    .label(ps, "earlier declaration")
+                    .note("before HLSL 2021, variables declared in a `for` initializer belong to the enclosing scope"),
+                );
+                self.fb
+                    .locals
+                    .declare(name, LocalSym::Var(LocalVar { val, konst, span }));
+                return;
+            }
             self.s.push(
                 Diagnostic::error(
                     codes::REDEFINITION,

@@ -432,3 +432,14 @@ fn unused_functions_are_checked_but_not_emitted() {
     );
     assert!(e.contains("missing"), "{e}");
 }
+
+#[test]
+fn for_initializers_scope_by_language_version() {
+    let src = "RWStructuredBuffer<int> o;\n\
+         [numthreads(1,1,1)] void main() { for (int i = 0; i < 3; i++) {} o[0] = i; }";
+    let mut o = options();
+    o.hlsl_version = 2018;
+    lower_with(src, &o);
+    let e = fails_with(src, "E0301");
+    assert!(e.contains("`i`"), "{e}");
+}
