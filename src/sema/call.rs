@@ -266,19 +266,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             return self.no_overload(name, cands, &arg_tys, span);
         }
-        // The best: no worse in any argument than every other.
+        // The best: the lowest total cost over the arguments (DXC's
+        // scoring, see `convert::Cost`).
         let better = |a: &Viable, b: &Viable| -> bool {
-            let mut strictly = false;
-            for (x, y) in a.costs.iter().zip(&b.costs) {
-                if x > y {
-                    return false;
-                }
-                if x < y {
-                    strictly = true;
-                }
-            }
-            // Ties prefer a non-template, then fewer defaulted parameters.
-            strictly || (a.inst.is_none() && b.inst.is_some())
+            let total = |v: &Viable| v.costs.iter().fold(0u64, |s, &c| s.saturating_add(c));
+            let (x, y) = (total(a), total(b));
+            // Ties prefer a non-template.
+            x < y || (x == y && a.inst.is_none() && b.inst.is_some())
         };
         let mut best: Vec<usize> = Vec::new();
         for i in 0..viable.len() {

@@ -614,6 +614,30 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     pub(super) fn index(&mut self, b: &'a ast::Expr, i: &'a ast::Expr, span: Span) -> Val {
+        // `tex.mips[level][coord]`, `msTex.sample[s][coord]`.
+        if let ast::ExprKind::Index(m, sel) = &b.kind
+            && let ast::ExprKind::Member(obj, id) = &m.kind
+            && matches!(id.name.as_str(), "mips" | "sample")
+        {
+            let ov = self.expr(obj);
+            if let Ty::Resource(ResKind::Texture { ms, rw: false, .. }, _) =
+                self.s.types.get(ov.ty).clone()
+                && ms == (id.name.as_str() == "sample")
+            {
+                let sv = self.expr(sel);
+                let cv = self.expr(i);
+                return self.texture_element(ov, sv, sel.span, cv, i.span, span);
+            }
+            if ov.is_error() {
+                return ov;
+            }
+            return self.error(
+                codes::NO_MEMBER,
+                format!("`{}` has no member `{}`", self.s.ty_name(ov.ty), id.name),
+                id.span,
+                "unknown member",
+            );
+        }
         let v = self.expr(b);
         if v.is_error() {
             let _ = self.expr(i);

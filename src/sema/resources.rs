@@ -391,6 +391,47 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// `res[i]` for buffers and textures.
+    /// `tex.mips[level][coord]` / `tex.sample[s][coord]`: a texel of a mip
+    /// level, or a sample of a multisampled texture.
+    pub fn texture_element(
+        &mut self,
+        tex: Val,
+        sel: Val,
+        sel_span: Span,
+        coord: Val,
+        coord_span: Span,
+        span: Span,
+    ) -> Val {
+        let Ty::Resource(ResKind::Texture { dim, array, ms, .. }, elem) =
+            self.s.types.get(tex.ty).clone()
+        else {
+            return Val::error();
+        };
+        let elem_ty = elem.unwrap_or(types::FLOAT);
+        let Some(image) = self.value(&tex) else {
+            return Val::error();
+        };
+        let sv = self.convert(sel, types::INT, sel_span);
+        let Some(s) = self.value(&sv) else {
+            return Val::error();
+        };
+        let n = coord_count(dim, array);
+        let ct = if n == 1 {
+            types::INT
+        } else {
+            self.s.types.vector(Sc::I32, n)
+        };
+        let cv = self.convert(coord, ct, coord_span);
+        let Some(c) = self.value(&cv) else {
+            return Val::error();
+        };
+        let _ = span;
+        let (level, sample) = if ms { (None, Some(s)) } else { (Some(s), None) };
+        let v4 = self.image_load(image, c, level, sample, None, elem_ty, None);
+        let h = self.from_texel(v4, elem_ty);
+        Val::expr(elem_ty, h)
+    }
+
     pub fn resource_index(
         &mut self,
         v: Val,
@@ -442,11 +483,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         None,
                     );
                 }
-                if ms {
-                    return self.unsupported("`[]` on multisampled textures (use Load)", span);
-                }
-                let level = Some(self.i32_lit(0));
-                let v4 = self.image_load(image, coord, level, None, None, elem_ty, None);
+                // `[]` reads mip level 0, or sample 0 of a multisampled
+                // texture.
+                let (level, sample) = if ms {
+                    (None, Some(self.i32_lit(0)))
+                } else {
+                    (Some(self.i32_lit(0)), None)
+                };
+                let v4 = self.image_load(image, coord, level, sample, None, elem_ty, None);
                 let h = self.from_texel(v4, elem_ty);
                 Val::expr(elem_ty, h)
             }

@@ -443,3 +443,49 @@ fn for_initializers_scope_by_language_version() {
     let e = fails_with(src, "E0301");
     assert!(e.contains("`i`"), "{e}");
 }
+
+#[test]
+fn overloads_are_ranked_by_summed_conversion_costs() {
+    // One splat costs less than one truncation (DXC's scoring): the float3
+    // overload wins although each candidate is better in one argument.
+    let m = lower(
+        "RWStructuredBuffer<float3> o;\n\
+         float3 pick(float a, float b) { return 1; }\n\
+         float3 pick(float3 a, float3 b) { return 2; }\n\
+         [numthreads(1,1,1)] void main() { o[0] = pick(o[1], 0.5f); }",
+    );
+    let f = function(&m, "pick");
+    assert_eq!(f.arguments.len(), 2);
+    assert_eq!(
+        m.types[f.arguments[0].ty].inner,
+        TypeInner::Vector {
+            size: 3,
+            scalar: ir::Scalar::F32
+        }
+    );
+}
+
+#[test]
+fn sixteen_bit_reinterpretation_and_pasted_type_names() {
+    let mut o = options();
+    o.enable_16bit_types = true;
+    let m = lower_with(
+        "#define T16(base) base##16_t\n\
+         RWStructuredBuffer<uint> o;\n\
+         [numthreads(1,1,1)] void main() {\n\
+           T16(float) h = asfloat16(asuint16(T16(float)(2.0)));\n\
+           T16(uint) bits = asuint16(1.0);\n\
+           o[0] = asuint16(h) + bits + asuint16(1);\n\
+         }",
+        &o,
+    );
+    let f = function(&m, "src.main");
+    let casts = count_exprs(f, &|e| matches!(e, Expression::As { convert: None, .. }));
+    assert!(casts >= 2, "bit casts: {casts}");
+    let e = diagnose_with(
+        "RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() { o[0] = asuint16(1.0); }",
+        &options(),
+    )
+    .0;
+    assert!(e.contains("-enable-16bit-types"), "{e}");
+}

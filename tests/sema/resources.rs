@@ -391,3 +391,36 @@ fn methods_of_structs_holding_resources_are_specialized() {
         assert_eq!(f.arguments.len(), 2);
     }
 }
+
+#[test]
+fn mip_and_sample_element_access() {
+    let src = "Texture2D<float4> tex; Texture2DMS<float4> ms; RWStructuredBuffer<float4> o;\n\
+         [numthreads(1,1,1)] void main() {\n\
+           o[0] = tex.mips[2][int2(1, 1)] + tex[uint2(0, 0)];\n\
+           o[1] = ms.sample[3][int2(4, 5)] + ms[int2(0, 0)];\n\
+         }";
+    let m = lower(src);
+    let f = function(&m, "src.main");
+    let level2 = count_exprs(f, &|e| {
+        matches!(
+            e,
+            Expression::ImageLoad {
+                level: Some(_),
+                sample: None,
+                ..
+            }
+        )
+    });
+    let sampled = count_exprs(f, &|e| {
+        matches!(
+            e,
+            Expression::ImageLoad {
+                level: None,
+                sample: Some(_),
+                ..
+            }
+        )
+    });
+    assert_eq!((level2, sampled), (2, 2));
+    compile_valid(src, &[TargetEnv::Vulkan1_0]);
+}

@@ -421,23 +421,60 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 };
                 Val::expr(types::BOOL, h)
             }
-            Custom::AsUint | Custom::AsInt | Custom::AsFloat => {
+            Custom::AsUint
+            | Custom::AsInt
+            | Custom::AsFloat
+            | Custom::AsUint16
+            | Custom::AsInt16
+            | Custom::AsFloat16 => {
                 let (kind, sc) = match c {
                     Custom::AsUint => (ir::ScalarKind::Uint, Sc::U32),
                     Custom::AsInt => (ir::ScalarKind::Sint, Sc::I32),
+                    Custom::AsUint16 => (ir::ScalarKind::Uint, Sc::U16),
+                    Custom::AsInt16 => (ir::ScalarKind::Sint, Sc::I16),
+                    Custom::AsFloat16 => (ir::ScalarKind::Float, Sc::F16),
                     _ => (ir::ScalarKind::Float, Sc::F32),
+                };
+                let width = sc.width();
+                let sixteen = width == 2;
+                if sixteen && !self.s.opts.enable_16bit_types {
+                    return self.error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        "reinterpreting as 16-bit values needs -enable-16bit-types",
+                        args[0].span,
+                        "16-bit types are not enabled",
+                    );
+                }
+                // A literal takes the type of the width reinterpreted:
+                // `asuint16(1)` reads an int16_t, `asfloat16(1.0)` a half.
+                let (t0, vals) = match self.s.types.component(args[0].val.ty) {
+                    Some(l @ (Sc::LitInt | Sc::LitFloat)) if sixteen => {
+                        let lc = match (l, sc) {
+                            (Sc::LitFloat, _) => Sc::F16,
+                            (_, Sc::U16) => Sc::U16,
+                            _ => Sc::I16,
+                        };
+                        let lt = self.s.types.with_component(args[0].val.ty, lc);
+                        let cv = self.convert(args[0].val.clone(), lt, args[0].span);
+                        match self.value(&cv) {
+                            Some(h) => (lt, vec![h]),
+                            None => return Val::error(),
+                        }
+                    }
+                    _ => (t0, vals.to_vec()),
                 };
                 let from = self.s.types.component(t0).unwrap_or(Sc::F32);
                 let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
-                if from.width() != 4 && from != Sc::Bool {
+                if from.width() != width && !(from == Sc::Bool && !sixteen) {
                     return self.error(
                         codes::NO_MATCHING_OVERLOAD,
                         format!(
-                            "cannot reinterpret `{}` as 32-bit values",
-                            self.s.ty_name(t0)
+                            "cannot reinterpret `{}` as {}-bit values",
+                            self.s.ty_name(t0),
+                            width * 8
                         ),
                         args[0].span,
-                        "not a 32-bit type",
+                        format!("not a {}-bit type", width * 8),
                     );
                 }
                 let mut h = vals[0];

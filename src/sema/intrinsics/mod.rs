@@ -44,7 +44,7 @@ fn shape_ok(class: Shp, s: Shape) -> bool {
 
 impl<'s, 'a> FnCtx<'s, 'a> {
     /// Resolves one overload; `None` if the arguments do not fit.
-    fn resolve_overload(&mut self, ov: &'static Overload, args: &[Arg]) -> Option<(Resolved, u32)> {
+    fn resolve_overload(&mut self, ov: &'static Overload, args: &[Arg]) -> Option<(Resolved, u64)> {
         if ov.params.len() != args.len() {
             return None;
         }
@@ -177,7 +177,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "template arguments given here",
             ));
         }
-        let mut best: Option<(Resolved, u32)> = None;
+        let mut best: Option<(Resolved, u64)> = None;
         for ov in intr.overloads {
             if let Some((r, c)) = self.resolve_overload(ov, args)
                 && best.as_ref().is_none_or(|(_, bc)| c < *bc)
