@@ -553,6 +553,27 @@ impl<'a> Sema<'a> {
                 Val::place(p.ty, Place::Ptr { ptr, mem, space }, None)
             } else {
                 match p.dir {
+                    Dir::In
+                        if !p.precise
+                            && matches!(
+                                cx.s.types.get(p.ty),
+                                types::Ty::Scalar(_)
+                                    | types::Ty::Vector(..)
+                                    | types::Ty::Matrix(..)
+                            )
+                            && !super::ast_scan::WriteScan {
+                                name,
+                                uint_scalar: p.ty == types::UINT,
+                                out_at: &|callee, i| cx.s.may_take_out(callee, i),
+                            }
+                            .may_write(body) =>
+                    {
+                        // Never changed: the argument value itself, so that
+                        // after inlining a constant argument stays a constant
+                        // (e.g. a texture offset, which Vulkan wants constant).
+                        let arg = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
+                        Val::expr(p.ty, arg)
+                    }
                     Dir::In => {
                         // HLSL parameters are mutable copies.
                         let arg = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);

@@ -115,13 +115,21 @@ impl<'a> Sema<'a> {
         if let Some(&id) = found.first() {
             return Some(id);
         }
-        let mut defined: Vec<String> = self
+        // Functions that look like entry points (`[numthreads]`, other
+        // stage attributes, semantics on parameters or result) first.
+        let mut defined: Vec<(bool, String)> = self
             .funcs
             .iter()
             .filter(|d| {
                 d.def.is_some() && d.this_ty.is_none() && self.scopes.get(d.scope).parent.is_none()
             })
-            .map(|d| d.name.to_string())
+            .map(|d| {
+                let f = d.def.unwrap_or(d.ast);
+                let entry_like = !f.attrs.is_empty()
+                    || f.return_annotations.semantic.is_some()
+                    || f.params.iter().any(|p| p.annotations.semantic.is_some());
+                (!entry_like, d.name.to_string())
+            })
             .collect();
         defined.sort();
         defined.dedup();
@@ -129,10 +137,31 @@ impl<'a> Sema<'a> {
             codes::ENTRY_NOT_FOUND,
             format!("entry point `{}` is not defined", self.opts.entry),
         );
+        // A near miss first: `-E Main` for `main`.
+        let want = self.opts.entry.to_ascii_lowercase();
+        if let Some((_, close)) = defined
+            .iter()
+            .filter(|(_, n)| edit_distance(&n.to_ascii_lowercase(), &want) <= 2)
+            .min_by_key(|(_, n)| edit_distance(&n.to_ascii_lowercase(), &want))
+        {
+            d = d.note(format!("did you mean `{close}`?"));
+        }
+        const SHOWN: usize = 12;
+        let names: Vec<&str> = defined
+            .iter()
+            .take(SHOWN)
+            .map(|(_, n)| n.as_str())
+            .collect();
         d = if defined.is_empty() {
             d.note("the file defines no functions")
+        } else if defined.len() > SHOWN {
+            d.note(format!(
+                "functions defined: {}, and {} more",
+                names.join(", "),
+                defined.len() - SHOWN
+            ))
         } else {
-            d.note(format!("functions defined: {}", defined.join(", ")))
+            d.note(format!("functions defined: {}", names.join(", ")))
         };
         d = d.note("pick the entry point with -E NAME");
         self.push(d);
@@ -765,4 +794,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             value: v,
         });
     }
+}
+
+/// Levenshtein distance (for "did you mean" notes).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }

@@ -908,6 +908,22 @@ impl<'a> Sema<'a> {
     }
 
     /// groupshared memory is limited to 32 KB in D3D11+ compute shaders.
+    /// Whether some function, method or intrinsic named `callee` may take
+    /// its argument at `index` as `out` or `inout`.
+    pub fn may_take_out(&self, callee: Symbol, index: usize) -> bool {
+        let user = self.funcs.iter().any(|f| {
+            f.name == callee
+                && f.ast.params.get(index).is_some_and(|p| {
+                    p.modifiers.has(ast::Modifier::Out) || p.modifiers.has(ast::Modifier::Inout)
+                })
+        });
+        user || intrinsics::table::find(callee.as_str()).is_some_and(|i| {
+            i.overloads
+                .iter()
+                .any(|o| o.params.get(index).is_some_and(|p| p.out))
+        })
+    }
+
     /// Lowers the functions the entry point does not reach, for their
     /// language errors only (as DXC's front end checks every function), and
     /// throws the code away. Problems that depend on the stage, the target

@@ -129,3 +129,20 @@ fn spec_constants_are_not_folded() {
     assert!(dis.contains(" %uint %N "), "{dis}");
     common::spirv_val(&a.spirv, "vulkan1.0").unwrap();
 }
+
+#[test]
+fn constant_arguments_reach_texture_offsets() {
+    // A parameter the function never changes is its argument's value, so
+    // that after inlining the offset is a constant (Vulkan allows only
+    // ConstOffset outside gathers).
+    compile_valid(
+        "Texture2D<float> depth; SamplerState smp; RWStructuredBuffer<float> o;\n\
+         float tap(float2 uv, int2 offset) { return depth.SampleLevel(smp, uv, 0, offset); }\n\
+         float fetch(int2 p, int2 offset) { return depth.Load(int3(p, 0), offset); }\n\
+         [numthreads(8,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           float2 uv = id.xy / 8.0;\n\
+           o[id.x] = tap(uv, int2(1, 0)) + tap(uv, int2(0, 1)) + fetch(id.xy, int2(-1, 0));\n\
+         }",
+        &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2],
+    );
+}
