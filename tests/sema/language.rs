@@ -490,3 +490,19 @@ fn sixteen_bit_reinterpretation_and_pasted_type_names() {
     .0;
     assert!(e.contains("-enable-16bit-types"), "{e}");
 }
+
+#[test]
+fn mul_truncates_a_longer_vector_with_a_warning() {
+    let (text, failed) = diagnose(
+        "RWStructuredBuffer<float3> o; cbuffer K { float4x4 m; float4 v; };\n\
+         [numthreads(1,1,1)] void main() { o[0] = mul((float3x3)m, v) + mul(v, (float3x3)m); }",
+    );
+    assert!(!failed, "{text}");
+    assert!(text.contains("W0301"), "{text}");
+    let e = fails_with(
+        "RWStructuredBuffer<float4> o; cbuffer K { float4x4 m; float3 v; };\n\
+         [numthreads(1,1,1)] void main() { o[0] = mul(m, v); }",
+        "E0309",
+    );
+    assert!(e.contains("cannot multiply"), "{e}");
+}

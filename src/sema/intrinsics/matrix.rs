@@ -184,23 +184,25 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let h = self.dot(ha, hb, t);
                 return Val::expr(st, h);
             }
+            // A longer vector is truncated (with DXC's warning), as an
+            // argument to `mul(vector<T, r>, matrix<T, r, c>)` would be.
             (Shape::Vector(n), Shape::Matrix(r, c)) => {
-                if n != r {
+                if n < r {
                     return mismatch(self);
                 }
                 (
-                    self.s.types.vector(sc, n),
+                    self.s.types.vector(sc, r),
                     self.s.types.matrix(sc, r, c),
                     self.s.types.vector(sc, c),
                 )
             }
             (Shape::Matrix(r, c), Shape::Vector(n)) => {
-                if n != c {
+                if n < c {
                     return mismatch(self);
                 }
                 (
                     self.s.types.matrix(sc, r, c),
-                    self.s.types.vector(sc, n),
+                    self.s.types.vector(sc, c),
                     self.s.types.vector(sc, r),
                 )
             }
