@@ -461,6 +461,8 @@ pub struct Sema<'a> {
     /// Runtime arrays standing for the descriptor heaps, by element memory
     /// type and heap (sampler or resource).
     pub heap_globals: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
+    /// Predefined struct types (`RayDesc`…), made on first use.
+    pub builtin_structs: FxHashMap<&'static str, TyId>,
     /// The runtime array of counters of resources taken from the heap.
     pub counter_heap: Option<ir::Handle<ir::GlobalVariable>>,
     /// Some reachable code takes derivatives (explicitly, or by implicit-LOD
@@ -507,6 +509,7 @@ impl<'a> Sema<'a> {
             struct_instances: FxHashMap::default(),
             uses_derivatives: false,
             heap_globals: FxHashMap::default(),
+            builtin_structs: FxHashMap::default(),
             counter_heap: None,
             lowered: Default::default(),
             res_paths: Vec::new(),

@@ -506,3 +506,18 @@ fn mul_truncates_a_longer_vector_with_a_warning() {
     );
     assert!(e.contains("cannot multiply"), "{e}");
 }
+
+#[test]
+fn predefined_ray_tracing_structs_and_user_shadowing() {
+    lower(
+        "RWStructuredBuffer<float> o;\n\
+         float2 bary(BuiltInTriangleIntersectionAttributes a) { return a.barycentrics; }\n\
+         [numthreads(1,1,1)] void main() { RayDesc r; r.Origin = 1; r.TMin = 0; r.Direction = 0; r.TMax = 2;\n\
+           BuiltInTriangleIntersectionAttributes b; b.barycentrics = 0.5; o[0] = r.TMax + bary(b).x; }",
+    );
+    // A user struct of the same name wins.
+    lower(
+        "struct RayDesc { float a; }; RWStructuredBuffer<float> o;\n\
+         [numthreads(1,1,1)] void main() { RayDesc r; r.a = 1; o[0] = r.a; }",
+    );
+}
