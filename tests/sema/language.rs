@@ -521,3 +521,20 @@ fn predefined_ray_tracing_structs_and_user_shadowing() {
          [numthreads(1,1,1)] void main() { RayDesc r; r.a = 1; o[0] = r.a; }",
     );
 }
+
+#[test]
+fn a_namespace_name_is_one_only_before_scope_resolution() {
+    // `Hash` is a namespace and also a function in another namespace;
+    // `Normal` is a namespace and a member name.
+    lower(
+        "namespace Hash { uint Mix(uint x) { return x * 3; } }\n\
+         namespace Sequence { uint Hash(uint x) { return x ^ 7; } }\n\
+         namespace Normal { struct Parameters { float w; }; }\n\
+         struct Weights { Normal::Parameters Normal; };\n\
+         RWStructuredBuffer<uint> o;\n\
+         [numthreads(1,1,1)] void main() {\n\
+           Weights w; w.Normal.w = 2;\n\
+           o[0] = Sequence::Hash(Hash::Mix(1)) + (uint)w.Normal.w;\n\
+         }",
+    );
+}

@@ -204,7 +204,16 @@ impl<'c, 't> Adapter<'c, 't> {
         }
         let kind = match self.ctx.lookup(name) {
             Some(NameKind::Type) => Token::TypeName,
-            Some(NameKind::Namespace) => return Token::NamespaceName,
+            // A namespace's name is one only before `::` or after
+            // `namespace`; elsewhere it is some other entity of that name
+            // (`Sequence::Hash(x)` with a namespace `Hash` elsewhere,
+            // `Normal::Parameters Normal;`).
+            Some(NameKind::Namespace)
+                if next == Some(Token::ColonColon) || self.prev == Token::Namespace =>
+            {
+                return Token::NamespaceName;
+            }
+            Some(NameKind::Namespace) => Token::Ident,
             Some(NameKind::Template) => return Token::TemplateName,
             Some(NameKind::Value) => return Token::Ident,
             None if builtin_types::is_builtin_type(name) => Token::TypeName,
