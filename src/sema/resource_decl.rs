@@ -117,10 +117,13 @@ impl<'a> Sema<'a> {
                 };
                 let name = format!("type.{prefix}.{}", self.ty_name(t));
                 let block = self.struct_block(t, name, rule);
-                if !dims.is_empty() {
-                    self.unsupported("arrays of ConstantBuffer/TextureBuffer", d.span);
+                // An array of them is an array of blocks: in HLSL terms an
+                // array of the struct, each element one block.
+                let mut hlsl_ty = t;
+                for n in dims.iter().rev() {
+                    hlsl_ty = self.types.array(hlsl_ty, *n);
                 }
-                (block, space, t, Some(ReadOnly::CBuffer(d.name.span)))
+                (block, space, hlsl_ty, Some(ReadOnly::CBuffer(d.name.span)))
             }
             Ty::Resource(kind, _) if kind.is_structured() || kind.is_byte_address() => {
                 let block = self.buffer_block(elem);

@@ -424,3 +424,31 @@ fn mip_and_sample_element_access() {
     assert_eq!((level2, sampled), (2, 2));
     compile_valid(src, &[TargetEnv::Vulkan1_0]);
 }
+
+#[test]
+fn arrays_of_constant_and_texture_buffers() {
+    let src = "struct P { float4 v; float s; };\n\
+         ConstantBuffer<P> cbs[4];\n\
+         TextureBuffer<P> tbs[2] : register(t0, space1);\n\
+         RWStructuredBuffer<float4> o;\n\
+         [numthreads(4,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           o[id.x] = cbs[id.x].v + cbs[1].s + tbs[id.x % 2].v;\n\
+           P copy = cbs[2]; o[5] = copy.v;\n\
+         }";
+    let m = lower(src);
+    let g = global(&m, "cbs");
+    assert!(matches!(
+        m.types[g.ty].inner,
+        TypeInner::Array {
+            size: ir::ArraySize::Constant(4),
+            ..
+        }
+    ));
+    assert_eq!(binding(&m, "tbs"), (1, 0));
+    compile_valid(src, &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2]);
+    fails_with(
+        "struct P { float4 v; }; ConstantBuffer<P> cbs[2]; RWStructuredBuffer<float4> o;\n\
+         [numthreads(1,1,1)] void main() { cbs[0].v = 1; }",
+        "E0408",
+    );
+}
