@@ -1412,3 +1412,41 @@ fn spec_constants() {
         },
     );
 }
+
+#[test]
+fn resource_arrays() {
+    // Params[k] = (k + 1, 10 (k + 1), 0, 0).
+    let params: Vec<Vec<f32>> = (0..3)
+        .map(|k| vec![(k + 1) as f32, 10.0 * (k + 1) as f32, 0.0, 0.0])
+        .collect();
+    run(
+        "resource_arrays",
+        || {
+            let mut r: Vec<Resource> = params
+                .iter()
+                .enumerate()
+                .map(|(k, p)| Resource::uniform(0, 0, bytes_f32(p)).at(k as u32))
+                .collect();
+            r.push(Resource::storage(0, 1, vec![0u8; 4 * 24]).at(0));
+            r.push(Resource::storage(0, 1, vec![0u8; 4 * 24]).at(1));
+            r
+        },
+        [3, 1, 1],
+        |r, env| {
+            for (which, res) in r[3..5].iter().enumerate() {
+                // Workgroup g writes elements 8g..8g+8 of outputs[g & 1].
+                let want: Vec<f32> = (0..24)
+                    .map(|i| {
+                        let g = i / 8;
+                        if g % 2 == which {
+                            params[g][0] + params[2][1]
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect();
+                assert_eq!(f32s(res), want, "outputs[{which}] {env:?}");
+            }
+        },
+    );
+}
