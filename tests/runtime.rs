@@ -1450,3 +1450,42 @@ fn resource_arrays() {
         },
     );
 }
+
+#[test]
+fn non_uniform_index() {
+    // inputs[k][i] = 100 k + i.
+    let inputs: Vec<Vec<f32>> = (0..3)
+        .map(|k| (0..8).map(|i| (100 * k + i) as f32).collect())
+        .collect();
+    // Descriptor indexing is core in Vulkan 1.2.
+    run_envs(
+        "non_uniform_index",
+        &[TargetEnv::Vulkan1_2],
+        || {
+            let mut r: Vec<Resource> = inputs
+                .iter()
+                .enumerate()
+                .map(|(k, v)| Resource::storage(0, 0, bytes_f32(v)).at(k as u32))
+                .collect();
+            r.push(Resource::storage(0, 1, vec![0u8; 4 * 8]).at(0));
+            r.push(Resource::storage(0, 1, vec![0u8; 4 * 8]).at(1));
+            r
+        },
+        &[],
+        [1, 1, 1],
+        |r, env| {
+            for (which, res) in r[3..5].iter().enumerate() {
+                let want: Vec<f32> = (0..8)
+                    .map(|i| {
+                        if i % 2 == which {
+                            inputs[i % 3][i]
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect();
+                assert_eq!(f32s(res), want, "outputs[{which}] {env:?}");
+            }
+        },
+    );
+}

@@ -730,6 +730,13 @@ pub enum Expression {
     SparseTexelsResident {
         code: Handle<Expression>,
     },
+    /// `NonUniformResourceIndex(value)`: the value itself, asserted not to
+    /// be dynamically uniform. Used as an index into a resource array, it
+    /// makes the backend decorate the access chain and what is loaded
+    /// through it `NonUniform` (Vulkan "Descriptor indexing").
+    NonUniform {
+        value: Handle<Expression>,
+    },
     /// Number of elements of the runtime array that the pointer (to a
     /// storage buffer block) ends with; `member` is its index in the block.
     ArrayLength {

@@ -154,6 +154,7 @@ impl Expression {
                 f(*sample)
             }
             E::SparseTexelsResident { code } => f(*code),
+            E::NonUniform { value } => f(*value),
             E::ArrayLength { pointer, .. } => f(*pointer),
         }
     }
@@ -263,6 +264,7 @@ impl Expression {
                 m(sample)
             }
             E::SparseTexelsResident { code } => m(code),
+            E::NonUniform { value } => m(value),
             E::ArrayLength { pointer, .. } => m(pointer),
         }
     }

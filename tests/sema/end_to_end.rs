@@ -146,3 +146,43 @@ fn constant_arguments_reach_texture_offsets() {
         &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2],
     );
 }
+
+#[test]
+fn non_uniform_indices_decorate_what_reaches_the_resource() {
+    let src = "Texture2D tex[8]; SamplerState smp[]; RWStructuredBuffer<float4> outs[4];\n\
+         [numthreads(8,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           uint i = id.x;\n\
+           float4 c = tex[NonUniformResourceIndex(i)].SampleLevel(smp[NonUniformResourceIndex(i + 1)], id.xy / 8.0, 0);\n\
+           outs[NonUniformResourceIndex(i % 4)][i] = c;\n\
+         }";
+    let m = lower(src);
+    let f = function(&m, "src.main");
+    assert_eq!(
+        count_exprs(f, &|e| matches!(e, Expression::NonUniform { .. })),
+        3
+    );
+    for env in [TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2] {
+        let mut o = options();
+        o.target_env = env;
+        let (loader, path) = common::single_file(src);
+        let c = hlslc::compile(&path, &loader, &o);
+        let a = c.artifact.expect("compiles");
+        let dis = common::spirv_dis(&a.spirv);
+        for cap in [
+            "ShaderNonUniform",
+            "SampledImageArrayNonUniformIndexing",
+            "StorageBufferArrayNonUniformIndexing",
+        ] {
+            assert!(dis.contains(&format!("OpCapability {cap}")), "{cap}\n{dis}");
+        }
+        assert_eq!(
+            dis.contains("OpExtension \"SPV_EXT_descriptor_indexing\""),
+            env == TargetEnv::Vulkan1_1,
+            "{dis}"
+        );
+        // Three copies, three access chains, image and sampler loads and
+        // the sampled image: nine decorations.
+        assert_eq!(dis.matches(" NonUniform\n").count(), 9, "{dis}");
+        common::spirv_val(&a.spirv, env.name()).unwrap();
+    }
+}

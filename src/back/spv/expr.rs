@@ -126,7 +126,56 @@ impl FunctionWriter<'_, '_> {
         let ty = self.w.pointer_type(pointee, pv.class);
         let mut operands = vec![Operand::IdRef(pv.root)];
         operands.extend(pv.indices.iter().map(|&i| Operand::IdRef(i)));
-        self.emit_value(Op::AccessChain, ty, operands)
+        let id = self.emit_value(Op::AccessChain, ty, operands)?;
+        if pv.non_uniform {
+            self.mark_non_uniform(id);
+        }
+        Ok(id)
+    }
+
+    /// Decorates `id` `NonUniform` (Vulkan: the operand that reaches a
+    /// resource through a non-uniform index must be so decorated).
+    pub fn mark_non_uniform(&mut self, id: Word) {
+        self.w.capability(spirv::Capability::ShaderNonUniform);
+        self.w
+            .extension("SPV_EXT_descriptor_indexing", Some((1, 5)));
+        self.w.decorate(id, spirv::Decoration::NonUniform, &[]);
+        self.non_uniform.insert(id);
+    }
+
+    /// The capability for indexing the resource array `global`
+    /// non-uniformly.
+    fn non_uniform_array_capability(
+        &mut self,
+        global: Handle<ir::GlobalVariable>,
+    ) -> BackResult<()> {
+        use spirv::Capability as C;
+        let g = &self.w.ir.globals[global];
+        let space = g.space;
+        let TypeInner::Array { base, .. } = self.w.ir_type(g.ty)?.inner else {
+            return Ok(());
+        };
+        let cap = match &self.w.ir_type(base)?.inner {
+            TypeInner::Image { dim, class, .. } => match (dim, class) {
+                (ir::ImageDim::SubpassData, _) => C::InputAttachmentArrayNonUniformIndexing,
+                (ir::ImageDim::Buffer, ir::ImageClass::Storage { .. }) => {
+                    C::StorageTexelBufferArrayNonUniformIndexing
+                }
+                (ir::ImageDim::Buffer, _) => C::UniformTexelBufferArrayNonUniformIndexing,
+                (_, ir::ImageClass::Storage { .. }) => C::StorageImageArrayNonUniformIndexing,
+                _ => C::SampledImageArrayNonUniformIndexing,
+            },
+            TypeInner::Sampler { .. } | TypeInner::SampledImage { .. } => {
+                C::SampledImageArrayNonUniformIndexing
+            }
+            TypeInner::Struct { .. } if space == ir::AddressSpace::Uniform => {
+                C::UniformBufferArrayNonUniformIndexing
+            }
+            TypeInner::Struct { .. } => C::StorageBufferArrayNonUniformIndexing,
+            _ => return Ok(()),
+        };
+        self.w.capability(cap);
+        Ok(())
     }
 
     pub fn shape(&self, h: Handle<Expression>) -> BackResult<Shape> {
@@ -284,6 +333,14 @@ impl FunctionWriter<'_, '_> {
                 self.w.capability(spirv::Capability::SparseResidency);
                 self.emit_value(Op::ImageSparseTexelsResident, b, vec![Operand::IdRef(code)])?
             }
+            Expression::NonUniform { value } => {
+                // A copy to decorate (SPIR-V.rst, "NonUniformResourceIndex").
+                let v = self.value(*value)?;
+                let t = self.w.type_id(ty)?;
+                let id = self.emit_value(Op::CopyObject, t, vec![Operand::IdRef(v)])?;
+                self.mark_non_uniform(id);
+                id
+            }
             Expression::ArrayLength { pointer, member } => {
                 let pv = self.pointer(*pointer)?;
                 let p = self.pointer_id(&pv)?;
@@ -379,6 +436,14 @@ impl FunctionWriter<'_, '_> {
                     AccessIndex::Constant(i) => (self.w.const_u32(i), Some(i)),
                     AccessIndex::Dynamic(e) => {
                         let id = self.value(e)?;
+                        if self.non_uniform.contains(&id) {
+                            if pv.indices.is_empty()
+                                && let Some(g) = pv.global
+                            {
+                                self.non_uniform_array_capability(g)?;
+                            }
+                            pv.non_uniform = true;
+                        }
                         let constant = match self.fun.expressions[e] {
                             Expression::Literal(Literal::U32(v)) => Some(v),
                             Expression::Literal(Literal::I32(v)) => u32::try_from(v).ok(),
@@ -435,6 +500,9 @@ impl FunctionWriter<'_, '_> {
         let p = self.pointer_id(&pv)?;
         let t = self.w.type_id(ty)?;
         let v = self.emit_value(Op::Load, t, vec![Operand::IdRef(p)])?;
+        if pv.non_uniform {
+            self.mark_non_uniform(v);
+        }
         if self.w.options.dx_position_w && self.is_fragcoord(&pv) {
             return self.dx_position_w(&pv, t, v);
         }

@@ -34,6 +34,9 @@ pub(super) struct PointerValue {
     pub pointee: Handle<ir::Type>,
     /// The global at the root, if the root is a global.
     pub global: Option<Handle<ir::GlobalVariable>>,
+    /// Indexed with a `NonUniform` value: the chain and what is loaded
+    /// through it are decorated `NonUniform`.
+    pub non_uniform: bool,
 }
 
 /// Where `break` and `continue` go.
@@ -58,6 +61,9 @@ pub(super) struct FunctionWriter<'w, 'a> {
     current: Option<dr::Block>,
     /// Labels that some branch targets (the others are unreachable).
     branched_to: FxHashSet<Word>,
+    /// Ids decorated `NonUniform` (copies of `NonUniformResourceIndex`
+    /// values and what is derived from them to reach a resource).
+    pub non_uniform: FxHashSet<Word>,
     /// Set while the instructions of a precise expression are emitted.
     pub precise: bool,
     result_type: Option<Word>,
@@ -136,6 +142,7 @@ impl Writer<'_> {
             blocks: Vec::new(),
             current: None,
             branched_to: FxHashSet::default(),
+            non_uniform: FxHashSet::default(),
             precise: false,
             result_type,
             depth: 0,
@@ -207,6 +214,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                         class: storage_class(global.space, self.w.version),
                         pointee: global.ty,
                         global: Some(g),
+                        non_uniform: false,
                     })
                 }
                 Expression::LocalVariable(l) => {
@@ -220,6 +228,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                         class: StorageClass::Function,
                         pointee: fun.local_variables[l].ty,
                         global: None,
+                        non_uniform: false,
                     })
                 }
                 Expression::FunctionArgument(i) => {
@@ -235,6 +244,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                             class: storage_class(space, self.w.version),
                             pointee: base,
                             global: None,
+                            non_uniform: false,
                         }),
                         _ => Value::Id(id),
                     }

@@ -47,6 +47,9 @@ impl FunctionWriter<'_, '_> {
             let p = self.pointer_id(&pv)?;
             let ty = self.w.type_id(pv.pointee)?;
             let id = self.emit_value(Op::Load, ty, vec![Operand::IdRef(p)])?;
+            if pv.non_uniform {
+                self.mark_non_uniform(id);
+            }
             return Ok((id, pv.pointee));
         }
         Ok((self.value(h)?, self.expr_type(h)?))
@@ -70,11 +73,15 @@ impl FunctionWriter<'_, '_> {
                 let (s, _) = self.handle_value(sampler)?;
                 let image_ty = self.w.type_id(img_ty)?;
                 let ty = self.w.spv_type(SpvType::SampledImage { image: image_ty });
-                self.emit_value(
+                let id = self.emit_value(
                     Op::SampledImage,
                     ty,
                     vec![Operand::IdRef(img), Operand::IdRef(s)],
-                )
+                )?;
+                if self.non_uniform.contains(&img) || self.non_uniform.contains(&s) {
+                    self.mark_non_uniform(id);
+                }
+                Ok(id)
             }
             other => Err(internal(format!("sampling a non-image {other:?}"))),
         }
@@ -405,6 +412,9 @@ impl FunctionWriter<'_, '_> {
             ty,
             vec![Operand::IdRef(p), Operand::IdRef(coord), Operand::IdRef(s)],
         )?;
+        if pv.non_uniform {
+            self.mark_non_uniform(id);
+        }
         Ok(Value::Pointer(PointerValue {
             root: id,
             indices: Vec::new(),
@@ -412,6 +422,7 @@ impl FunctionWriter<'_, '_> {
             class: StorageClass::Image,
             pointee,
             global: None,
+            non_uniform: false,
         }))
     }
 }

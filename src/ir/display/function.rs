@@ -350,6 +350,7 @@ impl FunctionWriter<'_> {
                 o(*sample)
             ),
             E::SparseTexelsResident { code } => format!("sparse_resident {}", o(*code)),
+            E::NonUniform { value } => format!("nonuniform {}", o(*value)),
             E::ArrayLength { pointer, member } => {
                 format!("array_length {} member({member})", o(*pointer))
             }

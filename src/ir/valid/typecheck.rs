@@ -236,6 +236,9 @@ impl FunctionValidator<'_, '_> {
             E::SparseTexelsResident { .. } => {
                 (*r != TypeInner::Scalar(Scalar::BOOL)).then(|| "result must be bool".into())
             }
+            E::NonUniform { value } => {
+                (self.inner(*value) != r).then(|| "must have its operand's type".into())
+            }
             E::ArrayLength { pointer, .. } => {
                 if !matches!(self.inner(*pointer), TypeInner::Pointer { .. }) {
                     bad("array length of a non-pointer")

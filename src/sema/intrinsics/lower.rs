@@ -710,6 +710,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
                 Val::expr(types::BOOL, acc)
             }
+            Custom::NonUniform => {
+                let it = self.s.ir_ty(ret);
+                let h = self.add(ir::Expression::NonUniform { value: vals[0] }, it);
+                Val::expr(ret, h)
+            }
             Custom::CheckAccessFullyMapped => {
                 let b = self.s.ir_ty(types::BOOL);
                 let h = self.add(ir::Expression::SparseTexelsResident { code: vals[0] }, b);

@@ -114,6 +114,8 @@ pub enum Custom {
     GroupWaveIndex,
     /// `CheckAccessFullyMapped(status)`: OpImageSparseTexelsResident.
     CheckAccessFullyMapped,
+    /// `NonUniformResourceIndex(i)`: the index marked non-uniform.
+    NonUniform,
 }
 
 /// How an overload lowers.
@@ -323,7 +325,7 @@ pub static TABLE: &[Intrinsic] = &[
         "NonUniformResourceIndex",
         [p(0, Comp::Any, Shp::Scalar)],
         Ret::Slot(0),
-        Custom::Identity
+        Custom::NonUniform
     ),
     custom!(
         "QuadAll",
