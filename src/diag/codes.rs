@@ -235,3 +235,6 @@ pub const TARGET_TOO_OLD: Code = Code("E0801");
 /// A float-controls execution mode (`-denorm`, `-Gis`) needs
 /// SPV_KHR_float_controls, which `-fspv-extension` excludes below SPIR-V 1.4.
 pub const FLOAT_CONTROLS_UNAVAILABLE: Code = Code("E0802");
+/// A texture offset outside a gather that is not a constant after
+/// inlining (Vulkan allows only `ConstOffset` there).
+pub const NON_CONSTANT_OFFSET: Code = Code("E0803");

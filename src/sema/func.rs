@@ -237,6 +237,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Starts lowering code that will be checked and then thrown away
     /// (unreachable statements, `sizeof(expr)`, the untaken arm of a
     /// constant `?:`, trial lowerings).
+    /// Records where `h` (and, for a part of a sparse result, the read
+    /// itself) comes from, for diagnostics reported after lowering.
+    pub fn tag_span(&mut self, h: ir::Handle<ir::Expression>, span: Span) {
+        self.fb.f.set_expr_span(h, span);
+        if let ir::Expression::AccessIndex { base, .. } = self.fb.f.expressions[h] {
+            self.fb.f.set_expr_span(base, span);
+        }
+    }
+
     pub fn begin_discard(&mut self) -> usize {
         self.fb.discarding += 1;
         self.push_block();
@@ -251,6 +260,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if self.fb.f.expressions.len() > mark {
             self.fb.f.expressions.truncate(mark);
             self.fb.f.expr_types.truncate(mark);
+            self.fb.f.expr_spans.truncate(mark);
             while let Some(&(h, key)) = self.fb.cache_log.last() {
                 if h.index() < mark {
                     break;

@@ -274,6 +274,7 @@ impl<'a> Sema<'a> {
             .clone()
             .unwrap_or_else(|| self.opts.entry.clone());
         self.module.functions[user].name = format!("src.{}", self.opts.entry);
+        self.entry_user = Some(user);
         let wrapper = self.module.functions.append(ir::Function {
             name: entry_name.clone(),
             ..Default::default()

@@ -441,6 +441,9 @@ pub struct Sema<'a> {
     pub func_names: FxHashMap<ir::Handle<ir::Function>, (String, Span)>,
     /// The entry point's IR wrapper, once made.
     pub entry_wrapper: Option<ir::Handle<ir::Function>>,
+    /// The user's entry function (`src.main`), whose arguments are stage
+    /// inputs.
+    pub entry_user: Option<ir::Handle<ir::Function>>,
     /// Template instantiation depth, to stop runaway recursion.
     pub instantiation_depth: u32,
     /// Module constants of zero values, by type.
@@ -503,6 +506,7 @@ impl<'a> Sema<'a> {
             call_edges: Vec::new(),
             func_names: FxHashMap::default(),
             entry_wrapper: None,
+            entry_user: None,
             instantiation_depth: 0,
             zero_consts: FxHashMap::default(),
             enum_scopes: Vec::new(),

@@ -115,6 +115,29 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
+    /// Whether `h` is built from constants and parameter values only, so
+    /// that it is a constant once its function is inlined.
+    pub fn may_become_constant(&self, h: ir::Handle<ir::Expression>) -> bool {
+        use ir::Expression as E;
+        match &self.fb.f.expressions[h] {
+            E::Literal(_) | E::Constant(_) | E::ZeroValue(_) => true,
+            // The entry function's arguments are stage inputs.
+            E::FunctionArgument(_) => self.s.entry_user != Some(self.fb.handle),
+            E::Compose { components, .. } => {
+                components.iter().all(|&c| self.may_become_constant(c))
+            }
+            E::Splat { value, .. } | E::Swizzle { vector: value, .. } => {
+                self.may_become_constant(*value)
+            }
+            E::As { expr, .. } | E::Unary { expr, .. } => self.may_become_constant(*expr),
+            E::AccessIndex { base, .. } => self.may_become_constant(*base),
+            E::Binary { left, right, .. } => {
+                self.may_become_constant(*left) && self.may_become_constant(*right)
+            }
+            _ => false,
+        }
+    }
+
     /// A resource place as a global and index values (constant or not):
     /// `textures[i]`, `ResourceDescriptorHeap[k]`.
     pub fn dyn_res_path(
@@ -885,7 +908,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         };
                         (c, Some(lvl), None, off)
                     };
+                    // Vulkan takes only constant offsets outside gathers
+                    // (VUID-StandaloneSpirv-Offset-04663); a parameter may
+                    // still become one once the call is inlined.
+                    if let Some(o) = offset
+                        && !self.may_become_constant(o)
+                    {
+                        let at = args.get(if ms { 2 } else { 1 }).map_or(span, |a| a.span);
+                        return self.error(
+                            codes::TYPE_MISMATCH,
+                            "the offset of `Load` must be a constant",
+                            at,
+                            "not a constant",
+                        );
+                    }
                     let v4 = self.image_load(image, coord, level, sample, offset, elem_ty, status);
+                    self.tag_span(v4, span);
                     let h = self.from_texel(v4, elem_ty);
                     Val::expr(elem_ty, h)
                 }

@@ -236,6 +236,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             _ => None,
         };
+        // Vulkan takes variable offsets in gathers only
+        // (VUID-StandaloneSpirv-Offset-04663).
+        if gather.is_none()
+            && let Some(o) = offset
+            && !self.may_become_constant(o)
+        {
+            let at = args
+                .get(args.len() - rest.len() - 1)
+                .map_or(span, |a| a.span);
+            return self.error(
+                codes::TYPE_MISMATCH,
+                format!("the offset of `{m}` must be a constant"),
+                at,
+                "not a constant (only gathers take variable offsets)",
+            );
+        }
         // Gathers with four offsets, one per texel of the footprint.
         let mut offsets = None;
         if gather.is_some()
@@ -368,6 +384,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 )
             }
         };
+        self.tag_span(h, span);
         if depth_ref.is_some() || gather.is_some() {
             return Val::expr(result_ty, h);
         }

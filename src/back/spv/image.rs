@@ -88,10 +88,30 @@ impl FunctionWriter<'_, '_> {
     }
 
     /// `ConstOffset` when the offset is a constant, else `Offset`
-    /// (which needs ImageGatherExtended).
-    fn offset_operand(&mut self, ops: &mut Operands, offset: Handle<Expression>) -> BackResult<()> {
+    /// (which needs ImageGatherExtended, and only gathers may take:
+    /// VUID-StandaloneSpirv-Offset-04663).
+    fn offset_operand(
+        &mut self,
+        ops: &mut Operands,
+        op: Handle<Expression>,
+        offset: Handle<Expression>,
+        gather: bool,
+    ) -> BackResult<()> {
         match self.constant(offset)? {
             Some(c) => ops.push(ImageOperands::CONST_OFFSET, c),
+            None if !gather => {
+                let mut d = crate::diag::Diagnostic::error(
+                    crate::diag::codes::NON_CONSTANT_OFFSET,
+                    "this texture offset is not a constant once its calls are inlined",
+                );
+                let span = self.fun.expr_span(op);
+                if span != crate::span::Span::default() {
+                    d = d.label(span, "read with a variable offset");
+                }
+                return Err(d.note(
+                    "Vulkan allows variable offsets only in gathers; pass constants down to the texture read",
+                ));
+            }
             None => {
                 self.w.capability(Capability::ImageGatherExtended);
                 let v = self.value(offset)?;
@@ -152,7 +172,7 @@ impl FunctionWriter<'_, '_> {
             if gather.is_some() {
                 self.w.capability(Capability::ImageGatherExtended);
             }
-            self.offset_operand(&mut ops, o)?;
+            self.offset_operand(&mut ops, h, o, gather.is_some())?;
         }
         if let Some(c) = clamp {
             // The tiled-resources LOD clamp (HLSL-SEMANTICS.md).
@@ -248,7 +268,7 @@ impl FunctionWriter<'_, '_> {
             }
         }
         if let Some(o) = offset {
-            self.offset_operand(&mut ops, o)?;
+            self.offset_operand(&mut ops, h, o, false)?;
         }
         if let Some(s) = sample {
             let s = self.value(s)?;
