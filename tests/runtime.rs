@@ -26,6 +26,14 @@ fn compile(name: &str, env: TargetEnv) -> Vec<u32> {
     let rel = std::path::PathBuf::from(format!("tests/in/runtime/{name}.hlsl"));
     let mut o = common::options_for("cs_6_0");
     o.target_env = env;
+    // A kernel that starts with `// enable-16bit-types` is compiled for
+    // SM 6.2 with 16-bit types.
+    let text = std::fs::read_to_string(common::root().join(&rel)).unwrap_or_default();
+    if text.starts_with("// enable-16bit-types") {
+        o = common::options_for("cs_6_2");
+        o.target_env = env;
+        o.enable_16bit_types = true;
+    }
     let c = hlslc::compile(&rel, &common::RootedLoader, &o);
     let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
     let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
@@ -1485,6 +1493,71 @@ fn non_uniform_index() {
                     })
                     .collect();
                 assert_eq!(f32s(res), want, "outputs[{which}] {env:?}");
+            }
+        },
+    );
+}
+
+#[test]
+fn bit_widths() {
+    let input: Vec<u32> = vec![
+        0x0000_8001,
+        0xffff_fffe,
+        0x1234_5678,
+        0x0000_0010,
+        0xffff_0000,
+        0x8000_0000,
+        0x0000_0000,
+        0x0000_ffff,
+        0x0000_0001,
+        0x7fff_ffff,
+        0xdead_beef,
+        0xcafe_f00d,
+        0x0f0f_0f0f,
+        0xf0f0_f0f0,
+        0x0000_4000,
+        0x0000_0003,
+    ];
+    run(
+        "bit_widths",
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_u32(&input)),
+                Resource::storage(0, 1, vec![0u8; 4 * 64]),
+            ]
+        },
+        [1, 1, 1],
+        |r, env| {
+            let out = u32s(&r[1]);
+            for i in 0..8 {
+                let (a, b) = (input[2 * i], input[2 * i + 1]);
+                let h = a as u16;
+                let s = b as u16 as i16;
+                let w = ((b as u64) << 32) | a as u64;
+                let fbh = |x: u16| {
+                    if x == 0 {
+                        u32::MAX
+                    } else {
+                        15 - x.leading_zeros()
+                    }
+                };
+                let fbl = |x: i16| if x == 0 { u32::MAX } else { x.trailing_zeros() };
+                let rw = w.reverse_bits();
+                let want = [
+                    h.count_ones(),
+                    (s as u16).count_ones(),
+                    fbh(h),
+                    fbl(s),
+                    h.reverse_bits() as u32,
+                    w.count_ones(),
+                    rw as u32,
+                    (rw >> 32) as u32,
+                ];
+                assert_eq!(
+                    &out[i * 8..i * 8 + 8],
+                    &want,
+                    "thread {i} ({a:#x}, {b:#x}) {env:?}"
+                );
             }
         },
     );

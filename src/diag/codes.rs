@@ -211,8 +211,9 @@ pub const BAD_ATTRIBUTE: Code = Code("E0607");
 pub const NO_METHOD: Code = Code("E0608");
 /// A resource where it cannot be (in a struct, as a local without initialiser…).
 pub const RESOURCE_MISUSE: Code = Code("E0609");
-/// An explicit member offset (`[[vk::offset]]`, `packoffset`) the buffer's
-/// layout rule does not allow.
+/// An explicit member offset (`[[vk::offset]]`, `packoffset`,
+/// `register(cN)`) the buffer's layout rule does not allow, or that
+/// overlaps another member.
 pub const MISALIGNED_OFFSET: Code = Code("E0610");
 /// Two resources given the same binding (warning, as DXC).
 pub const BINDING_OVERLAP: Code = Code("W0601");

@@ -182,7 +182,7 @@ impl<'a> Sema<'a> {
         }
         // [[vk::push_constant]] on a struct variable.
         if find_attr(&vd.attrs, "vk::push_constant").is_some() {
-            self.declare_push_constant(d, ty, scope, info);
+            self.declare_push_constant(vd, d, ty, scope, info);
             return;
         }
         if let Some(gs) = st.groupshared {
@@ -329,6 +329,21 @@ impl<'a> Sema<'a> {
                 "not in a cbuffer",
             );
         }
+        // A member of `$Globals` has no binding of its own.
+        if let Some(b) = find_attr(&vd.attrs, "vk::binding") {
+            self.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    format!(
+                        "`{}` is placed in $Globals, so it cannot have `vk::binding`",
+                        d.name.name
+                    ),
+                )
+                .label(b.span, "a binding")
+                .label(span, "a uniform global")
+                .note("`-fvk-bind-globals N M` sets the binding of $Globals"),
+            );
+        }
         let idx = self.globals_members.len() as u32;
         self.globals_members.push(GlobalsMember {
             global: GlobalId(self.globals.len() as u32),
@@ -461,11 +476,39 @@ impl<'a> Sema<'a> {
 
     pub(super) fn declare_push_constant(
         &mut self,
+        vd: &'a ast::VarDecl,
         d: &'a ast::Declarator,
         ty: TyId,
         scope: ScopeId,
         mut info: GlobalInfo,
     ) {
+        // Push constants have no descriptor: no binding to give.
+        if let Some(b) = find_attr(&vd.attrs, "vk::binding") {
+            let pc = find_attr(&vd.attrs, "vk::push_constant").map_or(d.span, |a| a.span);
+            self.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    "`vk::push_constant` cannot be used together with `vk::binding`",
+                )
+                .label(b.span, "a binding")
+                .label(pc, "for a push constant block"),
+            );
+        }
+        // Vulkan: one push constant block per entry point
+        // (VUID-StandaloneSpirv-OpVariable-06673).
+        if let Some(prev) = self.push_constant_span {
+            self.push(
+                Diagnostic::error(
+                    codes::RESOURCE_MISUSE,
+                    "only one push constant block is allowed",
+                )
+                .label(d.name.span, "a second push constant block")
+                .label(prev, "the first one"),
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        self.push_constant_span = Some(d.name.span);
         let rule = Rule::for_buffer(self.opts.layout, BufferKind::Storage);
         let (elem, name) = match self.types.get(ty) {
             Ty::Resource(ResKind::ConstantBuffer, Some(t)) => {

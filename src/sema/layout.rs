@@ -114,6 +114,9 @@ pub struct Layouts {
     cache: FxHashMap<(TyId, Rule, bool), Laid>,
     /// Explicit offsets found misaligned, for sema to report.
     pub misaligned: Vec<Misaligned>,
+    /// Members placed by an explicit offset over earlier members: (the
+    /// member, the one it overlaps).
+    pub overlaps: Vec<(Span, Option<Span>)>,
 }
 
 fn round_up(x: u32, a: u32) -> u32 {
@@ -450,9 +453,19 @@ impl Layouts {
         let mut offset = 0u32;
         let mut max_align = 1u32;
         let mut out = Vec::with_capacity(members.len());
+        // Byte ranges taken so far, for explicit offsets that overlap.
+        let mut taken: Vec<(u32, u32, Option<Span>)> = Vec::new();
         for m in members {
             let (l, off, align) = self.place_member(types, module, m, rule, offset);
             offset = off;
+            let end = off + l.size.max(1);
+            if m.offset.is_some()
+                && let Some(span) = m.span
+                && let Some(&(_, _, prev)) = taken.iter().find(|&&(s, e, _)| off < e && s < end)
+            {
+                self.overlaps.push((span, prev));
+            }
+            taken.push((off, end, m.span));
             max_align = max_align.max(l.align.max(align));
             out.push(ir::StructMember {
                 name: m.name.clone(),

@@ -464,6 +464,8 @@ pub struct Sema<'a> {
     /// Runtime arrays standing for the descriptor heaps, by element memory
     /// type and heap (sampler or resource).
     pub heap_globals: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
+    /// The first push constant block.
+    pub push_constant_span: Option<Span>,
     /// Predefined struct types (`RayDesc`…), made on first use.
     pub builtin_structs: FxHashMap<&'static str, TyId>,
     /// The runtime array of counters of resources taken from the heap.
@@ -514,6 +516,7 @@ impl<'a> Sema<'a> {
             uses_derivatives: false,
             heap_globals: FxHashMap::default(),
             builtin_structs: FxHashMap::default(),
+            push_constant_span: None,
             counter_heap: None,
             lowered: Default::default(),
             res_paths: Vec::new(),
@@ -965,6 +968,21 @@ impl<'a> Sema<'a> {
     /// Explicit offsets that break the layout rule of their buffer would
     /// give invalid SPIR-V (Vulkan "Offset and Stride Assignment").
     fn report_misaligned_offsets(&mut self) {
+        let mut seen_overlap = rustc_hash::FxHashSet::default();
+        for (span, prev) in std::mem::take(&mut self.layouts.overlaps) {
+            if !seen_overlap.insert(span) {
+                continue;
+            }
+            let mut d = Diagnostic::error(
+                codes::MISALIGNED_OFFSET,
+                "this member's explicit offset overlaps an earlier member",
+            )
+            .label(span, "placed over another member");
+            if let Some(p) = prev {
+                d = d.label(p, "overlapped member");
+            }
+            self.push(d);
+        }
         let mut seen = rustc_hash::FxHashSet::default();
         for m in std::mem::take(&mut self.layouts.misaligned) {
             if !seen.insert(m.span) {

@@ -416,6 +416,22 @@ impl<'a> Sema<'a> {
         if elem == Some(types::ERROR) {
             return Some(types::ERROR);
         }
+        // Typed buffers and textures hold at most four scalar components
+        // (one texel).
+        if let (ResKind::Texture { .. } | ResKind::TexelBuffer { .. }, Some(e)) = (kind, elem)
+            && !matches!(self.types.get(e), Ty::Scalar(_) | Ty::Vector(..))
+        {
+            self.error(
+                codes::BAD_TEMPLATE_ARGS,
+                format!(
+                    "elements of typed buffers and textures must be scalars or vectors, not `{}`",
+                    self.ty_name(e)
+                ),
+                span,
+                "not a scalar or vector",
+            );
+            return Some(types::ERROR);
+        }
         Some(self.types.intern(Ty::Resource(kind, elem)))
     }
 

@@ -8,7 +8,7 @@ use super::resolve::Env;
 use super::scope::ScopeId;
 use super::types::{ResKind, Ty, TyId};
 use super::{GlobalInfo, GlobalKind, ReadOnly, ResourceDecl, Sema};
-use crate::diag::codes;
+use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
@@ -79,7 +79,7 @@ impl<'a> Sema<'a> {
             self.unsupported("initializers on resource variables", d.span);
         }
         if find_attr(&vd.attrs, "vk::push_constant").is_some() && dims.is_empty() {
-            self.declare_push_constant(d, ty, scope, info);
+            self.declare_push_constant(vd, d, ty, scope, info);
             return;
         }
         let (mem, space, hlsl_ty, read_only) = match self.types.get(elem).clone() {
@@ -149,6 +149,23 @@ impl<'a> Sema<'a> {
                         class: ir::ImageClass::Storage { .. },
                     }) = super::types::image_of(&self.types, kind, e)
                 {
+                    // The format's numeric type must be the sampled type's
+                    // (Vulkan "Format and type matching").
+                    let (want, width) = format_numeric(f);
+                    let have = e.and_then(|e| self.types.component(e));
+                    if f != ir::ImageFormat::Unknown
+                        && have.is_some_and(|c| c.kind() != want || c.width() as u32 * 8 != width)
+                    {
+                        self.push(
+                            Diagnostic::error(
+                                codes::BAD_ATTRIBUTE,
+                                "the image format and the element type are not compatible",
+                            )
+                            .label(fmt.span, "this format")
+                            .label(vd.ty.span, "this element type")
+                            .note("see https://docs.vulkan.org/spec/latest/appendices/spirvenv.html#spirvenv-format-type-matching"),
+                        );
+                    }
                     t = self.module.ty(ir::TypeInner::Image {
                         dim,
                         arrayed,
@@ -489,5 +506,35 @@ impl<'a> Sema<'a> {
             }
         }
         None
+    }
+}
+
+/// The numeric type of an image format's texels: kind and width in bits.
+fn format_numeric(f: ir::ImageFormat) -> (super::types::ScKind, u32) {
+    use super::types::ScKind as K;
+    use ir::ImageFormat as F;
+    match f {
+        F::Rgba32i
+        | F::Rgba16i
+        | F::Rgba8i
+        | F::R32i
+        | F::Rg32i
+        | F::Rg16i
+        | F::Rg8i
+        | F::R16i
+        | F::R8i => (K::Sint, 32),
+        F::Rgba32ui
+        | F::Rgba16ui
+        | F::Rgba8ui
+        | F::R32ui
+        | F::Rgb10a2ui
+        | F::Rg32ui
+        | F::Rg16ui
+        | F::Rg8ui
+        | F::R16ui
+        | F::R8ui => (K::Uint, 32),
+        F::R64i => (K::Sint, 64),
+        F::R64ui => (K::Uint, 64),
+        _ => (K::Float, 32),
     }
 }

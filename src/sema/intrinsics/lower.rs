@@ -59,7 +59,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let ret = r.ret;
         match ov.lower {
             Lower::Math(f) => {
-                let h = self.math(f, &vals, r.params.first().copied().unwrap_or(ret), ret);
+                let arg_ty = r.params.first().copied().unwrap_or(ret);
+                if let Some(v) = self.bits_of_other_width(f, &vals, arg_ty, ret, args, span) {
+                    return v;
+                }
+                let h = self.math(f, &vals, arg_ty, ret);
                 Val::expr(ret, h)
             }
             Lower::Rel(f) => {
@@ -174,6 +178,144 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let it = self.s.ir_ty(ret);
         f(self, vals, it)
+    }
+
+    /// `countbits`, `firstbithigh`, `firstbitlow` and `reversebits` on 16-
+    /// and 64-bit integers: Vulkan's bit instructions take 32-bit operands
+    /// only (VUID-StandaloneSpirv-Base-04781), so 16-bit values are
+    /// widened and 64-bit ones split in halves (as DXC does; DXC rejects
+    /// 64-bit `firstbit*`). `None` for 32-bit operands.
+    fn bits_of_other_width(
+        &mut self,
+        f: M,
+        vals: &[ir::Handle<ir::Expression>],
+        arg_ty: TyId,
+        ret: TyId,
+        args: &[Arg],
+        span: Span,
+    ) -> Option<Val> {
+        if !matches!(
+            f,
+            M::CountOneBits | M::FirstLeadingBit | M::FirstTrailingBit | M::ReverseBits
+        ) {
+            return None;
+        }
+        let sc = self.s.types.component(arg_ty)?;
+        let width = sc.width();
+        if width == 4 || !sc.is_int() {
+            return None;
+        }
+        let shape = self.s.types.shape(arg_ty).unwrap_or(Shape::Scalar);
+        let signed = sc.kind() == crate::sema::types::ScKind::Sint;
+        let unsigned_sc = if width == 2 { Sc::U16 } else { Sc::U64 };
+        // The bit pattern as an unsigned value of the same width.
+        let bits = if signed {
+            let ut = self.s.types.with_shape(unsigned_sc, shape);
+            let uit = self.s.ir_ty(ut);
+            self.add(
+                ir::Expression::As {
+                    expr: vals[0],
+                    kind: ir::ScalarKind::Uint,
+                    convert: None,
+                    precise: false,
+                },
+                uit,
+            )
+        } else {
+            vals[0]
+        };
+        let u32t = self.s.types.with_shape(Sc::U32, shape);
+        let u64t = self.s.types.with_shape(Sc::U64, shape);
+        let lit = |cx: &mut Self, n: i64, t: TyId| {
+            let c = cx.convert(
+                Val::konst(types::LIT_INT, crate::sema::consteval::Konst::int(n)),
+                t,
+                span,
+            );
+            cx.value(&c)
+        };
+        let h = if width == 2 {
+            let wide = if f == M::FirstLeadingBit && signed {
+                // Sign-extended, the first bit differing from the sign
+                // keeps its index.
+                self.convert_components(vals[0], sc, Sc::I32, shape)
+            } else {
+                self.convert_components(bits, Sc::U16, Sc::U32, shape)
+            };
+            let wt = if f == M::FirstLeadingBit && signed {
+                self.s.types.with_shape(Sc::I32, shape)
+            } else {
+                u32t
+            };
+            if f == M::ReverseBits {
+                let r = self.math(f, &[wide], u32t, u32t);
+                let sixteen = lit(self, 16, u32t)?;
+                let r = self.binary_ir(ir::BinaryOperator::ShiftRight, r, sixteen, u32t, u32t);
+                let r = self.convert_components(r, Sc::U32, Sc::U16, shape);
+                if signed {
+                    let it = self.s.ir_ty(ret);
+                    self.add(
+                        ir::Expression::As {
+                            expr: r,
+                            kind: ir::ScalarKind::Sint,
+                            convert: None,
+                            precise: false,
+                        },
+                        it,
+                    )
+                } else {
+                    r
+                }
+            } else {
+                self.math(f, &[wide], wt, ret)
+            }
+        } else {
+            if matches!(f, M::FirstLeadingBit | M::FirstTrailingBit) {
+                let name = if f == M::FirstLeadingBit {
+                    "firstbithigh"
+                } else {
+                    "firstbitlow"
+                };
+                return Some(self.error(
+                    codes::NO_MATCHING_OVERLOAD,
+                    format!("`{name}` takes 32-bit integers when targeting SPIR-V"),
+                    args.first().map_or(span, |a| a.span),
+                    "a 64-bit value",
+                ));
+            }
+            let lo = self.convert_components(bits, Sc::U64, Sc::U32, shape);
+            let thirty_two = lit(self, 32, u64t)?;
+            let high = self.binary_ir(ir::BinaryOperator::ShiftRight, bits, thirty_two, u64t, u64t);
+            let hi = self.convert_components(high, Sc::U64, Sc::U32, shape);
+            if f == M::CountOneBits {
+                let a = self.math(f, &[lo], u32t, u32t);
+                let b = self.math(f, &[hi], u32t, u32t);
+                self.binary_ir(ir::BinaryOperator::Add, a, b, u32t, u32t)
+            } else {
+                // reversebits: the reversed low half becomes the high half.
+                let rl = self.math(f, &[lo], u32t, u32t);
+                let rh = self.math(f, &[hi], u32t, u32t);
+                let rl = self.convert_components(rl, Sc::U32, Sc::U64, shape);
+                let rh = self.convert_components(rh, Sc::U32, Sc::U64, shape);
+                let up = self.binary_ir(ir::BinaryOperator::ShiftLeft, rl, thirty_two, u64t, u64t);
+                let r = self.binary_ir(ir::BinaryOperator::InclusiveOr, up, rh, u64t, u64t);
+                if signed {
+                    let it = self.s.ir_ty(ret);
+                    self.add(
+                        ir::Expression::As {
+                            expr: r,
+                            kind: ir::ScalarKind::Sint,
+                            convert: None,
+                            precise: false,
+                        },
+                        it,
+                    )
+                } else {
+                    r
+                }
+            }
+        };
+        Some(Val::expr(ret, h))
     }
 
     pub(super) fn math(
