@@ -142,6 +142,7 @@ fn cli() -> Command {
         .arg(flag("MD", "Write a make-style depfile next to the output (OUTPUT.d)"))
         .arg(value("MF", "FILE", "Write a make-style depfile to FILE"))
         .arg(value("emit", "KIND", "What to write to -Fo (or stdout): spirv (default), asm, ir").value_parser(["spirv", "asm", "ir"]))
+        .arg(value("ir-after", "PASS", "With --emit ir (implied): print the IR after PASS (lowering, float_controls, inline, precise, const_fold, forward, algebra, fuse_mad, cse, dce) instead of after the whole pipeline").value_parser(clap::builder::PossibleValuesParser::new(hlslc::passes::PASS_NAMES)))
         .arg(flag("no-color", "Never colour diagnostics"))
         .arg(value("diagnostics-format", "FORMAT", "human (default), short (file:line:col: …), json").value_parser(["human", "short", "json"]))
 }
@@ -310,11 +311,20 @@ fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
     o.invert_y = m.get_flag("fvk-invert-y");
     o.dx_position_w = m.get_flag("fvk-use-dx-position-w");
     o.auto_shift_bindings = m.get_flag("fvk-auto-shift-bindings");
+    let ir_after = m.get_one::<String>("ir-after").cloned();
     o.emit = match m.get_one::<String>("emit").map(String::as_str) {
         Some("asm") => EmitKind::Asm,
         Some("ir") => EmitKind::Ir,
+        // `--ir-after` alone means `--emit ir`.
+        None if ir_after.is_some() => EmitKind::Ir,
         _ => EmitKind::Spirv,
     };
+    if ir_after.is_some() && o.emit != EmitKind::Ir {
+        return Err(option_error(
+            "--ir-after prints IR: it needs --emit ir (or no --emit)".into(),
+        ));
+    }
+    o.ir_after_pass = ir_after;
     Ok(o)
 }
 
@@ -581,6 +591,38 @@ mod tests {
                 .contains("cannot be used together")
         );
         assert!(parse(&["-fbogus", "x.hlsl"]).is_err());
+    }
+
+    #[test]
+    fn ir_after_names_a_pass_and_implies_emit_ir() {
+        let o = parse(&["-T", "cs_6_0", "--ir-after", "fuse_mad", "x.hlsl"]).unwrap();
+        assert_eq!(o.emit, EmitKind::Ir);
+        assert_eq!(o.ir_after_pass.as_deref(), Some("fuse_mad"));
+        let o = parse(&[
+            "-T",
+            "cs_6_0",
+            "--emit",
+            "ir",
+            "--ir-after",
+            "lowering",
+            "x.hlsl",
+        ])
+        .unwrap();
+        assert_eq!(o.ir_after_pass.as_deref(), Some("lowering"));
+        assert!(parse(&["-T", "cs_6_0", "--ir-after", "nonsense", "x.hlsl"]).is_err());
+        assert!(
+            parse(&[
+                "-T",
+                "cs_6_0",
+                "--emit",
+                "asm",
+                "--ir-after",
+                "dce",
+                "x.hlsl"
+            ])
+            .unwrap_err()
+            .contains("needs --emit ir")
+        );
     }
 
     #[test]
