@@ -1,5 +1,6 @@
 //! `inline`: replaces calls by the callee's body, at -O2 and above for small
-//! functions (or for every call with `Policy::All`).
+//! functions and functions called from one place only (or for every call
+//! with `Policy::All`).
 //!
 //! A callee is inlined when it is not an entry function, has no `precise`
 //! argument, every argument has the parameter's exact type (a pointer into
@@ -27,7 +28,8 @@ use rustc_hash::FxHashMap;
 /// Which calls to inline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
-    /// Callees of at most [`SMALL_EXPRESSIONS`] expressions and no loops.
+    /// Callees of at most [`SMALL_EXPRESSIONS`] expressions and no loops,
+    /// and callees with a single call site.
     Small,
     /// Every inlinable call.
     All,
@@ -48,8 +50,25 @@ pub fn run(module: &mut Module, policy: Policy) {
                 .any(|ep| ep.function.index() == i)
         })
         .collect();
+    // Call sites per function: a function called once is inlined whatever
+    // its size (the copy replaces the original, which `dce` removes).
+    let mut calls = vec![0u32; n];
+    for (_, f) in module.functions.iter() {
+        walk_statements(&f.body, |s| {
+            if let Statement::Call { function, .. } = s
+                && let Some(c) = calls.get_mut(function.index())
+            {
+                *c += 1;
+            }
+        });
+    }
     for caller in order {
         let inlinable = |f: Handle<Function>, m: &Module| -> bool {
+            let policy = if policy == Policy::Small && calls[f.index()] == 1 {
+                Policy::All
+            } else {
+                policy
+            };
             f.index() < n && !entry[f.index()] && f != caller && inlinable(&m.functions[f], policy)
         };
         let mut callees = Vec::new();

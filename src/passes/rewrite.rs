@@ -201,8 +201,26 @@ impl<'a> Cx<'a> {
                 match rw.constant_condition(self, condition) {
                     Some(taken) => {
                         let b = self.block(rw, if taken { accept } else { reject });
-                        if !b.is_empty() {
+                        let ends = matches!(
+                            b.last(),
+                            Some(
+                                Statement::Break
+                                    | Statement::Continue
+                                    | Statement::Return { .. }
+                                    | Statement::Kill
+                            )
+                        );
+                        if ends {
+                            // Keep the rest of this block out of reach
+                            // behind a scope of its own.
                             self.push(Statement::Block(b));
+                        } else {
+                            // A block is only a scope: its statements can
+                            // stand here (and what they store stays in view
+                            // for the passes that follow).
+                            for s in b {
+                                self.push(s);
+                            }
                         }
                     }
                     None => {
