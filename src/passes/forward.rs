@@ -66,12 +66,15 @@ pub fn run(module: &mut Module, fold: &FoldOptions) {
         let body = std::mem::take(&mut module.functions[h].body);
         module.functions[h].body = flatten_blocks(body);
         let f = &module.functions[h];
-        let mut loops = Vec::new();
-        stores_in(&f.body, f, &simple, &mut loops, true);
+        let mut layout = Layout::default();
+        // The function body is the first block.
+        layout.is_else.push(false);
+        stores_in(&f.body, f, &simple, &mut layout, true);
         let mut fw = Forward {
             simple,
-            loops,
+            layout,
             next_loop: 0,
+            next_block: 0,
             known: FxHashMap::default(),
             log: Vec::new(),
             frames: Vec::new(),
@@ -233,13 +236,23 @@ fn simple_locals(types: &UniqueArena<Type>, f: &Function) -> Vec<bool> {
     simple
 }
 
-/// The simple locals stored in `block`; records, for each loop in the order
-/// the rebuild meets them, the simple locals stored anywhere in it.
+/// What the rebuild will meet, in its order, gathered before it runs.
+#[derive(Default)]
+struct Layout {
+    /// Per loop: the simple locals stored anywhere in it.
+    loops: Vec<Vec<Handle<LocalVariable>>>,
+    /// Per block entered: whether it is the `else` block of an `if` (which
+    /// starts from the state before the `if`, not after the `then` block).
+    is_else: Vec<bool>,
+}
+
+/// The simple locals stored in `block`, filling `layout` for the loops and
+/// blocks in it.
 fn stores_in(
     block: &[Statement],
     f: &Function,
     simple: &[bool],
-    loops: &mut Vec<Vec<Handle<LocalVariable>>>,
+    layout: &mut Layout,
     stop_at_terminator: bool,
 ) -> FxHashSet<Handle<LocalVariable>> {
     let mut set = FxHashSet::default();
@@ -259,20 +272,29 @@ fn stores_in(
             Statement::Loop {
                 body, continuing, ..
             } => {
-                let k = loops.len();
-                loops.push(Vec::new());
-                let mut inner = stores_in(body, f, simple, loops, true);
+                let k = layout.loops.len();
+                layout.loops.push(Vec::new());
+                layout.is_else.push(false);
+                let mut inner = stores_in(body, f, simple, layout, true);
                 // The rebuild walks `continuing` without stopping at a
                 // terminator: so does this.
-                inner.extend(stores_in(continuing, f, simple, loops, false));
+                layout.is_else.push(false);
+                inner.extend(stores_in(continuing, f, simple, layout, false));
                 let mut list: Vec<_> = inner.iter().copied().collect();
                 list.sort_by_key(|l| l.index());
-                loops[k] = list;
+                layout.loops[k] = list;
                 set.extend(inner);
+            }
+            Statement::If { accept, reject, .. } => {
+                layout.is_else.push(false);
+                set.extend(stores_in(accept, f, simple, layout, true));
+                layout.is_else.push(true);
+                set.extend(stores_in(reject, f, simple, layout, true));
             }
             other => {
                 for b in other.blocks() {
-                    set.extend(stores_in(b, f, simple, loops, true));
+                    layout.is_else.push(false);
+                    set.extend(stores_in(b, f, simple, layout, true));
                 }
             }
         }
@@ -293,6 +315,10 @@ struct Frame {
     mark: usize,
     /// Simple locals stored in this block or blocks nested in it.
     stored: FxHashSet<Handle<LocalVariable>>,
+    /// Locals stored in the nested block just left, to forget before
+    /// anything else happens here — unless an `else` block follows, which
+    /// the `then` block's stores do not reach.
+    pending: Vec<Handle<LocalVariable>>,
 }
 
 /// What a local, or a part of it, is known to hold (new-arena handles).
@@ -319,9 +345,9 @@ impl Known {
 
 struct Forward {
     simple: Vec<bool>,
-    /// Per loop, in rebuild order: the simple locals stored in it.
-    loops: Vec<Vec<Handle<LocalVariable>>>,
+    layout: Layout,
     next_loop: usize,
+    next_block: usize,
     known: FxHashMap<Handle<LocalVariable>, Known>,
     /// Undo log of `known`: (local, previous value).
     log: Vec<(Handle<LocalVariable>, Option<Known>)>,
@@ -424,6 +450,16 @@ impl Forward {
             self.log.push((l, Some(prev)));
         }
     }
+    /// Forgets what the nested blocks just left stored.
+    fn settle(&mut self) {
+        let pending = match self.frames.last_mut() {
+            Some(f) if !f.pending.is_empty() => std::mem::take(&mut f.pending),
+            _ => return,
+        };
+        for l in pending {
+            self.forget(l);
+        }
+    }
 
     /// The local and constant path of a pointer in the new arena.
     fn path_of(
@@ -474,6 +510,7 @@ impl Rewrite for Forward {
         ty: Handle<Type>,
         span: Span,
     ) -> Option<Handle<Expression>> {
+        self.settle();
         let Expression::Load { pointer } = expr else {
             return Some(cx.emit(expr, ty, span));
         };
@@ -497,6 +534,7 @@ impl Rewrite for Forward {
     }
 
     fn statement(&mut self, cx: &mut Cx, s: Statement) {
+        self.settle();
         if let Statement::Store { pointer, value } = s
             && let Some((l, path)) = self.path_of(cx, pointer)
         {
@@ -509,6 +547,16 @@ impl Rewrite for Forward {
     }
 
     fn enter_block(&mut self, cx: &mut Cx) {
+        let is_else = self
+            .layout
+            .is_else
+            .get(self.next_block)
+            .copied()
+            .unwrap_or(false);
+        self.next_block += 1;
+        if !is_else {
+            self.settle();
+        }
         if self.frames.is_empty() {
             // The function body: locals with a trivial initialiser start
             // with its value.
@@ -532,6 +580,7 @@ impl Rewrite for Forward {
         self.frames.push(Frame {
             mark: self.log.len(),
             stored: FxHashSet::default(),
+            pending: Vec::new(),
         });
     }
 
@@ -551,16 +600,20 @@ impl Rewrite for Forward {
         // not have run, or stopped early).
         let mut stored: Vec<_> = frame.stored.into_iter().collect();
         stored.sort_by_key(|l| l.index());
-        for &l in &stored {
-            self.forget(l);
-        }
         if let Some(parent) = self.frames.last_mut() {
+            parent.pending.extend(stored.iter().copied());
             parent.stored.extend(stored);
         }
     }
 
     fn enter_loop(&mut self, _cx: &mut Cx) {
-        let stored = self.loops.get(self.next_loop).cloned().unwrap_or_default();
+        self.settle();
+        let stored = self
+            .layout
+            .loops
+            .get(self.next_loop)
+            .cloned()
+            .unwrap_or_default();
         self.next_loop += 1;
         for l in stored {
             self.forget(l);
