@@ -341,10 +341,30 @@ fn inline_call(
     }
     let mut body = translate_block(&callee.body, &map);
     let result_precise = callee.result.as_ref().is_some_and(|r| r.precise);
-    let simple = !result_precise
-        && body.iter().enumerate().all(|(i, s)| {
-            !contains_return(s) || (i + 1 == body.len() && matches!(s, Statement::Return { .. }))
-        });
+    let simple = body.iter().enumerate().all(|(i, s)| {
+        !contains_return(s) || (i + 1 == body.len() && matches!(s, Statement::Return { .. }))
+    });
+    let ret_local = |f: &mut Function| {
+        callee.result.as_ref().map(|r| {
+            let l = f.local_variables.append(LocalVariable {
+                name: Some(format!("{}.result", callee.name)),
+                ty: r.ty,
+                init: None,
+                precise: r.precise,
+            });
+            let pty = module
+                .types
+                .get(&Type {
+                    name: None,
+                    inner: TypeInner::Pointer {
+                        base: r.ty,
+                        space: AddressSpace::Function,
+                    },
+                })
+                .unwrap_or(r.ty);
+            (f.add_expression(Expression::LocalVariable(l), pty), r.ty)
+        })
+    };
     if simple {
         let value = match body.last() {
             Some(Statement::Return { value }) => {
@@ -356,30 +376,24 @@ fn inline_call(
         };
         out.extend(body);
         if let (Some(r), Some(v)) = (result, value) {
-            replace.insert(r, v);
+            if result_precise {
+                // Through the precise `$ret` local, for the precise pass.
+                if let Some((ptr, ty)) = ret_local(f) {
+                    out.push(Statement::Store {
+                        pointer: ptr,
+                        value: v,
+                    });
+                    let load = append(f, out, Expression::Load { pointer: ptr }, ty);
+                    replace.insert(r, load);
+                }
+            } else {
+                replace.insert(r, v);
+            }
         }
         return;
     }
     // Early returns: a one-trip loop, `return v` → `store $ret, v; break`.
-    let ret = callee.result.as_ref().map(|r| {
-        let l = f.local_variables.append(LocalVariable {
-            name: Some(format!("{}.result", callee.name)),
-            ty: r.ty,
-            init: None,
-            precise: r.precise,
-        });
-        let pty = module
-            .types
-            .get(&Type {
-                name: None,
-                inner: TypeInner::Pointer {
-                    base: r.ty,
-                    space: AddressSpace::Function,
-                },
-            })
-            .unwrap_or(r.ty);
-        (f.add_expression(Expression::LocalVariable(l), pty), r.ty)
-    });
+    let ret = ret_local(f);
     let mut body = returns_to_breaks(body, ret.map(|r| r.0));
     body.push(Statement::Break);
     out.push(Statement::Loop {

@@ -17,9 +17,12 @@
 //! mod matmul`), float `Negate`, `Math` function and value conversion to
 //! float it reaches. It walks through `Compose`, `Swizzle`, `Access`,
 //! `Select` (condition included: it chooses the value) and every other
-//! operand, and through memory flow-insensitively: a `Load` of a local (or
-//! of a `Private`/`Workgroup` global) reaches every value stored into that
-//! variable anywhere (in any function, for globals). Loads from inputs,
+//! operand, and through memory flow-insensitively but field by field: a
+//! `Load` of a local (or of a `Private`/`Workgroup` global) reaches every
+//! value stored anywhere (in any function, for globals) into the part of
+//! that variable it reads — stores into other members or elements at
+//! constant indices do not contribute, and of a whole composite stored as a
+//! `Compose` only the part read does. Loads from inputs,
 //! buffers and other memory written outside the shader end the walk. Only
 //! reached expressions are marked: an identical twin that feeds nothing
 //! precise stays fast.
@@ -65,6 +68,33 @@ struct PointerInfo {
     precise_member: bool,
     /// Dynamic indices along the chain.
     indices: Vec<Handle<Expression>>,
+    /// The chain from the variable outwards.
+    path: Path,
+}
+
+/// One step of an access chain: a constant index, or a dynamic one (which
+/// may be any).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+enum Step {
+    Index(u32),
+    Any,
+}
+
+type Path = Vec<Step>;
+
+/// Whether memory at `a` and at `b` (paths from one variable) can overlap:
+/// one is a prefix of the other, up to dynamic steps.
+fn overlaps(a: &[Step], b: &[Step]) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(x, y)| !matches!((x, y), (Step::Index(i), Step::Index(j)) if i != j))
+}
+
+/// A value stored at a path of a variable.
+#[derive(Clone, Debug)]
+struct Stored {
+    path: Path,
+    value: Handle<Expression>,
 }
 
 struct CallSite {
@@ -76,7 +106,7 @@ struct CallSite {
 #[derive(Default)]
 struct FnInfo {
     /// Per local: values stored into it (through any access chain).
-    local_stores: FxHashMap<Handle<LocalVariable>, Vec<Handle<Expression>>>,
+    local_stores: FxHashMap<Handle<LocalVariable>, Vec<Stored>>,
     /// Per local: calls that receive a pointer into it (call, argument).
     local_calls: FxHashMap<Handle<LocalVariable>, Vec<(usize, usize)>>,
     /// Per pointer argument: calls it is passed on to.
@@ -107,10 +137,11 @@ struct Precise<'m> {
     module: &'m mut Module,
     infos: Vec<FnInfo>,
     visited: Vec<Vec<bool>>,
-    locals_done: FxHashSet<(Handle<Function>, Handle<LocalVariable>)>,
-    globals_done: FxHashSet<Handle<GlobalVariable>>,
-    /// Per global: (function, value) of every store into it.
-    global_stores: FxHashMap<Handle<GlobalVariable>, Vec<Site>>,
+    /// Locals (and paths in them) whose stores were walked.
+    locals_done: FxHashSet<(Handle<Function>, Handle<LocalVariable>, Path)>,
+    globals_done: FxHashSet<(Handle<GlobalVariable>, Path)>,
+    /// Per global: the function and the store of every store into it.
+    global_stores: FxHashMap<Handle<GlobalVariable>, Vec<(Handle<Function>, Stored)>>,
     /// Per global: calls receiving a pointer into it.
     global_calls: FxHashMap<Handle<GlobalVariable>, Vec<CallArg>>,
     /// Current call sites of each function: (caller, call index).
@@ -200,10 +231,12 @@ impl<'m> Precise<'m> {
             root: VarRoot::Other,
             precise_member: false,
             indices: Vec::new(),
+            path: Vec::new(),
         };
         loop {
             match f.expressions[p] {
                 Expression::AccessIndex { base, index } => {
+                    info.path.push(Step::Index(index));
                     if let TypeInner::Pointer { base: pointee, .. } =
                         self.module.types[f.expr_type(base)].inner
                         && let TypeInner::Struct { ref members, .. } =
@@ -216,21 +249,28 @@ impl<'m> Precise<'m> {
                 }
                 Expression::Access { base, index } => {
                     info.indices.push(index);
+                    info.path.push(Step::Any);
                     p = base;
                 }
                 Expression::LocalVariable(l) => {
                     info.root = VarRoot::Local(l);
+                    info.path.reverse();
                     return info;
                 }
                 Expression::GlobalVariable(g) => {
                     info.root = VarRoot::Global(g);
+                    info.path.reverse();
                     return info;
                 }
                 Expression::FunctionArgument(i) => {
                     info.root = VarRoot::Argument(i);
+                    info.path.reverse();
                     return info;
                 }
-                _ => return info,
+                _ => {
+                    info.path.reverse();
+                    return info;
+                }
             }
         }
     }
@@ -265,9 +305,13 @@ impl<'m> Precise<'m> {
         });
         for (pointer, value) in stores {
             let pi = self.pointer_info(&f, pointer);
+            let stored = Stored {
+                path: pi.path.clone(),
+                value,
+            };
             match pi.root {
-                VarRoot::Local(l) => info.local_stores.entry(l).or_default().push(value),
-                VarRoot::Global(g) => self.global_stores.entry(g).or_default().push((h, value)),
+                VarRoot::Local(l) => info.local_stores.entry(l).or_default().push(stored),
+                VarRoot::Global(g) => self.global_stores.entry(g).or_default().push((h, stored)),
                 _ => {}
             }
             if pi.precise_member || self.root_is_precise(&f, pi.root) {
@@ -399,7 +443,14 @@ impl<'m> Precise<'m> {
         }
         let f = &self.module.functions[h];
         match f.expressions[e] {
-            Expression::Load { pointer } => self.reach_memory(h, pointer),
+            Expression::Load { pointer } => self.reach_memory(h, pointer, &[]),
+            // A member of a loaded composite (`p.exact` after `load $p`):
+            // only that member's memory.
+            Expression::AccessIndex { .. } if self.member_of_load(h, e).is_some() => {
+                if let Some((pointer, path)) = self.member_of_load(h, e) {
+                    self.reach_memory(h, pointer, &path);
+                }
+            }
             Expression::FunctionArgument(i) => self.reach_argument(h, i),
             Expression::CallResult(_) => {
                 if let Some(&k) = self.infos[h.index()].call_of_result.get(&e) {
@@ -421,18 +472,48 @@ impl<'m> Precise<'m> {
     }
 
     /// A load through `pointer` reaches a precise value.
-    fn reach_memory(&mut self, h: Handle<Function>, pointer: Handle<Expression>) {
-        let pi = self.pointer_info(&self.module.functions[h], pointer);
+    /// For constant indices into a loaded value (`access (load P)[i][j]`):
+    /// the pointer `P` and the path `[i, j]`.
+    fn member_of_load(
+        &self,
+        h: Handle<Function>,
+        e: Handle<Expression>,
+    ) -> Option<(Handle<Expression>, Path)> {
+        let f = &self.module.functions[h];
+        let mut path = Vec::new();
+        let mut p = e;
+        loop {
+            match f.expressions[p] {
+                Expression::AccessIndex { base, index } => {
+                    path.push(Step::Index(index));
+                    p = base;
+                }
+                Expression::Load { pointer } if !path.is_empty() => {
+                    path.reverse();
+                    return Some((pointer, path));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A load through `pointer`, of the part at `suffix` in what it points
+    /// to, reaches a precise value.
+    fn reach_memory(&mut self, h: Handle<Function>, pointer: Handle<Expression>, suffix: &[Step]) {
+        let mut pi = self.pointer_info(&self.module.functions[h], pointer);
+        pi.path.extend_from_slice(suffix);
         self.work.extend(pi.indices.iter().map(|&i| (h, i)));
         match pi.root {
             VarRoot::Local(l) => {
-                if !self.locals_done.insert((h, l)) {
+                if !self.locals_done.insert((h, l, pi.path.clone())) {
                     return;
                 }
                 let info = &self.infos[h.index()];
-                let values = info.local_stores.get(&l).cloned().unwrap_or_default();
+                let stores = info.local_stores.get(&l).cloned().unwrap_or_default();
                 let calls = info.local_calls.get(&l).cloned().unwrap_or_default();
-                self.work.extend(values.into_iter().map(|v| (h, v)));
+                for st in stores {
+                    self.reach_stored(h, &st, &pi.path);
+                }
                 for (k, i) in calls {
                     self.request(h, k, false, Some(i));
                 }
@@ -440,13 +521,15 @@ impl<'m> Precise<'m> {
             VarRoot::Global(g) => {
                 let space = self.module.globals[g].space;
                 if !matches!(space, AddressSpace::Private | AddressSpace::Workgroup)
-                    || !self.globals_done.insert(g)
+                    || !self.globals_done.insert((g, pi.path.clone()))
                 {
                     return;
                 }
-                let values = self.global_stores.get(&g).cloned().unwrap_or_default();
+                let stores = self.global_stores.get(&g).cloned().unwrap_or_default();
                 let calls = self.global_calls.get(&g).cloned().unwrap_or_default();
-                self.work.extend(values);
+                for (f, st) in stores {
+                    self.reach_stored(f, &st, &pi.path);
+                }
                 for (c, k, i) in calls {
                     self.request(c, k, false, Some(i));
                 }
@@ -454,6 +537,37 @@ impl<'m> Precise<'m> {
             VarRoot::Argument(i) => self.reach_argument(h, i),
             VarRoot::Other => {}
         }
+    }
+
+    /// A load of the memory at `read` reached a precise value: walk what
+    /// the store `st` (into the same variable) put there, if anything. A
+    /// store of a whole composite read by a member walks only that
+    /// member's part of a `Compose` (so `p.fast = …` does not feed a read
+    /// of `p.exact`).
+    fn reach_stored(&mut self, h: Handle<Function>, st: &Stored, read: &[Step]) {
+        if !overlaps(&st.path, read) {
+            return;
+        }
+        let mut value = st.value;
+        for step in &read[st.path.len().min(read.len())..] {
+            let Step::Index(i) = *step else { break };
+            let f = &self.module.functions[h];
+            match &f.expressions[value] {
+                Expression::Compose { components, .. }
+                    if !matches!(
+                        self.module.types[f.expr_type(value)].inner,
+                        TypeInner::Vector { .. }
+                    ) =>
+                {
+                    match components.get(i as usize) {
+                        Some(&c) => value = c,
+                        None => break,
+                    }
+                }
+                _ => break,
+            }
+        }
+        self.work.push((h, value));
     }
 
     /// The slice of function `h` reached its argument `i`: walk the
@@ -484,7 +598,7 @@ impl<'m> Precise<'m> {
             self.module.types[f.expr_type(a)].inner,
             TypeInner::Pointer { .. }
         ) {
-            self.reach_memory(c, a);
+            self.reach_memory(c, a, &[]);
         } else {
             self.work.push((c, a));
         }
@@ -550,14 +664,23 @@ impl<'m> Precise<'m> {
         self.key_of[h.index()] = key;
         self.variants.insert(key, h);
         // Stores into globals whose stores were already walked.
-        let done: Vec<Handle<GlobalVariable>> = self.globals_done.iter().copied().collect();
-        for g in done {
-            let values: Vec<_> = self
+        let mut done: Vec<(Handle<GlobalVariable>, Path)> =
+            self.globals_done.iter().cloned().collect();
+        done.sort_by(|(g, p), (h, q)| (g.index(), p).cmp(&(h.index(), q)));
+        for (g, read) in done {
+            let stores: Vec<Stored> = self
                 .global_stores
                 .get(&g)
-                .map(|v| v.iter().filter(|(f, _)| *f == h).copied().collect())
+                .map(|v| {
+                    v.iter()
+                        .filter(|(f, _)| *f == h)
+                        .map(|(_, st)| st.clone())
+                        .collect()
+                })
                 .unwrap_or_default();
-            self.work.extend(values);
+            for st in stores {
+                self.reach_stored(h, &st, &read);
+            }
         }
         self.seed(h);
         h
