@@ -8,6 +8,7 @@ mod common;
 mod diag_ui;
 mod parse;
 mod passes;
+mod precise_spirv;
 mod preprocess;
 mod runtime;
 mod sema;

@@ -31,7 +31,10 @@
 //! argument, reaches a precise value, the callee gets a *precise
 //! specialisation* — a copy with `result.precise` (or that argument's
 //! `precise`) set, whose own slice is marked — and the call is redirected
-//! to it. Specialisations are cached by (callee, result, arguments). When a
+//! to it. When only a member of a struct result reaches a precise value
+//! (an entry point's output struct with one precise member), the copy
+//! walks only that member of what it returns. Specialisations are cached
+//! by (callee, result parts, arguments). When a
 //! callee's slice reaches one of its arguments, the argument values at its
 //! call sites are walked too (for a pointer argument, the stores into the
 //! variable passed). DXC does not cross calls at all (its issue 8423).
@@ -130,8 +133,26 @@ type Site = (Handle<Function>, Handle<Expression>);
 /// A call: caller, call index, argument index.
 type CallArg = (Handle<Function>, usize, usize);
 
-/// A specialisation key: callee, result precise, precise arguments.
-type Key = (Handle<Function>, bool, u64);
+/// A specialisation key: callee, the parts of the result that must be
+/// precise (sorted; `[[]]` is the whole result, empty none), precise
+/// arguments.
+type Key = (Handle<Function>, Vec<Path>, u64);
+
+/// `paths` with `extra` added, normalised: the whole result covers every
+/// part.
+fn with_path(paths: &[Path], extra: Option<&Path>) -> Vec<Path> {
+    let mut v = paths.to_vec();
+    if let Some(p) = extra
+        && !v.contains(p)
+    {
+        v.push(p.clone());
+    }
+    if v.iter().any(|p| p.is_empty()) {
+        return vec![Vec::new()];
+    }
+    v.sort();
+    v
+}
 
 struct Precise<'m> {
     module: &'m mut Module,
@@ -192,7 +213,11 @@ impl<'m> Precise<'m> {
             .enumerate()
             .filter(|(i, a)| a.precise && *i < 64)
             .fold(0u64, |m, (i, _)| m | 1 << i);
-        let result = f.result.as_ref().is_some_and(|r| r.precise);
+        let result = if f.result.as_ref().is_some_and(|r| r.precise) {
+            vec![Vec::new()]
+        } else {
+            Vec::new()
+        };
         self.visited.push(vec![false; f.expressions.len()]);
         self.arg_reached.push(vec![false; f.arguments.len()]);
         self.key_of.push((h, result, mask));
@@ -287,7 +312,6 @@ impl<'m> Precise<'m> {
     fn gather(&mut self, h: Handle<Function>) -> FnInfo {
         let mut info = FnInfo::default();
         let f = std::mem::take(&mut self.module.functions[h]);
-        let result_precise = f.result.as_ref().is_some_and(|r| r.precise);
         let mut stores = Vec::new();
         let mut calls = Vec::new();
         walk_statements(&f.body, |s| match s {
@@ -354,9 +378,6 @@ impl<'m> Precise<'m> {
                 arguments,
             });
         }
-        if !result_precise {
-            info.returns.clear();
-        }
         self.module.functions[h] = f;
         info
     }
@@ -371,22 +392,25 @@ impl<'m> Precise<'m> {
 
     fn seed(&mut self, h: Handle<Function>) {
         let info = &self.infos[h.index()];
-        let whole: Vec<_> = info
-            .precise_stores
-            .iter()
-            .chain(&info.returns)
-            .copied()
-            .collect();
+        let whole = info.precise_stores.clone();
+        let returns = info.returns.clone();
         let members = info.member_stores.clone();
         let out_calls = info.precise_out_calls.clone();
         for v in whole {
             self.work.push((h, v));
         }
+        // The returned values, or the parts of them asked for.
+        let paths = self.key_of[h.index()].1.clone();
+        for path in &paths {
+            for &v in &returns {
+                self.reach_part(h, v, path);
+            }
+        }
         for v in members {
             self.members(h, v);
         }
         for (k, i) in out_calls {
-            self.request(h, k, false, Some(i));
+            self.request(h, k, None, Some(i));
         }
     }
 
@@ -444,17 +468,17 @@ impl<'m> Precise<'m> {
         let f = &self.module.functions[h];
         match f.expressions[e] {
             Expression::Load { pointer } => self.reach_memory(h, pointer, &[]),
-            // A member of a loaded composite (`p.exact` after `load $p`):
-            // only that member's memory.
-            Expression::AccessIndex { .. } if self.member_of_load(h, e).is_some() => {
-                if let Some((pointer, path)) = self.member_of_load(h, e) {
-                    self.reach_memory(h, pointer, &path);
+            // A member of a composite value (`p.exact` after `load $p`, a
+            // member of a call's result): only that member.
+            Expression::AccessIndex { .. } if self.member_of_value(h, e).is_some() => {
+                if let Some((base, path)) = self.member_of_value(h, e) {
+                    self.reach_part(h, base, &path);
                 }
             }
             Expression::FunctionArgument(i) => self.reach_argument(h, i),
             Expression::CallResult(_) => {
                 if let Some(&k) = self.infos[h.index()].call_of_result.get(&e) {
-                    self.request(h, k, true, None);
+                    self.request(h, k, Some(Vec::new()), None);
                 }
             }
             Expression::SubgroupResult => {
@@ -472,9 +496,9 @@ impl<'m> Precise<'m> {
     }
 
     /// A load through `pointer` reaches a precise value.
-    /// For constant indices into a loaded value (`access (load P)[i][j]`):
-    /// the pointer `P` and the path `[i, j]`.
-    fn member_of_load(
+    /// For constant indices into a composite value (`access %v[i][j]`, not
+    /// through a pointer): the value `%v` and the path `[i, j]`.
+    fn member_of_value(
         &self,
         h: Handle<Function>,
         e: Handle<Expression>,
@@ -482,17 +506,74 @@ impl<'m> Precise<'m> {
         let f = &self.module.functions[h];
         let mut path = Vec::new();
         let mut p = e;
+        while let Expression::AccessIndex { base, index } = f.expressions[p] {
+            if matches!(
+                self.module.types[f.expr_type(base)].inner,
+                TypeInner::Pointer { .. }
+            ) {
+                return None;
+            }
+            path.push(Step::Index(index));
+            p = base;
+        }
+        path.reverse();
+        (!path.is_empty()).then_some((p, path))
+    }
+
+    /// The part at `path` of `value` reaches a precise value: walk what
+    /// computes that part only, where the value is built of parts (a
+    /// `Compose` of a struct, array or matrix), read from memory (a
+    /// `Load`: that part of the memory) or returned by a call (that part of
+    /// the callee's result); the whole value otherwise.
+    fn reach_part(&mut self, h: Handle<Function>, value: Handle<Expression>, path: &[Step]) {
+        let mut value = value;
+        let mut path: Path = path.to_vec();
         loop {
-            match f.expressions[p] {
-                Expression::AccessIndex { base, index } => {
-                    path.push(Step::Index(index));
-                    p = base;
+            if path.is_empty() {
+                self.work.push((h, value));
+                return;
+            }
+            let f = &self.module.functions[h];
+            let vector = matches!(
+                self.module.types[f.expr_type(value)].inner,
+                TypeInner::Vector { .. }
+            );
+            match (&f.expressions[value], path[0]) {
+                (Expression::Compose { components, .. }, Step::Index(i)) if !vector => {
+                    match components.get(i as usize) {
+                        Some(&c) => {
+                            value = c;
+                            path.remove(0);
+                        }
+                        None => {
+                            self.work.push((h, value));
+                            return;
+                        }
+                    }
                 }
-                Expression::Load { pointer } if !path.is_empty() => {
-                    path.reverse();
-                    return Some((pointer, path));
+                (&Expression::AccessIndex { base, index }, _)
+                    if !matches!(
+                        self.module.types[f.expr_type(base)].inner,
+                        TypeInner::Pointer { .. }
+                    ) =>
+                {
+                    path.insert(0, Step::Index(index));
+                    value = base;
                 }
-                _ => return None,
+                (&Expression::Load { pointer }, _) => {
+                    self.reach_memory(h, pointer, &path);
+                    return;
+                }
+                (Expression::CallResult(_), _) => {
+                    if let Some(&k) = self.infos[h.index()].call_of_result.get(&value) {
+                        self.request(h, k, Some(path), None);
+                    }
+                    return;
+                }
+                _ => {
+                    self.work.push((h, value));
+                    return;
+                }
             }
         }
     }
@@ -515,7 +596,7 @@ impl<'m> Precise<'m> {
                     self.reach_stored(h, &st, &pi.path);
                 }
                 for (k, i) in calls {
-                    self.request(h, k, false, Some(i));
+                    self.request(h, k, None, Some(i));
                 }
             }
             VarRoot::Global(g) => {
@@ -531,7 +612,7 @@ impl<'m> Precise<'m> {
                     self.reach_stored(f, &st, &pi.path);
                 }
                 for (c, k, i) in calls {
-                    self.request(c, k, false, Some(i));
+                    self.request(c, k, None, Some(i));
                 }
             }
             VarRoot::Argument(i) => self.reach_argument(h, i),
@@ -548,26 +629,14 @@ impl<'m> Precise<'m> {
         if !overlaps(&st.path, read) {
             return;
         }
-        let mut value = st.value;
-        for step in &read[st.path.len().min(read.len())..] {
-            let Step::Index(i) = *step else { break };
-            let f = &self.module.functions[h];
-            match &f.expressions[value] {
-                Expression::Compose { components, .. }
-                    if !matches!(
-                        self.module.types[f.expr_type(value)].inner,
-                        TypeInner::Vector { .. }
-                    ) =>
-                {
-                    match components.get(i as usize) {
-                        Some(&c) => value = c,
-                        None => break,
-                    }
-                }
-                _ => break,
-            }
-        }
-        self.work.push((h, value));
+        // What the read needs below the stored path; a dynamic step needs
+        // all of it.
+        let rest: Path = read[st.path.len().min(read.len())..]
+            .iter()
+            .take_while(|s| matches!(s, Step::Index(_)))
+            .copied()
+            .collect();
+        self.reach_part(h, st.value, &rest);
     }
 
     /// The slice of function `h` reached its argument `i`: walk the
@@ -613,17 +682,17 @@ impl<'m> Precise<'m> {
 
     /// Call `k` of `c` must compute its result (or what it writes through
     /// argument `arg`) precisely: redirect it to a specialisation.
-    fn request(&mut self, c: Handle<Function>, k: usize, result: bool, arg: Option<usize>) {
+    fn request(&mut self, c: Handle<Function>, k: usize, result: Option<Path>, arg: Option<usize>) {
         let target = self.target(c, k);
-        let (orig, r, mask) = self.key_of[target.index()];
+        let (orig, r, mask) = self.key_of[target.index()].clone();
         let bit = arg.filter(|&i| i < 64).map_or(0, |i| 1u64 << i);
-        let key = (orig, r || result, mask | bit);
+        let key = (orig, with_path(&r, result.as_ref()), mask | bit);
         if key == (orig, r, mask) {
             return;
         }
         let v = match self.variants.get(&key) {
             Some(&v) => v,
-            None => self.specialise(key),
+            None => self.specialise(key.clone()),
         };
         self.redirects.insert((c, k), v);
         self.callers.entry(v).or_default().push((c, k));
@@ -639,17 +708,29 @@ impl<'m> Precise<'m> {
     }
 
     fn specialise(&mut self, key: Key) -> Handle<Function> {
-        let (orig, result, mask) = key;
+        let (orig, ref result, mask) = key;
         let mut f = self.module.functions[orig].clone();
         // `f.precise` (result), `f.precise.out1` (argument 1), or both:
-        // `f.precise.ret.out1`.
+        // `f.precise.ret.out1`; `f.precise.ret0_1` when only member 1 of
+        // member 0 of the result is.
         let mut suffix = String::from(".precise");
-        if let Some(r) = f.result.as_mut()
-            && result
-        {
-            r.precise = true;
-            if mask != 0 {
-                suffix.push_str(".ret");
+        if let Some(r) = f.result.as_mut() {
+            if result.iter().any(|p| p.is_empty()) {
+                r.precise = true;
+                if mask != 0 {
+                    suffix.push_str(".ret");
+                }
+            } else {
+                for p in result {
+                    let parts: Vec<String> = p
+                        .iter()
+                        .map(|s| match s {
+                            Step::Index(i) => i.to_string(),
+                            Step::Any => "n".to_string(),
+                        })
+                        .collect();
+                    suffix.push_str(&format!(".ret{}", parts.join("_")));
+                }
             }
         }
         for (i, a) in f.arguments.iter_mut().enumerate() {
@@ -661,7 +742,7 @@ impl<'m> Precise<'m> {
         f.name.push_str(&suffix);
         let h = self.module.functions.append(f);
         self.add_function_state(h);
-        self.key_of[h.index()] = key;
+        self.key_of[h.index()] = key.clone();
         self.variants.insert(key, h);
         // Stores into globals whose stores were already walked.
         let mut done: Vec<(Handle<GlobalVariable>, Path)> =
