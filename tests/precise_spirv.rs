@@ -757,3 +757,15 @@ void main() {
         }
     }
 }
+
+/// The modules of `runtime_fma` (which runs without spirv-tools, so that it
+/// can run on the GPU machine) are valid.
+#[test]
+fn fma_probe_is_valid() {
+    for level in crate::runtime_fma::LEVELS {
+        let words = crate::runtime_fma::compile(level);
+        if let Err(e) = common::spirv_val(&words, "vulkan1.1") {
+            panic!("-O{level}: {e}\n{}", hlslc::back::spv::disassemble(&words));
+        }
+    }
+}

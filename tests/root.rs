@@ -11,5 +11,7 @@ mod passes;
 mod precise_spirv;
 mod preprocess;
 mod runtime;
+mod runtime_fma;
+mod runtime_ieee;
 mod sema;
 mod vk;
