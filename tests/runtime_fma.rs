@@ -259,8 +259,8 @@ fn fused_and_separate_rounding_per_variant() {
     table.push('\n');
     for (v, variant) in VARIANTS.iter().enumerate() {
         table += &format!("{:<28}", variant.name);
-        for li in 0..LEVELS.len() {
-            table += &format!(" {:<16}", show(results[v][li]));
+        for bits in results[v] {
+            table += &format!(" {:<16}", show(bits));
         }
         table.push('\n');
     }

@@ -10,9 +10,13 @@
 //! - every level: `precise` (correctness) and `const_fold` (DXC's front
 //!   end folds constant expressions even at -Od, and its constant
 //!   division-by-zero errors must not depend on the level);
-//! - -O1: + `fuse_mad`, `dce`;
-//! - -O2 and -O3: + `inline` of small functions (before `precise`),
-//!   `algebra`, `cse`, then `dce`.
+//! - -O1: + `forward` (after `precise`, which must see every store into a
+//!   precise variable), `fuse_mad`, `dce`;
+//! - -O2 and -O3: + `inline` of small functions and of functions called
+//!   once (before `precise`), `algebra`, `cse`, then `dce`.
+//!
+//! `float_controls` (execution modes, no IR change) runs before all of them
+//! in [`run`]. `stop_after` (`--ir-after`) names one of [`PASS_NAMES`].
 
 pub mod algebra;
 pub mod const_fold;
