@@ -13,8 +13,10 @@ pub mod diag;
 pub mod front;
 pub mod intern;
 pub mod ir;
+pub mod lsp;
 pub mod options;
 pub mod passes;
+pub mod reflect;
 pub mod sema;
 pub mod source;
 pub mod span;
@@ -49,6 +51,19 @@ pub struct Artifact {
     pub spirv: Vec<u32>,
     /// The IR after the pass pipeline (`--emit ir`), when asked for.
     pub ir_text: Option<String>,
+    /// Bindings, block layouts and stage I/O (`-Fre`), when
+    /// [`Options::reflect`] asks for them: see [`reflect`] for the JSON.
+    pub reflection: Option<reflect::Reflection>,
+}
+
+impl Artifact {
+    /// Fills [`Artifact::reflection`] from the final module when
+    /// `options.reflect` asks for it (the `spirv` words must be set).
+    pub fn add_reflection(&mut self, module: &ir::Module, options: &Options) {
+        if options.reflect {
+            self.reflection = Some(reflect::reflect(module, options, &self.spirv));
+        }
+    }
 }
 
 /// The preprocessor options that `options` implies: `-D`, `-I` and the
@@ -172,6 +187,7 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
         c.artifact = Some(Artifact {
             spirv: Vec::new(),
             ir_text: Some(ir::display::module_to_string(&module)),
+            reflection: None,
         });
         return c;
     }
@@ -184,10 +200,13 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
     };
     match back::spv::write(&module, &back_options) {
         Ok(spirv) => {
-            c.artifact = Some(Artifact {
+            let mut artifact = Artifact {
                 spirv,
-                ir_text: None,
-            })
+                ..Artifact::default()
+            };
+            // `-Fre`: what the SPIR-V contains, after the passes.
+            artifact.add_reflection(&module, options);
+            c.artifact = Some(artifact);
         }
         Err(d) => c.diagnostics.push(d),
     }

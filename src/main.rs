@@ -97,7 +97,7 @@ fn cli() -> Command {
     Command::new("hlslc")
         .version(env!("CARGO_PKG_VERSION"))
         .about("Compiles HLSL to Vulkan SPIR-V. Flags follow DXC's spelling (one dash).")
-        .override_usage("hlslc [OPTIONS] FILE\n       hlslc -spirv -T cs_6_0 -E main shader.hlsl -Fo shader.spv")
+        .override_usage("hlslc [OPTIONS] FILE\n       hlslc -spirv -T cs_6_0 -E main shader.hlsl -Fo shader.spv\n       hlslc lsp    (language server on stdin/stdout)")
         .arg(Arg::new("input").value_name("FILE").help("The HLSL file to compile"))
         .arg(Arg::new("T").short('T').value_name("PROFILE").help("Target profile: cs_6_0, vs_6_0, ps_6_0, gs_6_0, hs_6_0, ds_6_0, lib_6_3, …"))
         .arg(Arg::new("E").short('E').value_name("NAME").help("Entry point name (default: main)"))
@@ -325,6 +325,7 @@ fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
         ));
     }
     o.ir_after_pass = ir_after;
+    o.reflect = m.get_one::<String>("Fre").is_some();
     Ok(o)
 }
 
@@ -389,8 +390,33 @@ fn depfile(target: &str, deps: &[PathBuf]) -> String {
     out
 }
 
+/// `hlslc lsp [--stdio]`: the language server (editors' LSP clients may
+/// add `--stdio`).
+fn run_lsp(args: &[String]) -> i32 {
+    for a in args {
+        match a.as_str() {
+            "--stdio" => {}
+            "-h" | "--help" => {
+                println!(
+                    "hlslc lsp: a language server on stdin/stdout reporting hlslc's diagnostics\n\nUsage: hlslc lsp [--stdio]"
+                );
+                return 0;
+            }
+            _ => {
+                eprintln!("hlslc lsp: unknown argument '{a}' (usage: hlslc lsp [--stdio])");
+                return 1;
+            }
+        }
+    }
+    hlslc::lsp::run_stdio()
+}
+
 fn run() -> i32 {
-    let args = normalize_args(std::env::args());
+    let raw: Vec<String> = std::env::args().collect();
+    if raw.get(1).map(String::as_str) == Some("lsp") {
+        return run_lsp(&raw[2..]);
+    }
+    let args = normalize_args(raw.into_iter());
     let m = match cli().try_get_matches_from(args) {
         Ok(m) => m,
         Err(e) => {
@@ -407,7 +433,12 @@ fn run() -> i32 {
             Some("json") => DiagnosticFormat::Json,
             _ => DiagnosticFormat::Human,
         },
-        color: !m.get_flag("no-color") && std::env::var_os("NO_COLOR").is_none(),
+        // termcolor's `Auto` looks at TERM/NO_COLOR only, not at whether
+        // stderr is a terminal: colour escapes in a log or an IDE's parser
+        // are noise.
+        color: !m.get_flag("no-color")
+            && std::env::var_os("NO_COLOR").is_none()
+            && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         no_warnings: m.get_flag("no-warnings"),
         warnings_as_errors: m.get_flag("WX"),
     };
@@ -501,6 +532,21 @@ fn run() -> i32 {
             return 1;
         }
     }
+    if let Some(f) = m.get_one::<String>("Fre") {
+        let Some(reflection) = &artifact.reflection else {
+            // Reflection describes the SPIR-V module; `--emit ir` makes none.
+            reporter.report(
+                &[option_error(
+                    "-Fre needs a SPIR-V module (it cannot be combined with --emit ir)".into(),
+                )],
+                &SourceMap::new(),
+            );
+            return 1;
+        };
+        if !write_file(Path::new(f), reflection.to_json().as_bytes(), &reporter) {
+            return 1;
+        }
+    }
     let dep_path = m.get_one::<String>("MF").cloned().or_else(|| {
         (m.get_flag("MD")).then(|| format!("{}.d", out.map_or("a.spv", String::as_str)))
     });
@@ -568,6 +614,12 @@ mod tests {
         assert_eq!(o.include_dirs, vec![PathBuf::from("inc")]);
         assert_eq!(o.register_shifts, vec![(RegisterClass::B, 10, None)]);
         assert_eq!(o.matrix_layout, MatrixLayout::RowMajor);
+        assert!(!o.reflect);
+        assert!(
+            parse(&["-Tcs_6_0", "-Frex.json", "x.hlsl"])
+                .unwrap()
+                .reflect
+        );
         let o = parse(&["-Tps_6_0", "-Od", "-Foout.spv", "x.hlsl"]).unwrap();
         assert_eq!(o.opt_level, 0);
         assert_eq!(o.profile.unwrap().stage, Stage::Pixel);

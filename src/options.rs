@@ -261,6 +261,8 @@ pub struct Options {
     /// `-fspv-extension=` (empty: allow all).
     pub allowed_extensions: Vec<String>,
     pub emit: EmitKind,
+    /// `-Fre`: produce reflection ([`crate::reflect`]) with the SPIR-V.
+    pub reflect: bool,
     /// Stop the pass pipeline after the pass of this name (one of
     /// `passes::PASS_NAMES`): what `--emit ir` prints, and what pass file
     /// tests check.
@@ -292,6 +294,7 @@ impl Default for Options {
             entrypoint_name: None,
             allowed_extensions: Vec::new(),
             emit: EmitKind::default(),
+            reflect: false,
             ir_after_pass: None,
         }
     }

@@ -4,12 +4,15 @@
 //! and are rewritten with `HLSLC_BLESS=1 cargo test`.
 
 mod back_spv;
+mod cli;
 mod common;
 mod diag_ui;
+mod lsp;
 mod parse;
 mod passes;
 mod precise_spirv;
 mod preprocess;
+mod reflect;
 mod runtime;
 mod runtime_fma;
 mod runtime_ieee;
