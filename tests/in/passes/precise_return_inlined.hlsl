@@ -1,6 +1,7 @@
 // pass: fuse_mad -O3
-// A precise return value inlined at -O3: the body is marked in the caller,
-// the caller's own use of the result is fused.
+// A precise return value inlined at -O3: the body is marked in the caller
+// (spliced in place: a single final return needs no one-trip loop), the
+// caller's own use of the result is fused.
 RWStructuredBuffer<float> buf : register(u0);
 
 precise float exact(float a, float b, float c) {
@@ -14,6 +15,7 @@ void main() {
 }
 // check: fn main() {
 // not: call
+// not: loop
 // check: %_:float = precise mul %_, %_
 // nextln: %_:float = precise add %_, %_
 // check: = fma %_, %_, %_
