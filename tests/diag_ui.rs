@@ -19,6 +19,12 @@ fn options_from_header(text: &str) -> (Options, bool) {
         match a {
             "-T" => o.profile = it.next().and_then(hlslc::options::Profile::parse),
             "-E" => o.entry = it.next().unwrap_or("main").to_string(),
+            "-HV" => {
+                o.hlsl_version = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("a numeric -HV in test header")
+            }
             a if a.starts_with("-D") => {
                 let d = &a[2..];
                 o.defines.push(match d.split_once('=') {

@@ -1349,3 +1349,76 @@ fn resources_as_values() {
         },
     );
 }
+
+#[test]
+fn resource_struct_methods() {
+    let first: Vec<u32> = (0..8).map(|i| i * 100).collect();
+    let second: Vec<u32> = (0..8).map(|i| 7 + i).collect();
+    run(
+        "resource_struct_methods",
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_u32(&first)),
+                Resource::storage(0, 1, bytes_u32(&second)),
+                Resource::storage(0, 2, vec![0u8; 4 * 16]),
+            ]
+        },
+        [1, 1, 1],
+        |r, env| {
+            let want_first: Vec<u32> = (0..8).map(|i| first[i] + (i as u32 + 1) + 20).collect();
+            let want_second: Vec<u32> = (0..8).map(|i| second[i] + 6 * i as u32 + 1).collect();
+            let want_totals: Vec<u32> = (0..16)
+                .map(|k| {
+                    let i = (k / 2) as u32;
+                    if k % 2 == 0 {
+                        i + 1 + 20
+                    } else {
+                        5 + 6 * i + 1
+                    }
+                })
+                .collect();
+            assert_eq!(u32s(&r[0]), want_first, "{env:?}");
+            assert_eq!(u32s(&r[1]), want_second, "{env:?}");
+            assert_eq!(u32s(&r[2]), want_totals, "{env:?}");
+        },
+    );
+}
+
+#[test]
+fn resource_returns() {
+    let evens: Vec<u32> = (0..8).map(|i| 2 * i).collect();
+    let odds: Vec<u32> = (0..8).map(|i| 2 * i + 1).collect();
+    run(
+        "resource_returns",
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_u32(&evens)),
+                Resource::storage(0, 1, bytes_u32(&odds)),
+                Resource::storage(0, 2, vec![0u8; 4 * 8]),
+                Resource::storage(0, 3, vec![0u8; 4 * 8]),
+            ]
+        },
+        [1, 1, 1],
+        |r, env| {
+            let low: Vec<u32> = (0..8).map(|i| evens[i] + odds[i]).collect();
+            let high: Vec<u32> = (0..8).map(|i| odds[i] * 3 + 10 * i as u32).collect();
+            assert_eq!(u32s(&r[2]), low, "{env:?}");
+            assert_eq!(u32s(&r[3]), high, "{env:?}");
+        },
+    );
+}
+
+#[test]
+fn spec_constants() {
+    run(
+        "spec_constants",
+        || vec![Resource::storage(0, 0, vec![0u8; 4 * 8])],
+        [1, 1, 1],
+        |r, env| {
+            let want: Vec<f32> = (0..8)
+                .map(|i| if i < 6 { (i as f32 - 3.0) * 2.5 } else { -1.0 })
+                .collect();
+            assert_eq!(f32s(&r[0]), want, "{env:?}");
+        },
+    );
+}

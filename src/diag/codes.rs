@@ -158,12 +158,15 @@ pub const GROUPSHARED_STAGE: Code = Code("E0404");
 pub const GROUPSHARED_TOO_LARGE: Code = Code("E0405");
 /// The same modifier twice.
 pub const DUPLICATE_MODIFIER: Code = Code("E0406");
-/// A `const` local without initialiser.
+/// A `const` local (or a `string` variable) without initialiser.
 pub const CONST_UNINITIALIZED: Code = Code("E0407");
 /// Assignment to a `const`, uniform or read-only value.
 pub const ASSIGN_READ_ONLY: Code = Code("E0408");
 /// Two interpolation modifiers that exclude each other.
 pub const CONFLICTING_INTERPOLATION: Code = Code("E0409");
+/// An `Interlocked*` destination in private or function memory, which
+/// other invocations cannot see (and Vulkan allows no atomics on).
+pub const ATOMIC_NOT_SHARED: Code = Code("E0410");
 /// `row_major`/`column_major` on a type that is not a matrix (warning).
 pub const MAJOR_ON_NON_MATRIX: Code = Code("W0401");
 
@@ -188,6 +191,9 @@ pub const STAGE_STATEMENT: Code = Code("E0507");
 pub const OUT_ARG_NOT_LVALUE: Code = Code("E0508");
 /// Code after `return`/`break`/`continue` in the same block (warning).
 pub const UNREACHABLE_CODE: Code = Code("W0502");
+/// A `for` initializer declaring a name again in the enclosing scope
+/// (before HLSL 2021; warning, as DXC).
+pub const FOR_REDEFINITION: Code = Code("W0503");
 
 // --- E06xx: entry points, resources, bindings ---
 /// The entry point named by `-E` is not defined.
@@ -208,6 +214,9 @@ pub const BAD_ATTRIBUTE: Code = Code("E0607");
 pub const NO_METHOD: Code = Code("E0608");
 /// A resource where it cannot be (in a struct, as a local without initialiser…).
 pub const RESOURCE_MISUSE: Code = Code("E0609");
+/// An explicit member offset (`[[vk::offset]]`, `packoffset`) the buffer's
+/// layout rule does not allow.
+pub const MISALIGNED_OFFSET: Code = Code("E0610");
 /// Two resources given the same binding (warning, as DXC).
 pub const BINDING_OVERLAP: Code = Code("W0601");
 

@@ -38,6 +38,11 @@ pub enum Token {
     #[regex(r"[0-9]+[eE][+-]?[0-9]+[fFhHlL]?")]
     #[regex(r"[0-9]+[fFhH]")]
     FloatLit,
+    /// Any other preprocessing number (C99 6.4.8), such as `16_t`: a
+    /// valid operand of `##` (`float##16_t`), an error anywhere else. Valid
+    /// literals of the same length lex as `IntLit`/`FloatLit`.
+    #[regex(r"[0-9][0-9A-Za-z_]*", priority = 1)]
+    PpNumber,
     #[regex(r#""([^"\\\n]|\\.)*""#)]
     StringLit,
     #[regex(r"'([^'\\\n]|\\.)*'")]
@@ -390,6 +395,7 @@ impl Token {
             Ident => "identifier",
             IntLit => "integer literal",
             FloatLit => "floating-point literal",
+            PpNumber => "malformed number",
             StringLit => "string literal",
             CharLit => "character literal",
             TypeName => "type name",
@@ -479,6 +485,15 @@ mod tests {
                 IntLit, IntLit, IntLit, IntLit, FloatLit, FloatLit, FloatLit, FloatLit, FloatLit,
                 FloatLit, FloatLit
             ]
+        );
+    }
+
+    #[test]
+    fn preprocessing_numbers_lex_whole() {
+        use Token::*;
+        assert_eq!(
+            kinds("16_t 12ab 1u 0x1F 3f"),
+            vec![PpNumber, PpNumber, IntLit, IntLit, FloatLit]
         );
     }
 

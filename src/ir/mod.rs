@@ -1046,9 +1046,29 @@ pub struct Module {
     /// (e.g. from `[[vk::ext_capability]]`); the backend adds the rest.
     pub required_capabilities: Vec<spirv::Capability>,
     pub required_extensions: Vec<String>,
+    /// Specialization constants (`[[vk::constant_id(N)]]`): module constant
+    /// expressions (scalar `Literal`s, their default values) that the
+    /// backend writes as `OpSpecConstant*` decorated `SpecId N`. Their
+    /// value is only known when the pipeline is created: passes must not
+    /// fold them.
+    pub spec_constants: Vec<SpecConstant>,
+}
+
+/// A specialization constant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecConstant {
+    /// The `SpecId`.
+    pub id: u32,
+    /// Its default value: a `Literal` in `Module::const_expressions`.
+    pub value: Handle<Expression>,
+    pub name: Option<String>,
 }
 
 impl Module {
+    /// The specialization constant whose value is constant expression `h`.
+    pub fn spec_constant(&self, h: Handle<Expression>) -> Option<&SpecConstant> {
+        self.spec_constants.iter().find(|s| s.value == h)
+    }
     pub fn add_const_expression(
         &mut self,
         expr: Expression,

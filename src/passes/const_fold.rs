@@ -132,6 +132,10 @@ fn const_expr_value(module: &Module, c: Handle<Expression>, depth: u32) -> Optio
         return None;
     }
     let ty = *module.const_types.get(c.index())?;
+    // A specialization constant's value is chosen when the pipeline is made.
+    if module.spec_constant(c).is_some() {
+        return None;
+    }
     match module.const_expressions.get(c)? {
         Expression::Literal(l) => Some(Value::Scalar(*l)),
         Expression::ZeroValue(t) => zero_value(module, *t),

@@ -4,10 +4,10 @@
 //! is what DXC's legalization makes of them; SPIR-V has no resource values
 //! to store.
 
-use super::ReadOnly;
 use super::func::{FnCtx, LocalSym, LocalVar};
 use super::place::{Place, Val, ValKind};
 use super::types::{self, Ty, TyId};
+use super::{ReadOnly, Sema};
 use crate::diag::codes;
 use crate::front::ast;
 use crate::intern::Symbol;
@@ -312,6 +312,79 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             kind: ValKind::Agg(members),
             read_only: v.read_only,
         })
+    }
+}
+
+impl Sema<'_> {
+    /// The leaves of an aggregate of struct type `ty` in the order
+    /// [`FnCtx::make_agg`] builds them (base first, depth first): each
+    /// resource or data member with whether it is a resource.
+    pub fn agg_slots(&self, ty: TyId) -> Vec<(TyId, bool)> {
+        let mut out = Vec::new();
+        self.agg_slots_into(ty, &mut out);
+        out
+    }
+
+    fn agg_slots_into(&self, ty: TyId, out: &mut Vec<(TyId, bool)>) {
+        let Some(sid) = self.types.as_struct(ty) else {
+            return;
+        };
+        let info = self.types.struct_info(sid);
+        let mut slots: Vec<TyId> = info.base.into_iter().collect();
+        slots.extend(self.types.storage_fields(sid).map(|f| f.ty));
+        for t in slots {
+            if self.types.is_resource(t) {
+                out.push((t, true));
+            } else if self.types.contains_resource(t) {
+                self.agg_slots_into(t, out);
+            } else {
+                out.push((t, false));
+            }
+        }
+    }
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// The leaves of an aggregate value, in [`Sema::agg_slots`] order.
+    pub fn agg_leaves_of(&self, v: &Val, out: &mut Vec<Val>) {
+        match &v.kind {
+            ValKind::Agg(members) => {
+                for m in members {
+                    if matches!(m.kind, ValKind::Agg(_)) {
+                        self.agg_leaves_of(m, out);
+                    } else {
+                        out.push(m.clone());
+                    }
+                }
+            }
+            _ => out.push(v.clone()),
+        }
+    }
+
+    /// Rebuilds an aggregate of type `ty` from its leaves, taking them in
+    /// order from `leaves`.
+    pub fn agg_from_leaves(&self, ty: TyId, leaves: &mut std::vec::IntoIter<Val>) -> Val {
+        let Some(sid) = self.s.types.as_struct(ty) else {
+            return Val::error();
+        };
+        let info = self.s.types.struct_info(sid);
+        let mut slots: Vec<TyId> = info.base.into_iter().collect();
+        slots.extend(self.s.types.storage_fields(sid).map(|f| f.ty));
+        let members = slots
+            .into_iter()
+            .map(|t| {
+                if !self.s.types.is_resource(t) && self.s.types.contains_resource(t) {
+                    self.agg_from_leaves(t, leaves)
+                } else {
+                    leaves.next().unwrap_or_else(Val::error)
+                }
+            })
+            .collect();
+        Val {
+            ty,
+            kind: ValKind::Agg(members),
+            read_only: None,
+        }
     }
 }
 

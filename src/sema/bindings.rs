@@ -40,7 +40,7 @@ impl<'a> Sema<'a> {
             .iter()
             .filter(|(c, _, s)| *c == class && s.is_none_or(|s| s == space))
             .map(|(_, n, _)| *n)
-            .last()
+            .next_back()
             .unwrap_or(0)
     }
 
@@ -92,11 +92,11 @@ impl<'a> Sema<'a> {
             let r = self.resources[i].clone();
             if let Some(main) = r.counter_of {
                 let m = &self.resources[main as usize];
-                if m.vk_binding.is_none() {
-                    if let (Some((_, _, space)), Some(cb)) = (m.register, m.counter_binding) {
-                        assigned[i] = Some((cb, space));
-                        take(space, cb, i, &mut used);
-                    }
+                if m.vk_binding.is_none()
+                    && let (Some((_, _, space)), Some(cb)) = (m.register, m.counter_binding)
+                {
+                    assigned[i] = Some((cb, space));
+                    take(space, cb, i, &mut used);
                 }
                 continue;
             }

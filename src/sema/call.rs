@@ -3,13 +3,14 @@
 //! and the call itself with copy-in/copy-out for `out`/`inout` parameters
 //! (HLSL parameters are copies, never references).
 
+use super::consteval::ConstVal;
 use super::convert::{Cost, conversion_cost};
 use super::func::FnCtx;
 use super::place::{Place, Val, ValKind};
 use super::resolve::Env;
 use super::scope::{FuncDeclId, ScopeId, Sym};
-use super::types::{self, Ty, TyId};
-use super::{Dir, ReadOnly, Sig, TArg};
+use super::types::{self, Sc, Ty, TyId};
+use super::{Dir, ReadOnly, ResReturn, Sig, TArg};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
@@ -139,12 +140,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if let super::scope::ScopeKind::Struct(st) = self.s.scopes.get(scope).kind {
                 // `S::f()`: a static method, or a base method on `this`.
                 cands = self.struct_methods(st, name);
-                if let Some(this) = self.fb.this.clone() {
-                    if let Some(cur) = self.fb.this_struct {
-                        if let Some(v) = self.upcast_this(this, cur, st, span) {
-                            this_val = Some(v);
-                        }
-                    }
+                if let Some(this) = self.fb.this.clone()
+                    && let Some(cur) = self.fb.this_struct
+                    && let Some(v) = self.upcast_this(this, cur, st, span)
+                {
+                    this_val = Some(v);
                 }
             } else if let Some(Sym::Funcs(list)) = self.s.scopes.lookup_in(scope, name).cloned() {
                 cands = list.into_iter().map(|i| (i, 0)).collect();
@@ -152,10 +152,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let a = self.lower_args(args);
         if cands.is_empty() {
-            if callee.is_single() {
-                if let Some(v) = self.intrinsic(name, targs, &a, span) {
-                    return v;
-                }
+            if callee.is_single()
+                && let Some(v) = self.intrinsic(name, targs, &a, span)
+            {
+                return v;
             }
             if a.iter().any(|x| x.val.is_error()) {
                 return Val::error();
@@ -261,26 +261,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         }
         if viable.is_empty() {
-            if allow_intrinsic {
-                if let Some(v) = self.intrinsic(name, targs, &args, span) {
-                    return v;
-                }
+            if allow_intrinsic && let Some(v) = self.intrinsic(name, targs, &args, span) {
+                return v;
             }
             return self.no_overload(name, cands, &arg_tys, span);
         }
-        // The best: no worse in any argument than every other.
+        // The best: the lowest total cost over the arguments (DXC's
+        // scoring, see `convert::Cost`).
         let better = |a: &Viable, b: &Viable| -> bool {
-            let mut strictly = false;
-            for (x, y) in a.costs.iter().zip(&b.costs) {
-                if x > y {
-                    return false;
-                }
-                if x < y {
-                    strictly = true;
-                }
-            }
-            // Ties prefer a non-template, then fewer defaulted parameters.
-            strictly || (a.inst.is_none() && b.inst.is_some())
+            let total = |v: &Viable| v.costs.iter().fold(0u64, |s, &c| s.saturating_add(c));
+            let (x, y) = (total(a), total(b));
+            // Ties prefer a non-template.
+            x < y || (x == y && a.inst.is_none() && b.inst.is_some())
         };
         let mut best: Vec<usize> = Vec::new();
         for i in 0..viable.len() {
@@ -491,16 +483,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 kind: ast::ExprKind::Name(path),
                 ..
             })) = p.array.first()
-            {
-                if let (true, Ty::Array(_, Some(n))) =
+                && let (true, Ty::Array(_, Some(n))) =
                     (path.is_single(), self.s.types.get(at).clone())
-                {
-                    if let Some(i) = names.iter().position(|x| *x == path.last().name) {
-                        if bound[i].is_none() {
-                            bound[i] = Some(TArg::Value(n as i64));
-                        }
-                    }
-                }
+                && let Some(i) = names.iter().position(|x| *x == path.last().name)
+                && bound[i].is_none()
+            {
+                bound[i] = Some(TArg::Value(n as i64));
             }
         }
         let mut targs = Vec::with_capacity(bound.len());
@@ -572,12 +560,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     },
                 };
                 let _ = this;
-                if let Some(nm) = nm {
-                    if let Some(i) = names.iter().position(|x| *x == nm) {
-                        if bound[i].is_none() {
-                            bound[i] = Some(v);
-                        }
-                    }
+                if let Some(nm) = nm
+                    && let Some(i) = names.iter().position(|x| *x == nm)
+                    && bound[i].is_none()
+                {
+                    bound[i] = Some(v);
                 }
             };
             match (n.as_str(), self.s.types.get(at).clone()) {
@@ -633,14 +620,28 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             );
             return Val::error();
         }
+        // DXC: heaps are only reachable through their globals.
+        for p in &chosen.sig.params {
+            if matches!(self.s.types.get(p.ty), Ty::Heap { .. }) {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::RESOURCE_MISUSE,
+                        "`ResourceDescriptorHeap` and `SamplerDescriptorHeap` cannot be function parameters",
+                    )
+                    .label(p.span, "a descriptor heap parameter")
+                    .label(span, "passed here"),
+                );
+                return Val::error();
+            }
+        }
         // Heap elements passed for resource parameters take the type.
         let mut args = args;
         for (i, p) in chosen.sig.params.iter().enumerate() {
-            if let Some(a) = args.get_mut(i) {
-                if matches!(self.s.types.get(a.val.ty), Ty::HeapElem { .. }) {
-                    let v = std::mem::replace(&mut a.val, Val::error());
-                    a.val = self.convert(v, p.ty, a.span);
-                }
+            if let Some(a) = args.get_mut(i)
+                && matches!(self.s.types.get(a.val.ty), Ty::HeapElem { .. })
+            {
+                let v = std::mem::replace(&mut a.val, Val::error());
+                a.val = self.convert(v, p.ty, a.span);
             }
         }
         // Functions taking or returning resources are specialized for the
@@ -667,12 +668,105 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         }
+        // A method called on a struct holding resources: specialized for
+        // the object's resources, its data members passed by pointer.
+        let mut agg_this: Option<(Vec<u32>, Vec<ir::Handle<ir::Expression>>)> = None;
+        if let Some(t) = &this_val
+            && matches!(t.kind, ValKind::Agg(_))
+        {
+            let mut leaves = Vec::new();
+            self.agg_leaves_of(t, &mut leaves);
+            let (mut ids, mut ptrs) = (Vec::new(), Vec::new());
+            for l in leaves {
+                if self.s.types.is_resource(l.ty) {
+                    let id = match &l.kind {
+                        ValKind::Res(r) => Some(*r),
+                        _ => self.res_path(&l).map(|rp| self.s.intern_res_path(rp)),
+                    };
+                    match id {
+                        Some(r) => ids.push(r),
+                        None => {
+                            return self.error(
+                                codes::RESOURCE_MISUSE,
+                                "a resource member of this object is not assigned, or not known at compile time",
+                                span,
+                                "method called here",
+                            );
+                        }
+                    }
+                } else {
+                    match &l.kind {
+                        ValKind::Place(Place::Ptr {
+                            ptr,
+                            space: ir::AddressSpace::Function,
+                            ..
+                        }) => ptrs.push(*ptr),
+                        _ => {
+                            return self
+                                .unsupported("methods of this struct holding resources", span);
+                        }
+                    }
+                }
+            }
+            if has_res && !specialize {
+                return self.unsupported(
+                    "a method of a struct holding resources taking a resource not known at compile time",
+                    span,
+                );
+            }
+            specialize = true;
+            agg_this = Some((ids, ptrs));
+        }
+        // A function returning a resource, called with constant integer
+        // arguments for parameters it never changes: specialized for them,
+        // so that conditions on them fold and pick one resource (what
+        // DXC's legalization achieves by inlining).
+        let mut const_args = Vec::new();
+        if self.s.types.is_resource(chosen.sig.ret)
+            && specialize
+            && let Some(body) = self.s.funcs[id.0 as usize]
+                .def
+                .and_then(|d| d.body.as_ref())
+        {
+            for (i, p) in chosen.sig.params.iter().enumerate() {
+                let (Some(a), Some(name)) = (args.get(i), p.name) else {
+                    continue;
+                };
+                let ValKind::Const(k) = a.val.kind else {
+                    continue;
+                };
+                let Some(sc) = self.s.types.component(p.ty) else {
+                    continue;
+                };
+                if p.dir != Dir::In
+                    || !self.s.types.is_scalar(p.ty)
+                    || !(sc.is_int() || sc == Sc::Bool)
+                    || super::ast_scan::may_write(body, name)
+                {
+                    continue;
+                }
+                let value = match k.convert(sc).v {
+                    ConstVal::Int(v) => v,
+                    ConstVal::Bool(b) => b as i64,
+                    ConstVal::Float(_) => continue,
+                };
+                const_args.push(TArg::ConstArg {
+                    param: i as u16,
+                    value,
+                });
+            }
+        }
         let func = if specialize {
             let (mut key, env) = match &chosen.inst {
                 Some((t, e)) => (t.clone(), *e),
                 None => (Vec::new(), self.s.funcs[id.0 as usize].scope),
             };
+            if let Some((ids, _)) = &agg_this {
+                key.push(TArg::AggThis);
+                key.extend(ids.iter().map(|&r| TArg::Res(r)));
+            }
             key.extend(res_ids.iter().map(|&r| TArg::Res(r)));
+            key.extend(const_args);
             self.s.queue_instance(id, key, env, chosen.sig.clone())
         } else {
             match &chosen.inst {
@@ -691,10 +785,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let mut ir_args = Vec::new();
         // Copy-backs after the call: (temp pointer, param type, place, arg type).
         let mut copy_back: Vec<(ir::Handle<ir::Expression>, TyId, Place, TyId)> = Vec::new();
-        if let Some(t) = this_val {
-            if matches!(t.kind, ValKind::Agg(_)) {
-                return self.unsupported("methods of structs that hold resources", span);
-            }
+        if let Some((_, ptrs)) = &agg_this {
+            ir_args.extend(ptrs.iter().copied());
+        } else if let Some(t) = this_val {
             let canon = self.s.ir_ty(t.ty);
             match &t.kind {
                 ValKind::Place(Place::Ptr {
@@ -796,12 +889,40 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         }
-        let returns_res = self.s.types.is_resource(sig.ret);
-        let result = if sig.ret == types::VOID || returns_res {
-            None
+        // A struct holding resources comes back through the data members
+        // of a fresh aggregate; the callee's body says which resources.
+        let ret_agg = if self.s.types.is_agg(sig.ret) {
+            let a = self.make_agg(sig.ret, "ret");
+            let mut leaves = Vec::new();
+            self.agg_leaves_of(&a, &mut leaves);
+            for l in &leaves {
+                if let ValKind::Place(Place::Ptr { ptr, .. }) = &l.kind {
+                    ir_args.push(*ptr);
+                }
+            }
+            self.s.lower_now(func);
+            Some(leaves)
         } else {
-            let rt = self.s.ir_ty(sig.ret);
-            Some(self.add(ir::Expression::CallResult(func), rt))
+            None
+        };
+        let returns_res = self.s.types.is_resource(sig.ret);
+        // The callee's body says which resource it returns.
+        let res_return = if returns_res {
+            self.s.lower_now(func);
+            self.s.returned_res.get(&func).copied().flatten()
+        } else {
+            None
+        };
+        let result = match res_return {
+            Some(ResReturn::Indexed { count, .. }) => {
+                let rt = self.index_result_type(count);
+                Some(self.add(ir::Expression::CallResult(func), rt))
+            }
+            _ if sig.ret == types::VOID || returns_res || ret_agg.is_some() => None,
+            _ => {
+                let rt = self.s.ir_ty(sig.ret);
+                Some(self.add(ir::Expression::CallResult(func), rt))
+            }
         };
         self.stmt(ir::Statement::Call {
             function: func,
@@ -816,15 +937,45 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.write_place(&place, aty, h);
             }
         }
-        if returns_res {
-            // The callee's body says which resource it returns.
-            self.s.lower_now(func);
-            return match self.s.returned_res.get(&func).copied().flatten() {
-                Some(id) => {
-                    let ro = self.s.resource_read_only(sig.ret, span);
-                    self.res_path_place(id, sig.ret, ro)
+        if let Some(leaves) = ret_agg {
+            let Some(Some(ids)) = self.s.returned_agg.get(&func).cloned() else {
+                return self.unsupported("using the struct returned by this call", span);
+            };
+            let mut ids = ids.into_iter();
+            let mut out = Vec::with_capacity(leaves.len());
+            for l in leaves {
+                if self.s.types.is_resource(l.ty) {
+                    let Some(r) = ids.next() else {
+                        return Val::error();
+                    };
+                    let ro = self.s.resource_read_only(l.ty, span);
+                    out.push(Val {
+                        ty: l.ty,
+                        kind: ValKind::Res(r),
+                        read_only: ro,
+                    });
+                } else {
+                    out.push(l);
                 }
-                None => self.unsupported("using the resource returned by this call", span),
+            }
+            return self.agg_from_leaves(sig.ret, &mut out.into_iter());
+        }
+        if returns_res {
+            let ro = self.s.resource_read_only(sig.ret, span);
+            return match (res_return, result) {
+                (Some(ResReturn::Fixed(id)), _) => self.res_path_place(id, sig.ret, ro),
+                (Some(ResReturn::Indexed { gv, count }), Some(r)) => {
+                    let u = self.s.ir_ty(types::UINT);
+                    let idx: Vec<_> = if count == 1 {
+                        vec![r]
+                    } else {
+                        (0..count as u32)
+                            .map(|k| self.add(ir::Expression::AccessIndex { base: r, index: k }, u))
+                            .collect()
+                    };
+                    self.indexed_res_place(gv, &idx, sig.ret, ro)
+                }
+                _ => self.unsupported("using the resource returned by this call", span),
             };
         }
         match result {

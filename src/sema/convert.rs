@@ -14,17 +14,38 @@ use crate::ir;
 use crate::span::Span;
 use std::collections::VecDeque;
 
-/// The cost of one implicit conversion; lower is better. `None` from
+/// The cost of implicit conversions; lower is better. `None` from
 /// [`conversion_cost`] means impossible.
-pub type Cost = u32;
+///
+/// Each kind of conversion counts in its own 6-bit digit, so that any
+/// number of conversions of a cheaper kind cost less than one of a dearer
+/// kind. Overloads are ranked by the sum over their arguments, as DXC
+/// scores them: `f(float3, float)` picks `f(float3, float3)` (one splat)
+/// over `f(float, float)` (one truncation).
+pub type Cost = u64;
+
+const fn kind(k: u32) -> Cost {
+    1 << (6 * k)
+}
 
 pub const EXACT: Cost = 0;
-const LITERAL: Cost = 1;
-const PROMOTION: Cost = 2;
-const CONVERSION: Cost = 4;
-const SPLAT: Cost = 8;
-const TRUNCATION: Cost = 16;
-const SHAPE_CHANGE: Cost = 12;
+/// A literal taking a type of its own kind (`1` → `uint`).
+const LITERAL: Cost = kind(0);
+/// Widening within a kind (`half` → `float`, `int` → `int64_t`).
+const PROMOTION: Cost = kind(1);
+/// Between signed and unsigned integers.
+const SIGN_CHANGE: Cost = kind(2);
+/// Integer to float, and to or from `bool`.
+const CONVERSION: Cost = kind(3);
+/// Narrowing within a kind (`double` → `float`, `int` → `int16_t`).
+const NARROWING: Cost = kind(4);
+const FLOAT_TO_INT: Cost = kind(5);
+/// Scalar to vector or matrix.
+const SPLAT: Cost = kind(6);
+/// Between shapes of the same size (`float4` ↔ `float2x2`).
+const SHAPE_CHANGE: Cost = kind(7);
+/// Dropping vector or matrix components.
+const TRUNCATION: Cost = kind(8);
 
 fn scalar_cost(from: Sc, to: Sc) -> Cost {
     if from == to {
@@ -34,10 +55,29 @@ fn scalar_cost(from: Sc, to: Sc) -> Cost {
         (Sc::LitInt, t) if t.is_int() => LITERAL,
         (Sc::LitFloat, t) if t.is_float() => LITERAL,
         (Sc::LitInt, t) if t.is_float() => LITERAL + PROMOTION,
-        (f, t) if f.kind() == t.kind() && f.width() < t.width() => PROMOTION,
-        (f, t) if f.is_float() && t.is_float() => CONVERSION,
-        (f, t) if f.is_int() && t.is_int() && f.width() == t.width() => CONVERSION,
-        _ => CONVERSION + 1,
+        (f, t) if f.is_float() && t.is_float() => {
+            if f.width() < t.width() {
+                PROMOTION
+            } else {
+                NARROWING
+            }
+        }
+        (f, t) if f.is_int() && t.is_int() => {
+            let sign = if f.kind() == t.kind() {
+                EXACT
+            } else {
+                SIGN_CHANGE
+            };
+            if f.width() < t.width() {
+                PROMOTION + sign
+            } else if f.width() == t.width() {
+                sign
+            } else {
+                NARROWING + sign
+            }
+        }
+        (f, t) if f.is_float() && t.is_int() => FLOAT_TO_INT,
+        _ => CONVERSION,
     }
 }
 
@@ -533,11 +573,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         q: &mut VecDeque<Val>,
         span: Span,
     ) -> Option<ir::Handle<ir::Expression>> {
-        if let Some(front) = q.front() {
-            if front.ty == ty {
-                let v = q.pop_front()?;
-                return self.value(&v);
-            }
+        if let Some(front) = q.front()
+            && front.ty == ty
+        {
+            let v = q.pop_front()?;
+            return self.value(&v);
         }
         match self.s.types.get(ty).clone() {
             Ty::Scalar(_) | Ty::Enum(_) => loop {

@@ -2,11 +2,11 @@
 //! statements to an IR function (keeping `Emit` ranges right), block
 //! scopes for locals, and the setup of parameters and `this`.
 
-use super::consteval::Konst;
+use super::consteval::{ConstVal, Konst};
 use super::place::{Place, Val, ValKind};
 use super::resolve::Env;
 use super::scope::{FuncDeclId, ScopeId, TypeEntry};
-use super::types::{self, TyId};
+use super::types::{self, Sc, TyId};
 use super::{Dir, ReadOnly, Sema, TArg};
 use crate::diag::{Diagnostic, codes};
 use crate::intern::Symbol;
@@ -98,6 +98,12 @@ pub struct FnBuilder {
     /// Cache insertions in order, so that discarding code undoes only its
     /// own (expression handle, key).
     cache_log: Vec<(ir::Handle<ir::Expression>, CacheKey)>,
+    /// How many `begin_discard`s are open: code lowered now is only
+    /// checked, and must leave no lasting trace (e.g. returned resources).
+    pub discarding: u32,
+    /// Lowering a `for` initializer whose declarations go to the enclosing
+    /// scope (before HLSL 2021).
+    pub for_init: bool,
     /// `this` inside methods.
     pub this: Option<Val>,
     /// The struct of `this` (also for static methods).
@@ -127,6 +133,8 @@ impl FnBuilder {
             lit_cache: FxHashMap::default(),
             const_cache: FxHashMap::default(),
             cache_log: Vec::new(),
+            discarding: 0,
+            for_init: false,
             this: None,
             this_struct: None,
             scope,
@@ -230,6 +238,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// (unreachable statements, `sizeof(expr)`, the untaken arm of a
     /// constant `?:`, trial lowerings).
     pub fn begin_discard(&mut self) -> usize {
+        self.fb.discarding += 1;
         self.push_block();
         self.fb.f.expressions.len()
     }
@@ -237,6 +246,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Throws away what was lowered since `begin_discard`: its statements
     /// and its expressions (no expression may stay unemitted).
     pub fn end_discard(&mut self, mark: usize) {
+        self.fb.discarding = self.fb.discarding.saturating_sub(1);
         let _ = self.pop_block();
         if self.fb.f.expressions.len() > mark {
             self.fb.f.expressions.truncate(mark);
@@ -458,7 +468,40 @@ impl<'a> Sema<'a> {
         fb.locals.push();
         let mut cx = FnCtx::new(self, fb);
         let mut arg_index = 0u32;
-        if let Some(t) = this_ty {
+        let agg_this = inst.as_ref().is_some_and(|a| a.contains(&TArg::AggThis));
+        if let (Some(t), true) = (this_ty, agg_this) {
+            // `this` is an aggregate: its resources come first in the
+            // instance's resources, its data members are the arguments.
+            let mut leaves = Vec::new();
+            for (slot, is_res) in cx.s.agg_slots(t) {
+                if is_res {
+                    let r = res_args.pop();
+                    leaves.push(match r {
+                        Some(r) => {
+                            let ro = cx.s.resource_read_only(slot, def.name.span);
+                            cx.res_path_place(r, slot, ro)
+                        }
+                        None => Val::error(),
+                    });
+                } else {
+                    let mem = cx.s.ir_ty(slot);
+                    let pty = cx.ptr_type(mem, ir::AddressSpace::Function);
+                    let ptr = cx.add(ir::Expression::FunctionArgument(arg_index), pty);
+                    arg_index += 1;
+                    leaves.push(Val::place(
+                        slot,
+                        Place::Ptr {
+                            ptr,
+                            mem,
+                            space: ir::AddressSpace::Function,
+                        },
+                        None,
+                    ));
+                }
+            }
+            let this = cx.agg_from_leaves(t, &mut leaves.into_iter());
+            cx.fb.this = Some(this);
+        } else if let Some(t) = this_ty {
             let mem = cx.s.ir_ty(t);
             let pty = cx.ptr_type(mem, ir::AddressSpace::Function);
             let ptr = cx.add(ir::Expression::FunctionArgument(0), pty);
@@ -475,7 +518,7 @@ impl<'a> Sema<'a> {
             arg_index = 1;
         }
         let mut next_arg = arg_index;
-        for p in sig.params.iter() {
+        for (pi, p) in sig.params.iter().enumerate() {
             if specialized && cx.s.types.is_resource(p.ty) {
                 // The resource this instance was made for.
                 let r = res_args.pop();
@@ -510,6 +553,27 @@ impl<'a> Sema<'a> {
                 Val::place(p.ty, Place::Ptr { ptr, mem, space }, None)
             } else {
                 match p.dir {
+                    Dir::In
+                        if !p.precise
+                            && matches!(
+                                cx.s.types.get(p.ty),
+                                types::Ty::Scalar(_)
+                                    | types::Ty::Vector(..)
+                                    | types::Ty::Matrix(..)
+                            )
+                            && !super::ast_scan::WriteScan {
+                                name,
+                                uint_scalar: p.ty == types::UINT,
+                                out_at: &|callee, i| cx.s.may_take_out(callee, i),
+                            }
+                            .may_write(body) =>
+                    {
+                        // Never changed: the argument value itself, so that
+                        // after inlining a constant argument stays a constant
+                        // (e.g. a texture offset, which Vulkan wants constant).
+                        let arg = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
+                        Val::expr(p.ty, arg)
+                    }
                     Dir::In => {
                         // HLSL parameters are mutable copies.
                         let arg = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
@@ -543,6 +607,29 @@ impl<'a> Sema<'a> {
                     }
                 }
             };
+            // A constant this instance was made for: the body sees the
+            // value (it never changes the parameter).
+            let const_arg = inst.iter().flatten().find_map(|a| match a {
+                TArg::ConstArg { param, value } if *param as usize == pi => Some(*value),
+                _ => None,
+            });
+            if let Some(v) = const_arg
+                && let Some(sc) = cx.s.types.component(p.ty)
+            {
+                let k = if sc == Sc::Bool {
+                    Konst {
+                        sc,
+                        v: ConstVal::Bool(v != 0),
+                    }
+                } else {
+                    Konst {
+                        sc,
+                        v: ConstVal::Int(v),
+                    }
+                };
+                cx.fb.locals.declare(name, LocalSym::Value(k));
+                continue;
+            }
             cx.fb.locals.declare(
                 name,
                 LocalSym::Var(LocalVar {
@@ -555,7 +642,14 @@ impl<'a> Sema<'a> {
         cx.lower_block_stmts(&body.stmts);
         let returns = cx.block_always_returns();
         if !returns {
-            if sig.ret == types::VOID || cx.s.types.is_resource(sig.ret) {
+            if let (true, Some(r)) = (cx.s.types.is_resource(sig.ret), cx.fb.f.result.clone()) {
+                // Returning resource indices: an end never reached.
+                let z = cx.add(ir::Expression::ZeroValue(r.ty), r.ty);
+                cx.stmt(ir::Statement::Return { value: Some(z) });
+            } else if sig.ret == types::VOID
+                || cx.s.types.is_resource(sig.ret)
+                || cx.s.types.is_agg(sig.ret)
+            {
                 cx.stmt(ir::Statement::Return { value: None });
             } else {
                 let fname = cx.s.funcs[decl.0 as usize].name;

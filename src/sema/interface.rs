@@ -115,13 +115,21 @@ impl<'a> Sema<'a> {
         if let Some(&id) = found.first() {
             return Some(id);
         }
-        let mut defined: Vec<String> = self
+        // Functions that look like entry points (`[numthreads]`, other
+        // stage attributes, semantics on parameters or result) first.
+        let mut defined: Vec<(bool, String)> = self
             .funcs
             .iter()
             .filter(|d| {
                 d.def.is_some() && d.this_ty.is_none() && self.scopes.get(d.scope).parent.is_none()
             })
-            .map(|d| d.name.to_string())
+            .map(|d| {
+                let f = d.def.unwrap_or(d.ast);
+                let entry_like = !f.attrs.is_empty()
+                    || f.return_annotations.semantic.is_some()
+                    || f.params.iter().any(|p| p.annotations.semantic.is_some());
+                (!entry_like, d.name.to_string())
+            })
             .collect();
         defined.sort();
         defined.dedup();
@@ -129,10 +137,31 @@ impl<'a> Sema<'a> {
             codes::ENTRY_NOT_FOUND,
             format!("entry point `{}` is not defined", self.opts.entry),
         );
+        // A near miss first: `-E Main` for `main`.
+        let want = self.opts.entry.to_ascii_lowercase();
+        if let Some((_, close)) = defined
+            .iter()
+            .filter(|(_, n)| edit_distance(&n.to_ascii_lowercase(), &want) <= 2)
+            .min_by_key(|(_, n)| edit_distance(&n.to_ascii_lowercase(), &want))
+        {
+            d = d.note(format!("did you mean `{close}`?"));
+        }
+        const SHOWN: usize = 12;
+        let names: Vec<&str> = defined
+            .iter()
+            .take(SHOWN)
+            .map(|(_, n)| n.as_str())
+            .collect();
         d = if defined.is_empty() {
             d.note("the file defines no functions")
+        } else if defined.len() > SHOWN {
+            d.note(format!(
+                "functions defined: {}, and {} more",
+                names.join(", "),
+                defined.len() - SHOWN
+            ))
         } else {
-            d.note(format!("functions defined: {}", defined.join(", ")))
+            d.note(format!("functions defined: {}", names.join(", ")))
         };
         d = d.note("pick the entry point with -E NAME");
         self.push(d);
@@ -294,15 +323,15 @@ impl<'a> Sema<'a> {
                 }
                 Dir::Out | Dir::InOut => {
                     let (tmp, it) = cx.temp(p.ty);
-                    if p.dir == Dir::InOut {
-                        if let Some(h) = cx.stage_input(
+                    if p.dir == Dir::InOut
+                        && let Some(h) = cx.stage_input(
                             &mut io, p.ty, p.semantic, p.interp, p.sampling, &pname, p.span,
-                        ) {
-                            cx.stmt(ir::Statement::Store {
-                                pointer: tmp,
-                                value: h,
-                            });
-                        }
+                        )
+                    {
+                        cx.stmt(ir::Statement::Store {
+                            pointer: tmp,
+                            value: h,
+                        });
                     }
                     args.push(tmp);
                     outs.push((tmp, it, p.clone()));
@@ -547,7 +576,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         // A user semantic: the next location.
         let location = io.next_in;
         io.next_in += self.location_count(ty);
-        let it = self.s.ir_ty(ty);
+        // Vulkan has no bool stage variables (VUID-StandaloneSpirv-Input-07290):
+        // DXC passes them as uint.
+        let var_ty = self.io_type(ty);
+        let it = self.s.ir_ty(var_ty);
         let interpolation = interp.or_else(|| {
             // Vulkan: integer fragment inputs must be Flat.
             (self.s.stage == Stage::Pixel
@@ -582,7 +614,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         });
         let pty = self.ptr_type(it, ir::AddressSpace::Input);
         let p = self.add(ir::Expression::GlobalVariable(g), pty);
-        Some(self.add(ir::Expression::Load { pointer: p }, it))
+        let v = self.add(ir::Expression::Load { pointer: p }, it);
+        if var_ty == ty {
+            return Some(v);
+        }
+        let c = self.cast(Val::expr(var_ty, v), ty, span);
+        self.value(&c)
+    }
+
+    /// The type of the stage variable for a value of type `ty`: bools
+    /// become uints.
+    fn io_type(&mut self, ty: TyId) -> TyId {
+        match self.s.types.component(ty) {
+            Some(Sc::Bool) if matches!(self.s.types.get(ty), Ty::Scalar(_) | Ty::Vector(..)) => {
+                self.s.types.with_component(ty, Sc::U32)
+            }
+            _ => ty,
+        }
     }
 
     /// Locations a value takes (one per row of a matrix, per array element).
@@ -710,7 +758,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             io.next_out += self.location_count(ty);
             l
         };
-        let it = self.s.ir_ty(ty);
+        let var_ty = self.io_type(ty);
+        let v = if var_ty == ty {
+            v
+        } else {
+            let c = self.cast(Val::expr(ty, v), var_ty, span);
+            match self.value(&c) {
+                Some(h) => h,
+                None => return,
+            }
+        };
+        let it = self.s.ir_ty(var_ty);
         let g = self.s.module.globals.append(ir::GlobalVariable {
             name: Some(format!("out.var.{sname}")),
             space: ir::AddressSpace::Output,
@@ -736,4 +794,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             value: v,
         });
     }
+}
+
+/// Levenshtein distance (for "did you mean" notes).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }

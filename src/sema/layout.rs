@@ -20,6 +20,7 @@
 use super::types::{Sc, Ty, TyId, Types};
 use crate::ir;
 use crate::options::LayoutRule;
+use crate::span::Span;
 use rustc_hash::FxHashMap;
 
 /// The rule one buffer's contents follow.
@@ -92,12 +93,27 @@ pub struct MemberSpec {
     /// An explicit byte offset (`packoffset`, `[[vk::offset]]`,
     /// `register(cN)` on `$Globals` members).
     pub offset: Option<u32>,
+    /// Where the member is declared, for diagnosing a misaligned explicit
+    /// offset.
+    pub span: Option<Span>,
+}
+
+/// An explicit offset the layout rule does not allow.
+#[derive(Clone, Debug)]
+pub struct Misaligned {
+    pub span: Span,
+    pub offset: u32,
+    pub align: u32,
+    /// A vector crossing a 16-byte boundary it may not.
+    pub straddles: bool,
 }
 
 /// Caches laid-out types.
 #[derive(Default)]
 pub struct Layouts {
     cache: FxHashMap<(TyId, Rule, bool), Laid>,
+    /// Explicit offsets found misaligned, for sema to report.
+    pub misaligned: Vec<Misaligned>,
 }
 
 fn round_up(x: u32, a: u32) -> u32 {
@@ -110,7 +126,7 @@ fn improper_straddle(size: u32, offset: u32) -> bool {
     if size <= 16 {
         offset / 16 != (offset + size.max(1) - 1) / 16
     } else {
-        offset % 16 != 0
+        !offset.is_multiple_of(16)
     }
 }
 
@@ -316,6 +332,7 @@ impl Layouts {
                         row_major: false,
                         precise: false,
                         offset: None,
+                        span: None,
                     });
                 }
                 for f in info
@@ -329,6 +346,7 @@ impl Layouts {
                         row_major: f.major.unwrap_or(false),
                         precise: f.precise,
                         offset: f.vk_offset,
+                        span: Some(f.span),
                     });
                 }
                 self.structure(types, module, Some(info.display.clone()), &members, rule)
@@ -377,6 +395,30 @@ impl Layouts {
             || matches!(types.get(m.ty), Ty::Matrix(_, r, c) if *r == 1 || *c == 1);
         if let Some(o) = m.offset {
             offset = o;
+            // Vulkan "Offset and Stride Assignment": relaxed vectors need
+            // their component alignment and no improper straddle; all else
+            // its full alignment.
+            let mut straddles = false;
+            let (need, ok) = if rule.is_relaxed() && is_vector {
+                let comp = types.component(m.ty).map_or(4, scalar_size);
+                straddles = improper_straddle(l.size, o);
+                (comp, o.is_multiple_of(comp) && !straddles)
+            } else {
+                let need = if rule == Rule::FxcCBuffer && matches!(types.get(m.ty), Ty::Struct(_)) {
+                    align.max(16)
+                } else {
+                    align
+                };
+                (need, o.is_multiple_of(need.max(1)))
+            };
+            if !ok && let Some(span) = m.span {
+                self.misaligned.push(Misaligned {
+                    span,
+                    offset: o,
+                    align: need,
+                    straddles,
+                });
+            }
         } else if rule.is_relaxed() && is_vector {
             let comp = types.component(m.ty).map_or(4, scalar_size);
             if comp <= 4 {

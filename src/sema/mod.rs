@@ -16,22 +16,32 @@
 //!    the groupshared budget is checked.
 
 pub mod aggregate;
+pub mod assign;
+pub mod ast_scan;
 pub mod bindings;
+pub mod byte_address;
 pub mod call;
+pub mod cbuffer;
 pub mod consteval;
 pub mod convert;
 pub mod decl;
 pub mod expr;
 pub mod func;
+pub mod globals;
+pub mod init;
 pub mod interface;
 pub mod intrinsics;
 pub mod layout;
+pub mod memory;
+pub mod ops;
 pub mod place;
 pub mod resolve;
+pub mod resource_decl;
 pub mod resources;
 pub mod scope;
 pub mod stmt;
 pub mod storage;
+pub mod texture;
 pub mod types;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -72,6 +82,8 @@ pub fn lower(
     s.check_recursion();
     s.assign_bindings();
     s.check_groupshared_budget();
+    s.report_misaligned_offsets();
+    s.check_unused_functions();
     let module = s.module;
     // Trial lowerings (constant conditions, `auto`, constant initializers)
     // may report a problem that the real lowering reports again.
@@ -81,6 +93,52 @@ pub fn lower(
     } else {
         Some(module)
     }
+}
+
+/// Whether a diagnostic is about the language (and so reported in
+/// functions that are not emitted) rather than the stage, the target or
+/// code generation.
+fn language_diagnostic(code: codes::Code) -> bool {
+    use codes::*;
+    [
+        UNKNOWN_NAME,
+        UNKNOWN_TYPE,
+        REDEFINITION,
+        TYPE_MISMATCH,
+        NO_MEMBER,
+        BAD_SWIZZLE,
+        BAD_OPERANDS,
+        NOT_INDEXABLE,
+        NO_MATCHING_OVERLOAD,
+        AMBIGUOUS_CALL,
+        WRONG_ARG_COUNT,
+        BAD_TEMPLATE_ARGS,
+        NOT_A_VALUE,
+        NOT_ASSIGNABLE,
+        BAD_INITIALIZER,
+        BAD_CAST,
+        UNSIZED_ARRAY,
+        NOT_CALLABLE,
+        IMPLICIT_TRUNCATION,
+        CONFLICTING_STORAGE,
+        MODIFIER_NOT_ALLOWED,
+        DUPLICATE_MODIFIER,
+        CONST_UNINITIALIZED,
+        ASSIGN_READ_ONLY,
+        CONFLICTING_INTERPOLATION,
+        ATOMIC_NOT_SHARED,
+        MISSING_RETURN,
+        BREAK_OUTSIDE,
+        CONTINUE_OUTSIDE,
+        BAD_RETURN,
+        BAD_CASE,
+        OUT_ARG_NOT_LVALUE,
+        NO_METHOD,
+        INTEGER_DIVISION_BY_ZERO,
+        NOT_CONSTANT,
+        BAD_ARRAY_SIZE,
+    ]
+    .contains(&code)
 }
 
 /// Drops repeated diagnostics (same code, message and labels) reported
@@ -181,6 +239,31 @@ pub enum TArg {
     /// A resource argument a function is specialized for (index into
     /// `Sema::res_paths`).
     Res(u32),
+    /// A method instance whose `this` is a struct holding resources: the
+    /// `Res` arguments after it start with the resources of `this`'s slots
+    /// (depth first), and its data members are passed as one pointer each.
+    AggThis,
+    /// A function returning a resource specialized for the constant
+    /// argument of its `param`-th parameter (which its body never
+    /// changes), so that it can choose the resource at compile time.
+    ConstArg {
+        param: u16,
+        value: i64,
+    },
+}
+
+/// What a function returning a resource returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResReturn {
+    /// Always this resource (an interned [`ResPath`]).
+    Fixed(u32),
+    /// An element of this global array (of arrays) of resources: the IR
+    /// function returns its `count` indices (a `uint` or `uintN`) and the
+    /// caller indexes the global.
+    Indexed {
+        gv: ir::Handle<ir::GlobalVariable>,
+        count: u8,
+    },
 }
 
 /// A resource named at compile time: a global and constant indices into it
@@ -231,6 +314,9 @@ pub enum GlobalKind {
     /// A `static` resource variable: another name for a resource, set by
     /// its initializer or an assignment (index into `Sema::res_paths`).
     ResAlias(Option<u32>),
+    /// A specialization constant (`[[vk::constant_id(N)]]`): a module
+    /// constant expression the backend writes as `OpSpecConstant`.
+    SpecConstant(ir::Handle<ir::Expression>),
     /// Declared with an error: uses are silently errors.
     Error,
 }
@@ -347,7 +433,9 @@ pub struct Sema<'a> {
     pub inline_structs: FxHashMap<usize, TyId>,
     /// groupshared variables with their spans, for the size budget.
     pub groupshared: Vec<(Symbol, TyId, Span)>,
-    pending: Vec<Pending>,
+    /// Functions to lower, first come first served (as DXC's work queue,
+    /// so that lazily made globals such as counters come in its order).
+    pending: std::collections::VecDeque<Pending>,
     call_edges: Vec<CallEdge>,
     /// IR function → its user-facing name and span, for diagnostics.
     pub func_names: FxHashMap<ir::Handle<ir::Function>, (String, Span)>,
@@ -366,10 +454,15 @@ pub struct Sema<'a> {
     res_path_ids: FxHashMap<ResPath, u32>,
     /// The resource each resource-returning function returns (`None`: not
     /// one resolvable at compile time).
-    pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<u32>>,
+    pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<ResReturn>>,
+    /// The resources (by aggregate slot) each function returning a struct
+    /// holding resources returns (`None`: not resolvable at compile time).
+    pub returned_agg: FxHashMap<ir::Handle<ir::Function>, Option<Vec<u32>>>,
     /// Runtime arrays standing for the descriptor heaps, by element memory
     /// type and heap (sampler or resource).
     pub heap_globals: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
+    /// Predefined struct types (`RayDesc`…), made on first use.
+    pub builtin_structs: FxHashMap<&'static str, TyId>,
     /// The runtime array of counters of resources taken from the heap.
     pub counter_heap: Option<ir::Handle<ir::GlobalVariable>>,
     /// Some reachable code takes derivatives (explicitly, or by implicit-LOD
@@ -406,7 +499,7 @@ impl<'a> Sema<'a> {
             pack_row_major: opts.matrix_layout == crate::options::MatrixLayout::RowMajor,
             inline_structs: FxHashMap::default(),
             groupshared: Vec::new(),
-            pending: Vec::new(),
+            pending: Default::default(),
             call_edges: Vec::new(),
             func_names: FxHashMap::default(),
             entry_wrapper: None,
@@ -416,11 +509,13 @@ impl<'a> Sema<'a> {
             struct_instances: FxHashMap::default(),
             uses_derivatives: false,
             heap_globals: FxHashMap::default(),
+            builtin_structs: FxHashMap::default(),
             counter_heap: None,
             lowered: Default::default(),
             res_paths: Vec::new(),
             res_path_ids: FxHashMap::default(),
             returned_res: FxHashMap::default(),
+            returned_agg: FxHashMap::default(),
         }
     }
 
@@ -480,7 +575,7 @@ impl<'a> Sema<'a> {
         let scope = self.funcs[id.0 as usize].scope;
         let h = self.new_ir_function(id, &sig, None);
         self.funcs[id.0 as usize].ir = Some(h);
-        self.pending.push(Pending {
+        self.pending.push_back(Pending {
             func: h,
             decl: id,
             env: scope,
@@ -504,7 +599,7 @@ impl<'a> Sema<'a> {
         self.funcs[id.0 as usize]
             .instances
             .insert(args.clone(), FuncInstance { env, sig, ir: h });
-        self.pending.push(Pending {
+        self.pending.push_back(Pending {
             func: h,
             decl: id,
             env,
@@ -535,6 +630,8 @@ impl<'a> Sema<'a> {
                     TArg::Type(t) => self.types.name(*t),
                     TArg::Value(v) => v.to_string(),
                     TArg::Res(r) => self.res_path_name(*r),
+                    TArg::AggThis => "this".into(),
+                    TArg::ConstArg { value, .. } => value.to_string(),
                 })
                 .collect();
             if decl.is_template {
@@ -546,8 +643,26 @@ impl<'a> Sema<'a> {
         let specialized = args.is_some_and(|a| a.iter().any(|t| matches!(t, TArg::Res(_))));
         let this_ty = decl.this_ty;
         let span = decl.ast.name.span;
+        let agg_this = args.is_some_and(|a| a.contains(&TArg::AggThis));
         let mut arguments = Vec::new();
-        if let Some(t) = this_ty {
+        if let (Some(t), true) = (this_ty, agg_this) {
+            // One pointer per data member of the aggregate `this`.
+            for (i, (slot, is_res)) in self.agg_slots(t).into_iter().enumerate() {
+                if is_res {
+                    continue;
+                }
+                let base = self.ir_ty(slot);
+                let ptr = self.module.ty(ir::TypeInner::Pointer {
+                    base,
+                    space: ir::AddressSpace::Function,
+                });
+                arguments.push(ir::FunctionArgument {
+                    name: Some(format!("this.{i}")),
+                    ty: ptr,
+                    precise: false,
+                });
+            }
+        } else if let Some(t) = this_ty {
             let base = self.ir_ty(t);
             let ptr = self.module.ty(ir::TypeInner::Pointer {
                 base,
@@ -572,7 +687,27 @@ impl<'a> Sema<'a> {
                 precise: p.precise,
             });
         }
-        let result = if sig.ret == types::VOID || self.types.is_resource(sig.ret) {
+        // A struct holding resources is returned through one pointer per
+        // data member (its resources are known at compile time).
+        let agg_ret = self.types.is_agg(sig.ret);
+        if agg_ret {
+            for (i, (slot, is_res)) in self.agg_slots(sig.ret).into_iter().enumerate() {
+                if is_res {
+                    continue;
+                }
+                let base = self.ir_ty(slot);
+                let ty = self.module.ty(ir::TypeInner::Pointer {
+                    base,
+                    space: ir::AddressSpace::Function,
+                });
+                arguments.push(ir::FunctionArgument {
+                    name: Some(format!("result.{i}")),
+                    ty,
+                    precise: false,
+                });
+            }
+        }
+        let result = if sig.ret == types::VOID || self.types.is_resource(sig.ret) || agg_ret {
             None
         } else {
             Some(ir::FunctionResult {
@@ -607,7 +742,7 @@ impl<'a> Sema<'a> {
     }
 
     fn drain_worklist(&mut self) {
-        while let Some(p) = self.pending.pop() {
+        while let Some(p) = self.pending.pop_front() {
             if self.lowered.contains(&p.func) {
                 continue;
             }
@@ -622,7 +757,9 @@ impl<'a> Sema<'a> {
             return;
         }
         if let Some(i) = self.pending.iter().position(|p| p.func == func) {
-            let p = self.pending.remove(i);
+            let Some(p) = self.pending.remove(i) else {
+                return;
+            };
             self.lower_function_body(p.func, p.decl, p.env, p.inst);
         }
     }
@@ -774,6 +911,80 @@ impl<'a> Sema<'a> {
     }
 
     /// groupshared memory is limited to 32 KB in D3D11+ compute shaders.
+    /// Whether some function, method or intrinsic named `callee` may take
+    /// its argument at `index` as `out` or `inout`.
+    pub fn may_take_out(&self, callee: Symbol, index: usize) -> bool {
+        let user = self.funcs.iter().any(|f| {
+            f.name == callee
+                && f.ast.params.get(index).is_some_and(|p| {
+                    p.modifiers.has(ast::Modifier::Out) || p.modifiers.has(ast::Modifier::Inout)
+                })
+        });
+        user || intrinsics::table::find(callee.as_str()).is_some_and(|i| {
+            i.overloads
+                .iter()
+                .any(|o| o.params.get(index).is_some_and(|p| p.out))
+        })
+    }
+
+    /// Lowers the functions the entry point does not reach, for their
+    /// language errors only (as DXC's front end checks every function), and
+    /// throws the code away. Problems that depend on the stage, the target
+    /// or code generation ("not supported yet", stage-only statements and
+    /// intrinsics, recursion, undefined callees) are not reported for them:
+    /// they are no problem in code that is never emitted.
+    fn check_unused_functions(&mut self) {
+        let unused: Vec<FuncDeclId> = (0..self.funcs.len())
+            .filter(|&i| {
+                let f = &self.funcs[i];
+                f.def.is_some() && !f.is_template && f.ir.is_none() && f.sig.is_some()
+            })
+            .map(|i| FuncDeclId(i as u32))
+            .collect();
+        if unused.is_empty() {
+            return;
+        }
+        let saved = self.module.clone();
+        let from = self.diags.list.len();
+        for id in unused {
+            self.func_ir(id);
+            self.drain_worklist();
+        }
+        self.module = saved;
+        let mut i = 0;
+        self.diags.list.retain(|d| {
+            i += 1;
+            i <= from || language_diagnostic(d.code)
+        });
+    }
+
+    /// Explicit offsets that break the layout rule of their buffer would
+    /// give invalid SPIR-V (Vulkan "Offset and Stride Assignment").
+    fn report_misaligned_offsets(&mut self) {
+        let mut seen = rustc_hash::FxHashSet::default();
+        for m in std::mem::take(&mut self.layouts.misaligned) {
+            if !seen.insert(m.span) {
+                continue;
+            }
+            let msg = if m.straddles {
+                format!(
+                    "at offset {}, this vector would straddle a 16-byte boundary",
+                    m.offset
+                )
+            } else {
+                format!(
+                    "offset {} is not a multiple of this member's alignment ({})",
+                    m.offset, m.align
+                )
+            };
+            self.push(
+                Diagnostic::error(codes::MISALIGNED_OFFSET, msg)
+                .label(m.span, "misaligned member")
+                .note("the buffer's layout rule needs aligned members; `-fvk-use-scalar-layout` relaxes alignment to the component size"),
+            );
+        }
+    }
+
     fn check_groupshared_budget(&mut self) {
         const LIMIT: u64 = 32768;
         let mut total = 0u64;

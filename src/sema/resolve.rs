@@ -247,10 +247,10 @@ impl<'a> Sema<'a> {
             }
             _ => {}
         }
-        if path.is_single() {
-            if let Some(t) = self.builtin_type(last.name, args, env, span) {
-                return Self::entry(t);
-            }
+        if path.is_single()
+            && let Some(t) = self.builtin_type(last.name, args, env, span)
+        {
+            return Self::entry(t);
         }
         self.error(
             codes::UNKNOWN_TYPE,
@@ -328,13 +328,16 @@ impl<'a> Sema<'a> {
         if let Some(sc) = builtin_scalar(s, e16) {
             return Some(self.types.scalar(sc));
         }
-        if let Some((base, a, b)) = split_vector_matrix(s) {
-            if let Some(sc) = builtin_scalar(base, e16) {
-                return Some(match b {
-                    None => self.types.vector(sc, a),
-                    Some(c) => self.types.matrix(sc, a, c),
-                });
-            }
+        if let Some((base, a, b)) = split_vector_matrix(s)
+            && let Some(sc) = builtin_scalar(base, e16)
+        {
+            return Some(match b {
+                None => self.types.vector(sc, a),
+                Some(c) => self.types.matrix(sc, a, c),
+            });
+        }
+        if let Some(t) = self.builtin_struct(s) {
+            return Some(t);
         }
         match s {
             "void" => return Some(types::VOID),
@@ -620,6 +623,8 @@ impl<'a> Sema<'a> {
                 TArg::Type(t) => self.types.name(*t),
                 TArg::Value(v) => v.to_string(),
                 TArg::Res(r) => self.res_path_name(*r),
+                TArg::AggThis => "this".into(),
+                TArg::ConstArg { value, .. } => value.to_string(),
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -847,5 +852,68 @@ mod tests {
         assert_eq!(builtin_scalar("half", false), Some(Sc::F32));
         assert_eq!(builtin_scalar("half", true), Some(Sc::F16));
         assert_eq!(builtin_scalar("dword", false), Some(Sc::U32));
+    }
+}
+
+impl Sema<'_> {
+    /// The predefined struct types of the ray tracing headers, which shader
+    /// code of any stage may name: `RayDesc` and
+    /// `BuiltInTriangleIntersectionAttributes`.
+    fn builtin_struct(&mut self, name: &str) -> Option<TyId> {
+        let (key, fields): (&'static str, &[(&str, Sc, u8)]) = match name {
+            "RayDesc" => (
+                "RayDesc",
+                &[
+                    ("Origin", Sc::F32, 3),
+                    ("TMin", Sc::F32, 1),
+                    ("Direction", Sc::F32, 3),
+                    ("TMax", Sc::F32, 1),
+                ],
+            ),
+            "BuiltInTriangleIntersectionAttributes" => (
+                "BuiltInTriangleIntersectionAttributes",
+                &[("barycentrics", Sc::F32, 2)],
+            ),
+            _ => return None,
+        };
+        if let Some(&t) = self.builtin_structs.get(key) {
+            return Some(t);
+        }
+        let fields = fields
+            .iter()
+            .enumerate()
+            .map(|(i, &(n, sc, k))| types::Field {
+                member: i as u32,
+                bits: None,
+                name: Symbol::intern(n),
+                ty: if k == 1 {
+                    self.types.scalar(sc)
+                } else {
+                    self.types.vector(sc, k)
+                },
+                major: None,
+                precise: false,
+                interp: None,
+                sampling: None,
+                semantic: None,
+                vk_offset: None,
+                vk_location: None,
+                vk_builtin: None,
+                span: crate::sema::place::NO_SPAN,
+            })
+            .collect();
+        let t = self.types.add_struct(types::StructInfo {
+            name: Symbol::intern(key),
+            display: key.to_string(),
+            base: None,
+            fields,
+            methods: Default::default(),
+            scope: super::scope::GLOBAL_SCOPE.0,
+            is_interface: false,
+            complete: true,
+            span: crate::sema::place::NO_SPAN,
+        });
+        self.builtin_structs.insert(key, t);
+        Some(t)
     }
 }

@@ -9,7 +9,7 @@ use super::call::Arg;
 use super::func::FnCtx;
 use super::layout::{BufferKind, Rule};
 use super::place::{Place, Val, ValKind};
-use super::types::{self, ResKind, Sc, Shape, TexDim, Ty, TyId};
+use super::types::{self, ResKind, Sc, TexDim, Ty, TyId};
 use super::{ReadOnly, Sema};
 use crate::diag::codes;
 use crate::front::ast;
@@ -64,7 +64,7 @@ impl<'a> Sema<'a> {
 }
 
 /// Number of coordinate components a texture takes (array layer included).
-fn coord_count(dim: TexDim, array: bool) -> u8 {
+pub(super) fn coord_count(dim: TexDim, array: bool) -> u8 {
     let n = match dim {
         TexDim::D1 => 1,
         TexDim::D2 => 2,
@@ -74,7 +74,7 @@ fn coord_count(dim: TexDim, array: bool) -> u8 {
 }
 
 /// Number of offset components (no array layer; cubes take none).
-fn offset_count(dim: TexDim) -> u8 {
+pub(super) fn offset_count(dim: TexDim) -> u8 {
     match dim {
         TexDim::D1 => 1,
         TexDim::D2 => 2,
@@ -113,6 +113,109 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 _ => return None,
             }
         }
+    }
+
+    /// A resource place as a global and index values (constant or not):
+    /// `textures[i]`, `ResourceDescriptorHeap[k]`.
+    pub fn dyn_res_path(
+        &mut self,
+        v: &Val,
+    ) -> Option<(
+        ir::Handle<ir::GlobalVariable>,
+        Vec<ir::Handle<ir::Expression>>,
+    )> {
+        let ValKind::Place(Place::Ptr { ptr, .. }) = &v.kind else {
+            return None;
+        };
+        let mut steps = Vec::new();
+        let mut cur = *ptr;
+        let gv = loop {
+            match self.fb.f.expressions[cur] {
+                ir::Expression::GlobalVariable(gv) => break gv,
+                ir::Expression::AccessIndex { base, index } => {
+                    steps.push(Err(index));
+                    cur = base;
+                }
+                ir::Expression::Access { base, index } => {
+                    steps.push(Ok(index));
+                    cur = base;
+                }
+                _ => return None,
+            }
+        };
+        steps.reverse();
+        let u = self.s.ir_ty(types::UINT);
+        let mut out = Vec::with_capacity(steps.len());
+        for s in steps {
+            out.push(match s {
+                Err(i) => self.u32_lit(i),
+                Ok(h) => {
+                    let t = self.expr_ty(h);
+                    if t == u {
+                        h
+                    } else {
+                        self.add(
+                            ir::Expression::As {
+                                expr: h,
+                                kind: ir::ScalarKind::Uint,
+                                convert: Some(4),
+                                precise: false,
+                            },
+                            u,
+                        )
+                    }
+                }
+            });
+        }
+        Some((gv, out))
+    }
+
+    /// The IR type carrying `count` resource indices: `uint` or `uintN`.
+    pub fn index_result_type(&mut self, count: u8) -> ir::Handle<ir::Type> {
+        let t = if count == 1 {
+            types::UINT
+        } else {
+            self.s.types.vector(Sc::U32, count)
+        };
+        self.s.ir_ty(t)
+    }
+
+    /// The indices as one value of [`Self::index_result_type`].
+    pub fn indices_value(
+        &mut self,
+        idx: &[ir::Handle<ir::Expression>],
+    ) -> ir::Handle<ir::Expression> {
+        if let [one] = idx {
+            return *one;
+        }
+        let ty = self.index_result_type(idx.len() as u8);
+        self.add(
+            ir::Expression::Compose {
+                ty,
+                components: idx.to_vec(),
+            },
+            ty,
+        )
+    }
+
+    /// The place of `gv[indices…]`, a resource of type `ty`.
+    pub fn indexed_res_place(
+        &mut self,
+        gv: ir::Handle<ir::GlobalVariable>,
+        indices: &[ir::Handle<ir::Expression>],
+        ty: TyId,
+        read_only: Option<ReadOnly>,
+    ) -> Val {
+        let g = &self.s.module.globals[gv];
+        let (mut mem, space) = (g.ty, g.space);
+        let pty = self.ptr_type(mem, space);
+        let mut ptr = self.add(ir::Expression::GlobalVariable(gv), pty);
+        for &index in indices {
+            mem = self.member_mem_type(mem, 0, ty);
+            let pty = self.ptr_type(mem, space);
+            ptr = self.add(ir::Expression::Access { base: ptr, index }, pty);
+        }
+        Val::place(ty, Place::Ptr { ptr, mem, space }, read_only)
     }
 
     /// The place of an interned resource path, in this function.
@@ -186,7 +289,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         Val::place(ty, Place::Ptr { ptr, mem, space }, ro)
     }
 
-    fn res_error(&mut self, kind: ResKind, method: ast::Ident) -> Val {
+    pub(super) fn res_error(&mut self, kind: ResKind, method: ast::Ident) -> Val {
         self.error(
             codes::NO_METHOD,
             format!("`{}` has no method `{}`", kind.name(), method.name),
@@ -195,7 +298,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         )
     }
 
-    fn wrong_args(&mut self, what: &str, span: Span) -> Val {
+    pub(super) fn wrong_args(&mut self, what: &str, span: Span) -> Val {
         self.error(
             codes::WRONG_ARG_COUNT,
             format!("wrong arguments for `{what}`"),
@@ -211,7 +314,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// An integer or uint vector coordinate of `n` components.
-    fn int_coord(&mut self, a: &Arg, n: u8, signed: bool) -> Option<ir::Handle<ir::Expression>> {
+    pub(super) fn int_coord(
+        &mut self,
+        a: &Arg,
+        n: u8,
+        signed: bool,
+    ) -> Option<ir::Handle<ir::Expression>> {
         let sc = if signed { Sc::I32 } else { Sc::U32 };
         let t = self.s.types.vector(sc, n);
         // Keep the argument's signedness when it is already an int vector.
@@ -226,7 +334,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.arg_as(a, t)
     }
 
-    fn float_coord(&mut self, a: &Arg, n: u8) -> Option<ir::Handle<ir::Expression>> {
+    pub(super) fn float_coord(&mut self, a: &Arg, n: u8) -> Option<ir::Handle<ir::Expression>> {
         let t = self.s.types.vector(Sc::F32, n);
         self.arg_as(a, t)
     }
@@ -246,7 +354,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// The element pointer of a structured buffer: `buf[i]`.
-    fn structured_elem(
+    pub(super) fn structured_elem(
         &mut self,
         buf: &Val,
         elem: TyId,
@@ -283,6 +391,47 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// `res[i]` for buffers and textures.
+    /// `tex.mips[level][coord]` / `tex.sample[s][coord]`: a texel of a mip
+    /// level, or a sample of a multisampled texture.
+    pub fn texture_element(
+        &mut self,
+        tex: Val,
+        sel: Val,
+        sel_span: Span,
+        coord: Val,
+        coord_span: Span,
+        span: Span,
+    ) -> Val {
+        let Ty::Resource(ResKind::Texture { dim, array, ms, .. }, elem) =
+            self.s.types.get(tex.ty).clone()
+        else {
+            return Val::error();
+        };
+        let elem_ty = elem.unwrap_or(types::FLOAT);
+        let Some(image) = self.value(&tex) else {
+            return Val::error();
+        };
+        let sv = self.convert(sel, types::INT, sel_span);
+        let Some(s) = self.value(&sv) else {
+            return Val::error();
+        };
+        let n = coord_count(dim, array);
+        let ct = if n == 1 {
+            types::INT
+        } else {
+            self.s.types.vector(Sc::I32, n)
+        };
+        let cv = self.convert(coord, ct, coord_span);
+        let Some(c) = self.value(&cv) else {
+            return Val::error();
+        };
+        let _ = span;
+        let (level, sample) = if ms { (None, Some(s)) } else { (Some(s), None) };
+        let v4 = self.image_load(image, c, level, sample, None, elem_ty, None);
+        let h = self.from_texel(v4, elem_ty);
+        Val::expr(elem_ty, h)
+    }
+
     pub fn resource_index(
         &mut self,
         v: Val,
@@ -334,11 +483,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         None,
                     );
                 }
-                if ms {
-                    return self.unsupported("`[]` on multisampled textures (use Load)", span);
-                }
-                let level = Some(self.i32_lit(0));
-                let v4 = self.image_load(image, coord, level, None, None, elem_ty);
+                // `[]` reads mip level 0, or sample 0 of a multisampled
+                // texture.
+                let (level, sample) = if ms {
+                    (None, Some(self.i32_lit(0)))
+                } else {
+                    (Some(self.i32_lit(0)), None)
+                };
+                let v4 = self.image_load(image, coord, level, sample, None, elem_ty, None);
                 let h = self.from_texel(v4, elem_ty);
                 Val::expr(elem_ty, h)
             }
@@ -357,7 +509,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         None,
                     );
                 }
-                let v4 = self.image_load(image, index, None, None, None, elem_ty);
+                let v4 = self.image_load(image, index, None, None, None, elem_ty, None);
                 let h = self.from_texel(v4, elem_ty);
                 Val::expr(elem_ty, h)
             }
@@ -372,7 +524,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// A coordinate with exactly `n` components (truncating or padding with
     /// zeros as needed).
-    fn fit_coord(
+    pub(super) fn fit_coord(
         &mut self,
         c: ir::Handle<ir::Expression>,
         n: u8,
@@ -419,7 +571,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         )
     }
 
-    fn image_load(
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn image_load(
         &mut self,
         image: ir::Handle<ir::Expression>,
         coord: ir::Handle<ir::Expression>,
@@ -427,26 +580,91 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         sample: Option<ir::Handle<ir::Expression>>,
         offset: Option<ir::Handle<ir::Expression>>,
         elem: TyId,
+        status: Option<&Arg>,
     ) -> ir::Handle<ir::Expression> {
         let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
         let v4 = self.s.types.vector(sc, 4);
         let it = self.s.ir_ty(v4);
-        self.add(
-            ir::Expression::ImageLoad {
-                image,
-                coordinate: coord,
-                level,
-                sample,
-                offset,
-                sparse: false,
+        let load = |sparse| ir::Expression::ImageLoad {
+            image,
+            coordinate: coord,
+            level,
+            sample,
+            offset,
+            sparse,
+        };
+        match status {
+            Some(st) => self.sparse_read(load(true), it, st),
+            None => self.add(load(false), it),
+        }
+    }
+
+    /// Checks the trailing `status` argument of a texture read: the
+    /// residency code is written to it, so it must be an lvalue
+    /// (SPIR-V.rst, "Texture methods": OpImageSparse* when a status is
+    /// present).
+    pub(super) fn status_arg_ok(&mut self, a: &Arg) -> bool {
+        if a.val.is_error() {
+            return false;
+        }
+        if a.val.as_place().is_none() {
+            self.s.error(
+                codes::OUT_ARG_NOT_LVALUE,
+                "the status argument must be an lvalue: the operation writes its residency code there",
+                a.span,
+                "not an lvalue",
+            );
+            return false;
+        }
+        self.check_writable(&a.val, a.span)
+    }
+
+    /// Emits the sparse form `op` of a read whose dense result has IR type
+    /// `texel`: its result is `{ uint code; texel }`; the code goes to
+    /// `status` and the texel is returned.
+    pub(super) fn sparse_read(
+        &mut self,
+        op: ir::Expression,
+        texel: ir::Handle<ir::Type>,
+        status: &Arg,
+    ) -> ir::Handle<ir::Expression> {
+        let (code, texel) = self.sparse_parts(op, texel);
+        self.write_out(status, code, types::UINT);
+        texel
+    }
+
+    /// Emits the sparse read `op` (dense result type `texel`) and returns
+    /// its residency code and texel.
+    pub(super) fn sparse_parts(
+        &mut self,
+        op: ir::Expression,
+        texel: ir::Handle<ir::Type>,
+    ) -> (ir::Handle<ir::Expression>, ir::Handle<ir::Expression>) {
+        let u = self.s.ir_ty(types::UINT);
+        let member = |name: &str, ty| ir::StructMember {
+            name: Some(name.into()),
+            ty,
+            offset: None,
+            matrix_layout: None,
+            precise: false,
+            binding: None,
+        };
+        let rty = self.s.module.types.insert(ir::Type {
+            name: Some("SparseResidencyStruct".into()),
+            inner: ir::TypeInner::Struct {
+                members: vec![member("code", u), member("texel", texel)],
+                size: 0,
             },
-            it,
-        )
+        });
+        let r = self.add(op, rty);
+        let code = self.add(ir::Expression::AccessIndex { base: r, index: 0 }, u);
+        let texel = self.add(ir::Expression::AccessIndex { base: r, index: 1 }, texel);
+        (code, texel)
     }
 
     /// The counter global of the buffer behind `v` (created on first use
     /// for RW structured buffers).
-    fn counter_of(&mut self, v: &Val, span: Span) -> Option<ir::Handle<ir::Expression>> {
+    pub(super) fn counter_of(&mut self, v: &Val, span: Span) -> Option<ir::Handle<ir::Expression>> {
         let ValKind::Place(Place::Ptr { ptr, .. }) = &v.kind else {
             self.s
                 .unsupported("counters of this buffer expression", span);
@@ -505,7 +723,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// The runtime array of counters for heap resources.
-    fn counter_heap(&mut self) -> ir::Handle<ir::GlobalVariable> {
+    pub(super) fn counter_heap(&mut self) -> ir::Handle<ir::GlobalVariable> {
         if let Some(h) = self.s.counter_heap {
             return h;
         }
@@ -532,7 +750,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// Atomically adds `delta` to a buffer's counter; gives the old value.
-    fn counter_op(&mut self, v: &Val, add: bool, span: Span) -> Option<ir::Handle<ir::Expression>> {
+    pub(super) fn counter_op(
+        &mut self,
+        v: &Val,
+        add: bool,
+        span: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
         let base = self.counter_of(v, span)?;
         let int = self.s.ir_ty(types::INT);
         let ipty = self.ptr_type(int, ir::AddressSpace::Storage { writable: true });
@@ -553,7 +776,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         Some(r)
     }
 
-    fn as_uint(&mut self, h: ir::Handle<ir::Expression>) -> ir::Handle<ir::Expression> {
+    pub(super) fn as_uint(&mut self, h: ir::Handle<ir::Expression>) -> ir::Handle<ir::Expression> {
         let u = self.s.ir_ty(types::UINT);
         self.add(
             ir::Expression::As {
@@ -597,6 +820,24 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         return Val::error();
                     };
                     let n = coord_count(dim, array);
+                    // Load(location[, sample][, offset][, status]); RW
+                    // textures have neither sample nor offset.
+                    let status_at = if rw {
+                        1
+                    } else if ms {
+                        3
+                    } else {
+                        2
+                    };
+                    if args.len() > status_at + 1 {
+                        return self.wrong_args("Load", span);
+                    }
+                    let status = args.get(status_at);
+                    if let Some(st) = status
+                        && !self.status_arg_ok(st)
+                    {
+                        return Val::error();
+                    }
                     let (coord, level, sample, offset) = if rw {
                         let Some(a) = args.first() else {
                             return self.wrong_args("Load", span);
@@ -616,11 +857,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                             return Val::error();
                         };
                         let off = match args.get(2) {
-                            Some(o) => {
+                            Some(o) if status_at > 2 => {
                                 let ot = self.s.types.vector(Sc::I32, offset_count(dim));
                                 self.arg_as(o, ot)
                             }
-                            None => None,
+                            _ => None,
                         };
                         (c, None, Some(sh), off)
                     } else {
@@ -642,12 +883,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                             }
                             None => None,
                         };
-                        if args.len() > 2 {
-                            return self.unsupported("Load with a status argument", span);
-                        }
                         (c, Some(lvl), None, off)
                     };
-                    let v4 = self.image_load(image, coord, level, sample, offset, elem_ty);
+                    let v4 = self.image_load(image, coord, level, sample, offset, elem_ty, status);
                     let h = self.from_texel(v4, elem_ty);
                     Val::expr(elem_ty, h)
                 }
@@ -685,9 +923,26 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     let h = self.add(ir::Expression::ImageQuery { image, query }, f);
                     Val::expr(types::FLOAT, h)
                 }
+                "GatherCmpGreen" | "GatherCmpBlue" | "GatherCmpAlpha" if !rw && !ms => {
+                    // SPIR-V.rst, "Unsupported HLSL features": OpImageDrefGather
+                    // takes no component.
+                    self.error(
+                        codes::NO_METHOD,
+                        format!("`{m}` has no Vulkan equivalent"),
+                        method.span,
+                        "use `GatherCmp` or `GatherCmpRed`",
+                    )
+                }
+                "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha"
+                | "GatherCmp" | "GatherCmpRed"
+                    if matches!(dim, TexDim::D1 | TexDim::D3) =>
+                {
+                    self.res_error(kind, method)
+                }
                 "Sample" | "SampleLevel" | "SampleBias" | "SampleGrad" | "SampleCmp"
-                | "SampleCmpLevelZero" | "SampleCmpLevel" | "Gather" | "GatherRed"
-                | "GatherGreen" | "GatherBlue" | "GatherAlpha"
+                | "SampleCmpLevelZero" | "SampleCmpLevel" | "SampleCmpBias" | "SampleCmpGrad"
+                | "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha"
+                | "GatherCmp" | "GatherCmpRed"
                     if !rw && !ms =>
                 {
                     self.sample(obj, dim, array, elem_ty, m, args, span)
@@ -705,11 +960,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     let Some(i) = self.arg_as(a, types::INT) else {
                         return Val::error();
                     };
-                    if args.len() > 1 {
-                        return self.unsupported("Load with a status argument", span);
+                    if args.len() > 2 {
+                        return self.wrong_args("Load", span);
+                    }
+                    let status = args.get(1);
+                    if let Some(st) = status
+                        && !self.status_arg_ok(st)
+                    {
+                        return Val::error();
                     }
                     let _ = rw;
-                    let v4 = self.image_load(image, i, None, None, None, elem_ty);
+                    let v4 = self.image_load(image, i, None, None, None, elem_ty, status);
                     let h = self.from_texel(v4, elem_ty);
                     Val::expr(elem_ty, h)
                 }
@@ -720,7 +981,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
-    fn structured_method(
+    pub(super) fn structured_method(
         &mut self,
         obj: Val,
         kind: ResKind,
@@ -864,1137 +1125,5 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             _ => self.res_error(kind, method),
         }
-    }
-
-    /// Pointer to the `uint` holding byte `addr + off` of a byte-address
-    /// buffer.
-    fn bab_word_ptr(
-        &mut self,
-        obj: &Val,
-        addr: ir::Handle<ir::Expression>,
-        off: u32,
-        span: Span,
-    ) -> Option<(ir::Handle<ir::Expression>, ir::AddressSpace)> {
-        let ValKind::Place(Place::Ptr { ptr, mem, space }) = &obj.kind else {
-            self.s
-                .unsupported("byte-address access on this buffer expression", span);
-            return None;
-        };
-        let (ptr, mem, space) = (*ptr, *mem, *space);
-        let arr = match &self.s.module.types[mem].inner {
-            ir::TypeInner::Struct { members, .. } => members.first()?.ty,
-            _ => return None,
-        };
-        let byte = self.bab_byte(addr, off);
-        let u = self.s.ir_ty(types::UINT);
-        let two = self.u32_lit(2);
-        let idx = self.add(
-            ir::Expression::Binary {
-                op: ir::BinaryOperator::ShiftRight,
-                left: byte,
-                right: two,
-                precise: false,
-            },
-            u,
-        );
-        let apty = self.ptr_type(arr, space);
-        let a = self.add(
-            ir::Expression::AccessIndex {
-                base: ptr,
-                index: 0,
-            },
-            apty,
-        );
-        let upty = self.ptr_type(u, space);
-        Some((
-            self.add(
-                ir::Expression::Access {
-                    base: a,
-                    index: idx,
-                },
-                upty,
-            ),
-            space,
-        ))
-    }
-
-    /// The byte address `addr + off`.
-    fn bab_byte(
-        &mut self,
-        addr: ir::Handle<ir::Expression>,
-        off: u32,
-    ) -> ir::Handle<ir::Expression> {
-        if off == 0 {
-            return addr;
-        }
-        let u = self.s.ir_ty(types::UINT);
-        let o = self.u32_lit(off);
-        self.add(
-            ir::Expression::Binary {
-                op: ir::BinaryOperator::Add,
-                left: addr,
-                right: o,
-                precise: false,
-            },
-            u,
-        )
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn byte_address_method(
-        &mut self,
-        obj: Val,
-        kind: ResKind,
-        method: ast::Ident,
-        targs: Option<&'a [ast::TemplateArg]>,
-        args: Vec<Arg>,
-        span: Span,
-    ) -> Val {
-        let m = method.name.as_str();
-        let rw = kind == ResKind::RWByteAddressBuffer;
-        let templ_ty = match targs.and_then(|t| t.first()) {
-            Some(a) => {
-                let env = crate::cx_env!(self);
-                Some(self.s.template_type_arg(a, &env))
-            }
-            None => None,
-        };
-        match m {
-            "GetDimensions" => {
-                let Some(a) = args.first() else {
-                    return self.wrong_args("GetDimensions", span);
-                };
-                let ValKind::Place(Place::Ptr { ptr, .. }) = obj.kind else {
-                    return self.unsupported("GetDimensions on this buffer expression", span);
-                };
-                let u = self.s.ir_ty(types::UINT);
-                let len = self.add(
-                    ir::Expression::ArrayLength {
-                        pointer: ptr,
-                        member: 0,
-                    },
-                    u,
-                );
-                let four = self.u32_lit(4);
-                let bytes = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::Multiply,
-                        left: len,
-                        right: four,
-                        precise: false,
-                    },
-                    u,
-                );
-                self.write_out(a, bytes, types::UINT);
-                Val::void()
-            }
-            "Load" | "Load2" | "Load3" | "Load4" => {
-                let n: u8 = match m {
-                    "Load" => 1,
-                    "Load2" => 2,
-                    "Load3" => 3,
-                    _ => 4,
-                };
-                let Some(a) = args.first() else {
-                    return self.wrong_args(m, span);
-                };
-                if args.len() > 1 {
-                    return self.unsupported("Load with a status argument", span);
-                }
-                let Some(addr) = self.arg_as(a, types::UINT) else {
-                    return Val::error();
-                };
-                let t = match templ_ty {
-                    Some(t) if m == "Load" => t,
-                    _ => self.s.types.vector(Sc::U32, n),
-                };
-                if t == types::ERROR {
-                    return Val::error();
-                }
-                match self.bab_load(&obj, addr, t, span) {
-                    Some(h) => Val::expr(t, h),
-                    None => Val::error(),
-                }
-            }
-            "Store" | "Store2" | "Store3" | "Store4" if rw => {
-                let n: u8 = match m {
-                    "Store" => 1,
-                    "Store2" => 2,
-                    "Store3" => 3,
-                    _ => 4,
-                };
-                let (Some(a), Some(v)) = (args.first(), args.get(1)) else {
-                    return self.wrong_args(m, span);
-                };
-                let Some(addr) = self.arg_as(a, types::UINT) else {
-                    return Val::error();
-                };
-                let t = match templ_ty {
-                    Some(t) if m == "Store" => t,
-                    // Store(addr, value) of a non-32-bit or aggregate value
-                    // stores it as it is (as Store<T>).
-                    None if m == "Store"
-                        && !matches!(v.val.kind, ValKind::Const(_))
-                        && (!self.s.types.is_numeric(v.val.ty)
-                            || self
-                                .s
-                                .types
-                                .component(v.val.ty)
-                                .is_some_and(|c| c.width() != 4)) =>
-                    {
-                        v.val.ty
-                    }
-                    _ => self.s.types.vector(Sc::U32, n),
-                };
-                let Some(val) = self.arg_as(v, t) else {
-                    return Val::error();
-                };
-                self.bab_store(&obj, addr, val, t, span);
-                Val::void()
-            }
-            _ if rw && m.starts_with("Interlocked") => self.bab_interlocked(&obj, m, &args, span),
-            _ => self.res_error(kind, method),
-        }
-    }
-
-    /// Loads a value of `ty` from byte address `addr`: components packed
-    /// in order, each aligned to its own size (as DXC's templated loads).
-    fn bab_load(
-        &mut self,
-        obj: &Val,
-        addr: ir::Handle<ir::Expression>,
-        ty: TyId,
-        span: Span,
-    ) -> Option<ir::Handle<ir::Expression>> {
-        self.bab_load_at(obj, addr, 0, ty, span)
-    }
-
-    /// Bytes per component of a scalar in a byte-address buffer.
-    fn bab_scalar_size(s: Sc) -> u32 {
-        match s {
-            Sc::Bool => 4,
-            s => s.concrete().width() as u32,
-        }
-    }
-
-    /// Size and alignment of a type in a byte-address buffer.
-    fn bab_layout(&mut self, ty: TyId, span: Span) -> Option<(u32, u32)> {
-        Some(match self.s.types.get(ty).clone() {
-            Ty::Scalar(s) => {
-                let n = Self::bab_scalar_size(s);
-                (n, n)
-            }
-            Ty::Enum(_) => (4, 4),
-            Ty::Vector(s, n) => {
-                let c = Self::bab_scalar_size(s);
-                (c * n as u32, c)
-            }
-            Ty::Matrix(s, r, c) => {
-                let e = Self::bab_scalar_size(s);
-                (e * r as u32 * c as u32, e)
-            }
-            Ty::Array(e, Some(n)) => {
-                let (sz, al) = self.bab_layout(e, span)?;
-                (sz.div_ceil(al) * al * n, al)
-            }
-            Ty::Struct(sid) => {
-                let member_tys = self.s.types.member_types(sid);
-                let (mut off, mut al) = (0u32, 1u32);
-                for t in member_tys {
-                    let (sz, a) = self.bab_layout(t, span)?;
-                    off = off.div_ceil(a) * a + sz;
-                    al = al.max(a);
-                }
-                (off.div_ceil(al) * al, al)
-            }
-            _ => {
-                self.s.unsupported(
-                    format_args!("byte-address access to `{}`", self.s.ty_name(ty)),
-                    span,
-                );
-                return None;
-            }
-        })
-    }
-
-    /// A 16-bit value from the word at byte `addr + off`.
-    fn bab_load16(
-        &mut self,
-        obj: &Val,
-        addr: ir::Handle<ir::Expression>,
-        off: u32,
-        sc: Sc,
-        span: Span,
-    ) -> Option<ir::Handle<ir::Expression>> {
-        let (p, _) = self.bab_word_ptr(obj, addr, off, span)?;
-        let u = self.s.ir_ty(types::UINT);
-        let w = self.add(ir::Expression::Load { pointer: p }, u);
-        // The half word: shift by 16 when the address is 2 mod 4.
-        let byte = self.bab_byte(addr, off);
-        let three = self.u32_lit(3);
-        let bits = self.add(
-            ir::Expression::Binary {
-                op: ir::BinaryOperator::ShiftLeft,
-                left: byte,
-                right: three,
-                precise: false,
-            },
-            u,
-        );
-        let sixteen = self.u32_lit(16);
-        let sh = self.add(
-            ir::Expression::Binary {
-                op: ir::BinaryOperator::And,
-                left: bits,
-                right: sixteen,
-                precise: false,
-            },
-            u,
-        );
-        let v = self.add(
-            ir::Expression::Binary {
-                op: ir::BinaryOperator::ShiftRight,
-                left: w,
-                right: sh,
-                precise: false,
-            },
-            u,
-        );
-        let u16t = self.s.types.scalar(Sc::U16);
-        let u16i = self.s.ir_ty(u16t);
-        let h = self.add(
-            ir::Expression::As {
-                expr: v,
-                kind: ir::ScalarKind::Uint,
-                convert: Some(2),
-                precise: false,
-            },
-            u16i,
-        );
-        if sc == Sc::U16 {
-            return Some(h);
-        }
-        let st = self.s.types.scalar(sc);
-        let it = self.s.ir_ty(st);
-        let kind = if sc.is_float() {
-            ir::ScalarKind::Float
-        } else {
-            ir::ScalarKind::Sint
-        };
-        Some(self.add(
-            ir::Expression::As {
-                expr: h,
-                kind,
-                convert: None,
-                precise: false,
-            },
-            it,
-        ))
-    }
-
-    fn bab_load_at(
-        &mut self,
-        obj: &Val,
-        addr: ir::Handle<ir::Expression>,
-        off: u32,
-        ty: TyId,
-        span: Span,
-    ) -> Option<ir::Handle<ir::Expression>> {
-        let u = self.s.ir_ty(types::UINT);
-        match self.s.types.get(ty).clone() {
-            Ty::Enum(_) => {
-                let (p, _) = self.bab_word_ptr(obj, addr, off, span)?;
-                let w = self.add(ir::Expression::Load { pointer: p }, u);
-                let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
-                Some(self.word_to(w, sc))
-            }
-            Ty::Scalar(sc) if sc.concrete().width() == 4 || sc == Sc::Bool => {
-                let (p, _) = self.bab_word_ptr(obj, addr, off, span)?;
-                let w = self.add(ir::Expression::Load { pointer: p }, u);
-                Some(self.word_to(w, sc))
-            }
-            Ty::Scalar(sc) if sc.concrete().width() == 2 => {
-                self.bab_load16(obj, addr, off, sc, span)
-            }
-            Ty::Scalar(sc) => {
-                // 64-bit: two words, low first.
-                let (p0, _) = self.bab_word_ptr(obj, addr, off, span)?;
-                let (p1, _) = self.bab_word_ptr(obj, addr, off + 4, span)?;
-                let lo = self.add(ir::Expression::Load { pointer: p0 }, u);
-                let hi = self.add(ir::Expression::Load { pointer: p1 }, u);
-                let u64t = self.s.types.scalar(Sc::U64);
-                let u64i = self.s.ir_ty(u64t);
-                let lo64 = self.add(
-                    ir::Expression::As {
-                        expr: lo,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(8),
-                        precise: false,
-                    },
-                    u64i,
-                );
-                let hi64 = self.add(
-                    ir::Expression::As {
-                        expr: hi,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(8),
-                        precise: false,
-                    },
-                    u64i,
-                );
-                let sh = self.lit(ir::Literal::U64(32));
-                let hs = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::ShiftLeft,
-                        left: hi64,
-                        right: sh,
-                        precise: false,
-                    },
-                    u64i,
-                );
-                let v = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::InclusiveOr,
-                        left: lo64,
-                        right: hs,
-                        precise: false,
-                    },
-                    u64i,
-                );
-                if sc == Sc::U64 {
-                    return Some(v);
-                }
-                let it = self.s.ir_ty(ty);
-                let kind = if sc.is_float() {
-                    ir::ScalarKind::Float
-                } else {
-                    ir::ScalarKind::Sint
-                };
-                Some(self.add(
-                    ir::Expression::As {
-                        expr: v,
-                        kind,
-                        convert: None,
-                        precise: false,
-                    },
-                    it,
-                ))
-            }
-            Ty::Vector(sc, n) => {
-                let st = self.s.types.scalar(sc);
-                let c = Self::bab_scalar_size(sc);
-                let mut comps = Vec::new();
-                for i in 0..n as u32 {
-                    comps.push(self.bab_load_at(obj, addr, off + i * c, st, span)?);
-                }
-                let it = self.s.ir_ty(ty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ))
-            }
-            Ty::Matrix(sc, r, c) => {
-                // Row-major order in memory, as DXC's templated loads.
-                let rt = self.s.types.vector(sc, c);
-                let e = Self::bab_scalar_size(sc);
-                let mut rows = Vec::new();
-                for i in 0..r as u32 {
-                    rows.push(self.bab_load_at(obj, addr, off + i * c as u32 * e, rt, span)?);
-                }
-                Some(self.compose_matrix(ty, rows))
-            }
-            Ty::Array(e, Some(n)) => {
-                let (sz, al) = self.bab_layout(e, span)?;
-                let stride = sz.div_ceil(al) * al;
-                let mut comps = Vec::new();
-                for i in 0..n {
-                    comps.push(self.bab_load_at(obj, addr, off + i * stride, e, span)?);
-                }
-                let it = self.s.ir_ty(ty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ))
-            }
-            Ty::Struct(sid) => {
-                let member_tys = self.s.types.member_types(sid);
-                let mut comps = Vec::new();
-                let mut o = 0u32;
-                for t in member_tys {
-                    let (sz, al) = self.bab_layout(t, span)?;
-                    o = o.div_ceil(al) * al;
-                    comps.push(self.bab_load_at(obj, addr, off + o, t, span)?);
-                    o += sz;
-                }
-                let it = self.s.ir_ty(ty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ))
-            }
-            _ => {
-                self.s.unsupported(
-                    format_args!("byte-address loads of `{}`", self.s.ty_name(ty)),
-                    span,
-                );
-                None
-            }
-        }
-    }
-
-    /// A 32-bit word as scalar `sc`.
-    fn word_to(&mut self, w: ir::Handle<ir::Expression>, sc: Sc) -> ir::Handle<ir::Expression> {
-        match sc.concrete() {
-            Sc::U32 => w,
-            Sc::Bool => {
-                let z = self.u32_lit(0);
-                let b = self.s.ir_ty(types::BOOL);
-                self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::NotEqual,
-                        left: w,
-                        right: z,
-                        precise: false,
-                    },
-                    b,
-                )
-            }
-            s => {
-                let st = self.s.types.scalar(s);
-                let it = self.s.ir_ty(st);
-                let kind = if s.is_float() {
-                    ir::ScalarKind::Float
-                } else {
-                    ir::ScalarKind::Sint
-                };
-                self.add(
-                    ir::Expression::As {
-                        expr: w,
-                        kind,
-                        convert: None,
-                        precise: false,
-                    },
-                    it,
-                )
-            }
-        }
-    }
-
-    fn bab_store(
-        &mut self,
-        obj: &Val,
-        addr: ir::Handle<ir::Expression>,
-        val: ir::Handle<ir::Expression>,
-        ty: TyId,
-        span: Span,
-    ) {
-        self.bab_store_at(obj, addr, 0, val, ty, span);
-    }
-
-    fn bab_store_word(
-        &mut self,
-        obj: &Val,
-        addr: ir::Handle<ir::Expression>,
-        off: u32,
-        w: ir::Handle<ir::Expression>,
-        span: Span,
-    ) {
-        if let Some((p, _)) = self.bab_word_ptr(obj, addr, off, span) {
-            self.stmt(ir::Statement::Store {
-                pointer: p,
-                value: w,
-            });
-        }
-    }
-
-    fn bab_store_at(
-        &mut self,
-        obj: &Val,
-        addr: ir::Handle<ir::Expression>,
-        off: u32,
-        val: ir::Handle<ir::Expression>,
-        ty: TyId,
-        span: Span,
-    ) {
-        let u = self.s.ir_ty(types::UINT);
-        match self.s.types.get(ty).clone() {
-            Ty::Scalar(sc) if sc.concrete().width() == 4 || sc == Sc::Bool => {
-                let w = match sc.concrete() {
-                    Sc::U32 => val,
-                    Sc::Bool => {
-                        self.bool_to_int(val, 1, u, ir::Literal::U32(1), ir::Literal::U32(0))
-                    }
-                    _ => self.add(
-                        ir::Expression::As {
-                            expr: val,
-                            kind: ir::ScalarKind::Uint,
-                            convert: None,
-                            precise: false,
-                        },
-                        u,
-                    ),
-                };
-                self.bab_store_word(obj, addr, off, w, span);
-            }
-            Ty::Enum(_) => {
-                let w = self.add(
-                    ir::Expression::As {
-                        expr: val,
-                        kind: ir::ScalarKind::Uint,
-                        convert: None,
-                        precise: false,
-                    },
-                    u,
-                );
-                self.bab_store_word(obj, addr, off, w, span);
-            }
-            Ty::Scalar(sc) if sc.concrete().width() == 2 => {
-                // Read-modify-write of the word holding the half word.
-                let u16t = self.s.types.scalar(Sc::U16);
-                let u16i = self.s.ir_ty(u16t);
-                let bits16 = if sc == Sc::U16 {
-                    val
-                } else {
-                    self.add(
-                        ir::Expression::As {
-                            expr: val,
-                            kind: ir::ScalarKind::Uint,
-                            convert: None,
-                            precise: false,
-                        },
-                        u16i,
-                    )
-                };
-                let v32 = self.add(
-                    ir::Expression::As {
-                        expr: bits16,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(4),
-                        precise: false,
-                    },
-                    u,
-                );
-                let Some((p, _)) = self.bab_word_ptr(obj, addr, off, span) else {
-                    return;
-                };
-                let byte = self.bab_byte(addr, off);
-                let three = self.u32_lit(3);
-                let bits = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::ShiftLeft,
-                        left: byte,
-                        right: three,
-                        precise: false,
-                    },
-                    u,
-                );
-                let sixteen = self.u32_lit(16);
-                let sh = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::And,
-                        left: bits,
-                        right: sixteen,
-                        precise: false,
-                    },
-                    u,
-                );
-                let ffff = self.u32_lit(0xffff);
-                let mask = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::ShiftLeft,
-                        left: ffff,
-                        right: sh,
-                        precise: false,
-                    },
-                    u,
-                );
-                let keep = self.add(
-                    ir::Expression::Unary {
-                        op: ir::UnaryOperator::BitwiseNot,
-                        expr: mask,
-                        precise: false,
-                    },
-                    u,
-                );
-                let old = self.add(ir::Expression::Load { pointer: p }, u);
-                let kept = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::And,
-                        left: old,
-                        right: keep,
-                        precise: false,
-                    },
-                    u,
-                );
-                let moved = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::ShiftLeft,
-                        left: v32,
-                        right: sh,
-                        precise: false,
-                    },
-                    u,
-                );
-                let new = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::InclusiveOr,
-                        left: kept,
-                        right: moved,
-                        precise: false,
-                    },
-                    u,
-                );
-                self.stmt(ir::Statement::Store {
-                    pointer: p,
-                    value: new,
-                });
-            }
-            Ty::Scalar(sc) => {
-                let u64t = self.s.types.scalar(Sc::U64);
-                let u64i = self.s.ir_ty(u64t);
-                let v = if sc == Sc::U64 {
-                    val
-                } else {
-                    self.add(
-                        ir::Expression::As {
-                            expr: val,
-                            kind: ir::ScalarKind::Uint,
-                            convert: None,
-                            precise: false,
-                        },
-                        u64i,
-                    )
-                };
-                let lo = self.add(
-                    ir::Expression::As {
-                        expr: v,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(4),
-                        precise: false,
-                    },
-                    u,
-                );
-                let sh = self.lit(ir::Literal::U64(32));
-                let hs = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::ShiftRight,
-                        left: v,
-                        right: sh,
-                        precise: false,
-                    },
-                    u64i,
-                );
-                let hi = self.add(
-                    ir::Expression::As {
-                        expr: hs,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(4),
-                        precise: false,
-                    },
-                    u,
-                );
-                self.bab_store_word(obj, addr, off, lo, span);
-                self.bab_store_word(obj, addr, off + 4, hi, span);
-            }
-            Ty::Vector(sc, n) => {
-                let st = self.s.types.scalar(sc);
-                let sit = self.s.ir_ty(st);
-                let c = Self::bab_scalar_size(sc);
-                for i in 0..n as u32 {
-                    let e = self.add(
-                        ir::Expression::AccessIndex {
-                            base: val,
-                            index: i,
-                        },
-                        sit,
-                    );
-                    self.bab_store_at(obj, addr, off + i * c, e, st, span);
-                }
-            }
-            Ty::Matrix(sc, r, c) => {
-                let rt = self.s.types.vector(sc, c);
-                let e = Self::bab_scalar_size(sc);
-                for i in 0..r {
-                    let row = self.matrix_row(val, sc, r, c, i);
-                    self.bab_store_at(obj, addr, off + i as u32 * c as u32 * e, row, rt, span);
-                }
-            }
-            Ty::Array(e, Some(n)) => {
-                let Some((sz, al)) = self.bab_layout(e, span) else {
-                    return;
-                };
-                let stride = sz.div_ceil(al) * al;
-                let eit = self.s.ir_ty(e);
-                for i in 0..n {
-                    let c = self.add(
-                        ir::Expression::AccessIndex {
-                            base: val,
-                            index: i,
-                        },
-                        eit,
-                    );
-                    self.bab_store_at(obj, addr, off + i * stride, c, e, span);
-                }
-            }
-            Ty::Struct(sid) => {
-                let member_tys = self.s.types.member_types(sid);
-                let mut o = 0u32;
-                for (i, t) in member_tys.into_iter().enumerate() {
-                    let Some((sz, al)) = self.bab_layout(t, span) else {
-                        return;
-                    };
-                    o = o.div_ceil(al) * al;
-                    let it = self.s.ir_ty(t);
-                    let c = self.add(
-                        ir::Expression::AccessIndex {
-                            base: val,
-                            index: i as u32,
-                        },
-                        it,
-                    );
-                    self.bab_store_at(obj, addr, off + o, c, t, span);
-                    o += sz;
-                }
-            }
-            _ => {
-                self.s.unsupported(
-                    format_args!("byte-address stores of `{}`", self.s.ty_name(ty)),
-                    span,
-                );
-            }
-        }
-    }
-
-    fn bab_interlocked(&mut self, obj: &Val, m: &str, args: &[Arg], span: Span) -> Val {
-        let Some(a) = args.first() else {
-            return self.wrong_args(m, span);
-        };
-        let Some(addr) = self.arg_as(a, types::UINT) else {
-            return Val::error();
-        };
-        let Some((p, _)) = self.bab_word_ptr(obj, addr, 0, span) else {
-            return Val::error();
-        };
-        self.interlocked_on(p, types::UINT, m, &args[1..], span)
-    }
-
-    /// `Interlocked*` on a pointer to a 32-bit integer (`ty`); `rest` are
-    /// the arguments after the destination.
-    pub fn interlocked_on(
-        &mut self,
-        p: ir::Handle<ir::Expression>,
-        ty: TyId,
-        m: &str,
-        rest: &[Arg],
-        span: Span,
-    ) -> Val {
-        let fun = match m {
-            "InterlockedAdd" => ir::AtomicFunction::Add,
-            "InterlockedAnd" => ir::AtomicFunction::And,
-            "InterlockedOr" => ir::AtomicFunction::InclusiveOr,
-            "InterlockedXor" => ir::AtomicFunction::ExclusiveOr,
-            "InterlockedMin" => ir::AtomicFunction::Min,
-            "InterlockedMax" => ir::AtomicFunction::Max,
-            "InterlockedExchange" => ir::AtomicFunction::Exchange,
-            "InterlockedCompareExchange" | "InterlockedCompareStore" => {
-                ir::AtomicFunction::CompareExchange
-            }
-            _ => {
-                return self.error(
-                    codes::NO_METHOD,
-                    format!("unknown atomic operation `{m}`"),
-                    span,
-                    "unknown",
-                );
-            }
-        };
-        let it = self.s.ir_ty(ty);
-        if fun == ir::AtomicFunction::CompareExchange {
-            let (Some(c), Some(v)) = (rest.first(), rest.get(1)) else {
-                return self.wrong_args(m, span);
-            };
-            let (Some(ch), Some(vh)) = (self.arg_as(c, ty), self.arg_as(v, ty)) else {
-                return Val::error();
-            };
-            let r = self.add(ir::Expression::AtomicResult, it);
-            self.stmt(ir::Statement::Atomic {
-                pointer: p,
-                fun,
-                value: Some(vh),
-                compare: Some(ch),
-                result: Some(r),
-            });
-            if m == "InterlockedCompareExchange" {
-                let Some(o) = rest.get(2) else {
-                    return self.wrong_args(m, span);
-                };
-                self.write_out(o, r, ty);
-            }
-            return Val::void();
-        }
-        let Some(v) = rest.first() else {
-            return self.wrong_args(m, span);
-        };
-        let Some(vh) = self.arg_as(v, ty) else {
-            return Val::error();
-        };
-        let r = self.add(ir::Expression::AtomicResult, it);
-        self.stmt(ir::Statement::Atomic {
-            pointer: p,
-            fun,
-            value: Some(vh),
-            compare: None,
-            result: Some(r),
-        });
-        if let Some(o) = rest.get(1) {
-            self.write_out(o, r, ty);
-        }
-        Val::void()
-    }
-
-    /// `GetDimensions` of textures and texel buffers.
-    fn texture_dims(&mut self, obj: Val, kind: ResKind, args: Vec<Arg>, span: Span) -> Val {
-        let Some(image) = self.value(&obj) else {
-            return Val::error();
-        };
-        let (dims, array, ms, has_levels) = match kind {
-            ResKind::Texture { dim, array, ms, rw } => (
-                match dim {
-                    TexDim::D1 => 1,
-                    TexDim::D2 | TexDim::Cube => 2,
-                    TexDim::D3 => 3,
-                },
-                array,
-                ms,
-                !rw && !ms,
-            ),
-            ResKind::TexelBuffer { .. } => (1, false, false, false),
-            _ => return Val::error(),
-        };
-        let base = dims + array as usize + ms as usize;
-        let with_mip = has_levels && args.len() == base + 2;
-        if args.len() != base && !with_mip {
-            return self.wrong_args("GetDimensions", span);
-        }
-        let (level, outs) = if with_mip {
-            (self.arg_as(&args[0], types::UINT), &args[1..])
-        } else if has_levels {
-            (Some(self.u32_lit(0)), &args[..])
-        } else {
-            (None, &args[..])
-        };
-        let n = (dims + array as usize) as u8;
-        let st = self.s.types.vector(Sc::U32, n);
-        let sit = self.s.ir_ty(st);
-        let size = self.add(
-            ir::Expression::ImageQuery {
-                image,
-                query: ir::ImageQuery::Size { level },
-            },
-            sit,
-        );
-        for i in 0..n as usize {
-            let c = if n == 1 {
-                size
-            } else {
-                let u = self.s.ir_ty(types::UINT);
-                self.add(
-                    ir::Expression::AccessIndex {
-                        base: size,
-                        index: i as u32,
-                    },
-                    u,
-                )
-            };
-            self.write_out(&outs[i], c, types::UINT);
-        }
-        let u = self.s.ir_ty(types::UINT);
-        if ms {
-            let s = self.add(
-                ir::Expression::ImageQuery {
-                    image,
-                    query: ir::ImageQuery::NumSamples,
-                },
-                u,
-            );
-            self.write_out(&outs[n as usize], s, types::UINT);
-        }
-        if with_mip {
-            let l = self.add(
-                ir::Expression::ImageQuery {
-                    image,
-                    query: ir::ImageQuery::NumLevels,
-                },
-                u,
-            );
-            self.write_out(&outs[n as usize], l, types::UINT);
-        }
-        Val::void()
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn sample(
-        &mut self,
-        obj: Val,
-        dim: TexDim,
-        array: bool,
-        elem: TyId,
-        m: &str,
-        args: Vec<Arg>,
-        span: Span,
-    ) -> Val {
-        let Some(image) = self.value(&obj) else {
-            return Val::error();
-        };
-        let (Some(sa), Some(ca)) = (args.first(), args.get(1)) else {
-            return self.wrong_args(m, span);
-        };
-        if !matches!(self.s.types.get(sa.val.ty), Ty::Sampler { .. }) {
-            return self.error(
-                codes::TYPE_MISMATCH,
-                format!("the first argument of `{m}` must be a sampler"),
-                sa.span,
-                "not a sampler",
-            );
-        }
-        let Some(sampler) = self.value(&sa.val) else {
-            return Val::error();
-        };
-        let n = coord_count(dim, array);
-        let Some(coord) = self.float_coord(ca, n) else {
-            return Val::error();
-        };
-        let on = offset_count(dim);
-        let mut rest = &args[2..];
-        let mut depth_ref = None;
-        let level = match m {
-            "Sample" | "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha" => {
-                ir::SampleLevel::Auto
-            }
-            "SampleLevel" | "SampleBias" => {
-                let Some(l) = rest.first() else {
-                    return self.wrong_args(m, span);
-                };
-                let Some(lh) = self.arg_as(l, types::FLOAT) else {
-                    return Val::error();
-                };
-                rest = &rest[1..];
-                if m == "SampleLevel" {
-                    ir::SampleLevel::Exact(lh)
-                } else {
-                    ir::SampleLevel::Bias(lh)
-                }
-            }
-            "SampleGrad" => {
-                let (Some(x), Some(y)) = (rest.first(), rest.get(1)) else {
-                    return self.wrong_args(m, span);
-                };
-                let gn = match dim {
-                    TexDim::D1 => 1,
-                    TexDim::D2 => 2,
-                    _ => 3,
-                };
-                let (Some(xh), Some(yh)) = (self.float_coord(x, gn), self.float_coord(y, gn))
-                else {
-                    return Val::error();
-                };
-                rest = &rest[2..];
-                ir::SampleLevel::Gradient { x: xh, y: yh }
-            }
-            "SampleCmp" | "SampleCmpLevelZero" | "SampleCmpLevel" => {
-                let Some(r) = rest.first() else {
-                    return self.wrong_args(m, span);
-                };
-                depth_ref = self.arg_as(r, types::FLOAT);
-                rest = &rest[1..];
-                match m {
-                    "SampleCmp" => ir::SampleLevel::Auto,
-                    "SampleCmpLevelZero" => ir::SampleLevel::Zero,
-                    _ => {
-                        let Some(l) = rest.first() else {
-                            return self.wrong_args(m, span);
-                        };
-                        let Some(lh) = self.arg_as(l, types::FLOAT) else {
-                            return Val::error();
-                        };
-                        rest = &rest[1..];
-                        ir::SampleLevel::Exact(lh)
-                    }
-                }
-            }
-            _ => return self.wrong_args(m, span),
-        };
-        let offset = match rest.first() {
-            Some(o) if on > 0 => {
-                let ot = self.s.types.vector(Sc::I32, on);
-                let h = self.arg_as(o, ot);
-                rest = &rest[1..];
-                h
-            }
-            _ => None,
-        };
-        let clamp = match rest.first() {
-            Some(c) if m.starts_with("Sample") && m != "SampleLevel" => {
-                let h = self.arg_as(c, types::FLOAT);
-                rest = &rest[1..];
-                h
-            }
-            _ => None,
-        };
-        if !rest.is_empty() {
-            return self.unsupported(format_args!("`{m}` with a status argument"), span);
-        }
-        if matches!(level, ir::SampleLevel::Auto | ir::SampleLevel::Bias(_))
-            && m.starts_with("Sample")
-        {
-            self.s.uses_derivatives = true;
-        }
-        let gather = match m {
-            "Gather" | "GatherRed" => Some(0),
-            "GatherGreen" => Some(1),
-            "GatherBlue" => Some(2),
-            "GatherAlpha" => Some(3),
-            _ => None,
-        };
-        let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
-        let (rty, result_ty) = if depth_ref.is_some() {
-            let f = self.s.types.scalar(Sc::F32);
-            (f, f)
-        } else if gather.is_some() {
-            let v4 = self.s.types.vector(sc, 4);
-            (v4, v4)
-        } else {
-            (self.s.types.vector(sc, 4), elem)
-        };
-        let it = self.s.ir_ty(rty);
-        let h = self.add(
-            ir::Expression::ImageSample {
-                image,
-                sampler,
-                coordinate: coord,
-                offset,
-                level,
-                depth_ref,
-                clamp,
-                gather,
-                sparse: false,
-            },
-            it,
-        );
-        if depth_ref.is_some() || gather.is_some() {
-            return Val::expr(result_ty, h);
-        }
-        let r = self.from_texel(h, elem);
-        let _ = Shape::Scalar;
-        Val::expr(elem, r)
     }
 }

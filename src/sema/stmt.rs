@@ -3,13 +3,13 @@
 //! with `break_if`), `switch` with fall-through, jumps, `return`,
 //! `discard`, and the control attributes.
 
-use super::ReadOnly;
 use super::consteval::Konst;
 use super::decl::find_attr;
 use super::func::{Breakable, FnCtx, LocalSym, LocalVar};
 use super::place::{Place, Val, ValKind};
 use super::storage::DeclSite;
 use super::types::{self, Sc, Ty};
+use super::{ReadOnly, ResReturn};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::ir;
@@ -150,9 +150,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 step,
                 body,
             } => {
-                self.fb.locals.push();
+                // Before HLSL 2021, what the init declares belongs to the
+                // enclosing scope (DXC, as FXC); from 2021 on, to the loop.
+                let legacy = self.s.opts.hlsl_version < 2021;
+                if !legacy {
+                    self.fb.locals.push();
+                }
                 if let Some(i) = init {
+                    self.fb.for_init = legacy;
                     self.lower_stmt(i);
+                    self.fb.for_init = false;
                 }
                 let control = self.loop_control(&s.attrs);
                 self.push_block();
@@ -176,7 +183,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     break_if: None,
                     control,
                 });
-                self.fb.locals.pop();
+                if !legacy {
+                    self.fb.locals.pop();
+                }
             }
             S::While { cond, body } => {
                 let control = self.loop_control(&s.attrs);
@@ -307,6 +316,78 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         k
     }
 
+    /// `return s;` where `s` is a struct holding resources: its data
+    /// members go to the result pointers (the last arguments), its
+    /// resources are recorded for the callers.
+    fn return_agg(&mut self, e: &'a ast::Expr, ret: types::TyId) {
+        let v = self.expr(e);
+        if v.is_error() || self.fb.discarding > 0 {
+            return;
+        }
+        if v.ty != ret || !matches!(v.kind, ValKind::Agg(_)) {
+            if v.ty != ret {
+                self.mismatch(v.ty, ret, e.span);
+            } else {
+                self.s
+                    .unsupported("returning this struct holding resources", e.span);
+            }
+            return;
+        }
+        let mut leaves = Vec::new();
+        self.agg_leaves_of(&v, &mut leaves);
+        let n_data = leaves
+            .iter()
+            .filter(|l| !self.s.types.is_resource(l.ty))
+            .count();
+        let Some(first) = self.fb.f.arguments.len().checked_sub(n_data) else {
+            return;
+        };
+        let mut ids = Some(Vec::new());
+        let mut k = first as u32;
+        for l in leaves {
+            if self.s.types.is_resource(l.ty) {
+                let id = match &l.kind {
+                    ValKind::Res(r) => Some(*r),
+                    _ => self.res_path(&l).map(|p| self.s.intern_res_path(p)),
+                };
+                match (id, ids.as_mut()) {
+                    (Some(r), Some(v)) => v.push(r),
+                    _ => ids = None,
+                }
+            } else {
+                let mem = self.s.ir_ty(l.ty);
+                let pty = self.ptr_type(mem, ir::AddressSpace::Function);
+                let p = self.add(ir::Expression::FunctionArgument(k), pty);
+                k += 1;
+                if let Some(h) = self.value(&l) {
+                    self.stmt(ir::Statement::Store {
+                        pointer: p,
+                        value: h,
+                    });
+                }
+            }
+        }
+        if ids.is_none() {
+            self.s.unsupported(
+                "returning a struct whose resources are not known at compile time",
+                e.span,
+            );
+        }
+        let h = self.fb.handle;
+        let merged = match self.s.returned_agg.get(&h) {
+            None => ids,
+            Some(prev) if *prev == ids => ids,
+            Some(_) => {
+                self.s.unsupported(
+                    "returning structs with different resources from one function",
+                    e.span,
+                );
+                None
+            }
+        };
+        self.s.returned_agg.insert(h, merged);
+    }
+
     /// `if (!cond) break;` at the top of a loop body.
     fn loop_check(&mut self, cond: &'a ast::Expr) {
         let v = self.expr(cond);
@@ -318,10 +399,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return;
         }
         let c = self.convert(v, types::BOOL, cond.span);
-        if let ValKind::Const(k) = c.kind {
-            if k.as_bool() {
-                return;
-            }
+        if let ValKind::Const(k) = c.kind
+            && k.as_bool()
+        {
+            return;
         }
         if let Some(h) = self.value(&c) {
             self.stmt(ir::Statement::If {
@@ -349,35 +430,73 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     fn return_stmt(&mut self, e: Option<&'a ast::Expr>, span: crate::span::Span) {
         let ret = self.fb.ret;
+        if let (Some(e), true) = (e, self.s.types.is_agg(ret)) {
+            self.return_agg(e, ret);
+            self.stmt(ir::Statement::Return { value: None });
+            return;
+        }
         if let (Some(e), true) = (e, self.s.types.is_resource(ret)) {
             // A returned resource is resolved at compile time: callers use
             // it directly.
             let v = self.expr(e);
-            if !v.is_error() {
+            if !v.is_error() && self.fb.discarding == 0 {
                 let v = if v.ty != ret {
                     self.convert(v, ret, e.span)
                 } else {
                     v
                 };
-                let p = if v.ty == ret { self.res_path(&v) } else { None };
-                let id = p.map(|p| self.s.intern_res_path(p));
-                if id.is_none() {
-                    self.s.unsupported(
-                        "returning a resource that is not a global known at compile time",
-                        e.span,
-                    );
-                }
                 let h = self.fb.handle;
-                let merged = match self.s.returned_res.get(&h) {
-                    None => id,
-                    Some(prev) if *prev == id => id,
-                    Some(_) => {
+                let prev = self.s.returned_res.get(&h).copied();
+                let fixed = if v.ty == ret { self.res_path(&v) } else { None };
+                let dynamic = if v.ty == ret {
+                    self.dyn_res_path(&v)
+                } else {
+                    None
+                };
+                let (this, value) = match (prev, fixed, dynamic) {
+                    // The first return decides: a whole global is returned
+                    // as itself, an array element by its indices.
+                    (None, Some(p), _) if p.indices.is_empty() => {
+                        (Some(ResReturn::Fixed(self.s.intern_res_path(p))), None)
+                    }
+                    (None, _, Some((gv, idx))) if (1..=4).contains(&idx.len()) => {
+                        let count = idx.len() as u8;
+                        let rt = self.index_result_type(count);
+                        self.fb.f.result = Some(ir::FunctionResult {
+                            ty: rt,
+                            precise: false,
+                        });
+                        let value = self.indices_value(&idx);
+                        (Some(ResReturn::Indexed { gv, count }), Some(value))
+                    }
+                    (Some(Some(ResReturn::Fixed(id))), Some(p), _)
+                        if self.s.intern_res_path(p.clone()) == id =>
+                    {
+                        (Some(ResReturn::Fixed(id)), None)
+                    }
+                    (Some(Some(ResReturn::Indexed { gv, count })), _, Some((g, idx)))
+                        if g == gv && idx.len() == count as usize =>
+                    {
+                        let value = self.indices_value(&idx);
+                        (Some(ResReturn::Indexed { gv, count }), Some(value))
+                    }
+                    (Some(Some(_)), _, Some(_)) => {
                         self.s
                             .unsupported("returning different resources from one function", e.span);
-                        None
+                        (None, None)
+                    }
+                    (Some(None), _, _) => (None, None),
+                    _ => {
+                        self.s.unsupported(
+                            "returning a resource that is not a global or an element of a global array",
+                            e.span,
+                        );
+                        (None, None)
                     }
                 };
-                self.s.returned_res.insert(h, merged);
+                self.s.returned_res.insert(h, this);
+                self.stmt(ir::Statement::Return { value });
+                return;
             }
             self.stmt(ir::Statement::Return { value: None });
             return;
@@ -445,6 +564,42 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 types::ERROR
             }
         };
+        // A constant selector: only the case it picks (and those it falls
+        // through to) is kept; the others are checked and dropped, as DXC's
+        // legalization does (so that each may use other resources).
+        let const_sel = match &v.kind {
+            ValKind::Const(k) if sel_ty != types::ERROR => Some(k.as_i64()),
+            _ => None,
+        };
+        let live_start = const_sel.and_then(|sv| {
+            let mut default = None;
+            for (i, st) in body.stmts.iter().enumerate() {
+                match &st.kind {
+                    ast::StmtKind::Case(e) => {
+                        if let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self))
+                            && matches!(
+                                k.v,
+                                super::consteval::ConstVal::Int(_)
+                                    | super::consteval::ConstVal::Bool(_)
+                            )
+                            && (if sel_ty == types::UINT {
+                                k.as_i64() as u32 == sv as u32
+                            } else {
+                                k.as_i64() as i32 == sv as i32
+                            })
+                        {
+                            return Some(i);
+                        }
+                    }
+                    ast::StmtKind::Default => default = Some(i),
+                    _ => {}
+                }
+            }
+            default
+        });
+        // Whether the case being lowered is kept.
+        let mut live = const_sel.is_none();
+        let mut dead_mark = None;
         let sel = if sel_ty == types::ERROR {
             None
         } else {
@@ -464,7 +619,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let mut cases: Vec<ir::SwitchCase> = Vec::new();
         let mut seen: Vec<(ir::SwitchValue, crate::span::Span)> = Vec::new();
         let mut current: Option<ir::SwitchValue> = None;
-        for st in &body.stmts {
+        for (idx, st) in body.stmts.iter().enumerate() {
             let label = match &st.kind {
                 ast::StmtKind::Case(e) => {
                     let k = self.s.const_eval(e, &crate::cx_env!(self));
@@ -500,13 +655,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             };
             match label {
                 Some((val, span)) => {
+                    let ended = current.is_some() && self.terminated();
                     if let Some(cv) = current.take() {
-                        let b = self.pop_block();
-                        cases.push(ir::SwitchCase {
-                            value: cv,
-                            body: b,
-                            fall_through: true,
-                        });
+                        if let Some(mark) = dead_mark.take() {
+                            self.end_discard(mark);
+                        } else {
+                            let b = self.pop_block();
+                            cases.push(ir::SwitchCase {
+                                value: cv,
+                                body: b,
+                                fall_through: true,
+                            });
+                        }
+                    }
+                    if const_sel.is_some() {
+                        // Live from the chosen label on, until a case ends.
+                        live = Some(idx) == live_start || (live && !ended);
                     }
                     let val = val.unwrap_or(ir::SwitchValue::I32(i32::MIN));
                     let norm = |v: ir::SwitchValue| match v {
@@ -523,7 +687,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     }
                     seen.push((val, span));
                     current = Some(val);
-                    self.push_block();
+                    if live {
+                        self.push_block();
+                    } else {
+                        dead_mark = Some(self.begin_discard());
+                    }
                 }
                 None => {
                     if current.is_none() {
@@ -542,12 +710,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         }
         if let Some(cv) = current.take() {
-            let b = self.pop_block();
-            cases.push(ir::SwitchCase {
-                value: cv,
-                body: b,
-                fall_through: true,
-            });
+            if let Some(mark) = dead_mark.take() {
+                self.end_discard(mark);
+            } else {
+                let b = self.pop_block();
+                cases.push(ir::SwitchCase {
+                    value: cv,
+                    body: b,
+                    fall_through: true,
+                });
+            }
         }
         self.fb.breakable.pop();
         self.fb.locals.pop();
@@ -640,17 +812,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.static_local(d, ty0, st.precise, st.is_const);
                 continue;
             }
-            if let Some(c) = st.is_const {
-                if d.init.is_none() {
-                    self.s.push(
-                        Diagnostic::error(
-                            codes::CONST_UNINITIALIZED,
-                            format!("`const` variable `{name}` must be initialized"),
-                        )
-                        .label(d.name.span, "no initializer")
-                        .label(c, "declared `const` here"),
-                    );
-                }
+            if let Some(c) = st.is_const
+                && d.init.is_none()
+            {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::CONST_UNINITIALIZED,
+                        format!("`const` variable `{name}` must be initialized"),
+                    )
+                    .label(d.name.span, "no initializer")
+                    .label(c, "declared `const` here"),
+                );
             }
             let (ty, init) = match &d.init {
                 Some(init) => {
@@ -671,22 +843,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             let irt = self.s.ir_ty(ty);
             let lv = self.local_var(Some(name.to_string()), irt, st.precise);
-            if let Some(v) = &init {
-                if let Some(h) = self.value(v) {
-                    self.stmt(ir::Statement::Store {
-                        pointer: lv,
-                        value: h,
-                    });
-                }
+            if let Some(v) = &init
+                && let Some(h) = self.value(v)
+            {
+                self.stmt(ir::Statement::Store {
+                    pointer: lv,
+                    value: h,
+                });
             }
             let mut konst = None;
-            if st.is_const.is_some() && self.s.types.is_scalar(ty) {
-                if let Some(ast::Initializer::Expr(e)) = &d.init {
-                    if let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self)) {
-                        let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
-                        konst = Some(k.convert(sc));
-                    }
-                }
+            if st.is_const.is_some()
+                && self.s.types.is_scalar(ty)
+                && let Some(ast::Initializer::Expr(e)) = &d.init
+                && let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self))
+            {
+                let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
+                konst = Some(k.convert(sc));
             }
             let ro = st.is_const.map(ReadOnly::Const);
             let val = Val::place(
@@ -711,6 +883,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     ) {
         if let Some(LocalSym::Var(prev)) = self.fb.locals.declared_here(name) {
             let ps = prev.span;
+            if self.fb.for_init {
+                // `for (int i…)` twice in one scope before HLSL 2021: DXC
+                // warns and the new variable hides the old one.
+                self.s.push(
+                    Diagnostic::warning(
+                        codes::FOR_REDEFINITION,
+                        format!("`{name}` is declared again in this scope; the new declaration hides the earlier one"),
+                    )
+                    .label(span, "redeclared in a `for` initializer")
+                    .label(ps, "earlier declaration")
+                    .note("before HLSL 2021, variables declared in a `for` initializer belong to the enclosing scope"),
+                );
+                self.fb
+                    .locals
+                    .declare(name, LocalSym::Var(LocalVar { val, konst, span }));
+                return;
+            }
             self.s.push(
                 Diagnostic::error(
                     codes::REDEFINITION,
@@ -884,13 +1073,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             });
         }
         let mut konst = None;
-        if is_const.is_some() && self.s.types.is_scalar(ty) {
-            if let Some(ast::Initializer::Expr(e)) = &d.init {
-                if let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self)) {
-                    let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
-                    konst = Some(k.convert(sc));
-                }
-            }
+        if is_const.is_some()
+            && self.s.types.is_scalar(ty)
+            && let Some(ast::Initializer::Expr(e)) = &d.init
+            && let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self))
+        {
+            let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
+            konst = Some(k.convert(sc));
         }
         let val = Val::place(
             ty,

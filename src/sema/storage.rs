@@ -228,10 +228,8 @@ impl<'a> Sema<'a> {
                 M::ColumnMajor => st.major = Some((false, span)),
                 M::Nointerpolation => st.interp = Some(ir::Interpolation::Flat),
                 M::Noperspective => st.interp = Some(ir::Interpolation::NoPerspective),
-                M::Linear => {
-                    if st.interp.is_none() {
-                        st.interp = Some(ir::Interpolation::Perspective)
-                    }
+                M::Linear if st.interp.is_none() => {
+                    st.interp = Some(ir::Interpolation::Perspective)
                 }
                 M::Centroid => st.sampling = Some(ir::Sampling::Centroid),
                 M::Sample => st.sampling = Some(ir::Sampling::Sample),

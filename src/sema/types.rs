@@ -581,6 +581,11 @@ impl Types {
         }
     }
     /// True if the type contains a resource or sampler anywhere.
+    /// A struct holding resources: its values are aggregates in sema.
+    pub fn is_agg(&self, ty: TyId) -> bool {
+        matches!(self.get(ty), Ty::Struct(_)) && self.contains_resource(ty)
+    }
+
     pub fn contains_resource(&self, ty: TyId) -> bool {
         match self.get(ty) {
             Ty::Resource(..) | Ty::Sampler { .. } => true,

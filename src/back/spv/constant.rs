@@ -94,23 +94,45 @@ impl Writer<'_> {
     }
 
     pub fn literal(&mut self, lit: Literal) -> Word {
-        let scalar = lit.scalar();
-        let bits = match lit {
+        if let Literal::Bool(value) = lit {
+            let ty = self.bool_type();
+            return self.constant(ConstKey::Bool { ty, value });
+        }
+        self.scalar_bits(lit.scalar(), literal_bits(lit))
+    }
+
+    /// A specialization constant with default value `lit`, decorated
+    /// `SpecId spec_id`: never shared with other constants.
+    fn spec_constant(&mut self, lit: Literal, spec_id: u32, name: Option<&str>) -> Word {
+        let id = self.id();
+        let inst = match lit {
             Literal::Bool(value) => {
                 let ty = self.bool_type();
-                return self.constant(ConstKey::Bool { ty, value });
+                let op = if value {
+                    Op::SpecConstantTrue
+                } else {
+                    Op::SpecConstantFalse
+                };
+                Instruction::new(op, Some(ty), Some(id), vec![])
             }
-            Literal::I16(v) => u64::from(i32::from(v) as u32),
-            Literal::U16(v) => u64::from(v),
-            Literal::I32(v) => u64::from(v as u32),
-            Literal::U32(v) => u64::from(v),
-            Literal::I64(v) => v as u64,
-            Literal::U64(v) => v,
-            Literal::F16(b) => u64::from(b),
-            Literal::F32(b) => u64::from(b),
-            Literal::F64(b) => b,
+            _ => {
+                let scalar = lit.scalar();
+                let ty = self.scalar_type(scalar);
+                let bits = literal_bits(lit);
+                let word = if scalar.width > 4 {
+                    Operand::LiteralBit64(bits)
+                } else {
+                    Operand::LiteralBit32(bits as u32)
+                };
+                Instruction::new(Op::SpecConstant, Some(ty), Some(id), vec![word])
+            }
         };
-        self.scalar_bits(scalar, bits)
+        self.globals.push(inst);
+        self.decorate(id, spirv::Decoration::SpecId, &[spec_id]);
+        if let Some(n) = name {
+            self.name(id, n);
+        }
+        id
     }
 
     pub fn const_u32(&mut self, v: u32) -> Word {
@@ -173,6 +195,21 @@ impl Writer<'_> {
         }
     }
 
+    /// Whether expression `h` of `exprs` is (or refers to) a
+    /// specialization constant.
+    fn is_spec(
+        &self,
+        exprs: &Arena<Expression>,
+        h: Handle<Expression>,
+        module_arena: bool,
+    ) -> bool {
+        match exprs.get(h) {
+            Some(Expression::Constant(c)) => self.ir.spec_constant(*c).is_some(),
+            Some(Expression::Literal(_)) => module_arena && self.ir.spec_constant(h).is_some(),
+            _ => false,
+        }
+    }
+
     /// The id of a module-level constant expression.
     pub fn const_expression(&mut self, h: Handle<Expression>) -> BackResult<Word> {
         if let Some(Some(id)) = self.constants.module_exprs.get(h.index()) {
@@ -231,6 +268,13 @@ impl Writer<'_> {
                 .ok_or_else(|| internal(format!("expression {e:?} has no type")))
         };
         let id = match expr {
+            Expression::Literal(lit) if module_arena => match self.ir.spec_constant(h) {
+                Some(sc) => {
+                    let (spec_id, name) = (sc.id, sc.name.clone());
+                    Some(self.spec_constant(*lit, spec_id, name.as_deref()))
+                }
+                None => Some(self.literal(*lit)),
+            },
             Expression::Literal(lit) => Some(self.literal(*lit)),
             Expression::Constant(c) => {
                 if module_arena {
@@ -241,6 +285,16 @@ impl Writer<'_> {
             Expression::ZeroValue(ty) => {
                 let ty = self.type_id(*ty)?;
                 Some(self.const_null(ty))
+            }
+            // Composites of specialization constants are computed at run
+            // time (OpConstantComposite takes no OpSpecConstant).
+            Expression::Splat { value, .. } if self.is_spec(exprs, *value, module_arena) => None,
+            Expression::Compose { components, .. }
+                if components
+                    .iter()
+                    .any(|&c| self.is_spec(exprs, c, module_arena)) =>
+            {
+                None
             }
             Expression::Splat { size, value } => {
                 earlier(*value)?;
@@ -315,4 +369,21 @@ fn f64_to_f16_bits(v: f64) -> u16 {
     }
     let mant = ((a / 2f64.powi(exp) - 1.0) * 1024.0).round() as u16;
     sign | (((exp + 15) as u16) << 10) | (mant & 0x3ff)
+}
+
+/// The bits of a non-bool literal as SPIR-V stores them (signed integers
+/// narrower than 32 bits sign-extended into the word, SPIR-V 2.2.1).
+fn literal_bits(lit: Literal) -> u64 {
+    match lit {
+        Literal::Bool(b) => u64::from(b),
+        Literal::I16(v) => u64::from(i32::from(v) as u32),
+        Literal::U16(v) => u64::from(v),
+        Literal::I32(v) => u64::from(v as u32),
+        Literal::U32(v) => u64::from(v),
+        Literal::I64(v) => v as u64,
+        Literal::U64(v) => v,
+        Literal::F16(b) => u64::from(b),
+        Literal::F32(b) => u64::from(b),
+        Literal::F64(b) => b,
+    }
 }

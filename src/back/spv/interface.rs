@@ -428,6 +428,8 @@ impl Writer<'_> {
             }
             BuiltIn::SubgroupSize
             | BuiltIn::SubgroupLocalInvocationId
+            | BuiltIn::NumSubgroups
+            | BuiltIn::SubgroupId
             | BuiltIn::SubgroupEqMask
             | BuiltIn::SubgroupGeMask
             | BuiltIn::SubgroupGtMask

@@ -33,6 +33,7 @@ pub fn token_text(kind: Token) -> &'static str {
         Ident => "identifier",
         IntLit => "integer literal",
         FloatLit => "floating-point literal",
+        PpNumber => "malformed number",
         StringLit => "string literal",
         CharLit => "character literal",
         Static => "static",
@@ -175,7 +176,7 @@ fn describe_found(tok: &Tok) -> String {
         Token::Ident | Token::TypeName | Token::NamespaceName | Token::TemplateName => {
             format!("`{}`", tok.sym)
         }
-        Token::IntLit | Token::FloatLit | Token::StringLit | Token::CharLit => {
+        Token::IntLit | Token::FloatLit | Token::PpNumber | Token::StringLit | Token::CharLit => {
             let s = tok.sym.as_str();
             if s.chars().count() > 24 {
                 let short: String = s.chars().take(20).collect();

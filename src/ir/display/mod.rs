@@ -141,7 +141,11 @@ pub fn module_to_string(module: &Module) -> String {
         if let Some(ty) = ty.filter(|t| t.index() < module.types.len()) {
             let _ = write!(out, ":{}", names.type_name(module, ty));
         }
-        let _ = writeln!(out, " = {}", names.const_expr(module, c));
+        let _ = write!(out, " = {}", names.const_expr(module, c));
+        if let Some(sc) = module.spec_constant(h) {
+            let _ = write!(out, " spec_id({})", sc.id);
+        }
+        out.push('\n');
     }
     for (h, g) in module.globals.iter() {
         let _ = write!(

@@ -191,6 +191,18 @@ impl<'m> Validator<'m> {
 
     fn constants(&mut self) {
         let module = self.module;
+        for sc in &module.spec_constants {
+            let ok = matches!(
+                module.const_expressions.get(sc.value),
+                Some(Expression::Literal(_))
+            );
+            if !ok {
+                self.error(format!(
+                    "specialization constant {}: its value is not a literal constant",
+                    sc.id
+                ));
+            }
+        }
         if module.const_types.len() != module.const_expressions.len() {
             self.error(format!(
                 "{} constant expressions but {} constant types",

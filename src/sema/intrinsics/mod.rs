@@ -6,6 +6,7 @@
 //! a table entry and, if no generic lowering fits, a `Custom` case.
 
 pub mod lower;
+pub mod matrix;
 pub mod table;
 
 use super::call::Arg;
@@ -43,7 +44,7 @@ fn shape_ok(class: Shp, s: Shape) -> bool {
 
 impl<'s, 'a> FnCtx<'s, 'a> {
     /// Resolves one overload; `None` if the arguments do not fit.
-    fn resolve_overload(&mut self, ov: &'static Overload, args: &[Arg]) -> Option<(Resolved, u32)> {
+    fn resolve_overload(&mut self, ov: &'static Overload, args: &[Arg]) -> Option<(Resolved, u64)> {
         if ov.params.len() != args.len() {
             return None;
         }
@@ -126,9 +127,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let t = slots[p.slot as usize];
             if p.out {
                 // The result is converted back to the argument's type.
-                if conversion_cost(&self.s.types, t, args[i].val.ty).is_none() {
-                    return None;
-                }
+                conversion_cost(&self.s.types, t, args[i].val.ty)?;
             } else {
                 cost += conversion_cost(&self.s.types, args[i].val.ty, t)?;
             }
@@ -178,12 +177,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "template arguments given here",
             ));
         }
-        let mut best: Option<(Resolved, u32)> = None;
+        let mut best: Option<(Resolved, u64)> = None;
         for ov in intr.overloads {
-            if let Some((r, c)) = self.resolve_overload(ov, args) {
-                if best.as_ref().is_none_or(|(_, bc)| c < *bc) {
-                    best = Some((r, c));
-                }
+            if let Some((r, c)) = self.resolve_overload(ov, args)
+                && best.as_ref().is_none_or(|(_, bc)| c < *bc)
+            {
+                best = Some((r, c));
             }
         }
         let Some((r, _)) = best else {

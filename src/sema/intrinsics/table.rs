@@ -88,6 +88,10 @@ pub enum Custom {
     AsUint,
     AsInt,
     AsFloat,
+    /// `asuint16`/`asint16`/`asfloat16` (SM 6.2, 16-bit types).
+    AsUint16,
+    AsInt16,
+    AsFloat16,
     /// `asuint(double, out uint lo, out uint hi)`.
     AsUintDouble,
     AsDouble,
@@ -108,6 +112,8 @@ pub enum Custom {
     /// SM 6.10 `GetGroupWaveCount`/`GetGroupWaveIndex`: built-ins.
     GroupWaveCount,
     GroupWaveIndex,
+    /// `CheckAccessFullyMapped(status)`: OpImageSparseTexelsResident.
+    CheckAccessFullyMapped,
 }
 
 /// How an overload lowers.
@@ -251,6 +257,12 @@ use crate::sema::types::Sc;
 pub static TABLE: &[Intrinsic] = &[
     barrier!("AllMemoryBarrier", true, true, false),
     barrier!("AllMemoryBarrierWithGroupSync", true, true, true),
+    custom!(
+        "CheckAccessFullyMapped",
+        [p(0, Comp::Uint, Shp::Scalar)],
+        Ret::Bool,
+        Custom::CheckAccessFullyMapped
+    ),
     barrier!("DeviceMemoryBarrier", false, true, false),
     barrier!("DeviceMemoryBarrierWithGroupSync", false, true, true),
     custom!("GetGroupWaveCount", [], Ret::Uint, Custom::GroupWaveCount),
@@ -451,12 +463,24 @@ pub static TABLE: &[Intrinsic] = &[
         Ret::SlotWith(0, Sc::F32),
         Custom::AsFloat
     ),
+    custom!(
+        "asfloat16",
+        [p(0, Comp::Any, Shp::Any)],
+        Ret::SlotWith(0, Sc::F16),
+        Custom::AsFloat16
+    ),
     float_fn!("asin", M::Asin),
     custom!(
         "asint",
         [p(0, Comp::Any, Shp::Any)],
         Ret::SlotWith(0, Sc::I32),
         Custom::AsInt
+    ),
+    custom!(
+        "asint16",
+        [p(0, Comp::Any, Shp::Any)],
+        Ret::SlotWith(0, Sc::I16),
+        Custom::AsInt16
     ),
     Intrinsic {
         name: "asuint",
@@ -477,6 +501,12 @@ pub static TABLE: &[Intrinsic] = &[
             ),
         ],
     },
+    custom!(
+        "asuint16",
+        [p(0, Comp::Any, Shp::Any)],
+        Ret::SlotWith(0, Sc::U16),
+        Custom::AsUint16
+    ),
     float_fn!("atan", M::Atan),
     float_fn2!("atan2", M::Atan2),
     float_fn!("ceil", M::Ceil),

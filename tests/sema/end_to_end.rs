@@ -1,0 +1,148 @@
+//! Whole compiles whose SPIR-V must pass spirv-val.
+
+use super::*;
+
+// --- end to end: valid SPIR-V -----------------------------------------------
+
+#[test]
+fn samples_compile_to_valid_spirv() {
+    for name in [
+        "reduce_sum",
+        "prefix_sum",
+        "histogram",
+        "matmul",
+        "blur",
+        "particles",
+        "cull_instances",
+    ] {
+        let path = common::root().join(format!("samples/{name}.hlsl"));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let entry = text
+            .lines()
+            .find_map(|l| l.strip_prefix("// entry:").map(|s| s.trim().to_string()))
+            .unwrap_or_else(|| "main".into());
+        let mut o = options();
+        o.entry = entry;
+        o.profile = hlslc::options::Profile::parse("cs_6_0");
+        let rel = std::path::PathBuf::from(format!("samples/{name}.hlsl"));
+        // Wave intrinsics need Vulkan 1.1.
+        let first = if text.contains("Wave") {
+            TargetEnv::Vulkan1_1
+        } else {
+            TargetEnv::Vulkan1_0
+        };
+        for env in [first, TargetEnv::Vulkan1_2] {
+            o.target_env = env;
+            let c = hlslc::compile(&rel, &common::RootedLoader, &o);
+            let diag =
+                render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
+            let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
+                panic!("{name} failed for {env:?}:\n{diag}");
+            };
+            if let Err(e) = common::spirv_val_with(&a.spirv, env.name(), val_flags(env)) {
+                panic!("{name}: invalid SPIR-V for {env:?}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn compute_features_validate() {
+    compile_valid(MAIN, &[TargetEnv::Vulkan1_0]);
+    compile_valid(
+        "struct P { float3 pos; float w; }; RWStructuredBuffer<P> ps; ByteAddressBuffer raw; RWByteAddressBuffer out_raw;\n\
+         cbuffer K { float dt; uint count; };\n\
+         groupshared uint total;\n\
+         [numthreads(64,1,1)] void main(uint3 id : SV_DispatchThreadID, uint gi : SV_GroupIndex) {\n\
+           if (gi == 0) total = 0; GroupMemoryBarrierWithGroupSync();\n\
+           if (id.x >= count) return;\n\
+           P p = ps[id.x]; p.pos += dt * float3(1, 2, 3); ps[id.x] = p;\n\
+           InterlockedAdd(total, 1);\n\
+           uint4 v = raw.Load4(id.x * 16); out_raw.Store4(id.x * 16, v * 2);\n\
+           uint old; out_raw.InterlockedMax(0, id.x, old);\n\
+         }",
+        &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2],
+    );
+}
+
+#[test]
+fn group_wave_builtins_declare_their_capability() {
+    let mut o = common::options_for("cs_6_10");
+    o.target_env = TargetEnv::Vulkan1_1;
+    let (loader, path) = common::single_file(
+        "RWStructuredBuffer<uint> o;\n\
+         [numthreads(64,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           o[id.x] = GetGroupWaveCount() * 100 + GetGroupWaveIndex();\n\
+         }",
+    );
+    let c = hlslc::compile(&path, &loader, &o);
+    let a = c.artifact.expect("compiles");
+    let dis = common::spirv_dis(&a.spirv);
+    assert!(dis.contains("BuiltIn NumSubgroups"), "{dis}");
+    assert!(dis.contains("BuiltIn SubgroupId"), "{dis}");
+    common::spirv_val(&a.spirv, "vulkan1.1").unwrap();
+}
+
+#[test]
+fn bool_stage_variables_are_uints() {
+    let mut o = common::options_for("vs_6_0");
+    o.entry = "main".into();
+    let (loader, path) = common::single_file(
+        "float4 main(bool flag : FLAG, float4 p : POSITION, out bool2 mask : MASK) : SV_Position {\n\
+           mask = bool2(flag, !flag);\n\
+           return flag ? p : -p;\n\
+         }",
+    );
+    let c = hlslc::compile(&path, &loader, &o);
+    let a = c.artifact.expect("compiles");
+    let dis = common::spirv_dis(&a.spirv);
+    assert!(
+        dis.contains("%in_var_FLAG = OpVariable %_ptr_Input_uint Input"),
+        "{dis}"
+    );
+    assert!(
+        dis.contains("%out_var_MASK = OpVariable %_ptr_Output_v2uint Output"),
+        "{dis}"
+    );
+    common::spirv_val(&a.spirv, "vulkan1.0").unwrap();
+}
+
+#[test]
+fn spec_constants_are_not_folded() {
+    let (loader, path) = common::single_file(
+        "[[vk::constant_id(7)]] const bool Flag = true;\n\
+         [[vk::constant_id(8)]] const uint N = 4;\n\
+         RWStructuredBuffer<uint> o;\n\
+         [numthreads(1,1,1)] void main() { if (Flag) o[0] = N * 2; o[1] = uint2(N, 1).x; }",
+    );
+    let c = hlslc::compile(&path, &loader, &options());
+    let a = c.artifact.expect("compiles");
+    let dis = common::spirv_dis(&a.spirv);
+    assert!(dis.contains("OpDecorate %Flag SpecId 7"), "{dis}");
+    assert!(dis.contains("%Flag = OpSpecConstantTrue %bool"), "{dis}");
+    assert!(dis.contains("OpDecorate %N SpecId 8"), "{dis}");
+    assert!(dis.contains("%N = OpSpecConstant %uint 4"), "{dis}");
+    // The branch and the product stay in the code.
+    assert!(dis.contains("OpBranchConditional %Flag"), "{dis}");
+    assert!(dis.contains(" %uint %N "), "{dis}");
+    common::spirv_val(&a.spirv, "vulkan1.0").unwrap();
+}
+
+#[test]
+fn constant_arguments_reach_texture_offsets() {
+    // A parameter the function never changes is its argument's value, so
+    // that after inlining the offset is a constant (Vulkan allows only
+    // ConstOffset outside gathers).
+    compile_valid(
+        "Texture2D<float> depth; SamplerState smp; RWStructuredBuffer<float> o;\n\
+         float tap(float2 uv, int2 offset) { return depth.SampleLevel(smp, uv, 0, offset); }\n\
+         float fetch(int2 p, int2 offset) { return depth.Load(int3(p, 0), offset); }\n\
+         [numthreads(8,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           float2 uv = id.xy / 8.0;\n\
+           o[id.x] = tap(uv, int2(1, 0)) + tap(uv, int2(0, 1)) + fetch(id.xy, int2(-1, 0));\n\
+         }",
+        &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2],
+    );
+}
