@@ -41,6 +41,26 @@ const LONG_FLAGS: &[&str] = &[
     "fvk-use-dx-position-w",
     "fvk-auto-shift-bindings",
     "fcgl",
+    "fspv-debug",
+    "fspv-print-all",
+    "fspv-fix-func-call-arguments",
+    "fspv-reduce-load-size",
+    "fspv-preserve-bindings",
+    "fspv-preserve-interface",
+    "fspv-flatten-resource-arrays",
+    "fspv-use-unknown-image-format",
+    "fspv-use-legacy-buffer-matrix-order",
+    "fvk-bind-resource-heap",
+    "fvk-bind-sampler-heap",
+    "fvk-bind-counter-heap",
+    "fvk-stage-io-order",
+    "fvk-support-nonzero-base-instance",
+    "fvk-support-nonzero-base-vertex",
+    "auto-binding-space",
+    "Oconfig",
+    "ffinite-math-only",
+    "pack-optimized",
+    "vkbr",
     "Vd",
     "Zi",
     "WX",
@@ -135,6 +155,27 @@ fn cli() -> Command {
         .arg(flag("fvk-use-dx-position-w", "Use 1/w for SV_Position.w in pixel shaders, as D3D"))
         .arg(flag("fvk-auto-shift-bindings", "Shift automatically assigned bindings by the register class shifts"))
         .arg(flag("fcgl", "Accepted for DXC compatibility (no effect)"))
+        .arg(value("fspv-debug", "CATEGORY", "Accepted for DXC compatibility; hlslc emits debug names only (warning)").require_equals(true).action(ArgAction::Append))
+        .arg(flag("fspv-print-all", "Accepted for DXC compatibility (no effect)"))
+        .arg(flag("fspv-fix-func-call-arguments", "Accepted for DXC compatibility: call arguments are always legal"))
+        .arg(flag("fspv-reduce-load-size", "Accepted for DXC compatibility (an optimisation hint)"))
+        .arg(flag("fspv-preserve-bindings", "Keep unused resource declarations"))
+        .arg(flag("fspv-preserve-interface", "Keep unused stage inputs and outputs"))
+        .arg(flag("fspv-flatten-resource-arrays", "Give each element of a resource array its own binding"))
+        .arg(flag("fspv-use-unknown-image-format", "Storage images without [[vk::image_format]] get format Unknown"))
+        .arg(flag("fspv-use-legacy-buffer-matrix-order", "Keep DXC's older matrix element order in structured buffers"))
+        .arg(Arg::new("fvk-bind-resource-heap").long("fvk-bind-resource-heap").num_args(2).value_names(["BINDING", "SET"]).help("Binding and set of ResourceDescriptorHeap"))
+        .arg(Arg::new("fvk-bind-sampler-heap").long("fvk-bind-sampler-heap").num_args(2).value_names(["BINDING", "SET"]).help("Binding and set of SamplerDescriptorHeap"))
+        .arg(Arg::new("fvk-bind-counter-heap").long("fvk-bind-counter-heap").num_args(2).value_names(["BINDING", "SET"]).help("Binding and set of the counter heap"))
+        .arg(value("fvk-stage-io-order", "ORDER", "Stage I/O location order: decl (default) or alpha").require_equals(true).value_parser(["decl", "alpha"]))
+        .arg(flag("fvk-support-nonzero-base-instance", "SV_InstanceID counts from the draw's first instance, as in D3D"))
+        .arg(flag("fvk-support-nonzero-base-vertex", "SV_VertexID counts from the draw's first vertex, as in D3D"))
+        .arg(value("auto-binding-space", "SPACE", "Descriptor set for resources without an explicit space"))
+        .arg(value("Oconfig", "PASSES", "Accepted for DXC compatibility; hlslc runs its own -O3 pipeline (warning)").require_equals(true))
+        .arg(flag("ffinite-math-only", "Accepted for DXC compatibility (no effect: hlslc never assumes finite math)"))
+        .arg(flag("pack-optimized", "Accepted for DXC compatibility (no effect on SPIR-V)"))
+        .arg(Arg::new("vkbr").long("vkbr").num_args(4).value_names(["REG", "SPACE", "BINDING", "SET"]).action(ArgAction::Append).help("Alias of -fvk-bind-register"))
+        .arg(Arg::new("W").short('W').value_name("WARNING").action(ArgAction::Append).help("Accepted for DXC compatibility (-Wno-…: warning groups are not configurable yet)"))
         .arg(flag("Vd", "Accepted for DXC compatibility (no effect)"))
         .arg(flag("Zi", "Accepted for DXC compatibility (no effect)"))
         .arg(flag("WX", "Treat warnings as errors"))
@@ -142,6 +183,7 @@ fn cli() -> Command {
         .arg(flag("MD", "Write a make-style depfile next to the output (OUTPUT.d)"))
         .arg(value("MF", "FILE", "Write a make-style depfile to FILE"))
         .arg(value("emit", "KIND", "What to write to -Fo (or stdout): spirv (default), asm, ir").value_parser(["spirv", "asm", "ir"]))
+        .arg(value("ir-after", "PASS", "With --emit ir (implied): print the IR after PASS (lowering, float_controls, inline, precise, const_fold, forward, algebra, fuse_mad, cse, dce) instead of after the whole pipeline").value_parser(clap::builder::PossibleValuesParser::new(hlslc::passes::PASS_NAMES)))
         .arg(flag("no-color", "Never colour diagnostics"))
         .arg(value("diagnostics-format", "FORMAT", "human (default), short (file:line:col: …), json").value_parser(["human", "short", "json"]))
 }
@@ -267,8 +309,13 @@ fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
             }
         }
     }
-    if let Some(occ) = m.get_occurrences::<String>("fvk-bind-register") {
-        for vals in occ {
+    let bind_register_occurrences = m
+        .get_occurrences::<String>("fvk-bind-register")
+        .into_iter()
+        .flatten()
+        .chain(m.get_occurrences::<String>("vkbr").into_iter().flatten());
+    {
+        for vals in bind_register_occurrences {
             let vals: Vec<&String> = vals.collect();
             let reg = vals[0];
             let class = reg.chars().next().and_then(register_class).ok_or_else(|| {
@@ -310,12 +357,73 @@ fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
     o.invert_y = m.get_flag("fvk-invert-y");
     o.dx_position_w = m.get_flag("fvk-use-dx-position-w");
     o.auto_shift_bindings = m.get_flag("fvk-auto-shift-bindings");
+    let ir_after = m.get_one::<String>("ir-after").cloned();
     o.emit = match m.get_one::<String>("emit").map(String::as_str) {
         Some("asm") => EmitKind::Asm,
         Some("ir") => EmitKind::Ir,
+        // `--ir-after` alone means `--emit ir`.
+        None if ir_after.is_some() => EmitKind::Ir,
         _ => EmitKind::Spirv,
     };
+    if ir_after.is_some() && o.emit != EmitKind::Ir {
+        return Err(option_error(
+            "--ir-after prints IR: it needs --emit ir (or no --emit)".into(),
+        ));
+    }
+    o.ir_after_pass = ir_after;
     o.reflect = m.get_one::<String>("Fre").is_some();
+    for (name, slot) in [
+        ("fvk-bind-resource-heap", &mut o.resource_heap_binding),
+        ("fvk-bind-sampler-heap", &mut o.sampler_heap_binding),
+        ("fvk-bind-counter-heap", &mut o.counter_heap_binding),
+    ] {
+        if let Some(vals) = m.get_many::<String>(name) {
+            let vals: Vec<&String> = vals.collect();
+            *slot = Some((parse_u32(vals[0], name)?, parse_u32(vals[1], name)?));
+        }
+    }
+    if let Some(s) = m.get_one::<String>("auto-binding-space") {
+        o.auto_binding_space = parse_u32(s, "-auto-binding-space")?;
+    }
+    o.stage_io_order_alpha = m
+        .get_one::<String>("fvk-stage-io-order")
+        .is_some_and(|v| v == "alpha");
+    o.flatten_resource_arrays = m.get_flag("fspv-flatten-resource-arrays");
+    o.unknown_image_format = m.get_flag("fspv-use-unknown-image-format");
+    o.nonzero_base_instance = m.get_flag("fvk-support-nonzero-base-instance");
+    o.nonzero_base_vertex = m.get_flag("fvk-support-nonzero-base-vertex");
+    o.legacy_buffer_matrix_order = m.get_flag("fspv-use-legacy-buffer-matrix-order");
+    o.preserve_interface = m.get_flag("fspv-preserve-interface");
+    o.preserve_bindings = m.get_flag("fspv-preserve-bindings");
+    // Flags whose effect is not implemented yet: refuse them rather than
+    // produce a module that silently differs from what the user asked for.
+    for (flag, set) in [
+        ("-fspv-flatten-resource-arrays", o.flatten_resource_arrays),
+        ("-fvk-stage-io-order=alpha", o.stage_io_order_alpha),
+        ("-fspv-use-unknown-image-format", o.unknown_image_format),
+        (
+            "-fvk-support-nonzero-base-instance",
+            o.nonzero_base_instance,
+        ),
+        ("-fvk-support-nonzero-base-vertex", o.nonzero_base_vertex),
+        (
+            "-fspv-use-legacy-buffer-matrix-order",
+            o.legacy_buffer_matrix_order,
+        ),
+        ("-fspv-preserve-interface", o.preserve_interface),
+        ("-fspv-preserve-bindings", o.preserve_bindings),
+        ("-auto-binding-space", o.auto_binding_space != 0),
+        ("-fvk-bind-resource-heap", o.resource_heap_binding.is_some()),
+        ("-fvk-bind-sampler-heap", o.sampler_heap_binding.is_some()),
+        ("-fvk-bind-counter-heap", o.counter_heap_binding.is_some()),
+    ] {
+        if set {
+            return Err(Diagnostic::error(
+                diag::codes::UNSUPPORTED,
+                format!("not supported yet: {flag}"),
+            ));
+        }
+    }
     Ok(o)
 }
 
@@ -439,6 +547,22 @@ fn run() -> i32 {
             return 1;
         }
     };
+    // Flags accepted for DXC compatibility whose request hlslc does not
+    // carry out: say so once, as a warning.
+    let mut ignored = Vec::new();
+    if m.get_many::<String>("fspv-debug").is_some() {
+        ignored.push("-fspv-debug: hlslc does not emit SPIR-V debug instructions yet (only OpName/OpMemberName)");
+    }
+    if m.get_one::<String>("Oconfig").is_some() {
+        ignored.push("-Oconfig: hlslc runs its own optimisation pipeline for the -O level; the spirv-opt pass list is ignored");
+    }
+    let option_warnings: Vec<Diagnostic> = ignored
+        .into_iter()
+        .map(|w| Diagnostic::warning(diag::codes::OPTION_IGNORED, w))
+        .collect();
+    if reporter.report(&option_warnings, &SourceMap::new()) {
+        return 1;
+    }
     let Some(input) = m.get_one::<String>("input") else {
         reporter.report(
             &[option_error(
@@ -633,6 +757,77 @@ mod tests {
                 .contains("cannot be used together")
         );
         assert!(parse(&["-fbogus", "x.hlsl"]).is_err());
+    }
+
+    #[test]
+    fn ir_after_names_a_pass_and_implies_emit_ir() {
+        let o = parse(&["-T", "cs_6_0", "--ir-after", "fuse_mad", "x.hlsl"]).unwrap();
+        assert_eq!(o.emit, EmitKind::Ir);
+        assert_eq!(o.ir_after_pass.as_deref(), Some("fuse_mad"));
+        let o = parse(&[
+            "-T",
+            "cs_6_0",
+            "--emit",
+            "ir",
+            "--ir-after",
+            "lowering",
+            "x.hlsl",
+        ])
+        .unwrap();
+        assert_eq!(o.ir_after_pass.as_deref(), Some("lowering"));
+        assert!(parse(&["-T", "cs_6_0", "--ir-after", "nonsense", "x.hlsl"]).is_err());
+        assert!(
+            parse(&[
+                "-T",
+                "cs_6_0",
+                "--emit",
+                "asm",
+                "--ir-after",
+                "dce",
+                "x.hlsl"
+            ])
+            .unwrap_err()
+            .contains("needs --emit ir")
+        );
+    }
+
+    #[test]
+    fn dxc_compatibility_flags_are_accepted_or_refused_clearly() {
+        let o = parse(&[
+            "-fspv-debug=vulkan-with-source",
+            "-fspv-print-all",
+            "-Wno-effects-syntax",
+            "-vkbr",
+            "t3",
+            "1",
+            "4",
+            "2",
+            "-ffinite-math-only",
+            "x.hlsl",
+        ])
+        .unwrap();
+        assert_eq!(
+            o.bind_registers,
+            vec![BindRegister {
+                class: RegisterClass::T,
+                register: 3,
+                space: 1,
+                binding: 4,
+                set: 2
+            }]
+        );
+        for flag in [
+            "-fspv-flatten-resource-arrays",
+            "-fvk-support-nonzero-base-instance",
+            "-fspv-preserve-interface",
+        ] {
+            let e = parse(&[flag, "x.hlsl"]).unwrap_err();
+            assert!(
+                e.contains("not supported yet") && e.contains(flag),
+                "{flag}: {e}"
+            );
+        }
+        assert!(parse(&["-fvk-stage-io-order=sideways", "x.hlsl"]).is_err());
     }
 
     #[test]

@@ -267,6 +267,38 @@ pub struct Options {
     /// `passes::PASS_NAMES`): what `--emit ir` prints, and what pass file
     /// tests check.
     pub ir_after_pass: Option<String>,
+    /// `-auto-binding-space N`: the descriptor set of resources without an
+    /// explicit space.
+    pub auto_binding_space: u32,
+    /// `-fvk-bind-resource-heap BINDING SET`: where `ResourceDescriptorHeap`
+    /// lives (DXC's default when `None`).
+    pub resource_heap_binding: Option<(u32, u32)>,
+    /// `-fvk-bind-sampler-heap BINDING SET`
+    pub sampler_heap_binding: Option<(u32, u32)>,
+    /// `-fvk-bind-counter-heap BINDING SET`
+    pub counter_heap_binding: Option<(u32, u32)>,
+    /// `-fvk-stage-io-order=alpha|decl`: how stage input/output locations are
+    /// assigned (declaration order by default).
+    pub stage_io_order_alpha: bool,
+    /// `-fspv-flatten-resource-arrays`: each element of a resource array
+    /// gets its own binding.
+    pub flatten_resource_arrays: bool,
+    /// `-fspv-use-unknown-image-format`: storage images without
+    /// `[[vk::image_format]]` get format Unknown instead of one inferred from
+    /// the element type.
+    pub unknown_image_format: bool,
+    /// `-fvk-support-nonzero-base-instance`: SV_InstanceID counts from the
+    /// draw's first instance as D3D does (InstanceIndex - BaseInstance).
+    pub nonzero_base_instance: bool,
+    /// `-fvk-support-nonzero-base-vertex`: SV_VertexID likewise.
+    pub nonzero_base_vertex: bool,
+    /// `-fspv-use-legacy-buffer-matrix-order`: matrices in structured and
+    /// byte-address buffers keep DXC's older (transposed) element order.
+    pub legacy_buffer_matrix_order: bool,
+    /// `-fspv-preserve-interface`: keep unused stage inputs and outputs.
+    pub preserve_interface: bool,
+    /// `-fspv-preserve-bindings`: keep unused resource declarations.
+    pub preserve_bindings: bool,
 }
 
 impl Default for Options {
@@ -296,6 +328,18 @@ impl Default for Options {
             emit: EmitKind::default(),
             reflect: false,
             ir_after_pass: None,
+            auto_binding_space: 0,
+            resource_heap_binding: None,
+            sampler_heap_binding: None,
+            counter_heap_binding: None,
+            stage_io_order_alpha: false,
+            flatten_resource_arrays: false,
+            unknown_image_format: false,
+            nonzero_base_instance: false,
+            nonzero_base_vertex: false,
+            legacy_buffer_matrix_order: false,
+            preserve_interface: false,
+            preserve_bindings: false,
         }
     }
 }

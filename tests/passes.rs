@@ -178,10 +178,9 @@ fn options_from_header(text: &str) -> Result<(Options, String), String> {
     Ok((o, pass))
 }
 
-/// Every `tests/in/passes/*.hlsl` case. They need sema (AST → IR) and
-/// `compile` filling `Artifact::ir_text` with `--emit ir`.
+/// Every `tests/in/passes/*.hlsl` case, compiled with `compile` and
+/// `--emit ir --ir-after PASS`.
 #[test]
-#[ignore = "needs sema and compile() producing IR (--emit ir); un-ignore when sema lands"]
 fn pass_file_tests() {
     let dir = common::root().join("tests/in/passes");
     let mut cases: Vec<_> = std::fs::read_dir(&dir)

@@ -869,6 +869,16 @@ fn int_division() {
     );
 }
 
+/// Vulkan leaves OpSRem/OpSMod undefined when an operand is negative, and
+/// NVIDIA's driver returned 1 for -7 % 2 (the `int_division` kernel on an
+/// H200): signed `%` must be built from OpUMod of the magnitudes.
+#[test]
+fn signed_remainder_avoids_op_s_rem() {
+    let dis = common::spirv_dis(&compile("int_division", TargetEnv::Vulkan1_2));
+    assert!(!dis.contains("OpSRem") && !dis.contains("OpSMod"), "{dis}");
+    assert!(dis.contains("OpUMod"), "{dis}");
+}
+
 #[test]
 fn conversions() {
     let input = [-2.75f32, -0.5, 0.0, 0.25, 1.5, 2.5, 3.99, 100.1];

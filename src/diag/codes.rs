@@ -25,6 +25,9 @@ pub const BAD_OPTION: Code = Code("E0002");
 pub const INTERNAL: Code = Code("E0003");
 /// Not supported yet: the feature is valid HLSL that hlslc does not compile.
 pub const UNSUPPORTED: Code = Code("E0004");
+/// A command-line option is accepted for DXC compatibility but what it asks
+/// for is not done (e.g. `-fspv-debug`, `-Oconfig`).
+pub const OPTION_IGNORED: Code = Code("W0001");
 
 // --- E01xx: preprocessor ---
 /// The lexer found text that is no token: a stray character, an unterminated

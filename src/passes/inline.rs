@@ -1,5 +1,6 @@
 //! `inline`: replaces calls by the callee's body, at -O2 and above for small
-//! functions (or for every call with `Policy::All`).
+//! functions and functions called from one place only (or for every call
+//! with `Policy::All`).
 //!
 //! A callee is inlined when it is not an entry function, has no `precise`
 //! argument, every argument has the parameter's exact type (a pointer into
@@ -27,7 +28,8 @@ use rustc_hash::FxHashMap;
 /// Which calls to inline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
-    /// Callees of at most [`SMALL_EXPRESSIONS`] expressions and no loops.
+    /// Callees of at most [`SMALL_EXPRESSIONS`] expressions and no loops,
+    /// and callees with a single call site.
     Small,
     /// Every inlinable call.
     All,
@@ -48,8 +50,25 @@ pub fn run(module: &mut Module, policy: Policy) {
                 .any(|ep| ep.function.index() == i)
         })
         .collect();
+    // Call sites per function: a function called once is inlined whatever
+    // its size (the copy replaces the original, which `dce` removes).
+    let mut calls = vec![0u32; n];
+    for (_, f) in module.functions.iter() {
+        walk_statements(&f.body, |s| {
+            if let Statement::Call { function, .. } = s
+                && let Some(c) = calls.get_mut(function.index())
+            {
+                *c += 1;
+            }
+        });
+    }
     for caller in order {
         let inlinable = |f: Handle<Function>, m: &Module| -> bool {
+            let policy = if policy == Policy::Small && calls[f.index()] == 1 {
+                Policy::All
+            } else {
+                policy
+            };
             f.index() < n && !entry[f.index()] && f != caller && inlinable(&m.functions[f], policy)
         };
         let mut callees = Vec::new();
@@ -322,10 +341,30 @@ fn inline_call(
     }
     let mut body = translate_block(&callee.body, &map);
     let result_precise = callee.result.as_ref().is_some_and(|r| r.precise);
-    let simple = !result_precise
-        && body.iter().enumerate().all(|(i, s)| {
-            !contains_return(s) || (i + 1 == body.len() && matches!(s, Statement::Return { .. }))
-        });
+    let simple = body.iter().enumerate().all(|(i, s)| {
+        !contains_return(s) || (i + 1 == body.len() && matches!(s, Statement::Return { .. }))
+    });
+    let ret_local = |f: &mut Function| {
+        callee.result.as_ref().map(|r| {
+            let l = f.local_variables.append(LocalVariable {
+                name: Some(format!("{}.result", callee.name)),
+                ty: r.ty,
+                init: None,
+                precise: r.precise,
+            });
+            let pty = module
+                .types
+                .get(&Type {
+                    name: None,
+                    inner: TypeInner::Pointer {
+                        base: r.ty,
+                        space: AddressSpace::Function,
+                    },
+                })
+                .unwrap_or(r.ty);
+            (f.add_expression(Expression::LocalVariable(l), pty), r.ty)
+        })
+    };
     if simple {
         let value = match body.last() {
             Some(Statement::Return { value }) => {
@@ -337,30 +376,24 @@ fn inline_call(
         };
         out.extend(body);
         if let (Some(r), Some(v)) = (result, value) {
-            replace.insert(r, v);
+            if result_precise {
+                // Through the precise `$ret` local, for the precise pass.
+                if let Some((ptr, ty)) = ret_local(f) {
+                    out.push(Statement::Store {
+                        pointer: ptr,
+                        value: v,
+                    });
+                    let load = append(f, out, Expression::Load { pointer: ptr }, ty);
+                    replace.insert(r, load);
+                }
+            } else {
+                replace.insert(r, v);
+            }
         }
         return;
     }
     // Early returns: a one-trip loop, `return v` → `store $ret, v; break`.
-    let ret = callee.result.as_ref().map(|r| {
-        let l = f.local_variables.append(LocalVariable {
-            name: Some(format!("{}.result", callee.name)),
-            ty: r.ty,
-            init: None,
-            precise: r.precise,
-        });
-        let pty = module
-            .types
-            .get(&Type {
-                name: None,
-                inner: TypeInner::Pointer {
-                    base: r.ty,
-                    space: AddressSpace::Function,
-                },
-            })
-            .unwrap_or(r.ty);
-        (f.add_expression(Expression::LocalVariable(l), pty), r.ty)
-    });
+    let ret = ret_local(f);
     let mut body = returns_to_breaks(body, ret.map(|r| r.0));
     body.push(Statement::Break);
     out.push(Statement::Loop {

@@ -10,15 +10,20 @@
 //! - every level: `precise` (correctness) and `const_fold` (DXC's front
 //!   end folds constant expressions even at -Od, and its constant
 //!   division-by-zero errors must not depend on the level);
-//! - -O1: + `fuse_mad`, `dce`;
-//! - -O2 and -O3: + `inline` of small functions (before `precise`),
-//!   `algebra`, `cse`, then `dce`.
+//! - -O1: + `forward` (after `precise`, which must see every store into a
+//!   precise variable), `fuse_mad`, `dce`;
+//! - -O2 and -O3: + `inline` of small functions and of functions called
+//!   once (before `precise`), `algebra`, `cse`, then `dce`.
+//!
+//! `float_controls` (execution modes, no IR change) runs before all of them
+//! in [`run`]. `stop_after` (`--ir-after`) names one of [`PASS_NAMES`].
 
 pub mod algebra;
 pub mod const_fold;
 pub mod cse;
 pub mod dce;
 pub mod float_controls;
+pub mod forward;
 pub mod fuse_mad;
 pub mod inline;
 pub mod precise;
@@ -78,6 +83,14 @@ impl PipelineOptions {
 /// execution modes and the optimisation pipeline.
 pub fn run(module: &mut Module, options: &Options, diags: &mut Diagnostics) {
     let po = PipelineOptions::from_options(options);
+    match po.stop_after.as_deref() {
+        Some("lowering") => return,
+        Some("float_controls") => {
+            float_controls::run(module, &po, diags);
+            return;
+        }
+        _ => {}
+    }
     float_controls::run(module, &po, diags);
     pipeline_with(module, &po, diags);
 }
@@ -87,58 +100,87 @@ pub fn pipeline(module: &mut Module, opt_level: u8, diags: &mut Diagnostics) {
     pipeline_with(module, &PipelineOptions::new(opt_level), diags);
 }
 
-/// The optimisation pipeline, in order.
+/// The optimisation pipeline, in order. A pass runs when the level
+/// enables it; `stop_after` stops at the named pass's place in this order
+/// whether it ran or not, so `--ir-after cse -O1` shows the IR before
+/// the later passes of -O1 (`dce`), not the end result.
 pub fn pipeline_with(module: &mut Module, options: &PipelineOptions, diags: &mut Diagnostics) {
     let o = options.opt_level;
     // `go` turns false when a pass leaves invalid IR or after `stop_after`.
     let mut go = verify(module, "lowering", diags);
     let stop_after = options.stop_after.as_deref();
-    let mut step = |name: &str, module: &mut Module, pass: &mut dyn FnMut(&mut Module)| {
-        if go {
-            pass(module);
-            go = verify(module, name, diags) && stop_after != Some(name);
-        }
-    };
-    if o >= 2 {
-        let policy = if options.inline_all {
-            inline::Policy::All
-        } else {
-            inline::Policy::Small
+    let mut step =
+        |name: &str, enabled: bool, module: &mut Module, pass: &mut dyn FnMut(&mut Module)| {
+            if !go {
+                return;
+            }
+            if enabled {
+                pass(module);
+                go = verify(module, name, diags);
+            }
+            go &= stop_after != Some(name);
         };
-        step("inline", module, &mut |m| inline::run(m, policy));
-    }
-    step("precise", module, &mut precise::run);
+    let policy = if options.inline_all {
+        inline::Policy::All
+    } else {
+        inline::Policy::Small
+    };
+    step("inline", o >= 2, module, &mut |m| inline::run(m, policy));
+    step("precise", true, module, &mut precise::run);
     let fold = const_fold::FoldOptions::from_pipeline(options);
     let mut fold_diags = Diagnostics::new();
-    step("const_fold", module, &mut |m| {
+    step("const_fold", true, module, &mut |m| {
         const_fold::run(m, &fold, &mut fold_diags)
     });
-    if o >= 2 {
-        step("algebra", module, &mut algebra::run);
-    }
-    if o >= 1 {
-        step("fuse_mad", module, &mut fuse_mad::run);
-    }
-    if o >= 2 {
-        step("cse", module, &mut cse::run);
-    }
-    if o >= 1 {
-        step("dce", module, &mut dce::run);
-    }
+    step("forward", o >= 1, module, &mut |m| forward::run(m, &fold));
+    step("algebra", o >= 2, module, &mut algebra::run);
+    step("fuse_mad", o >= 1, module, &mut fuse_mad::run);
+    step("cse", o >= 2, module, &mut cse::run);
+    step("dce", o >= 1, module, &mut dce::run);
     diags.extend(fold_diags.list);
 }
 
-/// The names of the passes `pipeline` can run, in order (for
-/// `stop_after`).
+/// The names `stop_after` (`--ir-after`) accepts, in pipeline order:
+/// `lowering` (the IR as sema made it), `float_controls` (execution modes
+/// only), then the passes of [`pipeline_with`].
 pub const PASS_NAMES: &[&str] = &[
+    "lowering",
+    "float_controls",
     "inline",
     "precise",
     "const_fold",
+    "forward",
     "algebra",
     "fuse_mad",
     "cse",
     "dce",
 ];
+
+/// The passes each optimisation level runs, in order (for `--help` and
+/// the README).
+pub fn passes_at(opt_level: u8) -> Vec<&'static str> {
+    let mut v = vec!["float_controls"];
+    if opt_level >= 2 {
+        v.push("inline");
+    }
+    v.extend(["precise", "const_fold"]);
+    if opt_level >= 1 {
+        v.push("forward");
+    }
+    if opt_level >= 2 {
+        v.push("algebra");
+    }
+    if opt_level >= 1 {
+        v.push("fuse_mad");
+    }
+    if opt_level >= 2 {
+        v.push("cse");
+    }
+    if opt_level >= 1 {
+        v.push("dce");
+    }
+    v
+}
 
 /// Validates after `pass`; reports a failure as an internal error. Only
 /// in debug builds and tests: release builds trust the passes.

@@ -17,9 +17,12 @@
 //! mod matmul`), float `Negate`, `Math` function and value conversion to
 //! float it reaches. It walks through `Compose`, `Swizzle`, `Access`,
 //! `Select` (condition included: it chooses the value) and every other
-//! operand, and through memory flow-insensitively: a `Load` of a local (or
-//! of a `Private`/`Workgroup` global) reaches every value stored into that
-//! variable anywhere (in any function, for globals). Loads from inputs,
+//! operand, and through memory flow-insensitively but field by field: a
+//! `Load` of a local (or of a `Private`/`Workgroup` global) reaches every
+//! value stored anywhere (in any function, for globals) into the part of
+//! that variable it reads — stores into other members or elements at
+//! constant indices do not contribute, and of a whole composite stored as a
+//! `Compose` only the part read does. Loads from inputs,
 //! buffers and other memory written outside the shader end the walk. Only
 //! reached expressions are marked: an identical twin that feeds nothing
 //! precise stays fast.
@@ -28,7 +31,10 @@
 //! argument, reaches a precise value, the callee gets a *precise
 //! specialisation* — a copy with `result.precise` (or that argument's
 //! `precise`) set, whose own slice is marked — and the call is redirected
-//! to it. Specialisations are cached by (callee, result, arguments). When a
+//! to it. When only a member of a struct result reaches a precise value
+//! (an entry point's output struct with one precise member), the copy
+//! walks only that member of what it returns. Specialisations are cached
+//! by (callee, result parts, arguments). When a
 //! callee's slice reaches one of its arguments, the argument values at its
 //! call sites are walked too (for a pointer argument, the stores into the
 //! variable passed). DXC does not cross calls at all (its issue 8423).
@@ -65,6 +71,33 @@ struct PointerInfo {
     precise_member: bool,
     /// Dynamic indices along the chain.
     indices: Vec<Handle<Expression>>,
+    /// The chain from the variable outwards.
+    path: Path,
+}
+
+/// One step of an access chain: a constant index, or a dynamic one (which
+/// may be any).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+enum Step {
+    Index(u32),
+    Any,
+}
+
+type Path = Vec<Step>;
+
+/// Whether memory at `a` and at `b` (paths from one variable) can overlap:
+/// one is a prefix of the other, up to dynamic steps.
+fn overlaps(a: &[Step], b: &[Step]) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(x, y)| !matches!((x, y), (Step::Index(i), Step::Index(j)) if i != j))
+}
+
+/// A value stored at a path of a variable.
+#[derive(Clone, Debug)]
+struct Stored {
+    path: Path,
+    value: Handle<Expression>,
 }
 
 struct CallSite {
@@ -76,7 +109,7 @@ struct CallSite {
 #[derive(Default)]
 struct FnInfo {
     /// Per local: values stored into it (through any access chain).
-    local_stores: FxHashMap<Handle<LocalVariable>, Vec<Handle<Expression>>>,
+    local_stores: FxHashMap<Handle<LocalVariable>, Vec<Stored>>,
     /// Per local: calls that receive a pointer into it (call, argument).
     local_calls: FxHashMap<Handle<LocalVariable>, Vec<(usize, usize)>>,
     /// Per pointer argument: calls it is passed on to.
@@ -100,17 +133,20 @@ type Site = (Handle<Function>, Handle<Expression>);
 /// A call: caller, call index, argument index.
 type CallArg = (Handle<Function>, usize, usize);
 
-/// A specialisation key: callee, result precise, precise arguments.
-type Key = (Handle<Function>, bool, u64);
+/// A specialisation key: callee, the parts of the result that must be
+/// precise (sorted; `[[]]` is the whole result, empty none), precise
+/// arguments.
+type Key = (Handle<Function>, Vec<Path>, u64);
 
 struct Precise<'m> {
     module: &'m mut Module,
     infos: Vec<FnInfo>,
     visited: Vec<Vec<bool>>,
-    locals_done: FxHashSet<(Handle<Function>, Handle<LocalVariable>)>,
-    globals_done: FxHashSet<Handle<GlobalVariable>>,
-    /// Per global: (function, value) of every store into it.
-    global_stores: FxHashMap<Handle<GlobalVariable>, Vec<Site>>,
+    /// Locals (and paths in them) whose stores were walked.
+    locals_done: FxHashSet<(Handle<Function>, Handle<LocalVariable>, Path)>,
+    globals_done: FxHashSet<(Handle<GlobalVariable>, Path)>,
+    /// Per global: the function and the store of every store into it.
+    global_stores: FxHashMap<Handle<GlobalVariable>, Vec<(Handle<Function>, Stored)>>,
     /// Per global: calls receiving a pointer into it.
     global_calls: FxHashMap<Handle<GlobalVariable>, Vec<CallArg>>,
     /// Current call sites of each function: (caller, call index).
@@ -161,7 +197,11 @@ impl<'m> Precise<'m> {
             .enumerate()
             .filter(|(i, a)| a.precise && *i < 64)
             .fold(0u64, |m, (i, _)| m | 1 << i);
-        let result = f.result.as_ref().is_some_and(|r| r.precise);
+        let result = if f.result.as_ref().is_some_and(|r| r.precise) {
+            vec![Vec::new()]
+        } else {
+            Vec::new()
+        };
         self.visited.push(vec![false; f.expressions.len()]);
         self.arg_reached.push(vec![false; f.arguments.len()]);
         self.key_of.push((h, result, mask));
@@ -200,10 +240,12 @@ impl<'m> Precise<'m> {
             root: VarRoot::Other,
             precise_member: false,
             indices: Vec::new(),
+            path: Vec::new(),
         };
         loop {
             match f.expressions[p] {
                 Expression::AccessIndex { base, index } => {
+                    info.path.push(Step::Index(index));
                     if let TypeInner::Pointer { base: pointee, .. } =
                         self.module.types[f.expr_type(base)].inner
                         && let TypeInner::Struct { ref members, .. } =
@@ -216,21 +258,28 @@ impl<'m> Precise<'m> {
                 }
                 Expression::Access { base, index } => {
                     info.indices.push(index);
+                    info.path.push(Step::Any);
                     p = base;
                 }
                 Expression::LocalVariable(l) => {
                     info.root = VarRoot::Local(l);
+                    info.path.reverse();
                     return info;
                 }
                 Expression::GlobalVariable(g) => {
                     info.root = VarRoot::Global(g);
+                    info.path.reverse();
                     return info;
                 }
                 Expression::FunctionArgument(i) => {
                     info.root = VarRoot::Argument(i);
+                    info.path.reverse();
                     return info;
                 }
-                _ => return info,
+                _ => {
+                    info.path.reverse();
+                    return info;
+                }
             }
         }
     }
@@ -247,7 +296,6 @@ impl<'m> Precise<'m> {
     fn gather(&mut self, h: Handle<Function>) -> FnInfo {
         let mut info = FnInfo::default();
         let f = std::mem::take(&mut self.module.functions[h]);
-        let result_precise = f.result.as_ref().is_some_and(|r| r.precise);
         let mut stores = Vec::new();
         let mut calls = Vec::new();
         walk_statements(&f.body, |s| match s {
@@ -265,9 +313,13 @@ impl<'m> Precise<'m> {
         });
         for (pointer, value) in stores {
             let pi = self.pointer_info(&f, pointer);
+            let stored = Stored {
+                path: pi.path.clone(),
+                value,
+            };
             match pi.root {
-                VarRoot::Local(l) => info.local_stores.entry(l).or_default().push(value),
-                VarRoot::Global(g) => self.global_stores.entry(g).or_default().push((h, value)),
+                VarRoot::Local(l) => info.local_stores.entry(l).or_default().push(stored),
+                VarRoot::Global(g) => self.global_stores.entry(g).or_default().push((h, stored)),
                 _ => {}
             }
             if pi.precise_member || self.root_is_precise(&f, pi.root) {
@@ -310,9 +362,6 @@ impl<'m> Precise<'m> {
                 arguments,
             });
         }
-        if !result_precise {
-            info.returns.clear();
-        }
         self.module.functions[h] = f;
         info
     }
@@ -327,22 +376,25 @@ impl<'m> Precise<'m> {
 
     fn seed(&mut self, h: Handle<Function>) {
         let info = &self.infos[h.index()];
-        let whole: Vec<_> = info
-            .precise_stores
-            .iter()
-            .chain(&info.returns)
-            .copied()
-            .collect();
+        let whole = info.precise_stores.clone();
+        let returns = info.returns.clone();
         let members = info.member_stores.clone();
         let out_calls = info.precise_out_calls.clone();
         for v in whole {
             self.work.push((h, v));
         }
+        // The returned values, or the parts of them asked for.
+        let paths = self.key_of[h.index()].1.clone();
+        for path in &paths {
+            for &v in &returns {
+                self.reach_part(h, v, path);
+            }
+        }
         for v in members {
             self.members(h, v);
         }
         for (k, i) in out_calls {
-            self.request(h, k, false, Some(i));
+            self.request(h, k, None, Some(i));
         }
     }
 
@@ -399,11 +451,18 @@ impl<'m> Precise<'m> {
         }
         let f = &self.module.functions[h];
         match f.expressions[e] {
-            Expression::Load { pointer } => self.reach_memory(h, pointer),
+            Expression::Load { pointer } => self.reach_memory(h, pointer, &[]),
+            // A member of a composite value (`p.exact` after `load $p`, a
+            // member of a call's result): only that member.
+            Expression::AccessIndex { .. } if self.member_of_value(h, e).is_some() => {
+                if let Some((base, path)) = self.member_of_value(h, e) {
+                    self.reach_part(h, base, &path);
+                }
+            }
             Expression::FunctionArgument(i) => self.reach_argument(h, i),
             Expression::CallResult(_) => {
                 if let Some(&k) = self.infos[h.index()].call_of_result.get(&e) {
-                    self.request(h, k, true, None);
+                    self.request(h, k, Some(Vec::new()), None);
                 }
             }
             Expression::SubgroupResult => {
@@ -420,35 +479,123 @@ impl<'m> Precise<'m> {
         }
     }
 
-    /// A load through `pointer` reaches a precise value.
-    fn reach_memory(&mut self, h: Handle<Function>, pointer: Handle<Expression>) {
-        let pi = self.pointer_info(&self.module.functions[h], pointer);
+    /// For constant indices into a composite value (`access %v[i][j]`, not
+    /// through a pointer): the value `%v` and the path `[i, j]`.
+    fn member_of_value(
+        &self,
+        h: Handle<Function>,
+        e: Handle<Expression>,
+    ) -> Option<(Handle<Expression>, Path)> {
+        let f = &self.module.functions[h];
+        let mut path = Vec::new();
+        let mut p = e;
+        while let Expression::AccessIndex { base, index } = f.expressions[p] {
+            if matches!(
+                self.module.types[f.expr_type(base)].inner,
+                TypeInner::Pointer { .. }
+            ) {
+                return None;
+            }
+            path.push(Step::Index(index));
+            p = base;
+        }
+        path.reverse();
+        (!path.is_empty()).then_some((p, path))
+    }
+
+    /// The part at `path` of `value` reaches a precise value: walk what
+    /// computes that part only, where the value is built of parts (a
+    /// `Compose` of a struct, array or matrix), read from memory (a
+    /// `Load`: that part of the memory) or returned by a call (that part of
+    /// the callee's result); the whole value otherwise.
+    fn reach_part(&mut self, h: Handle<Function>, value: Handle<Expression>, path: &[Step]) {
+        let mut value = value;
+        let mut path: Path = path.to_vec();
+        loop {
+            if path.is_empty() {
+                self.work.push((h, value));
+                return;
+            }
+            let f = &self.module.functions[h];
+            let vector = matches!(
+                self.module.types[f.expr_type(value)].inner,
+                TypeInner::Vector { .. }
+            );
+            match (&f.expressions[value], path[0]) {
+                (Expression::Compose { components, .. }, Step::Index(i)) if !vector => {
+                    match components.get(i as usize) {
+                        Some(&c) => {
+                            value = c;
+                            path.remove(0);
+                        }
+                        None => {
+                            self.work.push((h, value));
+                            return;
+                        }
+                    }
+                }
+                (&Expression::AccessIndex { base, index }, _)
+                    if !matches!(
+                        self.module.types[f.expr_type(base)].inner,
+                        TypeInner::Pointer { .. }
+                    ) =>
+                {
+                    path.insert(0, Step::Index(index));
+                    value = base;
+                }
+                (&Expression::Load { pointer }, _) => {
+                    self.reach_memory(h, pointer, &path);
+                    return;
+                }
+                (Expression::CallResult(_), _) => {
+                    if let Some(&k) = self.infos[h.index()].call_of_result.get(&value) {
+                        self.request(h, k, Some(path), None);
+                    }
+                    return;
+                }
+                _ => {
+                    self.work.push((h, value));
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A load through `pointer`, of the part at `suffix` in what it points
+    /// to, reaches a precise value.
+    fn reach_memory(&mut self, h: Handle<Function>, pointer: Handle<Expression>, suffix: &[Step]) {
+        let mut pi = self.pointer_info(&self.module.functions[h], pointer);
+        pi.path.extend_from_slice(suffix);
         self.work.extend(pi.indices.iter().map(|&i| (h, i)));
         match pi.root {
             VarRoot::Local(l) => {
-                if !self.locals_done.insert((h, l)) {
+                if !self.locals_done.insert((h, l, pi.path.clone())) {
                     return;
                 }
                 let info = &self.infos[h.index()];
-                let values = info.local_stores.get(&l).cloned().unwrap_or_default();
+                let stores = info.local_stores.get(&l).cloned().unwrap_or_default();
                 let calls = info.local_calls.get(&l).cloned().unwrap_or_default();
-                self.work.extend(values.into_iter().map(|v| (h, v)));
+                for st in stores {
+                    self.reach_stored(h, &st, &pi.path);
+                }
                 for (k, i) in calls {
-                    self.request(h, k, false, Some(i));
+                    self.request(h, k, None, Some(i));
                 }
             }
             VarRoot::Global(g) => {
                 let space = self.module.globals[g].space;
                 if !matches!(space, AddressSpace::Private | AddressSpace::Workgroup)
-                    || !self.globals_done.insert(g)
+                    || !self.globals_done.insert((g, pi.path.clone()))
                 {
                     return;
                 }
-                let values = self.global_stores.get(&g).cloned().unwrap_or_default();
+                let stores = self.global_stores.get(&g).cloned().unwrap_or_default();
                 let calls = self.global_calls.get(&g).cloned().unwrap_or_default();
-                self.work.extend(values);
+                for (f, st) in stores {
+                    self.reach_stored(f, &st, &pi.path);
+                }
                 for (c, k, i) in calls {
-                    self.request(c, k, false, Some(i));
+                    self.request(c, k, None, Some(i));
                 }
             }
             VarRoot::Argument(i) => self.reach_argument(h, i),
@@ -456,143 +603,23 @@ impl<'m> Precise<'m> {
         }
     }
 
-    /// The slice of function `h` reached its argument `i`: walk the
-    /// argument at every call site.
-    fn reach_argument(&mut self, h: Handle<Function>, i: u32) {
-        let Some(r) = self.arg_reached[h.index()].get_mut(i as usize) else {
-            return;
-        };
-        if *r {
-            return;
-        }
-        *r = true;
-        let sites = self.callers.get(&h).cloned().unwrap_or_default();
-        for (c, k) in sites {
-            if self.target(c, k) == h {
-                self.call_argument(c, k, i as usize);
-            }
-        }
-        // An inout pointer passed on from a caller: its callers' variables.
-    }
-
-    fn call_argument(&mut self, c: Handle<Function>, k: usize, i: usize) {
-        let Some(&a) = self.infos[c.index()].calls[k].arguments.get(i) else {
-            return;
-        };
-        let f = &self.module.functions[c];
-        if matches!(
-            self.module.types[f.expr_type(a)].inner,
-            TypeInner::Pointer { .. }
-        ) {
-            self.reach_memory(c, a);
-        } else {
-            self.work.push((c, a));
-        }
-    }
-
-    fn target(&self, c: Handle<Function>, k: usize) -> Handle<Function> {
-        self.redirects
-            .get(&(c, k))
-            .copied()
-            .unwrap_or(self.infos[c.index()].calls[k].function)
-    }
-
-    /// Call `k` of `c` must compute its result (or what it writes through
-    /// argument `arg`) precisely: redirect it to a specialisation.
-    fn request(&mut self, c: Handle<Function>, k: usize, result: bool, arg: Option<usize>) {
-        let target = self.target(c, k);
-        let (orig, r, mask) = self.key_of[target.index()];
-        let bit = arg.filter(|&i| i < 64).map_or(0, |i| 1u64 << i);
-        let key = (orig, r || result, mask | bit);
-        if key == (orig, r, mask) {
+    /// A load of the memory at `read` reached a precise value: walk what
+    /// the store `st` (into the same variable) put there, if anything. A
+    /// store of a whole composite read by a member walks only that
+    /// member's part of a `Compose` (so `p.fast = …` does not feed a read
+    /// of `p.exact`).
+    fn reach_stored(&mut self, h: Handle<Function>, st: &Stored, read: &[Step]) {
+        if !overlaps(&st.path, read) {
             return;
         }
-        let v = match self.variants.get(&key) {
-            Some(&v) => v,
-            None => self.specialise(key),
-        };
-        self.redirects.insert((c, k), v);
-        self.callers.entry(v).or_default().push((c, k));
-        let reached: Vec<usize> = self.arg_reached[v.index()]
+        // What the read needs below the stored path; a dynamic step needs
+        // all of it.
+        let rest: Path = read[st.path.len().min(read.len())..]
             .iter()
-            .enumerate()
-            .filter(|(_, r)| **r)
-            .map(|(i, _)| i)
+            .take_while(|s| matches!(s, Step::Index(_)))
+            .copied()
             .collect();
-        for i in reached {
-            self.call_argument(c, k, i);
-        }
-    }
-
-    fn specialise(&mut self, key: Key) -> Handle<Function> {
-        let (orig, result, mask) = key;
-        let mut f = self.module.functions[orig].clone();
-        // `f.precise` (result), `f.precise.out1` (argument 1), or both:
-        // `f.precise.ret.out1`.
-        let mut suffix = String::from(".precise");
-        if let Some(r) = f.result.as_mut()
-            && result
-        {
-            r.precise = true;
-            if mask != 0 {
-                suffix.push_str(".ret");
-            }
-        }
-        for (i, a) in f.arguments.iter_mut().enumerate() {
-            if i < 64 && mask & (1 << i) != 0 {
-                a.precise = true;
-                suffix.push_str(&format!(".out{i}"));
-            }
-        }
-        f.name.push_str(&suffix);
-        let h = self.module.functions.append(f);
-        self.add_function_state(h);
-        self.key_of[h.index()] = key;
-        self.variants.insert(key, h);
-        // Stores into globals whose stores were already walked.
-        let done: Vec<Handle<GlobalVariable>> = self.globals_done.iter().copied().collect();
-        for g in done {
-            let values: Vec<_> = self
-                .global_stores
-                .get(&g)
-                .map(|v| v.iter().filter(|(f, _)| *f == h).copied().collect())
-                .unwrap_or_default();
-            self.work.extend(values);
-        }
-        self.seed(h);
-        h
-    }
-
-    /// Rewrites the redirected calls and their `CallResult`s.
-    fn apply_redirects(&mut self) {
-        if self.redirects.is_empty() {
-            return;
-        }
-        let n = self.module.functions.len();
-        for fi in 0..n {
-            let h = Handle::<Function>::from_index(fi);
-            let mut k = 0usize;
-            let mut results = Vec::new();
-            let redirects = &self.redirects;
-            crate::ir::visit::walk_statements_mut(&mut self.module.functions[h].body, |s| {
-                if let Statement::Call {
-                    function, result, ..
-                } = s
-                {
-                    if let Some(&v) = redirects.get(&(h, k)) {
-                        *function = v;
-                        if let Some(r) = *result {
-                            results.push((r, v));
-                        }
-                    }
-                    k += 1;
-                }
-            });
-            let f = &mut self.module.functions[h];
-            for (r, v) in results {
-                f.expressions[r] = Expression::CallResult(v);
-            }
-        }
+        self.reach_part(h, st.value, &rest);
     }
 }
 
@@ -620,5 +647,6 @@ fn mark(e: &mut Expression) {
     }
 }
 
+mod calls;
 #[cfg(test)]
 mod tests;

@@ -201,8 +201,26 @@ impl<'a> Cx<'a> {
                 match rw.constant_condition(self, condition) {
                     Some(taken) => {
                         let b = self.block(rw, if taken { accept } else { reject });
-                        if !b.is_empty() {
+                        let ends = matches!(
+                            b.last(),
+                            Some(
+                                Statement::Break
+                                    | Statement::Continue
+                                    | Statement::Return { .. }
+                                    | Statement::Kill
+                            )
+                        );
+                        if ends {
+                            // Keep the rest of this block out of reach
+                            // behind a scope of its own.
                             self.push(Statement::Block(b));
+                        } else {
+                            // A block is only a scope: its statements can
+                            // stand here (and what they store stays in view
+                            // for the passes that follow).
+                            for s in b {
+                                self.push(s);
+                            }
                         }
                     }
                     None => {
@@ -344,11 +362,24 @@ pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Fu
         run_start: None,
         literals: FxHashMap::default(),
     };
+    // Trivial expressions are deduplicated: sema makes a fresh reference
+    // for each use of a variable, and `access @buf[0]` twice over two
+    // references to `@buf` would look different to `cse`.
+    let mut trivial: FxHashMap<(&Expression, Handle<Type>), Handle<Expression>> =
+        FxHashMap::default();
     for (h, e) in old.expressions.iter() {
         if e.is_trivial() && !e.is_statement_result() && rw.keep_trivial(h) {
+            let ty = old.expr_type(h);
             let n = match *e {
                 Expression::Literal(l) if cx.literals.contains_key(&l) => cx.literals[&l],
-                _ => cx.emit(e.clone(), old.expr_type(h), old.expr_span(h)),
+                _ => match trivial.get(&(e, ty)) {
+                    Some(&n) => n,
+                    None => {
+                        let n = cx.emit(e.clone(), ty, old.expr_span(h));
+                        trivial.insert((e, ty), n);
+                        n
+                    }
+                },
             };
             cx.map[h.index()] = Some(n);
         }

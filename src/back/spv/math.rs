@@ -239,6 +239,9 @@ impl FunctionWriter<'_, '_> {
         use BinaryOperator as B;
         use ScalarKind as K;
         let kind = lscalar.kind;
+        if (op, kind) == (B::Modulo, K::Sint) {
+            return self.signed_remainder(ty, l, r, lscalar, size);
+        }
         let opcode = match (op, kind) {
             (B::Add, K::Float) => Op::FAdd,
             (B::Add, K::Sint | K::Uint) => Op::IAdd,
@@ -252,7 +255,6 @@ impl FunctionWriter<'_, '_> {
             // `%` follows C: the sign of the dividend (SPIR-V.rst,
             // "Arithmetic operators"); there is no OpURem.
             (B::Modulo, K::Float) => Op::FRem,
-            (B::Modulo, K::Sint) => Op::SRem,
             (B::Modulo, K::Uint) => Op::UMod,
             (B::Equal, K::Float) => Op::FOrdEqual,
             (B::Equal, K::Bool) => Op::LogicalEqual,
@@ -300,6 +302,67 @@ impl FunctionWriter<'_, '_> {
             )?;
         }
         self.arith(opcode, ty, &[l, r])
+    }
+
+    /// HLSL's signed `%` (the result takes the dividend's sign, as in C).
+    /// Vulkan leaves OpSRem and OpSMod undefined when either operand is
+    /// negative (Vulkan spec, "Precision and Operation of SPIR-V
+    /// Instructions"), and NVIDIA's driver does return other values there, so
+    /// the remainder is taken of the magnitudes: `|a| umod |b|`, negated when
+    /// `a < 0`. `SAbs(INT_MIN)` is INT_MIN, whose bits read as unsigned are
+    /// the right magnitude.
+    fn signed_remainder(
+        &mut self,
+        ty: Word,
+        l: Word,
+        r: Word,
+        scalar: Scalar,
+        size: u8,
+    ) -> BackResult<Word> {
+        let unsigned = Scalar {
+            kind: ScalarKind::Uint,
+            width: scalar.width,
+        };
+        let uty = self.w.vector_type(unsigned, size);
+        let set = self.w.glsl_std();
+        let abs = |s: &mut Self, v: Word| {
+            s.emit_value(
+                Op::ExtInst,
+                ty,
+                vec![
+                    Operand::IdRef(set),
+                    Operand::LiteralExtInstInteger(glsl::S_ABS),
+                    Operand::IdRef(v),
+                ],
+            )
+        };
+        let (al, ar) = (abs(self, l)?, abs(self, r)?);
+        let ul = self.emit_value(Op::Bitcast, uty, vec![Operand::IdRef(al)])?;
+        let ur = self.emit_value(Op::Bitcast, uty, vec![Operand::IdRef(ar)])?;
+        let um = self.arith(Op::UMod, uty, &[ul, ur])?;
+        let magnitude = self.emit_value(Op::Bitcast, ty, vec![Operand::IdRef(um)])?;
+        let negated = self.emit_value(Op::SNegate, ty, vec![Operand::IdRef(magnitude)])?;
+        let zero = self.w.const_splat(scalar, size, 0);
+        let bool_scalar = self.w.bool_type();
+        let bty = if size <= 1 {
+            bool_scalar
+        } else {
+            self.w.vector_type(Scalar::BOOL, size)
+        };
+        let negative = self.emit_value(
+            Op::SLessThan,
+            bty,
+            vec![Operand::IdRef(l), Operand::IdRef(zero)],
+        )?;
+        self.emit_value(
+            Op::Select,
+            ty,
+            vec![
+                Operand::IdRef(negative),
+                Operand::IdRef(negated),
+                Operand::IdRef(magnitude),
+            ],
+        )
     }
 
     /// `mul()`. HLSL matrices are the transposes of their SPIR-V

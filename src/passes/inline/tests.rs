@@ -111,6 +111,8 @@ fn small_policy_skips_loops() {
     fb.loop_(|fb| fb.push(Statement::Break), |_| None);
     let spin = fb.finish();
     let mut fb = FunctionBuilder::new(&mut m, "main");
+    // Two call sites: a function called once is inlined whatever it holds.
+    fb.call(spin, &[]);
     fb.call(spin, &[]);
     let main = fb.finish();
     add_compute_entry(&mut m, "main", main);
@@ -119,6 +121,25 @@ fn small_policy_skips_loops() {
     check_valid(&small);
     assert!(fn_text(&module_to_string(&small), "main").contains("call spin()"));
     run(&mut m, Policy::All);
+    check_valid(&m);
+    let text = module_to_string(&m);
+    assert!(!fn_text(&text, "main").contains("call"), "{text}");
+    assert!(fn_text(&text, "main").contains("loop {"), "{text}");
+}
+
+/// A function with a loop called from one place is inlined under the
+/// small policy: the copy replaces the original, the code does not grow.
+#[test]
+fn small_policy_inlines_a_single_call_site() {
+    let mut m = Module::default();
+    let mut fb = FunctionBuilder::new(&mut m, "spin");
+    fb.loop_(|fb| fb.push(Statement::Break), |_| None);
+    let spin = fb.finish();
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    fb.call(spin, &[]);
+    let main = fb.finish();
+    add_compute_entry(&mut m, "main", main);
+    run(&mut m, Policy::Small);
     check_valid(&m);
     let text = module_to_string(&m);
     assert!(!fn_text(&text, "main").contains("call"), "{text}");

@@ -1,5 +1,5 @@
-// pass: const_fold -O0
-// -O0 does not fuse.
+// pass: fuse_mad -O0
+// -O0 does not fuse: a * b + c stays a multiply and an add.
 RWStructuredBuffer<float> buf : register(u0);
 
 [numthreads(1, 1, 1)]

@@ -1,7 +1,8 @@
 // pass: precise -O0
-// A precise value computed by a call: the callee gets a precise
-// specialisation (DXC issue 8423: DXC leaves the callee's arithmetic
-// contractible). The plain call keeps the plain callee.
+// A precise value computed by a call (DXC issue 8423: DXC leaves the
+// callee's arithmetic contractible). At -O0 nothing is inlined: the callee
+// gets a precise specialisation for the precise call, and the plain call
+// keeps the plain callee, whose arithmetic stays free.
 RWStructuredBuffer<float> buf : register(u0);
 
 float mad3(float a, float b, float c) {
@@ -14,7 +15,13 @@ void main() {
     buf[3] = p;
     buf[4] = mad3(buf[5], buf[6], buf[7]);
 }
-// check: fn mad3.precise(
+// check: fn src.main() {
+// check: = call mad3.precise(
+// check: store $p,
+// check: = call mad3(
+// check: fn mad3(%a:float, %b:float, %c:float) -> float {
+// not: precise
+// check: fn mad3.precise(%a:float, %b:float, %c:float) -> float precise {
 // check: = precise mul
-// nextln: = precise add
-// check: }
+// check: = precise add
+// check: return

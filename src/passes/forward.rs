@@ -1,0 +1,625 @@
+//! `forward`: store-to-load forwarding for local variables, at -O1 and
+//! above.
+//!
+//! Sema gives every HLSL variable and parameter a local and reads it with a
+//! `load`. Where the value a load reads is known — the last `store` into
+//! that local on every path to the load, in the same block or a block
+//! around it — the load is replaced by the stored value; a load through a
+//! constant access chain (`s.pos.x`, `m[1]`) becomes an `access` of the
+//! stored value. `dce` then removes the stores and locals nothing reads.
+//!
+//! Only *simple* locals are forwarded: their address never escapes (no
+//! call argument, atomic or anything but `load`, access chains that are
+//! loaded, and stores of the whole variable or of one member, component,
+//! row or element at a constant index: `o.pos = …; o.uv = …;`). Nothing
+//! else can write a simple local, so the walk needs no alias analysis. The
+//! walk follows the structured body in order with a table of known values:
+//! - a store sets the value (of the whole local, or of one of its parts;
+//!   a load of the whole composes the parts when all are known);
+//! - a nested block starts with the values known before it, and after it
+//!   every local it stored is unknown;
+//! - a loop first forgets every local stored anywhere in it (a load in the
+//!   body may see the previous iteration's store);
+//! - a local with a literal, constant or zero initialiser starts known;
+//! - a load of a whole local that is not known makes its result known
+//!   (later loads reuse it until the next store).
+//!
+//! Plain nested blocks (`{ … }`, and what `const_fold` leaves of an `if`
+//! with a constant condition) are flattened into the block around them
+//! first: a block is only a scope.
+//!
+//! A stored value is visible where it is forwarded to (the same block
+//! after the store, or blocks nested in it), as the IR's scoping requires.
+//!
+//! Precise: the pass runs after `precise`, which already marked every
+//! operation that contributes to a precise variable; forwarding replaces
+//! only loads, never an operation, so those marks stay where they are and
+//! nothing new is marked (a use of a precise variable is not precise).
+//!
+//! After forwarding, constants may have become visible (`float k = 2; x *
+//! k`): the pass folds again. That fold reports nothing: a constant
+//! division by zero reached only through a variable is not an error at any
+//! level (`const_fold`, which runs first, reports the literal ones), so
+//! diagnostics never depend on the optimisation level.
+//!
+//! The pass rebuilds expression arenas: handles change.
+
+use super::const_fold::{self, FoldOptions};
+use super::rewrite::{Cx, Rewrite, rebuild_function};
+use crate::diag::Diagnostics;
+use crate::ir::*;
+use crate::span::Span;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Forwards stores to loads in every function, then folds constants with
+/// `fold`'s float environment.
+pub fn run(module: &mut Module, fold: &FoldOptions) {
+    let handles: Vec<Handle<Function>> = module.functions.handles().collect();
+    for h in handles {
+        let f = &module.functions[h];
+        let simple = simple_locals(&module.types, f);
+        if !simple.iter().any(|s| *s) {
+            continue;
+        }
+        // A nested `{ … }` is only a scope: its statements can stand in
+        // the block around it, where what they store stays known.
+        let body = std::mem::take(&mut module.functions[h].body);
+        module.functions[h].body = flatten_blocks(body);
+        let f = &module.functions[h];
+        let mut layout = Layout::default();
+        // The function body is the first block.
+        layout.is_else.push(false);
+        stores_in(&f.body, f, &simple, &mut layout, true);
+        let mut fw = Forward {
+            simple,
+            layout,
+            next_loop: 0,
+            next_block: 0,
+            known: FxHashMap::default(),
+            log: Vec::new(),
+            frames: Vec::new(),
+        };
+        rebuild_function(module, h, &mut fw);
+    }
+    // What forwarding made constant; errors were reported by the first fold.
+    let mut silent = Diagnostics::new();
+    const_fold::run(module, fold, &mut silent);
+}
+
+/// Moves the statements of plain nested blocks into the block around them
+/// (at every depth). Widening an expression's scope keeps the IR valid;
+/// statements after a terminator become unreachable and the rebuild drops
+/// them.
+fn flatten_blocks(block: Block) -> Block {
+    let mut out = Block::with_capacity(block.len());
+    // An explicit stack of statement iterators: no recursion per level of
+    // plain blocks.
+    let mut stack = vec![block.into_iter()];
+    while let Some(top) = stack.last_mut() {
+        let Some(s) = top.next() else {
+            stack.pop();
+            continue;
+        };
+        match s {
+            Statement::Block(b) => stack.push(b.into_iter()),
+            mut other => {
+                for_each_block_mut(&mut other, |b| *b = flatten_blocks(std::mem::take(b)));
+                out.push(other);
+            }
+        }
+    }
+    out
+}
+
+/// Calls `f` on each block nested directly in `s`.
+fn for_each_block_mut(s: &mut Statement, mut f: impl FnMut(&mut Block)) {
+    match s {
+        Statement::Block(b) => f(b),
+        Statement::If { accept, reject, .. } => {
+            f(accept);
+            f(reject);
+        }
+        Statement::Switch { cases, .. } => cases.iter_mut().for_each(|c| f(&mut c.body)),
+        Statement::Loop {
+            body, continuing, ..
+        } => {
+            f(body);
+            f(continuing);
+        }
+        _ => {}
+    }
+}
+
+/// The local a pointer expression points into, for every expression.
+fn local_roots(f: &Function) -> Vec<Option<Handle<LocalVariable>>> {
+    let mut roots: Vec<Option<Handle<LocalVariable>>> = vec![None; f.expressions.len()];
+    for (h, e) in f.expressions.iter() {
+        roots[h.index()] = match *e {
+            Expression::LocalVariable(l) => Some(l),
+            Expression::AccessIndex { base, .. } | Expression::Access { base, .. } => {
+                roots.get(base.index()).copied().flatten()
+            }
+            _ => None,
+        };
+    }
+    roots
+}
+
+/// How many parts (members, components, rows, elements) a local of type
+/// `ty` has, when it is a composite the pass tracks part by part.
+fn part_count(types: &UniqueArena<Type>, ty: Handle<Type>) -> Option<usize> {
+    let n = match types[ty].inner {
+        TypeInner::Vector { size, .. } => size as usize,
+        TypeInner::Matrix { rows, .. } => rows as usize,
+        TypeInner::Struct { ref members, .. } => members.len(),
+        TypeInner::Array {
+            size: ArraySize::Constant(n),
+            ..
+        } => n as usize,
+        _ => return None,
+    };
+    (1..=MAX_PARTS).contains(&n).then_some(n)
+}
+
+/// Composites with more parts are forwarded only as a whole.
+const MAX_PARTS: usize = 16;
+
+/// The deepest access path the pass tracks part by part.
+const MAX_DEPTH: usize = 4;
+
+/// A pointer that is a local or a chain of constant indices into it, each
+/// step into a composite the pass tracks: the local and the indices from
+/// the variable outwards.
+fn constant_path(
+    types: &UniqueArena<Type>,
+    f: &Function,
+    pointer: Handle<Expression>,
+) -> Option<(Handle<LocalVariable>, Vec<u32>)> {
+    let mut path = Vec::new();
+    let mut p = pointer;
+    let local = loop {
+        match f.expressions[p] {
+            Expression::AccessIndex { base, index } if path.len() < MAX_DEPTH => {
+                // The step's base must be a composite with few parts.
+                let TypeInner::Pointer { base: pointee, .. } = types[f.expr_type(base)].inner
+                else {
+                    return None;
+                };
+                part_count(types, pointee)?;
+                path.push(index);
+                p = base;
+            }
+            Expression::LocalVariable(l) => break l,
+            _ => return None,
+        }
+    };
+    path.reverse();
+    Some((local, path))
+}
+
+/// Which locals are simple (see the module docs).
+fn simple_locals(types: &UniqueArena<Type>, f: &Function) -> Vec<bool> {
+    let roots = local_roots(f);
+    let root = |h: Handle<Expression>| roots.get(h.index()).copied().flatten();
+    let mut simple = vec![true; f.local_variables.len()];
+    for (_, e) in f.expressions.iter() {
+        match e {
+            Expression::Load { .. }
+            | Expression::AccessIndex { .. }
+            | Expression::Access { .. }
+            | Expression::LocalVariable(_) => {}
+            other => other.for_each_operand(|o| {
+                if let Some(l) = root(o) {
+                    simple[l.index()] = false;
+                }
+            }),
+        }
+    }
+    crate::ir::visit::walk_statements(&f.body, |s| match *s {
+        Statement::Store { pointer, value } => {
+            let whole_or_part = constant_path(types, f, pointer).is_some();
+            if let Some(l) = root(pointer)
+                && !whole_or_part
+            {
+                simple[l.index()] = false;
+            }
+            if let Some(l) = root(value) {
+                simple[l.index()] = false;
+            }
+        }
+        ref other => other.for_each_operand(|o| {
+            if let Some(l) = root(o) {
+                simple[l.index()] = false;
+            }
+        }),
+    });
+    simple
+}
+
+/// What the rebuild will meet, in its order, gathered before it runs.
+#[derive(Default)]
+struct Layout {
+    /// Per loop: the simple locals stored anywhere in it.
+    loops: Vec<Vec<Handle<LocalVariable>>>,
+    /// Per block entered: whether it is the `else` block of an `if` (which
+    /// starts from the state before the `if`, not after the `then` block).
+    is_else: Vec<bool>,
+}
+
+/// The simple locals stored in `block`, filling `layout` for the loops and
+/// blocks in it.
+fn stores_in(
+    block: &[Statement],
+    f: &Function,
+    simple: &[bool],
+    layout: &mut Layout,
+    stop_at_terminator: bool,
+) -> FxHashSet<Handle<LocalVariable>> {
+    let mut set = FxHashSet::default();
+    for s in block {
+        match s {
+            Statement::Store { pointer, .. } => {
+                let mut p = *pointer;
+                while let Expression::AccessIndex { base, .. } = f.expressions[p] {
+                    p = base;
+                }
+                if let Expression::LocalVariable(l) = f.expressions[p]
+                    && simple[l.index()]
+                {
+                    set.insert(l);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                let k = layout.loops.len();
+                layout.loops.push(Vec::new());
+                layout.is_else.push(false);
+                let mut inner = stores_in(body, f, simple, layout, true);
+                // The rebuild walks `continuing` without stopping at a
+                // terminator: so does this.
+                layout.is_else.push(false);
+                inner.extend(stores_in(continuing, f, simple, layout, false));
+                let mut list: Vec<_> = inner.iter().copied().collect();
+                list.sort_by_key(|l| l.index());
+                layout.loops[k] = list;
+                set.extend(inner);
+            }
+            Statement::If { accept, reject, .. } => {
+                layout.is_else.push(false);
+                set.extend(stores_in(accept, f, simple, layout, true));
+                layout.is_else.push(true);
+                set.extend(stores_in(reject, f, simple, layout, true));
+            }
+            other => {
+                for b in other.blocks() {
+                    layout.is_else.push(false);
+                    set.extend(stores_in(b, f, simple, layout, true));
+                }
+            }
+        }
+        if stop_at_terminator
+            && matches!(
+                s,
+                Statement::Break | Statement::Continue | Statement::Return { .. } | Statement::Kill
+            )
+        {
+            break;
+        }
+    }
+    set
+}
+
+struct Frame {
+    /// Where this block's entries in `log` start.
+    mark: usize,
+    /// Simple locals stored in this block or blocks nested in it.
+    stored: FxHashSet<Handle<LocalVariable>>,
+    /// Locals stored in the nested block just left, to forget before
+    /// anything else happens here — unless an `else` block follows, which
+    /// the `then` block's stores do not reach.
+    pending: Vec<Handle<LocalVariable>>,
+}
+
+/// What a local, or a part of it, is known to hold (new-arena handles).
+#[derive(Clone, Debug)]
+enum Known {
+    /// The value at `path` inside `base` (the value itself when `path` is
+    /// empty); the accesses are emitted where the value is used.
+    Value {
+        base: Handle<Expression>,
+        path: Vec<u32>,
+    },
+    /// Each part on its own (`None`: unknown).
+    Parts(Vec<Option<Known>>),
+}
+
+impl Known {
+    fn value(h: Handle<Expression>) -> Known {
+        Known::Value {
+            base: h,
+            path: Vec::new(),
+        }
+    }
+}
+
+struct Forward {
+    simple: Vec<bool>,
+    layout: Layout,
+    next_loop: usize,
+    next_block: usize,
+    known: FxHashMap<Handle<LocalVariable>, Known>,
+    /// Undo log of `known`: (local, previous value).
+    log: Vec<(Handle<LocalVariable>, Option<Known>)>,
+    frames: Vec<Frame>,
+}
+
+/// The type of part `index` of a composite type.
+fn part_type(module: &mut Module, ty: Handle<Type>, index: u32) -> Option<Handle<Type>> {
+    Some(match module.types[ty].inner {
+        TypeInner::Vector { scalar, .. } => module.scalar_type(scalar),
+        TypeInner::Matrix {
+            columns, scalar, ..
+        } => module.ty(TypeInner::Vector {
+            size: columns,
+            scalar,
+        }),
+        TypeInner::Struct { ref members, .. } => members.get(index as usize)?.ty,
+        TypeInner::Array { base, .. } => base,
+        _ => return None,
+    })
+}
+
+/// `known` (of type `ty`) with the part at `path` replaced by `v`; `None`
+/// when the path does not fit the type.
+fn store_at(
+    module: &mut Module,
+    known: Option<Known>,
+    ty: Handle<Type>,
+    path: &[u32],
+    v: Known,
+) -> Option<Known> {
+    let Some((&i, rest)) = path.split_first() else {
+        return Some(v);
+    };
+    let n = part_count(&module.types, ty)?;
+    let mut parts: Vec<Option<Known>> = match known {
+        None => vec![None; n],
+        Some(Known::Parts(p)) => p,
+        Some(Known::Value { base, path }) => (0..n as u32)
+            .map(|k| {
+                let mut p = path.clone();
+                p.push(k);
+                Some(Known::Value { base, path: p })
+            })
+            .collect(),
+    };
+    let part_ty = part_type(module, ty, i)?;
+    let slot = parts.get_mut(i as usize)?;
+    *slot = Some(store_at(module, slot.take(), part_ty, rest, v)?);
+    Some(Known::Parts(parts))
+}
+
+/// Emits the value of `known` (of type `ty`) at `path`; `None` when a
+/// part it needs is unknown.
+fn load_at(
+    cx: &mut Cx,
+    known: &Known,
+    ty: Handle<Type>,
+    path: &[u32],
+    span: Span,
+) -> Option<Handle<Expression>> {
+    match known {
+        Known::Value { base, path: inner } => {
+            let mut value = *base;
+            // The type of `base` walks down `inner`, then `path`.
+            let mut t = cx.ty(value);
+            for &index in inner.iter().chain(path) {
+                t = part_type(cx.module, t, index)?;
+                value = cx.emit(Expression::AccessIndex { base: value, index }, t, span);
+            }
+            Some(value)
+        }
+        Known::Parts(parts) => match path.split_first() {
+            Some((&i, rest)) => {
+                let part_ty = part_type(cx.module, ty, i)?;
+                load_at(cx, parts.get(i as usize)?.as_ref()?, part_ty, rest, span)
+            }
+            None => {
+                let mut components = Vec::with_capacity(parts.len());
+                for (k, part) in parts.iter().enumerate() {
+                    let part_ty = part_type(cx.module, ty, k as u32)?;
+                    components.push(load_at(cx, part.as_ref()?, part_ty, &[], span)?);
+                }
+                Some(cx.emit(Expression::Compose { ty, components }, ty, span))
+            }
+        },
+    }
+}
+
+impl Forward {
+    fn is_simple(&self, l: Handle<LocalVariable>) -> bool {
+        self.simple.get(l.index()).copied().unwrap_or(false)
+    }
+    fn set(&mut self, l: Handle<LocalVariable>, v: Known) {
+        let prev = self.known.insert(l, v);
+        self.log.push((l, prev));
+    }
+    fn forget(&mut self, l: Handle<LocalVariable>) {
+        if let Some(prev) = self.known.remove(&l) {
+            self.log.push((l, Some(prev)));
+        }
+    }
+    /// Forgets what the nested blocks just left stored.
+    fn settle(&mut self) {
+        let pending = match self.frames.last_mut() {
+            Some(f) if !f.pending.is_empty() => std::mem::take(&mut f.pending),
+            _ => return,
+        };
+        for l in pending {
+            self.forget(l);
+        }
+    }
+
+    /// The local and constant path of a pointer in the new arena.
+    fn path_of(
+        &self,
+        cx: &Cx,
+        pointer: Handle<Expression>,
+    ) -> Option<(Handle<LocalVariable>, Vec<u32>)> {
+        let mut path = Vec::new();
+        let mut p = pointer;
+        loop {
+            match *cx.expr(p) {
+                Expression::AccessIndex { base, index } => {
+                    path.push(index);
+                    p = base;
+                }
+                Expression::LocalVariable(l) if self.is_simple(l) => {
+                    path.reverse();
+                    return Some((l, path));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Records that the memory at `path` in `l` holds `v`.
+    fn remember(
+        &mut self,
+        cx: &mut Cx,
+        l: Handle<LocalVariable>,
+        path: &[u32],
+        v: Handle<Expression>,
+    ) {
+        let ty = cx.new.local_variables[l].ty;
+        let old = self.known.get(&l).cloned();
+        match store_at(cx.module, old, ty, path, Known::value(v)) {
+            Some(k) => self.set(l, k),
+            None => self.forget(l),
+        }
+    }
+}
+
+impl Rewrite for Forward {
+    fn expression(
+        &mut self,
+        cx: &mut Cx,
+        _old: Handle<Expression>,
+        expr: Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        self.settle();
+        let Expression::Load { pointer } = expr else {
+            return Some(cx.emit(expr, ty, span));
+        };
+        let Some((l, path)) = self.path_of(cx, pointer) else {
+            return Some(cx.emit(expr, ty, span));
+        };
+        let local_ty = cx.new.local_variables[l].ty;
+        if let Some(known) = self.known.get(&l).cloned()
+            && let Some(v) = load_at(cx, &known, local_ty, &path, span)
+        {
+            // A whole value composed from parts: later loads reuse it.
+            if path.is_empty() && matches!(known, Known::Parts(_)) {
+                self.set(l, Known::value(v));
+            }
+            return Some(v);
+        }
+        let load = cx.emit(expr, ty, span);
+        // Until the next store, later loads there read this value.
+        self.remember(cx, l, &path, load);
+        Some(load)
+    }
+
+    fn statement(&mut self, cx: &mut Cx, s: Statement) {
+        self.settle();
+        if let Statement::Store { pointer, value } = s
+            && let Some((l, path)) = self.path_of(cx, pointer)
+        {
+            self.remember(cx, l, &path, value);
+            if let Some(f) = self.frames.last_mut() {
+                f.stored.insert(l);
+            }
+        }
+        cx.push(s);
+    }
+
+    fn enter_block(&mut self, cx: &mut Cx) {
+        let is_else = self
+            .layout
+            .is_else
+            .get(self.next_block)
+            .copied()
+            .unwrap_or(false);
+        self.next_block += 1;
+        if !is_else {
+            self.settle();
+        }
+        if self.frames.is_empty() {
+            // The function body: locals with a trivial initialiser start
+            // with its value.
+            let inits: Vec<_> = cx
+                .new
+                .local_variables
+                .iter()
+                .filter(|(l, _)| self.is_simple(*l))
+                .filter_map(|(l, v)| v.init.map(|i| (l, i)))
+                .filter(|&(_, i)| {
+                    matches!(
+                        cx.new.expressions[i],
+                        Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_)
+                    )
+                })
+                .collect();
+            for (l, i) in inits {
+                self.set(l, Known::value(i));
+            }
+        }
+        self.frames.push(Frame {
+            mark: self.log.len(),
+            stored: FxHashSet::default(),
+            pending: Vec::new(),
+        });
+    }
+
+    fn leave_block(&mut self, _cx: &mut Cx) {
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        while self.log.len() > frame.mark {
+            if let Some((l, prev)) = self.log.pop() {
+                match prev {
+                    Some(v) => self.known.insert(l, v),
+                    None => self.known.remove(&l),
+                };
+            }
+        }
+        // After the block, what it stored is not known in general (it may
+        // not have run, or stopped early).
+        let mut stored: Vec<_> = frame.stored.into_iter().collect();
+        stored.sort_by_key(|l| l.index());
+        if let Some(parent) = self.frames.last_mut() {
+            parent.pending.extend(stored.iter().copied());
+            parent.stored.extend(stored);
+        }
+    }
+
+    fn enter_loop(&mut self, _cx: &mut Cx) {
+        self.settle();
+        let stored = self
+            .layout
+            .loops
+            .get(self.next_loop)
+            .cloned()
+            .unwrap_or_default();
+        self.next_loop += 1;
+        for l in stored {
+            self.forget(l);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,193 @@
+use super::run;
+use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
+use crate::ir::display::module_to_string;
+use crate::ir::*;
+use crate::passes::const_fold::FoldOptions;
+use crate::passes::test_util::{check_valid, fn_text};
+use BinaryOperator::*;
+
+fn forward(m: &mut Module) -> String {
+    check_valid(m);
+    run(m, &FoldOptions::default());
+    check_valid(m);
+    module_to_string(m)
+}
+
+/// `x = in; loop { out = x; x = x + 1; if (x > 9) break; }`: the load in
+/// the loop must not see the store before the loop (the second iteration
+/// reads the first one's store), while a local the loop never stores is
+/// forwarded into it.
+#[test]
+fn loops_forget_what_they_store() {
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let inp = add_global(&mut m, "inp", AddressSpace::Private, f32t);
+    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let x = fb.local("x", f32t, false);
+    let k = fb.local("k", f32t, false);
+    let i = fb.global(inp);
+    let o = fb.global(out);
+    let v = fb.load(i);
+    fb.store(x, v);
+    fb.store(k, v);
+    fb.loop_(
+        |fb| {
+            let xv = fb.load(x);
+            let kv = fb.load(k);
+            let s = fb.binary(Add, xv, kv);
+            fb.store(o, s);
+            let one = fb.f32(1.0);
+            let x1 = fb.binary(Add, xv, one);
+            fb.store(x, x1);
+            let nine = fb.f32(9.0);
+            let c = fb.binary(Greater, x1, nine);
+            fb.if_(c, |fb| fb.push(Statement::Break), |_| {});
+        },
+        |_| None,
+    );
+    let f = fb.finish();
+    add_compute_entry(&mut m, "main", f);
+    let text = forward(&mut m);
+    let main = fn_text(&text, "main");
+    // $x is still loaded in the loop; $k is not (it holds the input).
+    assert!(main.contains("= load $x"), "{main}");
+    assert!(!main.contains("= load $k"), "{main}");
+    assert!(
+        main.contains("= add %4, %2") || main.contains("load @inp"),
+        "{main}"
+    );
+}
+
+/// A store in one branch of an `if` is not known after it; a store before
+/// the `if` is known inside both branches.
+#[test]
+fn branches_see_what_was_stored_before() {
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let inp = add_global(&mut m, "inp", AddressSpace::Private, f32t);
+    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let x = fb.local("x", f32t, false);
+    let i = fb.global(inp);
+    let o = fb.global(out);
+    let v = fb.load(i);
+    fb.store(x, v);
+    let zero = fb.f32(0.0);
+    let c = fb.binary(Less, v, zero);
+    fb.if_(
+        c,
+        |fb| {
+            let xv = fb.load(x);
+            let n = fb.unary(UnaryOperator::Negate, xv);
+            fb.store(x, n);
+        },
+        |fb| {
+            let xv = fb.load(x);
+            fb.store(o, xv);
+        },
+    );
+    let xv = fb.load(x);
+    fb.store(o, xv);
+    let f = fb.finish();
+    add_compute_entry(&mut m, "main", f);
+    let text = forward(&mut m);
+    let main = fn_text(&text, "main");
+    // Inside both branches the input is used directly (the `else` branch
+    // does not see the `then` branch's store); after the `if` the local is
+    // read again.
+    assert_eq!(main.matches("= load $x").count(), 1, "{main}");
+    assert!(main.contains("neg %"), "{main}");
+    let last_load = main.rfind("= load $x").unwrap_or(0);
+    let if_end = main.find("    }\n").unwrap_or(usize::MAX);
+    assert!(last_load > if_end, "the load after the `if` stays: {main}");
+}
+
+/// A local passed to a call (an `out` argument) escapes: it is not
+/// forwarded. Parts stored one by one compose a whole.
+#[test]
+fn escaping_locals_stay_and_parts_compose() {
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let v2 = m.ty(TypeInner::Vector {
+        size: 2,
+        scalar: Scalar::F32,
+    });
+    let ptr = m.ty(TypeInner::Pointer {
+        base: f32t,
+        space: AddressSpace::Function,
+    });
+    let out = add_global(&mut m, "out", AddressSpace::Private, v2);
+    let mut fb = FunctionBuilder::new(&mut m, "set");
+    let r = fb.argument("r", ptr);
+    let one = fb.f32(1.0);
+    fb.store(r, one);
+    let set = fb.finish();
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let e = fb.local("e", f32t, false);
+    let p = fb.local("p", v2, false);
+    let o = fb.global(out);
+    let two = fb.f32(2.0);
+    fb.store(e, two);
+    fb.call(set, &[e]);
+    let ev = fb.load(e);
+    let px = fb.access_index(p, 0);
+    fb.store(px, ev);
+    let py = fb.access_index(p, 1);
+    fb.store(py, two);
+    let pv = fb.load(p);
+    fb.store(o, pv);
+    let f = fb.finish();
+    add_compute_entry(&mut m, "main", f);
+    let text = forward(&mut m);
+    let main = fn_text(&text, "main");
+    assert!(main.contains("= load $e"), "{main}");
+    assert!(!main.contains("= load $p"), "{main}");
+    assert!(main.contains(":float2 = compose %"), "{main}");
+    assert!(main.contains(", 2.0f32\n"), "{main}");
+}
+
+/// Switch cases falling through: the next case does not assume the value
+/// stored before the switch when the previous case stored another.
+#[test]
+fn fall_through_forgets_the_previous_case() {
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let i32t = m.scalar_type(Scalar::I32);
+    let sel = add_global(&mut m, "sel", AddressSpace::Private, i32t);
+    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let x = fb.local("x", f32t, false);
+    let s = fb.global(sel);
+    let o = fb.global(out);
+    let one = fb.f32(1.0);
+    let two = fb.f32(2.0);
+    fb.store(x, one);
+    let selector = fb.load(s);
+    let case0 = fb.block(|fb| fb.store(x, two));
+    let case1 = fb.block(|fb| {
+        let xv = fb.load(x);
+        fb.store(o, xv);
+    });
+    fb.push(Statement::Switch {
+        selector,
+        cases: vec![
+            SwitchCase {
+                value: SwitchValue::I32(0),
+                body: case0,
+                fall_through: true,
+            },
+            SwitchCase {
+                value: SwitchValue::Default,
+                body: case1,
+                fall_through: false,
+            },
+        ],
+    });
+    let f = fb.finish();
+    add_compute_entry(&mut m, "main", f);
+    let text = forward(&mut m);
+    let main = fn_text(&text, "main");
+    assert!(main.contains("= load $x"), "{main}");
+    assert!(!main.contains("store @out, 1.0f32"), "{main}");
+}
