@@ -25,7 +25,13 @@ pub fn find_attr<'b>(attrs: &'b [ast::Attribute], name: &str) -> Option<&'b ast:
     attrs.iter().find(|a| attr_name_is(a, name))
 }
 
+/// Whether `a` is the attribute `name` (`vk::binding`, `numthreads`).
+/// HLSL's own attributes match case-insensitively (`[NumThreads]`, as in
+/// DXC); namespaced ones (`vk::…`) exactly.
 pub fn attr_name_is(a: &ast::Attribute, name: &str) -> bool {
+    if a.name.segments.len() == 1 && !name.contains("::") {
+        return a.name.segments[0].name.as_str().eq_ignore_ascii_case(name);
+    }
     let mut segs = a.name.segments.iter().map(|s| s.name.as_str());
     let mut want = name.split("::");
     loop {

@@ -538,3 +538,14 @@ fn a_namespace_name_is_one_only_before_scope_resolution() {
          }",
     );
 }
+
+#[test]
+fn hlsl_attributes_match_without_case() {
+    let m = lower(
+        "RWStructuredBuffer<uint> o;\n\
+         [NumThreads(4, 2, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           [Unroll] for (int i = 0; i < 2; i++) o[id.x] += i;\n\
+         }",
+    );
+    assert_eq!(m.entry_points[0].workgroup_size, [4, 2, 1]);
+}
