@@ -2,40 +2,91 @@
 
 use crate::front::ast::{self, ExprKind, Initializer, StmtKind, UnaryOp};
 use crate::intern::Symbol;
+use rustc_hash::FxHashSet;
 
-/// What a write scan needs to know about calls.
-pub struct WriteScan<'f> {
-    pub name: Symbol,
-    /// The variable is a `uint` scalar: it may receive the `status` of a
-    /// texture read (`t.Sample(s, uv, offset, status)`).
-    pub uint_scalar: bool,
-    /// Whether a function or method of this name may take its argument at
-    /// this index `out` or `inout`.
-    pub out_at: &'f dyn Fn(Symbol, usize) -> bool,
+/// The variables a function body may change, found in one pass: names
+/// assigned, incremented, passed where an `out`/`inout` parameter may take
+/// them, with a method called on them, or declared again (shadowed). Errs
+/// on the side of "changed".
+#[derive(Default)]
+pub struct Writes {
+    written: FxHashSet<Symbol>,
+    /// Passed to a method of some object: a `uint` may receive the status
+    /// of a texture read (`t.Sample(s, uv, offset, status)`).
+    method_args: FxHashSet<Symbol>,
 }
 
-impl WriteScan<'_> {
-    /// Whether `body` may change the variable: it is assigned, incremented,
-    /// passed where an `out`/`inout` parameter may take it, has a method
-    /// called on it, or is shadowed by a local of the same name. Errs on
-    /// the side of "yes".
-    pub fn may_write(&self, body: &ast::Block) -> bool {
-        body.stmts.iter().any(|s| self.stmt(s))
+impl Writes {
+    /// Scans `body`; `out_at(name, i)` says whether a function or method
+    /// called `name` may take its argument `i` as `out`/`inout`.
+    pub fn of(body: &ast::Block, out_at: &dyn Fn(Symbol, usize) -> bool) -> Writes {
+        let mut w = Scan {
+            out_at,
+            writes: Writes::default(),
+        };
+        w.block(body);
+        w.writes
     }
 
-    fn stmt(&self, s: &ast::Stmt) -> bool {
-        let name = self.name;
+    /// Whether the variable may change; `uint_scalar`: it is a `uint`.
+    pub fn may_write(&self, name: Symbol, uint_scalar: bool) -> bool {
+        self.written.contains(&name) || (uint_scalar && self.method_args.contains(&name))
+    }
+}
+
+struct Scan<'f> {
+    out_at: &'f dyn Fn(Symbol, usize) -> bool,
+    writes: Writes,
+}
+
+/// The variable `e` names at its root (`x`, `x.y`, `x[i]`).
+fn root(e: &ast::Expr) -> Option<Symbol> {
+    match &e.kind {
+        ExprKind::Name(p) if p.is_single() => Some(p.last().name),
+        ExprKind::Member(b, _) | ExprKind::Index(b, _) => root(b),
+        _ => None,
+    }
+}
+
+impl Scan<'_> {
+    fn write(&mut self, e: &ast::Expr) {
+        if let Some(n) = root(e) {
+            self.writes.written.insert(n);
+        }
+    }
+
+    fn block(&mut self, b: &ast::Block) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) {
         match &s.kind {
             StmtKind::Expr(e) | StmtKind::Case(e) => self.expr(e),
-            StmtKind::Return(e) => e.as_ref().is_some_and(|e| self.expr(e)),
-            StmtKind::Decl(vd) => vd.declarators.iter().any(|d| {
-                d.name.name == name
-                    || d.init.as_ref().is_some_and(|i| self.init(i))
-                    || d.array.iter().flatten().any(|e| self.expr(e))
-            }),
-            StmtKind::Block(b) => self.may_write(b),
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    self.expr(e);
+                }
+            }
+            StmtKind::Decl(vd) => {
+                for d in &vd.declarators {
+                    self.writes.written.insert(d.name.name);
+                    if let Some(i) = &d.init {
+                        self.init(i);
+                    }
+                    for e in d.array.iter().flatten() {
+                        self.expr(e);
+                    }
+                }
+            }
+            StmtKind::Block(b) => self.block(b),
             StmtKind::If { cond, then, else_ } => {
-                self.expr(cond) || self.stmt(then) || else_.as_ref().is_some_and(|e| self.stmt(e))
+                self.expr(cond);
+                self.stmt(then);
+                if let Some(e) = else_ {
+                    self.stmt(e);
+                }
             }
             StmtKind::For {
                 init,
@@ -43,15 +94,25 @@ impl WriteScan<'_> {
                 step,
                 body,
             } => {
-                init.as_ref().is_some_and(|s| self.stmt(s))
-                    || cond.as_ref().is_some_and(|e| self.expr(e))
-                    || step.as_ref().is_some_and(|e| self.expr(e))
-                    || self.stmt(body)
+                if let Some(s) = init {
+                    self.stmt(s);
+                }
+                if let Some(e) = cond {
+                    self.expr(e);
+                }
+                if let Some(e) = step {
+                    self.expr(e);
+                }
+                self.stmt(body);
             }
             StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-                self.expr(cond) || self.stmt(body)
+                self.expr(cond);
+                self.stmt(body);
             }
-            StmtKind::Switch { selector, body } => self.expr(selector) || self.may_write(body),
+            StmtKind::Switch { selector, body } => {
+                self.expr(selector);
+                self.block(body);
+            }
             StmtKind::Typedef(_)
             | StmtKind::Struct(_)
             | StmtKind::Enum(_)
@@ -61,81 +122,98 @@ impl WriteScan<'_> {
             | StmtKind::Continue
             | StmtKind::Discard
             | StmtKind::Empty
-            | StmtKind::Error => false,
+            | StmtKind::Error => {}
         }
     }
 
-    fn init(&self, i: &Initializer) -> bool {
+    fn init(&mut self, i: &Initializer) {
         match i {
             Initializer::Expr(e) => self.expr(e),
-            Initializer::List(items, _) => items.iter().any(|i| self.init(i)),
+            Initializer::List(items, _) => {
+                for i in items {
+                    self.init(i);
+                }
+            }
         }
     }
 
-    /// Whether `e` names the variable at its root (`x`, `x.y`, `x[i]`).
-    fn rooted(&self, e: &ast::Expr) -> bool {
+    fn expr(&mut self, e: &ast::Expr) {
         match &e.kind {
-            ExprKind::Name(p) => p.is_single() && p.last().name == self.name,
-            ExprKind::Member(b, _) | ExprKind::Index(b, _) => self.rooted(b),
-            _ => false,
-        }
-    }
-
-    fn expr(&self, e: &ast::Expr) -> bool {
-        match &e.kind {
-            ExprKind::Assign(_, l, r) => self.rooted(l) || self.expr(l) || self.expr(r),
+            ExprKind::Assign(_, l, r) => {
+                self.write(l);
+                self.expr(l);
+                self.expr(r);
+            }
             ExprKind::Unary(op, x) => {
-                (matches!(
+                if matches!(
                     op,
                     UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec
-                ) && self.rooted(x))
-                    || self.expr(x)
+                ) {
+                    self.write(x);
+                }
+                self.expr(x);
             }
-            ExprKind::Call { callee, args, .. } => args.iter().enumerate().any(|(i, a)| {
-                (self.rooted(a) && (self.out_at)(callee.last().name, i)) || self.expr(a)
-            }),
+            ExprKind::Call { callee, args, .. } => {
+                for (i, a) in args.iter().enumerate() {
+                    if (self.out_at)(callee.last().name, i) {
+                        self.write(a);
+                    }
+                    self.expr(a);
+                }
+            }
             ExprKind::MethodCall {
                 object,
                 method,
                 args,
                 ..
             } => {
+                // The object may change (a method of a struct), and so may
+                // the sizes of `GetDimensions`, the original value of an
+                // atomic, and a read's status.
+                self.write(object);
+                self.expr(object);
                 let m = method.name.as_str();
-                // Resource methods that write an argument: sizes, the
-                // original value of an atomic, a read's status (a uint).
                 let resource_out = m == "GetDimensions" || m.starts_with("Interlocked");
-                self.rooted(object)
-                    || self.expr(object)
-                    || args.iter().enumerate().any(|(i, a)| {
-                        (self.rooted(a)
-                            && (resource_out || self.uint_scalar || (self.out_at)(method.name, i)))
-                            || self.expr(a)
-                    })
+                for (i, a) in args.iter().enumerate() {
+                    if resource_out || (self.out_at)(method.name, i) {
+                        self.write(a);
+                    } else if let Some(n) = root(a) {
+                        self.writes.method_args.insert(n);
+                    }
+                    self.expr(a);
+                }
             }
             ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Index(a, b) => {
-                self.expr(a) || self.expr(b)
+                self.expr(a);
+                self.expr(b);
             }
-            ExprKind::Ternary(a, b, c) => self.expr(a) || self.expr(b) || self.expr(c),
+            ExprKind::Ternary(a, b, c) => {
+                self.expr(a);
+                self.expr(b);
+                self.expr(c);
+            }
             ExprKind::Cast(_, x) | ExprKind::Member(x, _) | ExprKind::SizeOfExpr(x) => self.expr(x),
-            ExprKind::Construct(_, args) => args.iter().any(|a| self.expr(a)),
-            ExprKind::InitList(items) => items.iter().any(|i| self.init(i)),
+            ExprKind::Construct(_, args) => {
+                for a in args {
+                    self.expr(a);
+                }
+            }
+            ExprKind::InitList(items) => {
+                for i in items {
+                    self.init(i);
+                }
+            }
             ExprKind::Literal(_)
             | ExprKind::Name(_)
             | ExprKind::This
             | ExprKind::SizeOfType(_)
-            | ExprKind::Error => false,
+            | ExprKind::Error => {}
         }
     }
 }
 
-/// Whether `body` may change the variable `name` (a parameter), counting
-/// every call taking it as a possible `out` argument. Errs on the side of
-/// "yes".
+/// Whether `body` may change the variable `name`, counting every call
+/// taking it as a possible `out` argument. Errs on the side of "yes".
 pub fn may_write(body: &ast::Block, name: Symbol) -> bool {
-    WriteScan {
-        name,
-        uint_scalar: true,
-        out_at: &|_, _| true,
-    }
-    .may_write(body)
+    Writes::of(body, &|_, _| true).may_write(name, true)
 }

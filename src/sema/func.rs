@@ -528,6 +528,8 @@ impl<'a> Sema<'a> {
             arg_index = 1;
         }
         let mut next_arg = arg_index;
+        // What the body may change, for parameters bound to their values.
+        let writes = super::ast_scan::Writes::of(body, &|callee, i| cx.s.may_take_out(callee, i));
         for (pi, p) in sig.params.iter().enumerate() {
             if specialized && cx.s.types.is_resource(p.ty) {
                 // The resource this instance was made for.
@@ -571,12 +573,7 @@ impl<'a> Sema<'a> {
                                     | types::Ty::Vector(..)
                                     | types::Ty::Matrix(..)
                             )
-                            && !super::ast_scan::WriteScan {
-                                name,
-                                uint_scalar: p.ty == types::UINT,
-                                out_at: &|callee, i| cx.s.may_take_out(callee, i),
-                            }
-                            .may_write(body) =>
+                            && !writes.may_write(name, p.ty == types::UINT) =>
                     {
                         // Never changed: the argument value itself, so that
                         // after inlining a constant argument stays a constant

@@ -75,6 +75,7 @@ pub fn lower(
     };
     let mut s = Sema::new(options, sm, diags, profile.stage);
     s.declare_items(&unit.items, scope::GLOBAL_SCOPE);
+    s.summarize_out_params();
     s.build_globals_block();
     s.lower_entry_point();
     s.drain_worklist();
@@ -466,6 +467,9 @@ pub struct Sema<'a> {
     pub heap_globals: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
     /// The first push constant block.
     pub push_constant_span: Option<Span>,
+    /// For each function name, the parameter indices (bits) some overload
+    /// takes `out`/`inout`, over the first `.1` function declarations.
+    pub out_params: (FxHashMap<Symbol, u64>, usize),
     /// Predefined struct types (`RayDesc`…), made on first use.
     pub builtin_structs: FxHashMap<&'static str, TyId>,
     /// The runtime array of counters of resources taken from the heap.
@@ -516,6 +520,7 @@ impl<'a> Sema<'a> {
             uses_derivatives: false,
             heap_globals: FxHashMap::default(),
             builtin_structs: FxHashMap::default(),
+            out_params: (FxHashMap::default(), 0),
             push_constant_span: None,
             counter_heap: None,
             lowered: Default::default(),
@@ -918,15 +923,39 @@ impl<'a> Sema<'a> {
     }
 
     /// groupshared memory is limited to 32 KB in D3D11+ compute shaders.
+    fn summarize_out_params(&mut self) {
+        let mut map: FxHashMap<Symbol, u64> = FxHashMap::default();
+        for f in &self.funcs {
+            let mut bits = 0u64;
+            for (i, p) in f.ast.params.iter().enumerate().take(64) {
+                if p.modifiers.has(ast::Modifier::Out) || p.modifiers.has(ast::Modifier::Inout) {
+                    bits |= 1 << i;
+                }
+            }
+            *map.entry(f.name).or_default() |= bits;
+        }
+        self.out_params = (map, self.funcs.len());
+    }
+
     /// Whether some function, method or intrinsic named `callee` may take
     /// its argument at `index` as `out` or `inout`.
     pub fn may_take_out(&self, callee: Symbol, index: usize) -> bool {
-        let user = self.funcs.iter().any(|f| {
+        let takes_out = |f: &FuncDecl| {
             f.name == callee
                 && f.ast.params.get(index).is_some_and(|p| {
                     p.modifiers.has(ast::Modifier::Out) || p.modifiers.has(ast::Modifier::Inout)
                 })
-        });
+        };
+        // The functions declared before lowering started are summarized;
+        // later ones (methods of template instances) are looked at.
+        let (map, summarized) = &self.out_params;
+        let user = map
+            .get(&callee)
+            .is_some_and(|&bits| index < 64 && bits & (1 << index) != 0)
+            || (index >= 64 && self.funcs[..*summarized].iter().any(takes_out))
+            || self.funcs[(*summarized).min(self.funcs.len())..]
+                .iter()
+                .any(takes_out);
         user || intrinsics::table::find(callee.as_str()).is_some_and(|i| {
             i.overloads
                 .iter()
