@@ -160,12 +160,33 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if a.iter().any(|x| x.val.is_error()) {
                 return Val::error();
             }
-            return self.error(
+            let mut d = Diagnostic::error(
                 codes::UNKNOWN_NAME,
                 format!("cannot find function `{}`", callee.last().name),
-                callee.span,
-                "not declared",
-            );
+            )
+            .label(callee.span, "not declared");
+            if callee.is_single() {
+                // Functions in scope and intrinsics of a similar name.
+                let mut names: Vec<&str> = Vec::new();
+                let mut cur = Some(self.fb.scope);
+                while let Some(sc) = cur {
+                    let scope = self.s.scopes.get(sc);
+                    names.extend(
+                        scope
+                            .names
+                            .iter()
+                            .filter(|(_, s)| matches!(s, Sym::Funcs(_)))
+                            .map(|(n, _)| n.as_str()),
+                    );
+                    cur = scope.parent;
+                }
+                names.extend(super::intrinsics::table::TABLE.iter().map(|i| i.name));
+                if let Some(c) = super::suggest::closest(callee.last().name.as_str(), names) {
+                    d = d.note(format!("did you mean `{c}`?"));
+                }
+            }
+            self.s.push(d);
+            return Val::error();
         }
         self.call_candidates(&cands, this_val, targs, a, name, span, callee.is_single())
     }

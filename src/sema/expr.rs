@@ -8,7 +8,7 @@ use super::resolve::literal_konst;
 use super::scope::{GlobalId, Sym};
 use super::types::{self, ResKind, Sc, ScKind, Ty, TyId};
 use super::{GlobalKind, ReadOnly};
-use crate::diag::codes;
+use crate::diag::{Diagnostic, codes};
 use crate::front::ast::{self, BinaryOp, UnaryOp};
 use crate::intern::Symbol;
 use crate::ir;
@@ -315,13 +315,54 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     read_only: Some(ReadOnly::Rvalue),
                 }
             }
-            None => self.error(
-                codes::UNKNOWN_NAME,
-                format!("cannot find `{}` in this scope", last.name),
-                last.span,
-                "not declared",
-            ),
+            None => {
+                let mut d = Diagnostic::error(
+                    codes::UNKNOWN_NAME,
+                    format!("cannot find `{}` in this scope", last.name),
+                )
+                .label(last.span, "not declared");
+                if path.is_single() {
+                    let mut names: Vec<Symbol> = self.fb.locals.names().collect();
+                    let mut cur = Some(self.fb.scope);
+                    while let Some(sc) = cur {
+                        names.extend(self.s.scopes.get(sc).names.keys().copied());
+                        cur = self.s.scopes.get(sc).parent;
+                    }
+                    if let Some(c) = super::suggest::closest(
+                        last.name.as_str(),
+                        names.iter().map(|n| n.as_str()),
+                    ) {
+                        d = d.note(format!("did you mean `{c}`?"));
+                    }
+                }
+                self.s.push(d);
+                Val::error()
+            }
         }
+    }
+
+    /// "`S` has no member `x`", suggesting a field or method of a similar
+    /// name.
+    fn no_member(&mut self, ty: TyId, id: &ast::Ident) -> Val {
+        let mut names: Vec<Symbol> = Vec::new();
+        let mut cur = self.s.types.as_struct(ty);
+        while let Some(sid) = cur {
+            let info = self.s.types.struct_info(sid);
+            names.extend(info.fields.iter().map(|f| f.name));
+            names.extend(info.methods.keys().copied());
+            cur = info.base.and_then(|b| self.s.types.as_struct(b));
+        }
+        let mut d = Diagnostic::error(
+            codes::NO_MEMBER,
+            format!("`{}` has no member `{}`", self.s.ty_name(ty), id.name),
+        )
+        .label(id.span, "unknown member");
+        if let Some(c) = super::suggest::closest(id.name.as_str(), names.iter().map(|n| n.as_str()))
+        {
+            d = d.note(format!("did you mean `{c}`?"));
+        }
+        self.s.push(d);
+        Val::error()
     }
 
     /// A field of `this` named by its plain name inside a method.
@@ -445,12 +486,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     {
                         return self.global_val(g);
                     }
-                    self.error(
-                        codes::NO_MEMBER,
-                        format!("`{}` has no member `{}`", self.s.ty_name(v.ty), id.name),
-                        id.span,
-                        "unknown member",
-                    )
+                    self.no_member(v.ty, &id)
                 }
             },
             Ty::Scalar(_) | Ty::Vector(..) | Ty::Enum(_) => {

@@ -64,6 +64,10 @@ impl Locals {
             f.insert(name, sym);
         }
     }
+    /// Every name declared in the open scopes.
+    pub fn names(&self) -> impl Iterator<Item = Symbol> + '_ {
+        self.frames.iter().flat_map(|f| f.keys().copied())
+    }
     pub fn declared_here(&self, name: Symbol) -> Option<&LocalSym> {
         self.frames.last().and_then(|f| f.get(&name))
     }

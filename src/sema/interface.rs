@@ -141,8 +141,8 @@ impl<'a> Sema<'a> {
         let want = self.opts.entry.to_ascii_lowercase();
         if let Some((_, close)) = defined
             .iter()
-            .filter(|(_, n)| edit_distance(&n.to_ascii_lowercase(), &want) <= 2)
-            .min_by_key(|(_, n)| edit_distance(&n.to_ascii_lowercase(), &want))
+            .filter(|(_, n)| super::suggest::edit_distance(&n.to_ascii_lowercase(), &want) <= 2)
+            .min_by_key(|(_, n)| super::suggest::edit_distance(&n.to_ascii_lowercase(), &want))
         {
             d = d.note(format!("did you mean `{close}`?"));
         }
@@ -795,20 +795,4 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             value: v,
         });
     }
-}
-
-/// Levenshtein distance (for "did you mean" notes).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, &cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

@@ -41,6 +41,7 @@ pub mod resources;
 pub mod scope;
 pub mod stmt;
 pub mod storage;
+pub mod suggest;
 pub mod texture;
 pub mod types;
 
