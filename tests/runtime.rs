@@ -1572,3 +1572,62 @@ fn bit_widths() {
         },
     );
 }
+
+#[test]
+fn texture_reads() {
+    // Mip 0 (4x4): texel (x, y) = (x + 10y, 100 + x, 200 + y, 1);
+    // mip 1 (2x2): (1000 + x + 10y, 0, 0, 1).
+    let t0 = |x: usize, y: usize| [(x + 10 * y) as f32, (100 + x) as f32, (200 + y) as f32, 1.0];
+    let t1 = |x: usize, y: usize| [(1000 + x + 10 * y) as f32, 0.0, 0.0, 1.0];
+    let mut texels: Vec<f32> = Vec::new();
+    for y in 0..4 {
+        for x in 0..4 {
+            texels.extend(t0(x, y));
+        }
+    }
+    for y in 0..2 {
+        for x in 0..2 {
+            texels.extend(t1(x, y));
+        }
+    }
+    let mut desc = ImageDesc::d2(ashvk::Format::R32G32B32A32_SFLOAT, 4, 4);
+    desc.mip_levels = 2;
+    run(
+        "texture_reads",
+        || {
+            vec![
+                Resource::sampled_image(0, 0, desc.clone(), bytes_f32(&texels)),
+                Resource::sampler(0, 1, vk::SamplerDesc::default()),
+                Resource::storage(0, 2, vec![0u8; 16 * 6 * 16]),
+            ]
+        },
+        [1, 1, 1],
+        |r, env| {
+            let got = f32s(&r[2]);
+            let clamp = |v: usize| v.min(3);
+            for y in 0..4 {
+                for x in 0..4 {
+                    let i = y * 4 + x;
+                    let want: [[f32; 4]; 6] = [
+                        t0(x, y),
+                        t1(x / 2, y / 2),
+                        t0(x, y),
+                        t0(clamp(x + 1), y),
+                        // Gather order: (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+                        [
+                            t0(x, clamp(y + 1))[0],
+                            t0(clamp(x + 1), clamp(y + 1))[0],
+                            t0(clamp(x + 1), y)[0],
+                            t0(x, y)[0],
+                        ],
+                        [4.0, 4.0, 2.0, 0.0],
+                    ];
+                    for (k, w) in want.iter().enumerate() {
+                        let at = (i * 6 + k) * 4;
+                        assert_eq!(&got[at..at + 4], w, "thread ({x}, {y}) read {k} {env:?}");
+                    }
+                }
+            }
+        },
+    );
+}
