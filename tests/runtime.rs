@@ -1631,3 +1631,51 @@ fn texture_reads() {
         },
     );
 }
+
+#[test]
+fn expressions() {
+    let input: Vec<i32> = vec![-7, 5, 0, -1, 9, -4, 13, 2];
+    run(
+        "expressions",
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_i32(&input)),
+                Resource::storage(0, 1, vec![0u8; 4 * 64]),
+            ]
+        },
+        [1, 1, 1],
+        |r, env| {
+            let got = i32s(&r[1]);
+            for t in 0..4usize {
+                let (a, b) = (input[t], input[t + 4]);
+                let c = b + 3;
+                let d = c * 2;
+                let i = ((a as f32) + 1.75) as i32;
+                let f = a as f32 / 2.0;
+                let (vx, vy, old) = (a + 1 - 1, b + 1, a + 1);
+                let mut arr = [a, b, 7];
+                arr[t % 3] += 5;
+                arr[1] += 1;
+                let want = [
+                    3 * (a + 1),
+                    c * 100 + d,
+                    i,
+                    (f * 4.0) as i32,
+                    vx * 1000 + vy * 10 + old,
+                    arr[0] + arr[1] * 100 + arr[2] * 10000,
+                    2 * 100 + (1 << 3),
+                    b,
+                    (a < 0 && a as u32 > 3) as i32,
+                    ((b as u32) / 2) as i32,
+                    a >> t,
+                    b.wrapping_shl(1 + t as u32),
+                    a % 3,
+                    b / -2,
+                    a.min(b) * a.max(b),
+                    (a > b) as i32 + 2 + (a != b) as i32 * 4,
+                ];
+                assert_eq!(&got[t * 16..t * 16 + 16], &want, "thread {t} (a {a}, b {b}) {env:?}");
+            }
+        },
+    );
+}
