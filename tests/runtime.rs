@@ -1674,7 +1674,44 @@ fn expressions() {
                     a.min(b) * a.max(b),
                     (a > b) as i32 + 2 + (a != b) as i32 * 4,
                 ];
-                assert_eq!(&got[t * 16..t * 16 + 16], &want, "thread {t} (a {a}, b {b}) {env:?}");
+                assert_eq!(
+                    &got[t * 16..t * 16 + 16],
+                    &want,
+                    "thread {t} (a {a}, b {b}) {env:?}"
+                );
+            }
+        },
+    );
+}
+
+#[test]
+fn casts() {
+    let rows: Vec<f32> = (1..=16).map(|i| i as f32).collect();
+    run(
+        "casts",
+        || {
+            vec![
+                Resource::storage(0, 0, bytes_f32(&rows)),
+                Resource::storage(0, 1, vec![0u8; 16 * 8]),
+            ]
+        },
+        [1, 1, 1],
+        |r, env| {
+            let got = f32s(&r[1]);
+            let row = |i: usize| &rows[i * 4..i * 4 + 4];
+            let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+            let want: [[f32; 4]; 8] = [
+                [r0[0], r0[1], r0[2], r2[2]],
+                [0.0; 4],
+                [r0[0], r1[0], r1[1], r2[3]],
+                [r0[0], r1[0], r1[1], r2[3]],
+                [r3[0], r3[1], r3[2], r3[3]],
+                [r1[3], r1[1], r1[2], r1[0]],
+                [(r0[0] + 0.5).trunc(), (-r0[0] - 0.5).trunc(), 2.0, -2.0],
+                [1.0, -2.0, (1.0f32.to_bits() >> 23) as f32, 1.0],
+            ];
+            for (k, w) in want.iter().enumerate() {
+                assert_eq!(&got[k * 4..k * 4 + 4], w, "row {k} {env:?}");
             }
         },
     );
