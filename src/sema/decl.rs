@@ -558,9 +558,7 @@ impl<'a> Sema<'a> {
         w: &'a ast::Expr,
         env: &Env,
     ) -> Option<types::BitField> {
-        let Some(width) = self.const_int(w, env) else {
-            return None;
-        };
+        let width = self.const_int(w, env)?;
         let bits_of = match self.types.get(ty) {
             Ty::Scalar(s) if s.is_int() => s.width() as i64 * 8,
             _ => {
@@ -642,9 +640,7 @@ impl<'a> Sema<'a> {
         let name = f.name.last();
         let (scope, this_struct) = if f.name.segments.len() > 1 {
             // `float S::get() { … }` or `void ns::f() { … }`.
-            let Some(s) = self.resolve_scope_path(&f.name, &Env::at(scope)) else {
-                return None;
-            };
+            let s = self.resolve_scope_path(&f.name, &Env::at(scope))?;
             let st = match self.scopes.get(s).kind {
                 ScopeKind::Struct(t) => Some(t),
                 _ => None,

@@ -851,26 +851,6 @@ pub fn literal_konst(l: &ast::Literal, enable_16bit: bool) -> Option<Konst> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn vector_and_matrix_names() {
-        assert_eq!(split_vector_matrix("float4"), Some(("float", 4, None)));
-        assert_eq!(split_vector_matrix("int2x3"), Some(("int", 2, Some(3))));
-        assert_eq!(
-            split_vector_matrix("min16float1x1"),
-            Some(("min16float", 1, Some(1)))
-        );
-        assert_eq!(split_vector_matrix("float5"), None);
-        assert_eq!(split_vector_matrix("Texture2D"), None);
-        assert_eq!(builtin_scalar("half", false), Some(Sc::F32));
-        assert_eq!(builtin_scalar("half", true), Some(Sc::F16));
-        assert_eq!(builtin_scalar("dword", false), Some(Sc::U32));
-    }
-}
-
 impl Sema<'_> {
     /// The predefined struct types of the ray tracing headers, which shader
     /// code of any stage may name: `RayDesc` and
@@ -931,5 +911,25 @@ impl Sema<'_> {
         });
         self.builtin_structs.insert(key, t);
         Some(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vector_and_matrix_names() {
+        assert_eq!(split_vector_matrix("float4"), Some(("float", 4, None)));
+        assert_eq!(split_vector_matrix("int2x3"), Some(("int", 2, Some(3))));
+        assert_eq!(
+            split_vector_matrix("min16float1x1"),
+            Some(("min16float", 1, Some(1)))
+        );
+        assert_eq!(split_vector_matrix("float5"), None);
+        assert_eq!(split_vector_matrix("Texture2D"), None);
+        assert_eq!(builtin_scalar("half", false), Some(Sc::F32));
+        assert_eq!(builtin_scalar("half", true), Some(Sc::F16));
+        assert_eq!(builtin_scalar("dword", false), Some(Sc::U32));
     }
 }

@@ -6,11 +6,11 @@ use super::*;
 
 #[test]
 fn static_globals_are_private_with_constant_initializers() {
-    let m = lower(&format!(
+    let m = lower(
         "static float a = 2.5; static int b; static const float3 c = float3(1, 2, 3);\n\
          RWStructuredBuffer<float> o;\n\
-         [numthreads(1,1,1)] void main() {{ o[0] = a + b + c.y; }}"
-    ));
+         [numthreads(1,1,1)] void main() { o[0] = a + b + c.y; }",
+    );
     let a = global(&m, "a");
     assert_eq!(a.space, AddressSpace::Private);
     let init = a.init.expect("a constant initializer");

@@ -607,7 +607,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 };
                 let from = self.s.types.component(t0).unwrap_or(Sc::F32);
                 let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
-                if from.width() != width && !(from == Sc::Bool && !sixteen) {
+                if from.width() != width && (from != Sc::Bool || sixteen) {
                     return self.error(
                         codes::NO_MATCHING_OVERLOAD,
                         format!(
