@@ -17,4 +17,5 @@ mod runtime;
 mod runtime_fma;
 mod runtime_ieee;
 mod sema;
+mod sparse;
 mod vk;

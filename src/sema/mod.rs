@@ -42,6 +42,7 @@ pub mod scope;
 pub mod stmt;
 pub mod storage;
 pub mod texture;
+pub mod texture_rules;
 pub mod types;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
