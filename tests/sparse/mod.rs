@@ -7,3 +7,4 @@
 //!   unbound tiles on a real GPU.
 
 mod compile;
+mod runtime;
