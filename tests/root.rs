@@ -18,4 +18,5 @@ mod runtime_fma;
 mod runtime_ieee;
 mod sema;
 mod snapshots;
+mod sparse;
 mod vk;

@@ -218,6 +218,9 @@ pub const RESOURCE_MISUSE: Code = Code("E0609");
 /// `register(cN)`) the buffer's layout rule does not allow, or that
 /// overlaps another member.
 pub const MISALIGNED_OFFSET: Code = Code("E0610");
+/// A feature the target profile's shader model does not have (derivatives
+/// in compute shaders need 6.6, `SampleCmpLevel` 6.7, `SampleCmpBias` 6.8).
+pub const SHADER_MODEL_TOO_OLD: Code = Code("E0611");
 /// Two resources given the same binding (warning, as DXC).
 pub const BINDING_OVERLAP: Code = Code("W0601");
 

@@ -691,6 +691,10 @@ pub enum Expression {
         /// Coordinates, with the array layer as the last component when
         /// the image is arrayed (as SPIR-V wants).
         coordinate: Handle<Expression>,
+        /// A texel offset (an int vector; a constant except in gathers,
+        /// VUID-StandaloneSpirv-Offset-04663), or for gathers a constant
+        /// array of four: one offset per texel of the footprint
+        /// (`ConstOffsets`).
         offset: Option<Handle<Expression>>,
         level: SampleLevel,
         /// `SampleCmp`: the reference value.

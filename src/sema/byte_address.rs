@@ -143,8 +143,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let Some(a) = args.first() else {
                     return self.wrong_args(m, span);
                 };
-                if args.len() > 1 {
-                    return self.unsupported("Load with a status argument", span);
+                if let Some(st) = args.get(1) {
+                    return self.buffer_status_error(&format!("{}.{m}", kind.name()), st);
                 }
                 let Some(addr) = self.arg_as(a, types::UINT) else {
                     return Val::error();

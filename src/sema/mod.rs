@@ -45,6 +45,7 @@ pub mod stmt;
 pub mod storage;
 pub mod suggest;
 pub mod texture;
+pub mod texture_rules;
 pub mod types;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};

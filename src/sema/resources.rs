@@ -639,7 +639,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             );
             return false;
         }
-        self.check_writable(&a.val, a.span)
+        self.status_type_ok(a) && self.check_writable(&a.val, a.span)
     }
 
     /// Emits the sparse form `op` of a read whose dense result has IR type
@@ -838,6 +838,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         match kind {
             ResKind::Texture { dim, array, ms, rw } => match m {
                 "GetDimensions" => self.texture_dims(obj, kind, args, span),
+                // Cubes are sampled, never fetched (OpImageFetch: "Dim
+                // cannot be Cube").
+                "Load" if dim == TexDim::Cube => self.res_error(kind, method),
                 "Load" => {
                     let Some(image) = self.value(&obj) else {
                         return Val::error();
@@ -950,6 +953,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     let Some(coordinate) = self.float_coord(ca, n) else {
                         return Val::error();
                     };
+                    if !self.derivatives_available(m, span) {
+                        return Val::error();
+                    }
                     self.s.uses_derivatives = true;
                     let f = self.s.ir_ty(types::FLOAT);
                     let clamped = m == "CalculateLevelOfDetail";
@@ -974,6 +980,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha"
                 | "GatherCmp" | "GatherCmpRed"
                     if matches!(dim, TexDim::D1 | TexDim::D3) =>
+                {
+                    self.res_error(kind, method)
+                }
+                // No depth comparison on 3D images (SPIR-V.rst; Vulkan:
+                // VUID-StandaloneSpirv-OpImage-04777).
+                "SampleCmp" | "SampleCmpLevelZero" | "SampleCmpLevel" | "SampleCmpBias"
+                | "SampleCmpGrad"
+                    if dim == TexDim::D3 =>
                 {
                     self.res_error(kind, method)
                 }
@@ -1038,8 +1052,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let Some(a) = args.first() else {
                     return self.wrong_args("Load", span);
                 };
-                if args.len() > 1 {
-                    return self.unsupported("Load with a status argument", span);
+                if let Some(st) = args.get(1) {
+                    return self.buffer_status_error(&format!("{}.Load", kind.name()), st);
                 }
                 let Some(i) = self.arg_as(a, types::UINT) else {
                     return Val::error();

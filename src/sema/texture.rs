@@ -5,6 +5,7 @@ use super::call::Arg;
 use super::func::FnCtx;
 use super::place::Val;
 use super::resources::{coord_count, offset_count};
+use super::texture_rules::takes_clamp;
 use super::types::{self, ResKind, Sc, Shape, TexDim, Ty, TyId};
 use crate::diag::codes;
 use crate::ir;
@@ -112,15 +113,38 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return Val::error();
         };
         let (Some(sa), Some(ca)) = (args.first(), args.get(1)) else {
-            return self.wrong_args(m, span);
+            return self.sample_args_error(m, dim, span);
         };
-        if !matches!(self.s.types.get(sa.val.ty), Ty::Sampler { .. }) {
-            return self.error(
-                codes::TYPE_MISMATCH,
-                format!("the first argument of `{m}` must be a sampler"),
-                sa.span,
-                "not a sampler",
-            );
+        let comparison = m.contains("Cmp");
+        match self.s.types.get(sa.val.ty) {
+            Ty::Sampler { comparison: false } if comparison => {
+                return self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("`{m}` needs a `SamplerComparisonState`"),
+                    sa.span,
+                    "a `SamplerState`",
+                );
+            }
+            Ty::Sampler { .. } => {}
+            _ => {
+                return self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("the first argument of `{m}` must be a sampler"),
+                    sa.span,
+                    "not a sampler",
+                );
+            }
+        }
+        // Newer methods (SM 6.7 SampleCmpLevel, SM 6.8 SampleCmpBias/Grad).
+        let since = match m {
+            "SampleCmpLevel" => Some(7),
+            "SampleCmpBias" | "SampleCmpGrad" => Some(8),
+            _ => None,
+        };
+        if let Some(minor) = since
+            && !self.require_shader_model(6, minor, m, span, "")
+        {
+            return Val::error();
         }
         let Some(sampler) = self.value(&sa.val) else {
             return Val::error();
@@ -138,7 +162,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             "SampleLevel" | "SampleBias" => {
                 let Some(l) = rest.first() else {
-                    return self.wrong_args(m, span);
+                    return self.sample_args_error(m, dim, span);
                 };
                 let Some(lh) = self.arg_as(l, types::FLOAT) else {
                     return Val::error();
@@ -152,13 +176,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             "SampleGrad" => {
                 let (Some(x), Some(y)) = (rest.first(), rest.get(1)) else {
-                    return self.wrong_args(m, span);
+                    return self.sample_args_error(m, dim, span);
                 };
-                let gn = match dim {
-                    TexDim::D1 => 1,
-                    TexDim::D2 => 2,
-                    _ => 3,
-                };
+                let gn = gradient_count(dim);
                 let (Some(xh), Some(yh)) = (self.float_coord(x, gn), self.float_coord(y, gn))
                 else {
                     return Val::error();
@@ -167,10 +187,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 ir::SampleLevel::Gradient { x: xh, y: yh }
             }
             "SampleCmpBias" | "SampleCmpGrad" => {
-                // (bias | ddx, ddy) before the comparator.
-                let level = if m == "SampleCmpBias" {
+                // The comparator, then (bias | ddx, ddy), as DXC's
+                // texture.sample-cmp-bias/-grad tests call them.
+                let Some(r) = rest.first() else {
+                    return self.sample_args_error(m, dim, span);
+                };
+                depth_ref = self.arg_as(r, types::FLOAT);
+                rest = &rest[1..];
+                if m == "SampleCmpBias" {
                     let Some(l) = rest.first() else {
-                        return self.wrong_args(m, span);
+                        return self.sample_args_error(m, dim, span);
                     };
                     let Some(lh) = self.arg_as(l, types::FLOAT) else {
                         return Val::error();
@@ -179,27 +205,21 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     ir::SampleLevel::Bias(lh)
                 } else {
                     let (Some(x), Some(y)) = (rest.first(), rest.get(1)) else {
-                        return self.wrong_args(m, span);
+                        return self.sample_args_error(m, dim, span);
                     };
-                    let gn = if dim == TexDim::D1 { 1 } else { 2 };
+                    let gn = gradient_count(dim);
                     let (Some(xh), Some(yh)) = (self.float_coord(x, gn), self.float_coord(y, gn))
                     else {
                         return Val::error();
                     };
                     rest = &rest[2..];
                     ir::SampleLevel::Gradient { x: xh, y: yh }
-                };
-                let Some(r) = rest.first() else {
-                    return self.wrong_args(m, span);
-                };
-                depth_ref = self.arg_as(r, types::FLOAT);
-                rest = &rest[1..];
-                level
+                }
             }
             "SampleCmp" | "SampleCmpLevelZero" | "SampleCmpLevel" | "GatherCmp"
             | "GatherCmpRed" => {
                 let Some(r) = rest.first() else {
-                    return self.wrong_args(m, span);
+                    return self.sample_args_error(m, dim, span);
                 };
                 depth_ref = self.arg_as(r, types::FLOAT);
                 rest = &rest[1..];
@@ -208,7 +228,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     "SampleCmpLevelZero" => ir::SampleLevel::Zero,
                     _ => {
                         let Some(l) = rest.first() else {
-                            return self.wrong_args(m, span);
+                            return self.sample_args_error(m, dim, span);
                         };
                         let Some(lh) = self.arg_as(l, types::FLOAT) else {
                             return Val::error();
@@ -218,7 +238,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     }
                 }
             }
-            _ => return self.wrong_args(m, span),
+            _ => return self.sample_args_error(m, dim, span),
         };
         let gather = match m {
             "Gather" | "GatherRed" | "GatherCmp" | "GatherCmpRed" => Some(0),
@@ -272,17 +292,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         // The tiled-resources `clamp` (MinLod) comes after the offset of the
         // implicit-LOD and gradient forms only.
         let clamp = match rest.first() {
-            Some(c)
-                if matches!(
-                    m,
-                    "Sample"
-                        | "SampleBias"
-                        | "SampleGrad"
-                        | "SampleCmp"
-                        | "SampleCmpBias"
-                        | "SampleCmpGrad"
-                ) =>
-            {
+            Some(c) if takes_clamp(m) => {
                 let h = self.arg_as(c, types::FLOAT);
                 rest = &rest[1..];
                 h
@@ -291,17 +301,28 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         let status = match rest {
             [] => None,
+            // A float value where the status goes is a clamp the form lacks.
+            [c] if !takes_clamp(m)
+                && c.val.as_place().is_none()
+                && self.s.types.component(c.val.ty).is_some_and(Sc::is_float) =>
+            {
+                return self.no_clamp_error(m, dim, c);
+            }
             [st] => {
                 if !self.status_arg_ok(st) {
                     return Val::error();
                 }
                 Some(st)
             }
-            _ => return self.wrong_args(m, span),
+            [c, _] if !takes_clamp(m) => return self.no_clamp_error(m, dim, c),
+            _ => return self.sample_args_error(m, dim, span),
         };
         if matches!(level, ir::SampleLevel::Auto | ir::SampleLevel::Bias(_))
             && m.starts_with("Sample")
         {
+            if !self.derivatives_available(m, span) {
+                return Val::error();
+            }
             self.s.uses_derivatives = true;
         }
         let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
@@ -329,6 +350,28 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let h = match (status, offsets) {
             (Some(st), None) => self.sparse_read(sample(true, offset), it, st),
             (None, None) => self.add(sample(false, offset), it),
+            // Four constant offsets: one gather with `ConstOffsets`
+            // (SPIR-V.rst, "GatherRed…"); the backend sees an array.
+            (status, Some(offsets)) if offsets.iter().all(|&o| self.is_constant_value(o)) => {
+                let ot = self.s.types.vector(Sc::I32, on);
+                let oit = self.s.ir_ty(ot);
+                let at = self.s.module.ty(ir::TypeInner::Array {
+                    base: oit,
+                    size: ir::ArraySize::Constant(4),
+                    stride: None,
+                });
+                let all = self.add(
+                    ir::Expression::Compose {
+                        ty: at,
+                        components: offsets.to_vec(),
+                    },
+                    at,
+                );
+                match status {
+                    Some(st) => self.sparse_read(sample(true, Some(all)), it, st),
+                    None => self.add(sample(false, Some(all)), it),
+                }
+            }
             (status, Some(offsets)) => {
                 // One gather per offset; texel i comes from gather i
                 // (SPIR-V.rst: the non-constant form of the four-offset
@@ -391,5 +434,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let r = self.from_texel(h, elem);
         let _ = Shape::Scalar;
         Val::expr(elem, r)
+    }
+}
+
+/// Components of the `ddx`/`ddy` arguments of the gradient forms: the
+/// coordinate without its array layer.
+fn gradient_count(dim: TexDim) -> u8 {
+    match dim {
+        TexDim::D1 => 1,
+        TexDim::D2 => 2,
+        TexDim::D3 | TexDim::Cube => 3,
     }
 }

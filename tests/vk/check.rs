@@ -244,6 +244,21 @@ impl Runner {
                     ));
                 }
             }
+            ResourceKind::SparseImage(sparse) => {
+                let image = &sparse.image;
+                check_image_desc(image).map_err(|e| format!("{}: {e}", r.place()))?;
+                let want = image.total_bytes().unwrap_or(0);
+                if len != want {
+                    return Err(format!(
+                        "{}: {len} bytes of data; the sparse image {image:?} holds {want}",
+                        r.place()
+                    ));
+                }
+                // What the device cannot do is reported by the sparse image
+                // set-up (tests/vk/sparse.rs), with the features it lacks.
+                self.sparse_support()
+                    .map_err(|e| format!("{}: {e}", r.place()))?;
+            }
             ResourceKind::Sampler(_) => {}
         }
         Ok(())

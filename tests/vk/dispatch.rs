@@ -265,6 +265,9 @@ impl Scope<'_> {
                         b
                     }
                     ResourceKind::Sampler(sampler) => Backing::Sampler(self.sampler(sampler)?),
+                    ResourceKind::SparseImage(sparse) => {
+                        self.sparse_image(sparse, &res.data, options.timeout)?
+                    }
                 };
                 backings.push(backing);
             }
@@ -301,6 +304,13 @@ impl Scope<'_> {
                         image_view: vk::ImageView::null(),
                         image_layout: vk::ImageLayout::UNDEFINED,
                     }]),
+                    Backing::SparseImage { view, layout, .. } => {
+                        Info::Image([vk::DescriptorImageInfo {
+                            sampler: vk::Sampler::null(),
+                            image_view: view,
+                            image_layout: layout,
+                        }])
+                    }
                 })
                 .collect();
             let writes: Vec<vk::WriteDescriptorSet> = resources
@@ -394,6 +404,77 @@ impl Scope<'_> {
                         &[],
                         &[],
                         &[to_shader],
+                    );
+                }
+            }
+            // Sparse images: their bound tiles and mip tail are uploaded;
+            // the whole image changes layout (unbound parts included: the
+            // binding is complete, the fence of vkQueueBindSparse was
+            // waited for).
+            for b in &backings {
+                if let Backing::SparseImage {
+                    image,
+                    staging,
+                    regions,
+                    levels,
+                    layout,
+                    ..
+                } = b
+                {
+                    let range = vk::ImageSubresourceRange {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        base_mip_level: 0,
+                        level_count: *levels,
+                        base_array_layer: 0,
+                        layer_count: 1,
+                    };
+                    let barrier = |old, new, src, dst| {
+                        vk::ImageMemoryBarrier::default()
+                            .image(*image)
+                            .old_layout(old)
+                            .new_layout(new)
+                            .src_access_mask(src)
+                            .dst_access_mask(dst)
+                            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                            .subresource_range(range)
+                    };
+                    d.cmd_pipeline_barrier(
+                        cmd,
+                        vk::PipelineStageFlags::TOP_OF_PIPE,
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &[barrier(
+                            vk::ImageLayout::UNDEFINED,
+                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                            vk::AccessFlags::empty(),
+                            vk::AccessFlags::TRANSFER_WRITE,
+                        )],
+                    );
+                    if !regions.is_empty() {
+                        d.cmd_copy_buffer_to_image(
+                            cmd,
+                            *staging,
+                            *image,
+                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                            regions,
+                        );
+                    }
+                    d.cmd_pipeline_barrier(
+                        cmd,
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &[barrier(
+                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                            *layout,
+                            vk::AccessFlags::TRANSFER_WRITE,
+                            vk::AccessFlags::SHADER_READ,
+                        )],
                     );
                 }
             }

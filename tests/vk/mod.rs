@@ -60,6 +60,7 @@ mod resource;
 mod scope;
 #[cfg(test)]
 mod selftest;
+pub mod sparse;
 
 #[allow(unused_imports)] // a toolbox for tests: not every helper is used yet
 pub use dispatch::ComputeOptions;
@@ -68,6 +69,8 @@ pub use resource::{
     ImageDesc, Resource, ResourceKind, SamplerDesc, f32_bytes, i32_bytes, to_f32s, to_i32s,
     to_u32s, u32_bytes,
 };
+#[allow(unused_imports)]
+pub use sparse::{SparseImage, SparseLayout, Tile};
 
 use ash::vk;
 use std::ffi::{CStr, CString, c_char};
@@ -119,6 +122,9 @@ pub struct DeviceInfo {
     pub max_spirv_version: (u32, u32),
     /// Names of all devices seen, for messages.
     pub all_devices: Vec<String>,
+    /// What the runner's one queue can do (`SPARSE_BINDING` for the
+    /// tiled-resources tests).
+    pub queue_flags: vk::QueueFlags,
     /// Device extensions enabled (optional ones the device has).
     pub extensions: Vec<String>,
     pub properties: vk::PhysicalDeviceProperties,
@@ -243,6 +249,21 @@ impl DeviceInfo {
             l.max_compute_work_group_invocations,
             l.max_compute_shared_memory_size,
             l.max_push_constants_size
+        );
+        let sp = &self.properties.sparse_properties;
+        s += &format!(
+            "sparse: binding {}, residency image2D {}, shader residency {}, min lod {}, non-resident strict {}, standard 2D block {}, queue with sparse binding {}\n",
+            yn(f.sparse_binding),
+            yn(f.sparse_residency_image2_d),
+            yn(f.shader_resource_residency),
+            yn(f.shader_resource_min_lod),
+            yn(sp.residency_non_resident_strict),
+            yn(sp.residency_standard2_d_block_shape),
+            if self.queue_flags.contains(vk::QueueFlags::SPARSE_BINDING) {
+                "yes"
+            } else {
+                "no"
+            },
         );
         s += &format!("extensions enabled: {}\n", self.extensions.join(", "));
         s
@@ -390,12 +411,27 @@ unsafe fn create_device(
             ));
         }
         let has_13 = api >= vk::API_VERSION_1_3;
-        let queue_family = instance
-            .get_physical_device_queue_family_properties(physical_device)
+        // One queue runs everything. When the device binds sparse memory,
+        // take a compute family that can (vkQueueBindSparse needs
+        // SPARSE_BINDING: VUID-vkQueueBindSparse-queuetype), so that the
+        // tiled-resources tests bind and dispatch on the same queue.
+        let families = instance.get_physical_device_queue_family_properties(physical_device);
+        let compute =
+            |q: &vk::QueueFamilyProperties| q.queue_flags.contains(vk::QueueFlags::COMPUTE);
+        let sparse_binding = on(instance
+            .get_physical_device_features(physical_device)
+            .sparse_binding);
+        let queue_family = families
             .iter()
-            .position(|q| q.queue_flags.contains(vk::QueueFlags::COMPUTE))
-            .ok_or_else(|| format!("{} has no compute queue", names[index]))?
-            as u32;
+            .position(|q| {
+                sparse_binding
+                    && compute(q)
+                    && q.queue_flags.contains(vk::QueueFlags::SPARSE_BINDING)
+            })
+            .or_else(|| families.iter().position(compute))
+            .ok_or_else(|| format!("{} has no compute queue", names[index]))?;
+        let queue_flags = families[queue_family].queue_flags;
+        let queue_family = queue_family as u32;
 
         // Optional extensions the device has (quad control needs the
         // maximal-reconvergence extension, atomic float2 the first one).
@@ -506,6 +542,7 @@ unsafe fn create_device(
                 _ => (1, 6),
             },
             all_devices: names.clone(),
+            queue_flags,
             extensions: enabled
                 .iter()
                 .map(|e| e.to_string_lossy().into_owned())

@@ -1,6 +1,7 @@
 //! What a test binds to a dispatch: buffers, texel buffers, images and
 //! samplers at (set, binding), with their bytes.
 
+use super::sparse::SparseImage;
 use ash::vk;
 
 /// One descriptor of a dispatch and its contents. After a successful run,
@@ -36,12 +37,19 @@ pub struct Resource {
 pub enum ResourceKind {
     StorageBuffer,
     UniformBuffer,
-    StorageTexelBuffer { format: vk::Format },
-    UniformTexelBuffer { format: vk::Format },
+    StorageTexelBuffer {
+        format: vk::Format,
+    },
+    UniformTexelBuffer {
+        format: vk::Format,
+    },
     StorageImage(ImageDesc),
     SampledImage(ImageDesc),
     Sampler(SamplerDesc),
     CombinedImageSampler(ImageDesc, SamplerDesc),
+    /// A partially resident 2D image (`Texture2D`, or `RWTexture2D` when
+    /// `storage`) for the tiled-resources tests; see `tests/vk/sparse.rs`.
+    SparseImage(SparseImage),
 }
 
 impl ResourceKind {
@@ -55,6 +63,8 @@ impl ResourceKind {
             ResourceKind::SampledImage(_) => vk::DescriptorType::SAMPLED_IMAGE,
             ResourceKind::Sampler(_) => vk::DescriptorType::SAMPLER,
             ResourceKind::CombinedImageSampler(..) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+            ResourceKind::SparseImage(s) if s.storage => vk::DescriptorType::STORAGE_IMAGE,
+            ResourceKind::SparseImage(_) => vk::DescriptorType::SAMPLED_IMAGE,
         }
     }
 }
@@ -223,6 +233,16 @@ impl Resource {
             ResourceKind::CombinedImageSampler(image, sampler),
             data.into(),
         )
+    }
+    /// A sparse image: `data` holds every level's texels, of which only
+    /// the bound tiles (and the mip tail, when bound) are uploaded.
+    pub fn sparse_image(
+        set: u32,
+        binding: u32,
+        image: SparseImage,
+        data: impl Into<Vec<u8>>,
+    ) -> Resource {
+        Self::new(set, binding, ResourceKind::SparseImage(image), data.into())
     }
     /// The same resource as element `i` of a descriptor array.
     pub fn at(mut self, i: u32) -> Resource {

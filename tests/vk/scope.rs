@@ -57,6 +57,16 @@ pub(super) enum Backing {
         sampler: Option<vk::Sampler>,
     },
     Sampler(vk::Sampler),
+    /// A sparse image (tests/vk/sparse.rs), its bound parts already backed
+    /// by memory, with the staging buffer and the regions to upload.
+    SparseImage {
+        image: vk::Image,
+        view: vk::ImageView,
+        staging: vk::Buffer,
+        regions: Vec<vk::BufferImageCopy>,
+        levels: u32,
+        layout: vk::ImageLayout,
+    },
 }
 
 /// The objects of one run; destroys them in reverse order when dropped.

@@ -168,7 +168,18 @@ impl FunctionWriter<'_, '_> {
                 ops.params.extend([x, y]);
             }
         }
-        if let Some(o) = offset {
+        if let Some(o) = offset
+            && matches!(self.expr_inner(o)?, TypeInner::Array { .. })
+        {
+            // Four constant gather offsets (`GatherRed(s, uv, o0, o1, o2,
+            // o3)`): one ConstOffsets operand, which needs
+            // ImageGatherExtended (SPIR-V 3.14, "Image Operands").
+            let Some(c) = self.constant(o)? else {
+                return Err(internal("ConstOffsets of a gather that are not constant"));
+            };
+            self.w.capability(Capability::ImageGatherExtended);
+            ops.push(ImageOperands::CONST_OFFSETS, c);
+        } else if let Some(o) = offset {
             if gather.is_some() {
                 self.w.capability(Capability::ImageGatherExtended);
             }

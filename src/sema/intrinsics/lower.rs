@@ -79,20 +79,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Val::expr(ret, h)
             }
             Lower::Deriv(axis, control) => {
-                if !matches!(
-                    self.s.stage,
-                    Stage::Pixel
-                        | Stage::Library
-                        | Stage::Compute
-                        | Stage::Mesh
-                        | Stage::Amplification
-                ) {
-                    return self.error(
-                        codes::STAGE_STATEMENT,
-                        format!("`{name}` needs derivatives, which this stage does not have"),
-                        span,
-                        "derivatives exist in pixel (and compute) shaders only",
-                    );
+                if !self.derivatives_available(name, span) {
+                    return Val::error();
                 }
                 self.s.uses_derivatives = true;
                 let h = self.per_row(ret, &vals, &mut |cx, a, rt| {
