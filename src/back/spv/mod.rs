@@ -64,7 +64,8 @@ pub fn write(module: &ir::Module, options: &Options) -> Result<Vec<u32>, Diagnos
 pub fn disassemble(words: &[u32]) -> String {
     use rspirv::binary::Disassemble;
     match rspirv::dr::load_words(words) {
-        Ok(module) => module.disassemble(),
+        // rspirv leaves the last line open; a text file ends with a newline.
+        Ok(module) => module.disassemble() + "\n",
         Err(e) => format!("; could not disassemble: {e}\n"),
     }
 }
