@@ -286,16 +286,19 @@ impl Layouts {
             }
             Ty::Array(elem, n) => {
                 let e = self.layout(types, module, elem, rule, row_major);
+                // An array of empty structs still steps by its alignment: a
+                // zero ArrayStride breaks the block layout rules (DXC gives
+                // 16 for an empty struct in a cbuffer).
                 let (align, stride, size);
                 if rule.is_packed() {
                     align = e.align;
-                    stride = e.size;
+                    stride = e.size.max(e.align.max(1));
                     size = stride * n.unwrap_or(0);
                 } else if rule == Rule::FxcCBuffer {
                     // Every element starts a new 16-byte register; the last
                     // is not padded.
                     align = 16;
-                    stride = round_up(e.size, 16);
+                    stride = round_up(e.size, 16).max(16);
                     size = match n {
                         Some(0) | None => 0,
                         Some(n) => stride * (n - 1) + e.size,
@@ -307,7 +310,7 @@ impl Layouts {
                         e.align
                     };
                     align = a;
-                    stride = round_up(e.size, a);
+                    stride = round_up(e.size, a).max(a.max(1));
                     size = stride * n.unwrap_or(0);
                 }
                 let ty = module.ty(ir::TypeInner::Array {

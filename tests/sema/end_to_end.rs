@@ -185,3 +185,39 @@ fn non_uniform_indices_decorate_what_reaches_the_resource() {
         common::spirv_val(&a.spirv, env.name()).unwrap();
     }
 }
+
+/// Compiles a pixel shader for Vulkan 1.0, validates it and returns the
+/// disassembly.
+fn pixel_asm(src: &str) -> String {
+    let mut o = common::options_for("ps_6_0");
+    o.entry = "main".into();
+    let (loader, path) = common::single_file(src);
+    let c = hlslc::compile(&path, &loader, &o);
+    let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
+    let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
+        panic!("compile failed:\n{text}");
+    };
+    if let Err(e) = common::spirv_val_with(&a.spirv, "vulkan1.0", &["--relax-block-layout"]) {
+        panic!("invalid SPIR-V: {e}\n{}", common::spirv_dis(&a.spirv));
+    }
+    common::spirv_dis(&a.spirv)
+}
+
+#[test]
+fn unused_builtin_parameter_still_declares_its_capability() {
+    // The variable is decorated `BuiltIn SampleId` though nothing reads it.
+    let asm = pixel_asm("float4 main(uint index : SV_SampleIndex) : SV_Target { return 1.0; }");
+    assert!(asm.contains("OpCapability SampleRateShading"), "{asm}");
+}
+
+#[test]
+fn arrays_of_empty_structs_step_by_their_alignment() {
+    // A cbuffer array of empty structs: stride 16 (a zero stride breaks the
+    // block layout rules), as DXC lays it out.
+    let asm = pixel_asm(
+        "cbuffer foo { struct {} bar[2]; float4 tint; };\n\
+         float4 main() : SV_Target { return tint; }",
+    );
+    assert!(asm.contains("ArrayStride 16"), "{asm}");
+    assert!(asm.contains("Offset 32"), "tint follows the two 16-byte elements:\n{asm}");
+}

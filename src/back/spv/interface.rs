@@ -262,15 +262,21 @@ impl Writer<'_> {
         // variables; from 1.4 it lists every global the entry point uses
         // (SPIR-V 2.16.1, OpEntryPoint).
         let all_globals = self.version_at_least(1, 4);
+        // A built-in's decoration needs its capability even when the entry
+        // point never reads the variable (an unused `SV_SampleIndex`
+        // parameter is still a `BuiltIn SampleId` variable in the module).
+        let ir = self.ir;
+        for (_, global) in ir.globals.iter() {
+            if let Some(ir::Binding::BuiltIn(b)) = global.io {
+                self.builtin_capabilities(b, ep.stage, global.space);
+            }
+        }
         let mut interface = Vec::new();
         for &g in &globals {
             let global = &self.ir.globals[g];
             let io = matches!(global.space, AddressSpace::Input | AddressSpace::Output);
             if io || all_globals {
                 interface.push(self.global_ids[g.index()]);
-            }
-            if let Some(ir::Binding::BuiltIn(b)) = global.io {
-                self.builtin_capabilities(b, ep.stage, global.space);
             }
             if ep.stage == Stage::Pixel {
                 let id = self.global_ids[g.index()];
