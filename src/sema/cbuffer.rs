@@ -104,18 +104,7 @@ impl<'a> Sema<'a> {
         } else {
             ir::AddressSpace::Storage { writable: false }
         };
-        let gv = self.module.globals.append(ir::GlobalVariable {
-            name: Some(cb.name.name.to_string()),
-            space,
-            ty: block,
-            init: None,
-            binding: None,
-            io: None,
-            precise: false,
-            invariant: false,
-            semantic: None,
-            counter: None,
-        });
+        let gv = ir::build::add_global(&mut self.module, cb.name.name.as_str(), space, block);
         let (vk_binding, counter_binding) = self.binding_attrs(&cb.attrs, &env);
         let register = self.register_annotation(&cb.annotations, space);
         self.resources.push(ResourceDecl {
@@ -247,18 +236,12 @@ impl<'a> Sema<'a> {
                 rule,
             )
             .ty;
-        let gv = self.module.globals.append(ir::GlobalVariable {
-            name: Some("$Globals".into()),
-            space: ir::AddressSpace::Uniform,
-            ty: block,
-            init: None,
-            binding: None,
-            io: None,
-            precise: false,
-            invariant: false,
-            semantic: None,
-            counter: None,
-        });
+        let gv = ir::build::add_global(
+            &mut self.module,
+            "$Globals",
+            ir::AddressSpace::Uniform,
+            block,
+        );
         self.globals_block = Some(gv);
         let mem_types: Vec<ir::Handle<ir::Type>> = match &self.module.types[block].inner {
             ir::TypeInner::Struct { members, .. } => members.iter().map(|m| m.ty).collect(),

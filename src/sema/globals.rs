@@ -527,18 +527,12 @@ impl<'a> Sema<'a> {
             }
         };
         let block = self.struct_block(elem, name, rule);
-        let gv = self.module.globals.append(ir::GlobalVariable {
-            name: Some(d.name.name.to_string()),
-            space: ir::AddressSpace::PushConstant,
-            ty: block,
-            init: None,
-            binding: None,
-            io: None,
-            precise: false,
-            invariant: false,
-            semantic: None,
-            counter: None,
-        });
+        let gv = ir::build::add_global(
+            &mut self.module,
+            d.name.name.as_str(),
+            ir::AddressSpace::PushConstant,
+            block,
+        );
         info.ty = elem;
         info.kind = GlobalKind::Var { gv, mem: block };
         info.read_only = Some(ReadOnly::CBuffer(d.name.span));

@@ -2,18 +2,17 @@
 //! `const` locals, resource locals and structs holding resources, and
 //! `static` locals (Private globals initialized once).
 
+use super::ReadOnly;
 use super::consteval::Konst;
 use super::func::{FnCtx, LocalSym, LocalVar};
 use super::place::{Place, Val, ValKind};
 use super::storage::DeclSite;
 use super::types::{self, Sc, Ty};
-use super::ReadOnly;
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::ir;
 
 impl<'s, 'a> FnCtx<'s, 'a> {
-
     pub(super) fn local_decl(&mut self, vd: &'a ast::VarDecl) {
         let st = self.s.check_modifiers(&vd.modifiers, DeclSite::Local);
         let is_auto = matches!(&vd.ty.kind, ast::TypeSpecKind::Named { path, args: None }
@@ -291,18 +290,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let ptr = self.add(ir::Expression::GlobalVariable(gv), pty);
         if let (Some(init), None) = (&d.init, init_const) {
             let bt = self.s.ir_ty(types::BOOL);
-            let flag = self.s.module.globals.append(ir::GlobalVariable {
-                name: Some(format!("{gname}.initialized")),
-                space: ir::AddressSpace::Private,
-                ty: bt,
-                init: None,
-                binding: None,
-                io: None,
-                precise: false,
-                invariant: false,
-                semantic: None,
-                counter: None,
-            });
+            let flag = ir::build::add_global(
+                &mut self.s.module,
+                &format!("{gname}.initialized"),
+                ir::AddressSpace::Private,
+                bt,
+            );
             let fpty = self.ptr_type(bt, ir::AddressSpace::Private);
             let fptr = self.add(ir::Expression::GlobalVariable(flag), fpty);
             let done = self.add(ir::Expression::Load { pointer: fptr }, bt);

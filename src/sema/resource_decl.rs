@@ -203,18 +203,7 @@ impl<'a> Sema<'a> {
                 stride: None,
             });
         }
-        let gv = self.module.globals.append(ir::GlobalVariable {
-            name: Some(d.name.name.to_string()),
-            space,
-            ty: gty,
-            init: None,
-            binding: None,
-            io: None,
-            precise: false,
-            invariant: false,
-            semantic: None,
-            counter: None,
-        });
+        let gv = ir::build::add_global(&mut self.module, d.name.name.as_str(), space, gty);
         let class = match self.types.get(elem) {
             Ty::Resource(k, _) => k.register_class(),
             _ => crate::options::RegisterClass::S,
@@ -263,18 +252,12 @@ impl<'a> Sema<'a> {
         span: Span,
     ) -> ir::Handle<ir::GlobalVariable> {
         let block = self.counter_block_type();
-        let gv = self.module.globals.append(ir::GlobalVariable {
-            name: Some(format!("counter.var.{name}")),
-            space: ir::AddressSpace::Storage { writable: true },
-            ty: block,
-            init: None,
-            binding: None,
-            io: None,
-            precise: false,
-            invariant: false,
-            semantic: None,
-            counter: None,
-        });
+        let gv = ir::build::add_global(
+            &mut self.module,
+            &format!("counter.var.{name}"),
+            ir::AddressSpace::Storage { writable: true },
+            block,
+        );
         self.module.globals[of].counter = Some(gv);
         let main = self.resources[rindex as usize].clone();
         self.resources.push(ResourceDecl {

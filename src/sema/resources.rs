@@ -756,18 +756,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             size: ir::ArraySize::Runtime,
             stride: None,
         });
-        let g = self.s.module.globals.append(ir::GlobalVariable {
-            name: Some("counter.var.ResourceDescriptorHeap".into()),
-            space: ir::AddressSpace::Storage { writable: true },
-            ty: arr,
-            init: None,
-            binding: None,
-            io: None,
-            precise: false,
-            invariant: false,
-            semantic: None,
-            counter: None,
-        });
+        let g = ir::build::add_global(
+            &mut self.s.module,
+            "counter.var.ResourceDescriptorHeap",
+            ir::AddressSpace::Storage { writable: true },
+            arr,
+        );
         self.s.counter_heap = Some(g);
         g
     }

@@ -3,12 +3,12 @@
 //! with `break_if`), `switch` with fall-through, jumps, `return`,
 //! `discard`, and the control attributes.
 
+use super::ResReturn;
 use super::decl::find_attr;
 use super::func::{Breakable, FnCtx, LocalSym};
 use super::place::ValKind;
 use super::storage::DeclSite;
 use super::types::{self, Sc};
-use super::ResReturn;
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::ir;

@@ -219,5 +219,8 @@ fn arrays_of_empty_structs_step_by_their_alignment() {
          float4 main() : SV_Target { return tint; }",
     );
     assert!(asm.contains("ArrayStride 16"), "{asm}");
-    assert!(asm.contains("Offset 32"), "tint follows the two 16-byte elements:\n{asm}");
+    assert!(
+        asm.contains("Offset 32"),
+        "tint follows the two 16-byte elements:\n{asm}"
+    );
 }
