@@ -10,6 +10,7 @@ use super::storage::DeclSite;
 use super::types::{self, Sc, Ty};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::intern::Symbol;
 use crate::ir;
 
 impl<'s, 'a> FnCtx<'s, 'a> {
@@ -86,14 +87,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
                 None => (ty0, None),
             };
-            if let Ty::Array(_, None) = self.s.types.get(ty) {
-                self.s.error(
-                    codes::UNSIZED_ARRAY,
-                    format!("array `{name}` needs a size or an initializer"),
-                    d.name.span,
-                    "unsized array",
-                );
-                self.declare_local(name, Val::error(), None, d.name.span);
+            if self.unsized_local(ty, name, d) {
                 continue;
             }
             let irt = self.s.ir_ty(ty);
@@ -167,6 +161,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.fb
             .locals
             .declare(name, LocalSym::Var(LocalVar { val, konst, span }));
+    }
+
+    /// A local array without a size needs an initializer to take it from:
+    /// reports it and declares the name as an error value.
+    fn unsized_local(&mut self, ty: types::TyId, name: Symbol, d: &ast::Declarator) -> bool {
+        if !matches!(self.s.types.get(ty), Ty::Array(_, None)) {
+            return false;
+        }
+        self.s.error(
+            codes::UNSIZED_ARRAY,
+            format!("array `{name}` needs a size or an initializer"),
+            d.name.span,
+            "unsized array",
+        );
+        self.declare_local(name, Val::error(), None, d.name.span);
+        true
     }
 
     /// A local struct with resource members: an aggregate.
@@ -263,14 +273,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             self.end_discard(mark);
         }
-        if let Ty::Array(_, None) = self.s.types.get(ty) {
-            self.s.error(
-                codes::UNSIZED_ARRAY,
-                format!("array `{name}` needs a size or an initializer"),
-                d.name.span,
-                "unsized array",
-            );
-            self.declare_local(name, Val::error(), None, d.name.span);
+        if self.unsized_local(ty, name, d) {
             return;
         }
         let irt = self.s.ir_ty(ty);

@@ -168,6 +168,29 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         f(self, vals, it)
     }
 
+    /// `reversebits` of a signed integer: the bits computed as unsigned,
+    /// reinterpreted as the signed result type.
+    fn bits_as_signed(
+        &mut self,
+        r: ir::Handle<ir::Expression>,
+        signed: bool,
+        ret: TyId,
+    ) -> ir::Handle<ir::Expression> {
+        if !signed {
+            return r;
+        }
+        let it = self.s.ir_ty(ret);
+        self.add(
+            ir::Expression::As {
+                expr: r,
+                kind: ir::ScalarKind::Sint,
+                convert: None,
+                precise: false,
+            },
+            it,
+        )
+    }
+
     /// `countbits`, `firstbithigh`, `firstbitlow` and `reversebits` on 16-
     /// and 64-bit integers: Vulkan's bit instructions take 32-bit operands
     /// only (VUID-StandaloneSpirv-Base-04781), so 16-bit values are
@@ -240,20 +263,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let sixteen = lit(self, 16, u32t)?;
                 let r = self.binary_ir(ir::BinaryOperator::ShiftRight, r, sixteen, u32t, u32t);
                 let r = self.convert_components(r, Sc::U32, Sc::U16, shape);
-                if signed {
-                    let it = self.s.ir_ty(ret);
-                    self.add(
-                        ir::Expression::As {
-                            expr: r,
-                            kind: ir::ScalarKind::Sint,
-                            convert: None,
-                            precise: false,
-                        },
-                        it,
-                    )
-                } else {
-                    r
-                }
+                self.bits_as_signed(r, signed, ret)
             } else {
                 self.math(f, &[wide], wt, ret)
             }
@@ -287,20 +297,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let rh = self.convert_components(rh, Sc::U32, Sc::U64, shape);
                 let up = self.binary_ir(ir::BinaryOperator::ShiftLeft, rl, thirty_two, u64t, u64t);
                 let r = self.binary_ir(ir::BinaryOperator::InclusiveOr, up, rh, u64t, u64t);
-                if signed {
-                    let it = self.s.ir_ty(ret);
-                    self.add(
-                        ir::Expression::As {
-                            expr: r,
-                            kind: ir::ScalarKind::Sint,
-                            convert: None,
-                            precise: false,
-                        },
-                        it,
-                    )
-                } else {
-                    r
-                }
+                self.bits_as_signed(r, signed, ret)
             }
         };
         Some(Val::expr(ret, h))
