@@ -80,3 +80,63 @@ fn compiles_a_sample_and_writes_a_depfile() {
         "{d}"
     );
 }
+
+/// Two runs of the compiler give the same bytes: SPIR-V, reflection and
+/// depfile do not depend on hash seeds, addresses or timing.
+#[test]
+fn output_is_deterministic_across_processes() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("hlslc-det-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: &[(&str, &str, &str, &[&str])] = &[
+        ("blur", "cs_6_0", "main", &[]),
+        ("particles", "cs_6_0", "main", &["-O0"]),
+        (
+            "histogram",
+            "cs_6_0",
+            "main",
+            &["-fspv-target-env=vulkan1.3"],
+        ),
+        (
+            "cull_instances",
+            "cs_6_0",
+            "main",
+            &["-fspv-target-env=vulkan1.1"],
+        ),
+        ("mesh_lit", "ps_6_0", "PSMain", &[]),
+        ("skinning", "vs_6_0", "main", &[]),
+    ];
+    for (sample, profile, entry, extra) in cases {
+        let mut outputs = Vec::new();
+        for run in 0..2 {
+            let spv = dir.join(format!("{sample}.{run}.spv"));
+            let json = dir.join(format!("{sample}.{run}.json"));
+            let out = hlslc()
+                .args(["-spirv", "-T", profile, "-E", entry])
+                .args(*extra)
+                .arg(root.join(format!("samples/{sample}.hlsl")))
+                .arg("-Fo")
+                .arg(&spv)
+                .arg("-Fre")
+                .arg(&json)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{sample}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            outputs.push((std::fs::read(&spv).unwrap(), std::fs::read(&json).unwrap()));
+        }
+        assert!(!outputs[0].0.is_empty() && !outputs[0].1.is_empty());
+        assert!(
+            outputs[0].0 == outputs[1].0,
+            "{sample}: SPIR-V differs between runs"
+        );
+        assert!(
+            outputs[0].1 == outputs[1].1,
+            "{sample}: reflection differs between runs"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
