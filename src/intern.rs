@@ -4,6 +4,7 @@
 //! the set of distinct identifiers a compiler (or the LSP server over a
 //! session) sees is small, and `&'static str` keeps every use borrow-free.
 
+use crate::front::builtin_types::for_each_preinterned;
 use rustc_hash::FxHashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
@@ -12,15 +13,43 @@ use std::sync::{Mutex, OnceLock};
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Symbol(u32);
 
-#[derive(Default)]
 struct Table {
     map: FxHashMap<&'static str, Symbol>,
     strings: Vec<&'static str>,
 }
 
+impl Table {
+    /// A table holding HLSL's built-in type and namespace names as its first
+    /// symbols, in [`for_each_preinterned`]'s order, so that
+    /// [`crate::front::builtin_types`] classifies a symbol by its index.
+    /// Their text shares one leaked buffer.
+    fn with_builtins() -> Table {
+        let mut text = String::with_capacity(8 * 1024);
+        let mut ends = Vec::with_capacity(1024);
+        for_each_preinterned(|s| {
+            text.push_str(s);
+            ends.push(text.len());
+        });
+        let text: &'static str = Box::leak(text.into_boxed_str());
+        let mut t = Table {
+            map: FxHashMap::with_capacity_and_hasher(2 * ends.len(), Default::default()),
+            strings: Vec::with_capacity(2 * ends.len()),
+        };
+        let mut start = 0;
+        for end in ends {
+            let s = &text[start..end];
+            start = end;
+            let sym = Symbol(t.strings.len() as u32);
+            t.strings.push(s);
+            t.map.insert(s, sym);
+        }
+        t
+    }
+}
+
 fn table() -> &'static Mutex<Table> {
     static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
-    TABLE.get_or_init(|| Mutex::new(Table::default()))
+    TABLE.get_or_init(|| Mutex::new(Table::with_builtins()))
 }
 
 impl Symbol {
@@ -43,6 +72,12 @@ impl Symbol {
 
     pub fn index(self) -> u32 {
         self.0
+    }
+
+    /// The symbol with index `i` of the pre-interned built-in names (see
+    /// [`for_each_preinterned`]); only for those, whose indices are fixed.
+    pub(crate) const fn preinterned(i: u32) -> Symbol {
+        Symbol(i)
     }
 }
 

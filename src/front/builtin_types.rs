@@ -12,8 +12,6 @@
 //! extensions) are in [`VK_TYPES`] and only classified after `vk::`.
 
 use crate::intern::Symbol;
-use rustc_hash::FxHashSet;
-use std::sync::OnceLock;
 
 /// Scalar type spellings that also have vector `T1`..`T4` and matrix
 /// `T1x1`..`T4x4` forms.
@@ -176,64 +174,74 @@ pub const BUILTIN_NAMESPACES: &[&str] = &["vk", "dx"];
 /// Sub-namespaces of `vk`.
 pub const VK_NAMESPACES: &[&str] = &["khr", "util"];
 
-struct Sets {
-    types: FxHashSet<Symbol>,
-    vk_types: FxHashSet<Symbol>,
-    namespaces: FxHashSet<Symbol>,
-    vk_namespaces: FxHashSet<Symbol>,
-    vk: Symbol,
-}
-
-fn sets() -> &'static Sets {
-    static SETS: OnceLock<Sets> = OnceLock::new();
-    SETS.get_or_init(|| {
-        let mut types = FxHashSet::default();
-        for s in SCALARS {
-            types.insert(Symbol::intern(s));
-            for n in 1..=4 {
-                types.insert(Symbol::intern(&format!("{s}{n}")));
-                for m in 1..=4 {
-                    types.insert(Symbol::intern(&format!("{s}{n}x{m}")));
-                }
+/// The built-in names in the order [`crate::intern`] interns them before
+/// anything else, so that each class is a range of symbol indices and
+/// classifying an identifier is a comparison, not a lookup. Building hash
+/// sets of these names at start-up (formatting every vector and matrix
+/// spelling) cost about 0.2 ms of every process, as much as lexing and
+/// parsing a small shader.
+///
+/// Types first (the [`SCALARS`] with their vector and matrix forms, then
+/// [`OTHER_TYPES`] and [`OBJECTS`]), then [`VK_TYPES`], then `vk`, `dx`,
+/// then [`VK_NAMESPACES`]. Calls `f` with each name's text.
+pub(crate) fn for_each_preinterned(mut f: impl FnMut(&str)) {
+    let mut buf = String::with_capacity(32);
+    for s in SCALARS {
+        f(s);
+        for n in 1..=4u8 {
+            buf.clear();
+            buf.push_str(s);
+            buf.push(char::from(b'0' + n));
+            f(&buf);
+            for m in 1..=4u8 {
+                buf.truncate(s.len() + 1);
+                buf.push('x');
+                buf.push(char::from(b'0' + m));
+                f(&buf);
             }
         }
-        for s in OTHER_TYPES.iter().chain(OBJECTS) {
-            types.insert(Symbol::intern(s));
-        }
-        let set = |l: &[&str]| l.iter().map(|s| Symbol::intern(s)).collect();
-        Sets {
-            types,
-            vk_types: set(VK_TYPES),
-            namespaces: set(BUILTIN_NAMESPACES),
-            vk_namespaces: set(VK_NAMESPACES),
-            vk: Symbol::intern("vk"),
-        }
-    })
+    }
+    for s in OTHER_TYPES.iter().chain(OBJECTS).chain(VK_TYPES) {
+        f(s);
+    }
+    for s in BUILTIN_NAMESPACES.iter().chain(VK_NAMESPACES) {
+        f(s);
+    }
 }
+
+/// How many names each class of [`for_each_preinterned`] has: the end of
+/// each class's index range.
+const TYPES_END: u32 = (SCALARS.len() * 21 + OTHER_TYPES.len() + OBJECTS.len()) as u32;
+const VK_TYPES_END: u32 = TYPES_END + VK_TYPES.len() as u32;
+const NAMESPACES_END: u32 = VK_TYPES_END + BUILTIN_NAMESPACES.len() as u32;
+const VK_NAMESPACES_END: u32 = NAMESPACES_END + VK_NAMESPACES.len() as u32;
+
+// A `Symbol` exists only once the interner's table does, and the table is
+// created with the pre-interned names: no check is needed below.
 
 /// Is `name` a built-in type spelling (`float4`, `Texture2D`, `uint16_t3x2`)?
 pub fn is_builtin_type(name: Symbol) -> bool {
-    sets().types.contains(&name)
+    name.index() < TYPES_END
 }
 
 /// Is `name` a type of the `vk::` namespace (or one of its sub-namespaces)?
 pub fn is_vk_type(name: Symbol) -> bool {
-    sets().vk_types.contains(&name)
+    (TYPES_END..VK_TYPES_END).contains(&name.index())
 }
 
 /// Is `name` a namespace that needs no declaration (`vk`, `dx`)?
 pub fn is_builtin_namespace(name: Symbol) -> bool {
-    sets().namespaces.contains(&name)
+    (VK_TYPES_END..NAMESPACES_END).contains(&name.index())
 }
 
 /// Is `name` a sub-namespace of `vk` (`khr`, `util`)?
 pub fn is_vk_namespace(name: Symbol) -> bool {
-    sets().vk_namespaces.contains(&name)
+    (NAMESPACES_END..VK_NAMESPACES_END).contains(&name.index())
 }
 
-/// The symbol `vk`.
+/// The symbol `vk` (the first of [`BUILTIN_NAMESPACES`]).
 pub fn vk_symbol() -> Symbol {
-    sets().vk
+    Symbol::preinterned(VK_TYPES_END)
 }
 
 #[cfg(test)]
@@ -256,6 +264,28 @@ mod tests {
             assert!(!is_builtin_type(Symbol::intern(name)), "{name}");
         }
         assert!(is_vk_type(Symbol::intern("SpirvType")));
+        assert!(is_vk_type(Symbol::intern("ConversionSelector")));
+        assert!(!is_vk_type(Symbol::intern("float4")));
         assert!(is_builtin_namespace(Symbol::intern("vk")));
+        assert!(is_builtin_namespace(Symbol::intern("dx")));
+        assert!(!is_builtin_namespace(Symbol::intern("khr")));
+        assert!(is_vk_namespace(Symbol::intern("khr")));
+        assert!(is_vk_namespace(Symbol::intern("util")));
+        assert!(!is_vk_namespace(Symbol::intern("vk")));
+        assert_eq!(vk_symbol().as_str(), "vk");
+    }
+
+    /// The ranges rest on every pre-interned name being new when interned.
+    #[test]
+    fn preinterned_names_are_distinct() {
+        let mut seen = std::collections::HashSet::new();
+        let mut n = 0;
+        for_each_preinterned(|s| {
+            assert!(seen.insert(s.to_string()), "{s} twice");
+            n += 1;
+        });
+        assert_eq!(n, VK_NAMESPACES_END);
+        assert!(is_builtin_type(Symbol::intern("float4x4")));
+        assert!(is_builtin_type(Symbol::intern("GroupNodeOutputRecords")));
     }
 }

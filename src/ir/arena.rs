@@ -151,6 +151,12 @@ impl<T> Arena<T> {
     pub fn new() -> Self {
         Self::default()
     }
+    /// An empty arena with room for `n` elements.
+    pub fn with_capacity(n: usize) -> Self {
+        Arena {
+            data: Vec::with_capacity(n),
+        }
+    }
     pub fn append(&mut self, value: T) -> Handle<T> {
         let h = Handle::from_index(self.data.len());
         self.data.push(value);

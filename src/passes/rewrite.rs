@@ -346,11 +346,18 @@ pub fn rebuild_function(module: &mut Module, h: Handle<Function>, rw: &mut impl 
 /// Rebuilds `old` (not in `module.functions` while this runs, or a copy)
 /// through `rw` and returns the new function.
 pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Function {
+    // The new arenas end up about as large as the old ones (a pass removes
+    // or adds a few expressions): sized once, they are not regrown and
+    // copied a dozen times per function per pass.
+    let n = old.expressions.len();
     let new = Function {
         name: old.name.clone(),
         arguments: old.arguments.clone(),
         result: old.result.clone(),
         local_variables: old.local_variables.clone(),
+        expressions: Arena::with_capacity(n),
+        expr_types: Vec::with_capacity(n),
+        expr_spans: Vec::with_capacity(n),
         ..Function::default()
     };
     let mut cx = Cx {
