@@ -102,6 +102,9 @@ pub const UNKNOWN_ESCAPE: Code = Code("W0202");
 /// Syntax that is accepted but has no effect in hlslc yet (attributes on a
 /// type alias, a `using` declaration of a single name).
 pub const IGNORED_SYNTAX: Code = Code("W0203");
+/// An attribute hlslc does not know (a misspelling, or another
+/// compiler's); it is ignored.
+pub const UNKNOWN_ATTRIBUTE: Code = Code("W0204");
 
 // --- E03xx: names and types (sema) ---
 /// A name that is not declared.

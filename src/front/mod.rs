@@ -6,6 +6,7 @@
 //! [`ast::TranslationUnit`].
 
 pub mod ast;
+pub mod attributes;
 pub mod builtin_types;
 pub mod lexer;
 pub mod parser;

@@ -370,18 +370,59 @@ impl<'a> Sema<'a> {
         cx.stmt(ir::Statement::Return { value: None });
         let f = cx.finish();
         self.module.functions[wrapper] = f;
+        let execution_modes = self.entry_attribute_modes(id);
         self.module.entry_points.push(ir::EntryPoint {
             name: entry_name,
             stage: self.stage,
             function: wrapper,
             workgroup_size: wg,
-            execution_modes: Vec::new(),
+            execution_modes,
             patch_constant_function: None,
         });
     }
 }
 
 impl<'a> Sema<'a> {
+    /// Execution modes the entry point's attributes ask for:
+    /// `[earlydepthstencil]` is EarlyFragmentTests and
+    /// `[[vk::post_depth_coverage]]` PostDepthCoverage (with
+    /// SPV_KHR_post_depth_coverage), both for pixel shaders only.
+    fn entry_attribute_modes(&mut self, id: FuncDeclId) -> Vec<(spirv::ExecutionMode, Vec<u32>)> {
+        use spirv::ExecutionMode as EM;
+        let f = self.funcs[id.0 as usize].ast;
+        let mut modes = Vec::new();
+        for (name, mode) in [
+            ("earlydepthstencil", EM::EarlyFragmentTests),
+            ("vk::post_depth_coverage", EM::PostDepthCoverage),
+        ] {
+            let Some(a) = find_attr(&f.attrs, name) else {
+                continue;
+            };
+            if self.stage != Stage::Pixel {
+                self.diags.push(
+                    Diagnostic::warning(
+                        codes::IGNORED_SYNTAX,
+                        format!("`{name}` applies to pixel shaders only and is ignored"),
+                    )
+                    .label(a.span, "ignored"),
+                );
+                continue;
+            }
+            if mode == EM::PostDepthCoverage {
+                let cap = spirv::Capability::SampleMaskPostDepthCoverage;
+                if !self.module.required_capabilities.contains(&cap) {
+                    self.module.required_capabilities.push(cap);
+                }
+                let ext = "SPV_KHR_post_depth_coverage";
+                if !self.module.required_extensions.iter().any(|e| e == ext) {
+                    self.module.required_extensions.push(ext.to_string());
+                }
+            }
+            modes.push((mode, Vec::new()));
+        }
+        modes
+    }
+
     /// Execution modes known once every reachable function is lowered.
     pub(super) fn finish_entry_point(&mut self) {
         let Some(ep) = self.module.entry_points.last_mut() else {

@@ -18,6 +18,7 @@
 pub mod aggregate;
 pub mod assign;
 pub mod ast_scan;
+pub mod attrs;
 pub mod bindings;
 pub mod byte_address;
 pub mod call;
@@ -77,6 +78,7 @@ pub fn lower(
         ));
         return None;
     };
+    attrs::check_items(&unit.items, diags);
     let mut s = Sema::new(options, sm, diags, profile.stage);
     s.declare_items(&unit.items, scope::GLOBAL_SCOPE);
     s.summarize_out_params();

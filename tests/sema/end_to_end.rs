@@ -224,3 +224,19 @@ fn arrays_of_empty_structs_step_by_their_alignment() {
         "tint follows the two 16-byte elements:\n{asm}"
     );
 }
+
+#[test]
+fn pixel_entry_attributes_become_execution_modes() {
+    let asm = pixel_asm("[earlydepthstencil] float4 main() : SV_Target { return 1; }");
+    assert!(
+        asm.contains("OpExecutionMode %main EarlyFragmentTests"),
+        "{asm}"
+    );
+    let asm = pixel_asm("[[vk::post_depth_coverage]] float4 main() : SV_Target { return 1; }");
+    assert!(
+        asm.contains("OpExecutionMode %main PostDepthCoverage")
+            && asm.contains("OpCapability SampleMaskPostDepthCoverage")
+            && asm.contains("OpExtension \"SPV_KHR_post_depth_coverage\""),
+        "{asm}"
+    );
+}

@@ -2,7 +2,7 @@
 //! parameters, aliases.
 
 use super::*;
-use crate::diag::codes;
+use crate::diag::{Diagnostic, codes};
 use crate::front::ast::{self, StmtKind};
 use crate::intern::Symbol;
 use crate::span::Span;
@@ -547,12 +547,25 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> ast::Attribute {
         let (name, args, body_span) = body;
-        ast::Attribute {
+        let a = ast::Attribute {
             name,
             args,
             cxx11,
             span: if cxx11 { body_span } else { span },
+        };
+        if crate::front::attributes::support(&a).is_none() {
+            let shown = crate::front::attributes::display_name(&a);
+            let mut d = Diagnostic::warning(
+                codes::UNKNOWN_ATTRIBUTE,
+                format!("unknown attribute `{shown}` is ignored"),
+            )
+            .label(a.name.span, "not an attribute hlslc knows");
+            if let Some(s) = crate::front::attributes::suggestion(&a) {
+                d = d.note(format!("did you mean `{s}`?"));
+            }
+            self.push_diag(d);
         }
+        a
     }
 
     /// `using T = float4;`
