@@ -87,7 +87,7 @@ const VK: &[(&str, Support)] = &[
     ("image_format", Support::Yes),
     ("post_depth_coverage", Support::Yes),
     ("combinedImageSampler", Support::NotYet),
-    ("index", Support::NotYet),
+    ("index", Support::Yes),
     ("input_attachment_index", Support::NotYet),
     ("shader_record_nv", Support::NotYet),
     ("shader_record_ext", Support::NotYet),

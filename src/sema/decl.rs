@@ -496,6 +496,10 @@ impl<'a> Sema<'a> {
                 .and_then(|a| a.args.first())
                 .and_then(|e| self.const_int(e, &env))
                 .map(|v| v as u32);
+            let vk_index = find_attr(attrs, "vk::index")
+                .and_then(|a| a.args.first())
+                .and_then(|e| self.const_int(e, &env))
+                .map(|v| v as u32);
             let vk_builtin = find_attr(attrs, "vk::builtin")
                 .and_then(|a| a.args.first())
                 .and_then(|e| match &e.kind {
@@ -542,6 +546,7 @@ impl<'a> Sema<'a> {
                 semantic: d.annotations.semantic.map(|s| (s.name, s.span)),
                 vk_offset,
                 vk_location,
+                vk_index,
                 vk_builtin,
                 span: d.name.span,
             });

@@ -13,6 +13,7 @@ use super::scope::{FuncDeclId, GLOBAL_SCOPE, Sym};
 use super::types::{self, Sc, Ty, TyId};
 use super::{Dir, Sema};
 use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
 use crate::options::Stage;
@@ -95,10 +96,39 @@ enum TyKind {
 struct Io {
     next_in: u32,
     next_out: u32,
+    /// Where a user-semantic input / output got its location from
+    /// `[[vk::location]]` (the span) and where one got it automatically:
+    /// DXC rejects a mix, as the automatic ones could collide.
+    explicit_in: Option<Span>,
+    auto_in: Option<Span>,
+    explicit_out: Option<Span>,
+    auto_out: Option<Span>,
     builtins: Vec<(spirv::BuiltIn, IoDir, ir::Handle<ir::GlobalVariable>)>,
 }
 
+/// `[[vk::location(L)]]` and `[[vk::index(I)]]` of a stage variable.
+#[derive(Clone, Copy, Default)]
+struct VkLoc {
+    location: Option<u32>,
+    index: Option<u32>,
+}
+
 impl<'a> Sema<'a> {
+    /// The `vk::location`/`vk::index` attributes of an entry parameter.
+    fn vk_loc(&mut self, attrs: &'a [ast::Attribute], id: FuncDeclId) -> VkLoc {
+        let env = super::resolve::Env::at(self.funcs[id.0 as usize].scope);
+        let mut get = |name: &str| {
+            find_attr(attrs, name)
+                .and_then(|a| a.args.first())
+                .and_then(|e| self.const_int(e, &env))
+                .map(|v| v as u32)
+        };
+        VkLoc {
+            location: get("vk::location"),
+            index: get("vk::index"),
+        }
+    }
+
     fn find_entry(&mut self) -> Option<FuncDeclId> {
         let name = Symbol::intern(&self.opts.entry);
         let list = match self.scopes.lookup_in(GLOBAL_SCOPE, name) {
@@ -282,6 +312,11 @@ impl<'a> Sema<'a> {
         self.func_names.insert(wrapper, (entry_name.clone(), fspan));
         self.entry_wrapper = Some(wrapper);
         let shell = std::mem::take(&mut self.module.functions[wrapper]);
+        let param_locs: Vec<VkLoc> = sig
+            .params
+            .iter()
+            .map(|p| self.vk_loc(p.attrs, id))
+            .collect();
         let fb = FnBuilder::new(shell, wrapper, types::VOID, GLOBAL_SCOPE);
         let mut cx = FnCtx::new(self, fb);
         cx.fb.locals.push();
@@ -307,12 +342,12 @@ impl<'a> Sema<'a> {
         }
         let mut args = Vec::new();
         let mut outs = Vec::new();
-        for p in &sig.params {
+        for (p, &vk) in sig.params.iter().zip(&param_locs) {
             let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
             match p.dir {
                 Dir::In => {
                     let v = cx.stage_input(
-                        &mut io, p.ty, p.semantic, p.interp, p.sampling, &pname, p.span,
+                        &mut io, p.ty, p.semantic, p.interp, p.sampling, vk, &pname, p.span,
                     );
                     match v {
                         Some(h) => args.push(h),
@@ -326,7 +361,7 @@ impl<'a> Sema<'a> {
                     let (tmp, it) = cx.temp(p.ty);
                     if p.dir == Dir::InOut
                         && let Some(h) = cx.stage_input(
-                            &mut io, p.ty, p.semantic, p.interp, p.sampling, &pname, p.span,
+                            &mut io, p.ty, p.semantic, p.interp, p.sampling, vk, &pname, p.span,
                         )
                     {
                         cx.stmt(ir::Statement::Store {
@@ -335,7 +370,7 @@ impl<'a> Sema<'a> {
                         });
                     }
                     args.push(tmp);
-                    outs.push((tmp, it, p.clone()));
+                    outs.push((tmp, it, p.clone(), vk));
                 }
             }
         }
@@ -358,15 +393,17 @@ impl<'a> Sema<'a> {
                 sig.ret,
                 sig.ret_semantic,
                 sig.ret_precise,
+                VkLoc::default(),
                 "result",
                 fspan,
             );
         }
-        for (tmp, it, p) in outs {
+        for (tmp, it, p, vk) in outs {
             let v = cx.add(ir::Expression::Load { pointer: tmp }, it);
             let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
-            cx.stage_output(&mut io, v, p.ty, p.semantic, p.precise, &pname, p.span);
+            cx.stage_output(&mut io, v, p.ty, p.semantic, p.precise, vk, &pname, p.span);
         }
+        cx.check_location_mix(&io);
         cx.stmt(ir::Statement::Return { value: None });
         let f = cx.finish();
         self.module.functions[wrapper] = f;
@@ -509,6 +546,28 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
+    /// DXC's rule: either every user-semantic stage variable of a direction
+    /// has `[[vk::location]]` or none has, since automatic locations could
+    /// land on explicit ones.
+    fn check_location_mix(&mut self, io: &Io) {
+        for (explicit, auto, what) in [
+            (io.explicit_in, io.auto_in, "inputs"),
+            (io.explicit_out, io.auto_out, "outputs"),
+        ] {
+            if let (Some(e), Some(a)) = (explicit, auto) {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::BAD_ATTRIBUTE,
+                        format!("some stage {what} have `[[vk::location]]` and some do not"),
+                    )
+                    .label(a, "this one gets an automatic location")
+                    .label(e, "this one has an explicit location")
+                    .note("give every input and output with a user semantic a `[[vk::location]]`, or none"),
+                );
+            }
+        }
+    }
+
     /// Builds the value of an entry input of type `ty` from stage inputs.
     #[allow(clippy::too_many_arguments)]
     fn stage_input(
@@ -518,6 +577,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         sem: Option<(Symbol, Span)>,
         interp: Option<ir::Interpolation>,
         sampling: Option<ir::Sampling>,
+        vk: VkLoc,
         name: &str,
         span: Span,
     ) -> Option<ir::Handle<ir::Expression>> {
@@ -526,7 +586,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let info = self.s.types.struct_info(sid).clone();
                 let mut comps = Vec::new();
                 if let Some(b) = info.base {
-                    comps.push(self.stage_input(io, b, None, None, None, name, span)?);
+                    comps.push(self.stage_input(
+                        io,
+                        b,
+                        None,
+                        None,
+                        None,
+                        VkLoc::default(),
+                        name,
+                        span,
+                    )?);
                 }
                 for f in &info.fields {
                     if f.bits.is_some() {
@@ -541,6 +610,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         f.semantic,
                         f.interp.or(interp),
                         f.sampling.or(sampling),
+                        VkLoc {
+                            location: f.vk_location,
+                            index: f.vk_index,
+                        },
                         &fname,
                         f.span,
                     )?);
@@ -615,9 +688,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             );
             return None;
         }
-        // A user semantic: the next location.
-        let location = io.next_in;
-        io.next_in += self.location_count(ty);
+        // A user semantic: its `[[vk::location]]`, or the next location.
+        let location = match vk.location {
+            Some(l) => {
+                io.explicit_in.get_or_insert(span);
+                l
+            }
+            None => {
+                io.auto_in.get_or_insert(sspan);
+                let l = io.next_in;
+                io.next_in += self.location_count(ty);
+                l
+            }
+        };
         // Vulkan has no bool stage variables (VUID-StandaloneSpirv-Input-07290):
         // DXC passes them as uint.
         let var_ty = self.io_type(ty);
@@ -702,6 +785,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         ty: TyId,
         sem: Option<(Symbol, Span)>,
         precise: bool,
+        vk: VkLoc,
         name: &str,
         span: Span,
     ) {
@@ -712,7 +796,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 if let Some(b) = info.base {
                     let bt = self.s.ir_ty(b);
                     let e = self.add(ir::Expression::AccessIndex { base: v, index: 0 }, bt);
-                    self.stage_output(io, e, b, None, precise, name, span);
+                    self.stage_output(io, e, b, None, precise, VkLoc::default(), name, span);
                     idx = 1;
                 }
                 let _ = idx;
@@ -737,6 +821,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         f.ty,
                         f.semantic,
                         precise || f.precise,
+                        VkLoc {
+                            location: f.vk_location,
+                            index: f.vk_index,
+                        },
                         &fname,
                         f.span,
                     );
@@ -779,7 +867,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 );
                 return;
             }
-            n.parse::<u32>().unwrap_or(0)
+            vk.location.unwrap_or_else(|| n.parse::<u32>().unwrap_or(0))
         } else if lower.starts_with("sv_")
             || self.s.stage == Stage::Compute
             || self.s.stage == Stage::Pixel
@@ -795,11 +883,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 .label(sspan, "unknown or unsupported here"),
             );
             return;
+        } else if let Some(l) = vk.location {
+            io.explicit_out.get_or_insert(span);
+            l
         } else {
+            io.auto_out.get_or_insert(sspan);
             let l = io.next_out;
             io.next_out += self.location_count(ty);
             l
         };
+        if vk.index.is_some() && self.s.stage != Stage::Pixel {
+            self.s.error(
+                codes::BAD_ATTRIBUTE,
+                "`vk::index` applies to pixel shader outputs only",
+                span,
+                "not a pixel shader output",
+            );
+        }
         let var_ty = self.io_type(ty);
         let v = if var_ty == ty {
             v
@@ -819,7 +919,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             binding: None,
             io: Some(ir::Binding::Location {
                 location,
-                index: None,
+                index: vk.index.filter(|_| self.s.stage == Stage::Pixel),
                 interpolation: None,
                 sampling: None,
                 patch: false,

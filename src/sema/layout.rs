@@ -521,6 +521,7 @@ mod tests {
             semantic: None,
             vk_offset: None,
             vk_location: None,
+            vk_index: None,
             vk_builtin: None,
             span: Span::default(),
         }

@@ -894,6 +894,7 @@ impl Sema<'_> {
                 semantic: None,
                 vk_offset: None,
                 vk_location: None,
+                vk_index: None,
                 vk_builtin: None,
                 span: crate::sema::place::NO_SPAN,
             })

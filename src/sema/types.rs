@@ -362,6 +362,8 @@ pub struct Field {
     pub vk_offset: Option<u32>,
     /// `[[vk::location(N)]]`
     pub vk_location: Option<u32>,
+    /// `[[vk::index(N)]]` (dual-source blending)
+    pub vk_index: Option<u32>,
     /// `[[vk::builtin("…")]]`
     pub vk_builtin: Option<Symbol>,
     pub span: Span,

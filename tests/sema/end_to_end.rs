@@ -189,7 +189,13 @@ fn non_uniform_indices_decorate_what_reaches_the_resource() {
 /// Compiles a pixel shader for Vulkan 1.0, validates it and returns the
 /// disassembly.
 fn pixel_asm(src: &str) -> String {
-    let mut o = common::options_for("ps_6_0");
+    stage_asm("ps_6_0", src)
+}
+
+/// Compiles `main` for `profile` and Vulkan 1.0, validates it and returns
+/// the disassembly.
+fn stage_asm(profile: &str, src: &str) -> String {
+    let mut o = common::options_for(profile);
     o.entry = "main".into();
     let (loader, path) = common::single_file(src);
     let c = hlslc::compile(&path, &loader, &o);
@@ -239,4 +245,39 @@ fn pixel_entry_attributes_become_execution_modes() {
             && asm.contains("OpExtension \"SPV_KHR_post_depth_coverage\""),
         "{asm}"
     );
+}
+
+#[test]
+fn vk_location_places_stage_variables() {
+    let asm = stage_asm(
+        "vs_6_0",
+        "struct VSOut { float4 pos : SV_Position; [[vk::location(5)]] float3 n : NORMAL;\n\
+                        [[vk::location(2)]] float2 uv : TEXCOORD0; };\n\
+         VSOut main([[vk::location(3)]] float3 p : POSITION) {\n\
+           VSOut o; o.pos = float4(p, 1); o.n = p; o.uv = p.xy; return o; }",
+    );
+    for want in [
+        "OpDecorate %in_var_POSITION Location 3",
+        "OpDecorate %out_var_NORMAL Location 5",
+        "OpDecorate %out_var_TEXCOORD0 Location 2",
+    ] {
+        assert!(asm.contains(want), "{want}:\n{asm}");
+    }
+}
+
+#[test]
+fn vk_index_gives_dual_source_blending_outputs() {
+    let asm = pixel_asm(
+        "struct PSOut { [[vk::location(0), vk::index(0)]] float4 a : SV_Target0;\n\
+                        [[vk::location(0), vk::index(1)]] float4 b : SV_Target1; };\n\
+         PSOut main() { PSOut o; o.a = 1; o.b = 2; return o; }",
+    );
+    for want in [
+        "OpDecorate %out_var_SV_Target0 Location 0",
+        "OpDecorate %out_var_SV_Target0 Index 0",
+        "OpDecorate %out_var_SV_Target1 Location 0",
+        "OpDecorate %out_var_SV_Target1 Index 1",
+    ] {
+        assert!(asm.contains(want), "{want}:\n{asm}");
+    }
 }
