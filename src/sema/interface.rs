@@ -420,18 +420,35 @@ impl<'a> Sema<'a> {
 }
 
 impl<'a> Sema<'a> {
-    /// Execution modes the entry point's attributes ask for:
-    /// `[earlydepthstencil]` is EarlyFragmentTests and
-    /// `[[vk::post_depth_coverage]]` PostDepthCoverage (with
-    /// SPV_KHR_post_depth_coverage), both for pixel shaders only.
+    /// Execution modes the entry point's attributes ask for (pixel shaders
+    /// only), with the capabilities and extensions each needs.
     fn entry_attribute_modes(&mut self, id: FuncDeclId) -> Vec<(spirv::ExecutionMode, Vec<u32>)> {
+        use spirv::Capability as C;
         use spirv::ExecutionMode as EM;
+        const EARLY_LATE: &str = "SPV_AMD_shader_early_and_late_fragment_tests";
+        #[rustfmt::skip]
+        let table: &[(&str, &[EM], &[C], &[&str])] = &[
+            ("earlydepthstencil", &[EM::EarlyFragmentTests], &[], &[]),
+            ("vk::post_depth_coverage", &[EM::PostDepthCoverage],
+                &[C::SampleMaskPostDepthCoverage], &["SPV_KHR_post_depth_coverage"]),
+            ("vk::early_and_late_tests", &[EM::EarlyAndLateFragmentTestsAMD], &[], &[EARLY_LATE]),
+            ("vk::depth_unchanged", &[EM::DepthUnchanged], &[], &[]),
+            ("vk::stencil_ref_unchanged_front", &[EM::StencilRefUnchangedFrontAMD],
+                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
+            ("vk::stencil_ref_greater_equal_front", &[EM::StencilRefGreaterFrontAMD],
+                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
+            ("vk::stencil_ref_less_equal_front", &[EM::StencilRefLessFrontAMD],
+                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
+            ("vk::stencil_ref_unchanged_back", &[EM::StencilRefUnchangedBackAMD],
+                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
+            ("vk::stencil_ref_greater_equal_back", &[EM::StencilRefGreaterBackAMD],
+                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
+            ("vk::stencil_ref_less_equal_back", &[EM::StencilRefLessBackAMD],
+                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
+        ];
         let f = self.funcs[id.0 as usize].ast;
         let mut modes = Vec::new();
-        for (name, mode) in [
-            ("earlydepthstencil", EM::EarlyFragmentTests),
-            ("vk::post_depth_coverage", EM::PostDepthCoverage),
-        ] {
+        for &(name, ems, caps, exts) in table {
             let Some(a) = find_attr(&f.attrs, name) else {
                 continue;
             };
@@ -445,17 +462,34 @@ impl<'a> Sema<'a> {
                 );
                 continue;
             }
-            if mode == EM::PostDepthCoverage {
-                let cap = spirv::Capability::SampleMaskPostDepthCoverage;
+            for &cap in caps {
                 if !self.module.required_capabilities.contains(&cap) {
                     self.module.required_capabilities.push(cap);
                 }
-                let ext = "SPV_KHR_post_depth_coverage";
+            }
+            for &ext in exts {
                 if !self.module.required_extensions.iter().any(|e| e == ext) {
                     self.module.required_extensions.push(ext.to_string());
                 }
             }
-            modes.push((mode, Vec::new()));
+            modes.extend(ems.iter().map(|&m| (m, Vec::new())));
+        }
+        // One stencil-reference promise per face.
+        for face in ["front", "back"] {
+            let given: Vec<&ast::Attribute> = ["unchanged", "greater_equal", "less_equal"]
+                .iter()
+                .filter_map(|k| find_attr(&f.attrs, &format!("vk::stencil_ref_{k}_{face}")))
+                .collect();
+            if given.len() > 1 {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::BAD_ATTRIBUTE,
+                        format!("more than one `vk::stencil_ref_*_{face}` attribute"),
+                    )
+                    .label(given[1].span, "second one")
+                    .label(given[0].span, "first one"),
+                );
+            }
         }
         modes
     }

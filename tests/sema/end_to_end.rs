@@ -245,6 +245,21 @@ fn pixel_entry_attributes_become_execution_modes() {
             && asm.contains("OpExtension \"SPV_KHR_post_depth_coverage\""),
         "{asm}"
     );
+    let asm = pixel_asm(
+        "[[vk::early_and_late_tests]] [[vk::depth_unchanged]]\n\
+         [[vk::stencil_ref_less_equal_back]] [[vk::stencil_ref_unchanged_front]]\n\
+         float4 main() : SV_Target { return 1; }",
+    );
+    for want in [
+        "OpExecutionMode %main EarlyAndLateFragmentTestsAMD",
+        "OpExecutionMode %main DepthUnchanged",
+        "OpExecutionMode %main StencilRefLessBackAMD",
+        "OpExecutionMode %main StencilRefUnchangedFrontAMD",
+        "OpCapability StencilExportEXT",
+        "OpExtension \"SPV_AMD_shader_early_and_late_fragment_tests\"",
+    ] {
+        assert!(asm.contains(want), "{want}:\n{asm}");
+    }
 }
 
 #[test]
