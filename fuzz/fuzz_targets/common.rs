@@ -1,9 +1,9 @@
 //! What the fuzz targets share: the in-memory file system the CLI's
 //! `-I`-less compile would see, and the diagnostic renderers.
 
+use hlslc::Compilation;
 use hlslc::diag::DiagnosticFormat;
 use hlslc::source::MemoryLoader;
-use hlslc::Compilation;
 use std::path::PathBuf;
 
 /// `main.hlsl` holding `text`, beside the two headers the samples include,
@@ -12,7 +12,10 @@ pub fn loader(text: String) -> (MemoryLoader, PathBuf) {
     let mut loader = MemoryLoader::new();
     loader.add("main.hlsl", text);
     loader.add("common.hlsli", include_str!("../../samples/common.hlsli"));
-    loader.add("particle.hlsli", include_str!("../../samples/particle.hlsli"));
+    loader.add(
+        "particle.hlsli",
+        include_str!("../../samples/particle.hlsli"),
+    );
     (loader, PathBuf::from("main.hlsl"))
 }
 

@@ -40,10 +40,20 @@ fuzz_target!(|data: &[u8]| {
     // "internal error" diagnostics are hlslc bugs (invalid IR, a backend
     // invariant): as much a finding as a panic.
     for d in c.diagnostics.iter() {
-        assert!(d.code != hlslc::diag::codes::INTERNAL, "internal error: {}", d.message);
+        assert!(
+            d.code != hlslc::diag::codes::INTERNAL,
+            "internal error: {}",
+            d.message
+        );
     }
     if !c.has_errors() {
-        let artifact = c.artifact.as_ref().expect("a successful compile has an artifact");
-        assert!(!artifact.spirv.is_empty(), "a successful compile made no SPIR-V");
+        let artifact = c
+            .artifact
+            .as_ref()
+            .expect("a successful compile has an artifact");
+        assert!(
+            !artifact.spirv.is_empty(),
+            "a successful compile made no SPIR-V"
+        );
     }
 });
