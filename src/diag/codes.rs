@@ -92,6 +92,11 @@ pub const EXPR_TOO_DEEP: Code = Code("E0203");
 /// A malformed literal: an integer too large for 64 bits, a bad digit, a
 /// character literal that is not one character.
 pub const BAD_LITERAL: Code = Code("E0204");
+/// The parser recovered from so many syntax errors that it stopped: each
+/// recovery costs work in the size of the parse stack, so input that is an
+/// error at almost every token (a runaway macro's output) must not be
+/// recovered from token by token to its end.
+pub const TOO_MANY_SYNTAX_ERRORS: Code = Code("E0205");
 
 // --- W02xx: lexer and parser warnings ---
 /// Effects-framework syntax (annotations `< … >`, `technique` blocks,

@@ -137,6 +137,33 @@ fn long_binary_and_cast_chains_are_bounded() {
     });
 }
 
+/// Found by `cargo fuzz run compile` (a timeout): a doubling macro expanded
+/// to 2^17 identifiers in a statement is a syntax error at every token, and
+/// lalrpop's recovery from each cost tens of microseconds (1.4 s in release,
+/// past libFuzzer's 5 s under ASan). The parser now stops after
+/// `MAX_RECOVERIES` errors.
+#[test]
+fn an_error_at_every_token_stops_after_the_recovery_budget() {
+    on_small_stack(|| {
+        let mut text = String::from("#define D0 x\n");
+        for i in 1..=17 {
+            text += &format!("#define D{i} D{} D{}\n", i - 1, i - 1);
+        }
+        text += "void main() {\n  a D17\n}\nfloat never_parsed = ;\n";
+        let start = std::time::Instant::now();
+        let p = parse_str(&text);
+        let elapsed = start.elapsed();
+        let codes: Vec<_> = p.diags.iter().map(|d| d.code.0).collect();
+        assert_eq!(codes, ["E0201", "E0205"], "{:#?}", p.diags);
+        assert_eq!(
+            p.diags[1].message,
+            "too many syntax errors; parsing stopped here"
+        );
+        // 1000 recoveries, not 131072: well under a second even unoptimised.
+        assert!(elapsed.as_secs() < 5, "took {elapsed:?}");
+    });
+}
+
 /// Mutated samples (bytes deleted, duplicated, swapped; tokens inserted),
 /// with a fixed seed: the front end must report, never panic or overflow.
 /// `HLSLC_FUZZ_SEED` and `HLSLC_FUZZ_ROUNDS` (per sample) explore further.

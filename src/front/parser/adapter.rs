@@ -14,6 +14,9 @@
 //!   [`MAX_NESTING`], or a run of more than that many prefix operators, are
 //!   reported once and skipped; the parser then sees one token it cannot
 //!   accept and recovers without a second diagnostic.
+//! - **An error budget.** After [`super::MAX_RECOVERIES`] syntax errors the
+//!   input ends early ([`ParseCtx::stop`]), so the work spent on recovery
+//!   stays bounded whatever the input.
 //! - **Effects syntax.** A `technique { … }` block becomes one token.
 //! - **`#pragma`** lines reach the grammar only at declaration level (global
 //!   or namespace scope); elsewhere they are dropped.
@@ -391,6 +394,12 @@ impl Iterator for Adapter<'_, '_> {
             let Some(&t) = self.toks.get(i) else {
                 return self.eof();
             };
+            if self.ctx.too_many_recoveries() {
+                // Give up: the parser sees end of input next.
+                self.ctx.stop(t.span);
+                self.advance_to(self.toks.len());
+                return self.eof();
+            }
             self.advance_to(i + 1);
             let mut kind = t.kind;
             let mut span = t.span;

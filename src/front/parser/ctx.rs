@@ -9,7 +9,7 @@
 //! classifies after that: the first token inside the braces and on.
 
 use super::error::{self, SyntaxError};
-use super::{MAX_NESTING, Tok};
+use super::{MAX_NESTING, MAX_RECOVERIES, Tok};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::front::builtin_types;
@@ -72,6 +72,10 @@ pub struct ParseCtx<'t> {
     /// `pos` when the last error recovery finished: a new error within two
     /// tokens of it is a consequence of the first and is not reported.
     last_recovery: Cell<Option<u32>>,
+    /// How many errors lalrpop recovered from (see [`MAX_RECOVERIES`]).
+    recoveries: Cell<u32>,
+    /// Parsing gave up: every later syntax error is a consequence.
+    stopped: Cell<bool>,
     /// A `template<…>` head was just reduced; the next declared struct or
     /// function name is the template's.
     template_pending: Cell<bool>,
@@ -99,6 +103,8 @@ impl<'t> ParseCtx<'t> {
             diags: RefCell::new(Vec::new()),
             pos: Cell::new(0),
             last_recovery: Cell::new(None),
+            recoveries: Cell::new(0),
+            stopped: Cell::new(false),
             template_pending: Cell::new(false),
             pending_params: RefCell::new(Vec::new()),
             unclosed: Cell::new(None),
@@ -288,12 +294,39 @@ impl<'t> ParseCtx<'t> {
         }
         self.report_parse_error(&e.error);
         self.last_recovery.set(Some(self.pos.get()));
+        self.recoveries.set(self.recoveries.get() + 1);
         span
+    }
+
+    /// True once the parser has recovered from [`MAX_RECOVERIES`] errors:
+    /// the adapter then reports [`ParseCtx::stop`] and ends the input.
+    pub fn too_many_recoveries(&self) -> bool {
+        self.recoveries.get() >= MAX_RECOVERIES && !self.stopped.get()
+    }
+
+    /// Gives up parsing at `span`: reports it once, and silences the errors
+    /// that the cut-off input causes (unclosed braces, a missing `;`).
+    pub fn stop(&self, span: Span) {
+        self.stopped.set(true);
+        self.push_diag(
+            Diagnostic::error(
+                codes::TOO_MANY_SYNTAX_ERRORS,
+                "too many syntax errors; parsing stopped here",
+            )
+            .label(span, "parsing stopped here")
+            .note(format!(
+                "hlslc stops after recovering from {MAX_RECOVERIES} syntax errors \
+                 (counting those not reported because they follow another closely)"
+            )),
+        );
     }
 
     /// Reports a parse error (the one place lalrpop errors become
     /// diagnostics is [`error::syntax_error`]).
     pub fn report_parse_error(&self, e: &lalrpop_util::ParseError<Loc, Tok, Infallible>) {
+        if self.stopped.get() {
+            return;
+        }
         if let Some(idx) = error::error_token_index(e)
             && let Some(last) = self.last_recovery.get()
             && idx <= last

@@ -41,6 +41,13 @@ lalrpop_util::lalrpop_mod!(
 /// The deepest nesting of brackets, blocks and expressions the parser accepts.
 pub const MAX_NESTING: usize = 256;
 
+/// The most syntax errors the parser recovers from, counting those not
+/// reported because they follow another too closely; then it stops. Each
+/// recovery makes lalrpop compute the expected tokens from the whole parse
+/// stack, so a stream of tokens that are each an error (megabytes of a
+/// runaway macro's output) would otherwise take minutes.
+pub const MAX_RECOVERIES: u32 = 1000;
+
 /// A token as the grammar sees it: the (re)classified kind, its text, and
 /// its index in the parser's input (for diagnostics).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,59 @@
+//! A whole compile, as `hlslc -spirv -T <profile> -E main -O<n>` runs it.
+//! The first byte picks the options, the rest is the source:
+//!
+//! - bits 0–2: the profile, from [`PROFILES`];
+//! - bits 3–4: the optimisation level `-O0` … `-O3`;
+//! - bit 5: `-Fre` (reflection of the SPIR-V);
+//! - bit 6: `-fspv-target-env=vulkan1.3` instead of the default 1.0.
+//!
+//! `fuzz/seed.sh` prefixes each seed with the byte its `-T` header names.
+#![no_main]
+
+mod common;
+
+use hlslc::Options;
+use hlslc::options::{Profile, TargetEnv};
+use libfuzzer_sys::fuzz_target;
+
+const PROFILES: [&str; 8] = [
+    "cs_6_0", "vs_6_0", "ps_6_0", "gs_6_0", "hs_6_0", "ds_6_0", "cs_6_6", "ps_6_6",
+];
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, source)) = data.split_first() else {
+        return;
+    };
+    let options = Options {
+        profile: Profile::parse(PROFILES[usize::from(selector & 7)]),
+        opt_level: (selector >> 3) & 3,
+        reflect: selector & 0x20 != 0,
+        target_env: if selector & 0x40 != 0 {
+            TargetEnv::Vulkan1_3
+        } else {
+            TargetEnv::default()
+        },
+        ..Options::default()
+    };
+    let (loader, path) = common::loader(String::from_utf8_lossy(source).into_owned());
+    let c = hlslc::compile(&path, &loader, &options);
+    common::render(&c);
+    // "internal error" diagnostics are hlslc bugs (invalid IR, a backend
+    // invariant): as much a finding as a panic.
+    for d in c.diagnostics.iter() {
+        assert!(
+            d.code != hlslc::diag::codes::INTERNAL,
+            "internal error: {}",
+            d.message
+        );
+    }
+    if !c.has_errors() {
+        let artifact = c
+            .artifact
+            .as_ref()
+            .expect("a successful compile has an artifact");
+        assert!(
+            !artifact.spirv.is_empty(),
+            "a successful compile made no SPIR-V"
+        );
+    }
+});
