@@ -317,6 +317,11 @@ impl<'a> Sema<'a> {
             .iter()
             .map(|p| self.vk_loc(p.attrs, id))
             .collect();
+        // `[[vk::location(N)]]` before the function places its result.
+        let fdecl = self.funcs[id.0 as usize]
+            .def
+            .unwrap_or(self.funcs[id.0 as usize].ast);
+        let ret_loc = self.vk_loc(&fdecl.attrs, id);
         let fb = FnBuilder::new(shell, wrapper, types::VOID, GLOBAL_SCOPE);
         let mut cx = FnCtx::new(self, fb);
         cx.fb.locals.push();
@@ -393,7 +398,7 @@ impl<'a> Sema<'a> {
                 sig.ret,
                 sig.ret_semantic,
                 sig.ret_precise,
-                VkLoc::default(),
+                ret_loc,
                 "result",
                 fspan,
             );

@@ -277,6 +277,19 @@ fn vk_location_places_stage_variables() {
         "OpDecorate %out_var_TEXCOORD0 Location 2",
     ] {
         assert!(asm.contains(want), "{want}:\n{asm}");
+    } // Before the function, it places the result.
+    let asm = stage_asm(
+        "vs_6_0",
+        "[[vk::location(2)]] float main([[vk::location(0)]] uint m : M,\n\
+           [[vk::location(1)]] out float n : N, out float4 pos : SV_Position) : R {\n\
+           n = m; pos = 0; return 1.0; }",
+    );
+    for want in [
+        "OpDecorate %in_var_M Location 0",
+        "OpDecorate %out_var_R Location 2",
+        "OpDecorate %out_var_N Location 1",
+    ] {
+        assert!(asm.contains(want), "{want}:\n{asm}");
     }
 }
 
