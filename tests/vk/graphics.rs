@@ -53,7 +53,7 @@ pub struct Draw<'a> {
     pub cull_mode: vk::CullModeFlags,
     pub front_face: vk::FrontFace,
     /// Visible to both stages, at offset 0.
-    pub push_constants: &'a [u8],
+    pub push_constants: Vec<u8>,
     pub timeout: Duration,
 }
 
@@ -75,7 +75,7 @@ impl<'a> Draw<'a> {
             vertex_buffer: None,
             cull_mode: vk::CullModeFlags::NONE,
             front_face: vk::FrontFace::COUNTER_CLOCKWISE,
-            push_constants: &[],
+            push_constants: Vec::new(),
             timeout: Duration::from_secs(10),
         }
     }
@@ -541,7 +541,7 @@ impl Scope<'_> {
                 );
             }
             if !draw.push_constants.is_empty() {
-                d.cmd_push_constants(cmd, pipeline_layout, stages, 0, draw.push_constants);
+                d.cmd_push_constants(cmd, pipeline_layout, stages, 0, &draw.push_constants);
             }
             if let Some(vb) = vertex_buffer {
                 d.cmd_bind_vertex_buffers(cmd, 0, &[vb], &[0]);
