@@ -405,7 +405,7 @@ impl Scope<'_> {
                 )?;
                 let alloc = vk::DescriptorSetAllocateInfo::default()
                     .descriptor_pool(pool)
-                    .set_layouts(&set_layouts);
+                    .set_layouts(set_layouts);
                 sets = d
                     .allocate_descriptor_sets(&alloc)
                     .map_err(|e| format!("vkAllocateDescriptorSets: {e}"))?;
