@@ -15,6 +15,7 @@ mod preprocess;
 mod reflect;
 mod runtime;
 mod runtime_fma;
+mod runtime_graphics;
 mod runtime_ieee;
 mod sema;
 mod snapshots;

@@ -397,6 +397,7 @@ impl<'a> Sema<'a> {
                 r,
                 sig.ret,
                 sig.ret_semantic,
+                (None, None),
                 sig.ret_precise,
                 ret_loc,
                 "result",
@@ -406,7 +407,17 @@ impl<'a> Sema<'a> {
         for (tmp, it, p, vk) in outs {
             let v = cx.add(ir::Expression::Load { pointer: tmp }, it);
             let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
-            cx.stage_output(&mut io, v, p.ty, p.semantic, p.precise, vk, &pname, p.span);
+            cx.stage_output(
+                &mut io,
+                v,
+                p.ty,
+                p.semantic,
+                (p.interp, p.sampling),
+                p.precise,
+                vk,
+                &pname,
+                p.span,
+            );
         }
         cx.check_location_mix(&io);
         cx.stmt(ir::Statement::Return { value: None });
@@ -815,7 +826,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// Stores an entry result (or out parameter) of type `ty` to stage
-    /// outputs.
+    /// outputs. `modes` are the interpolation modifiers of the parameter
+    /// (struct members' own ones take precedence).
     #[allow(clippy::too_many_arguments)]
     fn stage_output(
         &mut self,
@@ -823,6 +835,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         v: ir::Handle<ir::Expression>,
         ty: TyId,
         sem: Option<(Symbol, Span)>,
+        modes: (Option<ir::Interpolation>, Option<ir::Sampling>),
         precise: bool,
         vk: VkLoc,
         name: &str,
@@ -835,7 +848,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 if let Some(b) = info.base {
                     let bt = self.s.ir_ty(b);
                     let e = self.add(ir::Expression::AccessIndex { base: v, index: 0 }, bt);
-                    self.stage_output(io, e, b, None, precise, VkLoc::default(), name, span);
+                    self.stage_output(io, e, b, None, modes, precise, VkLoc::default(), name, span);
                     idx = 1;
                 }
                 let _ = idx;
@@ -859,6 +872,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         e,
                         f.ty,
                         f.semantic,
+                        (f.interp.or(modes.0), f.sampling.or(modes.1)),
                         precise || f.precise,
                         VkLoc {
                             location: f.vk_location,
@@ -950,6 +964,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         };
         let it = self.s.ir_ty(var_ty);
+        // Vertex and mesh shader outputs carry their interpolation
+        // modifiers as decorations, integers `Flat`, like the pixel shader
+        // inputs they feed: DXC's mapping (SPIR-V.rst, "Interpolation
+        // modes") decorates both sides. Pixel shader outputs must have none
+        // (VUID-StandaloneSpirv-Flat-06202).
+        let (interpolation, sampling) = if matches!(self.s.stage, Stage::Vertex | Stage::Mesh) {
+            let integer = self.s.types.component(ty).is_some_and(|c| !c.is_float());
+            (
+                modes.0.or(integer.then_some(ir::Interpolation::Flat)),
+                modes.1,
+            )
+        } else {
+            (None, None)
+        };
         let g = self.s.module.globals.append(ir::GlobalVariable {
             name: Some(format!("out.var.{sname}")),
             space: ir::AddressSpace::Output,
@@ -959,8 +987,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             io: Some(ir::Binding::Location {
                 location,
                 index: vk.index.filter(|_| self.s.stage == Stage::Pixel),
-                interpolation: None,
-                sampling: None,
+                interpolation,
+                sampling,
                 patch: false,
             }),
             precise,

@@ -263,3 +263,51 @@ fn writes_to_read_only_things_are_errors() {
         "E0408",
     );
 }
+
+/// The interpolation and sampling decorations of a stage variable.
+fn io_modes(m: &Module, name: &str) -> (Option<ir::Interpolation>, Option<ir::Sampling>) {
+    match global(m, name).io {
+        Some(ir::Binding::Location {
+            interpolation,
+            sampling,
+            ..
+        }) => (interpolation, sampling),
+        ref other => panic!("`{name}` is not a location variable: {other:?}"),
+    }
+}
+
+#[test]
+fn vertex_outputs_carry_interpolation_modifiers() {
+    // DXC decorates vertex shader outputs like the pixel shader inputs they
+    // feed (SPIR-V.rst, "Interpolation modes"); they were left bare.
+    let src = "
+        struct VSOut {
+            float4 pos : SV_Position;
+            noperspective float a : A;
+            nointerpolation float2 b : B;
+            centroid float c : C;
+            uint d : D;
+            float e : E;
+        };
+        VSOut main(out sample float f : F) { f = 0; return (VSOut)0; }
+    ";
+    let mut o = common::options_for("vs_6_0");
+    o.target_env = TargetEnv::Vulkan1_0;
+    let m = lower_with(src, &o);
+    use ir::{Interpolation as I, Sampling as S};
+    assert_eq!(io_modes(&m, "out.var.A"), (Some(I::NoPerspective), None));
+    assert_eq!(io_modes(&m, "out.var.B"), (Some(I::Flat), None));
+    assert_eq!(io_modes(&m, "out.var.C"), (None, Some(S::Centroid)));
+    // Integers are flat, as for pixel shader inputs.
+    assert_eq!(io_modes(&m, "out.var.D"), (Some(I::Flat), None));
+    assert_eq!(io_modes(&m, "out.var.E"), (None, None));
+    assert_eq!(io_modes(&m, "out.var.F"), (None, Some(S::Sample)));
+}
+
+#[test]
+fn pixel_outputs_have_no_interpolation_modes() {
+    // VUID-StandaloneSpirv-Flat-06202: no Flat on fragment outputs.
+    let src = "int4 main() : SV_Target { return 1; }";
+    let m = lower_with(src, &common::options_for("ps_6_0"));
+    assert_eq!(io_modes(&m, "out.var.SV_Target"), (None, None));
+}

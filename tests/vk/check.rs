@@ -162,7 +162,7 @@ impl Runner {
     }
 
     /// Checks one resource's size and format against the device.
-    fn check_resource(&self, r: &Resource) -> Result<(), String> {
+    pub(super) fn check_resource(&self, r: &Resource) -> Result<(), String> {
         let limits = &self.info.properties.limits;
         let len = r.data.len() as u64;
         let format_features =

@@ -112,29 +112,7 @@ impl Scope<'_> {
                 Object::ShaderModule,
                 "vkCreateShaderModule",
             )?;
-            let set_count = layout.keys().next_back().map_or(0, |&s| s + 1);
-            let mut set_layouts = Vec::new();
-            for set in 0..set_count {
-                // Sets the shader does not use between used ones get empty layouts.
-                let bindings: Vec<vk::DescriptorSetLayoutBinding> = layout
-                    .get(&set)
-                    .into_iter()
-                    .flatten()
-                    .map(|(&binding, &(ty, count))| {
-                        vk::DescriptorSetLayoutBinding::default()
-                            .binding(binding)
-                            .descriptor_type(ty)
-                            .descriptor_count(count)
-                            .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                    })
-                    .collect();
-                let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
-                set_layouts.push(self.track(
-                    d.create_descriptor_set_layout(&info, None),
-                    Object::SetLayout,
-                    "vkCreateDescriptorSetLayout",
-                )?);
-            }
+            let set_layouts = self.set_layouts(layout, vk::ShaderStageFlags::COMPUTE)?;
             let push_ranges = [vk::PushConstantRange::default()
                 .stage_flags(vk::ShaderStageFlags::COMPUTE)
                 .offset(0)
@@ -179,157 +157,8 @@ impl Scope<'_> {
                     Err((_, e)) => return Err(format!("vkCreateComputePipelines: {e}")),
                 };
 
-            // Descriptor sets.
-            let mut pool_sizes: BTreeMap<i32, u32> = BTreeMap::new();
-            for bindings in layout.values() {
-                for &(ty, count) in bindings.values() {
-                    *pool_sizes.entry(ty.as_raw()).or_default() += count;
-                }
-            }
-            let mut sets = Vec::new();
-            if set_count > 0 {
-                let sizes: Vec<vk::DescriptorPoolSize> = pool_sizes
-                    .iter()
-                    .map(|(&ty, &n)| vk::DescriptorPoolSize {
-                        ty: vk::DescriptorType::from_raw(ty),
-                        descriptor_count: n,
-                    })
-                    .collect();
-                let pool_info = vk::DescriptorPoolCreateInfo::default()
-                    .max_sets(set_count)
-                    .pool_sizes(&sizes);
-                let pool = self.track(
-                    d.create_descriptor_pool(&pool_info, None),
-                    Object::DescriptorPool,
-                    "vkCreateDescriptorPool",
-                )?;
-                let alloc = vk::DescriptorSetAllocateInfo::default()
-                    .descriptor_pool(pool)
-                    .set_layouts(&set_layouts);
-                sets = d
-                    .allocate_descriptor_sets(&alloc)
-                    .map_err(|e| format!("vkAllocateDescriptorSets: {e}"))?;
-            }
-
-            // Backing memory and descriptor contents.
-            let mut backings = Vec::with_capacity(resources.len());
-            for res in resources.iter() {
-                let len = res.data.len() as u64;
-                let backing = match &res.kind {
-                    ResourceKind::StorageBuffer | ResourceKind::UniformBuffer => {
-                        let usage = if matches!(res.kind, ResourceKind::StorageBuffer) {
-                            vk::BufferUsageFlags::STORAGE_BUFFER
-                        } else {
-                            vk::BufferUsageFlags::UNIFORM_BUFFER
-                        };
-                        let (buffer, ptr) = self.host_buffer(len, usage, &res.data)?;
-                        Backing::Buffer {
-                            buffer,
-                            ptr,
-                            view: None,
-                        }
-                    }
-                    ResourceKind::StorageTexelBuffer { format }
-                    | ResourceKind::UniformTexelBuffer { format } => {
-                        let usage = if matches!(res.kind, ResourceKind::StorageTexelBuffer { .. }) {
-                            vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
-                        } else {
-                            vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
-                        };
-                        let (buffer, ptr) = self.host_buffer(len, usage, &res.data)?;
-                        // An explicit range keeps the element count the
-                        // shader sees (GetDimensions) equal to the data's.
-                        let info = vk::BufferViewCreateInfo::default()
-                            .buffer(buffer)
-                            .format(*format)
-                            .offset(0)
-                            .range(len);
-                        let view = self.track(
-                            d.create_buffer_view(&info, None),
-                            Object::BufferView,
-                            "vkCreateBufferView",
-                        )?;
-                        Backing::Buffer {
-                            buffer,
-                            ptr,
-                            view: Some(view),
-                        }
-                    }
-                    ResourceKind::StorageImage(image) => self.image(image, true, &res.data)?,
-                    ResourceKind::SampledImage(image) => self.image(image, false, &res.data)?,
-                    ResourceKind::CombinedImageSampler(image, sampler) => {
-                        let mut b = self.image(image, false, &res.data)?;
-                        if let Backing::Image { sampler: s, .. } = &mut b {
-                            *s = Some(self.sampler(sampler)?);
-                        }
-                        b
-                    }
-                    ResourceKind::Sampler(sampler) => Backing::Sampler(self.sampler(sampler)?),
-                    ResourceKind::SparseImage(sparse) => {
-                        self.sparse_image(sparse, &res.data, options.timeout)?
-                    }
-                };
-                backings.push(backing);
-            }
-            // The info arrays must outlive vkUpdateDescriptorSets: build them all first.
-            enum Info {
-                Buffer([vk::DescriptorBufferInfo; 1]),
-                Image([vk::DescriptorImageInfo; 1]),
-                Texel([vk::BufferView; 1]),
-            }
-            let infos: Vec<Info> = resources
-                .iter()
-                .zip(&backings)
-                .map(|(res, b)| match *b {
-                    Backing::Buffer {
-                        view: Some(view), ..
-                    } => Info::Texel([view]),
-                    Backing::Buffer { buffer, .. } => Info::Buffer([vk::DescriptorBufferInfo {
-                        buffer,
-                        offset: 0,
-                        range: res.data.len() as u64,
-                    }]),
-                    Backing::Image {
-                        view,
-                        layout,
-                        sampler,
-                        ..
-                    } => Info::Image([vk::DescriptorImageInfo {
-                        sampler: sampler.unwrap_or_default(),
-                        image_view: view,
-                        image_layout: layout,
-                    }]),
-                    Backing::Sampler(sampler) => Info::Image([vk::DescriptorImageInfo {
-                        sampler,
-                        image_view: vk::ImageView::null(),
-                        image_layout: vk::ImageLayout::UNDEFINED,
-                    }]),
-                    Backing::SparseImage { view, layout, .. } => {
-                        Info::Image([vk::DescriptorImageInfo {
-                            sampler: vk::Sampler::null(),
-                            image_view: view,
-                            image_layout: layout,
-                        }])
-                    }
-                })
-                .collect();
-            let writes: Vec<vk::WriteDescriptorSet> = resources
-                .iter()
-                .zip(&infos)
-                .map(|(res, info)| {
-                    let w = vk::WriteDescriptorSet::default()
-                        .dst_set(sets[res.set as usize])
-                        .dst_binding(res.binding)
-                        .dst_array_element(res.array_element)
-                        .descriptor_type(res.kind.descriptor_type());
-                    match info {
-                        Info::Buffer(b) => w.buffer_info(b),
-                        Info::Image(i) => w.image_info(i),
-                        Info::Texel(t) => w.texel_buffer_view(t),
-                    }
-                })
-                .collect();
-            d.update_descriptor_sets(&writes, &[]);
+            let (sets, backings) =
+                self.descriptor_sets(layout, &set_layouts, resources, options.timeout)?;
 
             // Record.
             let pool_info = vk::CommandPoolCreateInfo::default().queue_family_index(r.queue_family);
@@ -349,135 +178,12 @@ impl Scope<'_> {
                 .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
             d.begin_command_buffer(cmd, &begin)
                 .map_err(|e| format!("vkBeginCommandBuffer: {e}"))?;
-            for (res, b) in resources.iter().zip(&backings) {
-                if let (
-                    Backing::Image {
-                        image,
-                        staging,
-                        copies,
-                        layout,
-                        ..
-                    },
-                    ResourceKind::StorageImage(desc)
-                    | ResourceKind::SampledImage(desc)
-                    | ResourceKind::CombinedImageSampler(desc, _),
-                ) = (b, &res.kind)
-                {
-                    let to_dst = image_barrier(
-                        *image,
-                        desc,
-                        vk::ImageLayout::UNDEFINED,
-                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                        vk::AccessFlags::empty(),
-                        vk::AccessFlags::TRANSFER_WRITE,
-                    );
-                    d.cmd_pipeline_barrier(
-                        cmd,
-                        vk::PipelineStageFlags::TOP_OF_PIPE,
-                        vk::PipelineStageFlags::TRANSFER,
-                        vk::DependencyFlags::empty(),
-                        &[],
-                        &[],
-                        &[to_dst],
-                    );
-                    let regions = copy_regions(desc, copies);
-                    d.cmd_copy_buffer_to_image(
-                        cmd,
-                        *staging,
-                        *image,
-                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                        &regions,
-                    );
-                    let to_shader = image_barrier(
-                        *image,
-                        desc,
-                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                        *layout,
-                        vk::AccessFlags::TRANSFER_WRITE,
-                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
-                    );
-                    d.cmd_pipeline_barrier(
-                        cmd,
-                        vk::PipelineStageFlags::TRANSFER,
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::DependencyFlags::empty(),
-                        &[],
-                        &[],
-                        &[to_shader],
-                    );
-                }
-            }
-            // Sparse images: their bound tiles and mip tail are uploaded;
-            // the whole image changes layout (unbound parts included: the
-            // binding is complete, the fence of vkQueueBindSparse was
-            // waited for).
-            for b in &backings {
-                if let Backing::SparseImage {
-                    image,
-                    staging,
-                    regions,
-                    levels,
-                    layout,
-                    ..
-                } = b
-                {
-                    let range = vk::ImageSubresourceRange {
-                        aspect_mask: vk::ImageAspectFlags::COLOR,
-                        base_mip_level: 0,
-                        level_count: *levels,
-                        base_array_layer: 0,
-                        layer_count: 1,
-                    };
-                    let barrier = |old, new, src, dst| {
-                        vk::ImageMemoryBarrier::default()
-                            .image(*image)
-                            .old_layout(old)
-                            .new_layout(new)
-                            .src_access_mask(src)
-                            .dst_access_mask(dst)
-                            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                            .subresource_range(range)
-                    };
-                    d.cmd_pipeline_barrier(
-                        cmd,
-                        vk::PipelineStageFlags::TOP_OF_PIPE,
-                        vk::PipelineStageFlags::TRANSFER,
-                        vk::DependencyFlags::empty(),
-                        &[],
-                        &[],
-                        &[barrier(
-                            vk::ImageLayout::UNDEFINED,
-                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                            vk::AccessFlags::empty(),
-                            vk::AccessFlags::TRANSFER_WRITE,
-                        )],
-                    );
-                    if !regions.is_empty() {
-                        d.cmd_copy_buffer_to_image(
-                            cmd,
-                            *staging,
-                            *image,
-                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                            regions,
-                        );
-                    }
-                    d.cmd_pipeline_barrier(
-                        cmd,
-                        vk::PipelineStageFlags::TRANSFER,
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::DependencyFlags::empty(),
-                        &[],
-                        &[],
-                        &[barrier(
-                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                            *layout,
-                            vk::AccessFlags::TRANSFER_WRITE,
-                            vk::AccessFlags::SHADER_READ,
-                        )],
-                    );
-                }
-            }
+            self.record_uploads(
+                cmd,
+                resources,
+                &backings,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+            );
             d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
             if !sets.is_empty() {
                 d.cmd_bind_descriptor_sets(
@@ -619,6 +325,355 @@ impl Scope<'_> {
                 }
             }
             Ok(())
+        }
+    }
+}
+
+impl Scope<'_> {
+    /// One descriptor set layout per set up to the highest one used (sets
+    /// between used ones get empty layouts), every binding visible to `stages`.
+    pub(super) unsafe fn set_layouts(
+        &mut self,
+        layout: &Layout,
+        stages: vk::ShaderStageFlags,
+    ) -> Result<Vec<vk::DescriptorSetLayout>, String> {
+        let d = &self.runner.device;
+        unsafe {
+            let set_count = layout.keys().next_back().map_or(0, |&s| s + 1);
+            let mut set_layouts = Vec::new();
+            for set in 0..set_count {
+                // Sets the shader does not use between used ones get empty layouts.
+                let bindings: Vec<vk::DescriptorSetLayoutBinding> = layout
+                    .get(&set)
+                    .into_iter()
+                    .flatten()
+                    .map(|(&binding, &(ty, count))| {
+                        vk::DescriptorSetLayoutBinding::default()
+                            .binding(binding)
+                            .descriptor_type(ty)
+                            .descriptor_count(count)
+                            .stage_flags(stages)
+                    })
+                    .collect();
+                let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+                set_layouts.push(self.track(
+                    d.create_descriptor_set_layout(&info, None),
+                    Object::SetLayout,
+                    "vkCreateDescriptorSetLayout",
+                )?);
+            }
+            Ok(set_layouts)
+        }
+    }
+
+    /// Creates the memory behind every resource and a descriptor set per
+    /// layout, and points the sets at the resources. Images are not
+    /// uploaded yet: [`Scope::record_uploads`] records that.
+    pub(super) unsafe fn descriptor_sets(
+        &mut self,
+        layout: &Layout,
+        set_layouts: &[vk::DescriptorSetLayout],
+        resources: &[Resource],
+        timeout: Duration,
+    ) -> Result<(Vec<vk::DescriptorSet>, Vec<Backing>), String> {
+        let d = &self.runner.device;
+        let set_count = set_layouts.len() as u32;
+        unsafe {
+            // Descriptor sets.
+            let mut pool_sizes: BTreeMap<i32, u32> = BTreeMap::new();
+            for bindings in layout.values() {
+                for &(ty, count) in bindings.values() {
+                    *pool_sizes.entry(ty.as_raw()).or_default() += count;
+                }
+            }
+            let mut sets = Vec::new();
+            if set_count > 0 {
+                let sizes: Vec<vk::DescriptorPoolSize> = pool_sizes
+                    .iter()
+                    .map(|(&ty, &n)| vk::DescriptorPoolSize {
+                        ty: vk::DescriptorType::from_raw(ty),
+                        descriptor_count: n,
+                    })
+                    .collect();
+                let pool_info = vk::DescriptorPoolCreateInfo::default()
+                    .max_sets(set_count)
+                    .pool_sizes(&sizes);
+                let pool = self.track(
+                    d.create_descriptor_pool(&pool_info, None),
+                    Object::DescriptorPool,
+                    "vkCreateDescriptorPool",
+                )?;
+                let alloc = vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(pool)
+                    .set_layouts(set_layouts);
+                sets = d
+                    .allocate_descriptor_sets(&alloc)
+                    .map_err(|e| format!("vkAllocateDescriptorSets: {e}"))?;
+            }
+
+            // Backing memory and descriptor contents.
+            let mut backings = Vec::with_capacity(resources.len());
+            for res in resources.iter() {
+                let len = res.data.len() as u64;
+                let backing = match &res.kind {
+                    ResourceKind::StorageBuffer | ResourceKind::UniformBuffer => {
+                        let usage = if matches!(res.kind, ResourceKind::StorageBuffer) {
+                            vk::BufferUsageFlags::STORAGE_BUFFER
+                        } else {
+                            vk::BufferUsageFlags::UNIFORM_BUFFER
+                        };
+                        let (buffer, ptr) = self.host_buffer(len, usage, &res.data)?;
+                        Backing::Buffer {
+                            buffer,
+                            ptr,
+                            view: None,
+                        }
+                    }
+                    ResourceKind::StorageTexelBuffer { format }
+                    | ResourceKind::UniformTexelBuffer { format } => {
+                        let usage = if matches!(res.kind, ResourceKind::StorageTexelBuffer { .. }) {
+                            vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
+                        } else {
+                            vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+                        };
+                        let (buffer, ptr) = self.host_buffer(len, usage, &res.data)?;
+                        // An explicit range keeps the element count the
+                        // shader sees (GetDimensions) equal to the data's.
+                        let info = vk::BufferViewCreateInfo::default()
+                            .buffer(buffer)
+                            .format(*format)
+                            .offset(0)
+                            .range(len);
+                        let view = self.track(
+                            d.create_buffer_view(&info, None),
+                            Object::BufferView,
+                            "vkCreateBufferView",
+                        )?;
+                        Backing::Buffer {
+                            buffer,
+                            ptr,
+                            view: Some(view),
+                        }
+                    }
+                    ResourceKind::StorageImage(image) => self.image(image, true, &res.data)?,
+                    ResourceKind::SampledImage(image) => self.image(image, false, &res.data)?,
+                    ResourceKind::CombinedImageSampler(image, sampler) => {
+                        let mut b = self.image(image, false, &res.data)?;
+                        if let Backing::Image { sampler: s, .. } = &mut b {
+                            *s = Some(self.sampler(sampler)?);
+                        }
+                        b
+                    }
+                    ResourceKind::Sampler(sampler) => Backing::Sampler(self.sampler(sampler)?),
+                    ResourceKind::SparseImage(sparse) => {
+                        self.sparse_image(sparse, &res.data, timeout)?
+                    }
+                };
+                backings.push(backing);
+            }
+            // The info arrays must outlive vkUpdateDescriptorSets: build them all first.
+            enum Info {
+                Buffer([vk::DescriptorBufferInfo; 1]),
+                Image([vk::DescriptorImageInfo; 1]),
+                Texel([vk::BufferView; 1]),
+            }
+            let infos: Vec<Info> = resources
+                .iter()
+                .zip(&backings)
+                .map(|(res, b)| match *b {
+                    Backing::Buffer {
+                        view: Some(view), ..
+                    } => Info::Texel([view]),
+                    Backing::Buffer { buffer, .. } => Info::Buffer([vk::DescriptorBufferInfo {
+                        buffer,
+                        offset: 0,
+                        range: res.data.len() as u64,
+                    }]),
+                    Backing::Image {
+                        view,
+                        layout,
+                        sampler,
+                        ..
+                    } => Info::Image([vk::DescriptorImageInfo {
+                        sampler: sampler.unwrap_or_default(),
+                        image_view: view,
+                        image_layout: layout,
+                    }]),
+                    Backing::Sampler(sampler) => Info::Image([vk::DescriptorImageInfo {
+                        sampler,
+                        image_view: vk::ImageView::null(),
+                        image_layout: vk::ImageLayout::UNDEFINED,
+                    }]),
+                    Backing::SparseImage { view, layout, .. } => {
+                        Info::Image([vk::DescriptorImageInfo {
+                            sampler: vk::Sampler::null(),
+                            image_view: view,
+                            image_layout: layout,
+                        }])
+                    }
+                })
+                .collect();
+            let writes: Vec<vk::WriteDescriptorSet> = resources
+                .iter()
+                .zip(&infos)
+                .map(|(res, info)| {
+                    let w = vk::WriteDescriptorSet::default()
+                        .dst_set(sets[res.set as usize])
+                        .dst_binding(res.binding)
+                        .dst_array_element(res.array_element)
+                        .descriptor_type(res.kind.descriptor_type());
+                    match info {
+                        Info::Buffer(b) => w.buffer_info(b),
+                        Info::Image(i) => w.image_info(i),
+                        Info::Texel(t) => w.texel_buffer_view(t),
+                    }
+                })
+                .collect();
+            d.update_descriptor_sets(&writes, &[]);
+            Ok((sets, backings))
+        }
+    }
+
+    /// Records the upload of every image's staging data and its move to the
+    /// layout the shaders use, made visible to the `shader_stage` stages.
+    pub(super) unsafe fn record_uploads(
+        &self,
+        cmd: vk::CommandBuffer,
+        resources: &[Resource],
+        backings: &[Backing],
+        shader_stage: vk::PipelineStageFlags,
+    ) {
+        let d = &self.runner.device;
+        unsafe {
+            for (res, b) in resources.iter().zip(backings) {
+                if let (
+                    Backing::Image {
+                        image,
+                        staging,
+                        copies,
+                        layout,
+                        ..
+                    },
+                    ResourceKind::StorageImage(desc)
+                    | ResourceKind::SampledImage(desc)
+                    | ResourceKind::CombinedImageSampler(desc, _),
+                ) = (b, &res.kind)
+                {
+                    let to_dst = image_barrier(
+                        *image,
+                        desc,
+                        vk::ImageLayout::UNDEFINED,
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        vk::AccessFlags::empty(),
+                        vk::AccessFlags::TRANSFER_WRITE,
+                    );
+                    d.cmd_pipeline_barrier(
+                        cmd,
+                        vk::PipelineStageFlags::TOP_OF_PIPE,
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &[to_dst],
+                    );
+                    let regions = copy_regions(desc, copies);
+                    d.cmd_copy_buffer_to_image(
+                        cmd,
+                        *staging,
+                        *image,
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        &regions,
+                    );
+                    let to_shader = image_barrier(
+                        *image,
+                        desc,
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        *layout,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+                    );
+                    d.cmd_pipeline_barrier(
+                        cmd,
+                        vk::PipelineStageFlags::TRANSFER,
+                        shader_stage,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &[to_shader],
+                    );
+                }
+            }
+            // Sparse images: their bound tiles and mip tail are uploaded;
+            // the whole image changes layout (unbound parts included: the
+            // binding is complete, the fence of vkQueueBindSparse was
+            // waited for).
+            for b in backings {
+                if let Backing::SparseImage {
+                    image,
+                    staging,
+                    regions,
+                    levels,
+                    layout,
+                    ..
+                } = b
+                {
+                    let range = vk::ImageSubresourceRange {
+                        aspect_mask: vk::ImageAspectFlags::COLOR,
+                        base_mip_level: 0,
+                        level_count: *levels,
+                        base_array_layer: 0,
+                        layer_count: 1,
+                    };
+                    let barrier = |old, new, src, dst| {
+                        vk::ImageMemoryBarrier::default()
+                            .image(*image)
+                            .old_layout(old)
+                            .new_layout(new)
+                            .src_access_mask(src)
+                            .dst_access_mask(dst)
+                            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                            .subresource_range(range)
+                    };
+                    d.cmd_pipeline_barrier(
+                        cmd,
+                        vk::PipelineStageFlags::TOP_OF_PIPE,
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &[barrier(
+                            vk::ImageLayout::UNDEFINED,
+                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                            vk::AccessFlags::empty(),
+                            vk::AccessFlags::TRANSFER_WRITE,
+                        )],
+                    );
+                    if !regions.is_empty() {
+                        d.cmd_copy_buffer_to_image(
+                            cmd,
+                            *staging,
+                            *image,
+                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                            regions,
+                        );
+                    }
+                    d.cmd_pipeline_barrier(
+                        cmd,
+                        vk::PipelineStageFlags::TRANSFER,
+                        shader_stage,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &[barrier(
+                            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                            *layout,
+                            vk::AccessFlags::TRANSFER_WRITE,
+                            vk::AccessFlags::SHADER_READ,
+                        )],
+                    );
+                }
+            }
         }
     }
 }

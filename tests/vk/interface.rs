@@ -41,6 +41,10 @@ const SC_STORAGE_BUFFER: u32 = 12;
 const DIM_BUFFER: u32 = 5;
 /// `ExecutionModel GLCompute`.
 pub const MODEL_GLCOMPUTE: u32 = 5;
+/// `ExecutionModel Vertex`.
+pub const MODEL_VERTEX: u32 = 0;
+/// `ExecutionModel Fragment`.
+pub const MODEL_FRAGMENT: u32 = 4;
 
 /// How many descriptors a binding declares.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,4 +1,4 @@
-//! A Vulkan compute runner for runtime tests: dispatches a SPIR-V compute
+//! A Vulkan runner for runtime tests: dispatches a SPIR-V compute
 //! shader on a real driver and copies its buffers and storage images back,
 //! so that a test can check the numbers a compiled shader computes.
 //!
@@ -9,6 +9,9 @@
 //! runner.run_compute(&words, "main", &mut res, &[], [n / 64, 1, 1])?;
 //! let out = vk::to_f32s(&res[1].data);
 //! ```
+//!
+//! Draws work the same way: [`Runner::draw`] (`graphics.rs`) runs a vertex
+//! and a pixel shader into float render targets and returns their texels.
 //!
 //! # Which device
 //! By default Mesa's lavapipe (the CPU driver named `llvmpipe`, package
@@ -54,6 +57,7 @@
 
 mod check;
 mod dispatch;
+mod graphics;
 mod interface;
 pub mod probe;
 mod resource;
@@ -64,6 +68,8 @@ pub mod sparse;
 
 #[allow(unused_imports)] // a toolbox for tests: not every helper is used yet
 pub use dispatch::ComputeOptions;
+#[allow(unused_imports)]
+pub use graphics::{Draw, TARGET_FORMAT, VertexBuffer};
 #[allow(unused_imports)]
 pub use resource::{
     ImageDesc, Resource, ResourceKind, SamplerDesc, f32_bytes, i32_bytes, to_f32s, to_i32s,

@@ -35,6 +35,8 @@ pub(super) enum Object {
     Memory(vk::DeviceMemory),
     CommandPool(vk::CommandPool),
     Fence(vk::Fence),
+    RenderPass(vk::RenderPass),
+    Framebuffer(vk::Framebuffer),
 }
 
 /// The device side of one resource.
@@ -102,6 +104,8 @@ impl Drop for Scope<'_> {
                     Object::Memory(x) => d.free_memory(x, None),
                     Object::CommandPool(x) => d.destroy_command_pool(x, None),
                     Object::Fence(x) => d.destroy_fence(x, None),
+                    Object::RenderPass(x) => d.destroy_render_pass(x, None),
+                    Object::Framebuffer(x) => d.destroy_framebuffer(x, None),
                 }
             }
             self.runner.live.fetch_sub(1, Ordering::SeqCst);
