@@ -262,47 +262,7 @@ impl Scope<'_> {
                 .map_err(|e| format!("vkEndCommandBuffer: {e}"))?;
 
             // Submit and wait.
-            let fence = self.track(
-                d.create_fence(&vk::FenceCreateInfo::default(), None),
-                Object::Fence,
-                "vkCreateFence",
-            )?;
-            let cmds = [cmd];
-            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-            let submitted = {
-                let queue = r.queue();
-                d.queue_submit(*queue, &submit, fence)
-            };
-            if let Err(e) = submitted {
-                if e == vk::Result::ERROR_DEVICE_LOST {
-                    r.mark_broken(format!("device lost at vkQueueSubmit of `{entry}`"));
-                }
-                return Err(format!("vkQueueSubmit: {e}"));
-            }
-            let nanos = u64::try_from(options.timeout.as_nanos()).unwrap_or(u64::MAX);
-            match d.wait_for_fences(&[fence], true, nanos) {
-                Ok(()) => {}
-                Err(vk::Result::TIMEOUT) => {
-                    // The work may still be running: leak this run's objects
-                    // and the device, and let `shared` make a new one.
-                    self.leak = true;
-                    r.abandoned.store(true, Ordering::SeqCst);
-                    r.mark_broken(format!(
-                        "a dispatch of `{entry}` did not finish in {:?}",
-                        options.timeout
-                    ));
-                    return Err(format!(
-                        "the dispatch did not finish within {:?} (an endless loop in the shader?); the device was abandoned",
-                        options.timeout
-                    ));
-                }
-                Err(e) => {
-                    if e == vk::Result::ERROR_DEVICE_LOST {
-                        r.mark_broken(format!("device lost while running `{entry}`"));
-                    }
-                    return Err(format!("vkWaitForFences: {e}"));
-                }
-            }
+            self.submit_and_wait(cmd, options.timeout, &format!("a dispatch of `{entry}`"))?;
 
             // Read back.
             for (res, b) in resources.iter_mut().zip(&backings) {
@@ -330,6 +290,59 @@ impl Scope<'_> {
 }
 
 impl Scope<'_> {
+    /// Submits `cmd` and waits for it. A device lost, or work that does not
+    /// finish within `timeout` (the device is then abandoned: its objects
+    /// are leaked and the next test makes a new one), marks the runner
+    /// broken. `what` names the work in messages ("a draw").
+    pub(super) unsafe fn submit_and_wait(
+        &mut self,
+        cmd: vk::CommandBuffer,
+        timeout: std::time::Duration,
+        what: &str,
+    ) -> Result<(), String> {
+        let r = self.runner;
+        let d = &r.device;
+        unsafe {
+            let fence = self.track(
+                d.create_fence(&vk::FenceCreateInfo::default(), None),
+                Object::Fence,
+                "vkCreateFence",
+            )?;
+            let cmds = [cmd];
+            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
+            let submitted = {
+                let queue = r.queue();
+                d.queue_submit(*queue, &submit, fence)
+            };
+            if let Err(e) = submitted {
+                if e == vk::Result::ERROR_DEVICE_LOST {
+                    r.mark_broken(format!("device lost at vkQueueSubmit of {what}"));
+                }
+                return Err(format!("vkQueueSubmit: {e}"));
+            }
+            let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
+            match d.wait_for_fences(&[fence], true, nanos) {
+                Ok(()) => Ok(()),
+                Err(vk::Result::TIMEOUT) => {
+                    // The work may still be running: leak this run's objects
+                    // and the device, and let `shared` make a new one.
+                    self.leak = true;
+                    r.abandoned.store(true, Ordering::SeqCst);
+                    r.mark_broken(format!("{what} did not finish in {timeout:?}"));
+                    Err(format!(
+                        "{what} did not finish within {timeout:?} (an endless loop in the shader?); the device was abandoned"
+                    ))
+                }
+                Err(e) => {
+                    if e == vk::Result::ERROR_DEVICE_LOST {
+                        r.mark_broken(format!("device lost while running {what}"));
+                    }
+                    Err(format!("vkWaitForFences: {e}"))
+                }
+            }
+        }
+    }
+
     /// One descriptor set layout per set up to the highest one used (sets
     /// between used ones get empty layouts), every binding visible to `stages`.
     pub(super) unsafe fn set_layouts(

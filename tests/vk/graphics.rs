@@ -20,7 +20,6 @@ use super::scope::{Backing, Object, Scope};
 use super::{Runner, entry_name};
 use ash::vk;
 use std::collections::BTreeMap;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// The format of every render target.
@@ -596,42 +595,7 @@ impl Scope<'_> {
                 .map_err(|e| format!("vkEndCommandBuffer: {e}"))?;
 
             // Submit and wait.
-            let fence = self.track(
-                d.create_fence(&vk::FenceCreateInfo::default(), None),
-                Object::Fence,
-                "vkCreateFence",
-            )?;
-            let cmds = [cmd];
-            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-            let submitted = {
-                let queue = r.queue();
-                d.queue_submit(*queue, &submit, fence)
-            };
-            if let Err(e) = submitted {
-                if e == vk::Result::ERROR_DEVICE_LOST {
-                    r.mark_broken("device lost at vkQueueSubmit of a draw".to_string());
-                }
-                return Err(format!("vkQueueSubmit: {e}"));
-            }
-            let nanos = u64::try_from(draw.timeout.as_nanos()).unwrap_or(u64::MAX);
-            match d.wait_for_fences(&[fence], true, nanos) {
-                Ok(()) => {}
-                Err(vk::Result::TIMEOUT) => {
-                    self.leak = true;
-                    r.abandoned.store(true, Ordering::SeqCst);
-                    r.mark_broken(format!("a draw did not finish in {:?}", draw.timeout));
-                    return Err(format!(
-                        "the draw did not finish within {:?}; the device was abandoned",
-                        draw.timeout
-                    ));
-                }
-                Err(e) => {
-                    if e == vk::Result::ERROR_DEVICE_LOST {
-                        r.mark_broken("device lost during a draw".to_string());
-                    }
-                    return Err(format!("vkWaitForFences: {e}"));
-                }
-            }
+            self.submit_and_wait(cmd, draw.timeout, "a draw")?;
 
             // Read back.
             for (res, b) in resources.iter_mut().zip(&backings) {
