@@ -78,7 +78,7 @@ pub fn lower(
         ));
         return None;
     };
-    attrs::check_items(&unit.items, diags);
+    attrs::check_items(&unit.items, profile.stage, diags);
     let mut s = Sema::new(options, sm, diags, profile.stage);
     s.declare_items(&unit.items, scope::GLOBAL_SCOPE);
     s.summarize_out_params();

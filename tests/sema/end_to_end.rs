@@ -309,3 +309,14 @@ fn vk_index_gives_dual_source_blending_outputs() {
         assert!(asm.contains(want), "{want}:\n{asm}");
     }
 }
+
+#[test]
+fn helper_lane_attribute_asks_nothing_outside_pixel_shaders() {
+    // Only pixel shaders have helper lanes: a vertex shader compiles, and
+    // gets none of the quad-control modes.
+    let asm = stage_asm(
+        "vs_6_0",
+        "[WaveOpsIncludeHelperLanes] float4 main() : SV_Position { return 0; }",
+    );
+    assert!(!asm.contains("RequireFullQuadsKHR"), "{asm}");
+}
