@@ -367,7 +367,6 @@ fn interpolation_modes_with_varying_w() {
 }
 
 #[test]
-#[ignore = "SV_ClipDistance is not supported yet (E0604 in vertex shaders)"]
 fn clip_distances_from_two_semantics() {
     let clear = [-1.0; 4];
     run(

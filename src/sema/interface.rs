@@ -28,6 +28,22 @@ enum IoDir {
 
 /// A system-value semantic as a builtin: the builtin, its natural HLSL
 /// type, and the name DXC gives the variable.
+/// `SV_ClipDistanceN` → `(false, N)`, `SV_CullDistanceN` → `(true, N)`.
+fn distance_semantic(sem: &str) -> Option<(bool, u32)> {
+    let s = sem.to_ascii_lowercase();
+    let (cull, rest) = if let Some(r) = s.strip_prefix("sv_clipdistance") {
+        (false, r)
+    } else {
+        (true, s.strip_prefix("sv_culldistance")?)
+    };
+    let n = if rest.is_empty() {
+        0
+    } else {
+        rest.parse().ok()?
+    };
+    Some((cull, n))
+}
+
 fn system_value(
     stage: Stage,
     dir: IoDir,
@@ -103,6 +119,11 @@ struct Io {
     auto_in: Option<Span>,
     explicit_out: Option<Span>,
     auto_out: Option<Span>,
+    /// The `SV_ClipDistanceN` / `SV_CullDistanceN` outputs, packed into
+    /// one float array each (SPIR-V.rst, "ClipDistance & CullDistance"):
+    /// `(cull, N, offset)`, and the arrays' sizes.
+    distance_offsets: Vec<(bool, u32, u32)>,
+    distance_sizes: [u32; 2],
     builtins: Vec<(spirv::BuiltIn, IoDir, ir::Handle<ir::GlobalVariable>)>,
 }
 
@@ -337,6 +358,17 @@ impl<'a> Sema<'a> {
         }
         cx.fb.scope = GLOBAL_SCOPE;
         let mut io = Io::default();
+        let mut distances = Vec::new();
+        cx.collect_distances(sig.ret, sig.ret_semantic, &mut distances);
+        for p in sig.params.iter().filter(|p| p.dir != Dir::In) {
+            cx.collect_distances(p.ty, p.semantic, &mut distances);
+        }
+        distances.sort_unstable();
+        for (cull, n, count) in distances {
+            let size = &mut io.distance_sizes[usize::from(cull)];
+            io.distance_offsets.push((cull, n, *size));
+            *size += count;
+        }
         if cx.s.stage == Stage::Compute && sig.ret != types::VOID {
             cx.s.error(
                 codes::BAD_SEMANTIC,
@@ -593,6 +625,99 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             TyKind::Float => types::FLOAT,
             TyKind::Float4 => self.s.types.vector(Sc::F32, 4),
             TyKind::Bool => types::BOOL,
+        }
+    }
+
+    /// The `SV_ClipDistanceN`/`SV_CullDistanceN` semantics among the
+    /// outputs of type `ty` with semantic `sem` (struct members included):
+    /// `(cull, N, components)`.
+    fn collect_distances(
+        &self,
+        ty: TyId,
+        sem: Option<(Symbol, Span)>,
+        out: &mut Vec<(bool, u32, u32)>,
+    ) {
+        match sem {
+            Some((name, _)) => {
+                if let Some((cull, n)) = distance_semantic(name.as_str()) {
+                    let count = self.s.types.shape(ty).map_or(1, |s| s.count());
+                    out.push((cull, n, count));
+                }
+            }
+            None => {
+                if let Some(sid) = self.s.types.as_struct(ty) {
+                    let info = self.s.types.struct_info(sid);
+                    if let Some(b) = info.base {
+                        self.collect_distances(b, None, out);
+                    }
+                    for f in &info.fields {
+                        self.collect_distances(f.ty, f.semantic, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes an `SV_ClipDistanceN`/`SV_CullDistanceN` output value into its
+    /// elements of the stage's one `ClipDistance`/`CullDistance` array.
+    fn store_distance(
+        &mut self,
+        io: &mut Io,
+        v: ir::Handle<ir::Expression>,
+        ty: TyId,
+        (cull, n): (bool, u32),
+        span: Span,
+    ) {
+        let Some(&(_, _, offset)) = io
+            .distance_offsets
+            .iter()
+            .find(|&&(c, k, _)| c == cull && k == n)
+        else {
+            return;
+        };
+        let Some(shape) = self.s.types.shape(ty) else {
+            self.s.error(
+                codes::BAD_SEMANTIC,
+                "a clip or cull distance is a float or a vector of floats",
+                span,
+                "not a float scalar or vector",
+            );
+            return;
+        };
+        let count = shape.count();
+        let size = io.distance_sizes[usize::from(cull)];
+        let arr = self.s.types.array(types::FLOAT, Some(size));
+        let (b, name) = if cull {
+            (spirv::BuiltIn::CullDistance, "gl_CullDistance")
+        } else {
+            (spirv::BuiltIn::ClipDistance, "gl_ClipDistance")
+        };
+        let g = self.builtin_var(io, b, IoDir::Output, name, arr);
+        let float_ty = self.s.types.with_shape(Sc::F32, shape);
+        let c = self.cast(Val::expr(ty, v), float_ty, span);
+        let Some(h) = self.value(&c) else { return };
+        let at = self.s.ir_ty(arr);
+        let ft = self.s.ir_ty(types::FLOAT);
+        let apty = self.ptr_type(at, ir::AddressSpace::Output);
+        let fpty = self.ptr_type(ft, ir::AddressSpace::Output);
+        let base = self.add(ir::Expression::GlobalVariable(g), apty);
+        for i in 0..count {
+            let component = if count == 1 {
+                h
+            } else {
+                self.add(ir::Expression::AccessIndex { base: h, index: i }, ft)
+            };
+            let p = self.add(
+                ir::Expression::AccessIndex {
+                    base,
+                    index: offset + i,
+                },
+                fpty,
+            );
+            self.stmt(ir::Statement::Store {
+                pointer: p,
+                value: component,
+            });
         }
     }
 
@@ -894,6 +1019,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return;
         }
         let Some((sname, sspan)) = sem else { return };
+        if let Some(d) = distance_semantic(sname.as_str())
+            && matches!(
+                self.s.stage,
+                Stage::Vertex | Stage::Domain | Stage::Geometry
+            )
+        {
+            self.store_distance(io, v, ty, d, span);
+            return;
+        }
         if let Some((b, vname, nat)) = system_value(self.s.stage, IoDir::Output, sname.as_str()) {
             let nt = self.natural_type(nat);
             let g = self.builtin_var(io, b, IoDir::Output, vname, nt);

@@ -320,3 +320,42 @@ fn helper_lane_attribute_asks_nothing_outside_pixel_shaders() {
     );
     assert!(!asm.contains("RequireFullQuadsKHR"), "{asm}");
 }
+
+#[test]
+fn clip_distances_pack_into_one_array_by_semantic_index() {
+    // Sorted by N and packed: clip0 at 0, clip2 at 1..2, clip5 at 3..5 of a
+    // float[6]; the cull distance has an array of its own.
+    let asm = stage_asm(
+        "vs_6_0",
+        "struct T { float clip0 : SV_ClipDistance0; };\n\
+         struct S { float3 clip5 : SV_ClipDistance5; float cull : SV_CullDistance0; };\n\
+         float4 main(out T t, out S s, out float2 clip2 : SV_ClipDistance2) : SV_Position {\n\
+           t.clip0 = 10; s.clip5 = float3(50, 51, 52); s.cull = 7; clip2 = float2(20, 21);\n\
+           return 0; }",
+    );
+    for want in [
+        "OpDecorate %gl_ClipDistance BuiltIn ClipDistance",
+        "OpDecorate %gl_CullDistance BuiltIn CullDistance",
+        "OpCapability ClipDistance",
+        "OpCapability CullDistance",
+        "_arr_float_uint_6",
+    ] {
+        assert!(asm.contains(want), "{want}:\n{asm}");
+    }
+    // Each value lands at its packed element.
+    for (elem, value) in [(0, "10"), (1, "20"), (2, "21"), (3, "50"), (5, "52")] {
+        let chain = asm
+            .lines()
+            .find(|l| {
+                l.contains(&format!(
+                    "OpAccessChain %_ptr_Output_float %gl_ClipDistance %uint_{elem}"
+                ))
+            })
+            .unwrap_or_else(|| panic!("no store to element {elem}:\n{asm}"));
+        let id = chain.split('=').next().unwrap().trim();
+        assert!(
+            asm.contains(&format!("OpStore {id} %float_{value}")),
+            "element {elem} should get {value}:\n{asm}"
+        );
+    }
+}
