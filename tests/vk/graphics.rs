@@ -236,28 +236,7 @@ impl Scope<'_> {
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
         unsafe {
-            let image = self.track(d.create_image(&info, None), Object::Image, "vkCreateImage")?;
-            let req = d.get_image_memory_requirements(image);
-            let ty = self
-                .runner
-                .memory_type(
-                    req.memory_type_bits,
-                    &[
-                        vk::MemoryPropertyFlags::DEVICE_LOCAL,
-                        vk::MemoryPropertyFlags::empty(),
-                    ],
-                )
-                .ok_or("no memory type for a render target")?;
-            let alloc = vk::MemoryAllocateInfo::default()
-                .allocation_size(req.size)
-                .memory_type_index(ty);
-            let memory = self.track(
-                d.allocate_memory(&alloc, None),
-                Object::Memory,
-                "vkAllocateMemory",
-            )?;
-            d.bind_image_memory(image, memory, 0)
-                .map_err(|e| format!("vkBindImageMemory: {e}"))?;
+            let image = self.device_image(&info, "no memory type for a render target")?;
             let view_info = vk::ImageViewCreateInfo::default()
                 .image(image)
                 .view_type(vk::ImageViewType::TYPE_2D)

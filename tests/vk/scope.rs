@@ -133,6 +133,42 @@ fn round16(n: u64) -> u64 {
 }
 
 impl<'r> Scope<'r> {
+    /// Creates an image in device-local memory (any memory where there is
+    /// none), bound and tracked; `no_memory` is the error when no memory
+    /// type fits.
+    pub(super) fn device_image(
+        &mut self,
+        info: &vk::ImageCreateInfo,
+        no_memory: &str,
+    ) -> Result<vk::Image, String> {
+        let d = &self.runner.device;
+        unsafe {
+            let image = self.track(d.create_image(info, None), Object::Image, "vkCreateImage")?;
+            let req = d.get_image_memory_requirements(image);
+            let ty = self
+                .runner
+                .memory_type(
+                    req.memory_type_bits,
+                    &[
+                        vk::MemoryPropertyFlags::DEVICE_LOCAL,
+                        vk::MemoryPropertyFlags::empty(),
+                    ],
+                )
+                .ok_or(no_memory)?;
+            let alloc = vk::MemoryAllocateInfo::default()
+                .allocation_size(req.size)
+                .memory_type_index(ty);
+            let memory = self.track(
+                d.allocate_memory(&alloc, None),
+                Object::Memory,
+                "vkAllocateMemory",
+            )?;
+            d.bind_image_memory(image, memory, 0)
+                .map_err(|e| format!("vkBindImageMemory: {e}"))?;
+            Ok(image)
+        }
+    }
+
     /// Remembers a newly made object, or turns the failure into a message.
     pub(super) fn track<T: Copy>(
         &mut self,
@@ -254,28 +290,7 @@ impl<'r> Scope<'r> {
             .sharing_mode(vk::SharingMode::EXCLUSIVE)
             .initial_layout(vk::ImageLayout::UNDEFINED);
         unsafe {
-            let image = self.track(d.create_image(&info, None), Object::Image, "vkCreateImage")?;
-            let req = d.get_image_memory_requirements(image);
-            let ty = self
-                .runner
-                .memory_type(
-                    req.memory_type_bits,
-                    &[
-                        vk::MemoryPropertyFlags::DEVICE_LOCAL,
-                        vk::MemoryPropertyFlags::empty(),
-                    ],
-                )
-                .ok_or("no memory type for an image")?;
-            let alloc = vk::MemoryAllocateInfo::default()
-                .allocation_size(req.size)
-                .memory_type_index(ty);
-            let memory = self.track(
-                d.allocate_memory(&alloc, None),
-                Object::Memory,
-                "vkAllocateMemory",
-            )?;
-            d.bind_image_memory(image, memory, 0)
-                .map_err(|e| format!("vkBindImageMemory: {e}"))?;
+            let image = self.device_image(&info, "no memory type for an image")?;
             let view_info = vk::ImageViewCreateInfo::default()
                 .image(image)
                 .view_type(desc.view_type)
