@@ -161,23 +161,7 @@ impl Scope<'_> {
                 self.descriptor_sets(layout, &set_layouts, resources, options.timeout)?;
 
             // Record.
-            let pool_info = vk::CommandPoolCreateInfo::default().queue_family_index(r.queue_family);
-            let pool = self.track(
-                d.create_command_pool(&pool_info, None),
-                Object::CommandPool,
-                "vkCreateCommandPool",
-            )?;
-            let alloc = vk::CommandBufferAllocateInfo::default()
-                .command_pool(pool)
-                .level(vk::CommandBufferLevel::PRIMARY)
-                .command_buffer_count(1);
-            let cmd = d
-                .allocate_command_buffers(&alloc)
-                .map_err(|e| format!("vkAllocateCommandBuffers: {e}"))?[0];
-            let begin = vk::CommandBufferBeginInfo::default()
-                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-            d.begin_command_buffer(cmd, &begin)
-                .map_err(|e| format!("vkBeginCommandBuffer: {e}"))?;
+            let cmd = self.begin_commands()?;
             self.record_uploads(
                 cmd,
                 resources,

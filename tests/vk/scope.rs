@@ -133,6 +133,32 @@ fn round16(n: u64) -> u64 {
 }
 
 impl<'r> Scope<'r> {
+    /// A one-time command buffer from a new tracked pool, begun.
+    pub(super) fn begin_commands(&mut self) -> Result<vk::CommandBuffer, String> {
+        let r = self.runner;
+        let d = &r.device;
+        unsafe {
+            let pool_info = vk::CommandPoolCreateInfo::default().queue_family_index(r.queue_family);
+            let pool = self.track(
+                d.create_command_pool(&pool_info, None),
+                Object::CommandPool,
+                "vkCreateCommandPool",
+            )?;
+            let alloc = vk::CommandBufferAllocateInfo::default()
+                .command_pool(pool)
+                .level(vk::CommandBufferLevel::PRIMARY)
+                .command_buffer_count(1);
+            let cmd = d
+                .allocate_command_buffers(&alloc)
+                .map_err(|e| format!("vkAllocateCommandBuffers: {e}"))?[0];
+            let begin = vk::CommandBufferBeginInfo::default()
+                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            d.begin_command_buffer(cmd, &begin)
+                .map_err(|e| format!("vkBeginCommandBuffer: {e}"))?;
+            Ok(cmd)
+        }
+    }
+
     /// Creates an image in device-local memory (any memory where there is
     /// none), bound and tracked; `no_memory` is the error when no memory
     /// type fits.
