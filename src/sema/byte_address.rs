@@ -11,6 +11,16 @@ use crate::ir;
 use crate::span::Span;
 
 impl<'s, 'a> FnCtx<'s, 'a> {
+    /// `left op right` on `uint`s: the address and word arithmetic here.
+    fn u32_op(
+        &mut self,
+        op: ir::BinaryOperator,
+        left: ir::Handle<ir::Expression>,
+        right: ir::Handle<ir::Expression>,
+    ) -> ir::Handle<ir::Expression> {
+        self.binary_ir(op, left, right, types::UINT, types::UINT)
+    }
+
     /// Pointer to the `uint` holding byte `addr + off` of a byte-address
     /// buffer.
     pub(super) fn bab_word_ptr(
@@ -33,15 +43,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let byte = self.bab_byte(addr, off);
         let u = self.s.ir_ty(types::UINT);
         let two = self.u32_lit(2);
-        let idx = self.add(
-            ir::Expression::Binary {
-                op: ir::BinaryOperator::ShiftRight,
-                left: byte,
-                right: two,
-                precise: false,
-            },
-            u,
-        );
+        let idx = self.u32_op(ir::BinaryOperator::ShiftRight, byte, two);
         let apty = self.ptr_type(arr, space);
         let a = self.add(
             ir::Expression::AccessIndex {
@@ -72,17 +74,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if off == 0 {
             return addr;
         }
-        let u = self.s.ir_ty(types::UINT);
         let o = self.u32_lit(off);
-        self.add(
-            ir::Expression::Binary {
-                op: ir::BinaryOperator::Add,
-                left: addr,
-                right: o,
-                precise: false,
-            },
-            u,
-        )
+        self.u32_op(ir::BinaryOperator::Add, addr, o)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -121,15 +114,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     u,
                 );
                 let four = self.u32_lit(4);
-                let bytes = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::Multiply,
-                        left: len,
-                        right: four,
-                        precise: false,
-                    },
-                    u,
-                );
+                let bytes = self.u32_op(ir::BinaryOperator::Multiply, len, four);
                 self.write_out(a, bytes, types::UINT);
                 Val::void()
             }
@@ -277,34 +262,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         // The half word: shift by 16 when the address is 2 mod 4.
         let byte = self.bab_byte(addr, off);
         let three = self.u32_lit(3);
-        let bits = self.add(
-            ir::Expression::Binary {
-                op: ir::BinaryOperator::ShiftLeft,
-                left: byte,
-                right: three,
-                precise: false,
-            },
-            u,
-        );
+        let bits = self.u32_op(ir::BinaryOperator::ShiftLeft, byte, three);
         let sixteen = self.u32_lit(16);
-        let sh = self.add(
-            ir::Expression::Binary {
-                op: ir::BinaryOperator::And,
-                left: bits,
-                right: sixteen,
-                precise: false,
-            },
-            u,
-        );
-        let v = self.add(
-            ir::Expression::Binary {
-                op: ir::BinaryOperator::ShiftRight,
-                left: w,
-                right: sh,
-                precise: false,
-            },
-            u,
-        );
+        let sh = self.u32_op(ir::BinaryOperator::And, bits, sixteen);
+        let v = self.u32_op(ir::BinaryOperator::ShiftRight, w, sh);
         let u16t = self.s.types.scalar(Sc::U16);
         let u16i = self.s.ir_ty(u16t);
         let h = self.add(
@@ -637,35 +598,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 };
                 let byte = self.bab_byte(addr, off);
                 let three = self.u32_lit(3);
-                let bits = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::ShiftLeft,
-                        left: byte,
-                        right: three,
-                        precise: false,
-                    },
-                    u,
-                );
+                let bits = self.u32_op(ir::BinaryOperator::ShiftLeft, byte, three);
                 let sixteen = self.u32_lit(16);
-                let sh = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::And,
-                        left: bits,
-                        right: sixteen,
-                        precise: false,
-                    },
-                    u,
-                );
+                let sh = self.u32_op(ir::BinaryOperator::And, bits, sixteen);
                 let ffff = self.u32_lit(0xffff);
-                let mask = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::ShiftLeft,
-                        left: ffff,
-                        right: sh,
-                        precise: false,
-                    },
-                    u,
-                );
+                let mask = self.u32_op(ir::BinaryOperator::ShiftLeft, ffff, sh);
                 let keep = self.add(
                     ir::Expression::Unary {
                         op: ir::UnaryOperator::BitwiseNot,
@@ -675,33 +612,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     u,
                 );
                 let old = self.add(ir::Expression::Load { pointer: p }, u);
-                let kept = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::And,
-                        left: old,
-                        right: keep,
-                        precise: false,
-                    },
-                    u,
-                );
-                let moved = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::ShiftLeft,
-                        left: v32,
-                        right: sh,
-                        precise: false,
-                    },
-                    u,
-                );
-                let new = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::InclusiveOr,
-                        left: kept,
-                        right: moved,
-                        precise: false,
-                    },
-                    u,
-                );
+                let kept = self.u32_op(ir::BinaryOperator::And, old, keep);
+                let moved = self.u32_op(ir::BinaryOperator::ShiftLeft, v32, sh);
+                let new = self.u32_op(ir::BinaryOperator::InclusiveOr, kept, moved);
                 self.stmt(ir::Statement::Store {
                     pointer: p,
                     value: new,
