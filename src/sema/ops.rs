@@ -69,39 +69,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     comp.concrete()
                 };
                 let t = self.s.types.with_shape(sc, shape);
-                let c = self.convert(v, t, span);
-                let Some(h) = self.value(&c) else {
-                    return Val::error();
-                };
-                let r = self.map_rows(h, t, |cx, row, rt| {
-                    cx.add(
-                        ir::Expression::Unary {
-                            op: ir::UnaryOperator::Negate,
-                            expr: row,
-                            precise: false,
-                        },
-                        rt,
-                    )
-                });
-                Val::expr(t, r)
+                self.unary_rows(v, t, ir::UnaryOperator::Negate, span)
             }
             UnaryOp::Not => {
                 let t = self.s.types.with_shape(Sc::Bool, shape);
-                let c = self.convert(v, t, span);
-                let Some(h) = self.value(&c) else {
-                    return Val::error();
-                };
-                let r = self.map_rows(h, t, |cx, row, rt| {
-                    cx.add(
-                        ir::Expression::Unary {
-                            op: ir::UnaryOperator::LogicalNot,
-                            expr: row,
-                            precise: false,
-                        },
-                        rt,
-                    )
-                });
-                Val::expr(t, r)
+                self.unary_rows(v, t, ir::UnaryOperator::LogicalNot, span)
             }
             UnaryOp::BitNot => {
                 let sc = match comp {
@@ -120,21 +92,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     }
                 };
                 let t = self.s.types.with_shape(sc, shape);
-                let c = self.convert(v, t, span);
-                let Some(h) = self.value(&c) else {
-                    return Val::error();
-                };
-                let r = self.map_rows(h, t, |cx, row, rt| {
-                    cx.add(
-                        ir::Expression::Unary {
-                            op: ir::UnaryOperator::BitwiseNot,
-                            expr: row,
-                            precise: false,
-                        },
-                        rt,
-                    )
-                });
-                Val::expr(t, r)
+                self.unary_rows(v, t, ir::UnaryOperator::BitwiseNot, span)
             }
             _ => Val::error(),
         }
@@ -487,6 +445,25 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         let h = self.binary_ir(irop, ha, hb, ct, rt);
         Val::expr(rt, h)
+    }
+
+    /// `v` converted to `t`, then `op` applied (row by row for matrices).
+    fn unary_rows(&mut self, v: Val, t: TyId, op: ir::UnaryOperator, span: Span) -> Val {
+        let c = self.convert(v, t, span);
+        let Some(h) = self.value(&c) else {
+            return Val::error();
+        };
+        let r = self.map_rows(h, t, |cx, row, rt| {
+            cx.add(
+                ir::Expression::Unary {
+                    op,
+                    expr: row,
+                    precise: false,
+                },
+                rt,
+            )
+        });
+        Val::expr(t, r)
     }
 
     /// An IR binary operation on operands of HLSL type `ct`, giving `rt`;
