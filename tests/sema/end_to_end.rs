@@ -212,7 +212,9 @@ fn stage_asm(profile: &str, src: &str) -> String {
 #[test]
 fn unused_builtin_parameter_still_declares_its_capability() {
     // The variable is decorated `BuiltIn SampleId` though nothing reads it.
-    let asm = pixel_asm("float4 main(uint index : SV_SampleIndex) : SV_Target { return 1.0; }");
+    let asm = pixel_asm(
+        "float4 main(uint sample : SV_SampleIndex, float4 tint : COLOR) : SV_Target { return tint * 0.5; }",
+    );
     assert!(asm.contains("OpCapability SampleRateShading"), "{asm}");
 }
 
@@ -221,7 +223,7 @@ fn arrays_of_empty_structs_step_by_their_alignment() {
     // A cbuffer array of empty structs: stride 16 (a zero stride breaks the
     // block layout rules), as DXC lays it out.
     let asm = pixel_asm(
-        "cbuffer foo { struct {} bar[2]; float4 tint; };\n\
+        "cbuffer Params { struct {} pad[2]; float4 tint; };\n\
          float4 main() : SV_Target { return tint; }",
     );
     assert!(asm.contains("ArrayStride 16"), "{asm}");
@@ -233,12 +235,16 @@ fn arrays_of_empty_structs_step_by_their_alignment() {
 
 #[test]
 fn pixel_entry_attributes_become_execution_modes() {
-    let asm = pixel_asm("[earlydepthstencil] float4 main() : SV_Target { return 1; }");
+    let asm = pixel_asm(
+        "[earlydepthstencil] float4 main() : SV_Target { return float4(0.25, 0.5, 0.75, 1); }",
+    );
     assert!(
         asm.contains("OpExecutionMode %main EarlyFragmentTests"),
         "{asm}"
     );
-    let asm = pixel_asm("[[vk::post_depth_coverage]] float4 main() : SV_Target { return 1; }");
+    let asm = pixel_asm(
+        "[[vk::post_depth_coverage]] float4 main() : SV_Target { return float4(1, 0.5, 0.25, 1); }",
+    );
     assert!(
         asm.contains("OpExecutionMode %main PostDepthCoverage")
             && asm.contains("OpCapability SampleMaskPostDepthCoverage")
@@ -280,14 +286,14 @@ fn vk_location_places_stage_variables() {
     } // Before the function, it places the result.
     let asm = stage_asm(
         "vs_6_0",
-        "[[vk::location(2)]] float main([[vk::location(0)]] uint m : M,\n\
-           [[vk::location(1)]] out float n : N, out float4 pos : SV_Position) : R {\n\
-           n = m; pos = 0; return 1.0; }",
+        "[[vk::location(2)]] float main([[vk::location(0)]] uint id : INSTANCEDATA,\n\
+           [[vk::location(1)]] out float fog : FOG, out float4 pos : SV_Position) : SHADE {\n\
+           fog = id * 0.25; pos = float4(id, 0, 0, 1); return 0.5; }",
     );
     for want in [
-        "OpDecorate %in_var_M Location 0",
-        "OpDecorate %out_var_R Location 2",
-        "OpDecorate %out_var_N Location 1",
+        "OpDecorate %in_var_INSTANCEDATA Location 0",
+        "OpDecorate %out_var_SHADE Location 2",
+        "OpDecorate %out_var_FOG Location 1",
     ] {
         assert!(asm.contains(want), "{want}:\n{asm}");
     }
@@ -323,15 +329,15 @@ fn helper_lane_attribute_asks_nothing_outside_pixel_shaders() {
 
 #[test]
 fn clip_distances_pack_into_one_array_by_semantic_index() {
-    // Sorted by N and packed: clip0 at 0, clip2 at 1..2, clip5 at 3..5 of a
+    // Sorted by N and packed: N = 1 at 0..1, N = 3 at 2, N = 4 at 3..5 of a
     // float[6]; the cull distance has an array of its own.
     let asm = stage_asm(
         "vs_6_0",
-        "struct T { float clip0 : SV_ClipDistance0; };\n\
-         struct S { float3 clip5 : SV_ClipDistance5; float cull : SV_CullDistance0; };\n\
-         float4 main(out T t, out S s, out float2 clip2 : SV_ClipDistance2) : SV_Position {\n\
-           t.clip0 = 10; s.clip5 = float3(50, 51, 52); s.cull = 7; clip2 = float2(20, 21);\n\
-           return 0; }",
+        "struct Edge { float2 sides : SV_ClipDistance1; };\n\
+         struct Planes { float3 far : SV_ClipDistance4; float fade : SV_CullDistance2; };\n\
+         float4 main(out Planes planes, out float near : SV_ClipDistance3, out Edge edge) : SV_Position {\n\
+           edge.sides = float2(10, 11); near = 20; planes.far = float3(50, 51, 52);\n\
+           planes.fade = 7; return 0; }",
     );
     for want in [
         "OpDecorate %gl_ClipDistance BuiltIn ClipDistance",
@@ -343,7 +349,7 @@ fn clip_distances_pack_into_one_array_by_semantic_index() {
         assert!(asm.contains(want), "{want}:\n{asm}");
     }
     // Each value lands at its packed element.
-    for (elem, value) in [(0, "10"), (1, "20"), (2, "21"), (3, "50"), (5, "52")] {
+    for (elem, value) in [(0, "10"), (1, "11"), (2, "20"), (3, "50"), (5, "52")] {
         let chain = asm
             .lines()
             .find(|l| {
