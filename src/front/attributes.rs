@@ -9,6 +9,7 @@
 //! ignoring them would give SPIR-V that means something else.
 
 use crate::front::ast;
+use crate::options::Stage;
 
 /// What hlslc does with a known attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +24,8 @@ pub enum Support {
     Warn(&'static str),
     /// Changes the SPIR-V, and hlslc does not implement it yet: an error.
     NotYet,
+    /// As `NotYet` in that stage; elsewhere it asks for nothing.
+    NotYetIn(Stage),
 }
 
 /// HLSL's attributes, lower case.
@@ -56,9 +59,11 @@ const HLSL: &[(&str, Support)] = &[
             "the wave size cannot be set in SPIR-V for Vulkan; the application chooses it (VK_EXT_subgroup_size_control)",
         ),
     ),
-    // MaximallyReconvergesKHR + RequireFullQuadsKHR (SPV_KHR_quad_control):
-    // newer than the spirv-tools the tests validate with.
-    ("waveopsincludehelperlanes", Support::NotYet),
+    // Helper lanes exist in pixel shaders only (elsewhere DXC emits
+    // nothing). There: MaximallyReconvergesKHR + RequireFullQuadsKHR
+    // (SPV_KHR_quad_control), newer than the spirv-tools the tests
+    // validate with.
+    ("waveopsincludehelperlanes", Support::NotYetIn(Stage::Pixel)),
     // Work graphs (SM 6.8).
     ("nodelaunch", Support::NotYet),
     ("nodeisprogramentry", Support::NotYet),

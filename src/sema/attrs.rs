@@ -12,74 +12,82 @@ use crate::options::Stage;
 /// Checks the attributes of every declaration in `items`. Functions
 /// without a body are skipped: a call to one is an error of its own.
 pub fn check_items(items: &[ast::Item], stage: Stage, diags: &mut Diagnostics) {
-    for item in items {
-        match item {
-            ast::Item::Var(v) => check(&v.attrs, diags),
-            ast::Item::Function(f) => check_function(f, stage, diags),
-            ast::Item::Struct(s) => check_struct(s, stage, diags),
-            ast::Item::CBuffer(c) => {
-                check(&c.attrs, diags);
-                for m in &c.members {
-                    check(&m.attrs, diags);
+    Checker { stage, diags }.items(items);
+}
+
+struct Checker<'d> {
+    stage: Stage,
+    diags: &'d mut Diagnostics,
+}
+
+impl Checker<'_> {
+    fn items(&mut self, items: &[ast::Item]) {
+        for item in items {
+            match item {
+                ast::Item::Var(v) => self.check(&v.attrs),
+                ast::Item::Function(f) => self.function(f),
+                ast::Item::Struct(s) => self.structure(s),
+                ast::Item::CBuffer(c) => {
+                    self.check(&c.attrs);
+                    for m in &c.members {
+                        self.check(&m.attrs);
+                    }
                 }
+                ast::Item::Namespace(n) => self.items(&n.items),
+                _ => {}
             }
-            ast::Item::Namespace(n) => check_items(&n.items, stage, diags),
-            _ => {}
+        }
+    }
+
+    fn function(&mut self, f: &ast::Function) {
+        if f.body.is_none() {
+            return;
+        }
+        self.check(&f.attrs);
+        for p in &f.params {
+            self.check(&p.attrs);
+        }
+    }
+
+    fn structure(&mut self, s: &ast::StructDecl) {
+        self.check(&s.attrs);
+        for m in &s.members {
+            match m {
+                ast::StructMember::Field(v) => self.check(&v.attrs),
+                ast::StructMember::Method(f) => self.function(f),
+                ast::StructMember::Struct(s) => self.structure(s),
+                _ => {}
+            }
+        }
+    }
+
+    fn check(&mut self, attrs: &[ast::Attribute]) {
+        for a in attrs {
+            match support(a) {
+                Some(Support::NotYet) => self.diags.push(not_yet(a)),
+                Some(Support::NotYetIn(stage)) if stage == self.stage => {
+                    self.diags.push(not_yet(a))
+                }
+                Some(Support::Warn(why)) => self.diags.push(
+                    Diagnostic::warning(
+                        codes::IGNORED_SYNTAX,
+                        format!("the attribute `{}` is ignored", display_name(a)),
+                    )
+                    .label(a.span, "no effect in SPIR-V for Vulkan")
+                    .note(why),
+                ),
+                Some(Support::Yes | Support::NoEffect | Support::NotYetIn(_)) | None => {}
+            }
         }
     }
 }
 
-fn check_function(f: &ast::Function, stage: Stage, diags: &mut Diagnostics) {
-    if f.body.is_none() {
-        return;
-    }
-    for a in &f.attrs {
-        // Helper lanes exist in pixel shaders only; elsewhere the attribute
-        // asks for nothing (DXC emits nothing for it).
-        if stage != Stage::Pixel
-            && display_name(a).eq_ignore_ascii_case("WaveOpsIncludeHelperLanes")
-        {
-            continue;
-        }
-        check(std::slice::from_ref(a), diags);
-    }
-    for p in &f.params {
-        check(&p.attrs, diags);
-    }
-}
-
-fn check_struct(s: &ast::StructDecl, stage: Stage, diags: &mut Diagnostics) {
-    check(&s.attrs, diags);
-    for m in &s.members {
-        match m {
-            ast::StructMember::Field(v) => check(&v.attrs, diags),
-            ast::StructMember::Method(f) => check_function(f, stage, diags),
-            ast::StructMember::Struct(s) => check_struct(s, stage, diags),
-            _ => {}
-        }
-    }
-}
-
-fn check(attrs: &[ast::Attribute], diags: &mut Diagnostics) {
-    for a in attrs {
-        match support(a) {
-            Some(Support::NotYet) => diags.push(
-                Diagnostic::error(
-                    codes::UNSUPPORTED,
-                    format!("not supported yet: the attribute `{}`", display_name(a)),
-                )
-                .label(a.span, "hlslc cannot produce its effect yet")
-                .note("ignoring it would give SPIR-V that means something else"),
-            ),
-            Some(Support::Warn(why)) => diags.push(
-                Diagnostic::warning(
-                    codes::IGNORED_SYNTAX,
-                    format!("the attribute `{}` is ignored", display_name(a)),
-                )
-                .label(a.span, "no effect in SPIR-V for Vulkan")
-                .note(why),
-            ),
-            Some(Support::Yes | Support::NoEffect) | None => {}
-        }
-    }
+/// The error for a known attribute whose effect hlslc does not produce.
+fn not_yet(a: &ast::Attribute) -> Diagnostic {
+    Diagnostic::error(
+        codes::UNSUPPORTED,
+        format!("not supported yet: the attribute `{}`", display_name(a)),
+    )
+    .label(a.span, "hlslc cannot produce its effect yet")
+    .note("ignoring it would give SPIR-V that means something else")
 }

@@ -5,6 +5,7 @@
 [[vk::combinedImageSampler]] SamplerState smp : register(s0);
 
 [WaveSize(32)]
+[WaveOpsIncludeHelperLanes]
 float4 main(float2 uv : TEXCOORD) : SV_Target {
     return tex.Sample(smp, uv);
 }
