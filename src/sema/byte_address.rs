@@ -268,15 +268,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let v = self.u32_op(ir::BinaryOperator::ShiftRight, w, sh);
         let u16t = self.s.types.scalar(Sc::U16);
         let u16i = self.s.ir_ty(u16t);
-        let h = self.add(
-            ir::Expression::As {
-                expr: v,
-                kind: ir::ScalarKind::Uint,
-                convert: Some(2),
-                precise: false,
-            },
-            u16i,
-        );
+        let h = self.as_kind(v, ir::ScalarKind::Uint, Some(2), u16i);
         if sc == Sc::U16 {
             return Some(h);
         }
@@ -330,24 +322,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let hi = self.add(ir::Expression::Load { pointer: p1 }, u);
                 let u64t = self.s.types.scalar(Sc::U64);
                 let u64i = self.s.ir_ty(u64t);
-                let lo64 = self.add(
-                    ir::Expression::As {
-                        expr: lo,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(8),
-                        precise: false,
-                    },
-                    u64i,
-                );
-                let hi64 = self.add(
-                    ir::Expression::As {
-                        expr: hi,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(8),
-                        precise: false,
-                    },
-                    u64i,
-                );
+                let lo64 = self.as_kind(lo, ir::ScalarKind::Uint, Some(8), u64i);
+                let hi64 = self.as_kind(hi, ir::ScalarKind::Uint, Some(8), u64i);
                 let sh = self.lit(ir::Literal::U64(32));
                 let hs = self.add(
                     ir::Expression::Binary {
@@ -543,28 +519,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     Sc::Bool => {
                         self.bool_to_int(val, 1, u, ir::Literal::U32(1), ir::Literal::U32(0))
                     }
-                    _ => self.add(
-                        ir::Expression::As {
-                            expr: val,
-                            kind: ir::ScalarKind::Uint,
-                            convert: None,
-                            precise: false,
-                        },
-                        u,
-                    ),
+                    _ => self.as_kind(val, ir::ScalarKind::Uint, None, u),
                 };
                 self.bab_store_word(obj, addr, off, w, span);
             }
             Ty::Enum(_) => {
-                let w = self.add(
-                    ir::Expression::As {
-                        expr: val,
-                        kind: ir::ScalarKind::Uint,
-                        convert: None,
-                        precise: false,
-                    },
-                    u,
-                );
+                let w = self.as_kind(val, ir::ScalarKind::Uint, None, u);
                 self.bab_store_word(obj, addr, off, w, span);
             }
             Ty::Scalar(sc) if sc.concrete().width() == 2 => {
@@ -574,25 +534,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let bits16 = if sc == Sc::U16 {
                     val
                 } else {
-                    self.add(
-                        ir::Expression::As {
-                            expr: val,
-                            kind: ir::ScalarKind::Uint,
-                            convert: None,
-                            precise: false,
-                        },
-                        u16i,
-                    )
+                    self.as_kind(val, ir::ScalarKind::Uint, None, u16i)
                 };
-                let v32 = self.add(
-                    ir::Expression::As {
-                        expr: bits16,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(4),
-                        precise: false,
-                    },
-                    u,
-                );
+                let v32 = self.as_kind(bits16, ir::ScalarKind::Uint, Some(4), u);
                 let Some((p, _)) = self.bab_word_ptr(obj, addr, off, span) else {
                     return;
                 };
@@ -626,25 +570,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let v = if sc == Sc::U64 {
                     val
                 } else {
-                    self.add(
-                        ir::Expression::As {
-                            expr: val,
-                            kind: ir::ScalarKind::Uint,
-                            convert: None,
-                            precise: false,
-                        },
-                        u64i,
-                    )
+                    self.as_kind(val, ir::ScalarKind::Uint, None, u64i)
                 };
-                let lo = self.add(
-                    ir::Expression::As {
-                        expr: v,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(4),
-                        precise: false,
-                    },
-                    u,
-                );
+                let lo = self.as_kind(v, ir::ScalarKind::Uint, Some(4), u);
                 let sh = self.lit(ir::Literal::U64(32));
                 let hs = self.add(
                     ir::Expression::Binary {
@@ -655,15 +583,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     },
                     u64i,
                 );
-                let hi = self.add(
-                    ir::Expression::As {
-                        expr: hs,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(4),
-                        precise: false,
-                    },
-                    u,
-                );
+                let hi = self.as_kind(hs, ir::ScalarKind::Uint, Some(4), u);
                 self.bab_store_word(obj, addr, off, lo, span);
                 self.bab_store_word(obj, addr, off + 4, hi, span);
             }

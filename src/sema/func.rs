@@ -328,6 +328,26 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.fb.cache_log.push((h, CacheKey::Lit(l)));
         h
     }
+    /// `expr` as `kind`: a bit cast when `convert` is `None`, else a
+    /// conversion to that many bytes per component; the result has IR
+    /// type `ty`.
+    pub fn as_kind(
+        &mut self,
+        expr: ir::Handle<ir::Expression>,
+        kind: ir::ScalarKind,
+        convert: Option<u8>,
+        ty: ir::Handle<ir::Type>,
+    ) -> ir::Handle<ir::Expression> {
+        self.add(
+            ir::Expression::As {
+                expr,
+                kind,
+                convert,
+                precise: false,
+            },
+            ty,
+        )
+    }
     pub fn u32_lit(&mut self, v: u32) -> ir::Handle<ir::Expression> {
         self.lit(ir::Literal::U32(v))
     }

@@ -177,15 +177,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     if t == u {
                         h
                     } else {
-                        self.add(
-                            ir::Expression::As {
-                                expr: h,
-                                kind: ir::ScalarKind::Uint,
-                                convert: Some(4),
-                                precise: false,
-                            },
-                            u,
-                        )
+                        self.as_kind(h, ir::ScalarKind::Uint, Some(4), u)
                     }
                 }
             });
@@ -795,15 +787,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     pub(super) fn as_uint(&mut self, h: ir::Handle<ir::Expression>) -> ir::Handle<ir::Expression> {
         let u = self.s.ir_ty(types::UINT);
-        self.add(
-            ir::Expression::As {
-                expr: h,
-                kind: ir::ScalarKind::Uint,
-                convert: None,
-                precise: false,
-            },
-            u,
-        )
+        self.as_kind(h, ir::ScalarKind::Uint, None, u)
     }
 
     /// Methods of resource objects.

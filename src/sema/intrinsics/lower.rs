@@ -180,15 +180,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return r;
         }
         let it = self.s.ir_ty(ret);
-        self.add(
-            ir::Expression::As {
-                expr: r,
-                kind: ir::ScalarKind::Sint,
-                convert: None,
-                precise: false,
-            },
-            it,
-        )
+        self.as_kind(r, ir::ScalarKind::Sint, None, it)
     }
 
     /// `countbits`, `firstbithigh`, `firstbitlow` and `reversebits` on 16-
@@ -223,15 +215,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let bits = if signed {
             let ut = self.s.types.with_shape(unsigned_sc, shape);
             let uit = self.s.ir_ty(ut);
-            self.add(
-                ir::Expression::As {
-                    expr: vals[0],
-                    kind: ir::ScalarKind::Uint,
-                    convert: None,
-                    precise: false,
-                },
-                uit,
-            )
+            self.as_kind(vals[0], ir::ScalarKind::Uint, None, uit)
         } else {
             vals[0]
         };
@@ -640,26 +624,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
                 let u64t = self.s.types.with_shape(Sc::U64, shape);
                 let u64i = self.s.ir_ty(u64t);
-                let bits = self.add(
-                    ir::Expression::As {
-                        expr: vals[0],
-                        kind: ir::ScalarKind::Uint,
-                        convert: None,
-                        precise: false,
-                    },
-                    u64i,
-                );
+                let bits = self.as_kind(vals[0], ir::ScalarKind::Uint, None, u64i);
                 let ut = self.s.types.with_shape(Sc::U32, shape);
                 let uit = self.s.ir_ty(ut);
-                let lo = self.add(
-                    ir::Expression::As {
-                        expr: bits,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(4),
-                        precise: false,
-                    },
-                    uit,
-                );
+                let lo = self.as_kind(bits, ir::ScalarKind::Uint, Some(4), uit);
                 let sh = self.lit(ir::Literal::U64(32));
                 let sh = self.splat_scalar(sh, Sc::U64, shape);
                 let hs = self.add(
@@ -671,15 +639,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     },
                     u64i,
                 );
-                let hi = self.add(
-                    ir::Expression::As {
-                        expr: hs,
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(4),
-                        precise: false,
-                    },
-                    uit,
-                );
+                let hi = self.as_kind(hs, ir::ScalarKind::Uint, Some(4), uit);
                 self.write_out(&args[1], lo, ut);
                 self.write_out(&args[2], hi, ut);
                 Val::void()
@@ -688,24 +648,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
                 let u64t = self.s.types.with_shape(Sc::U64, shape);
                 let u64i = self.s.ir_ty(u64t);
-                let lo = self.add(
-                    ir::Expression::As {
-                        expr: vals[0],
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(8),
-                        precise: false,
-                    },
-                    u64i,
-                );
-                let hi = self.add(
-                    ir::Expression::As {
-                        expr: vals[1],
-                        kind: ir::ScalarKind::Uint,
-                        convert: Some(8),
-                        precise: false,
-                    },
-                    u64i,
-                );
+                let lo = self.as_kind(vals[0], ir::ScalarKind::Uint, Some(8), u64i);
+                let hi = self.as_kind(vals[1], ir::ScalarKind::Uint, Some(8), u64i);
                 let sh = self.lit(ir::Literal::U64(32));
                 let sh = self.splat_scalar(sh, Sc::U64, shape);
                 let hs = self.add(
@@ -727,15 +671,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     u64i,
                 );
                 let it = self.s.ir_ty(ret);
-                let h = self.add(
-                    ir::Expression::As {
-                        expr: bits,
-                        kind: ir::ScalarKind::Float,
-                        convert: None,
-                        precise: false,
-                    },
-                    it,
-                );
+                let h = self.as_kind(bits, ir::ScalarKind::Float, None, it);
                 Val::expr(ret, h)
             }
             Custom::Select => {
