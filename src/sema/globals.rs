@@ -228,18 +228,13 @@ impl<'a> Sema<'a> {
                 return;
             }
             let irt = self.ir_ty(ty);
-            let gv = self.module.globals.append(ir::GlobalVariable {
-                name: Some(d.name.name.to_string()),
-                space: ir::AddressSpace::Workgroup,
-                ty: irt,
-                init: None,
-                binding: None,
-                io: None,
-                precise: st.precise,
-                invariant: false,
-                semantic: None,
-                counter: None,
-            });
+            let gv = ir::build::add_global(
+                &mut self.module,
+                d.name.name.as_str(),
+                ir::AddressSpace::Workgroup,
+                irt,
+            );
+            self.module.globals[gv].precise = st.precise;
             self.groupshared.push((d.name.name, ty, span));
             info.kind = GlobalKind::Var { gv, mem: irt };
             self.new_global(info, scope, d.name);
@@ -272,18 +267,14 @@ impl<'a> Sema<'a> {
                 return;
             }
             let irt = self.ir_ty(ty);
-            let gv = self.module.globals.append(ir::GlobalVariable {
-                name: Some(d.name.name.to_string()),
-                space: ir::AddressSpace::Private,
-                ty: irt,
-                init: init_const,
-                binding: None,
-                io: None,
-                precise: st.precise,
-                invariant: false,
-                semantic: None,
-                counter: None,
-            });
+            let gv = ir::build::add_global(
+                &mut self.module,
+                d.name.name.as_str(),
+                ir::AddressSpace::Private,
+                irt,
+            );
+            self.module.globals[gv].precise = st.precise;
+            self.module.globals[gv].init = init_const;
             info.kind = GlobalKind::Var { gv, mem: irt };
             if let Some(c) = st.is_const {
                 info.read_only = Some(ReadOnly::Const(c));
