@@ -8,6 +8,7 @@
 
 pub mod codes;
 mod render;
+pub mod suggest;
 
 pub use codes::Code;
 pub use render::{DiagnosticFormat, render, render_json, render_to_string};

@@ -151,7 +151,7 @@ pub fn suggestion(a: &ast::Attribute) -> Option<String> {
         [ns, name] if ns.name.as_str() == "vk" => (VK, "vk::", name.name.as_str()),
         _ => return None,
     };
-    crate::sema::suggest::closest(name, candidates.iter().map(|(k, _)| *k))
+    crate::diag::suggest::closest(name, candidates.iter().map(|(k, _)| *k))
         .map(|k| format!("{prefix}{k}"))
 }
 

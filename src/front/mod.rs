@@ -7,7 +7,6 @@
 
 pub mod ast;
 pub mod attributes;
-pub mod builtin_types;
 pub mod lexer;
 pub mod parser;
 pub mod preprocess;

@@ -180,7 +180,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     cur = scope.parent;
                 }
                 names.extend(super::intrinsics::table::TABLE.iter().map(|i| i.name));
-                if let Some(c) = super::suggest::closest(callee.last().name.as_str(), names) {
+                if let Some(c) = crate::diag::suggest::closest(callee.last().name.as_str(), names) {
                     d = d.note(format!("did you mean `{c}`?"));
                 }
             }

@@ -328,7 +328,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         names.extend(self.s.scopes.get(sc).names.keys().copied());
                         cur = self.s.scopes.get(sc).parent;
                     }
-                    if let Some(c) = super::suggest::closest(
+                    if let Some(c) = crate::diag::suggest::closest(
                         last.name.as_str(),
                         names.iter().map(|n| n.as_str()),
                     ) {
@@ -357,7 +357,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             format!("`{}` has no member `{}`", self.s.ty_name(ty), id.name),
         )
         .label(id.span, "unknown member");
-        if let Some(c) = super::suggest::closest(id.name.as_str(), names.iter().map(|n| n.as_str()))
+        if let Some(c) =
+            crate::diag::suggest::closest(id.name.as_str(), names.iter().map(|n| n.as_str()))
         {
             d = d.note(format!("did you mean `{c}`?"));
         }

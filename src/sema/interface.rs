@@ -192,8 +192,12 @@ impl<'a> Sema<'a> {
         let want = self.opts.entry.to_ascii_lowercase();
         if let Some((_, close)) = defined
             .iter()
-            .filter(|(_, n)| super::suggest::edit_distance(&n.to_ascii_lowercase(), &want) <= 2)
-            .min_by_key(|(_, n)| super::suggest::edit_distance(&n.to_ascii_lowercase(), &want))
+            .filter(|(_, n)| {
+                crate::diag::suggest::edit_distance(&n.to_ascii_lowercase(), &want) <= 2
+            })
+            .min_by_key(|(_, n)| {
+                crate::diag::suggest::edit_distance(&n.to_ascii_lowercase(), &want)
+            })
         {
             d = d.note(format!("did you mean `{close}`?"));
         }

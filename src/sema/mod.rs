@@ -44,7 +44,6 @@ pub mod resources;
 pub mod scope;
 pub mod stmt;
 pub mod storage;
-pub mod suggest;
 pub mod texture;
 pub mod texture_rules;
 pub mod types;

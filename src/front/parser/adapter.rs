@@ -23,9 +23,9 @@
 
 use super::ctx::{NameKind, ParseCtx};
 use super::{MAX_NESTING, Tok};
-use crate::front::builtin_types;
 use crate::front::lexer::{PpToken, Token};
 use crate::intern::Symbol;
+use crate::intern::builtins;
 use crate::span::{Loc, Span};
 use std::convert::Infallible;
 
@@ -151,7 +151,7 @@ impl<'c, 't> Adapter<'c, 't> {
                 Token::Shr => depth -= 2,
                 Token::Ident => {
                     if self.ctx.classify_name(t.sym) == Some(NameKind::Type)
-                        || builtin_types::is_vk_type(t.sym)
+                        || builtins::is_vk_type(t.sym)
                     {
                         saw_type = true;
                     }
@@ -195,12 +195,12 @@ impl<'c, 't> Adapter<'c, 't> {
         let name = t.sym;
         // `vk::SpirvType`, `vk::khr::CooperativeMatrixA`
         if self.prev == Token::ColonColon && self.prev2 == Token::NamespaceName {
-            let vk = builtin_types::vk_symbol();
-            if self.prev2_sym == vk || builtin_types::is_vk_namespace(self.prev2_sym) {
-                if builtin_types::is_vk_type(name) {
+            let vk = builtins::vk_symbol();
+            if self.prev2_sym == vk || builtins::is_vk_namespace(self.prev2_sym) {
+                if builtins::is_vk_type(name) {
                     return Token::TypeName;
                 }
-                if self.prev2_sym == vk && builtin_types::is_vk_namespace(name) {
+                if self.prev2_sym == vk && builtins::is_vk_namespace(name) {
                     return Token::NamespaceName;
                 }
             }
@@ -219,7 +219,7 @@ impl<'c, 't> Adapter<'c, 't> {
             Some(NameKind::Namespace) => Token::Ident,
             Some(NameKind::Template) => return Token::TemplateName,
             Some(NameKind::Value) => return Token::Ident,
-            None if builtin_types::is_builtin_type(name) => Token::TypeName,
+            None if builtins::is_builtin_type(name) => Token::TypeName,
             None => Token::Ident,
         };
         if kind == Token::TypeName {
@@ -243,7 +243,7 @@ impl<'c, 't> Adapter<'c, 't> {
             }
             return Token::TypeName;
         }
-        if next == Some(Token::ColonColon) && builtin_types::is_builtin_namespace(name) {
+        if next == Some(Token::ColonColon) && builtins::is_builtin_namespace(name) {
             return Token::NamespaceName;
         }
         if next == Some(Token::Lt) && self.template_call_follows(i + 1) {

@@ -12,9 +12,9 @@ use super::error::{self, SyntaxError};
 use super::{MAX_NESTING, MAX_RECOVERIES, Tok};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
-use crate::front::builtin_types;
 use crate::front::lexer::PpToken;
 use crate::intern::Symbol;
+use crate::intern::builtins;
 use crate::span::{Loc, Span};
 use lalrpop_util::ErrorRecovery;
 use rustc_hash::FxHashMap;
@@ -131,7 +131,7 @@ impl<'t> ParseCtx<'t> {
     pub fn classify_name(&self, name: Symbol) -> Option<NameKind> {
         match self.lookup(name) {
             Some(k) => Some(k),
-            None if builtin_types::is_builtin_type(name) => Some(NameKind::Type),
+            None if builtins::is_builtin_type(name) => Some(NameKind::Type),
             None => None,
         }
     }

@@ -11,7 +11,7 @@
 //! [`OBJECTS`]. Types that live in the `vk::` namespace (DXC's SPIR-V
 //! extensions) are in [`VK_TYPES`] and only classified after `vk::`.
 
-use crate::intern::Symbol;
+use super::Symbol;
 
 /// Scalar type spellings that also have vector `T1`..`T4` and matrix
 /// `T1x1`..`T4x4` forms.

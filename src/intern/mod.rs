@@ -4,7 +4,9 @@
 //! the set of distinct identifiers a compiler (or the LSP server over a
 //! session) sees is small, and `&'static str` keeps every use borrow-free.
 
-use crate::front::builtin_types::for_each_preinterned;
+pub mod builtins;
+
+use builtins::for_each_preinterned;
 use rustc_hash::FxHashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
@@ -21,7 +23,7 @@ struct Table {
 impl Table {
     /// A table holding HLSL's built-in type and namespace names as its first
     /// symbols, in [`for_each_preinterned`]'s order, so that
-    /// [`crate::front::builtin_types`] classifies a symbol by its index.
+    /// [`builtins`] classifies a symbol by its index.
     /// Their text shares one leaked buffer.
     fn with_builtins() -> Table {
         let mut text = String::with_capacity(8 * 1024);
