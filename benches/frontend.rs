@@ -82,9 +82,9 @@ fn frontend(c: &mut Criterion) {
     let inputs = preprocessed(&loader, &mains);
     group.bench_function("parse samples", |b| {
         b.iter(|| {
-            for (sm, toks) in &inputs {
+            for (_, toks) in &inputs {
                 let mut diags = Diagnostics::new();
-                black_box(parser::parse(toks, sm, &mut diags));
+                black_box(parser::parse(toks, &mut diags));
             }
         })
     });
@@ -110,9 +110,9 @@ fn fixed_rounds(n: u32) {
     let inputs = preprocessed(&loader, &mains);
     let start = std::time::Instant::now();
     for _ in 0..n {
-        for (sm, toks) in &inputs {
+        for (_, toks) in &inputs {
             let mut diags = Diagnostics::new();
-            black_box(parser::parse(toks, sm, &mut diags));
+            black_box(parser::parse(toks, &mut diags));
         }
     }
     println!("parse: {:.1} MB/s", mbps(start.elapsed()));

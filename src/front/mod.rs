@@ -31,7 +31,7 @@ pub fn parse_program(
     diags: &mut Diagnostics,
 ) -> Parsed {
     let pp = preprocess::preprocess(main, loader, options, sm, diags);
-    let unit = parser::parse(&pp.tokens, sm, diags);
+    let unit = parser::parse(&pp.tokens, diags);
     Parsed {
         unit,
         dependencies: pp.dependencies,

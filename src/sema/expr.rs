@@ -6,7 +6,7 @@ use super::func::{FnCtx, LocalSym, LocalVar};
 use super::place::{Place, Val, ValKind};
 use super::resolve::literal_konst;
 use super::scope::{GlobalId, Sym};
-use super::types::{self, ResKind, Sc, ScKind, Ty, TyId};
+use super::types::{self, ResKind, Sc, Ty, TyId};
 use super::{GlobalKind, ReadOnly};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast::{self, BinaryOp, UnaryOp};
@@ -883,11 +883,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 }
-pub(super) fn unreachable_op() -> ir::BinaryOperator {
-    // Shifts are handled before; keep a harmless value.
-    ir::BinaryOperator::ShiftLeft
-}
-
 pub fn binop_str(op: BinaryOp) -> &'static str {
     match op {
         BinaryOp::Add => "+",
@@ -921,10 +916,6 @@ pub(super) fn unary_str(op: UnaryOp) -> &'static str {
         UnaryOp::PreDec | UnaryOp::PostDec => "--",
     }
 }
-
-/// Silences "unused" for kinds kept for later stages.
-#[allow(dead_code)]
-fn _kinds(_: ScKind) {}
 
 #[cfg(test)]
 mod tests {

@@ -927,7 +927,8 @@ impl<'a> Sema<'a> {
         })
     }
 
-    /// groupshared memory is limited to 32 KB in D3D11+ compute shaders.
+    /// Records, for each function name, the parameter positions that some
+    /// overload takes `out` or `inout` (see [`Sema::may_take_out`]).
     fn summarize_out_params(&mut self) {
         let mut map: FxHashMap<Symbol, u64> = FxHashMap::default();
         for f in &self.funcs {
@@ -1041,6 +1042,7 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// groupshared memory is limited to 32 KB in D3D11+ compute shaders.
     fn check_groupshared_budget(&mut self) {
         const LIMIT: u64 = 32768;
         let mut total = 0u64;

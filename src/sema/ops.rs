@@ -5,7 +5,7 @@
 //! shifts with masked amounts, increments.
 
 use super::consteval::{self, FoldError, Konst};
-use super::expr::{binop_str, unary_str, unreachable_op};
+use super::expr::{binop_str, unary_str};
 use super::func::FnCtx;
 use super::place::{Val, ValKind};
 use super::types::{self, Sc, Shape, Ty, TyId};
@@ -436,7 +436,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             BinaryOp::Le => ir::BinaryOperator::LessEqual,
             BinaryOp::Gt => ir::BinaryOperator::Greater,
             BinaryOp::Ge => ir::BinaryOperator::GreaterEqual,
-            BinaryOp::Shl | BinaryOp::Shr => unreachable_op(),
+            // Shifts were lowered by `shift` above (they do not convert
+            // their operands to a common type).
+            BinaryOp::Shl => ir::BinaryOperator::ShiftLeft,
+            BinaryOp::Shr => ir::BinaryOperator::ShiftRight,
         };
         let rt = if is_cmp {
             self.s.types.with_shape(Sc::Bool, shape)

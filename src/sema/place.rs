@@ -325,9 +325,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let low = ((1u64 << width) - 1) as i64;
         let mask = self.int_const(ty, low);
-        let field_mask = self.int_const(ty, low << offset);
         let keep = self.int_const(ty, !(low << offset));
-        let _ = field_mask;
         let sh = self.int_const(ty, offset as i64);
         let kept = self.bin(ir::BinaryOperator::And, old, keep, ty);
         let masked = self.bin(ir::BinaryOperator::And, v, mask, ty);

@@ -283,15 +283,6 @@ impl<'t> ParseCtx<'t> {
     /// another too closely, or the adapter already reported it) and returns
     /// the span the error covers.
     pub fn recover(&self, e: ErrorRecovery<Loc, Tok, Infallible>, span: Span) -> Span {
-        if std::env::var_os("HLSLC_DEBUG_PARSE").is_some() {
-            eprintln!(
-                "recover at pos {}: {:?} dropped {:?} span {:?}",
-                self.pos.get(),
-                super::error::error_token_index(&e.error),
-                e.dropped_tokens.iter().map(|t| t.1.idx).collect::<Vec<_>>(),
-                span
-            );
-        }
         self.report_parse_error(&e.error);
         self.last_recovery.set(Some(self.pos.get()));
         self.recoveries.set(self.recoveries.get() + 1);

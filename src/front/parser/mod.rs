@@ -23,7 +23,6 @@ use crate::diag::Diagnostics;
 use crate::front::ast;
 use crate::front::lexer::{PpToken, Token};
 use crate::intern::Symbol;
-use crate::source::SourceMap;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(
@@ -60,15 +59,12 @@ pub struct Tok {
 /// Parses a preprocessed token stream. Syntax errors are reported to `diags`;
 /// the parts that parsed are returned (a declaration that failed to parse is
 /// an `Item::Error`).
-pub fn parse(tokens: &[PpToken], _sm: &SourceMap, diags: &mut Diagnostics) -> ast::TranslationUnit {
+pub fn parse(tokens: &[PpToken], diags: &mut Diagnostics) -> ast::TranslationUnit {
     let ctx = ParseCtx::new(tokens);
     let result = grammar::TranslationUnitParser::new().parse(&ctx, adapter::Adapter::new(&ctx));
     let unit = match result {
         Ok(unit) => unit,
         Err(e) => {
-            if std::env::var_os("HLSLC_DEBUG_PARSE").is_some() {
-                eprintln!("fatal parse error: {e:?}");
-            }
             ctx.report_parse_error(&e);
             ast::TranslationUnit::default()
         }

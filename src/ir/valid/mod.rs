@@ -5,8 +5,10 @@
 //! - every handle is in range, and a type or constant expression refers
 //!   only to earlier ones (so there are no cycles);
 //! - module constants are only `Literal`, `ZeroValue`, `Compose`, `Splat`
-//!   and `Constant`; `GlobalVariable::init` and `LocalVariable::init` are
-//!   handles into `Module::const_expressions` of the variable's type;
+//!   and `Constant`; `GlobalVariable::init` is a handle into
+//!   `Module::const_expressions` of the variable's type, and
+//!   `LocalVariable::init` one into its function's own arena (a literal,
+//!   constant, zero value, or a compose/splat of those: no `Emit`);
 //! - in a function: `expr_types` has one type per expression; an expression
 //!   uses only earlier expressions; every non-trivial expression stands in
 //!   exactly one `Emit` range and trivial ones in none (a `ZeroValue` may
