@@ -18,6 +18,21 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// The stage's name in prose and in reflection: `vertex`, `pixel`, …
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::Pixel => "pixel",
+            Stage::Geometry => "geometry",
+            Stage::Hull => "hull",
+            Stage::Domain => "domain",
+            Stage::Compute => "compute",
+            Stage::Mesh => "mesh",
+            Stage::Amplification => "amplification",
+            Stage::Library => "library",
+        }
+    }
+
     /// The profile prefix: `vs`, `ps`, `gs`, `hs`, `ds`, `cs`, `ms`, `as`, `lib`.
     pub fn prefix(self) -> &'static str {
         match self {

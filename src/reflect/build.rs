@@ -190,7 +190,7 @@ impl<'a> Reflector<'a> {
         }
         EntryPoint {
             name,
-            stage: stage_name(ep.stage).to_string(),
+            stage: ep.stage.name().to_string(),
             workgroup_size: matches!(
                 ep.stage,
                 Stage::Compute | Stage::Mesh | Stage::Amplification

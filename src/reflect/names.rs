@@ -2,7 +2,6 @@
 //! formats, stages and target environments.
 
 use crate::ir::{AddressSpace, ImageDim, ImageFormat, Scalar, ScalarKind};
-use crate::options::Stage;
 
 /// The `-fspv-target-env=` spelling.
 pub(super) fn target_env_name(env: crate::options::TargetEnv) -> &'static str {
@@ -13,20 +12,6 @@ pub(super) fn target_env_name(env: crate::options::TargetEnv) -> &'static str {
         E::Vulkan1_1Spirv1_4 => "vulkan1.1spirv1.4",
         E::Vulkan1_2 => "vulkan1.2",
         E::Vulkan1_3 => "vulkan1.3",
-    }
-}
-
-pub(super) fn stage_name(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Vertex => "vertex",
-        Stage::Pixel => "pixel",
-        Stage::Geometry => "geometry",
-        Stage::Hull => "hull",
-        Stage::Domain => "domain",
-        Stage::Compute => "compute",
-        Stage::Mesh => "mesh",
-        Stage::Amplification => "amplification",
-        Stage::Library => "library",
     }
 }
 

@@ -13,7 +13,6 @@ use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
-use crate::options::Stage;
 
 /// The handle scratch lowering contexts use for their (discarded) function.
 pub fn scratch_handle() -> ir::Handle<ir::Function> {
@@ -795,19 +794,5 @@ impl<'a> Sema<'a> {
             ret_precise: fst.precise,
             ret_semantic: f.return_annotations.semantic.map(|s| (s.name, s.span)),
         }
-    }
-}
-
-pub fn stage_name(s: Stage) -> &'static str {
-    match s {
-        Stage::Vertex => "vertex",
-        Stage::Pixel => "pixel",
-        Stage::Geometry => "geometry",
-        Stage::Hull => "hull",
-        Stage::Domain => "domain",
-        Stage::Compute => "compute",
-        Stage::Mesh => "mesh",
-        Stage::Amplification => "amplification",
-        Stage::Library => "library",
     }
 }

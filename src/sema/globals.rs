@@ -2,7 +2,7 @@
 //! uniforms gathered into `$Globals`), resources and their blocks, push
 //! constants, cbuffers, counters, register and binding attributes.
 
-use super::decl::{find_attr, parse_register_slot, scratch_handle, stage_name};
+use super::decl::{find_attr, parse_register_slot, scratch_handle};
 use super::func::{FnBuilder, FnCtx};
 use super::layout::{BufferKind, Rule};
 use super::resolve::Env;
@@ -196,7 +196,7 @@ impl<'a> Sema<'a> {
                         format!(
                             "groupshared variable `{}` in a {} shader",
                             d.name.name,
-                            stage_name(self.stage)
+                            self.stage.name()
                         ),
                     )
                     .label(

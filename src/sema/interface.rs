@@ -6,7 +6,7 @@
 //! assembled field by field), calls the user's function, and stores the
 //! results to stage outputs.
 
-use super::decl::{find_attr, stage_name};
+use super::decl::find_attr;
 use super::func::{FnBuilder, FnCtx};
 use super::place::Val;
 use super::scope::{FuncDeclId, GLOBAL_SCOPE, Sym};
@@ -239,7 +239,7 @@ impl<'a> Sema<'a> {
                     codes::NUMTHREADS_MISSING,
                     format!(
                         "{} entry point `{}` has no `[numthreads]` attribute",
-                        stage_name(self.stage),
+                        self.stage.name(),
                         f.name.last().name
                     ),
                 )
@@ -856,7 +856,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.s.push(
                 Diagnostic::error(
                     codes::BAD_SEMANTIC,
-                    format!("`{sname}` is not an input of {} shaders", stage_name(self.s.stage)),
+                    format!("`{sname}` is not an input of {} shaders", self.s.stage.name()),
                 )
                 .label(sspan, "unknown or unsupported here")
                 .note(if matches!(self.s.stage, Stage::Compute) {
@@ -1068,7 +1068,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     codes::BAD_SEMANTIC,
                     format!(
                         "`{sname}` is not an output of {} shaders",
-                        stage_name(self.s.stage)
+                        self.s.stage.name()
                     ),
                 )
                 .label(sspan, "unknown or unsupported here"),

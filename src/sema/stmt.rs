@@ -279,10 +279,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 if !matches!(self.s.stage, Stage::Pixel | Stage::Library) {
                     self.s.error(
                         codes::STAGE_STATEMENT,
-                        format!(
-                            "`discard` in a {} shader",
-                            super::decl::stage_name(self.s.stage)
-                        ),
+                        format!("`discard` in a {} shader", self.s.stage.name()),
                         s.span,
                         "only pixel shaders can discard",
                     );

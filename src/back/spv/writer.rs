@@ -277,7 +277,11 @@ impl<'a> Writer<'a> {
             globals.sort();
             globals.dedup();
             let mut callees = Vec::new();
-            collect_calls(&fun.body, &mut callees);
+            ir::visit::walk_statements(&fun.body, |s| {
+                if let ir::Statement::Call { function, .. } = s {
+                    callees.push(*function);
+                }
+            });
             callees.sort();
             callees.dedup();
             if let Some(bad) = callees
@@ -341,32 +345,5 @@ impl<'a> Writer<'a> {
             globals.into_iter().collect(),
             builtins.into_iter().collect(),
         )
-    }
-}
-
-/// The functions called anywhere in `block` (an explicit stack: nesting
-/// depth does not grow the call stack).
-fn collect_calls(block: &[ir::Statement], out: &mut Vec<Handle<ir::Function>>) {
-    use ir::Statement as S;
-    let mut pending: Vec<&[ir::Statement]> = vec![block];
-    while let Some(block) = pending.pop() {
-        for stmt in block {
-            match stmt {
-                S::Call { function, .. } => out.push(*function),
-                S::Block(b) => pending.push(b),
-                S::If { accept, reject, .. } => {
-                    pending.push(accept);
-                    pending.push(reject);
-                }
-                S::Switch { cases, .. } => pending.extend(cases.iter().map(|c| c.body.as_slice())),
-                S::Loop {
-                    body, continuing, ..
-                } => {
-                    pending.push(body);
-                    pending.push(continuing);
-                }
-                _ => {}
-            }
-        }
     }
 }

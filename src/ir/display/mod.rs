@@ -183,7 +183,7 @@ pub fn module_to_string(module: &Module) -> String {
             out,
             "entry {:?} {} fn {}",
             ep.name,
-            stage_name(ep.stage),
+            ep.stage.name(),
             names.function(ep.function)
         );
         if matches!(
@@ -225,20 +225,6 @@ pub fn function_to_string(module: &Module, function: Handle<Function>) -> String
     let mut out = String::new();
     write_function(&mut out, module, &names, function);
     out
-}
-
-fn stage_name(s: Stage) -> &'static str {
-    match s {
-        Stage::Vertex => "vertex",
-        Stage::Pixel => "pixel",
-        Stage::Geometry => "geometry",
-        Stage::Hull => "hull",
-        Stage::Domain => "domain",
-        Stage::Compute => "compute",
-        Stage::Mesh => "mesh",
-        Stage::Amplification => "amplification",
-        Stage::Library => "library",
-    }
 }
 
 /// The text of an address space.
