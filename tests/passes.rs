@@ -365,14 +365,14 @@ mod runtime {
         let mut g = FunctionBuilder::new("mad3");
         let mut args = Vec::new();
         for (i, name) in ["a", "b", "c"].iter().enumerate() {
-            g.f.arguments.push(FunctionArgument {
+            g.body.function.arguments.push(FunctionArgument {
                 name: Some(name.to_string()),
                 ty: f32_ty,
                 precise: false,
             });
             args.push(g.add(Expression::FunctionArgument(i as u32), f32_ty));
         }
-        g.f.result = Some(FunctionResult {
+        g.body.function.result = Some(FunctionResult {
             ty: f32_ty,
             precise: false,
         });
@@ -383,7 +383,7 @@ mod runtime {
 
         let mut f = FunctionBuilder::new("main");
         let p = f.local("p", f32_ty, fptr);
-        f.f.local_variables[ir::Handle::from_index(0)].precise = true;
+        f.body.function.local_variables[ir::Handle::from_index(0)].precise = true;
         let gb = f.global(buf, block_ptr);
         let arr = f.index(gb, 0, arr_ptr);
         let call = |f: &mut FunctionBuilder, first: u32| {

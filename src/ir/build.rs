@@ -1,10 +1,20 @@
-//! A small builder for writing IR by hand: tests of passes and of the
-//! backend build modules with it instead of going through sema.
+//! Building IR functions: the one place that keeps `Emit` statements right.
 //!
-//! [`FunctionBuilder`] appends expressions with their types (inferred for
-//! the common operations), emits every non-trivial expression right away
-//! (merging consecutive ones into one `Emit`), and builds structured
-//! statements from closures.
+//! [`Body`] is a function under construction: its expression arena, the
+//! stack of open blocks, and the run of expressions appended since the last
+//! `Emit` (as naga's `Emitter`). Appending an expression that needs
+//! evaluation extends the run; pushing a statement, opening or closing a
+//! block closes the run with one `Emit`. Trivial expressions (literals,
+//! constants, zero values, variable and argument references, statement
+//! results) close the run first and stay outside it. Sema lowers function
+//! bodies through a `Body` (adding its block scopes, literal caches and
+//! discarded trial lowerings on top); the passes' rebuilds, the inliner and
+//! the tests build through it too.
+//!
+//! [`FunctionBuilder`] is a `Body` with the module at hand, for writing IR
+//! by hand: tests of passes and of the backend build modules with it
+//! instead of going through sema. It infers result types for the common
+//! operations and builds structured statements from closures.
 //!
 //! ```
 //! use hlslc::ir::{build::FunctionBuilder, BinaryOperator, Scalar, Module};
@@ -21,32 +31,170 @@
 
 use super::*;
 
+/// A function under construction: its arena, its open blocks (the body at
+/// the bottom, where statements go the last) and the expressions not yet
+/// covered by an `Emit`.
+#[derive(Debug)]
+pub struct Body {
+    pub function: Function,
+    blocks: Vec<Block>,
+    /// The first expression of the run that the next `Emit` covers.
+    emit_start: usize,
+}
+
+impl Body {
+    /// Continues `function` (its arguments, result and any expressions it
+    /// has already); statements go into a new body.
+    pub fn new(function: Function) -> Self {
+        let emit_start = function.expressions.len();
+        Body {
+            function,
+            blocks: vec![Block::new()],
+            emit_start,
+        }
+    }
+
+    /// Appends an expression of type `ty`: a trivial one outside any `Emit`,
+    /// any other in the run the next `Emit` covers.
+    pub fn add(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
+        if expr.is_trivial() {
+            self.add_outside(expr, ty)
+        } else {
+            self.add_in_run(expr, ty)
+        }
+    }
+
+    /// Appends an expression to the run the next `Emit` covers, trivial or
+    /// not (a `ZeroValue` may stand in an `Emit`; a statement result or a
+    /// reference must not).
+    pub fn add_in_run(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
+        self.function.add_expression(expr, ty)
+    }
+
+    /// Appends an expression outside any `Emit`: a trivial one, a part of
+    /// a local's initialiser (`LocalVariable::init` needs no `Emit`), or one
+    /// that an `Emit` the caller pushes itself covers (a copied body).
+    pub fn add_outside(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
+        self.flush();
+        let h = self.function.add_expression(expr, ty);
+        self.emit_start = self.function.expressions.len();
+        h
+    }
+
+    /// Closes the run of expressions appended since the last `Emit` with
+    /// an `Emit` in the current block.
+    pub fn flush(&mut self) {
+        let len = self.function.expressions.len();
+        if self.emit_start < len {
+            let range = Range::new(self.emit_start, len);
+            if let Some(b) = self.blocks.last_mut() {
+                b.push(Statement::Emit(range));
+            }
+            self.emit_start = len;
+        }
+    }
+
+    /// Appends a statement to the current block (after the `Emit` of the
+    /// expressions it may use).
+    pub fn push(&mut self, s: Statement) {
+        self.flush();
+        if let Some(b) = self.blocks.last_mut() {
+            b.push(s);
+        }
+    }
+
+    /// Opens a nested block: statements go there until [`Body::close`].
+    pub fn open(&mut self) {
+        self.flush();
+        self.blocks.push(Block::new());
+    }
+
+    /// Closes the innermost nested block and returns it (without adding it
+    /// anywhere). The body itself is never closed: then the result is empty.
+    pub fn close(&mut self) -> Block {
+        self.flush();
+        if self.blocks.len() > 1 {
+            self.blocks.pop().unwrap_or_default()
+        } else {
+            Block::new()
+        }
+    }
+
+    /// The block statements go into now.
+    pub fn current(&self) -> &[Statement] {
+        self.blocks.last().map_or(&[], |b| b.as_slice())
+    }
+
+    /// Whether the current block ends in a return, break, continue or kill
+    /// (so what follows is unreachable).
+    pub fn terminated(&self) -> bool {
+        self.current().last().is_some_and(|s| {
+            matches!(
+                s,
+                Statement::Return { .. } | Statement::Break | Statement::Continue | Statement::Kill
+            )
+        })
+    }
+
+    /// Drops the expressions from index `len` on (which no statement may
+    /// use any more); the next run starts after what is left.
+    pub fn truncate_expressions(&mut self, len: usize) {
+        if self.function.expressions.len() > len {
+            self.function.expressions.truncate(len);
+            self.function.expr_types.truncate(len);
+            self.function.expr_spans.truncate(len);
+        }
+        self.emit_start = self.function.expressions.len();
+    }
+
+    /// Declares a local variable; `pointer` is the type of a pointer to it
+    /// in the Function space. Returns the pointer expression.
+    pub fn local(
+        &mut self,
+        name: Option<String>,
+        ty: Handle<Type>,
+        precise: bool,
+        pointer: Handle<Type>,
+    ) -> Handle<Expression> {
+        let lv = self.function.local_variables.append(LocalVariable {
+            name,
+            ty,
+            init: None,
+            precise,
+        });
+        self.add(Expression::LocalVariable(lv), pointer)
+    }
+
+    /// Ends building: the function with its body (the bottom block).
+    pub fn finish(mut self) -> Function {
+        self.flush();
+        self.function.body = std::mem::take(&mut self.blocks[0]);
+        self.function
+    }
+}
+
 /// Builds one function of a module. Call [`FunctionBuilder::finish`] to add
 /// it to the module.
 pub struct FunctionBuilder<'m> {
     pub module: &'m mut Module,
-    pub function: Function,
-    /// Open blocks; the last is where statements go.
-    blocks: Vec<Block>,
+    pub body: Body,
 }
 
 impl<'m> FunctionBuilder<'m> {
     pub fn new(module: &'m mut Module, name: &str) -> Self {
         FunctionBuilder {
             module,
-            function: Function {
+            body: Body::new(Function {
                 name: name.to_string(),
                 ..Function::default()
-            },
-            blocks: vec![Block::new()],
+            }),
         }
     }
 
     /// Adds the function to the module and returns its handle.
-    pub fn finish(mut self) -> Handle<Function> {
-        let body = self.blocks.pop().unwrap_or_default();
-        self.function.body = body;
-        self.module.functions.append(self.function)
+    pub fn finish(self) -> Handle<Function> {
+        let f = self.body.finish();
+        self.module.functions.append(f)
     }
 
     // --- types -----------------------------------------------------------
@@ -73,26 +221,13 @@ impl<'m> FunctionBuilder<'m> {
 
     // --- expressions -----------------------------------------------------
 
-    /// Appends an expression of type `ty`; a non-trivial one is emitted at
-    /// once.
+    /// Appends an expression of type `ty` (see [`Body::add`]).
     pub fn expr(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
-        let trivial = expr.is_trivial();
-        let h = self.function.add_expression(expr, ty);
-        if !trivial {
-            let block = self.blocks.last_mut().expect("a block is open");
-            if let Some(Statement::Emit(r)) = block.last_mut()
-                && r.end_index() == h.index()
-            {
-                *r = Range::new(r.start_index(), h.index() + 1);
-            } else {
-                block.push(Statement::Emit(Range::new(h.index(), h.index() + 1)));
-            }
-        }
-        h
+        self.body.add(expr, ty)
     }
 
     pub fn ty_of(&self, h: Handle<Expression>) -> Handle<Type> {
-        self.function.expr_type(h)
+        self.body.function.expr_type(h)
     }
 
     pub fn literal(&mut self, lit: Literal) -> Handle<Expression> {
@@ -117,8 +252,8 @@ impl<'m> FunctionBuilder<'m> {
 
     /// Declares an argument and returns the `FunctionArgument` expression.
     pub fn argument(&mut self, name: &str, ty: Handle<Type>) -> Handle<Expression> {
-        let n = self.function.arguments.len() as u32;
-        self.function.arguments.push(FunctionArgument {
+        let n = self.body.function.arguments.len() as u32;
+        self.body.function.arguments.push(FunctionArgument {
             name: Some(name.to_string()),
             ty,
             precise: false,
@@ -128,14 +263,8 @@ impl<'m> FunctionBuilder<'m> {
 
     /// Declares a local variable and returns the pointer expression to it.
     pub fn local(&mut self, name: &str, ty: Handle<Type>, precise: bool) -> Handle<Expression> {
-        let lv = self.function.local_variables.append(LocalVariable {
-            name: Some(name.to_string()),
-            ty,
-            init: None,
-            precise,
-        });
         let pty = self.pointer(ty, AddressSpace::Function);
-        self.expr(Expression::LocalVariable(lv), pty)
+        self.body.local(Some(name.to_string()), ty, precise, pty)
     }
 
     /// The pointer expression to a global.
@@ -380,7 +509,7 @@ impl<'m> FunctionBuilder<'m> {
     // --- statements ------------------------------------------------------
 
     pub fn push(&mut self, s: Statement) {
-        self.blocks.last_mut().expect("a block is open").push(s);
+        self.body.push(s);
     }
     pub fn store(&mut self, pointer: Handle<Expression>, value: Handle<Expression>) {
         self.push(Statement::Store { pointer, value });
@@ -388,17 +517,17 @@ impl<'m> FunctionBuilder<'m> {
     /// `return value;` and, when `result` is given and the function has none
     /// yet, declares the result type.
     pub fn ret(&mut self, value: Option<Handle<Expression>>, result: Option<Handle<Type>>) {
-        if let (Some(ty), None) = (result, &self.function.result) {
-            self.function.result = Some(FunctionResult { ty, precise: false });
+        if let (Some(ty), None) = (result, &self.body.function.result) {
+            self.body.function.result = Some(FunctionResult { ty, precise: false });
         }
         self.push(Statement::Return { value });
     }
 
     /// Builds a block with `f` and returns it (without adding it anywhere).
     pub fn block(&mut self, f: impl FnOnce(&mut Self)) -> Block {
-        self.blocks.push(Block::new());
+        self.body.open();
         f(self);
-        self.blocks.pop().unwrap_or_default()
+        self.body.close()
     }
 
     pub fn if_(

@@ -153,7 +153,7 @@ mod tests {
         let a = fb.binary(Add, x, x);
         let b = fb.binary(Add, x_again, x_again);
         let p = fb.binary(Add, x, x);
-        if let Expression::Binary { precise, .. } = &mut fb.function.expressions[p] {
+        if let Expression::Binary { precise, .. } = &mut fb.body.function.expressions[p] {
             *precise = true;
         }
         fb.store(o, a);

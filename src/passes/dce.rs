@@ -385,13 +385,13 @@ mod init_tests {
         let used = fb.local("used", v2, false);
         let _unused = fb.local("unused", v2, false);
         let one = fb
-            .function
-            .add_expression(Expression::Literal(Literal::f32(1.0)), f32t);
+            .body
+            .add_outside(Expression::Literal(Literal::f32(1.0)), f32t);
         let two = fb
-            .function
-            .add_expression(Expression::Literal(Literal::f32(2.0)), f32t);
+            .body
+            .add_outside(Expression::Literal(Literal::f32(2.0)), f32t);
         let init = |fb: &mut FunctionBuilder, a, b| {
-            fb.function.add_expression(
+            fb.body.add_outside(
                 Expression::Compose {
                     ty: v2,
                     components: vec![a, b],
@@ -401,9 +401,9 @@ mod init_tests {
         };
         let i0 = init(&mut fb, one, two);
         let i1 = init(&mut fb, two, one);
-        let ls: Vec<_> = fb.function.local_variables.handles().collect();
-        fb.function.local_variables[ls[0]].init = Some(i0);
-        fb.function.local_variables[ls[1]].init = Some(i1);
+        let ls: Vec<_> = fb.body.function.local_variables.handles().collect();
+        fb.body.function.local_variables[ls[0]].init = Some(i0);
+        fb.body.function.local_variables[ls[1]].init = Some(i1);
         let v = fb.load(used);
         fb.ret(Some(v), Some(v2));
         fb.finish();

@@ -492,7 +492,7 @@ impl Forward {
         path: &[u32],
         v: Handle<Expression>,
     ) {
-        let ty = cx.new.local_variables[l].ty;
+        let ty = cx.body.function.local_variables[l].ty;
         let old = self.known.get(&l).cloned();
         match store_at(cx.module, old, ty, path, Known::value(v)) {
             Some(k) => self.set(l, k),
@@ -517,7 +517,7 @@ impl Rewrite for Forward {
         let Some((l, path)) = self.path_of(cx, pointer) else {
             return Some(cx.emit(expr, ty, span));
         };
-        let local_ty = cx.new.local_variables[l].ty;
+        let local_ty = cx.body.function.local_variables[l].ty;
         if let Some(known) = self.known.get(&l).cloned()
             && let Some(v) = load_at(cx, &known, local_ty, &path, span)
         {
@@ -561,14 +561,15 @@ impl Rewrite for Forward {
             // The function body: locals with a trivial initialiser start
             // with its value.
             let inits: Vec<_> = cx
-                .new
+                .body
+                .function
                 .local_variables
                 .iter()
                 .filter(|(l, _)| self.is_simple(*l))
                 .filter_map(|(l, v)| v.init.map(|i| (l, i)))
                 .filter(|&(_, i)| {
                     matches!(
-                        cx.new.expressions[i],
+                        cx.body.function.expressions[i],
                         Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_)
                     )
                 })

@@ -93,7 +93,7 @@ mod tests {
         let one = fb.f32(1.0);
         let add = fb.binary(Add, one, mul);
         for (h, p) in [(mul, precise_mul), (add, precise_add)] {
-            if let Expression::Binary { precise, .. } = &mut fb.function.expressions[h] {
+            if let Expression::Binary { precise, .. } = &mut fb.body.function.expressions[h] {
                 *precise = p;
             }
         }

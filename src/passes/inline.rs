@@ -21,9 +21,13 @@
 //! changes) and leaves functions that became uncalled for `dce`.
 
 use super::rewrite::{Rewrite, rebuild_function};
+use crate::ir::build::Body;
 use crate::ir::visit::{walk_statements, walk_statements_mut};
 use crate::ir::*;
 use rustc_hash::FxHashMap;
+
+/// Call results to replace by the values inlining gave them.
+type Replacements = FxHashMap<Handle<Expression>, Handle<Expression>>;
 
 /// Which calls to inline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,8 +106,10 @@ pub fn run(module: &mut Module, policy: Policy) {
         }
         let mut f = std::mem::take(&mut module.functions[caller]);
         let mut replace = FxHashMap::default();
-        let body = std::mem::take(&mut f.body);
-        f.body = splice_block(module, &mut f, body, &inlinable, &mut replace);
+        let old = std::mem::take(&mut f.body);
+        let mut body = Body::new(f);
+        splice_block(module, &mut body, old, &inlinable, &mut replace);
+        let mut f = body.finish();
         apply_replacements(&mut f, &replace);
         module.functions[caller] = f;
         // Restore the arena order (spliced expressions were appended).
@@ -181,14 +187,20 @@ fn callees_first(module: &Module) -> Vec<Handle<Function>> {
     order
 }
 
+/// Appends the statements of `block` to the current block of `body`,
+/// with the calls that are `inlinable` replaced by the callee's body.
 fn splice_block(
     module: &Module,
-    f: &mut Function,
+    body: &mut Body,
     block: Block,
     inlinable: &dyn Fn(Handle<Function>, &Module) -> bool,
-    replace: &mut FxHashMap<Handle<Expression>, Handle<Expression>>,
-) -> Block {
-    let mut out = Block::with_capacity(block.len());
+    replace: &mut Replacements,
+) {
+    let nested = |body: &mut Body, b: Block, replace: &mut Replacements| {
+        body.open();
+        splice_block(module, body, b, inlinable, replace);
+        body.close()
+    };
     for s in block {
         match s {
             Statement::Call {
@@ -199,22 +211,23 @@ fn splice_block(
                 && arguments
                     .iter()
                     .zip(&module.functions[function].arguments)
-                    .all(|(&a, p)| f.expr_type(a) == p.ty) =>
+                    .all(|(&a, p)| body.function.expr_type(a) == p.ty) =>
             {
-                inline_call(module, f, function, &arguments, result, &mut out, replace);
+                inline_call(module, body, function, &arguments, result, replace);
             }
-            Statement::Block(b) => out.push(Statement::Block(splice_block(
-                module, f, b, inlinable, replace,
-            ))),
+            Statement::Block(b) => {
+                let b = nested(body, b, replace);
+                body.push(Statement::Block(b));
+            }
             Statement::If {
                 condition,
                 accept,
                 reject,
                 control,
             } => {
-                let accept = splice_block(module, f, accept, inlinable, replace);
-                let reject = splice_block(module, f, reject, inlinable, replace);
-                out.push(Statement::If {
+                let accept = nested(body, accept, replace);
+                let reject = nested(body, reject, replace);
+                body.push(Statement::If {
                     condition,
                     accept,
                     reject,
@@ -226,56 +239,39 @@ fn splice_block(
                     .into_iter()
                     .map(|c| SwitchCase {
                         value: c.value,
-                        body: splice_block(module, f, c.body, inlinable, replace),
+                        body: nested(body, c.body, replace),
                         fall_through: c.fall_through,
                     })
                     .collect();
-                out.push(Statement::Switch { selector, cases });
+                body.push(Statement::Switch { selector, cases });
             }
             Statement::Loop {
-                body,
+                body: loop_body,
                 continuing,
                 break_if,
                 control,
             } => {
-                let body = splice_block(module, f, body, inlinable, replace);
-                let continuing = splice_block(module, f, continuing, inlinable, replace);
-                out.push(Statement::Loop {
-                    body,
+                let loop_body = nested(body, loop_body, replace);
+                let continuing = nested(body, continuing, replace);
+                body.push(Statement::Loop {
+                    body: loop_body,
                     continuing,
                     break_if,
                     control,
                 });
             }
-            other => out.push(other),
+            other => body.push(other),
         }
     }
-    out
-}
-
-/// Appends an expression to the caller and, when needed, emits it.
-fn append(
-    f: &mut Function,
-    out: &mut Block,
-    e: Expression,
-    ty: Handle<Type>,
-) -> Handle<Expression> {
-    let trivial = e.is_trivial();
-    let h = f.add_expression(e, ty);
-    if !trivial {
-        out.push(Statement::Emit(Range::new(h.index(), h.index() + 1)));
-    }
-    h
 }
 
 fn inline_call(
     module: &Module,
-    f: &mut Function,
+    body: &mut Body,
     callee_h: Handle<Function>,
     arguments: &[Handle<Expression>],
     result: Option<Handle<Expression>>,
-    out: &mut Block,
-    replace: &mut FxHashMap<Handle<Expression>, Handle<Expression>>,
+    replace: &mut Replacements,
 ) {
     let callee = &module.functions[callee_h];
     // Locals.
@@ -283,13 +279,14 @@ fn inline_call(
         .local_variables
         .iter()
         .map(|(_, l)| {
-            f.local_variables.append(LocalVariable {
+            body.function.local_variables.append(LocalVariable {
                 init: None,
                 ..l.clone()
             })
         })
         .collect();
-    // Expressions, in order; arguments map to the call's operands.
+    // Expressions, in order; arguments map to the call's operands. The
+    // callee's `Emit`s, translated, cover them.
     let mut map: Vec<Handle<Expression>> = Vec::with_capacity(callee.expressions.len());
     for (h, e) in callee.expressions.iter() {
         let new = match *e {
@@ -297,17 +294,17 @@ fn inline_call(
                 .get(i as usize)
                 .copied()
                 .unwrap_or(Handle::from_index(0)),
-            Expression::LocalVariable(l) => f.add_expression(
+            Expression::LocalVariable(l) => body.add(
                 Expression::LocalVariable(locals[l.index()]),
                 callee.expr_type(h),
             ),
             ref other => {
                 let mut e = other.clone();
                 e.map_operands(|o| map[o.index()]);
-                let n = f.add_expression(e, callee.expr_type(h));
+                let n = body.add_outside(e, callee.expr_type(h));
                 let span = callee.expr_span(h);
                 if !span.is_dummy() {
-                    f.set_expr_span(n, span);
+                    body.function.set_expr_span(n, span);
                 }
                 n
             }
@@ -317,7 +314,7 @@ fn inline_call(
     // Re-initialise locals that have an initial value.
     for (l, local) in callee.local_variables.iter() {
         if let Some(init) = local.init {
-            let ptr = f.add_expression(
+            let ptr = body.add(
                 Expression::LocalVariable(locals[l.index()]),
                 module
                     .types
@@ -332,21 +329,21 @@ fn inline_call(
             );
             // A fresh, emitted copy of the initialiser (the callee's own
             // copy may be emitted elsewhere in its body).
-            let value = copy_initialiser(callee, f, out, &map, init, 0);
-            out.push(Statement::Store {
+            let value = copy_initialiser(callee, body, &map, init, 0);
+            body.push(Statement::Store {
                 pointer: ptr,
                 value,
             });
         }
     }
-    let mut body = translate_block(&callee.body, &map);
+    let mut inlined = translate_block(&callee.body, &map);
     let result_precise = callee.result.as_ref().is_some_and(|r| r.precise);
-    let simple = body.iter().enumerate().all(|(i, s)| {
-        !contains_return(s) || (i + 1 == body.len() && matches!(s, Statement::Return { .. }))
+    let simple = inlined.iter().enumerate().all(|(i, s)| {
+        !contains_return(s) || (i + 1 == inlined.len() && matches!(s, Statement::Return { .. }))
     });
-    let ret_local = |f: &mut Function| {
+    let ret_local = |body: &mut Body| {
         callee.result.as_ref().map(|r| {
-            let l = f.local_variables.append(LocalVariable {
+            let l = body.function.local_variables.append(LocalVariable {
                 name: Some(format!("{}.result", callee.name)),
                 ty: r.ty,
                 init: None,
@@ -362,28 +359,30 @@ fn inline_call(
                     },
                 })
                 .unwrap_or(r.ty);
-            (f.add_expression(Expression::LocalVariable(l), pty), r.ty)
+            (body.add(Expression::LocalVariable(l), pty), r.ty)
         })
     };
     if simple {
-        let value = match body.last() {
+        let value = match inlined.last() {
             Some(Statement::Return { value }) => {
                 let v = *value;
-                body.pop();
+                inlined.pop();
                 v
             }
             _ => None,
         };
-        out.extend(body);
+        for s in inlined {
+            body.push(s);
+        }
         if let (Some(r), Some(v)) = (result, value) {
             if result_precise {
                 // Through the precise `$ret` local, for the precise pass.
-                if let Some((ptr, ty)) = ret_local(f) {
-                    out.push(Statement::Store {
+                if let Some((ptr, ty)) = ret_local(body) {
+                    body.push(Statement::Store {
                         pointer: ptr,
                         value: v,
                     });
-                    let load = append(f, out, Expression::Load { pointer: ptr }, ty);
+                    let load = body.add(Expression::Load { pointer: ptr }, ty);
                     replace.insert(r, load);
                 }
             } else {
@@ -393,17 +392,17 @@ fn inline_call(
         return;
     }
     // Early returns: a one-trip loop, `return v` → `store $ret, v; break`.
-    let ret = ret_local(f);
-    let mut body = returns_to_breaks(body, ret.map(|r| r.0));
-    body.push(Statement::Break);
-    out.push(Statement::Loop {
-        body,
+    let ret = ret_local(body);
+    let mut once = returns_to_breaks(inlined, ret.map(|r| r.0));
+    once.push(Statement::Break);
+    body.push(Statement::Loop {
+        body: once,
         continuing: Block::new(),
         break_if: None,
         control: LoopControl::None,
     });
     if let (Some(r), Some((ptr, ty))) = (result, ret) {
-        let load = append(f, out, Expression::Load { pointer: ptr }, ty);
+        let load = body.add(Expression::Load { pointer: ptr }, ty);
         replace.insert(r, load);
     }
 }
@@ -412,8 +411,7 @@ fn inline_call(
 /// `Compose`/`Splat` parts; leaves come from `map`.
 fn copy_initialiser(
     callee: &Function,
-    f: &mut Function,
-    out: &mut Block,
+    body: &mut Body,
     map: &[Handle<Expression>],
     h: Handle<Expression>,
     depth: u32,
@@ -423,8 +421,8 @@ fn copy_initialiser(
         return map[h.index()];
     }
     let mut e = e.clone();
-    e.map_operands(|o| copy_initialiser(callee, f, out, map, o, depth + 1));
-    append(f, out, e, callee.expr_type(h))
+    e.map_operands(|o| copy_initialiser(callee, body, map, o, depth + 1));
+    body.add(e, callee.expr_type(h))
 }
 
 fn contains_return(s: &Statement) -> bool {
@@ -505,10 +503,7 @@ fn translate_block(block: &[Statement], map: &[Handle<Expression>]) -> Block {
 }
 
 /// Replaces every use of the keys of `replace` by their values.
-fn apply_replacements(
-    f: &mut Function,
-    replace: &FxHashMap<Handle<Expression>, Handle<Expression>>,
-) {
+fn apply_replacements(f: &mut Function, replace: &Replacements) {
     if replace.is_empty() {
         return;
     }

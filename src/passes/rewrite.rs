@@ -16,6 +16,7 @@
 //!
 //! The walk recurses once per nested block.
 
+use crate::ir::build::Body;
 use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
@@ -26,11 +27,8 @@ pub struct Cx<'a> {
     /// The function as it was.
     pub old: &'a Function,
     /// The function being built (arguments, result and locals copied).
-    pub new: Function,
+    pub body: Body,
     map: Vec<Option<Handle<Expression>>>,
-    blocks: Vec<Block>,
-    /// Start of the current run of emitted expressions.
-    run_start: Option<usize>,
     literals: FxHashMap<Literal, Handle<Expression>>,
 }
 
@@ -83,19 +81,13 @@ impl<'a> Cx<'a> {
     /// Appends an expression to the new arena; a non-trivial one joins the
     /// current `Emit` run.
     pub fn emit(&mut self, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
-        let trivial = expr.is_trivial();
-        if trivial {
-            self.flush_run();
-        } else if self.run_start.is_none() {
-            self.run_start = Some(self.new.expressions.len());
-        }
         let lit = match expr {
             Expression::Literal(l) => Some(l),
             _ => None,
         };
-        let h = self.new.add_expression(expr, ty);
+        let h = self.body.add(expr, ty);
         if !span.is_dummy() {
-            self.new.set_expr_span(h, span);
+            self.body.function.set_expr_span(h, span);
         }
         if let Some(l) = lit {
             self.literals.entry(l).or_insert(h);
@@ -114,13 +106,13 @@ impl<'a> Cx<'a> {
 
     /// An expression of the new arena.
     pub fn expr(&self, h: Handle<Expression>) -> &Expression {
-        &self.new.expressions[h]
+        &self.body.function.expressions[h]
     }
     pub fn ty(&self, h: Handle<Expression>) -> Handle<Type> {
-        self.new.expr_type(h)
+        self.body.function.expr_type(h)
     }
     pub fn inner(&self, h: Handle<Expression>) -> &TypeInner {
-        &self.module.types[self.new.expr_type(h)].inner
+        &self.module.types[self.body.function.expr_type(h)].inner
     }
     /// The literal an expression of the new arena is, if it is one.
     pub fn as_literal(&self, h: Handle<Expression>) -> Option<Literal> {
@@ -137,26 +129,12 @@ impl<'a> Cx<'a> {
 
     /// Adds a statement to the current block.
     pub fn push(&mut self, s: Statement) {
-        self.flush_run();
-        self.blocks.last_mut().expect("a block is open").push(s);
-    }
-
-    fn flush_run(&mut self) {
-        if let Some(start) = self.run_start.take() {
-            let end = self.new.expressions.len();
-            if start < end {
-                self.blocks
-                    .last_mut()
-                    .expect("a block is open")
-                    .push(Statement::Emit(Range::new(start, end)));
-            }
-        }
+        self.body.push(s);
     }
 
     /// Rebuilds an old block into a new one.
     pub fn block(&mut self, rw: &mut impl Rewrite, old: &[Statement]) -> Block {
-        self.flush_run();
-        self.blocks.push(Block::new());
+        self.body.open();
         rw.enter_block(self);
         for s in old {
             let terminator = matches!(
@@ -169,9 +147,9 @@ impl<'a> Cx<'a> {
                 break;
             }
         }
-        self.flush_run();
+        self.body.flush();
         rw.leave_block(self);
-        self.blocks.pop().unwrap_or_default()
+        self.body.close()
     }
 
     fn statement(&mut self, rw: &mut impl Rewrite, s: &Statement) {
@@ -253,21 +231,20 @@ impl<'a> Cx<'a> {
                 break_if,
                 control,
             } => {
-                self.flush_run();
+                self.body.flush();
                 rw.enter_loop(self);
                 let body = self.block(rw, body);
                 // `break_if` is in the scope of `continuing`: map it before
                 // the pass leaves that block.
-                self.flush_run();
-                self.blocks.push(Block::new());
+                self.body.open();
                 rw.enter_block(self);
                 for s in continuing {
                     self.statement(rw, s);
                 }
-                self.flush_run();
+                self.body.flush();
                 let break_if = break_if.map(|b| self.map(b));
                 rw.leave_block(self);
-                let continuing = self.blocks.pop().unwrap_or_default();
+                let continuing = self.body.close();
                 self.push(Statement::Loop {
                     body,
                     continuing,
@@ -322,7 +299,7 @@ impl<'a> Cx<'a> {
         let n = if e.is_trivial() {
             self.emit(e, ty, old.expr_span(h))
         } else {
-            self.new.add_expression(e, ty)
+            self.body.add_outside(e, ty)
         };
         self.map[h.index()] = Some(n);
         n
@@ -363,10 +340,8 @@ pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Fu
     let mut cx = Cx {
         module,
         old,
-        new,
+        body: Body::new(new),
         map: vec![None; old.expressions.len()],
-        blocks: Vec::new(),
-        run_start: None,
         literals: FxHashMap::default(),
     };
     // Trivial expressions are deduplicated: sema makes a fresh reference
@@ -398,10 +373,10 @@ pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Fu
             }
             _ => None,
         };
-        cx.new.local_variables[l].init = init;
+        cx.body.function.local_variables[l].init = init;
     }
     let body = cx.block(rw, &old.body);
-    let mut new = cx.new;
+    let mut new = cx.body.finish();
     new.body = body;
     new
 }

@@ -1,6 +1,7 @@
-//! Lowering one function body: the builder that appends expressions and
-//! statements to an IR function (keeping `Emit` ranges right), block
-//! scopes for locals, and the setup of parameters and `this`.
+//! Lowering one function body: the IR body under construction
+//! ([`ir::build::Body`], which keeps `Emit` ranges right) with what sema
+//! adds on top (block scopes for locals, shared literals and constants,
+//! discarded trial lowerings), and the setup of parameters and `this`.
 
 use super::consteval::{ConstVal, Konst};
 use super::place::{Place, Val, ValKind};
@@ -89,10 +90,8 @@ pub enum Breakable {
 
 /// Builds one IR function.
 pub struct FnBuilder {
-    pub f: ir::Function,
+    pub body: ir::build::Body,
     pub handle: ir::Handle<ir::Function>,
-    blocks: Vec<ir::Block>,
-    emit_start: usize,
     pub locals: Locals,
     /// Return type (HLSL).
     pub ret: TyId,
@@ -125,12 +124,9 @@ impl FnBuilder {
         ret: TyId,
         scope: ScopeId,
     ) -> Self {
-        let emit_start = f.expressions.len();
         FnBuilder {
-            f,
+            body: ir::build::Body::new(f),
             handle,
-            blocks: vec![Vec::new()],
-            emit_start,
             locals: Locals::default(),
             ret,
             breakable: Vec::new(),
@@ -145,21 +141,6 @@ impl FnBuilder {
             temp_count: 0,
         }
     }
-}
-
-/// Expressions that are never inside an `Emit` range (see `ir`).
-fn is_pre_emitted(e: &ir::Expression) -> bool {
-    matches!(
-        e,
-        ir::Expression::Literal(_)
-            | ir::Expression::Constant(_)
-            | ir::Expression::FunctionArgument(_)
-            | ir::Expression::GlobalVariable(_)
-            | ir::Expression::LocalVariable(_)
-            | ir::Expression::CallResult(_)
-            | ir::Expression::AtomicResult
-            | ir::Expression::SubgroupResult
-    )
 }
 
 /// The name-resolution environment of a function context, borrowing only
@@ -186,11 +167,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// Ends lowering: the function with its body.
-    pub fn finish(mut self) -> ir::Function {
-        self.flush();
-        let mut f = std::mem::take(&mut self.fb.f);
-        f.body = std::mem::take(&mut self.fb.blocks[0]);
-        f
+    pub fn finish(self) -> ir::Function {
+        self.fb.body.finish()
     }
 
     /// The environment for resolving names here.
@@ -203,57 +181,46 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     // --- emission --------------------------------------------------------
 
-    /// Appends an expression of IR type `ty`.
+    /// Appends an expression of IR type `ty`. A zero value is evaluated
+    /// where it stands, as any other value (the IR dumps show it so).
     pub fn add(
         &mut self,
         e: ir::Expression,
         ty: ir::Handle<ir::Type>,
     ) -> ir::Handle<ir::Expression> {
-        if is_pre_emitted(&e) {
-            self.flush();
-            let h = self.fb.f.add_expression(e, ty);
-            self.fb.emit_start = self.fb.f.expressions.len();
-            h
+        if matches!(e, ir::Expression::ZeroValue(_)) {
+            self.fb.body.add_in_run(e, ty)
         } else {
-            self.fb.f.add_expression(e, ty)
+            self.fb.body.add(e, ty)
         }
     }
 
     /// Closes the current run of expressions with an `Emit`.
     pub fn flush(&mut self) {
-        let len = self.fb.f.expressions.len();
-        if self.fb.emit_start < len {
-            let range = ir::Range::new(self.fb.emit_start, len);
-            if let Some(b) = self.fb.blocks.last_mut() {
-                b.push(ir::Statement::Emit(range));
-            }
-            self.fb.emit_start = len;
-        }
+        self.fb.body.flush();
     }
 
     pub fn stmt(&mut self, s: ir::Statement) {
-        self.flush();
-        if let Some(b) = self.fb.blocks.last_mut() {
-            b.push(s);
+        self.fb.body.push(s);
+    }
+
+    /// Records where `h` (and, for a part of a sparse result, the read
+    /// itself) comes from, for diagnostics reported after lowering.
+    pub fn tag_span(&mut self, h: ir::Handle<ir::Expression>, span: Span) {
+        let f = &mut self.fb.body.function;
+        f.set_expr_span(h, span);
+        if let ir::Expression::AccessIndex { base, .. } = f.expressions[h] {
+            f.set_expr_span(base, span);
         }
     }
 
     /// Starts lowering code that will be checked and then thrown away
     /// (unreachable statements, `sizeof(expr)`, the untaken arm of a
     /// constant `?:`, trial lowerings).
-    /// Records where `h` (and, for a part of a sparse result, the read
-    /// itself) comes from, for diagnostics reported after lowering.
-    pub fn tag_span(&mut self, h: ir::Handle<ir::Expression>, span: Span) {
-        self.fb.f.set_expr_span(h, span);
-        if let ir::Expression::AccessIndex { base, .. } = self.fb.f.expressions[h] {
-            self.fb.f.set_expr_span(base, span);
-        }
-    }
-
     pub fn begin_discard(&mut self) -> usize {
         self.fb.discarding += 1;
         self.push_block();
-        self.fb.f.expressions.len()
+        self.fb.body.function.expressions.len()
     }
 
     /// Throws away what was lowered since `begin_discard`: its statements
@@ -261,10 +228,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     pub fn end_discard(&mut self, mark: usize) {
         self.fb.discarding = self.fb.discarding.saturating_sub(1);
         let _ = self.pop_block();
-        if self.fb.f.expressions.len() > mark {
-            self.fb.f.expressions.truncate(mark);
-            self.fb.f.expr_types.truncate(mark);
-            self.fb.f.expr_spans.truncate(mark);
+        if self.fb.body.function.expressions.len() > mark {
             while let Some(&(h, key)) = self.fb.cache_log.last() {
                 if h.index() < mark {
                     break;
@@ -280,41 +244,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         }
-        self.fb.emit_start = self.fb.f.expressions.len();
+        self.fb.body.truncate_expressions(mark);
     }
 
     pub fn push_block(&mut self) {
-        self.flush();
-        self.fb.blocks.push(Vec::new());
+        self.fb.body.open();
     }
     pub fn pop_block(&mut self) -> ir::Block {
-        self.flush();
-        if self.fb.blocks.len() > 1 {
-            self.fb.blocks.pop().unwrap_or_default()
-        } else {
-            Vec::new()
-        }
+        self.fb.body.close()
     }
     /// Whether the current block ends in a return, break, continue or kill
     /// (so what follows is unreachable).
     pub fn terminated(&self) -> bool {
-        self.fb
-            .blocks
-            .last()
-            .and_then(|b| b.last())
-            .is_some_and(|s| {
-                matches!(
-                    s,
-                    ir::Statement::Return { .. }
-                        | ir::Statement::Break
-                        | ir::Statement::Continue
-                        | ir::Statement::Kill
-                )
-            })
+        self.fb.body.terminated()
     }
 
     pub fn expr_ty(&self, h: ir::Handle<ir::Expression>) -> ir::Handle<ir::Type> {
-        self.fb.f.expr_type(h)
+        self.fb.body.function.expr_type(h)
     }
 
     /// A literal expression (shared within the function).
@@ -388,14 +334,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         ty: ir::Handle<ir::Type>,
         precise: bool,
     ) -> ir::Handle<ir::Expression> {
-        let lv = self.fb.f.local_variables.append(ir::LocalVariable {
-            name,
-            ty,
-            init: None,
-            precise,
-        });
         let pty = self.ptr_type(ty, ir::AddressSpace::Function);
-        self.add(ir::Expression::LocalVariable(lv), pty)
+        self.fb.body.local(name, ty, precise, pty)
     }
 
     /// A temporary local of HLSL type `ty` (for out arguments, short
@@ -577,7 +517,7 @@ impl<'a> Sema<'a> {
             let Some(name) = p.name else {
                 continue;
             };
-            let arg_ty = cx.fb.f.arguments[idx as usize].ty;
+            let arg_ty = cx.fb.body.function.arguments[idx as usize].ty;
             let val = if cx.s.types.is_resource(p.ty) {
                 // Resources are passed by pointer; the parameter names the
                 // caller's resource.
@@ -673,7 +613,10 @@ impl<'a> Sema<'a> {
         cx.lower_block_stmts(&body.stmts);
         let returns = cx.block_always_returns();
         if !returns {
-            if let (true, Some(r)) = (cx.s.types.is_resource(sig.ret), cx.fb.f.result.clone()) {
+            if let (true, Some(r)) = (
+                cx.s.types.is_resource(sig.ret),
+                cx.fb.body.function.result.clone(),
+            ) {
                 // Returning resource indices: an end never reached.
                 let z = cx.add(ir::Expression::ZeroValue(r.ty), r.ty);
                 cx.stmt(ir::Statement::Return { value: Some(z) });
@@ -731,7 +674,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 _ => false,
             })
         }
-        self.fb.blocks.last().is_some_and(|b| block(b))
+        block(self.fb.body.current())
     }
 }
 

@@ -203,8 +203,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         &mut self,
         h: ir::Handle<ir::Expression>,
     ) -> Option<ir::Handle<ir::Expression>> {
-        let ty = self.fb.f.expr_type(h);
-        let e = self.fb.f.expressions[h].clone();
+        let ty = self.fb.body.function.expr_type(h);
+        let e = self.fb.body.function.expressions[h].clone();
         let lifted = match e {
             ir::Expression::Literal(l) => ir::Expression::Literal(l),
             ir::Expression::Constant(c) => return Some(c),

@@ -259,7 +259,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         is_const: Option<crate::span::Span>,
     ) {
         let name = d.name.name;
-        let fname = self.fb.f.name.clone();
+        let fname = self.fb.body.function.name.clone();
         let gname = format!("{fname}.{name}");
         let mut ty = ty0;
         let mut init_const = None;

@@ -92,7 +92,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let mut indices = Vec::new();
         let mut cur = *ptr;
         loop {
-            match self.fb.f.expressions[cur] {
+            match self.fb.body.function.expressions[cur] {
                 ir::Expression::GlobalVariable(gv) => {
                     indices.reverse();
                     return Some(super::ResPath { gv, indices });
@@ -102,7 +102,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     cur = base;
                 }
                 ir::Expression::Access { base, index } => {
-                    let i = match self.fb.f.expressions[index] {
+                    let i = match self.fb.body.function.expressions[index] {
                         ir::Expression::Literal(ir::Literal::U32(u)) => u,
                         ir::Expression::Literal(ir::Literal::I32(i)) if i >= 0 => i as u32,
                         _ => return None,
@@ -119,7 +119,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// that it is a constant once its function is inlined.
     pub fn may_become_constant(&self, h: ir::Handle<ir::Expression>) -> bool {
         use ir::Expression as E;
-        match &self.fb.f.expressions[h] {
+        match &self.fb.body.function.expressions[h] {
             E::Literal(_) | E::Constant(_) | E::ZeroValue(_) => true,
             // The entry function's arguments are stage inputs.
             E::FunctionArgument(_) => self.s.entry_user != Some(self.fb.handle),
@@ -153,7 +153,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let mut steps = Vec::new();
         let mut cur = *ptr;
         let gv = loop {
-            match self.fb.f.expressions[cur] {
+            match self.fb.body.function.expressions[cur] {
                 ir::Expression::GlobalVariable(gv) => break gv,
                 ir::Expression::AccessIndex { base, index } => {
                     steps.push(Err(index));
@@ -688,15 +688,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let sb = ir::AddressSpace::Storage { writable: true };
         // A buffer from the descriptor heap: its counter is the same
         // element of the counter heap.
-        let heap_index = match self.fb.f.expressions[*ptr] {
+        let heap_index = match self.fb.body.function.expressions[*ptr] {
             ir::Expression::Access { base, index } => Some((base, Some(index), 0)),
             ir::Expression::AccessIndex { base, index } => Some((base, None, index)),
             _ => None,
         }
         .filter(|(base, _, _)| {
-            matches!(self.fb.f.expressions[*base], ir::Expression::GlobalVariable(g) if self.s.heap_globals.values().any(|&h| h == g))
+            matches!(self.fb.body.function.expressions[*base], ir::Expression::GlobalVariable(g) if self.s.heap_globals.values().any(|&h| h == g))
         });
-        let gv = match self.fb.f.expressions[*ptr] {
+        let gv = match self.fb.body.function.expressions[*ptr] {
             ir::Expression::GlobalVariable(gv) => gv,
             _ if heap_index.is_some() => {
                 let (_, dynamic, constant) = heap_index?;

@@ -335,7 +335,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             .iter()
             .filter(|l| !self.s.types.is_resource(l.ty))
             .count();
-        let Some(first) = self.fb.f.arguments.len().checked_sub(n_data) else {
+        let Some(first) = self.fb.body.function.arguments.len().checked_sub(n_data) else {
             return;
         };
         let mut ids = Some(Vec::new());
@@ -458,7 +458,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     (None, _, Some((gv, idx))) if (1..=4).contains(&idx.len()) => {
                         let count = idx.len() as u8;
                         let rt = self.index_result_type(count);
-                        self.fb.f.result = Some(ir::FunctionResult {
+                        self.fb.body.function.result = Some(ir::FunctionResult {
                             ty: rt,
                             precise: false,
                         });

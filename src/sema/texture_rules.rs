@@ -57,7 +57,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// one `ConstOffsets` operand.
     pub(super) fn is_constant_value(&self, h: ir::Handle<ir::Expression>) -> bool {
         use ir::Expression as E;
-        match &self.fb.f.expressions[h] {
+        match &self.fb.body.function.expressions[h] {
             E::Literal(_) | E::Constant(_) | E::ZeroValue(_) => true,
             E::Splat { value, .. } => self.is_constant_value(*value),
             E::Compose { components, .. } => components.iter().all(|&c| self.is_constant_value(c)),

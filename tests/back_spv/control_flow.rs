@@ -166,12 +166,12 @@ pub fn classify_module() -> ir::Module {
         let int = mb.i32();
         let bool_ty = mb.bool();
         let mut g = FunctionBuilder::new("classify");
-        g.f.arguments.push(ir::FunctionArgument {
+        g.body.function.arguments.push(ir::FunctionArgument {
             name: Some("x".into()),
             ty: int,
             precise: false,
         });
-        g.f.result = Some(ir::FunctionResult {
+        g.body.function.result = Some(ir::FunctionResult {
             ty: int,
             precise: false,
         });
@@ -366,7 +366,7 @@ fn out_and_inout_parameters_are_pointers() {
     let fptr = mb.ptr(f32_ty, AddressSpace::Function);
     let mut g = FunctionBuilder::new("g");
     for name in ["r", "q"] {
-        g.f.arguments.push(ir::FunctionArgument {
+        g.body.function.arguments.push(ir::FunctionArgument {
             name: Some(name.into()),
             ty: fptr,
             precise: false,
@@ -397,7 +397,8 @@ fn out_and_inout_parameters_are_pointers() {
     let mut f = FunctionBuilder::new("main");
     let a = f.local("a", f32_ty, fptr);
     let b = f.local("b", f32_ty, fptr);
-    f.f.local_variables[ir::Handle::from_index(1)].init = Some(two_const(&mut f, f32_ty));
+    f.body.function.local_variables[ir::Handle::from_index(1)].init =
+        Some(two_const(&mut f, f32_ty));
     f.stmt(Statement::Call {
         function: gh,
         arguments: vec![a, b],

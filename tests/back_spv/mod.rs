@@ -12,6 +12,7 @@ mod runtime;
 mod stages;
 
 use hlslc::back::spv;
+use hlslc::ir::build::{Body, add_global};
 use hlslc::ir::{
     self, AddressSpace, Block, Expression, Function, Handle, Literal, Scalar, Statement, Type,
     TypeInner,
@@ -74,18 +75,7 @@ impl ModuleBuilder {
         space: AddressSpace,
         ty: Handle<Type>,
     ) -> Handle<ir::GlobalVariable> {
-        self.m.globals.append(ir::GlobalVariable {
-            name: Some(name.to_string()),
-            space,
-            ty,
-            init: None,
-            binding: None,
-            io: None,
-            precise: false,
-            invariant: false,
-            semantic: None,
-            counter: None,
-        })
+        add_global(&mut self.m, name, space, ty)
     }
     pub fn resource(
         &mut self,
@@ -180,61 +170,43 @@ pub fn member(name: Option<&str>, ty: Handle<Type>, offset: Option<u32>) -> ir::
     }
 }
 
-/// Builds one function: expressions, and statements into a stack of
-/// blocks (the body at the bottom).
+/// Builds one function through [`Body`] (which keeps the `Emit`s right),
+/// with every type given explicitly: the module is built beside it.
 pub struct FunctionBuilder {
-    pub f: Function,
-    blocks: Vec<Block>,
+    pub body: Body,
 }
 
 impl FunctionBuilder {
     pub fn new(name: &str) -> Self {
         FunctionBuilder {
-            f: Function {
+            body: Body::new(Function {
                 name: name.to_string(),
                 ..Function::default()
-            },
-            blocks: vec![Vec::new()],
+            }),
         }
     }
-    /// Adds an expression that needs no evaluation (literal, variable…).
+    /// Adds an expression (evaluated here unless it is trivial).
     pub fn add(&mut self, e: Expression, ty: Handle<Type>) -> Handle<Expression> {
-        self.f.add_expression(e, ty)
+        self.body.add(e, ty)
     }
-    /// Adds an expression and evaluates it here (extending the previous
-    /// `Emit` when it ends right before it).
+    /// Adds an expression evaluated here, in an `Emit` (a zero value too).
     pub fn emit(&mut self, e: Expression, ty: Handle<Type>) -> Handle<Expression> {
-        let h = self.f.add_expression(e, ty);
-        let block = self.blocks.last_mut().expect("a block is open");
-        if let Some(Statement::Emit(range)) = block.last_mut()
-            && range.end_index() == h.index()
-        {
-            *range = ir::Range::new(range.start_index(), h.index() + 1);
-            return h;
-        }
-        block.push(Statement::Emit(ir::Range::new(h.index(), h.index() + 1)));
-        h
+        self.body.add_in_run(e, ty)
     }
     pub fn stmt(&mut self, s: Statement) {
-        self.blocks.last_mut().expect("a block is open").push(s);
+        self.body.push(s);
     }
     pub fn open(&mut self) {
-        self.blocks.push(Vec::new());
+        self.body.open();
     }
     pub fn close(&mut self) -> Block {
-        self.blocks.pop().expect("a nested block is open")
+        self.body.close()
     }
     pub fn lit(&mut self, l: Literal, ty: Handle<Type>) -> Handle<Expression> {
         self.add(Expression::Literal(l), ty)
     }
     pub fn local(&mut self, name: &str, ty: Handle<Type>, ptr: Handle<Type>) -> Handle<Expression> {
-        let l = self.f.local_variables.append(ir::LocalVariable {
-            name: Some(name.to_string()),
-            ty,
-            init: None,
-            precise: false,
-        });
-        self.add(Expression::LocalVariable(l), ptr)
+        self.body.local(Some(name.to_string()), ty, false, ptr)
     }
     pub fn global(
         &mut self,
@@ -282,10 +254,8 @@ impl FunctionBuilder {
     ) -> Handle<Expression> {
         self.emit(Expression::Access { base, index }, ty)
     }
-    pub fn finish(mut self) -> Function {
-        assert_eq!(self.blocks.len(), 1, "every nested block was closed");
-        self.f.body = self.blocks.pop().expect("the body");
-        self.f
+    pub fn finish(self) -> Function {
+        self.body.finish()
     }
 }
 

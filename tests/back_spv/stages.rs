@@ -404,7 +404,7 @@ fn broken_ir_is_an_internal_error() {
     let mut f = FunctionBuilder::new("main");
     let go = f.global(target, out_ptr);
     // A load that is never emitted, then used.
-    let never = f.add(Expression::Load { pointer: go }, vec4);
+    let never = f.body.add_outside(Expression::Load { pointer: go }, vec4);
     f.store(go, never);
     let _ = f32_ty;
     let main = mb.add_function(f);

@@ -307,9 +307,9 @@ fn local_initialisers_need_no_emit_but_must_be_constant() {
     let mut fb = FunctionBuilder::new(&mut m, "f");
     let v = fb.local("v", v2, false);
     let one = fb
-        .function
-        .add_expression(Expression::Literal(Literal::f32(1.0)), f32t);
-    let init = fb.function.add_expression(
+        .body
+        .add_outside(Expression::Literal(Literal::f32(1.0)), f32t);
+    let init = fb.body.add_outside(
         Expression::Compose {
             ty: v2,
             components: vec![one, one],
@@ -317,8 +317,14 @@ fn local_initialisers_need_no_emit_but_must_be_constant() {
         v2,
     );
     let _ = v; // declares the local
-    let l = fb.function.local_variables.handles().next().expect("local");
-    fb.function.local_variables[l].init = Some(init);
+    let l = fb
+        .body
+        .function
+        .local_variables
+        .handles()
+        .next()
+        .expect("local");
+    fb.body.function.local_variables[l].init = Some(init);
     let h = fb.finish();
     assert_eq!(errors(&m), "");
     let text = crate::ir::display::module_to_string(&m);

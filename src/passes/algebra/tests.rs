@@ -37,7 +37,7 @@ fn simplify(scalar: Scalar, cases: &[Case]) -> String {
 }
 
 fn set_precise(fb: &mut FunctionBuilder, h: Handle<Expression>) -> Handle<Expression> {
-    if let Expression::Binary { precise, .. } = &mut fb.function.expressions[h] {
+    if let Expression::Binary { precise, .. } = &mut fb.body.function.expressions[h] {
         *precise = true;
     }
     h

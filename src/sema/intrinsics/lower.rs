@@ -889,7 +889,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 ))
             }
             Place::Texel { image, coord, elem } => {
-                let pointer = match self.fb.f.expressions[*image] {
+                let pointer = match self.fb.body.function.expressions[*image] {
                     ir::Expression::Load { pointer } => pointer,
                     _ => return None,
                 };

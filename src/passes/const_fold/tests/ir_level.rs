@@ -126,7 +126,9 @@ fn integer_division_by_zero_is_reported() {
     let a = fb.i32(7);
     let z = fb.i32(0);
     let d = fb.binary(Modulo, a, z);
-    fb.function.set_expr_span(d, Span::new(Loc(10), Loc(15)));
+    fb.body
+        .function
+        .set_expr_span(d, Span::new(Loc(10), Loc(15)));
     let o = fb.global(out);
     fb.store(o, d);
     fb.finish();
@@ -152,7 +154,7 @@ fn precise_rules() {
     let r = fb.binary(Modulo, a, b);
     let s = fb.binary(Add, a, b);
     for h in [r, s] {
-        if let Expression::Binary { precise, .. } = &mut fb.function.expressions[h] {
+        if let Expression::Binary { precise, .. } = &mut fb.body.function.expressions[h] {
             *precise = true;
         }
     }
