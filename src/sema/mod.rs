@@ -15,37 +15,11 @@
 //! 5. Recursion is rejected; descriptor bindings are assigned (`bindings`);
 //!    the groupshared budget is checked.
 
-pub mod aggregate;
-pub mod assign;
-pub mod ast_scan;
-pub mod attrs;
-pub mod bindings;
-pub mod byte_address;
-pub mod call;
-pub mod cbuffer;
-pub mod consteval;
-pub mod convert;
+pub mod body;
+pub mod calls;
 pub mod decl;
-pub mod expr;
-pub mod func;
-pub mod globals;
-pub mod init;
-pub mod interface;
-pub mod intrinsics;
-pub mod layout;
-pub mod locals;
-pub mod memory;
-pub mod ops;
-pub mod overload;
-pub mod place;
-pub mod resolve;
-pub mod resource_decl;
+pub mod entry;
 pub mod resources;
-pub mod scope;
-pub mod stmt;
-pub mod storage;
-pub mod texture;
-pub mod texture_rules;
 pub mod types;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -55,9 +29,9 @@ use crate::ir;
 use crate::options::{Options, Stage};
 use crate::source::SourceMap;
 use crate::span::Span;
-use consteval::Konst;
 use rustc_hash::FxHashMap;
-use scope::{FuncDeclId, GlobalId, ScopeId, Scopes, TemplateId};
+use types::consteval::Konst;
+use types::scope::{FuncDeclId, GlobalId, ScopeId, Scopes, TemplateId};
 use types::{TyId, Types};
 
 /// Lowers a parsed translation unit to IR for the entry point and stage
@@ -77,9 +51,9 @@ pub fn lower(
         ));
         return None;
     };
-    attrs::check_items(&unit.items, profile.stage, diags);
+    decl::attrs::check_items(&unit.items, profile.stage, diags);
     let mut s = Sema::new(options, sm, diags, profile.stage);
-    s.declare_items(&unit.items, scope::GLOBAL_SCOPE);
+    s.declare_items(&unit.items, types::scope::GLOBAL_SCOPE);
     s.summarize_out_params();
     s.build_globals_block();
     s.lower_entry_point();
@@ -419,7 +393,7 @@ pub struct Sema<'a> {
     pub module: ir::Module,
     pub types: Types,
     pub scopes: Scopes,
-    pub layouts: layout::Layouts,
+    pub layouts: types::layout::Layouts,
     pub funcs: Vec<FuncDecl<'a>>,
     pub templates: Vec<Template<'a>>,
     pub globals: Vec<GlobalInfo>,
@@ -501,7 +475,7 @@ impl<'a> Sema<'a> {
             module: ir::Module::default(),
             types: Types::new(),
             scopes: Scopes::new(),
-            layouts: layout::Layouts::default(),
+            layouts: types::layout::Layouts::default(),
             funcs: Vec::new(),
             templates: Vec::new(),
             globals: Vec::new(),
@@ -962,7 +936,7 @@ impl<'a> Sema<'a> {
             || self.funcs[(*summarized).min(self.funcs.len())..]
                 .iter()
                 .any(takes_out);
-        user || intrinsics::table::find(callee.as_str()).is_some_and(|i| {
+        user || calls::intrinsics::table::find(callee.as_str()).is_some_and(|i| {
             i.overloads
                 .iter()
                 .any(|o| o.params.get(index).is_some_and(|p| p.out))

@@ -1,0 +1,938 @@
+//! Expressions: names, operators with HLSL's promotion rules, assignments,
+//! member access and swizzles, indexing, casts and constructors.
+
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast::{self, BinaryOp, UnaryOp};
+use crate::intern::Symbol;
+use crate::ir;
+use crate::sema::body::place::{Place, Val, ValKind};
+use crate::sema::body::{FnCtx, LocalSym, LocalVar};
+use crate::sema::types::consteval::{ConstVal, Konst};
+use crate::sema::types::resolve::literal_konst;
+use crate::sema::types::scope::{GlobalId, Sym};
+use crate::sema::types::{self, ResKind, Sc, Ty, TyId};
+use crate::sema::{GlobalKind, ReadOnly};
+use crate::span::Span;
+use std::collections::VecDeque;
+
+/// Whether an expression certainly has no side effects (so both arms of a
+/// `?:` may be evaluated).
+pub fn is_pure(e: &ast::Expr) -> bool {
+    use ast::ExprKind as E;
+    match &e.kind {
+        E::Literal(_) | E::Name(_) | E::This | E::SizeOfType(_) => true,
+        E::Unary(op, x) => {
+            !matches!(
+                op,
+                UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec
+            ) && is_pure(x)
+        }
+        E::Binary(op, a, b) => {
+            // Integer division may trap on no target, but keep `/` and `%`
+            // conditional to be safe with side-effect-free semantics.
+            !matches!(op, BinaryOp::Div | BinaryOp::Rem) && is_pure(a) && is_pure(b)
+        }
+        E::Ternary(c, a, b) => is_pure(c) && is_pure(a) && is_pure(b),
+        E::Cast(_, x) => is_pure(x),
+        E::Construct(_, args) => args.iter().all(is_pure),
+        E::Member(x, _) => is_pure(x),
+        E::Index(a, i) => is_pure(a) && is_pure(i),
+        _ => false,
+    }
+}
+
+/// Parses a vector swizzle (`xyzw` or `rgba`, not mixed).
+pub(in crate::sema) fn parse_swizzle(s: &str) -> Option<Vec<u8>> {
+    if s.is_empty() || s.len() > 4 {
+        return None;
+    }
+    let xyzw = s.chars().all(|c| "xyzw".contains(c));
+    let rgba = s.chars().all(|c| "rgba".contains(c));
+    if !xyzw && !rgba {
+        return None;
+    }
+    Some(
+        s.chars()
+            .map(|c| match c {
+                'x' | 'r' => 0,
+                'y' | 'g' => 1,
+                'z' | 'b' => 2,
+                _ => 3,
+            })
+            .collect(),
+    )
+}
+
+/// Parses matrix element selectors: `_m01_m10` (zero-based) or `_12_21`
+/// (one-based). Returns (row, column) pairs.
+pub(in crate::sema) fn parse_matrix_selector(s: &str) -> Option<Vec<(u8, u8)>> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    while !rest.is_empty() {
+        rest = rest.strip_prefix('_')?;
+        let (zero_based, r) = match rest.strip_prefix('m') {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        let b = r.as_bytes();
+        if b.len() < 2 || !b[0].is_ascii_digit() || !b[1].is_ascii_digit() {
+            return None;
+        }
+        let (mut i, mut j) = (b[0] - b'0', b[1] - b'0');
+        if !zero_based {
+            if i == 0 || j == 0 {
+                return None;
+            }
+            i -= 1;
+            j -= 1;
+        }
+        if i > 3 || j > 3 {
+            return None;
+        }
+        out.push((i, j));
+        rest = &r[2..];
+    }
+    if out.is_empty() || out.len() > 4 {
+        return None;
+    }
+    Some(out)
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// Lowers an expression.
+    pub fn expr(&mut self, e: &'a ast::Expr) -> Val {
+        use ast::ExprKind as E;
+        match &e.kind {
+            E::Literal(l) => match literal_konst(l, self.s.opts.enable_16bit_types) {
+                Some(k) => {
+                    let t = self.s.types.scalar(k.sc);
+                    Val::konst(t, k)
+                }
+                None => Val {
+                    ty: types::STRING,
+                    kind: ValKind::Void,
+                    read_only: Some(ReadOnly::Rvalue),
+                },
+            },
+            E::Name(path) => self.name(path, e.span),
+            E::This => match &self.fb.this {
+                Some(v) => v.clone(),
+                None => self.error(
+                    codes::UNKNOWN_NAME,
+                    "`this` outside a method",
+                    e.span,
+                    "not in a method",
+                ),
+            },
+            E::Unary(op, x) => self.unary(*op, x, e.span),
+            E::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            E::Assign(op, l, r) => self.assign(*op, l, r, e.span),
+            E::Ternary(c, a, b) => self.ternary(c, a, b, e.span),
+            E::Comma(a, b) => {
+                let _ = self.expr(a);
+                self.expr(b)
+            }
+            E::Cast(ts, x) => {
+                let t = self.s.resolve_type(ts, &crate::cx_env!(self)).ty;
+                if let E::InitList(items) = &x.kind {
+                    let (_, v) = self.init_list(t, items, x.span);
+                    return v;
+                }
+                let v = self.expr(x);
+                self.cast(v, t, e.span)
+            }
+            E::Construct(ts, args) => self.construct(ts, args, e.span),
+            E::Call {
+                callee,
+                template_args,
+                args,
+            } => self.call(callee, template_args.as_deref(), args, e.span),
+            E::MethodCall {
+                object,
+                method,
+                template_args,
+                args,
+            } => self.method_call(object, *method, template_args.as_deref(), args, e.span),
+            E::Member(obj, id) => {
+                let v = self.expr(obj);
+                self.member(v, *id, e.span)
+            }
+            E::Index(b, i) => self.index(b, i, e.span),
+            E::InitList(_) => self.error(
+                codes::BAD_INITIALIZER,
+                "an initializer list needs a type here",
+                e.span,
+                "type unknown",
+            ),
+            E::SizeOfType(ts) => {
+                let t = self.s.resolve_type(ts, &crate::cx_env!(self)).ty;
+                let n = self.s.value_size(t);
+                Val::konst(
+                    types::UINT,
+                    Konst {
+                        sc: Sc::U32,
+                        v: ConstVal::Int(n as i64),
+                    },
+                )
+            }
+            E::SizeOfExpr(x) => {
+                // The operand is not evaluated: check it, then drop it.
+                let mark = self.begin_discard();
+                let v = self.expr(x);
+                self.end_discard(mark);
+                let n = self.s.value_size(v.ty);
+                Val::konst(
+                    types::UINT,
+                    Konst {
+                        sc: Sc::U32,
+                        v: ConstVal::Int(n as i64),
+                    },
+                )
+            }
+            E::Error => Val::error(),
+        }
+    }
+
+    /// Lowers `e` and converts it to `ty` (initialisers, arguments).
+    pub fn expr_as(&mut self, e: &'a ast::Expr, ty: TyId) -> Val {
+        if let ast::ExprKind::InitList(items) = &e.kind {
+            let (_, v) = self.init_list(ty, items, e.span);
+            return v;
+        }
+        let v = self.expr(e);
+        self.convert(v, ty, e.span)
+    }
+
+    /// Lowers `e` as a scalar `bool` condition.
+    pub fn condition(&mut self, e: &'a ast::Expr) -> Option<ir::Handle<ir::Expression>> {
+        let v = self.expr(e);
+        if v.is_error() {
+            return None;
+        }
+        if !self.s.types.is_numeric(v.ty) {
+            self.mismatch(v.ty, types::BOOL, e.span);
+            return None;
+        }
+        let c = self.convert(v, types::BOOL, e.span);
+        self.value(&c)
+    }
+
+    // --- names --------------------------------------------------------
+
+    pub(in crate::sema) fn name(&mut self, path: &'a ast::Path, span: Span) -> Val {
+        let last = path.last();
+        let sym = if path.is_single() {
+            if let Some(l) = self.fb.locals.lookup(last.name) {
+                match l.clone() {
+                    LocalSym::Var(LocalVar {
+                        konst: Some(k),
+                        val,
+                        ..
+                    }) if matches!(val.read_only, Some(ReadOnly::Const(_))) => {
+                        return Val {
+                            read_only: val.read_only,
+                            ..Val::konst(val.ty, k)
+                        };
+                    }
+                    LocalSym::Var(v) => {
+                        let n = last.name;
+                        return self
+                            .materialize(v.val, span, &|| format!("resource variable `{n}`"));
+                    }
+                    LocalSym::Value(k) => {
+                        let t = self.s.types.scalar(k.sc);
+                        return Val::konst(t, k);
+                    }
+                    LocalSym::Type(_) => {
+                        return self.error(
+                            codes::NOT_A_VALUE,
+                            format!("`{}` is a type, not a value", last.name),
+                            span,
+                            "a type",
+                        );
+                    }
+                }
+            }
+            if let Some(v) = self.implicit_member(last.name, span) {
+                return v;
+            }
+            self.s.scopes.lookup(self.fb.scope, last.name).cloned()
+        } else {
+            match self.s.resolve_scope_path(path, &crate::cx_env!(self)) {
+                Some(s) => match self.s.scopes.lookup_in(s, last.name).cloned() {
+                    Some(sym) => Some(sym),
+                    None => {
+                        return self.error(
+                            codes::UNKNOWN_NAME,
+                            format!(
+                                "no `{}` in `{}`",
+                                last.name,
+                                self.s.scopes.qualified_name(s)
+                            ),
+                            last.span,
+                            "not found",
+                        );
+                    }
+                },
+                None => return Val::error(),
+            }
+        };
+        match sym {
+            Some(Sym::Global(g)) => self.global_val(g),
+            Some(Sym::Value(v, ty)) => {
+                let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
+                Val::konst(ty, Konst { sc, v })
+            }
+            Some(Sym::Funcs(_)) => self.error(
+                codes::NOT_A_VALUE,
+                format!("`{}` is a function, not a value", last.name),
+                span,
+                "call it: add `(…)`",
+            ),
+            Some(Sym::Type(_)) | Some(Sym::Template(_)) => self.error(
+                codes::NOT_A_VALUE,
+                format!("`{}` is a type, not a value", last.name),
+                span,
+                "a type",
+            ),
+            Some(Sym::Namespace(_)) => self.error(
+                codes::NOT_A_VALUE,
+                format!("`{}` is a namespace, not a value", last.name),
+                span,
+                "a namespace",
+            ),
+            None if path.is_single()
+                && matches!(
+                    last.name.as_str(),
+                    "ResourceDescriptorHeap" | "SamplerDescriptorHeap"
+                ) =>
+            {
+                let sampler = last.name.as_str() == "SamplerDescriptorHeap";
+                let ty = self.s.types.intern(Ty::Heap { sampler });
+                Val {
+                    ty,
+                    kind: ValKind::Void,
+                    read_only: Some(ReadOnly::Rvalue),
+                }
+            }
+            None => {
+                let mut d = Diagnostic::error(
+                    codes::UNKNOWN_NAME,
+                    format!("cannot find `{}` in this scope", last.name),
+                )
+                .label(last.span, "not declared");
+                if path.is_single() {
+                    let mut names: Vec<Symbol> = self.fb.locals.names().collect();
+                    let mut cur = Some(self.fb.scope);
+                    while let Some(sc) = cur {
+                        names.extend(self.s.scopes.get(sc).names.keys().copied());
+                        cur = self.s.scopes.get(sc).parent;
+                    }
+                    if let Some(c) = crate::diag::suggest::closest(
+                        last.name.as_str(),
+                        names.iter().map(|n| n.as_str()),
+                    ) {
+                        d = d.note(format!("did you mean `{c}`?"));
+                    }
+                }
+                self.s.push(d);
+                Val::error()
+            }
+        }
+    }
+
+    /// "`S` has no member `x`", suggesting a field or method of a similar
+    /// name.
+    fn no_member(&mut self, ty: TyId, id: &ast::Ident) -> Val {
+        let mut names: Vec<Symbol> = Vec::new();
+        let mut cur = self.s.types.as_struct(ty);
+        while let Some(sid) = cur {
+            let info = self.s.types.struct_info(sid);
+            names.extend(info.fields.iter().map(|f| f.name));
+            names.extend(info.methods.keys().copied());
+            cur = info.base.and_then(|b| self.s.types.as_struct(b));
+        }
+        let mut d = Diagnostic::error(
+            codes::NO_MEMBER,
+            format!("`{}` has no member `{}`", self.s.ty_name(ty), id.name),
+        )
+        .label(id.span, "unknown member");
+        if let Some(c) =
+            crate::diag::suggest::closest(id.name.as_str(), names.iter().map(|n| n.as_str()))
+        {
+            d = d.note(format!("did you mean `{c}`?"));
+        }
+        self.s.push(d);
+        Val::error()
+    }
+
+    /// A field of `this` named by its plain name inside a method.
+    pub(in crate::sema) fn implicit_member(&mut self, name: Symbol, span: Span) -> Option<Val> {
+        let this = self.fb.this.clone()?;
+        self.field_of(this, name, span)
+    }
+
+    /// Looks a field up in a struct value and its bases.
+    pub fn field_of(&mut self, v: Val, name: Symbol, span: Span) -> Option<Val> {
+        let sid = self.s.types.as_struct(v.ty)?;
+        let info = self.s.types.struct_info(sid);
+        let found = info
+            .fields
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| (f.member, f.ty, f.bits));
+        let base = info.base;
+        if let Some((member, fty, bits)) = found {
+            struct F {
+                member: u32,
+                ty: TyId,
+                bits: Option<crate::sema::types::BitField>,
+            }
+            let f = F {
+                member,
+                ty: fty,
+                bits,
+            };
+            let unit = self.member_of(v, f.member, f.ty, span);
+            let Some(b) = f.bits else {
+                return Some(unit);
+            };
+            return Some(match &unit.kind {
+                ValKind::Place(p) => Val::place(
+                    f.ty,
+                    Place::BitField {
+                        base: Box::new(p.clone()),
+                        unit: f.ty,
+                        offset: b.offset,
+                        width: b.width,
+                    },
+                    unit.read_only,
+                ),
+                _ => match self.value(&unit) {
+                    Some(h) => {
+                        let e = self.bit_extract(h, f.ty, b.offset, b.width);
+                        Val::expr(f.ty, e)
+                    }
+                    None => Val::error(),
+                },
+            });
+        }
+        let base = base?;
+        let b = self.member_of(v, 0, base, span);
+        self.field_of(b, name, span)
+    }
+
+    pub fn global_val(&mut self, g: GlobalId) -> Val {
+        let info = self.s.globals[g.0 as usize].clone();
+        // A `static const` scalar with a constant value is that value.
+        if let (Some(k), Some(ReadOnly::Const(c))) = (info.konst, info.read_only) {
+            return Val {
+                read_only: Some(ReadOnly::Const(c)),
+                ..Val::konst(info.ty, k)
+            };
+        }
+        match info.kind {
+            GlobalKind::Var { gv, mem } => {
+                let space = self.s.module.globals[gv].space;
+                let pty = self.ptr_type(mem, space);
+                let ptr = self.add(ir::Expression::GlobalVariable(gv), pty);
+                Val::place(info.ty, Place::Ptr { ptr, mem, space }, info.read_only)
+            }
+            GlobalKind::Member { gv, index, mem } => {
+                let space = self.s.module.globals[gv].space;
+                let gty = self.s.module.globals[gv].ty;
+                let gpty = self.ptr_type(gty, space);
+                let base = self.add(ir::Expression::GlobalVariable(gv), gpty);
+                let pty = self.ptr_type(mem, space);
+                let ptr = self.add(ir::Expression::AccessIndex { base, index }, pty);
+                Val::place(info.ty, Place::Ptr { ptr, mem, space }, info.read_only)
+            }
+            GlobalKind::ResAlias(Some(r)) => self.res_path_place(r, info.ty, info.read_only),
+            GlobalKind::ResAlias(None) => self.error(
+                codes::RESOURCE_MISUSE,
+                format!(
+                    "static resource `{}` is used before a resource is assigned to it",
+                    info.name
+                ),
+                info.span,
+                "declared here without a resource",
+            ),
+            GlobalKind::SpecConstant(c) => {
+                let it = self.s.ir_ty(info.ty);
+                let h = self.add(ir::Expression::Constant(c), it);
+                Val {
+                    read_only: info.read_only,
+                    ..Val::expr(info.ty, h)
+                }
+            }
+            GlobalKind::PendingGlobal(_) | GlobalKind::Error => Val::error(),
+        }
+    }
+
+    // --- members, swizzles, indexing ------------------------------------
+
+    pub fn member(&mut self, v: Val, id: ast::Ident, span: Span) -> Val {
+        if v.is_error() {
+            return v;
+        }
+        let name = id.name.as_str();
+        match self.s.types.get(v.ty).clone() {
+            Ty::Struct(_) => match self.field_of(v.clone(), id.name, span) {
+                Some(f) => f,
+                None => {
+                    // A static member through an instance.
+                    if let Some(scope) = self.s.type_scope(v.ty)
+                        && let Some(Sym::Global(g)) =
+                            self.s.scopes.lookup_in(scope, id.name).cloned()
+                    {
+                        return self.global_val(g);
+                    }
+                    self.no_member(v.ty, &id)
+                }
+            },
+            Ty::Scalar(_) | Ty::Vector(..) | Ty::Enum(_) => {
+                let n = match *self.s.types.get(v.ty) {
+                    Ty::Vector(_, n) => n,
+                    _ => 1,
+                };
+                let Some(comps) = parse_swizzle(name).filter(|c| c.iter().all(|&i| i < n)) else {
+                    return self.error(
+                        codes::BAD_SWIZZLE,
+                        format!("invalid swizzle `{}` on `{}`", name, self.s.ty_name(v.ty)),
+                        id.span,
+                        if n == 1 {
+                            "a scalar has only `x`/`r`"
+                        } else {
+                            "component out of range or unknown"
+                        },
+                    );
+                };
+                let sc = self.s.types.component(v.ty).unwrap_or(Sc::F32);
+                if let ValKind::Const(k) = v.kind {
+                    if comps.len() == 1 {
+                        return v;
+                    }
+                    let t = self.concrete(v.ty);
+                    let c = Val::konst(t, k.convert(sc.concrete()));
+                    let rt = self.s.types.vector(sc.concrete(), comps.len() as u8);
+                    return self.convert(c, rt, span);
+                }
+                let rt = self.s.types.vector(sc, comps.len() as u8);
+                // Whole-vector identity keeps the place.
+                if n > 1
+                    && comps.len() == n as usize
+                    && comps.iter().enumerate().all(|(i, &c)| i as u8 == c)
+                {
+                    return Val { ty: rt, ..v };
+                }
+                match &v.kind {
+                    ValKind::Place(p) => {
+                        let dup = (1..comps.len()).any(|i| comps[..i].contains(&comps[i]));
+                        let ro = if dup {
+                            Some(ReadOnly::RepeatedComponent)
+                        } else {
+                            v.read_only
+                        };
+                        Val::place(
+                            rt,
+                            Place::Swizzle {
+                                base: Box::new(p.clone()),
+                                base_ty: v.ty,
+                                comps,
+                            },
+                            ro,
+                        )
+                    }
+                    _ => {
+                        let Some(h) = self.value(&v) else {
+                            return Val::error();
+                        };
+                        let r = self.swizzle_value(h, v.ty, &comps);
+                        Val::expr(rt, r)
+                    }
+                }
+            }
+            Ty::Matrix(sc, r, c) => {
+                let Some(elems) =
+                    parse_matrix_selector(name).filter(|e| e.iter().all(|&(i, j)| i < r && j < c))
+                else {
+                    return self.error(
+                        codes::BAD_SWIZZLE,
+                        format!(
+                            "invalid matrix element selector `{}` on `{}`",
+                            name,
+                            self.s.ty_name(v.ty)
+                        ),
+                        id.span,
+                        "expected `_mRC` (zero-based) or `_RC` (one-based)",
+                    );
+                };
+                let rt = self.s.types.vector(sc, elems.len() as u8);
+                match &v.kind {
+                    ValKind::Place(p) => {
+                        let dup = (1..elems.len()).any(|i| elems[..i].contains(&elems[i]));
+                        let ro = if dup {
+                            Some(ReadOnly::RepeatedComponent)
+                        } else {
+                            v.read_only
+                        };
+                        if elems.len() == 1 && c > 1 {
+                            // One element through a pointer: row then component.
+                            if let Place::Ptr { .. } = p {
+                                let row_ty = self.s.types.vector(sc, c);
+                                let row =
+                                    self.index_place_const(p, v.ty, elems[0].0 as u32, row_ty);
+                                let e = self.index_place_const(&row, row_ty, elems[0].1 as u32, rt);
+                                return Val::place(rt, e, ro);
+                            }
+                        }
+                        Val::place(
+                            rt,
+                            Place::MatElems {
+                                base: Box::new(p.clone()),
+                                base_ty: v.ty,
+                                elems,
+                            },
+                            ro,
+                        )
+                    }
+                    _ => {
+                        let Some(h) = self.value(&v) else {
+                            return Val::error();
+                        };
+                        let tmpv = Val::expr(v.ty, h);
+                        let comps: Vec<Val> = elems
+                            .iter()
+                            .map(|&(i, j)| {
+                                let e = self.matrix_element(h, sc, r, c, i, j);
+                                let st = self.s.types.scalar(sc);
+                                Val::expr(st, e)
+                            })
+                            .collect();
+                        let _ = tmpv;
+                        if comps.len() == 1 {
+                            return comps.into_iter().next().unwrap_or_else(Val::error);
+                        }
+                        let mut q: VecDeque<Val> = comps.into();
+                        match self.build_from(rt, &mut q, span) {
+                            Some(h) => Val::expr(rt, h),
+                            None => Val::error(),
+                        }
+                    }
+                }
+            }
+            _ => self.error(
+                codes::NO_MEMBER,
+                format!("`{}` has no member `{}`", self.s.ty_name(v.ty), id.name),
+                id.span,
+                "unknown member",
+            ),
+        }
+    }
+
+    /// The index operand as a 32-bit integer value.
+    pub(in crate::sema) fn index_value(
+        &mut self,
+        iv: Val,
+        span: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        if iv.is_error() {
+            return None;
+        }
+        let t = match self.s.types.get(iv.ty) {
+            Ty::Scalar(s) if s.is_int() && s.concrete().width() == 4 => self.concrete(iv.ty),
+            Ty::Scalar(Sc::LitInt) => types::INT,
+            Ty::Scalar(s) if s.is_signed_int() => types::INT,
+            Ty::Enum(_) => types::INT,
+            _ => types::UINT,
+        };
+        let c = self.convert(iv, t, span);
+        self.value(&c)
+    }
+
+    pub(in crate::sema) fn index(&mut self, b: &'a ast::Expr, i: &'a ast::Expr, span: Span) -> Val {
+        // `tex.mips[level][coord]`, `msTex.sample[s][coord]`.
+        if let ast::ExprKind::Index(m, sel) = &b.kind
+            && let ast::ExprKind::Member(obj, id) = &m.kind
+            && matches!(id.name.as_str(), "mips" | "sample")
+        {
+            let ov = self.expr(obj);
+            if let Ty::Resource(ResKind::Texture { ms, rw: false, .. }, _) =
+                self.s.types.get(ov.ty).clone()
+                && ms == (id.name.as_str() == "sample")
+            {
+                let sv = self.expr(sel);
+                let cv = self.expr(i);
+                return self.texture_element(ov, sv, sel.span, cv, i.span, span);
+            }
+            if ov.is_error() {
+                return ov;
+            }
+            return self.error(
+                codes::NO_MEMBER,
+                format!("`{}` has no member `{}`", self.s.ty_name(ov.ty), id.name),
+                id.span,
+                "unknown member",
+            );
+        }
+        let v = self.expr(b);
+        if v.is_error() {
+            let _ = self.expr(i);
+            return v;
+        }
+        let iv = self.expr(i);
+        self.index_val(v, iv, i.span, span)
+    }
+
+    pub fn index_val(&mut self, v: Val, iv: Val, ispan: Span, span: Span) -> Val {
+        let ty = v.ty;
+        // Constant indices into aggregates stay constant accesses.
+        let const_index = match iv.kind {
+            ValKind::Const(k) => match k.v {
+                ConstVal::Int(n) if n >= 0 => Some(n as u32),
+                _ => None,
+            },
+            _ => None,
+        };
+        match self.s.types.get(ty).clone() {
+            Ty::Array(elem, n) => {
+                if let (Some(ci), Some(n)) = (const_index, n)
+                    && ci >= n
+                {
+                    return self.error(
+                        codes::NOT_INDEXABLE,
+                        format!("index {ci} is out of bounds for `{}`", self.s.ty_name(ty)),
+                        ispan,
+                        "out of bounds",
+                    );
+                }
+                if let Some(ci) = const_index
+                    && (!self.s.types.is_resource(elem) || matches!(v.kind, ValKind::Place(_)))
+                {
+                    return self.member_of(v, ci, elem, span);
+                }
+                let Some(hi) = self.index_value(iv, ispan) else {
+                    return Val::error();
+                };
+                self.dynamic_index(v, hi, elem, span)
+            }
+            Ty::Vector(sc, n) => {
+                let st = self.s.types.scalar(sc);
+                if let Some(ci) = const_index {
+                    if ci >= n as u32 {
+                        return self.error(
+                            codes::NOT_INDEXABLE,
+                            format!("index {ci} is out of bounds for `{}`", self.s.ty_name(ty)),
+                            ispan,
+                            "out of bounds",
+                        );
+                    }
+                    return self.member_of(v, ci, st, span);
+                }
+                let Some(hi) = self.index_value(iv, ispan) else {
+                    return Val::error();
+                };
+                self.dynamic_index(v, hi, st, span)
+            }
+            Ty::Matrix(sc, r, c) => {
+                let rt = self.s.types.vector(sc, c);
+                if let Some(ci) = const_index {
+                    if ci >= r as u32 {
+                        return self.error(
+                            codes::NOT_INDEXABLE,
+                            format!("row {ci} is out of bounds for `{}`", self.s.ty_name(ty)),
+                            ispan,
+                            "out of bounds",
+                        );
+                    }
+                    return self.member_of(v, ci, rt, span);
+                }
+                let Some(hi) = self.index_value(iv, ispan) else {
+                    return Val::error();
+                };
+                self.dynamic_index(v, hi, rt, span)
+            }
+            Ty::Scalar(_) if const_index == Some(0) => v,
+            Ty::Struct(_) => {
+                let name = Symbol::intern("operator[]");
+                let cands = self.struct_methods(ty, name);
+                if cands.is_empty() {
+                    return self.error(
+                        codes::NOT_INDEXABLE,
+                        format!("cannot index `{}`", self.s.ty_name(ty)),
+                        span,
+                        "a struct without `operator[]`",
+                    );
+                }
+                let arg = crate::sema::calls::Arg {
+                    val: iv,
+                    span: ispan,
+                };
+                self.call_candidates(&cands, Some(v), None, vec![arg], name, span, false)
+            }
+            Ty::Heap { sampler } => {
+                let Some(hi) = self.index_value(iv, ispan) else {
+                    return Val::error();
+                };
+                let ty = self.s.types.intern(Ty::HeapElem { sampler });
+                Val::expr(ty, hi)
+            }
+            Ty::Resource(kind, elem) => {
+                let Some(hi) = self.index_value_for_resource(iv, kind, ispan) else {
+                    return Val::error();
+                };
+                self.resource_index(v, kind, elem, hi, span)
+            }
+            _ => self.error(
+                codes::NOT_INDEXABLE,
+                format!("cannot index `{}`", self.s.ty_name(ty)),
+                span,
+                "not an array, vector, matrix or buffer",
+            ),
+        }
+    }
+
+    pub(in crate::sema) fn index_value_for_resource(
+        &mut self,
+        iv: Val,
+        kind: ResKind,
+        span: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        match kind {
+            ResKind::Texture { .. } => {
+                // Texture coordinates: an int or uint vector.
+                let n = match *self.s.types.get(iv.ty) {
+                    Ty::Vector(_, n) => n,
+                    _ => 1,
+                };
+                let sc = match self.s.types.component(iv.ty) {
+                    Some(Sc::I32) => Sc::I32,
+                    _ => Sc::U32,
+                };
+                let t = self.s.types.vector(sc, n);
+                let c = self.convert(iv, t, span);
+                self.value(&c)
+            }
+            _ => self.index_value(iv, span),
+        }
+    }
+
+    /// `v[i]` with a run-time index.
+    pub(in crate::sema) fn dynamic_index(
+        &mut self,
+        v: Val,
+        hi: ir::Handle<ir::Expression>,
+        elem: TyId,
+        _span: Span,
+    ) -> Val {
+        match &v.kind {
+            ValKind::Place(Place::Ptr { ptr, mem, space }) => {
+                let elem_mem = self.member_mem_type(*mem, 0, elem);
+                let pty = self.ptr_type(elem_mem, *space);
+                let p = self.add(
+                    ir::Expression::Access {
+                        base: *ptr,
+                        index: hi,
+                    },
+                    pty,
+                );
+                Val::place(
+                    elem,
+                    Place::Ptr {
+                        ptr: p,
+                        mem: elem_mem,
+                        space: *space,
+                    },
+                    v.read_only,
+                )
+            }
+            _ => {
+                let Some(h) = self.value(&v) else {
+                    return Val::error();
+                };
+                if matches!(self.s.types.get(v.ty), Ty::Vector(..)) {
+                    let it = self.s.ir_ty(elem);
+                    let e = self.add(ir::Expression::Access { base: h, index: hi }, it);
+                    return Val::expr(elem, e);
+                }
+                // Arrays and matrices of values: index through a copy.
+                let (tmp, it) = self.temp(v.ty);
+                self.stmt(ir::Statement::Store {
+                    pointer: tmp,
+                    value: h,
+                });
+                let elem_mem = self.member_mem_type(it, 0, elem);
+                let pty = self.ptr_type(elem_mem, ir::AddressSpace::Function);
+                let p = self.add(
+                    ir::Expression::Access {
+                        base: tmp,
+                        index: hi,
+                    },
+                    pty,
+                );
+                Val::place(
+                    elem,
+                    Place::Ptr {
+                        ptr: p,
+                        mem: elem_mem,
+                        space: ir::AddressSpace::Function,
+                    },
+                    Some(ReadOnly::Rvalue),
+                )
+            }
+        }
+    }
+}
+pub fn binop_str(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "+",
+        BinaryOp::Sub => "-",
+        BinaryOp::Mul => "*",
+        BinaryOp::Div => "/",
+        BinaryOp::Rem => "%",
+        BinaryOp::Shl => "<<",
+        BinaryOp::Shr => ">>",
+        BinaryOp::BitAnd => "&",
+        BinaryOp::BitOr => "|",
+        BinaryOp::BitXor => "^",
+        BinaryOp::LogicalAnd => "&&",
+        BinaryOp::LogicalOr => "||",
+        BinaryOp::Eq => "==",
+        BinaryOp::Ne => "!=",
+        BinaryOp::Lt => "<",
+        BinaryOp::Le => "<=",
+        BinaryOp::Gt => ">",
+        BinaryOp::Ge => ">=",
+    }
+}
+
+pub(in crate::sema) fn unary_str(op: UnaryOp) -> &'static str {
+    match op {
+        UnaryOp::Neg => "-",
+        UnaryOp::Plus => "+",
+        UnaryOp::Not => "!",
+        UnaryOp::BitNot => "~",
+        UnaryOp::PreInc | UnaryOp::PostInc => "++",
+        UnaryOp::PreDec | UnaryOp::PostDec => "--",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    pub(super) fn swizzles_and_selectors() {
+        assert_eq!(parse_swizzle("xyz"), Some(vec![0, 1, 2]));
+        assert_eq!(parse_swizzle("rgba"), Some(vec![0, 1, 2, 3]));
+        assert_eq!(parse_swizzle("xg"), None);
+        assert_eq!(parse_swizzle("xyzwx"), None);
+        assert_eq!(
+            parse_matrix_selector("_m00_m11"),
+            Some(vec![(0, 0), (1, 1)])
+        );
+        assert_eq!(parse_matrix_selector("_11_44"), Some(vec![(0, 0), (3, 3)]));
+        assert_eq!(parse_matrix_selector("_00"), None);
+        assert_eq!(parse_matrix_selector("_m4"), None);
+    }
+}

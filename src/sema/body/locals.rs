@@ -1,0 +1,347 @@
+//! Local declarations: variables with initializers (`auto` included),
+//! `const` locals, resource locals and structs holding resources, and
+//! `static` locals (Private globals initialized once).
+
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::intern::Symbol;
+use crate::ir;
+use crate::sema::ReadOnly;
+use crate::sema::body::place::{Place, Val, ValKind};
+use crate::sema::body::{FnCtx, LocalSym, LocalVar};
+use crate::sema::decl::storage::DeclSite;
+use crate::sema::types::consteval::Konst;
+use crate::sema::types::{self, Sc, Ty};
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    pub(in crate::sema) fn local_decl(&mut self, vd: &'a ast::VarDecl) {
+        let st = self.s.check_modifiers(&vd.modifiers, DeclSite::Local);
+        let is_auto = matches!(&vd.ty.kind, ast::TypeSpecKind::Named { path, args: None }
+            if path.is_single() && path.last().name.as_str() == "auto");
+        let base = if is_auto {
+            // `auto x = e;` takes the type of `e` (a trial lowering).
+            match vd.declarators.first().and_then(|d| d.init.as_ref()) {
+                Some(ast::Initializer::Expr(e)) => {
+                    let mark = self.begin_discard();
+                    let v = self.expr(e);
+                    self.end_discard(mark);
+                    let ty = self.concrete(v.ty);
+                    crate::sema::types::scope::TypeEntry { ty, major: None }
+                }
+                _ => {
+                    self.s.error(
+                        codes::UNKNOWN_TYPE,
+                        "`auto` needs an initializer to take its type from",
+                        vd.ty.span,
+                        "no initializer",
+                    );
+                    crate::sema::types::scope::TypeEntry {
+                        ty: types::ERROR,
+                        major: None,
+                    }
+                }
+            }
+        } else {
+            self.s.resolve_type(&vd.ty, &crate::cx_env!(self))
+        };
+        for d in &vd.declarators {
+            let ty0 = self
+                .s
+                .array_type(base.ty, &d.array, &crate::cx_env!(self), None);
+            let name = d.name.name;
+            if ty0 == types::ERROR {
+                if let Some(init) = &d.init {
+                    let _ = self.lower_initializer(ty0, init);
+                }
+                self.declare_local(name, Val::error(), None, d.name.span);
+                continue;
+            }
+            if self.s.types.is_resource(ty0) {
+                self.resource_local(d, ty0);
+                continue;
+            }
+            if self.s.types.contains_resource(ty0) {
+                self.resource_struct_local(d, ty0);
+                continue;
+            }
+            if st.is_static.is_some() {
+                self.static_local(d, ty0, st.precise, st.is_const);
+                continue;
+            }
+            if let Some(c) = st.is_const
+                && d.init.is_none()
+            {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::CONST_UNINITIALIZED,
+                        format!("`const` variable `{name}` must be initialized"),
+                    )
+                    .label(d.name.span, "no initializer")
+                    .label(c, "declared `const` here"),
+                );
+            }
+            let (ty, init) = match &d.init {
+                Some(init) => {
+                    let (t, v) = self.lower_initializer(ty0, init);
+                    (t, Some(v))
+                }
+                None => (ty0, None),
+            };
+            if self.unsized_local(ty, name, d) {
+                continue;
+            }
+            let irt = self.s.ir_ty(ty);
+            let lv = self.local_var(Some(name.to_string()), irt, st.precise);
+            if let Some(v) = &init
+                && let Some(h) = self.value(v)
+            {
+                self.stmt(ir::Statement::Store {
+                    pointer: lv,
+                    value: h,
+                });
+            }
+            let mut konst = None;
+            if st.is_const.is_some()
+                && self.s.types.is_scalar(ty)
+                && let Some(ast::Initializer::Expr(e)) = &d.init
+                && let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self))
+            {
+                let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
+                konst = Some(k.convert(sc));
+            }
+            let ro = st.is_const.map(ReadOnly::Const);
+            let val = Val::place(
+                ty,
+                Place::Ptr {
+                    ptr: lv,
+                    mem: irt,
+                    space: ir::AddressSpace::Function,
+                },
+                ro,
+            );
+            self.declare_local(name, val, konst, d.name.span);
+        }
+    }
+
+    fn declare_local(
+        &mut self,
+        name: crate::intern::Symbol,
+        val: Val,
+        konst: Option<Konst>,
+        span: crate::span::Span,
+    ) {
+        if let Some(LocalSym::Var(prev)) = self.fb.locals.declared_here(name) {
+            let ps = prev.span;
+            if self.fb.for_init {
+                // `for (int i…)` twice in one scope before HLSL 2021: DXC
+                // warns and the new variable hides the old one.
+                self.s.push(
+                    Diagnostic::warning(
+                        codes::FOR_REDEFINITION,
+                        format!("`{name}` is declared again in this scope; the new declaration hides the earlier one"),
+                    )
+                    .label(span, "redeclared in a `for` initializer")
+                    .label(ps, "earlier declaration")
+                    .note("before HLSL 2021, variables declared in a `for` initializer belong to the enclosing scope"),
+                );
+                self.fb
+                    .locals
+                    .declare(name, LocalSym::Var(LocalVar { val, konst, span }));
+                return;
+            }
+            self.s.push(
+                Diagnostic::error(
+                    codes::REDEFINITION,
+                    format!("`{name}` is already declared in this scope"),
+                )
+                .label(span, "redeclared here")
+                .label(ps, "first declared here"),
+            );
+        }
+        self.fb
+            .locals
+            .declare(name, LocalSym::Var(LocalVar { val, konst, span }));
+    }
+
+    /// A local array without a size needs an initializer to take it from:
+    /// reports it and declares the name as an error value.
+    fn unsized_local(&mut self, ty: types::TyId, name: Symbol, d: &ast::Declarator) -> bool {
+        if !matches!(self.s.types.get(ty), Ty::Array(_, None)) {
+            return false;
+        }
+        self.s.error(
+            codes::UNSIZED_ARRAY,
+            format!("array `{name}` needs a size or an initializer"),
+            d.name.span,
+            "unsized array",
+        );
+        self.declare_local(name, Val::error(), None, d.name.span);
+        true
+    }
+
+    /// A local struct with resource members: an aggregate.
+    fn resource_struct_local(&mut self, d: &'a ast::Declarator, ty: types::TyId) {
+        let name = d.name.name;
+        if !matches!(self.s.types.get(ty), Ty::Struct(_)) {
+            self.s
+                .unsupported("local arrays of structs containing resources", d.span);
+            self.declare_local(name, Val::error(), None, d.name.span);
+            return;
+        }
+        let agg = self.make_agg(ty, name.as_str());
+        let v = match &d.init {
+            None => agg,
+            Some(ast::Initializer::List(items, span)) => self.agg_init_list(agg, items, *span),
+            Some(ast::Initializer::Expr(e)) => match &e.kind {
+                ast::ExprKind::InitList(items) => self.agg_init_list(agg, items, e.span),
+                _ => {
+                    let v = self.expr(e);
+                    if v.is_error() {
+                        v
+                    } else if matches!(v.kind, ValKind::Agg(_)) && v.ty == ty {
+                        self.agg_copy(&agg, v, e.span)
+                    } else {
+                        self.unsupported(
+                            "initializing a struct holding resources from this expression",
+                            e.span,
+                        )
+                    }
+                }
+            },
+        };
+        self.declare_local(name, v, None, d.name.span);
+    }
+
+    /// A local of resource type names another resource (DXC legalizes such
+    /// locals away; here they are aliases).
+    fn resource_local(&mut self, d: &'a ast::Declarator, ty: types::TyId) {
+        let name = d.name.name;
+        match &d.init {
+            Some(ast::Initializer::Expr(e)) => {
+                let v = self.expr(e);
+                if v.is_error() {
+                    self.declare_local(name, v, None, d.name.span);
+                    return;
+                }
+                let v = if v.ty != ty {
+                    self.convert(v, ty, e.span)
+                } else {
+                    v
+                };
+                let v = self.res_alias(v);
+                if v.is_error() {
+                    self.declare_local(name, v, None, d.name.span);
+                    return;
+                }
+                self.declare_local(name, v, None, d.name.span);
+            }
+            _ => {
+                // Assigned later: until then it names no resource.
+                let v = Val {
+                    ty,
+                    kind: ValKind::Void,
+                    read_only: None,
+                };
+                self.declare_local(name, v, None, d.name.span);
+            }
+        }
+    }
+
+    /// `static` locals live in Private memory, initialised once: a
+    /// constant initialiser becomes the global's initial value, anything
+    /// else runs the first time the declaration is reached (guarded by a
+    /// private flag), as DXC does.
+    fn static_local(
+        &mut self,
+        d: &'a ast::Declarator,
+        ty0: types::TyId,
+        precise: bool,
+        is_const: Option<crate::span::Span>,
+    ) {
+        let name = d.name.name;
+        let fname = self.fb.body.function.name.clone();
+        let gname = format!("{fname}.{name}");
+        let mut ty = ty0;
+        let mut init_const = None;
+        if let Some(init) = &d.init {
+            // Try it as a constant first (then drop that code).
+            let mark = self.begin_discard();
+            let (t, v) = self.lower_initializer(ty0, init);
+            ty = t;
+            if let Some(h) = self.value(&v) {
+                init_const = self.lift_const(h);
+            }
+            self.end_discard(mark);
+        }
+        if self.unsized_local(ty, name, d) {
+            return;
+        }
+        let irt = self.s.ir_ty(ty);
+        let gv = self.s.module.globals.append(ir::GlobalVariable {
+            name: Some(gname.clone()),
+            space: ir::AddressSpace::Private,
+            ty: irt,
+            init: init_const,
+            binding: None,
+            io: None,
+            precise,
+            invariant: false,
+            semantic: None,
+            counter: None,
+        });
+        let pty = self.ptr_type(irt, ir::AddressSpace::Private);
+        let ptr = self.add(ir::Expression::GlobalVariable(gv), pty);
+        if let (Some(init), None) = (&d.init, init_const) {
+            let bt = self.s.ir_ty(types::BOOL);
+            let flag = ir::build::add_global(
+                &mut self.s.module,
+                &format!("{gname}.initialized"),
+                ir::AddressSpace::Private,
+                bt,
+            );
+            let fpty = self.ptr_type(bt, ir::AddressSpace::Private);
+            let fptr = self.add(ir::Expression::GlobalVariable(flag), fpty);
+            let done = self.add(ir::Expression::Load { pointer: fptr }, bt);
+            self.push_block();
+            let t = self.lit(ir::Literal::Bool(true));
+            self.stmt(ir::Statement::Store {
+                pointer: fptr,
+                value: t,
+            });
+            let (_, v) = self.lower_initializer(ty, init);
+            if let Some(h) = self.value(&v) {
+                let h = self.to_memory(h, ty, irt);
+                self.stmt(ir::Statement::Store {
+                    pointer: ptr,
+                    value: h,
+                });
+            }
+            let reject = self.pop_block();
+            self.stmt(ir::Statement::If {
+                condition: done,
+                accept: Vec::new(),
+                reject,
+                control: ir::SelectionControl::None,
+            });
+        }
+        let mut konst = None;
+        if is_const.is_some()
+            && self.s.types.is_scalar(ty)
+            && let Some(ast::Initializer::Expr(e)) = &d.init
+            && let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self))
+        {
+            let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
+            konst = Some(k.convert(sc));
+        }
+        let val = Val::place(
+            ty,
+            Place::Ptr {
+                ptr,
+                mem: irt,
+                space: ir::AddressSpace::Private,
+            },
+            is_const.map(ReadOnly::Const),
+        );
+        self.declare_local(name, val, konst, d.name.span);
+    }
+}

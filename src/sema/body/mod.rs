@@ -1,0 +1,695 @@
+//! Lowering one function body: the IR body under construction
+//! ([`ir::build::Body`], which keeps `Emit` ranges right) with what sema
+//! adds on top (block scopes for locals, shared literals and constants,
+//! discarded trial lowerings), and the setup of parameters and `this`.
+
+pub mod assign;
+pub mod convert;
+pub mod expr;
+pub mod init;
+pub mod locals;
+pub mod memory;
+pub mod ops;
+pub mod place;
+pub mod stmt;
+
+use super::body::place::{Place, Val, ValKind};
+use super::types::consteval::{ConstVal, Konst};
+use super::types::resolve::Env;
+use super::types::scope::{FuncDeclId, ScopeId, TypeEntry};
+use super::types::{self, Sc, TyId};
+use super::{Dir, ReadOnly, Sema, TArg};
+use crate::diag::{Diagnostic, codes};
+use crate::intern::Symbol;
+use crate::ir;
+use crate::span::Span;
+use rustc_hash::FxHashMap;
+
+/// A local variable, parameter or alias.
+#[derive(Clone, Debug)]
+pub struct LocalVar {
+    /// The variable as a value (a place, or for resource aliases the
+    /// resource it names).
+    pub val: Val,
+    /// Its value when it is a `const` with a constant scalar initialiser.
+    pub konst: Option<Konst>,
+    pub span: Span,
+}
+
+/// What a name in a block scope denotes.
+#[derive(Clone, Debug)]
+pub enum LocalSym {
+    Var(LocalVar),
+    Type(TypeEntry),
+    Value(Konst),
+}
+
+/// Block scopes of a function, innermost last.
+#[derive(Default, Debug)]
+pub struct Locals {
+    frames: Vec<FxHashMap<Symbol, LocalSym>>,
+}
+
+impl Locals {
+    pub fn lookup(&self, name: Symbol) -> Option<&LocalSym> {
+        self.frames.iter().rev().find_map(|f| f.get(&name))
+    }
+    pub fn push(&mut self) {
+        self.frames.push(FxHashMap::default());
+    }
+    pub fn pop(&mut self) {
+        self.frames.pop();
+    }
+    /// Declares in the innermost scope; returns the previous declaration
+    /// in that same scope (a redefinition).
+    pub fn declare(&mut self, name: Symbol, sym: LocalSym) -> Option<LocalSym> {
+        if self.frames.is_empty() {
+            self.frames.push(FxHashMap::default());
+        }
+        let f = self.frames.last_mut().expect("a frame exists");
+        f.insert(name, sym)
+    }
+    /// Replaces the binding of `name` in the innermost scope declaring it.
+    pub fn rebind(&mut self, name: Symbol, sym: LocalSym) {
+        if let Some(f) = self.frames.iter_mut().rev().find(|f| f.contains_key(&name)) {
+            f.insert(name, sym);
+        }
+    }
+    /// Every name declared in the open scopes.
+    pub fn names(&self) -> impl Iterator<Item = Symbol> + '_ {
+        self.frames.iter().flat_map(|f| f.keys().copied())
+    }
+    pub fn declared_here(&self, name: Symbol) -> Option<&LocalSym> {
+        self.frames.last().and_then(|f| f.get(&name))
+    }
+}
+
+/// A key of the function's expression caches.
+#[derive(Clone, Copy, Debug)]
+enum CacheKey {
+    Lit(ir::Literal),
+    Const(ir::Handle<ir::Expression>),
+}
+
+/// What `break`/`continue` refer to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Breakable {
+    Loop,
+    Switch,
+}
+
+/// Builds one IR function.
+pub struct FnBuilder {
+    pub body: ir::build::Body,
+    pub handle: ir::Handle<ir::Function>,
+    pub locals: Locals,
+    /// Return type (HLSL).
+    pub ret: TyId,
+    pub breakable: Vec<Breakable>,
+    lit_cache: FxHashMap<ir::Literal, ir::Handle<ir::Expression>>,
+    const_cache: FxHashMap<ir::Handle<ir::Expression>, ir::Handle<ir::Expression>>,
+    /// Cache insertions in order, so that discarding code undoes only its
+    /// own (expression handle, key).
+    cache_log: Vec<(ir::Handle<ir::Expression>, CacheKey)>,
+    /// How many `begin_discard`s are open: code lowered now is only
+    /// checked, and must leave no lasting trace (e.g. returned resources).
+    pub discarding: u32,
+    /// Lowering a `for` initializer whose declarations go to the enclosing
+    /// scope (before HLSL 2021).
+    pub for_init: bool,
+    /// `this` inside methods.
+    pub this: Option<Val>,
+    /// The struct of `this` (also for static methods).
+    pub this_struct: Option<TyId>,
+    /// Where names resolve after the block scopes.
+    pub scope: ScopeId,
+    /// Counter for naming temporaries.
+    temp_count: u32,
+}
+
+impl FnBuilder {
+    pub fn new(
+        f: ir::Function,
+        handle: ir::Handle<ir::Function>,
+        ret: TyId,
+        scope: ScopeId,
+    ) -> Self {
+        FnBuilder {
+            body: ir::build::Body::new(f),
+            handle,
+            locals: Locals::default(),
+            ret,
+            breakable: Vec::new(),
+            lit_cache: FxHashMap::default(),
+            const_cache: FxHashMap::default(),
+            cache_log: Vec::new(),
+            discarding: 0,
+            for_init: false,
+            this: None,
+            this_struct: None,
+            scope,
+            temp_count: 0,
+        }
+    }
+}
+
+/// The name-resolution environment of a function context, borrowing only
+/// the fields it needs (so `cx.s` stays usable mutably).
+#[macro_export]
+macro_rules! cx_env {
+    ($cx:expr) => {
+        $crate::sema::types::resolve::Env {
+            scope: $cx.fb.scope,
+            locals: Some(&$cx.fb.locals),
+        }
+    };
+}
+
+/// Lowering context for one function body: sema plus the builder.
+pub struct FnCtx<'s, 'a> {
+    pub s: &'s mut Sema<'a>,
+    pub fb: FnBuilder,
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    pub fn new(s: &'s mut Sema<'a>, fb: FnBuilder) -> Self {
+        FnCtx { s, fb }
+    }
+
+    /// Ends lowering: the function with its body.
+    pub fn finish(self) -> ir::Function {
+        self.fb.body.finish()
+    }
+
+    /// The environment for resolving names here.
+    pub fn env(&self) -> Env<'_> {
+        Env {
+            scope: self.fb.scope,
+            locals: Some(&self.fb.locals),
+        }
+    }
+
+    // --- emission --------------------------------------------------------
+
+    /// Appends an expression of IR type `ty`. A zero value is evaluated
+    /// where it stands, as any other value (the IR dumps show it so).
+    pub fn add(
+        &mut self,
+        e: ir::Expression,
+        ty: ir::Handle<ir::Type>,
+    ) -> ir::Handle<ir::Expression> {
+        if matches!(e, ir::Expression::ZeroValue(_)) {
+            self.fb.body.add_in_run(e, ty)
+        } else {
+            self.fb.body.add(e, ty)
+        }
+    }
+
+    /// Closes the current run of expressions with an `Emit`.
+    pub fn flush(&mut self) {
+        self.fb.body.flush();
+    }
+
+    pub fn stmt(&mut self, s: ir::Statement) {
+        self.fb.body.push(s);
+    }
+
+    /// Records where `h` (and, for a part of a sparse result, the read
+    /// itself) comes from, for diagnostics reported after lowering.
+    pub fn tag_span(&mut self, h: ir::Handle<ir::Expression>, span: Span) {
+        let f = &mut self.fb.body.function;
+        f.set_expr_span(h, span);
+        if let ir::Expression::AccessIndex { base, .. } = f.expressions[h] {
+            f.set_expr_span(base, span);
+        }
+    }
+
+    /// Starts lowering code that will be checked and then thrown away
+    /// (unreachable statements, `sizeof(expr)`, the untaken arm of a
+    /// constant `?:`, trial lowerings).
+    pub fn begin_discard(&mut self) -> usize {
+        self.fb.discarding += 1;
+        self.push_block();
+        self.fb.body.function.expressions.len()
+    }
+
+    /// Throws away what was lowered since `begin_discard`: its statements
+    /// and its expressions (no expression may stay unemitted).
+    pub fn end_discard(&mut self, mark: usize) {
+        self.fb.discarding = self.fb.discarding.saturating_sub(1);
+        let _ = self.pop_block();
+        if self.fb.body.function.expressions.len() > mark {
+            while let Some(&(h, key)) = self.fb.cache_log.last() {
+                if h.index() < mark {
+                    break;
+                }
+                self.fb.cache_log.pop();
+                match key {
+                    CacheKey::Lit(l) => {
+                        self.fb.lit_cache.remove(&l);
+                    }
+                    CacheKey::Const(c) => {
+                        self.fb.const_cache.remove(&c);
+                    }
+                }
+            }
+        }
+        self.fb.body.truncate_expressions(mark);
+    }
+
+    pub fn push_block(&mut self) {
+        self.fb.body.open();
+    }
+    pub fn pop_block(&mut self) -> ir::Block {
+        self.fb.body.close()
+    }
+    /// Whether the current block ends in a return, break, continue or kill
+    /// (so what follows is unreachable).
+    pub fn terminated(&self) -> bool {
+        self.fb.body.terminated()
+    }
+
+    pub fn expr_ty(&self, h: ir::Handle<ir::Expression>) -> ir::Handle<ir::Type> {
+        self.fb.body.function.expr_type(h)
+    }
+
+    /// A literal expression (shared within the function).
+    pub fn lit(&mut self, l: ir::Literal) -> ir::Handle<ir::Expression> {
+        if let Some(&h) = self.fb.lit_cache.get(&l) {
+            return h;
+        }
+        let ty = self.s.module.scalar_type(l.scalar());
+        let h = self.add(ir::Expression::Literal(l), ty);
+        self.fb.lit_cache.insert(l, h);
+        self.fb.cache_log.push((h, CacheKey::Lit(l)));
+        h
+    }
+    /// `expr` as `kind`: a bit cast when `convert` is `None`, else a
+    /// conversion to that many bytes per component; the result has IR
+    /// type `ty`.
+    pub fn as_kind(
+        &mut self,
+        expr: ir::Handle<ir::Expression>,
+        kind: ir::ScalarKind,
+        convert: Option<u8>,
+        ty: ir::Handle<ir::Type>,
+    ) -> ir::Handle<ir::Expression> {
+        self.add(
+            ir::Expression::As {
+                expr,
+                kind,
+                convert,
+                precise: false,
+            },
+            ty,
+        )
+    }
+    pub fn u32_lit(&mut self, v: u32) -> ir::Handle<ir::Expression> {
+        self.lit(ir::Literal::U32(v))
+    }
+    pub fn i32_lit(&mut self, v: i32) -> ir::Handle<ir::Expression> {
+        self.lit(ir::Literal::I32(v))
+    }
+
+    /// A module constant referenced from this function.
+    pub fn constant(&mut self, c: ir::Handle<ir::Expression>) -> ir::Handle<ir::Expression> {
+        if let Some(&h) = self.fb.const_cache.get(&c) {
+            return h;
+        }
+        let ty = self.s.module.const_types[c.index()];
+        let h = self.add(ir::Expression::Constant(c), ty);
+        self.fb.const_cache.insert(c, h);
+        self.fb.cache_log.push((h, CacheKey::Const(c)));
+        h
+    }
+
+    /// The zero value of an IR type, as a module constant.
+    pub fn zero(&mut self, ty: ir::Handle<ir::Type>) -> ir::Handle<ir::Expression> {
+        let c = self.s.zero_const(ty);
+        self.constant(c)
+    }
+
+    pub fn ptr_type(
+        &mut self,
+        base: ir::Handle<ir::Type>,
+        space: ir::AddressSpace,
+    ) -> ir::Handle<ir::Type> {
+        self.s.module.ty(ir::TypeInner::Pointer { base, space })
+    }
+
+    /// A new function-local variable.
+    pub fn local_var(
+        &mut self,
+        name: Option<String>,
+        ty: ir::Handle<ir::Type>,
+        precise: bool,
+    ) -> ir::Handle<ir::Expression> {
+        let pty = self.ptr_type(ty, ir::AddressSpace::Function);
+        self.fb.body.local(name, ty, precise, pty)
+    }
+
+    /// A temporary local of HLSL type `ty` (for out arguments, short
+    /// circuits, copies).
+    pub fn temp(&mut self, ty: TyId) -> (ir::Handle<ir::Expression>, ir::Handle<ir::Type>) {
+        let irt = self.s.ir_ty(ty);
+        self.fb.temp_count += 1;
+        let name = format!("temp.{}", self.fb.temp_count);
+        (self.local_var(Some(name), irt, false), irt)
+    }
+
+    /// A temporary as a place.
+    pub fn temp_place(&mut self, ty: TyId) -> Place {
+        let (ptr, mem) = self.temp(ty);
+        Place::Ptr {
+            ptr,
+            mem,
+            space: ir::AddressSpace::Function,
+        }
+    }
+
+    // --- diagnostics shortcuts -------------------------------------------
+
+    pub fn error(
+        &mut self,
+        code: crate::diag::Code,
+        msg: impl Into<String>,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Val {
+        self.s.error(code, msg, span, label);
+        Val::error()
+    }
+    pub fn unsupported(&mut self, what: impl std::fmt::Display, span: Span) -> Val {
+        self.s.unsupported(what, span);
+        Val::error()
+    }
+}
+
+impl<'a> Sema<'a> {
+    /// Why the contents of a resource type cannot be written.
+    pub fn resource_read_only(&self, ty: TyId, span: Span) -> Option<ReadOnly> {
+        let mut t = ty;
+        while let types::Ty::Array(e, _) = self.types.get(t) {
+            t = *e;
+        }
+        match self.types.get(t) {
+            types::Ty::Resource(k, _) if k.is_rw() => None,
+            _ => Some(ReadOnly::Resource(span)),
+        }
+    }
+
+    /// A module-level zero constant of an IR type (cached by type).
+    pub fn zero_const(&mut self, ty: ir::Handle<ir::Type>) -> ir::Handle<ir::Expression> {
+        if let Some(&c) = self.zero_consts.get(&ty) {
+            return c;
+        }
+        let c = self
+            .module
+            .add_const_expression(ir::Expression::ZeroValue(ty), ty);
+        self.zero_consts.insert(ty, c);
+        c
+    }
+
+    /// Lowers the body of a function declaration into its IR shell.
+    pub(super) fn lower_function_body(
+        &mut self,
+        handle: ir::Handle<ir::Function>,
+        decl: FuncDeclId,
+        env: ScopeId,
+        inst: Option<Vec<TArg>>,
+    ) {
+        let d = &self.funcs[decl.0 as usize];
+        let Some(def) = d.def else {
+            return;
+        };
+        let this_ty = d.this_ty;
+        let this_struct = d.this_ty.or_else(|| self.scopes.enclosing_struct(d.scope));
+        let sig = match &inst {
+            None => d.sig.clone(),
+            Some(args) => d.instances.get(args).map(|i| i.sig.clone()),
+        };
+        let Some(sig) = sig else {
+            return;
+        };
+        let Some(body) = def.body.as_ref() else {
+            return;
+        };
+        self.lowered.insert(handle);
+        // Resources this instance is specialized for, in parameter order.
+        let mut res_args: Vec<u32> = inst
+            .iter()
+            .flatten()
+            .filter_map(|a| match a {
+                TArg::Res(r) => Some(*r),
+                _ => None,
+            })
+            .collect();
+        res_args.reverse();
+        let specialized = !res_args.is_empty();
+        let shell = std::mem::take(&mut self.module.functions[handle]);
+        let mut fb = FnBuilder::new(shell, handle, sig.ret, env);
+        fb.this_struct = this_struct;
+        fb.locals.push();
+        let mut cx = FnCtx::new(self, fb);
+        let mut arg_index = 0u32;
+        let agg_this = inst.as_ref().is_some_and(|a| a.contains(&TArg::AggThis));
+        if let (Some(t), true) = (this_ty, agg_this) {
+            // `this` is an aggregate: its resources come first in the
+            // instance's resources, its data members are the arguments.
+            let mut leaves = Vec::new();
+            for (slot, is_res) in cx.s.agg_slots(t) {
+                if is_res {
+                    let r = res_args.pop();
+                    leaves.push(match r {
+                        Some(r) => {
+                            let ro = cx.s.resource_read_only(slot, def.name.span);
+                            cx.res_path_place(r, slot, ro)
+                        }
+                        None => Val::error(),
+                    });
+                } else {
+                    let mem = cx.s.ir_ty(slot);
+                    let pty = cx.ptr_type(mem, ir::AddressSpace::Function);
+                    let ptr = cx.add(ir::Expression::FunctionArgument(arg_index), pty);
+                    arg_index += 1;
+                    leaves.push(Val::place(
+                        slot,
+                        Place::Ptr {
+                            ptr,
+                            mem,
+                            space: ir::AddressSpace::Function,
+                        },
+                        None,
+                    ));
+                }
+            }
+            let this = cx.agg_from_leaves(t, &mut leaves.into_iter());
+            cx.fb.this = Some(this);
+        } else if let Some(t) = this_ty {
+            let mem = cx.s.ir_ty(t);
+            let pty = cx.ptr_type(mem, ir::AddressSpace::Function);
+            let ptr = cx.add(ir::Expression::FunctionArgument(0), pty);
+            let ro = def.is_const.then_some(ReadOnly::ConstThis);
+            cx.fb.this = Some(Val::place(
+                t,
+                Place::Ptr {
+                    ptr,
+                    mem,
+                    space: ir::AddressSpace::Function,
+                },
+                ro,
+            ));
+            arg_index = 1;
+        }
+        let mut next_arg = arg_index;
+        // What the body may change, for parameters bound to their values.
+        let writes =
+            super::decl::ast_scan::Writes::of(body, &|callee, i| cx.s.may_take_out(callee, i));
+        for (pi, p) in sig.params.iter().enumerate() {
+            if specialized && cx.s.types.is_resource(p.ty) {
+                // The resource this instance was made for.
+                let r = res_args.pop();
+                if let (Some(name), Some(r)) = (p.name, r) {
+                    let ro = cx.s.resource_read_only(p.ty, p.span);
+                    let val = cx.res_path_place(r, p.ty, ro);
+                    cx.fb.locals.declare(
+                        name,
+                        LocalSym::Var(LocalVar {
+                            val,
+                            konst: None,
+                            span: p.span,
+                        }),
+                    );
+                }
+                continue;
+            }
+            let idx = next_arg;
+            next_arg += 1;
+            let Some(name) = p.name else {
+                continue;
+            };
+            let arg_ty = cx.fb.body.function.arguments[idx as usize].ty;
+            let val = if cx.s.types.is_resource(p.ty) {
+                // Resources are passed by pointer; the parameter names the
+                // caller's resource.
+                let ptr = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
+                let (mem, space) = match cx.s.module.types[arg_ty].inner {
+                    ir::TypeInner::Pointer { base, space } => (base, space),
+                    _ => (arg_ty, ir::AddressSpace::Handle),
+                };
+                Val::place(p.ty, Place::Ptr { ptr, mem, space }, None)
+            } else {
+                match p.dir {
+                    Dir::In
+                        if !p.precise
+                            && matches!(
+                                cx.s.types.get(p.ty),
+                                types::Ty::Scalar(_)
+                                    | types::Ty::Vector(..)
+                                    | types::Ty::Matrix(..)
+                            )
+                            && !writes.may_write(name, p.ty == types::UINT) =>
+                    {
+                        // Never changed: the argument value itself, so that
+                        // after inlining a constant argument stays a constant
+                        // (e.g. a texture offset, which Vulkan wants constant).
+                        let arg = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
+                        Val::expr(p.ty, arg)
+                    }
+                    Dir::In => {
+                        // HLSL parameters are mutable copies.
+                        let arg = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
+                        let lv = cx.local_var(Some(name.to_string()), arg_ty, p.precise);
+                        cx.stmt(ir::Statement::Store {
+                            pointer: lv,
+                            value: arg,
+                        });
+                        Val::place(
+                            p.ty,
+                            Place::Ptr {
+                                ptr: lv,
+                                mem: arg_ty,
+                                space: ir::AddressSpace::Function,
+                            },
+                            None,
+                        )
+                    }
+                    Dir::Out | Dir::InOut => {
+                        let ptr = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
+                        let mem = cx.s.ir_ty(p.ty);
+                        Val::place(
+                            p.ty,
+                            Place::Ptr {
+                                ptr,
+                                mem,
+                                space: ir::AddressSpace::Function,
+                            },
+                            None,
+                        )
+                    }
+                }
+            };
+            // A constant this instance was made for: the body sees the
+            // value (it never changes the parameter).
+            let const_arg = inst.iter().flatten().find_map(|a| match a {
+                TArg::ConstArg { param, value } if *param as usize == pi => Some(*value),
+                _ => None,
+            });
+            if let Some(v) = const_arg
+                && let Some(sc) = cx.s.types.component(p.ty)
+            {
+                let k = if sc == Sc::Bool {
+                    Konst {
+                        sc,
+                        v: ConstVal::Bool(v != 0),
+                    }
+                } else {
+                    Konst {
+                        sc,
+                        v: ConstVal::Int(v),
+                    }
+                };
+                cx.fb.locals.declare(name, LocalSym::Value(k));
+                continue;
+            }
+            cx.fb.locals.declare(
+                name,
+                LocalSym::Var(LocalVar {
+                    val,
+                    konst: None,
+                    span: p.span,
+                }),
+            );
+        }
+        cx.lower_block_stmts(&body.stmts);
+        let returns = cx.block_always_returns();
+        if !returns {
+            if let (true, Some(r)) = (
+                cx.s.types.is_resource(sig.ret),
+                cx.fb.body.function.result.clone(),
+            ) {
+                // Returning resource indices: an end never reached.
+                let z = cx.add(ir::Expression::ZeroValue(r.ty), r.ty);
+                cx.stmt(ir::Statement::Return { value: Some(z) });
+            } else if sig.ret == types::VOID
+                || cx.s.types.is_resource(sig.ret)
+                || cx.s.types.is_agg(sig.ret)
+            {
+                cx.stmt(ir::Statement::Return { value: None });
+            } else {
+                let fname = cx.s.funcs[decl.0 as usize].name;
+                cx.s.push(
+                    Diagnostic::warning(
+                        codes::MISSING_RETURN,
+                        format!("`{fname}` may reach its end without returning a value"),
+                    )
+                    .label(body.span, "control can reach the end of this body")
+                    .note("the result is zero on that path"),
+                );
+                let rt = cx.s.ir_ty(sig.ret);
+                let z = cx.zero(rt);
+                cx.stmt(ir::Statement::Return { value: Some(z) });
+            }
+        }
+        let f = cx.finish();
+        self.module.functions[handle] = f;
+    }
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// Whether every path through the current (outermost) block returns.
+    pub fn block_always_returns(&self) -> bool {
+        fn block(b: &[ir::Statement]) -> bool {
+            b.iter().any(stmt)
+        }
+        fn stmt(s: &ir::Statement) -> bool {
+            match s {
+                ir::Statement::Return { .. } | ir::Statement::Kill => true,
+                ir::Statement::Block(b) => block(b),
+                ir::Statement::If { accept, reject, .. } => block(accept) && block(reject),
+                ir::Statement::Switch { cases, .. } => {
+                    // Every case returns (fall-through cases reach a later one)
+                    // and there are no breaks out of the switch.
+                    cases.iter().all(|c| c.fall_through || block(&c.body))
+                        && !cases.iter().any(|c| has_break(&c.body))
+                }
+                ir::Statement::Loop { body, .. } => !has_break(body),
+                _ => false,
+            }
+        }
+        fn has_break(b: &[ir::Statement]) -> bool {
+            b.iter().any(|s| match s {
+                ir::Statement::Break => true,
+                ir::Statement::Block(b) => has_break(b),
+                ir::Statement::If { accept, reject, .. } => has_break(accept) || has_break(reject),
+                _ => false,
+            })
+        }
+        block(self.fb.body.current())
+    }
+}
+
+/// The kind of an error value, for readability.
+pub fn is_error(v: &Val) -> bool {
+    matches!(v.kind, ValKind::Error)
+}

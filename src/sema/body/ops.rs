@@ -1,0 +1,573 @@
+//! Unary and binary operators with HLSL's promotion rules (the usual
+//! arithmetic conversions, shapes, literal types), short-circuit `&&`/`
+//!
+//! `,
+//! shifts with masked amounts, increments.
+
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast::{self, BinaryOp, UnaryOp};
+use crate::intern::Symbol;
+use crate::ir;
+use crate::sema::body::FnCtx;
+use crate::sema::body::expr::{binop_str, unary_str};
+use crate::sema::body::place::{Val, ValKind};
+use crate::sema::types::consteval::{self, FoldError, Konst};
+use crate::sema::types::{self, Sc, Shape, Ty, TyId};
+use crate::span::Span;
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    // --- operators ------------------------------------------------------
+
+    pub(in crate::sema) fn unary(&mut self, op: UnaryOp, x: &'a ast::Expr, span: Span) -> Val {
+        match op {
+            UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
+                let v = self.expr(x);
+                return self.inc_dec(op, v, x.span, span);
+            }
+            _ => {}
+        }
+        let v = self.expr(x);
+        self.unary_val(op, v, span)
+    }
+
+    pub fn unary_val(&mut self, op: UnaryOp, v: Val, span: Span) -> Val {
+        if v.is_error() {
+            return v;
+        }
+        if !self.s.types.is_numeric(v.ty) {
+            return self.error(
+                codes::BAD_OPERANDS,
+                format!(
+                    "cannot apply `{}` to `{}`",
+                    unary_str(op),
+                    self.s.ty_name(v.ty)
+                ),
+                span,
+                "not a numeric type",
+            );
+        }
+        if let ValKind::Const(k) = v.kind
+            && let Ok(r) = consteval::fold_unary(op, k)
+        {
+            let t = self.s.types.scalar(r.sc);
+            return Val::konst(t, r);
+        }
+        let comp = self.s.types.component(v.ty).unwrap_or(Sc::F32);
+        let shape = self.s.types.shape(v.ty).unwrap_or(Shape::Scalar);
+        match op {
+            UnaryOp::Plus => {
+                let h = self.value(&v);
+                match h {
+                    Some(h) => Val::expr(self.concrete(v.ty), h),
+                    None => Val::error(),
+                }
+            }
+            UnaryOp::Neg => {
+                let sc = if comp == Sc::Bool {
+                    Sc::I32
+                } else {
+                    comp.concrete()
+                };
+                let t = self.s.types.with_shape(sc, shape);
+                self.unary_rows(v, t, ir::UnaryOperator::Negate, span)
+            }
+            UnaryOp::Not => {
+                let t = self.s.types.with_shape(Sc::Bool, shape);
+                self.unary_rows(v, t, ir::UnaryOperator::LogicalNot, span)
+            }
+            UnaryOp::BitNot => {
+                let sc = match comp {
+                    Sc::Bool | Sc::LitInt => Sc::I32,
+                    s if s.is_int() => s,
+                    _ => {
+                        return self.error(
+                            codes::BAD_OPERANDS,
+                            format!(
+                                "`~` needs an integer operand, found `{}`",
+                                self.s.ty_name(v.ty)
+                            ),
+                            span,
+                            "not an integer",
+                        );
+                    }
+                };
+                let t = self.s.types.with_shape(sc, shape);
+                self.unary_rows(v, t, ir::UnaryOperator::BitwiseNot, span)
+            }
+            _ => Val::error(),
+        }
+    }
+
+    /// Applies `f` to a value, row by row for matrices (IR arithmetic on
+    /// matrices is per row, as SPIR-V's is per column).
+    pub fn map_rows(
+        &mut self,
+        h: ir::Handle<ir::Expression>,
+        ty: TyId,
+        mut f: impl FnMut(
+            &mut Self,
+            ir::Handle<ir::Expression>,
+            ir::Handle<ir::Type>,
+        ) -> ir::Handle<ir::Expression>,
+    ) -> ir::Handle<ir::Expression> {
+        if let Ty::Matrix(sc, r, c) = *self.s.types.get(ty) {
+            let rows: Vec<_> = (0..r)
+                .map(|i| {
+                    let row = self.matrix_row(h, sc, r, c, i);
+                    let rt = self.expr_ty(row);
+                    f(self, row, rt)
+                })
+                .collect();
+            return self.compose_matrix(ty, rows);
+        }
+        let it = self.s.ir_ty(ty);
+        f(self, h, it)
+    }
+
+    /// The type with literal components made concrete (int, float).
+    pub fn concrete(&mut self, ty: TyId) -> TyId {
+        match self.s.types.component(ty) {
+            Some(s) if s.is_literal() => self.s.types.with_component(ty, s.concrete()),
+            _ => ty,
+        }
+    }
+
+    pub(in crate::sema) fn inc_dec(&mut self, op: UnaryOp, v: Val, xspan: Span, span: Span) -> Val {
+        if v.is_error() {
+            return v;
+        }
+        if !self.check_writable(&v, xspan) {
+            return Val::error();
+        }
+        if !self.s.types.is_numeric(v.ty) || self.s.types.component(v.ty) == Some(Sc::Bool) {
+            return self.error(
+                codes::BAD_OPERANDS,
+                format!("cannot increment or decrement `{}`", self.s.ty_name(v.ty)),
+                span,
+                "not a numeric type",
+            );
+        }
+        let Some(place) = v.as_place().cloned() else {
+            return Val::error();
+        };
+        let Some(old) = self.read_place(&place, v.ty) else {
+            return Val::error();
+        };
+        let one = Val::konst(types::LIT_INT, Konst::int(1));
+        let bop = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) {
+            BinaryOp::Add
+        } else {
+            BinaryOp::Sub
+        };
+        let newv = self.binary_vals(bop, Val::expr(v.ty, old), one, span);
+        let newv = self.convert(newv, v.ty, span);
+        let Some(nh) = self.value(&newv) else {
+            return Val::error();
+        };
+        self.write_place(&place, v.ty, nh);
+        match op {
+            // `++x` is an lvalue (it can be passed to an `out` parameter).
+            UnaryOp::PreInc | UnaryOp::PreDec => Val::place(v.ty, place, v.read_only),
+            _ => Val::expr(v.ty, old),
+        }
+    }
+
+    pub(in crate::sema) fn binary(
+        &mut self,
+        op: BinaryOp,
+        a: &'a ast::Expr,
+        b: &'a ast::Expr,
+        span: Span,
+    ) -> Val {
+        if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr)
+            && self.s.opts.hlsl_version >= 2021
+        {
+            return self.short_circuit(op, a, b, span);
+        }
+        let va = self.expr(a);
+        let vb = self.expr(b);
+        self.binary_vals(op, va, vb, span)
+    }
+
+    /// `a && b`, `a || b` in HLSL 2021: scalar operands, `b` evaluated only
+    /// when needed.
+    pub(in crate::sema) fn short_circuit(
+        &mut self,
+        op: BinaryOp,
+        a: &'a ast::Expr,
+        b: &'a ast::Expr,
+        span: Span,
+    ) -> Val {
+        let va = self.expr(a);
+        if va.is_error() {
+            return va;
+        }
+        if !self.s.types.is_scalar(va.ty) {
+            return self.error(
+                codes::BAD_OPERANDS,
+                format!(
+                    "operands of `{}` must be scalars in HLSL 2021",
+                    binop_str(op)
+                ),
+                a.span,
+                format!(
+                    "this is `{}`; use `{}()` for vectors",
+                    self.s.ty_name(va.ty),
+                    if op == BinaryOp::LogicalAnd {
+                        "and"
+                    } else {
+                        "or"
+                    }
+                ),
+            );
+        }
+        let ca = self.convert(va, types::BOOL, a.span);
+        // Constant left operand: fold the short circuit.
+        if let ValKind::Const(k) = ca.kind {
+            let lhs = k.as_bool();
+            if (op == BinaryOp::LogicalAnd && !lhs) || (op == BinaryOp::LogicalOr && lhs) {
+                return Val::konst(types::BOOL, Konst::bool(lhs));
+            }
+            let vb = self.expr(b);
+            return self.scalar_bool(vb, b.span, op);
+        }
+        let Some(ha) = self.value(&ca) else {
+            return Val::error();
+        };
+        let (tmp, _) = self.temp(types::BOOL);
+        self.stmt(ir::Statement::Store {
+            pointer: tmp,
+            value: ha,
+        });
+        self.push_block();
+        let vb = self.expr(b);
+        let cb = self.scalar_bool(vb, b.span, op);
+        if let Some(hb) = self.value(&cb) {
+            self.stmt(ir::Statement::Store {
+                pointer: tmp,
+                value: hb,
+            });
+        }
+        let inner = self.pop_block();
+        let (accept, reject) = if op == BinaryOp::LogicalAnd {
+            (inner, Vec::new())
+        } else {
+            (Vec::new(), inner)
+        };
+        self.stmt(ir::Statement::If {
+            condition: ha,
+            accept,
+            reject,
+            control: ir::SelectionControl::None,
+        });
+        let bt = self.s.ir_ty(types::BOOL);
+        let r = self.add(ir::Expression::Load { pointer: tmp }, bt);
+        let _ = span;
+        Val::expr(types::BOOL, r)
+    }
+
+    pub(in crate::sema) fn scalar_bool(&mut self, v: Val, span: Span, op: BinaryOp) -> Val {
+        if v.is_error() {
+            return v;
+        }
+        if !self.s.types.is_scalar(v.ty) {
+            return self.error(
+                codes::BAD_OPERANDS,
+                format!(
+                    "operands of `{}` must be scalars in HLSL 2021",
+                    binop_str(op)
+                ),
+                span,
+                format!("this is `{}`", self.s.ty_name(v.ty)),
+            );
+        }
+        self.convert(v, types::BOOL, span)
+    }
+
+    /// The type both operands of an arithmetic operator convert to.
+    pub(in crate::sema) fn common_type(&mut self, a: TyId, b: TyId, span: Span) -> Option<TyId> {
+        let (ca, cb) = (self.s.types.component(a)?, self.s.types.component(b)?);
+        let (sa, sb) = (self.s.types.shape(a)?, self.s.types.shape(b)?);
+        let comp = consteval::common_scalar(ca, cb);
+        let shape = match (sa, sb) {
+            (x, y) if x == y => x,
+            (Shape::Scalar, y) => y,
+            (x, Shape::Scalar) => x,
+            (Shape::Vector(n), Shape::Vector(m)) => {
+                self.truncation_warning("vector", span);
+                Shape::Vector(n.min(m))
+            }
+            (Shape::Matrix(r, c), Shape::Matrix(r2, c2))
+                if (r <= r2 && c <= c2) || (r2 <= r && c2 <= c) =>
+            {
+                self.truncation_warning("matrix", span);
+                Shape::Matrix(r.min(r2), c.min(c2))
+            }
+            // A vector with a 1xN/Nx1 matrix of the same size.
+            (Shape::Vector(n), Shape::Matrix(r, c)) | (Shape::Matrix(r, c), Shape::Vector(n))
+                if (r == 1 && c == n) || (c == 1 && r == n) =>
+            {
+                Shape::Vector(n)
+            }
+            _ => return None,
+        };
+        Some(self.s.types.with_shape(comp, shape))
+    }
+
+    pub(in crate::sema) fn truncation_warning(&mut self, what: &str, span: Span) {
+        self.s.push(
+            Diagnostic::warning(
+                codes::IMPLICIT_TRUNCATION,
+                format!("implicit truncation of {what} type"),
+            )
+            .label(span, "operands of different sizes: the larger is truncated"),
+        );
+    }
+
+    /// A binary operator on two lowered operands.
+    pub fn binary_vals(&mut self, op: BinaryOp, va: Val, vb: Val, span: Span) -> Val {
+        if va.is_error() || vb.is_error() {
+            return Val::error();
+        }
+        let numeric = self.s.types.is_numeric(va.ty) && self.s.types.is_numeric(vb.ty);
+        if !numeric && self.s.types.as_struct(va.ty).is_some() {
+            // HLSL 2021 operator overloading: `a + b` calls `a.operator+(b)`.
+            let name = Symbol::intern(&format!("operator{}", binop_str(op)));
+            let cands = self.struct_methods(va.ty, name);
+            if !cands.is_empty() {
+                let arg = crate::sema::calls::Arg { val: vb, span };
+                return self.call_candidates(&cands, Some(va), None, vec![arg], name, span, false);
+            }
+        }
+        if !numeric {
+            return self.error(
+                codes::BAD_OPERANDS,
+                format!(
+                    "cannot apply `{}` to `{}` and `{}`",
+                    binop_str(op),
+                    self.s.ty_name(va.ty),
+                    self.s.ty_name(vb.ty)
+                ),
+                span,
+                "operands must be numeric",
+            );
+        }
+        // Fold constants (both scalars), except integer division by zero
+        // which is left to run time (and diagnosed by the passes).
+        if let (ValKind::Const(x), ValKind::Const(y)) = (&va.kind, &vb.kind) {
+            match consteval::fold_binary(op, *x, *y) {
+                Ok(r) => {
+                    let t = self.s.types.scalar(r.sc);
+                    return Val::konst(t, r);
+                }
+                Err(FoldError::DivisionByZero) => {
+                    self.s.push(
+                        Diagnostic::error(codes::CONST_DIV_BY_ZERO, "integer division by zero")
+                            .label(span, "the divisor is zero"),
+                    );
+                    return Val::error();
+                }
+                Err(FoldError::BadOperands) => {}
+            }
+        }
+        if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+            return self.shift(op, va, vb, span);
+        }
+        let Some(mut ct) = self.common_type(va.ty, vb.ty, span) else {
+            return self.error(
+                codes::BAD_OPERANDS,
+                format!(
+                    "cannot apply `{}` to `{}` and `{}`",
+                    binop_str(op),
+                    self.s.ty_name(va.ty),
+                    self.s.ty_name(vb.ty)
+                ),
+                span,
+                "incompatible shapes",
+            );
+        };
+        let mut comp = self.s.types.component(ct).unwrap_or(Sc::F32).concrete();
+        let shape = self.s.types.shape(ct).unwrap_or(Shape::Scalar);
+        let is_cmp = matches!(
+            op,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        );
+        let is_bit = matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
+        let is_logic = matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr);
+        if is_logic {
+            comp = Sc::Bool;
+        } else if comp == Sc::Bool && !(is_cmp && matches!(op, BinaryOp::Eq | BinaryOp::Ne)) {
+            // Arithmetic on bools is done in int.
+            comp = Sc::I32;
+        }
+        if is_bit && comp.is_float() {
+            return self.error(
+                codes::BAD_OPERANDS,
+                format!(
+                    "`{}` needs integer operands, found `{}` and `{}`",
+                    binop_str(op),
+                    self.s.ty_name(va.ty),
+                    self.s.ty_name(vb.ty)
+                ),
+                span,
+                "float operands",
+            );
+        }
+        ct = self.s.types.with_shape(comp, shape);
+        let ca = self.convert_quiet(va, ct, span);
+        let cb = self.convert_quiet(vb, ct, span);
+        let (Some(ha), Some(hb)) = (self.value(&ca), self.value(&cb)) else {
+            return Val::error();
+        };
+        let irop = match op {
+            BinaryOp::Add => ir::BinaryOperator::Add,
+            BinaryOp::Sub => ir::BinaryOperator::Subtract,
+            BinaryOp::Mul => ir::BinaryOperator::Multiply,
+            BinaryOp::Div => ir::BinaryOperator::Divide,
+            BinaryOp::Rem => ir::BinaryOperator::Modulo,
+            BinaryOp::BitAnd => ir::BinaryOperator::And,
+            BinaryOp::BitOr => ir::BinaryOperator::InclusiveOr,
+            BinaryOp::BitXor => ir::BinaryOperator::ExclusiveOr,
+            BinaryOp::LogicalAnd => ir::BinaryOperator::LogicalAnd,
+            BinaryOp::LogicalOr => ir::BinaryOperator::LogicalOr,
+            BinaryOp::Eq => ir::BinaryOperator::Equal,
+            BinaryOp::Ne => ir::BinaryOperator::NotEqual,
+            BinaryOp::Lt => ir::BinaryOperator::Less,
+            BinaryOp::Le => ir::BinaryOperator::LessEqual,
+            BinaryOp::Gt => ir::BinaryOperator::Greater,
+            BinaryOp::Ge => ir::BinaryOperator::GreaterEqual,
+            // Shifts were lowered by `shift` above (they do not convert
+            // their operands to a common type).
+            BinaryOp::Shl => ir::BinaryOperator::ShiftLeft,
+            BinaryOp::Shr => ir::BinaryOperator::ShiftRight,
+        };
+        let rt = if is_cmp {
+            self.s.types.with_shape(Sc::Bool, shape)
+        } else {
+            ct
+        };
+        let h = self.binary_ir(irop, ha, hb, ct, rt);
+        Val::expr(rt, h)
+    }
+
+    /// `v` converted to `t`, then `op` applied (row by row for matrices).
+    fn unary_rows(&mut self, v: Val, t: TyId, op: ir::UnaryOperator, span: Span) -> Val {
+        let c = self.convert(v, t, span);
+        let Some(h) = self.value(&c) else {
+            return Val::error();
+        };
+        let r = self.map_rows(h, t, |cx, row, rt| {
+            cx.add(
+                ir::Expression::Unary {
+                    op,
+                    expr: row,
+                    precise: false,
+                },
+                rt,
+            )
+        });
+        Val::expr(t, r)
+    }
+
+    /// An IR binary operation on operands of HLSL type `ct`, giving `rt`;
+    /// row by row for matrices.
+    pub fn binary_ir(
+        &mut self,
+        op: ir::BinaryOperator,
+        a: ir::Handle<ir::Expression>,
+        b: ir::Handle<ir::Expression>,
+        ct: TyId,
+        rt: TyId,
+    ) -> ir::Handle<ir::Expression> {
+        if let Ty::Matrix(sc, r, c) = *self.s.types.get(ct) {
+            let rsc = self.s.types.component(rt).unwrap_or(sc);
+            let rows: Vec<_> = (0..r)
+                .map(|i| {
+                    let ra = self.matrix_row(a, sc, r, c, i);
+                    let rb = self.matrix_row(b, sc, r, c, i);
+                    let rowt = self.s.types.vector(rsc, c);
+                    let rit = self.s.ir_ty(rowt);
+                    self.add(
+                        ir::Expression::Binary {
+                            op,
+                            left: ra,
+                            right: rb,
+                            precise: false,
+                        },
+                        rit,
+                    )
+                })
+                .collect();
+            return self.compose_matrix(rt, rows);
+        }
+        let it = self.s.ir_ty(rt);
+        self.add(
+            ir::Expression::Binary {
+                op,
+                left: a,
+                right: b,
+                precise: false,
+            },
+            it,
+        )
+    }
+
+    /// Converts without the truncation warning (already given for the
+    /// operator).
+    pub(in crate::sema) fn convert_quiet(&mut self, v: Val, to: TyId, span: Span) -> Val {
+        let before = self.s.diags.list.len();
+        let r = self.convert(v, to, span);
+        // Drop truncation warnings the conversion added.
+        let mut i = before;
+        while i < self.s.diags.list.len() {
+            if self.s.diags.list[i].code == codes::IMPLICIT_TRUNCATION {
+                self.s.diags.list.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        r
+    }
+
+    /// `<<`, `>>`: the result has the (promoted) left operand's type; the
+    /// amount counts modulo the bit width (SPIR-V.rst, "Bitwise operators").
+    pub(in crate::sema) fn shift(&mut self, op: BinaryOp, va: Val, vb: Val, span: Span) -> Val {
+        let (ca, cb) = (
+            self.s.types.component(va.ty).unwrap_or(Sc::I32),
+            self.s.types.component(vb.ty).unwrap_or(Sc::I32),
+        );
+        if ca.is_float() || cb.is_float() {
+            return self.error(
+                codes::BAD_OPERANDS,
+                format!("`{}` needs integer operands", binop_str(op)),
+                span,
+                "float operand",
+            );
+        }
+        let sa = self.s.types.shape(va.ty).unwrap_or(Shape::Scalar);
+        let sb = self.s.types.shape(vb.ty).unwrap_or(Shape::Scalar);
+        let shape = match (sa, sb) {
+            (Shape::Scalar, y) => y,
+            (x, _) => x,
+        };
+        let lc = match ca {
+            Sc::Bool | Sc::LitInt => Sc::I32,
+            s => s,
+        };
+        let lt = self.s.types.with_shape(lc, shape);
+        let left = self.convert(va, lt, span);
+        let right = self.convert(vb, lt, span);
+        let (Some(hl), Some(hr)) = (self.value(&left), self.value(&right)) else {
+            return Val::error();
+        };
+        // IR shifts take the amount modulo the width, as HLSL does (the
+        // backend masks it, SPIR-V.rst "Bitwise operators").
+        let irop = if op == BinaryOp::Shl {
+            ir::BinaryOperator::ShiftLeft
+        } else {
+            ir::BinaryOperator::ShiftRight
+        };
+        let h = self.binary_ir(irop, hl, hr, lt, lt);
+        Val::expr(lt, h)
+    }
+}

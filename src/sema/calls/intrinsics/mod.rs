@@ -1,0 +1,218 @@
+//! Intrinsic functions: the catalog (`table`), overload resolution over
+//! its patterns (here), and lowering to IR (`lower`).
+//!
+//! The lowering interface is [`FnCtx`]: `value`, `convert`, `add`, `stmt`,
+//! `write_out` and the type helpers on `cx.s.types`; a new intrinsic needs
+//! a table entry and, if no generic lowering fits, a `Custom` case.
+
+pub mod lower;
+pub mod matrix;
+pub mod table;
+
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::intern::Symbol;
+use crate::sema::body::FnCtx;
+use crate::sema::body::convert::conversion_cost;
+use crate::sema::body::place::Val;
+use crate::sema::calls::Arg;
+use crate::sema::types::consteval::common_scalar;
+use crate::sema::types::{self, Sc, ScKind, Shape, TyId};
+use crate::span::Span;
+use table::{Comp, Overload, Ret, Shp};
+
+/// An overload resolved against arguments.
+pub struct Resolved {
+    pub overload: &'static Overload,
+    /// The type of each parameter.
+    pub params: Vec<TyId>,
+    /// The type of each slot.
+    pub slots: [TyId; 4],
+    pub ret: TyId,
+}
+
+fn shape_ok(class: Shp, s: Shape) -> bool {
+    match class {
+        Shp::Scalar => s == Shape::Scalar,
+        Shp::Vector => matches!(s, Shape::Vector(_)),
+        Shp::ScalarOrVector => !matches!(s, Shape::Matrix(..)),
+        Shp::Matrix => matches!(s, Shape::Matrix(..)),
+        Shp::Vec3 => s == Shape::Vector(3),
+        Shp::Any => true,
+    }
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// Resolves one overload; `None` if the arguments do not fit.
+    fn resolve_overload(&mut self, ov: &'static Overload, args: &[Arg]) -> Option<(Resolved, u64)> {
+        if ov.params.len() != args.len() {
+            return None;
+        }
+        let mut slots = [types::ERROR; 4];
+        for slot in 0..4u8 {
+            let members: Vec<usize> = ov
+                .params
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.slot == slot)
+                .map(|(i, _)| i)
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
+            let mut shape: Option<Shape> = None;
+            let mut comp: Option<Sc> = None;
+            for &i in &members {
+                let t = args[i].val.ty;
+                let s = self.s.types.shape(t)?;
+                let c = self.s.types.component(t)?;
+                shape = Some(match (shape, s) {
+                    (None, s) => s,
+                    (Some(Shape::Scalar), s) | (Some(s), Shape::Scalar) => s,
+                    (Some(Shape::Vector(n)), Shape::Vector(m)) => Shape::Vector(n.min(m)),
+                    (Some(Shape::Matrix(r, c1)), Shape::Matrix(r2, c2)) => {
+                        Shape::Matrix(r.min(r2), c1.min(c2))
+                    }
+                    (Some(a), b) if a == b => a,
+                    _ => return None,
+                });
+                // Out parameters do not decide the component type.
+                if !ov.params[i].out || comp.is_none() {
+                    comp = Some(match comp {
+                        None => c,
+                        Some(x) if ov.params[i].out => x,
+                        Some(x) => common_scalar(x, c),
+                    });
+                }
+            }
+            let shape = shape?;
+            let p0 = ov.params[members[0]];
+            if !shape_ok(p0.shape, shape) {
+                return None;
+            }
+            let c = comp?.concrete();
+            let c = match p0.comp {
+                Comp::Float => {
+                    if c.is_float() {
+                        c
+                    } else {
+                        Sc::F32
+                    }
+                }
+                Comp::Float32 => Sc::F32,
+                Comp::Numeric => {
+                    if c == Sc::Bool {
+                        Sc::I32
+                    } else {
+                        c
+                    }
+                }
+                Comp::Int => match c.kind() {
+                    ScKind::Bool => Sc::I32,
+                    ScKind::Float => return None,
+                    _ => c,
+                },
+                Comp::Uint => match c.kind() {
+                    ScKind::Float => return None,
+                    _ => c.to_unsigned(),
+                },
+                Comp::Bool => Sc::Bool,
+                Comp::Any => c,
+            };
+            slots[slot as usize] = self.s.types.with_shape(c, shape);
+        }
+        let mut cost = 0;
+        let mut params = Vec::with_capacity(args.len());
+        for (i, p) in ov.params.iter().enumerate() {
+            let t = slots[p.slot as usize];
+            if p.out {
+                // The result is converted back to the argument's type.
+                conversion_cost(&self.s.types, t, args[i].val.ty)?;
+            } else {
+                cost += conversion_cost(&self.s.types, args[i].val.ty, t)?;
+            }
+            params.push(t);
+        }
+        let ret = match ov.ret {
+            Ret::Void => types::VOID,
+            Ret::Slot(s) => slots[s as usize],
+            Ret::SlotWith(s, sc) => self.s.types.with_component(slots[s as usize], sc),
+            Ret::ScalarOf(s) => {
+                let c = self.s.types.component(slots[s as usize]).unwrap_or(Sc::F32);
+                self.s.types.scalar(c)
+            }
+            Ret::Bool => types::BOOL,
+            Ret::Uint => types::UINT,
+            Ret::Uint4 => self.s.types.vector(Sc::U32, 4),
+        };
+        Some((
+            Resolved {
+                overload: ov,
+                params,
+                slots,
+                ret,
+            },
+            cost,
+        ))
+    }
+
+    /// Calls the intrinsic `name`, if there is one. Reports a missing
+    /// overload (listing the forms) and gives an error value.
+    pub fn intrinsic(
+        &mut self,
+        name: Symbol,
+        targs: Option<&'a [ast::TemplateArg]>,
+        args: &[Arg],
+        span: Span,
+    ) -> Option<Val> {
+        let intr = table::find(name.as_str())?;
+        if args.iter().any(|a| a.val.is_error()) {
+            return Some(Val::error());
+        }
+        if targs.is_some() {
+            return Some(self.error(
+                codes::BAD_TEMPLATE_ARGS,
+                format!("`{name}` takes no template arguments"),
+                span,
+                "template arguments given here",
+            ));
+        }
+        let mut best: Option<(Resolved, u64)> = None;
+        for ov in intr.overloads {
+            if let Some((r, c)) = self.resolve_overload(ov, args)
+                && best.as_ref().is_none_or(|(_, bc)| c < *bc)
+            {
+                best = Some((r, c));
+            }
+        }
+        let Some((r, _)) = best else {
+            let tys: Vec<String> = args.iter().map(|a| self.s.ty_name(a.val.ty)).collect();
+            let forms: Vec<String> = intr
+                .overloads
+                .iter()
+                .map(|o| {
+                    format!(
+                        "{}({} argument{})",
+                        intr.name,
+                        o.params.len(),
+                        if o.params.len() == 1 { "" } else { "s" }
+                    )
+                })
+                .collect();
+            self.s.push(
+                Diagnostic::error(
+                    codes::NO_MATCHING_OVERLOAD,
+                    format!(
+                        "no overload of intrinsic `{}` takes ({})",
+                        intr.name,
+                        tys.join(", ")
+                    ),
+                )
+                .label(span, "no matching overload")
+                .note(format!("available: {}", forms.join(", "))),
+            );
+            return Some(Val::error());
+        };
+        Some(self.lower_intrinsic(intr.name, &r, args, span))
+    }
+}

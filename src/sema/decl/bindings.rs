@@ -1,0 +1,232 @@
+//! Descriptor set and binding numbers, assigned as DXC does (SPIR-V.rst,
+//! "HLSL register and Vulkan binding"):
+//!
+//! 1. `[[vk::binding(b, s)]]` first (with `[[vk::counter_binding(c)]]`
+//!    for the counter);
+//! 2. then `register(xN, spaceM)` → binding N (+ `-fvk-x-shift` for class
+//!    x in space M), set M, or `-fvk-bind-register`;
+//! 3. then everything else, in declaration order, takes the next free
+//!    binding of its set (set 0 unless `register(spaceM)` names one); the
+//!    `$Globals` block takes the place of its first member (or
+//!    `-fvk-bind-globals`), counters follow their buffer.
+
+use crate::diag::{Diagnostic, codes};
+use crate::ir;
+use crate::options::RegisterClass;
+use crate::sema::Sema;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+fn class_of(c: char) -> Option<RegisterClass> {
+    Some(match c {
+        'b' => RegisterClass::B,
+        's' => RegisterClass::S,
+        't' => RegisterClass::T,
+        'u' => RegisterClass::U,
+        _ => return None,
+    })
+}
+
+/// One thing that needs a binding.
+#[derive(Clone, Copy)]
+enum Slot {
+    Resource(usize),
+    Globals,
+}
+
+impl<'a> Sema<'a> {
+    fn shift(&self, class: RegisterClass, space: u32) -> u32 {
+        self.opts
+            .register_shifts
+            .iter()
+            .filter(|(c, _, s)| *c == class && s.is_none_or(|s| s == space))
+            .map(|(_, n, _)| *n)
+            .next_back()
+            .unwrap_or(0)
+    }
+
+    pub(in crate::sema) fn assign_bindings(&mut self) {
+        let n = self.resources.len();
+        let mut order: Vec<Slot> = (0..n).map(Slot::Resource).collect();
+        if let Some(gb) = self.globals_block {
+            let _ = gb;
+            let at = self.globals_block_order.unwrap_or(n).min(n);
+            order.insert(at, Slot::Globals);
+        }
+        let mut assigned: Vec<Option<(u32, u32)>> = vec![None; n];
+        let mut globals: Option<(u32, u32)> = self.opts.bind_globals;
+        let mut used: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
+        let mut owner: FxHashMap<(u32, u32), usize> = FxHashMap::default();
+        let mut overlaps = Vec::new();
+        let mut take = |set: u32, b: u32, who: usize, used: &mut FxHashMap<u32, FxHashSet<u32>>| {
+            used.entry(set).or_default().insert(b);
+            if let Some(&prev) = owner.get(&(set, b)) {
+                overlaps.push((prev, who, set, b));
+            } else {
+                owner.insert((set, b), who);
+            }
+        };
+        // 1. [[vk::binding]] and counter bindings of those.
+        for i in 0..n {
+            let r = &self.resources[i];
+            if let Some(main) = r.counter_of {
+                let m = &self.resources[main as usize];
+                if let (Some((_, set)), Some(cb)) = (m.vk_binding, m.counter_binding) {
+                    assigned[i] = Some((cb, set));
+                    take(set, cb, i, &mut used);
+                }
+                continue;
+            }
+            if let Some((b, s)) = r.vk_binding {
+                assigned[i] = Some((b, s));
+                take(s, b, i, &mut used);
+            }
+        }
+        if let Some((b, s)) = globals {
+            used.entry(s).or_default().insert(b);
+        }
+        // 2. register(xN, spaceM).
+        for i in 0..n {
+            if assigned[i].is_some() {
+                continue;
+            }
+            let r = self.resources[i].clone();
+            if let Some(main) = r.counter_of {
+                let m = &self.resources[main as usize];
+                if m.vk_binding.is_none()
+                    && let (Some((_, _, space)), Some(cb)) = (m.register, m.counter_binding)
+                {
+                    assigned[i] = Some((cb, space));
+                    take(space, cb, i, &mut used);
+                }
+                continue;
+            }
+            let Some((Some(c), num, space)) = r.register else {
+                continue;
+            };
+            if num == u32::MAX {
+                continue;
+            }
+            if !self.opts.bind_registers.is_empty() {
+                let class = class_of(c);
+                if let Some(br) = self
+                    .opts
+                    .bind_registers
+                    .iter()
+                    .find(|b| Some(b.class) == class && b.register == num && b.space == space)
+                {
+                    assigned[i] = Some((br.binding, br.set));
+                    take(br.set, br.binding, i, &mut used);
+                    continue;
+                }
+            }
+            let b = match class_of(c) {
+                Some(class) => num + self.shift(class, space),
+                None => num,
+            };
+            assigned[i] = Some((b, space));
+            take(space, b, i, &mut used);
+        }
+        // 3. The rest in declaration order.
+        let mut next: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut next_free =
+            |set: u32, floor: u32, used: &mut FxHashMap<u32, FxHashSet<u32>>| -> u32 {
+                let nb = next.entry(set).or_insert(0);
+                let mut b = (*nb).max(floor);
+                let u = used.entry(set).or_default();
+                while u.contains(&b) {
+                    b += 1;
+                }
+                u.insert(b);
+                *nb = b + 1;
+                b
+            };
+        for slot in order {
+            match slot {
+                Slot::Globals => {
+                    if globals.is_none() {
+                        globals = Some((next_free(0, 0, &mut used), 0));
+                    }
+                }
+                Slot::Resource(i) => {
+                    if assigned[i].is_some() {
+                        continue;
+                    }
+                    let r = &self.resources[i];
+                    // The set: the counter's main buffer's, or register(spaceM).
+                    let src = match r.counter_of {
+                        Some(m) => &self.resources[m as usize],
+                        None => r,
+                    };
+                    let set = match (src.vk_binding, src.register) {
+                        (Some((_, s)), _) => s,
+                        (None, Some((_, _, s))) => s,
+                        _ => 0,
+                    };
+                    let floor = if self.opts.auto_shift_bindings
+                        && src.register.is_none()
+                        && src.vk_binding.is_none()
+                    {
+                        self.shift(src.class, set)
+                    } else {
+                        0
+                    };
+                    assigned[i] = Some((next_free(set, floor, &mut used), set));
+                }
+            }
+        }
+        // Descriptor heaps take the first unused bindings of set 0, in
+        // this order, when they are used: the resource heap (every resource
+        // type's array shares it), the sampler heap, the counters.
+        let first_free = |used: &mut FxHashMap<u32, FxHashSet<u32>>| -> u32 {
+            let u = used.entry(0).or_default();
+            let mut b = 0;
+            while u.contains(&b) {
+                b += 1;
+            }
+            u.insert(b);
+            b
+        };
+        for sampler in [false, true] {
+            let heaps: Vec<_> = self
+                .heap_globals
+                .iter()
+                .filter(|((_, s), _)| *s == sampler)
+                .map(|(_, g)| *g)
+                .collect();
+            if !heaps.is_empty() {
+                let b = first_free(&mut used);
+                for g in heaps {
+                    self.module.globals[g].binding =
+                        Some(ir::ResourceBinding { set: 0, binding: b });
+                }
+            }
+        }
+        if let Some(c) = self.counter_heap {
+            let b = first_free(&mut used);
+            self.module.globals[c].binding = Some(ir::ResourceBinding { set: 0, binding: b });
+        }
+        for (i, a) in assigned.iter().enumerate() {
+            if let Some((binding, set)) = *a {
+                let gv = self.resources[i].gv;
+                self.module.globals[gv].binding = Some(ir::ResourceBinding { set, binding });
+            }
+        }
+        if let (Some(gv), Some((binding, set))) = (self.globals_block, globals) {
+            self.module.globals[gv].binding = Some(ir::ResourceBinding { set, binding });
+        }
+        // DXC warns when explicit bindings collide.
+        for (a, b, set, binding) in overlaps {
+            let (ra, rb) = (&self.resources[a], &self.resources[b]);
+            let d = Diagnostic::warning(
+                codes::BINDING_OVERLAP,
+                format!(
+                    "`{}` and `{}` both use binding {binding} in descriptor set {set}",
+                    ra.name, rb.name
+                ),
+            )
+            .label(rb.span, "this resource")
+            .label(ra.span, "takes the same binding as this one");
+            self.push(d);
+        }
+    }
+}

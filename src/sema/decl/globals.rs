@@ -1,0 +1,533 @@
+//! Global variables: storage classes at global scope (static, groupshared,
+//! uniforms gathered into `$Globals`), resources and their blocks, push
+//! constants, cbuffers, counters, register and binding attributes.
+
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::ir;
+use crate::options::Stage;
+use crate::sema::body::{FnBuilder, FnCtx};
+use crate::sema::decl::storage::{DeclSite, Storage};
+use crate::sema::decl::{find_attr, parse_register_slot, scratch_handle};
+use crate::sema::types::layout::{BufferKind, Rule};
+use crate::sema::types::resolve::Env;
+use crate::sema::types::scope::{GlobalId, ScopeId, Sym, TypeEntry};
+use crate::sema::types::{self, ResKind, Sc, Ty, TyId};
+use crate::sema::{GlobalInfo, GlobalKind, GlobalsMember, ReadOnly, Sema};
+
+impl<'a> Sema<'a> {
+    // --- global variables -----------------------------------------------
+
+    pub(in crate::sema) fn declare_global_vars(&mut self, vd: &'a ast::VarDecl, scope: ScopeId) {
+        let st = self.check_modifiers(&vd.modifiers, DeclSite::Global);
+        let base = self.resolve_type(&vd.ty, &Env::at(scope));
+        for d in &vd.declarators {
+            if d.qualifier.is_some() {
+                self.define_static_member(d, base, scope);
+                continue;
+            }
+            self.declare_one_global(vd, d, &st, base, scope);
+        }
+    }
+
+    /// `float4 S::M = init;`: the out-of-line definition of a static
+    /// member declared in struct `S`.
+    pub(in crate::sema) fn define_static_member(
+        &mut self,
+        d: &'a ast::Declarator,
+        base: TypeEntry,
+        scope: ScopeId,
+    ) {
+        let Some(q) = &d.qualifier else { return };
+        let mut full = q.clone();
+        full.segments.push(d.name);
+        let Some(s) = self.resolve_scope_path(&full, &Env::at(scope)) else {
+            return;
+        };
+        let Some(Sym::Global(g)) = self.scopes.lookup_in(s, d.name.name).cloned() else {
+            self.error(
+                codes::UNKNOWN_NAME,
+                format!("no static member `{}` to define", d.name.name),
+                d.name.span,
+                "not declared in that struct",
+            );
+            return;
+        };
+        let ty = self.array_type(base.ty, &d.array, &Env::at(s), None);
+        let Some(init) = &d.init else { return };
+        if let GlobalKind::Var { gv, .. } = self.globals[g.0 as usize].kind {
+            let (_, c) = self.lower_global_init(ty, init, s);
+            match c {
+                Some(c) => self.module.globals[gv].init = Some(c),
+                None => self.static_inits.push((g, init, s)),
+            }
+            if self.types.is_scalar(ty)
+                && let ast::Initializer::Expr(e) = init
+                && let Ok(k) = self.const_eval(e, &Env::at(s))
+            {
+                let sc = self.types.component(ty).unwrap_or(Sc::I32);
+                self.globals[g.0 as usize].konst = Some(k.convert(sc));
+            }
+        }
+    }
+
+    pub(in crate::sema) fn new_global(
+        &mut self,
+        info: GlobalInfo,
+        scope: ScopeId,
+        name: ast::Ident,
+    ) -> GlobalId {
+        let id = GlobalId(self.globals.len() as u32);
+        self.globals.push(info);
+        self.declare_name(scope, name, Sym::Global(id));
+        id
+    }
+
+    pub(in crate::sema) fn declare_one_global(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        d: &'a ast::Declarator,
+        st: &Storage,
+        base: TypeEntry,
+        scope: ScopeId,
+    ) {
+        let env = Env::at(scope);
+        let mut ty = self.array_type(base.ty, &d.array, &env, None);
+        let span = d.name.span;
+        let mut info = GlobalInfo {
+            name: d.name.name,
+            ty,
+            kind: GlobalKind::Error,
+            span,
+            read_only: None,
+            konst: None,
+            counter: None,
+            resource: None,
+        };
+        if ty == types::ERROR {
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        self.check_major(st, ty);
+        let row_major = st
+            .major
+            .map(|(m, _)| m)
+            .or(base.major)
+            .unwrap_or(self.default_row_major());
+        if self.types.is_resource(ty) || matches!(self.types.get(ty), Ty::Resource(..)) {
+            if let Some(gs) = st.groupshared {
+                self.unsupported("`groupshared` resource variables", gs);
+                self.new_global(info, scope, d.name);
+                return;
+            }
+            if st.is_static.is_some() {
+                // A static resource is another name for a global resource,
+                // given by its initializer or a later assignment.
+                let mut alias = None;
+                if let Some(ast::Initializer::Expr(e)) = &d.init {
+                    let fb = FnBuilder::new(
+                        ir::Function::default(),
+                        scratch_handle(),
+                        types::VOID,
+                        scope,
+                    );
+                    let mut cx = FnCtx::new(self, fb);
+                    let v = cx.expr(e);
+                    let v = if v.ty != ty && !v.is_error() {
+                        cx.convert(v, ty, e.span)
+                    } else {
+                        v
+                    };
+                    if !v.is_error() {
+                        {
+                            match cx.res_path(&v) {
+                                Some(p) => alias = Some(cx.s.intern_res_path(p)),
+                                None => {
+                                    cx.unsupported("a static resource initialized with a resource not known at compile time", e.span);
+                                }
+                            }
+                        }
+                    }
+                }
+                info.kind = GlobalKind::ResAlias(alias);
+                info.read_only = self.resource_read_only(ty, span);
+                self.new_global(info, scope, d.name);
+                return;
+            }
+            self.declare_resource_global(vd, d, ty, row_major, scope, info);
+            return;
+        }
+        if self.types.contains_resource(ty) {
+            self.unsupported("structs containing resources", d.span);
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        if let Some(a) = find_attr(&vd.attrs, "vk::constant_id") {
+            self.declare_spec_constant(d, a, ty, scope, info);
+            return;
+        }
+        // `string` variables only name text for `printf`; DXC requires an
+        // initializer.
+        if ty == types::STRING {
+            if d.init.is_none() {
+                self.error(
+                    codes::CONST_UNINITIALIZED,
+                    format!("string variable `{}` must be initialized", d.name.name),
+                    span,
+                    "no initializer",
+                );
+            }
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        // [[vk::push_constant]] on a struct variable.
+        if find_attr(&vd.attrs, "vk::push_constant").is_some() {
+            self.declare_push_constant(vd, d, ty, scope, info);
+            return;
+        }
+        if let Some(gs) = st.groupshared {
+            if !matches!(
+                self.stage,
+                Stage::Compute | Stage::Mesh | Stage::Amplification | Stage::Library
+            ) {
+                self.push(
+                    Diagnostic::error(
+                        codes::GROUPSHARED_STAGE,
+                        format!(
+                            "groupshared variable `{}` in a {} shader",
+                            d.name.name,
+                            self.stage.name()
+                        ),
+                    )
+                    .label(
+                        gs,
+                        "groupshared memory exists only in compute, mesh and amplification shaders",
+                    )
+                    .label(span, "declared here"),
+                );
+            }
+            if let Some(init) = &d.init {
+                self.push(
+                    Diagnostic::error(
+                        codes::GROUPSHARED_INIT,
+                        format!("groupshared variable `{}` cannot have an initializer", d.name.name),
+                    )
+                    .label(init.span(), "initializer not allowed")
+                    .label(gs, "because the variable is groupshared")
+                    .note("groupshared memory is uninitialized; write it from the threads, then sync with a barrier"),
+                );
+            }
+            if matches!(self.types.get(ty), Ty::Array(_, None)) {
+                self.error(
+                    codes::UNSIZED_ARRAY,
+                    "groupshared arrays need a size",
+                    span,
+                    "unsized array",
+                );
+                self.new_global(info, scope, d.name);
+                return;
+            }
+            let irt = self.ir_ty(ty);
+            let gv = ir::build::add_global(
+                &mut self.module,
+                d.name.name.as_str(),
+                ir::AddressSpace::Workgroup,
+                irt,
+            );
+            self.module.globals[gv].precise = st.precise;
+            self.groupshared.push((d.name.name, ty, span));
+            info.kind = GlobalKind::Var { gv, mem: irt };
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        if st.is_static.is_some() {
+            let mut init_const = None;
+            if let Some(init) = &d.init {
+                let (t2, c) = self.lower_global_init(ty, init, scope);
+                ty = t2;
+                info.ty = ty;
+                init_const = c;
+                if st.is_const.is_some()
+                    && let ast::Initializer::Expr(e) = init
+                    && self.types.is_scalar(ty)
+                {
+                    let sc = self.types.component(ty).unwrap_or(Sc::I32);
+                    if let Ok(k) = self.const_eval(e, &env) {
+                        info.konst = Some(k.convert(sc));
+                    }
+                }
+            } else if matches!(self.types.get(ty), Ty::Array(_, None)) {
+                self.error(
+                    codes::UNSIZED_ARRAY,
+                    "an array without size needs an initializer",
+                    span,
+                    "unsized array",
+                );
+                self.new_global(info, scope, d.name);
+                return;
+            }
+            let irt = self.ir_ty(ty);
+            let gv = ir::build::add_global(
+                &mut self.module,
+                d.name.name.as_str(),
+                ir::AddressSpace::Private,
+                irt,
+            );
+            self.module.globals[gv].precise = st.precise;
+            self.module.globals[gv].init = init_const;
+            info.kind = GlobalKind::Var { gv, mem: irt };
+            if let Some(c) = st.is_const {
+                info.read_only = Some(ReadOnly::Const(c));
+            }
+            let id = self.new_global(info, scope, d.name);
+            if let (Some(init), None) = (&d.init, init_const) {
+                self.static_inits.push((id, init, scope));
+            }
+            return;
+        }
+        // A uniform: a member of $Globals.
+        if let Some(init) = &d.init {
+            self.warn(
+                codes::LOSSY_CONVERSION,
+                format!("the initializer of uniform `{}` is ignored", d.name.name),
+                init.span(),
+                "uniforms are set by the application",
+            );
+        }
+        if matches!(self.types.get(ty), Ty::Array(_, None)) {
+            self.error(
+                codes::UNSIZED_ARRAY,
+                "a uniform array needs a size",
+                span,
+                "unsized array",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        let mut offset = None;
+        for r in &d.annotations.registers {
+            if let Some(slot) = r.slot
+                && let Some(('c', n)) = parse_register_slot(slot.name.as_str())
+            {
+                offset = Some(n * 16);
+            }
+        }
+        if let Some(p) = &d.annotations.packoffset {
+            self.error(
+                codes::BAD_REGISTER,
+                "packoffset is only allowed on cbuffer members",
+                p.span,
+                "not in a cbuffer",
+            );
+        }
+        // A member of `$Globals` has no binding of its own.
+        if let Some(b) = find_attr(&vd.attrs, "vk::binding") {
+            self.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    format!(
+                        "`{}` is placed in $Globals, so it cannot have `vk::binding`",
+                        d.name.name
+                    ),
+                )
+                .label(b.span, "a binding")
+                .label(span, "a uniform global")
+                .note("`-fvk-bind-globals N M` sets the binding of $Globals"),
+            );
+        }
+        let idx = self.globals_members.len() as u32;
+        self.globals_members.push(GlobalsMember {
+            global: GlobalId(self.globals.len() as u32),
+            name: d.name.name,
+            ty,
+            row_major,
+            offset,
+            span,
+        });
+        if self.globals_block_order.is_none() {
+            self.globals_block_order = Some(self.resources.len());
+        }
+        info.kind = GlobalKind::PendingGlobal(idx);
+        info.read_only = Some(ReadOnly::Uniform(span));
+        self.new_global(info, scope, d.name);
+    }
+
+    /// Lowers a static global's initialiser in a scratch context: gives the
+    /// (sized) type, and the module constant when the value is constant.
+    /// `[[vk::constant_id(N)]] const T name = default;` (SPIR-V.rst,
+    /// "Specialization constants"): a scalar whose value the pipeline may
+    /// set; the initializer, a constant, is its default.
+    fn declare_spec_constant(
+        &mut self,
+        d: &'a ast::Declarator,
+        a: &'a ast::Attribute,
+        ty: TyId,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+    ) {
+        let env = Env::at(scope);
+        let id = match a.args.as_slice() {
+            [e] => self.const_int(e, &env).and_then(|v| u32::try_from(v).ok()),
+            _ => None,
+        };
+        let Some(id) = id else {
+            self.error(
+                codes::BAD_ATTRIBUTE,
+                "`vk::constant_id` takes one non-negative integer constant",
+                a.span,
+                "expected e.g. `[[vk::constant_id(0)]]`",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        };
+        // DXC takes bool and 16- or 32-bit scalars.
+        let sc = match self.types.get(ty) {
+            Ty::Scalar(s) if !s.is_literal() && s.width() <= 4 => Some(*s),
+            _ => None,
+        };
+        let Some(sc) = sc else {
+            self.error(
+                codes::BAD_ATTRIBUTE,
+                format!(
+                    "a specialization constant must be a bool or a 16- or 32-bit scalar, not `{}`",
+                    self.ty_name(ty)
+                ),
+                d.name.span,
+                "not a specialization constant type",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        };
+        let init = match &d.init {
+            Some(ast::Initializer::Expr(e)) => Some(e),
+            _ => None,
+        };
+        let Some(init) = init else {
+            self.error(
+                codes::CONST_UNINITIALIZED,
+                format!(
+                    "specialization constant `{}` needs a default value",
+                    d.name.name
+                ),
+                d.name.span,
+                "no initializer",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        };
+        let k = match self.const_eval(init, &env) {
+            Ok(k) => k.convert(sc),
+            Err(_) => {
+                self.error(
+                    codes::NOT_CONSTANT,
+                    "the default value of a specialization constant must be a constant",
+                    init.span,
+                    "not a constant",
+                );
+                self.new_global(info, scope, d.name);
+                return;
+            }
+        };
+        let it = self.ir_ty(ty);
+        // Its own constant expression: it must not be shared with equal
+        // ordinary constants.
+        let c = self.module.add_const_expression(
+            ir::Expression::Literal(crate::sema::body::place::konst_literal(k)),
+            it,
+        );
+        self.module.spec_constants.push(ir::SpecConstant {
+            id,
+            value: c,
+            name: Some(d.name.name.to_string()),
+        });
+        info.kind = GlobalKind::SpecConstant(c);
+        info.read_only = Some(ReadOnly::Const(d.name.span));
+        self.new_global(info, scope, d.name);
+    }
+
+    pub(in crate::sema) fn lower_global_init(
+        &mut self,
+        ty: TyId,
+        init: &'a ast::Initializer,
+        scope: ScopeId,
+    ) -> (TyId, Option<ir::Handle<ir::Expression>>) {
+        let fb = FnBuilder::new(
+            ir::Function::default(),
+            scratch_handle(),
+            types::VOID,
+            scope,
+        );
+        let mut cx = FnCtx::new(self, fb);
+        let (t2, v) = cx.lower_initializer(ty, init);
+        let c = match cx.value(&v) {
+            Some(h) => cx.lift_const(h),
+            None => None,
+        };
+        (t2, c)
+    }
+
+    pub(in crate::sema) fn declare_push_constant(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        d: &'a ast::Declarator,
+        ty: TyId,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+    ) {
+        // Push constants have no descriptor: no binding to give.
+        if let Some(b) = find_attr(&vd.attrs, "vk::binding") {
+            let pc = find_attr(&vd.attrs, "vk::push_constant").map_or(d.span, |a| a.span);
+            self.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    "`vk::push_constant` cannot be used together with `vk::binding`",
+                )
+                .label(b.span, "a binding")
+                .label(pc, "for a push constant block"),
+            );
+        }
+        // Vulkan: one push constant block per entry point
+        // (VUID-StandaloneSpirv-OpVariable-06673).
+        if let Some(prev) = self.push_constant_span {
+            self.push(
+                Diagnostic::error(
+                    codes::RESOURCE_MISUSE,
+                    "only one push constant block is allowed",
+                )
+                .label(d.name.span, "a second push constant block")
+                .label(prev, "the first one"),
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        self.push_constant_span = Some(d.name.span);
+        let rule = Rule::for_buffer(self.opts.layout, BufferKind::Storage);
+        let (elem, name) = match self.types.get(ty) {
+            Ty::Resource(ResKind::ConstantBuffer, Some(t)) => {
+                (*t, format!("type.PushConstant.{}", self.ty_name(*t)))
+            }
+            Ty::Struct(_) => (ty, format!("type.PushConstant.{}", self.ty_name(ty))),
+            _ => {
+                self.error(
+                    codes::RESOURCE_MISUSE,
+                    "a push constant block must be a struct",
+                    d.span,
+                    "not a struct",
+                );
+                self.new_global(info, scope, d.name);
+                return;
+            }
+        };
+        let block = self.struct_block(elem, name, rule);
+        let gv = ir::build::add_global(
+            &mut self.module,
+            d.name.name.as_str(),
+            ir::AddressSpace::PushConstant,
+            block,
+        );
+        info.ty = elem;
+        info.kind = GlobalKind::Var { gv, mem: block };
+        info.read_only = Some(ReadOnly::CBuffer(d.name.span));
+        self.new_global(info, scope, d.name);
+    }
+}

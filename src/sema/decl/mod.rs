@@ -1,0 +1,808 @@
+//! Declarations: the items of a translation unit in order — structs
+//! (fields, methods, nested types, static members, bases), enums,
+//! typedefs, templates, namespaces and `using`, function signatures, global
+//! variables with their storage classes, cbuffers and resources.
+
+pub mod ast_scan;
+pub mod attrs;
+pub mod bindings;
+pub mod cbuffer;
+pub mod globals;
+pub mod resource_decl;
+pub mod storage;
+
+use super::decl::storage::{DeclSite, Storage};
+use super::types::consteval::{ConstVal, Konst};
+use super::types::resolve::Env;
+use super::types::scope::{
+    FuncDeclId, GLOBAL_SCOPE, ScopeId, ScopeKind, Sym, TemplateId, TypeEntry,
+};
+use super::types::{self, EnumInfo, Field, Sc, StructInfo, Ty, TyId};
+use super::{Dir, FuncDecl, ParamSig, Sema, Sig, TArg, Template, TemplateKind};
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::intern::Symbol;
+use crate::ir;
+
+/// The handle scratch lowering contexts use for their (discarded) function.
+pub fn scratch_handle() -> ir::Handle<ir::Function> {
+    ir::Handle::from_index(0x7fff_fff0)
+}
+
+/// Finds an attribute by its name (`numthreads`, `vk::binding`).
+pub fn find_attr<'b>(attrs: &'b [ast::Attribute], name: &str) -> Option<&'b ast::Attribute> {
+    attrs.iter().find(|a| attr_name_is(a, name))
+}
+
+/// Whether `a` is the attribute `name` (`vk::binding`, `numthreads`).
+/// HLSL's own attributes match case-insensitively (`[NumThreads]`, as in
+/// DXC); namespaced ones (`vk::…`) exactly.
+pub fn attr_name_is(a: &ast::Attribute, name: &str) -> bool {
+    if a.name.segments.len() == 1 && !name.contains("::") {
+        return a.name.segments[0].name.as_str().eq_ignore_ascii_case(name);
+    }
+    let mut segs = a.name.segments.iter().map(|s| s.name.as_str());
+    let mut want = name.split("::");
+    loop {
+        match (segs.next(), want.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x == y => {}
+            _ => return false,
+        }
+    }
+}
+
+/// `t3` → ('t', 3); `space2` handled by [`parse_space`].
+pub fn parse_register_slot(s: &str) -> Option<(char, u32)> {
+    let mut chars = s.chars();
+    let c = chars.next()?.to_ascii_lowercase();
+    let n: u32 = chars.as_str().parse().ok()?;
+    Some((c, n))
+}
+
+pub fn parse_space(s: &str) -> Option<u32> {
+    s.strip_prefix("space")?.parse().ok()
+}
+
+impl<'a> Sema<'a> {
+    pub fn declare_items(&mut self, items: &'a [ast::Item], scope: ScopeId) {
+        for item in items {
+            self.declare_item(item, scope);
+        }
+    }
+
+    pub(super) fn declare_item(&mut self, item: &'a ast::Item, scope: ScopeId) {
+        match item {
+            ast::Item::Var(vd) => self.declare_global_vars(vd, scope),
+            ast::Item::Function(f) => {
+                self.declare_function(f, scope, None);
+            }
+            ast::Item::Struct(sd) => {
+                self.declare_struct(sd, scope);
+            }
+            ast::Item::CBuffer(cb) => self.declare_cbuffer(cb, scope),
+            ast::Item::Typedef(td) => self.declare_typedef(td, &Env::at(scope), scope, None),
+            ast::Item::Enum(ed) => {
+                self.declare_enum(ed, &Env::at(scope), scope, None);
+            }
+            ast::Item::Namespace(ns) => {
+                let sub = match self.scopes.lookup_in(scope, ns.name.name) {
+                    Some(Sym::Namespace(s)) => *s,
+                    _ => {
+                        let s = self
+                            .scopes
+                            .add(scope, ScopeKind::Namespace, Some(ns.name.name));
+                        self.declare_name(scope, ns.name, Sym::Namespace(s));
+                        s
+                    }
+                };
+                self.declare_items(&ns.items, sub);
+            }
+            ast::Item::Using(u) => self.declare_using(u, &Env::at(scope), scope, None),
+            ast::Item::Pragma(p) => self.pragma(p),
+            ast::Item::Technique(_) | ast::Item::Empty(_) | ast::Item::Error(_) => {}
+        }
+    }
+
+    /// `#pragma pack_matrix(row_major|column_major)` sets the default
+    /// majorness of matrices declared after it.
+    pub(super) fn pragma(&mut self, p: &ast::Pragma) {
+        let text: String = p
+            .text
+            .as_str()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        if let Some(rest) = text.strip_prefix("pack_matrix(") {
+            match rest.trim_end_matches(')') {
+                "row_major" => self.pack_row_major = true,
+                "column_major" => self.pack_row_major = false,
+                _ => {}
+            }
+        }
+    }
+
+    /// Declares `name` in `scope`, reporting a redefinition.
+    pub fn declare_name(&mut self, scope: ScopeId, name: ast::Ident, sym: Sym) {
+        if let Err(_old) = self.scopes.declare(scope, name.name, sym) {
+            self.error(
+                codes::REDEFINITION,
+                format!("`{}` is already declared in this scope", name.name),
+                name.span,
+                "redefined here",
+            );
+        }
+    }
+
+    pub fn declare_using(
+        &mut self,
+        u: &'a ast::Using,
+        env: &Env,
+        scope: ScopeId,
+        locals: Option<&mut super::body::Locals>,
+    ) {
+        match u {
+            ast::Using::Namespace { path, span } => {
+                // `using namespace a::b;` — the path names a namespace.
+                let full = ast::Path {
+                    global: path.global,
+                    segments: path.segments.clone(),
+                    span: *span,
+                };
+                let mut cur = if path.global { GLOBAL_SCOPE } else { scope };
+                let mut ok = true;
+                for (i, seg) in full.segments.iter().enumerate() {
+                    let found = if i == 0 && !path.global {
+                        self.scopes.lookup(cur, seg.name).cloned()
+                    } else {
+                        self.scopes.lookup_in(cur, seg.name).cloned()
+                    };
+                    match found {
+                        Some(Sym::Namespace(s)) => cur = s,
+                        _ => {
+                            self.error(
+                                codes::UNKNOWN_NAME,
+                                format!("unknown namespace `{}`", seg.name),
+                                seg.span,
+                                "not a namespace",
+                            );
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if ok {
+                    self.scopes.get_mut(scope).usings.push(cur);
+                }
+            }
+            ast::Using::Alias {
+                template,
+                name,
+                ty,
+                span,
+            } => {
+                if let Some(params) = template {
+                    let id = TemplateId(self.templates.len() as u32);
+                    self.templates.push(Template {
+                        name: name.name,
+                        params,
+                        kind: TemplateKind::Alias(ty),
+                        scope,
+                        instances: Default::default(),
+                        span: *span,
+                    });
+                    self.declare_name(scope, *name, Sym::Template(id));
+                    return;
+                }
+                let t = self.resolve_type(ty, env);
+                match locals {
+                    Some(l) => {
+                        l.declare(name.name, super::body::LocalSym::Type(t));
+                    }
+                    None => self.declare_name(scope, *name, Sym::Type(t)),
+                }
+            }
+        }
+    }
+
+    pub fn declare_typedef(
+        &mut self,
+        td: &'a ast::Typedef,
+        env: &Env,
+        scope: ScopeId,
+        locals: Option<&mut super::body::Locals>,
+    ) {
+        let st = self.check_modifiers(&td.modifiers, DeclSite::Typedef);
+        let base = self.resolve_type(&td.ty, env);
+        let ty = self.array_type(base.ty, &td.array, env, None);
+        let major = st.major.map(|(m, _)| m).or(base.major);
+        let entry = TypeEntry { ty, major };
+        match locals {
+            Some(l) => {
+                l.declare(td.name.name, super::body::LocalSym::Type(entry));
+            }
+            None => self.declare_name(scope, td.name, Sym::Type(entry)),
+        }
+    }
+
+    /// Applies array dimensions (outermost first) to a type. An unsized
+    /// dimension stays unsized (`None`) unless `init_count` gives the
+    /// number of elements.
+    pub fn array_type(
+        &mut self,
+        base: TyId,
+        dims: &'a [Option<ast::Expr>],
+        env: &Env,
+        init_count: Option<u32>,
+    ) -> TyId {
+        let mut ty = base;
+        for (i, d) in dims.iter().enumerate().rev() {
+            let n = match d {
+                Some(e) => match self.const_int(e, env) {
+                    Some(n) if n > 0 && n <= u32::MAX as i64 => Some(n as u32),
+                    Some(n) => {
+                        self.error(
+                            codes::BAD_ARRAY_SIZE,
+                            format!("array size must be positive, not {n}"),
+                            e.span,
+                            "invalid size",
+                        );
+                        return types::ERROR;
+                    }
+                    None => return types::ERROR,
+                },
+                None if i == 0 => init_count,
+                None => None,
+            };
+            ty = self.types.array(ty, n);
+        }
+        ty
+    }
+
+    // --- enums ------------------------------------------------------------
+
+    pub fn declare_enum(
+        &mut self,
+        ed: &'a ast::EnumDecl,
+        env: &Env,
+        scope: ScopeId,
+        locals: Option<&mut super::body::Locals>,
+    ) -> TyId {
+        let underlying = match &ed.underlying {
+            Some(ts) => {
+                let t = self.resolve_type(ts, env).ty;
+                match self.types.get(t) {
+                    Ty::Scalar(s) if s.is_int() => *s,
+                    _ => {
+                        if t != types::ERROR {
+                            self.error(
+                                codes::UNKNOWN_TYPE,
+                                "an enum's underlying type must be an integer type",
+                                ts.span,
+                                "not an integer type",
+                            );
+                        }
+                        Sc::I32
+                    }
+                }
+            }
+            None => Sc::I32,
+        };
+        let name = ed
+            .name
+            .map_or_else(|| Symbol::intern("<anonymous enum>"), |n| n.name);
+        let escope = self.scopes.add(scope, ScopeKind::Enum, Some(name));
+        let ty = self.types.add_enum(EnumInfo {
+            name,
+            scoped: ed.scoped,
+            underlying,
+            values: Vec::new(),
+            span: ed.span,
+        });
+        let eid = match self.types.get(ty) {
+            Ty::Enum(e) => *e,
+            _ => return types::ERROR,
+        };
+        if self.enum_scopes.len() <= eid.0 as usize {
+            self.enum_scopes.resize(eid.0 as usize + 1, GLOBAL_SCOPE);
+        }
+        self.enum_scopes[eid.0 as usize] = escope;
+        let mut locals = locals;
+        if let Some(n) = ed.name {
+            let entry = TypeEntry { ty, major: None };
+            match locals.as_deref_mut() {
+                Some(l) => {
+                    l.declare(n.name, super::body::LocalSym::Type(entry));
+                }
+                None => self.declare_name(scope, n, Sym::Type(entry)),
+            }
+        }
+        let mut next: i64 = 0;
+        for (id, value) in &ed.variants {
+            let v = match value {
+                Some(e) => {
+                    // Earlier values are visible by their plain name.
+                    let eenv = Env {
+                        scope: escope,
+                        locals: None,
+                    };
+                    self.const_int(e, &eenv).unwrap_or(next)
+                }
+                None => next,
+            };
+            let v = super::types::consteval::wrap_int(v, underlying);
+            next = v.wrapping_add(1);
+            self.types.enums[eid.0 as usize].values.push((id.name, v));
+            let sym = Sym::Value(ConstVal::Int(v), ty);
+            let _ = self.scopes.declare(escope, id.name, sym.clone());
+            if !ed.scoped {
+                match locals.as_deref_mut() {
+                    Some(l) => {
+                        l.declare(
+                            id.name,
+                            super::body::LocalSym::Value(Konst {
+                                sc: underlying,
+                                v: ConstVal::Int(v),
+                            }),
+                        );
+                    }
+                    None => self.declare_name(scope, *id, sym),
+                }
+            }
+        }
+        ty
+    }
+
+    // --- structs ----------------------------------------------------------
+
+    /// Declares a struct (or registers a struct template) and returns its
+    /// type.
+    pub fn declare_struct(&mut self, sd: &'a ast::StructDecl, scope: ScopeId) -> TyId {
+        if let Some(params) = &sd.template {
+            let Some(name) = sd.name else {
+                return types::ERROR;
+            };
+            let id = TemplateId(self.templates.len() as u32);
+            self.templates.push(Template {
+                name: name.name,
+                params,
+                kind: TemplateKind::Struct(sd),
+                scope,
+                instances: Default::default(),
+                span: sd.span,
+            });
+            self.declare_name(scope, name, Sym::Template(id));
+            return types::ERROR;
+        }
+        self.declare_struct_named(sd, scope, None, None)
+    }
+
+    /// Declares a struct type. Template instances pass their display name
+    /// and are not declared by name in `scope` (the template is).
+    pub fn declare_struct_named(
+        &mut self,
+        sd: &'a ast::StructDecl,
+        scope: ScopeId,
+        display: Option<String>,
+        instance: Option<(TemplateId, Vec<TArg>)>,
+    ) -> TyId {
+        let name = sd
+            .name
+            .map_or_else(|| Symbol::intern("<anonymous>"), |n| n.name);
+        let display = display.unwrap_or_else(|| {
+            let q = self.scopes.qualified_name(scope);
+            if q.is_empty() || sd.name.is_none() {
+                name.to_string()
+            } else {
+                format!("{q}::{name}")
+            }
+        });
+        let sscope = self.scopes.add(scope, ScopeKind::Namespace, Some(name));
+        let ty = self.types.add_struct(StructInfo {
+            name,
+            display,
+            base: None,
+            fields: Vec::new(),
+            methods: Default::default(),
+            scope: sscope.0,
+            is_interface: sd.kind == ast::StructKind::Interface,
+            complete: false,
+            span: sd.span,
+        });
+        self.scopes.get_mut(sscope).kind = ScopeKind::Struct(ty);
+        let sid = match self.types.get(ty) {
+            Ty::Struct(s) => *s,
+            _ => return types::ERROR,
+        };
+        let entry = Sym::Type(TypeEntry { ty, major: None });
+        // The struct's own name inside it (injected name).
+        let _ = self.scopes.declare(sscope, name, entry.clone());
+        if instance.is_none()
+            && let Some(n) = sd.name
+        {
+            self.declare_name(scope, n, entry);
+        }
+        let env = Env::at(sscope);
+        for b in &sd.bases {
+            let bt = self.resolve_type(b, &env).ty;
+            match self.types.get(bt) {
+                Ty::Struct(bs) => {
+                    if self.types.struct_info(*bs).is_interface {
+                        continue;
+                    }
+                    if self.types.structs[sid.0 as usize].base.is_some() {
+                        self.unsupported("multiple inheritance", b.span);
+                        continue;
+                    }
+                    self.types.structs[sid.0 as usize].base = Some(bt);
+                }
+                Ty::Error => {}
+                _ => {
+                    self.error(
+                        codes::UNKNOWN_TYPE,
+                        format!("cannot inherit from `{}`", self.ty_name(bt)),
+                        b.span,
+                        "not a struct",
+                    );
+                }
+            }
+        }
+        for m in &sd.members {
+            match m {
+                ast::StructMember::Field(vd) => self.declare_fields(vd, sid, ty, sscope),
+                ast::StructMember::Method(f) => {
+                    self.declare_function(f, sscope, Some(ty));
+                }
+                ast::StructMember::Struct(nested) => {
+                    self.declare_struct(nested, sscope);
+                }
+                ast::StructMember::Typedef(td) => self.declare_typedef(td, &env, sscope, None),
+                ast::StructMember::Enum(ed) => {
+                    self.declare_enum(ed, &env, sscope, None);
+                }
+                ast::StructMember::Error(_) => {}
+            }
+        }
+        self.types.structs[sid.0 as usize].complete = true;
+        ty
+    }
+
+    pub(super) fn declare_fields(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        sid: types::StructId,
+        _sty: TyId,
+        sscope: ScopeId,
+    ) {
+        let st = self.check_modifiers(&vd.modifiers, DeclSite::Field);
+        let env = Env::at(sscope);
+        let base = self.resolve_type(&vd.ty, &env);
+        if st.is_static.is_some() {
+            // Static members are globals in the struct's scope.
+            for d in &vd.declarators {
+                self.declare_one_global(vd, d, &st, base, sscope);
+            }
+            return;
+        }
+        for d in &vd.declarators {
+            let ty = self.array_type(base.ty, &d.array, &env, None);
+            let bits = match &d.bit_width {
+                Some(w) => self.bit_field(sid, ty, w, &env),
+                None => None,
+            };
+            self.check_major(&st, ty);
+            let major = st
+                .major
+                .map(|(m, _)| m)
+                .or(base.major)
+                .or(Some(self.default_row_major()));
+            let attrs = &vd.attrs;
+            let vk_offset = find_attr(attrs, "vk::offset")
+                .and_then(|a| a.args.first())
+                .and_then(|e| self.const_int(e, &env))
+                .map(|v| v as u32);
+            let vk_location = find_attr(attrs, "vk::location")
+                .and_then(|a| a.args.first())
+                .and_then(|e| self.const_int(e, &env))
+                .map(|v| v as u32);
+            let vk_index = find_attr(attrs, "vk::index")
+                .and_then(|a| a.args.first())
+                .and_then(|e| self.const_int(e, &env))
+                .map(|v| v as u32);
+            let vk_builtin = find_attr(attrs, "vk::builtin")
+                .and_then(|a| a.args.first())
+                .and_then(|e| match &e.kind {
+                    ast::ExprKind::Literal(ast::Literal::String(s)) => Some(*s),
+                    _ => None,
+                });
+            if let Some(prev) = self.types.structs[sid.0 as usize]
+                .fields
+                .iter()
+                .find(|f| f.name == d.name.name)
+            {
+                let ps = prev.span;
+                self.push(
+                    Diagnostic::error(
+                        codes::REDEFINITION,
+                        format!("duplicate member `{}`", d.name.name),
+                    )
+                    .label(d.name.span, "declared again here")
+                    .label(ps, "first declared here"),
+                );
+                continue;
+            }
+            let info = &self.types.structs[sid.0 as usize];
+            let owners = info
+                .fields
+                .iter()
+                .filter(|f| !f.bits.is_some_and(|b| b.shares))
+                .count() as u32;
+            let base_members = info.base.is_some() as u32;
+            let member = if bits.is_some_and(|b| b.shares) {
+                base_members + owners - 1
+            } else {
+                base_members + owners
+            };
+            self.types.structs[sid.0 as usize].fields.push(Field {
+                member,
+                bits,
+                name: d.name.name,
+                ty,
+                major,
+                precise: st.precise,
+                interp: st.interp,
+                sampling: st.sampling,
+                semantic: d.annotations.semantic.map(|s| (s.name, s.span)),
+                vk_offset,
+                vk_location,
+                vk_index,
+                vk_builtin,
+                span: d.name.span,
+            });
+        }
+    }
+
+    /// Places a bit-field of `ty` and `width` bits after the struct's last
+    /// field: in the same storage unit when it is a bit-field of the same
+    /// type with room left, else at the start of a new unit (as C and DXC).
+    pub(super) fn bit_field(
+        &mut self,
+        sid: types::StructId,
+        ty: TyId,
+        w: &'a ast::Expr,
+        env: &Env,
+    ) -> Option<types::BitField> {
+        let width = self.const_int(w, env)?;
+        let bits_of = match self.types.get(ty) {
+            Ty::Scalar(s) if s.is_int() => s.width() as i64 * 8,
+            _ => {
+                self.error(
+                    codes::UNKNOWN_TYPE,
+                    format!(
+                        "a bit-field must have an integer type, not `{}`",
+                        self.ty_name(ty)
+                    ),
+                    w.span,
+                    "not an integer bit-field",
+                );
+                return None;
+            }
+        };
+        if width < 1 || width > bits_of {
+            self.error(
+                codes::BAD_ARRAY_SIZE,
+                format!(
+                    "a bit-field of `{}` must be 1 to {bits_of} bits wide, not {width}",
+                    self.ty_name(ty)
+                ),
+                w.span,
+                "invalid width",
+            );
+            return None;
+        }
+        let last = self.types.structs[sid.0 as usize].fields.last();
+        let (offset, shares) = match last {
+            Some(f) if f.ty == ty => match f.bits {
+                Some(b) if b.offset as i64 + b.width as i64 + width <= bits_of => {
+                    (b.offset + b.width, true)
+                }
+                _ => (0, false),
+            },
+            _ => (0, false),
+        };
+        Some(types::BitField {
+            offset,
+            width: width as u8,
+            shares,
+        })
+    }
+
+    /// `row_major`/`column_major` on a non-matrix: DXC ignores it with a
+    /// warning.
+    pub(super) fn check_major(&mut self, st: &Storage, ty: TyId) {
+        if let Some((m, span)) = st.major {
+            let mut t = ty;
+            while let Ty::Array(e, _) = self.types.get(t) {
+                t = *e;
+            }
+            if !matches!(self.types.get(t), Ty::Matrix(..) | Ty::Error) {
+                self.warn(
+                    codes::MAJOR_ON_NON_MATRIX,
+                    format!(
+                        "`{}` has no effect on `{}`",
+                        if m { "row_major" } else { "column_major" },
+                        self.ty_name(ty)
+                    ),
+                    span,
+                    "applies to matrices only",
+                );
+            }
+        }
+    }
+
+    // --- functions --------------------------------------------------------
+
+    /// Declares a function, method or function template; attaches a
+    /// definition to an earlier prototype with the same signature.
+    pub fn declare_function(
+        &mut self,
+        f: &'a ast::Function,
+        scope: ScopeId,
+        this_struct: Option<TyId>,
+    ) -> Option<FuncDeclId> {
+        let is_static = f.modifiers.has(ast::Modifier::Static);
+        let name = f.name.last();
+        let (scope, this_struct) = if f.name.segments.len() > 1 {
+            // `float S::get() { … }` or `void ns::f() { … }`.
+            let s = self.resolve_scope_path(&f.name, &Env::at(scope))?;
+            let st = match self.scopes.get(s).kind {
+                ScopeKind::Struct(t) => Some(t),
+                _ => None,
+            };
+            (s, st)
+        } else {
+            (scope, this_struct)
+        };
+        let this_ty = if is_static { None } else { this_struct };
+        if f.template.is_some() {
+            let id = FuncDeclId(self.funcs.len() as u32);
+            self.funcs.push(FuncDecl {
+                name: name.name,
+                ast: f,
+                def: f.body.as_ref().map(|_| f),
+                scope,
+                this_ty,
+                is_template: true,
+                sig: None,
+                ir: None,
+                instances: Default::default(),
+            });
+            self.register_func(scope, name, id, this_struct);
+            return Some(id);
+        }
+        let sig = self.resolve_sig(f, &Env::at(scope));
+        // A matching earlier declaration?
+        if let Some(Sym::Funcs(list)) = self.scopes.lookup_in(scope, name.name).cloned() {
+            for id in list {
+                let d = &self.funcs[id.0 as usize];
+                if d.is_template {
+                    continue;
+                }
+                let Some(old) = &d.sig else {
+                    continue;
+                };
+                let same = old.params.len() == sig.params.len()
+                    && old
+                        .params
+                        .iter()
+                        .zip(&sig.params)
+                        .all(|(a, b)| a.ty == b.ty && a.dir == b.dir);
+                if !same {
+                    continue;
+                }
+                if f.body.is_some() {
+                    if let Some(prev) = d.def {
+                        let ps = prev.name.span;
+                        self.push(
+                            Diagnostic::error(
+                                codes::REDEFINITION,
+                                format!("redefinition of `{}`", name.name),
+                            )
+                            .label(name.span, "defined again here")
+                            .label(ps, "first defined here"),
+                        );
+                        return Some(id);
+                    }
+                    let d = &mut self.funcs[id.0 as usize];
+                    d.def = Some(f);
+                    // The definition's parameter names are the ones the body uses.
+                    d.sig = Some(sig);
+                }
+                return Some(id);
+            }
+        }
+        let id = FuncDeclId(self.funcs.len() as u32);
+        self.funcs.push(FuncDecl {
+            name: name.name,
+            ast: f,
+            def: f.body.as_ref().map(|_| f),
+            scope,
+            this_ty,
+            is_template: false,
+            sig: Some(sig),
+            ir: None,
+            instances: Default::default(),
+        });
+        self.register_func(scope, name, id, this_struct);
+        Some(id)
+    }
+
+    pub(super) fn register_func(
+        &mut self,
+        scope: ScopeId,
+        name: ast::Ident,
+        id: FuncDeclId,
+        this_struct: Option<TyId>,
+    ) {
+        if let Err(old) = self.scopes.declare(scope, name.name, Sym::Funcs(vec![id])) {
+            let _ = old;
+            self.error(
+                codes::REDEFINITION,
+                format!(
+                    "`{}` is already declared as something other than a function",
+                    name.name
+                ),
+                name.span,
+                "redefined here",
+            );
+        }
+        if let Some(t) = this_struct
+            && let Some(sid) = self.types.as_struct(t)
+        {
+            self.types.structs[sid.0 as usize]
+                .methods
+                .entry(name.name)
+                .or_default()
+                .push(id.0);
+        }
+    }
+
+    /// Resolves a function's signature.
+    pub fn resolve_sig(&mut self, f: &'a ast::Function, env: &Env) -> Sig<'a> {
+        let fst = self.check_modifiers(&f.modifiers, DeclSite::Function);
+        let ret = self.resolve_type(&f.return_type, env).ty;
+        let mut params = Vec::with_capacity(f.params.len());
+        for p in &f.params {
+            let st = self.check_modifiers(&p.modifiers, DeclSite::Param);
+            let base = self.resolve_type(&p.ty, env);
+            let ty = self.array_type(base.ty, &p.array, env, None);
+            if ty == types::VOID {
+                // `f(void)`: no parameters.
+                if f.params.len() == 1 && p.name.is_none() {
+                    break;
+                }
+            }
+            params.push(ParamSig {
+                name: p.name.map(|n| n.name),
+                ty,
+                dir: st.dir.unwrap_or(Dir::In),
+                default: p.default.as_ref(),
+                precise: st.precise,
+                major: st.major.map(|(m, _)| m).or(base.major),
+                interp: st.interp,
+                sampling: st.sampling,
+                semantic: p.annotations.semantic.map(|s| (s.name, s.span)),
+                uniform: st.uniform.is_some(),
+                modifiers: p.modifiers.clone(),
+                attrs: &p.attrs,
+                span: p.span,
+            });
+        }
+        Sig {
+            params,
+            ret,
+            ret_precise: fst.precise,
+            ret_semantic: f.return_annotations.semantic.map(|s| (s.name, s.span)),
+        }
+    }
+}

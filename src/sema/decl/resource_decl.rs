@@ -1,0 +1,526 @@
+//! Resource globals: textures, samplers, buffers and their blocks, push
+//! constant blocks, counters, image formats and the binding attributes
+//! (`[[vk::binding]]`, `register`).
+
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::intern::Symbol;
+use crate::ir;
+use crate::sema::decl::{find_attr, parse_register_slot, parse_space};
+use crate::sema::types::layout::{BufferKind, MemberSpec, Rule};
+use crate::sema::types::resolve::Env;
+use crate::sema::types::scope::ScopeId;
+use crate::sema::types::{ResKind, Ty, TyId};
+use crate::sema::{GlobalInfo, GlobalKind, ReadOnly, ResourceDecl, Sema};
+use crate::span::Span;
+
+impl<'a> Sema<'a> {
+    /// A block whose members are those of struct `elem` (its base first),
+    /// laid out under `rule`, named `name`.
+    pub fn struct_block(&mut self, elem: TyId, name: String, rule: Rule) -> ir::Handle<ir::Type> {
+        let mut members = Vec::new();
+        if let Some(sid) = self.types.as_struct(elem) {
+            let info = self.types.struct_info(sid).clone();
+            if let Some(b) = info.base {
+                members.push(MemberSpec {
+                    name: Some(self.ty_name(b)),
+                    ty: b,
+                    row_major: false,
+                    precise: false,
+                    offset: None,
+                    span: None,
+                });
+            }
+            for f in info
+                .fields
+                .iter()
+                .filter(|f| !f.bits.is_some_and(|b| b.shares))
+            {
+                members.push(MemberSpec {
+                    name: Some(f.name.to_string()),
+                    ty: f.ty,
+                    row_major: f.major.unwrap_or(false),
+                    precise: f.precise,
+                    offset: f.vk_offset,
+                    span: Some(f.span),
+                });
+            }
+        }
+        self.layouts
+            .structure(
+                &mut self.types,
+                &mut self.module,
+                Some(name),
+                &members,
+                rule,
+            )
+            .ty
+    }
+
+    /// Textures, samplers, buffers, `ConstantBuffer<T>` and arrays of them.
+    pub(in crate::sema) fn declare_resource_global(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        d: &'a ast::Declarator,
+        ty: TyId,
+        _row_major: bool,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+    ) {
+        let env = Env::at(scope);
+        // Peel arrays: a resource array is one binding.
+        let mut dims = Vec::new();
+        let mut elem = ty;
+        while let Ty::Array(e, n) = *self.types.get(elem) {
+            dims.push(n);
+            elem = e;
+        }
+        if d.init.is_some() {
+            self.unsupported("initializers on resource variables", d.span);
+        }
+        if find_attr(&vd.attrs, "vk::push_constant").is_some() && dims.is_empty() {
+            self.declare_push_constant(vd, d, ty, scope, info);
+            return;
+        }
+        let (mem, space, hlsl_ty, read_only) = match self.types.get(elem).clone() {
+            Ty::Resource(ResKind::ConstantBuffer, Some(t))
+            | Ty::Resource(ResKind::TextureBuffer, Some(t)) => {
+                let is_cb = matches!(
+                    self.types.get(elem),
+                    Ty::Resource(ResKind::ConstantBuffer, _)
+                );
+                if self.types.as_struct(t).is_none() {
+                    self.error(
+                        codes::BAD_TEMPLATE_ARGS,
+                        format!(
+                            "the element type of `{}` must be a struct",
+                            self.ty_name(elem)
+                        ),
+                        vd.ty.span,
+                        "not a struct",
+                    );
+                    self.new_global(info, scope, d.name);
+                    return;
+                }
+                let (rule, prefix, space) = if is_cb {
+                    (
+                        Rule::for_buffer(self.opts.layout, BufferKind::Uniform),
+                        "ConstantBuffer",
+                        ir::AddressSpace::Uniform,
+                    )
+                } else {
+                    (
+                        Rule::for_buffer(self.opts.layout, BufferKind::Storage),
+                        "TextureBuffer",
+                        ir::AddressSpace::Storage { writable: false },
+                    )
+                };
+                let name = format!("type.{prefix}.{}", self.ty_name(t));
+                let block = self.struct_block(t, name, rule);
+                // An array of them is an array of blocks: in HLSL terms an
+                // array of the struct, each element one block.
+                let mut hlsl_ty = t;
+                for n in dims.iter().rev() {
+                    hlsl_ty = self.types.array(hlsl_ty, *n);
+                }
+                (block, space, hlsl_ty, Some(ReadOnly::CBuffer(d.name.span)))
+            }
+            Ty::Resource(kind, _) if kind.is_structured() || kind.is_byte_address() => {
+                let block = self.buffer_block(elem);
+                let ro = (!kind.is_rw()).then_some(ReadOnly::Resource(d.name.span));
+                (
+                    block,
+                    ir::AddressSpace::Storage {
+                        writable: kind.is_rw(),
+                    },
+                    ty,
+                    ro,
+                )
+            }
+            Ty::Resource(kind, e) => {
+                let mut t = self.ir_ty(elem);
+                if let Some(fmt) = find_attr(&vd.attrs, "vk::image_format")
+                    && let Some(f) = self.image_format_attr(fmt)
+                    && let Some(ir::TypeInner::Image {
+                        dim,
+                        arrayed,
+                        multisampled,
+                        sampled,
+                        class: ir::ImageClass::Storage { .. },
+                    }) = crate::sema::types::image_of(&self.types, kind, e)
+                {
+                    // The format's numeric type must be the sampled type's
+                    // (Vulkan "Format and type matching").
+                    let (want, width) = format_numeric(f);
+                    let have = e.and_then(|e| self.types.component(e));
+                    if f != ir::ImageFormat::Unknown
+                        && have.is_some_and(|c| c.kind() != want || c.width() as u32 * 8 != width)
+                    {
+                        self.push(
+                            Diagnostic::error(
+                                codes::BAD_ATTRIBUTE,
+                                "the image format and the element type are not compatible",
+                            )
+                            .label(fmt.span, "this format")
+                            .label(vd.ty.span, "this element type")
+                            .note("see https://docs.vulkan.org/spec/latest/appendices/spirvenv.html#spirvenv-format-type-matching"),
+                        );
+                    }
+                    t = self.module.ty(ir::TypeInner::Image {
+                        dim,
+                        arrayed,
+                        multisampled,
+                        sampled,
+                        class: ir::ImageClass::Storage { format: f },
+                    });
+                }
+                let ro = (!kind.is_rw()).then_some(ReadOnly::Resource(d.name.span));
+                (t, ir::AddressSpace::Handle, ty, ro)
+            }
+            Ty::Sampler { .. } => {
+                let t = self.ir_ty(elem);
+                (
+                    t,
+                    ir::AddressSpace::Handle,
+                    ty,
+                    Some(ReadOnly::Resource(d.name.span)),
+                )
+            }
+            _ => {
+                self.new_global(info, scope, d.name);
+                return;
+            }
+        };
+        // Wrap the arrays around the element's memory type.
+        let mut gty = mem;
+        for n in dims.iter().rev() {
+            gty = self.module.ty(ir::TypeInner::Array {
+                base: gty,
+                size: match n {
+                    Some(n) => ir::ArraySize::Constant(*n),
+                    None => ir::ArraySize::Runtime,
+                },
+                stride: None,
+            });
+        }
+        let gv = ir::build::add_global(&mut self.module, d.name.name.as_str(), space, gty);
+        let class = match self.types.get(elem) {
+            Ty::Resource(k, _) => k.register_class(),
+            _ => crate::options::RegisterClass::S,
+        };
+        let (vk_binding, counter_binding) = self.binding_attrs(&vd.attrs, &env);
+        let register = self.register_annotation(&d.annotations, space);
+        let rindex = self.resources.len() as u32;
+        self.resources.push(ResourceDecl {
+            gv,
+            name: d.name.name,
+            vk_binding,
+            register,
+            counter_binding,
+            class,
+            counter_of: None,
+            span: d.name.span,
+        });
+        info.ty = hlsl_ty;
+        info.kind = GlobalKind::Var { gv, mem: gty };
+        info.read_only = read_only;
+        info.resource = Some(rindex);
+        // Append/Consume buffers always have their counter, right after them.
+        if let Ty::Resource(k, _) = *self.types.get(elem)
+            && matches!(
+                k,
+                ResKind::AppendStructuredBuffer | ResKind::ConsumeStructuredBuffer
+            )
+        {
+            if dims.is_empty() {
+                let c = self.make_counter(gv, rindex, d.name.name, d.name.span);
+                info.counter = Some(c);
+            } else {
+                self.unsupported("arrays of append/consume buffers", d.span);
+            }
+        }
+        self.new_global(info, scope, d.name);
+    }
+
+    /// The counter buffer of a RW/Append/Consume structured buffer: a block
+    /// `{ int }` with its own binding (SPIR-V.rst, "Counter buffers").
+    pub fn make_counter(
+        &mut self,
+        of: ir::Handle<ir::GlobalVariable>,
+        rindex: u32,
+        name: Symbol,
+        span: Span,
+    ) -> ir::Handle<ir::GlobalVariable> {
+        let block = self.counter_block_type();
+        let gv = ir::build::add_global(
+            &mut self.module,
+            &format!("counter.var.{name}"),
+            ir::AddressSpace::Storage { writable: true },
+            block,
+        );
+        self.module.globals[of].counter = Some(gv);
+        let main = self.resources[rindex as usize].clone();
+        self.resources.push(ResourceDecl {
+            gv,
+            name,
+            vk_binding: main.vk_binding.map(|(_, set)| (u32::MAX, set)),
+            register: main.register,
+            counter_binding: main.counter_binding,
+            class: main.class,
+            counter_of: Some(rindex),
+            span,
+        });
+        gv
+    }
+
+    /// `type.ACSBuffer.counter { int counter; }`.
+    pub fn counter_block_type(&mut self) -> ir::Handle<ir::Type> {
+        let int = self.module.scalar_type(ir::Scalar::I32);
+        self.module.types.insert(ir::Type {
+            name: Some("type.ACSBuffer.counter".into()),
+            inner: ir::TypeInner::Struct {
+                members: vec![ir::StructMember {
+                    name: Some("counter".into()),
+                    ty: int,
+                    offset: Some(0),
+                    matrix_layout: None,
+                    precise: false,
+                    binding: None,
+                }],
+                size: 4,
+            },
+        })
+    }
+
+    /// The storage block of a structured or byte-address buffer:
+    /// `type.RWStructuredBuffer.T { T[] }`, `type.ByteAddressBuffer { uint[] }`.
+    pub fn buffer_block(&mut self, res: TyId) -> ir::Handle<ir::Type> {
+        let Ty::Resource(kind, elem) = self.types.get(res).clone() else {
+            return self.module.scalar_type(ir::Scalar::U32);
+        };
+        let rule = Rule::for_buffer(self.opts.layout, BufferKind::Storage);
+        let mut matrix_layout = None;
+        let (arr, name) = match elem {
+            Some(t) if kind.is_structured() => {
+                let ra = self.types.array(t, None);
+                let laid = self.layouts.layout(
+                    &mut self.types,
+                    &mut self.module,
+                    ra,
+                    rule,
+                    self.pack_row_major,
+                );
+                matrix_layout = laid.matrix;
+                (laid.ty, format!("type.{}.{}", kind.name(), self.ty_name(t)))
+            }
+            _ => {
+                let u = self.module.scalar_type(ir::Scalar::U32);
+                let ra = self.module.ty(ir::TypeInner::Array {
+                    base: u,
+                    size: ir::ArraySize::Runtime,
+                    stride: Some(4),
+                });
+                (ra, format!("type.{}", kind.name()))
+            }
+        };
+        self.module.types.insert(ir::Type {
+            name: Some(name),
+            inner: ir::TypeInner::Struct {
+                members: vec![ir::StructMember {
+                    name: None,
+                    ty: arr,
+                    offset: Some(0),
+                    matrix_layout,
+                    precise: false,
+                    binding: None,
+                }],
+                size: 0,
+            },
+        })
+    }
+
+    pub(in crate::sema) fn image_format_attr(
+        &mut self,
+        a: &ast::Attribute,
+    ) -> Option<ir::ImageFormat> {
+        use ir::ImageFormat as F;
+        let s = match a.args.first().map(|e| &e.kind) {
+            Some(ast::ExprKind::Literal(ast::Literal::String(s))) => s.as_str(),
+            _ => {
+                self.error(
+                    codes::BAD_ATTRIBUTE,
+                    "vk::image_format takes a format name string",
+                    a.span,
+                    "expected a string",
+                );
+                return None;
+            }
+        };
+        Some(match s {
+            "unknown" => F::Unknown,
+            "rgba32f" => F::Rgba32f,
+            "rgba16f" => F::Rgba16f,
+            "r32f" => F::R32f,
+            "rgba8" => F::Rgba8,
+            "rgba8snorm" => F::Rgba8Snorm,
+            "rg32f" => F::Rg32f,
+            "rg16f" => F::Rg16f,
+            "r11g11b10f" => F::R11fG11fB10f,
+            "r16f" => F::R16f,
+            "rgba16" => F::Rgba16,
+            "rgb10a2" => F::Rgb10A2,
+            "rg16" => F::Rg16,
+            "rg8" => F::Rg8,
+            "r16" => F::R16,
+            "r8" => F::R8,
+            "rgba16snorm" => F::Rgba16Snorm,
+            "rg16snorm" => F::Rg16Snorm,
+            "rg8snorm" => F::Rg8Snorm,
+            "r16snorm" => F::R16Snorm,
+            "r8snorm" => F::R8Snorm,
+            "rgba32i" => F::Rgba32i,
+            "rgba16i" => F::Rgba16i,
+            "rgba8i" => F::Rgba8i,
+            "r32i" => F::R32i,
+            "rg32i" => F::Rg32i,
+            "rg16i" => F::Rg16i,
+            "rg8i" => F::Rg8i,
+            "r16i" => F::R16i,
+            "r8i" => F::R8i,
+            "rgba32ui" => F::Rgba32ui,
+            "rgba16ui" => F::Rgba16ui,
+            "rgba8ui" => F::Rgba8ui,
+            "r32ui" => F::R32ui,
+            "rgb10a2ui" => F::Rgb10a2ui,
+            "rg32ui" => F::Rg32ui,
+            "rg16ui" => F::Rg16ui,
+            "rg8ui" => F::Rg8ui,
+            "r16ui" => F::R16ui,
+            "r8ui" => F::R8ui,
+            "r64ui" => F::R64ui,
+            "r64i" => F::R64i,
+            other => {
+                self.error(
+                    codes::BAD_ATTRIBUTE,
+                    format!("unknown image format `{other}`"),
+                    a.span,
+                    "not a format name",
+                );
+                return None;
+            }
+        })
+    }
+
+    /// `[[vk::binding(b, s)]]` and `[[vk::counter_binding(c)]]`.
+    pub(in crate::sema) fn binding_attrs(
+        &mut self,
+        attrs: &'a [ast::Attribute],
+        env: &Env,
+    ) -> (Option<(u32, u32)>, Option<u32>) {
+        let mut b = None;
+        if let Some(a) = find_attr(attrs, "vk::binding") {
+            let binding = a.args.first().and_then(|e| self.const_int(e, env));
+            let set = match a.args.get(1) {
+                Some(e) => self.const_int(e, env),
+                None => Some(0),
+            };
+            match (binding, set) {
+                (Some(bi), Some(se)) if bi >= 0 && se >= 0 => b = Some((bi as u32, se as u32)),
+                _ => {
+                    self.error(
+                        codes::BAD_ATTRIBUTE,
+                        "vk::binding takes a binding number and an optional set",
+                        a.span,
+                        "invalid arguments",
+                    );
+                }
+            }
+        }
+        let c = find_attr(attrs, "vk::counter_binding")
+            .and_then(|a| a.args.first())
+            .and_then(|e| self.const_int(e, env))
+            .map(|v| v as u32);
+        (b, c)
+    }
+
+    /// `register(t3, space1)`: class, number, space. `register(space2)`
+    /// gives no class and number `u32::MAX` (implicit binding in that set).
+    pub fn register_annotation(
+        &mut self,
+        ann: &ast::Annotations,
+        _space: ir::AddressSpace,
+    ) -> Option<(Option<char>, u32, u32)> {
+        for r in &ann.registers {
+            if r.profile.is_some() {
+                // Profile-specific registers (`register(ps_5_0, t0)`) do not
+                // apply to the SPIR-V target.
+                continue;
+            }
+            let space = match r.space {
+                Some(s) => match parse_space(s.name.as_str()) {
+                    Some(n) => n,
+                    None => {
+                        self.error(
+                            codes::BAD_REGISTER,
+                            format!("invalid register space `{}`", s.name),
+                            s.span,
+                            "expected `spaceN`",
+                        );
+                        return None;
+                    }
+                },
+                None => 0,
+            };
+            match r.slot {
+                Some(slot) => match parse_register_slot(slot.name.as_str()) {
+                    Some((c, n)) if "btusc".contains(c) => return Some((Some(c), n, space)),
+                    _ => {
+                        // `register(space1)` parsed as the slot.
+                        if let Some(sp) = parse_space(slot.name.as_str()) {
+                            return Some((None, u32::MAX, sp));
+                        }
+                        self.error(
+                            codes::BAD_REGISTER,
+                            format!("invalid register `{}`", slot.name),
+                            slot.span,
+                            "expected b, t, u or s and a number",
+                        );
+                        return None;
+                    }
+                },
+                None => return Some((None, u32::MAX, space)),
+            }
+        }
+        None
+    }
+}
+
+/// The numeric type of an image format's texels: kind and width in bits.
+fn format_numeric(f: ir::ImageFormat) -> (crate::sema::types::ScKind, u32) {
+    use crate::sema::types::ScKind as K;
+    use ir::ImageFormat as F;
+    match f {
+        F::Rgba32i
+        | F::Rgba16i
+        | F::Rgba8i
+        | F::R32i
+        | F::Rg32i
+        | F::Rg16i
+        | F::Rg8i
+        | F::R16i
+        | F::R8i => (K::Sint, 32),
+        F::Rgba32ui
+        | F::Rgba16ui
+        | F::Rgba8ui
+        | F::R32ui
+        | F::Rgb10a2ui
+        | F::Rg32ui
+        | F::Rg16ui
+        | F::Rg8ui
+        | F::R16ui
+        | F::R8ui => (K::Uint, 32),
+        F::R64i => (K::Sint, 64),
+        F::R64ui => (K::Uint, 64),
+        _ => (K::Float, 32),
+    }
+}

@@ -1,0 +1,448 @@
+//! Texture and texel-buffer methods: sampling (`Sample*`, `Gather*`) and
+//! size queries (`GetDimensions`).
+
+use crate::diag::codes;
+use crate::ir;
+use crate::sema::body::FnCtx;
+use crate::sema::body::place::Val;
+use crate::sema::calls::Arg;
+use crate::sema::resources::texture_rules::takes_clamp;
+use crate::sema::resources::{coord_count, offset_count};
+use crate::sema::types::{self, ResKind, Sc, Shape, TexDim, Ty, TyId};
+use crate::span::Span;
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// `GetDimensions` of textures and texel buffers.
+    pub(in crate::sema) fn texture_dims(
+        &mut self,
+        obj: Val,
+        kind: ResKind,
+        args: Vec<Arg>,
+        span: Span,
+    ) -> Val {
+        let Some(image) = self.value(&obj) else {
+            return Val::error();
+        };
+        let (dims, array, ms, has_levels) = match kind {
+            ResKind::Texture { dim, array, ms, rw } => (
+                match dim {
+                    TexDim::D1 => 1,
+                    TexDim::D2 | TexDim::Cube => 2,
+                    TexDim::D3 => 3,
+                },
+                array,
+                ms,
+                !rw && !ms,
+            ),
+            ResKind::TexelBuffer { .. } => (1, false, false, false),
+            _ => return Val::error(),
+        };
+        let base = dims + array as usize + ms as usize;
+        let with_mip = has_levels && args.len() == base + 2;
+        if args.len() != base && !with_mip {
+            return self.wrong_args("GetDimensions", span);
+        }
+        let (level, outs) = if with_mip {
+            (self.arg_as(&args[0], types::UINT), &args[1..])
+        } else if has_levels {
+            (Some(self.u32_lit(0)), &args[..])
+        } else {
+            (None, &args[..])
+        };
+        let n = (dims + array as usize) as u8;
+        let st = self.s.types.vector(Sc::U32, n);
+        let sit = self.s.ir_ty(st);
+        let size = self.add(
+            ir::Expression::ImageQuery {
+                image,
+                query: ir::ImageQuery::Size { level },
+            },
+            sit,
+        );
+        for i in 0..n as usize {
+            let c = if n == 1 {
+                size
+            } else {
+                let u = self.s.ir_ty(types::UINT);
+                self.add(
+                    ir::Expression::AccessIndex {
+                        base: size,
+                        index: i as u32,
+                    },
+                    u,
+                )
+            };
+            self.write_out(&outs[i], c, types::UINT);
+        }
+        let u = self.s.ir_ty(types::UINT);
+        if ms {
+            let s = self.add(
+                ir::Expression::ImageQuery {
+                    image,
+                    query: ir::ImageQuery::NumSamples,
+                },
+                u,
+            );
+            self.write_out(&outs[n as usize], s, types::UINT);
+        }
+        if with_mip {
+            let l = self.add(
+                ir::Expression::ImageQuery {
+                    image,
+                    query: ir::ImageQuery::NumLevels,
+                },
+                u,
+            );
+            self.write_out(&outs[n as usize], l, types::UINT);
+        }
+        Val::void()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::sema) fn sample(
+        &mut self,
+        obj: Val,
+        dim: TexDim,
+        array: bool,
+        elem: TyId,
+        m: &str,
+        args: Vec<Arg>,
+        span: Span,
+    ) -> Val {
+        let Some(image) = self.value(&obj) else {
+            return Val::error();
+        };
+        let (Some(sa), Some(ca)) = (args.first(), args.get(1)) else {
+            return self.sample_args_error(m, dim, span);
+        };
+        let comparison = m.contains("Cmp");
+        match self.s.types.get(sa.val.ty) {
+            Ty::Sampler { comparison: false } if comparison => {
+                return self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("`{m}` needs a `SamplerComparisonState`"),
+                    sa.span,
+                    "a `SamplerState`",
+                );
+            }
+            Ty::Sampler { .. } => {}
+            _ => {
+                return self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("the first argument of `{m}` must be a sampler"),
+                    sa.span,
+                    "not a sampler",
+                );
+            }
+        }
+        // Newer methods (SM 6.7 SampleCmpLevel, SM 6.8 SampleCmpBias/Grad).
+        let since = match m {
+            "SampleCmpLevel" => Some(7),
+            "SampleCmpBias" | "SampleCmpGrad" => Some(8),
+            _ => None,
+        };
+        if let Some(minor) = since
+            && !self.require_shader_model(6, minor, m, span, "")
+        {
+            return Val::error();
+        }
+        let Some(sampler) = self.value(&sa.val) else {
+            return Val::error();
+        };
+        let n = coord_count(dim, array);
+        let Some(coord) = self.float_coord(ca, n) else {
+            return Val::error();
+        };
+        let on = offset_count(dim);
+        let mut rest = &args[2..];
+        let mut depth_ref = None;
+        let level = match m {
+            "Sample" | "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha" => {
+                ir::SampleLevel::Auto
+            }
+            "SampleLevel" | "SampleBias" => {
+                let Some(l) = rest.first() else {
+                    return self.sample_args_error(m, dim, span);
+                };
+                let Some(lh) = self.arg_as(l, types::FLOAT) else {
+                    return Val::error();
+                };
+                rest = &rest[1..];
+                if m == "SampleLevel" {
+                    ir::SampleLevel::Exact(lh)
+                } else {
+                    ir::SampleLevel::Bias(lh)
+                }
+            }
+            "SampleGrad" => {
+                let (Some(x), Some(y)) = (rest.first(), rest.get(1)) else {
+                    return self.sample_args_error(m, dim, span);
+                };
+                let gn = gradient_count(dim);
+                let (Some(xh), Some(yh)) = (self.float_coord(x, gn), self.float_coord(y, gn))
+                else {
+                    return Val::error();
+                };
+                rest = &rest[2..];
+                ir::SampleLevel::Gradient { x: xh, y: yh }
+            }
+            "SampleCmpBias" | "SampleCmpGrad" => {
+                // The comparator, then (bias | ddx, ddy), as DXC's
+                // texture.sample-cmp-bias/-grad tests call them.
+                let Some(r) = rest.first() else {
+                    return self.sample_args_error(m, dim, span);
+                };
+                depth_ref = self.arg_as(r, types::FLOAT);
+                rest = &rest[1..];
+                if m == "SampleCmpBias" {
+                    let Some(l) = rest.first() else {
+                        return self.sample_args_error(m, dim, span);
+                    };
+                    let Some(lh) = self.arg_as(l, types::FLOAT) else {
+                        return Val::error();
+                    };
+                    rest = &rest[1..];
+                    ir::SampleLevel::Bias(lh)
+                } else {
+                    let (Some(x), Some(y)) = (rest.first(), rest.get(1)) else {
+                        return self.sample_args_error(m, dim, span);
+                    };
+                    let gn = gradient_count(dim);
+                    let (Some(xh), Some(yh)) = (self.float_coord(x, gn), self.float_coord(y, gn))
+                    else {
+                        return Val::error();
+                    };
+                    rest = &rest[2..];
+                    ir::SampleLevel::Gradient { x: xh, y: yh }
+                }
+            }
+            "SampleCmp" | "SampleCmpLevelZero" | "SampleCmpLevel" | "GatherCmp"
+            | "GatherCmpRed" => {
+                let Some(r) = rest.first() else {
+                    return self.sample_args_error(m, dim, span);
+                };
+                depth_ref = self.arg_as(r, types::FLOAT);
+                rest = &rest[1..];
+                match m {
+                    "SampleCmp" | "GatherCmp" | "GatherCmpRed" => ir::SampleLevel::Auto,
+                    "SampleCmpLevelZero" => ir::SampleLevel::Zero,
+                    _ => {
+                        let Some(l) = rest.first() else {
+                            return self.sample_args_error(m, dim, span);
+                        };
+                        let Some(lh) = self.arg_as(l, types::FLOAT) else {
+                            return Val::error();
+                        };
+                        rest = &rest[1..];
+                        ir::SampleLevel::Exact(lh)
+                    }
+                }
+            }
+            _ => return self.sample_args_error(m, dim, span),
+        };
+        let gather = match m {
+            "Gather" | "GatherRed" | "GatherCmp" | "GatherCmpRed" => Some(0),
+            "GatherGreen" => Some(1),
+            "GatherBlue" => Some(2),
+            "GatherAlpha" => Some(3),
+            _ => None,
+        };
+        let offset = match rest.first() {
+            Some(o) if on > 0 => {
+                let ot = self.s.types.vector(Sc::I32, on);
+                let h = self.arg_as(o, ot);
+                rest = &rest[1..];
+                h
+            }
+            _ => None,
+        };
+        // Vulkan takes variable offsets in gathers only
+        // (VUID-StandaloneSpirv-Offset-04663).
+        if gather.is_none()
+            && let Some(o) = offset
+            && !self.may_become_constant(o)
+        {
+            let at = args
+                .get(args.len() - rest.len() - 1)
+                .map_or(span, |a| a.span);
+            return self.error(
+                codes::TYPE_MISMATCH,
+                format!("the offset of `{m}` must be a constant"),
+                at,
+                "not a constant (only gathers take variable offsets)",
+            );
+        }
+        // Gathers with four offsets, one per texel of the footprint.
+        let mut offsets = None;
+        if gather.is_some()
+            && let Some(o0) = offset
+            && rest.len() >= 3
+        {
+            let ot = self.s.types.vector(Sc::I32, on);
+            let (Some(o1), Some(o2), Some(o3)) = (
+                self.arg_as(&rest[0], ot),
+                self.arg_as(&rest[1], ot),
+                self.arg_as(&rest[2], ot),
+            ) else {
+                return Val::error();
+            };
+            offsets = Some([o0, o1, o2, o3]);
+            rest = &rest[3..];
+        }
+        // The tiled-resources `clamp` (MinLod) comes after the offset of the
+        // implicit-LOD and gradient forms only.
+        let clamp = match rest.first() {
+            Some(c) if takes_clamp(m) => {
+                let h = self.arg_as(c, types::FLOAT);
+                rest = &rest[1..];
+                h
+            }
+            _ => None,
+        };
+        let status = match rest {
+            [] => None,
+            // A float value where the status goes is a clamp the form lacks.
+            [c] if !takes_clamp(m)
+                && c.val.as_place().is_none()
+                && self.s.types.component(c.val.ty).is_some_and(Sc::is_float) =>
+            {
+                return self.no_clamp_error(m, dim, c);
+            }
+            [st] => {
+                if !self.status_arg_ok(st) {
+                    return Val::error();
+                }
+                Some(st)
+            }
+            [c, _] if !takes_clamp(m) => return self.no_clamp_error(m, dim, c),
+            _ => return self.sample_args_error(m, dim, span),
+        };
+        if matches!(level, ir::SampleLevel::Auto | ir::SampleLevel::Bias(_))
+            && m.starts_with("Sample")
+        {
+            if !self.derivatives_available(m, span) {
+                return Val::error();
+            }
+            self.s.uses_derivatives = true;
+        }
+        let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
+        let (rty, result_ty) = if gather.is_some() {
+            let v4 = self.s.types.vector(sc, 4);
+            (v4, v4)
+        } else if depth_ref.is_some() {
+            let f = self.s.types.scalar(Sc::F32);
+            (f, f)
+        } else {
+            (self.s.types.vector(sc, 4), elem)
+        };
+        let it = self.s.ir_ty(rty);
+        let sample = |sparse, offset| ir::Expression::ImageSample {
+            image,
+            sampler,
+            coordinate: coord,
+            offset,
+            level,
+            depth_ref,
+            clamp,
+            gather,
+            sparse,
+        };
+        let h = match (status, offsets) {
+            (Some(st), None) => self.sparse_read(sample(true, offset), it, st),
+            (None, None) => self.add(sample(false, offset), it),
+            // Four constant offsets: one gather with `ConstOffsets`
+            // (SPIR-V.rst, "GatherRed…"); the backend sees an array.
+            (status, Some(offsets)) if offsets.iter().all(|&o| self.is_constant_value(o)) => {
+                let ot = self.s.types.vector(Sc::I32, on);
+                let oit = self.s.ir_ty(ot);
+                let at = self.s.module.ty(ir::TypeInner::Array {
+                    base: oit,
+                    size: ir::ArraySize::Constant(4),
+                    stride: None,
+                });
+                let all = self.add(
+                    ir::Expression::Compose {
+                        ty: at,
+                        components: offsets.to_vec(),
+                    },
+                    at,
+                );
+                match status {
+                    Some(st) => self.sparse_read(sample(true, Some(all)), it, st),
+                    None => self.add(sample(false, Some(all)), it),
+                }
+            }
+            (status, Some(offsets)) => {
+                // One gather per offset; texel i comes from gather i
+                // (SPIR-V.rst: the non-constant form of the four-offset
+                // overloads, which is also exact for constant offsets).
+                let st = self.s.types.scalar(sc);
+                let sit = self.s.ir_ty(st);
+                let u = self.s.ir_ty(types::UINT);
+                let b = self.s.ir_ty(types::BOOL);
+                let mut texels = Vec::with_capacity(4);
+                let mut codes = Vec::with_capacity(4);
+                for (i, o) in offsets.into_iter().enumerate() {
+                    let g = match status {
+                        Some(_) => {
+                            let op = sample(true, Some(o));
+                            let (code, g) = self.sparse_parts(op, it);
+                            codes.push(code);
+                            g
+                        }
+                        None => self.add(sample(false, Some(o)), it),
+                    };
+                    texels.push(self.add(
+                        ir::Expression::AccessIndex {
+                            base: g,
+                            index: i as u32,
+                        },
+                        sit,
+                    ));
+                }
+                if let Some(st) = status {
+                    // Fully mapped iff all four are: report the first
+                    // non-resident code, else the last one.
+                    let mut code = codes[3];
+                    for &c in codes[..3].iter().rev() {
+                        let resident =
+                            self.add(ir::Expression::SparseTexelsResident { code: c }, b);
+                        code = self.add(
+                            ir::Expression::Select {
+                                condition: resident,
+                                accept: code,
+                                reject: c,
+                            },
+                            u,
+                        );
+                    }
+                    self.write_out(st, code, types::UINT);
+                }
+                self.add(
+                    ir::Expression::Compose {
+                        ty: it,
+                        components: texels,
+                    },
+                    it,
+                )
+            }
+        };
+        self.tag_span(h, span);
+        if depth_ref.is_some() || gather.is_some() {
+            return Val::expr(result_ty, h);
+        }
+        let r = self.from_texel(h, elem);
+        let _ = Shape::Scalar;
+        Val::expr(elem, r)
+    }
+}
+
+/// Components of the `ddx`/`ddy` arguments of the gradient forms: the
+/// coordinate without its array layer.
+fn gradient_count(dim: TexDim) -> u8 {
+    match dim {
+        TexDim::D1 => 1,
+        TexDim::D2 => 2,
+        TexDim::D3 | TexDim::Cube => 3,
+    }
+}

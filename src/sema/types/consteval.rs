@@ -1,0 +1,384 @@
+//! Constant evaluation of what the language requires to be constant: array
+//! sizes, template value arguments, `numthreads`, enum values, `case`
+//! labels, `static const` scalars used by those.
+//!
+//! Integer arithmetic wraps at the width of its type (literal ints are
+//! 64-bit, as in DXC); integer division or remainder by zero is an error.
+//! Float arithmetic is done in `f64` and rounded to the type's width after
+//! each operation; exact IEEE folding of general expressions is the passes'
+//! job, not sema's.
+
+use crate::front::ast::{BinaryOp, UnaryOp};
+use crate::sema::types::{Sc, ScKind};
+
+/// A constant scalar value. Integers of every width are kept sign- or
+/// zero-extended in an `i64` (a `uint64_t` keeps its bits).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConstVal {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+}
+
+/// A constant with its scalar type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Konst {
+    pub sc: Sc,
+    pub v: ConstVal,
+}
+
+/// Why folding failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoldError {
+    DivisionByZero,
+    /// The operation does not apply to these operand types.
+    BadOperands,
+}
+
+impl Konst {
+    pub fn int(v: i64) -> Konst {
+        Konst {
+            sc: Sc::LitInt,
+            v: ConstVal::Int(v),
+        }
+    }
+    pub fn bool(b: bool) -> Konst {
+        Konst {
+            sc: Sc::Bool,
+            v: ConstVal::Bool(b),
+        }
+    }
+    /// The value as a (sign-interpreted) integer, converting if needed.
+    pub fn as_i64(self) -> i64 {
+        match self.v {
+            ConstVal::Bool(b) => b as i64,
+            ConstVal::Int(i) => i,
+            ConstVal::Float(f) => f as i64,
+        }
+    }
+    pub fn as_f64(self) -> f64 {
+        match self.v {
+            ConstVal::Bool(b) => b as u8 as f64,
+            ConstVal::Int(i) => {
+                if self.sc == Sc::U64 {
+                    i as u64 as f64
+                } else {
+                    i as f64
+                }
+            }
+            ConstVal::Float(f) => f,
+        }
+    }
+    pub fn as_bool(self) -> bool {
+        match self.v {
+            ConstVal::Bool(b) => b,
+            ConstVal::Int(i) => i != 0,
+            ConstVal::Float(f) => f != 0.0,
+        }
+    }
+    /// A non-negative integer that fits `u32` (array sizes, counts).
+    pub fn as_u32(self) -> Option<u32> {
+        match self.v {
+            ConstVal::Int(i) => u32::try_from(i).ok(),
+            ConstVal::Bool(b) => Some(b as u32),
+            ConstVal::Float(_) => None,
+        }
+    }
+
+    /// Converts to `to` as an HLSL conversion does (float→int truncates
+    /// toward zero, saturating; int→bool compares with zero).
+    pub fn convert(self, to: Sc) -> Konst {
+        let v = match to.kind() {
+            ScKind::Bool => ConstVal::Bool(self.as_bool()),
+            ScKind::Float => ConstVal::Float(round_float(self.as_f64(), to)),
+            ScKind::Sint | ScKind::Uint => {
+                let i = match self.v {
+                    ConstVal::Bool(b) => b as i64,
+                    ConstVal::Int(i) => i,
+                    ConstVal::Float(f) => {
+                        if to.kind() == ScKind::Uint {
+                            f as u64 as i64
+                        } else {
+                            f as i64
+                        }
+                    }
+                };
+                ConstVal::Int(wrap_int(i, to))
+            }
+        };
+        Konst { sc: to, v }
+    }
+}
+
+/// Wraps an integer to the width and signedness of `sc`.
+pub fn wrap_int(i: i64, sc: Sc) -> i64 {
+    match sc {
+        Sc::I16 => i as i16 as i64,
+        Sc::U16 => i as u16 as i64,
+        Sc::I32 => i as i32 as i64,
+        Sc::U32 => i as u32 as i64,
+        _ => i,
+    }
+}
+
+/// Rounds an `f64` to the precision of float type `sc`.
+pub fn round_float(f: f64, sc: Sc) -> f64 {
+    match sc {
+        Sc::F32 | Sc::F16 => f as f32 as f64,
+        _ => f,
+    }
+}
+
+/// The common scalar type of a binary arithmetic operation: the operand of
+/// higher rank wins; a literal adapts to the other operand; `bool` with
+/// `bool` in arithmetic becomes `int`.
+pub fn common_scalar(a: Sc, b: Sc) -> Sc {
+    let (hi, lo) = if a.arith_rank() >= b.arith_rank() {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    match (hi, lo) {
+        // A literal float meets an integer: the literal decides (float).
+        (Sc::LitFloat, l) if l.is_int() && l != Sc::LitInt => Sc::F32,
+        (Sc::LitFloat, Sc::LitInt) => Sc::LitFloat,
+        (Sc::LitInt, Sc::Bool) => Sc::I32,
+        (Sc::Bool, Sc::Bool) => Sc::Bool,
+        (h, _) => h,
+    }
+}
+
+/// Folds a unary operator.
+pub fn fold_unary(op: UnaryOp, a: Konst) -> Result<Konst, FoldError> {
+    Ok(match op {
+        UnaryOp::Plus => a,
+        UnaryOp::Neg => match a.v {
+            ConstVal::Int(i) => {
+                let sc = if a.sc == Sc::Bool { Sc::I32 } else { a.sc };
+                Konst {
+                    sc,
+                    v: ConstVal::Int(wrap_int(i.wrapping_neg(), sc)),
+                }
+            }
+            ConstVal::Float(f) => Konst {
+                sc: a.sc,
+                v: ConstVal::Float(-f),
+            },
+            ConstVal::Bool(b) => Konst {
+                sc: Sc::I32,
+                v: ConstVal::Int(-(b as i64)),
+            },
+        },
+        UnaryOp::Not => Konst::bool(!a.as_bool()),
+        UnaryOp::BitNot => match a.v {
+            ConstVal::Int(i) => Konst {
+                sc: a.sc,
+                v: ConstVal::Int(wrap_int(!i, a.sc)),
+            },
+            ConstVal::Bool(b) => Konst {
+                sc: Sc::I32,
+                v: ConstVal::Int(!(b as i64)),
+            },
+            ConstVal::Float(_) => return Err(FoldError::BadOperands),
+        },
+        _ => return Err(FoldError::BadOperands),
+    })
+}
+
+/// Folds a binary operator on two scalars.
+pub fn fold_binary(op: BinaryOp, a: Konst, b: Konst) -> Result<Konst, FoldError> {
+    use BinaryOp as B;
+    if matches!(op, B::LogicalAnd | B::LogicalOr) {
+        let r = match op {
+            B::LogicalAnd => a.as_bool() && b.as_bool(),
+            _ => a.as_bool() || b.as_bool(),
+        };
+        return Ok(Konst::bool(r));
+    }
+    if matches!(op, B::Shl | B::Shr) {
+        // The result has the left operand's type; the shift amount is
+        // masked to the bit width (DXC culls it to n-1 bits).
+        let sc = match a.sc {
+            Sc::Bool => Sc::I32,
+            s => s,
+        };
+        if !sc.is_int() || !matches!(b.v, ConstVal::Int(_) | ConstVal::Bool(_)) {
+            return Err(FoldError::BadOperands);
+        }
+        let bits = if sc == Sc::LitInt {
+            64
+        } else {
+            sc.width() as u32 * 8
+        };
+        let n = (b.as_i64() as u32) & (bits - 1);
+        let x = a.as_i64();
+        let r = match op {
+            B::Shl => x.wrapping_shl(n),
+            _ if sc.is_signed_int() => x.wrapping_shr(n),
+            _ => {
+                let ux = match sc {
+                    Sc::U16 => x as u16 as u64,
+                    Sc::U32 => x as u32 as u64,
+                    _ => x as u64,
+                };
+                (ux >> n) as i64
+            }
+        };
+        return Ok(Konst {
+            sc,
+            v: ConstVal::Int(wrap_int(r, sc)),
+        });
+    }
+    let mut sc = common_scalar(a.sc, b.sc);
+    if sc == Sc::Bool && !matches!(op, B::Eq | B::Ne) {
+        sc = Sc::I32;
+    }
+    let (x, y) = (a.convert(sc), b.convert(sc));
+    let cmp = |o: std::cmp::Ordering| -> Konst {
+        use std::cmp::Ordering::*;
+        Konst::bool(match op {
+            B::Eq => o == Equal,
+            B::Ne => o != Equal,
+            B::Lt => o == Less,
+            B::Le => o != Greater,
+            B::Gt => o == Greater,
+            _ => o != Less,
+        })
+    };
+    match (x.v, y.v) {
+        (ConstVal::Float(p), ConstVal::Float(q)) => {
+            let r = match op {
+                B::Add => p + q,
+                B::Sub => p - q,
+                B::Mul => p * q,
+                B::Div => p / q,
+                B::Rem => p % q,
+                B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge => {
+                    return Ok(match p.partial_cmp(&q) {
+                        Some(o) => cmp(o),
+                        // NaN: ordered comparisons are false, != is true.
+                        None => Konst::bool(op == B::Ne),
+                    });
+                }
+                _ => return Err(FoldError::BadOperands),
+            };
+            Ok(Konst {
+                sc,
+                v: ConstVal::Float(round_float(r, sc)),
+            })
+        }
+        (ConstVal::Int(p), ConstVal::Int(q)) => {
+            let unsigned = sc.kind() == ScKind::Uint;
+            let r = match op {
+                B::Add => p.wrapping_add(q),
+                B::Sub => p.wrapping_sub(q),
+                B::Mul => p.wrapping_mul(q),
+                B::Div | B::Rem => {
+                    if q == 0 {
+                        return Err(FoldError::DivisionByZero);
+                    }
+                    match (op, unsigned) {
+                        (B::Div, true) => ((p as u64) / (q as u64)) as i64,
+                        (B::Rem, true) => ((p as u64) % (q as u64)) as i64,
+                        (B::Div, false) => p.wrapping_div(q),
+                        _ => p.wrapping_rem(q),
+                    }
+                }
+                B::BitAnd => p & q,
+                B::BitOr => p | q,
+                B::BitXor => p ^ q,
+                B::Eq | B::Ne | B::Lt | B::Le | B::Gt | B::Ge => {
+                    let o = if unsigned {
+                        (p as u64).cmp(&(q as u64))
+                    } else {
+                        p.cmp(&q)
+                    };
+                    return Ok(cmp(o));
+                }
+                _ => return Err(FoldError::BadOperands),
+            };
+            Ok(Konst {
+                sc,
+                v: ConstVal::Int(wrap_int(r, sc)),
+            })
+        }
+        (ConstVal::Bool(p), ConstVal::Bool(q)) => match op {
+            B::Eq => Ok(Konst::bool(p == q)),
+            B::Ne => Ok(Konst::bool(p != q)),
+            _ => Err(FoldError::BadOperands),
+        },
+        _ => Err(FoldError::BadOperands),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k(sc: Sc, i: i64) -> Konst {
+        Konst {
+            sc,
+            v: ConstVal::Int(i),
+        }
+    }
+
+    #[test]
+    fn integer_folding_wraps_and_checks_division() {
+        let r = fold_binary(BinaryOp::Add, k(Sc::U32, 0xffff_ffff), k(Sc::LitInt, 1)).unwrap();
+        assert_eq!(r, k(Sc::U32, 0));
+        let r = fold_binary(BinaryOp::Sub, k(Sc::I32, i32::MIN as i64), k(Sc::I32, 1)).unwrap();
+        assert_eq!(r, k(Sc::I32, i32::MAX as i64));
+        assert_eq!(
+            fold_binary(BinaryOp::Div, k(Sc::LitInt, 4), k(Sc::LitInt, 0)),
+            Err(FoldError::DivisionByZero)
+        );
+        assert_eq!(
+            fold_binary(BinaryOp::Rem, k(Sc::LitInt, -7), k(Sc::LitInt, 2)).unwrap(),
+            k(Sc::LitInt, -1)
+        );
+        // Unsigned division of a "negative" bit pattern.
+        let r = fold_binary(BinaryOp::Div, k(Sc::U32, 0xffff_fffe), k(Sc::U32, 2)).unwrap();
+        assert_eq!(r, k(Sc::U32, 0x7fff_ffff));
+    }
+
+    #[test]
+    fn shifts_mask_the_amount() {
+        let r = fold_binary(BinaryOp::Shl, k(Sc::U32, 1), k(Sc::LitInt, 33)).unwrap();
+        assert_eq!(r, k(Sc::U32, 2));
+        let r = fold_binary(BinaryOp::Shr, k(Sc::I32, -8), k(Sc::LitInt, 1)).unwrap();
+        assert_eq!(r, k(Sc::I32, -4));
+        let r = fold_binary(BinaryOp::Shr, k(Sc::U32, 0x8000_0000), k(Sc::LitInt, 31)).unwrap();
+        assert_eq!(r, k(Sc::U32, 1));
+    }
+
+    #[test]
+    fn literal_types_adapt() {
+        assert_eq!(common_scalar(Sc::LitInt, Sc::U32), Sc::U32);
+        assert_eq!(common_scalar(Sc::LitFloat, Sc::I32), Sc::F32);
+        assert_eq!(common_scalar(Sc::LitFloat, Sc::F16), Sc::F16);
+        assert_eq!(common_scalar(Sc::LitInt, Sc::LitFloat), Sc::LitFloat);
+        assert_eq!(common_scalar(Sc::I32, Sc::U32), Sc::U32);
+        assert_eq!(common_scalar(Sc::I64, Sc::U32), Sc::I64);
+        assert_eq!(common_scalar(Sc::I32, Sc::F16), Sc::F16);
+        let r = fold_binary(
+            BinaryOp::Mul,
+            k(Sc::LitInt, 3),
+            Konst {
+                sc: Sc::LitFloat,
+                v: ConstVal::Float(0.5),
+            },
+        )
+        .unwrap();
+        assert_eq!(r.v, ConstVal::Float(1.5));
+        assert_eq!(r.sc, Sc::LitFloat);
+    }
+
+    #[test]
+    fn comparisons_give_bool() {
+        let r = fold_binary(BinaryOp::Lt, k(Sc::I32, -1), k(Sc::I32, 0)).unwrap();
+        assert_eq!(r, Konst::bool(true));
+        // -1 as uint is large.
+        let r = fold_binary(BinaryOp::Lt, k(Sc::U32, 0xffff_ffff), k(Sc::U32, 0)).unwrap();
+        assert_eq!(r, Konst::bool(false));
+    }
+}

@@ -1,0 +1,888 @@
+//! HLSL types as sema sees them: interned [`TyId`]s over [`Ty`], with the
+//! struct and enum tables, and the mapping to IR types for values held in
+//! function/private/workgroup memory (the "canonical" IR type; laid-out
+//! variants for buffers are made by `layout`).
+//!
+//! Aliases are resolved when a type name is looked up: `half` is `float`
+//! unless `-enable-16bit-types`, `min16float`/`min10float` are `float` (DXC
+//! without 16-bit types), `dword` is `uint`, `float1` is `float` and
+//! `float1x1` is `float` (DXC maps one-component vectors and 1x1 matrices to
+//! scalars).
+
+pub mod consteval;
+pub mod layout;
+pub mod resolve;
+pub mod scope;
+
+use crate::intern::Symbol;
+use crate::ir;
+use crate::span::Span;
+use rustc_hash::FxHashMap;
+
+/// A scalar type. Literal types are the types of unsuffixed literals: they
+/// adapt to the other operand of an operation (DXC's "literal int/float").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sc {
+    Bool,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+    F16,
+    F32,
+    F64,
+    LitInt,
+    LitFloat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScKind {
+    Bool,
+    Sint,
+    Uint,
+    Float,
+}
+
+impl Sc {
+    pub fn kind(self) -> ScKind {
+        match self {
+            Sc::Bool => ScKind::Bool,
+            Sc::I16 | Sc::I32 | Sc::I64 | Sc::LitInt => ScKind::Sint,
+            Sc::U16 | Sc::U32 | Sc::U64 => ScKind::Uint,
+            Sc::F16 | Sc::F32 | Sc::F64 | Sc::LitFloat => ScKind::Float,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        self.kind() == ScKind::Float
+    }
+    pub fn is_int(self) -> bool {
+        matches!(self.kind(), ScKind::Sint | ScKind::Uint)
+    }
+    pub fn is_signed_int(self) -> bool {
+        self.kind() == ScKind::Sint
+    }
+    pub fn is_literal(self) -> bool {
+        matches!(self, Sc::LitInt | Sc::LitFloat)
+    }
+    /// Width in bytes (literals count as 32-bit, their default type).
+    pub fn width(self) -> u8 {
+        match self {
+            Sc::Bool => 1,
+            Sc::I16 | Sc::U16 | Sc::F16 => 2,
+            Sc::I32 | Sc::U32 | Sc::F32 | Sc::LitInt | Sc::LitFloat => 4,
+            Sc::I64 | Sc::U64 | Sc::F64 => 8,
+        }
+    }
+    /// The type a literal takes when nothing else decides: `int`, `float`.
+    pub fn concrete(self) -> Sc {
+        match self {
+            Sc::LitInt => Sc::I32,
+            Sc::LitFloat => Sc::F32,
+            s => s,
+        }
+    }
+    pub fn ir(self) -> ir::Scalar {
+        match self.concrete() {
+            Sc::Bool => ir::Scalar::BOOL,
+            Sc::I16 => ir::Scalar::I16,
+            Sc::U16 => ir::Scalar::U16,
+            Sc::I32 => ir::Scalar::I32,
+            Sc::U32 => ir::Scalar::U32,
+            Sc::I64 => ir::Scalar::I64,
+            Sc::U64 => ir::Scalar::U64,
+            Sc::F16 => ir::Scalar::F16,
+            Sc::F64 => ir::Scalar::F64,
+            _ => ir::Scalar::F32,
+        }
+    }
+    pub fn from_ir(s: ir::Scalar) -> Sc {
+        use ir::ScalarKind as K;
+        match (s.kind, s.width) {
+            (K::Bool, _) => Sc::Bool,
+            (K::Sint, 2) => Sc::I16,
+            (K::Sint, 8) => Sc::I64,
+            (K::Sint, _) => Sc::I32,
+            (K::Uint, 2) => Sc::U16,
+            (K::Uint, 8) => Sc::U64,
+            (K::Uint, _) => Sc::U32,
+            (K::Float, 2) => Sc::F16,
+            (K::Float, 8) => Sc::F64,
+            (K::Float, _) => Sc::F32,
+        }
+    }
+    /// The same kind at another width.
+    pub fn with_width(self, width: u8) -> Sc {
+        match (self.kind(), width) {
+            (ScKind::Bool, _) => Sc::Bool,
+            (ScKind::Sint, 2) => Sc::I16,
+            (ScKind::Sint, 8) => Sc::I64,
+            (ScKind::Sint, _) => Sc::I32,
+            (ScKind::Uint, 2) => Sc::U16,
+            (ScKind::Uint, 8) => Sc::U64,
+            (ScKind::Uint, _) => Sc::U32,
+            (ScKind::Float, 2) => Sc::F16,
+            (ScKind::Float, 8) => Sc::F64,
+            (ScKind::Float, _) => Sc::F32,
+        }
+    }
+    /// The unsigned type of the same width (for `asuint`, counters…).
+    pub fn to_unsigned(self) -> Sc {
+        match self.concrete().width() {
+            2 => Sc::U16,
+            8 => Sc::U64,
+            _ => Sc::U32,
+        }
+    }
+    pub fn to_signed(self) -> Sc {
+        match self.concrete().width() {
+            2 => Sc::I16,
+            8 => Sc::I64,
+            _ => Sc::I32,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Sc::Bool => "bool",
+            Sc::I16 => "int16_t",
+            Sc::U16 => "uint16_t",
+            Sc::I32 => "int",
+            Sc::U32 => "uint",
+            Sc::I64 => "int64_t",
+            Sc::U64 => "uint64_t",
+            Sc::F16 => "half",
+            Sc::F32 => "float",
+            Sc::F64 => "double",
+            Sc::LitInt => "literal int",
+            Sc::LitFloat => "literal float",
+        }
+    }
+    /// Rank in the usual arithmetic conversions: the operand with the
+    /// higher rank decides the component type (float beats every integer,
+    /// wider beats narrower, unsigned beats signed of the same width).
+    pub fn arith_rank(self) -> u32 {
+        match self {
+            Sc::Bool => 0,
+            Sc::LitInt => 1,
+            Sc::I16 => 2,
+            Sc::U16 => 3,
+            Sc::I32 => 4,
+            Sc::U32 => 5,
+            Sc::I64 => 6,
+            Sc::U64 => 7,
+            Sc::LitFloat => 8,
+            Sc::F16 => 9,
+            Sc::F32 => 10,
+            Sc::F64 => 11,
+        }
+    }
+}
+
+/// An interned type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TyId(u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StructId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EnumId(pub u32);
+
+/// Texture dimensionality as HLSL names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexDim {
+    D1,
+    D2,
+    D3,
+    Cube,
+}
+
+/// Resource object types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResKind {
+    /// `Texture1D`…`TextureCubeArray`, `Texture2DMS[Array]`, and the
+    /// `RWTexture*`/`RasterizerOrderedTexture*` forms (`rw`).
+    Texture {
+        dim: TexDim,
+        array: bool,
+        ms: bool,
+        rw: bool,
+    },
+    /// `Buffer<T>` / `RWBuffer<T>`: texel buffers.
+    TexelBuffer {
+        rw: bool,
+    },
+    StructuredBuffer,
+    RWStructuredBuffer,
+    AppendStructuredBuffer,
+    ConsumeStructuredBuffer,
+    ByteAddressBuffer,
+    RWByteAddressBuffer,
+    /// `ConstantBuffer<T>`.
+    ConstantBuffer,
+    /// `TextureBuffer<T>`.
+    TextureBuffer,
+    RaytracingAccelerationStructure,
+}
+
+impl ResKind {
+    pub fn name(self) -> String {
+        match self {
+            ResKind::Texture { dim, array, ms, rw } => {
+                let d = match dim {
+                    TexDim::D1 => "1D",
+                    TexDim::D2 => "2D",
+                    TexDim::D3 => "3D",
+                    TexDim::Cube => "Cube",
+                };
+                format!(
+                    "{}Texture{}{}{}",
+                    if rw { "RW" } else { "" },
+                    d,
+                    if ms { "MS" } else { "" },
+                    if array { "Array" } else { "" }
+                )
+            }
+            ResKind::TexelBuffer { rw } => if rw { "RWBuffer" } else { "Buffer" }.into(),
+            ResKind::StructuredBuffer => "StructuredBuffer".into(),
+            ResKind::RWStructuredBuffer => "RWStructuredBuffer".into(),
+            ResKind::AppendStructuredBuffer => "AppendStructuredBuffer".into(),
+            ResKind::ConsumeStructuredBuffer => "ConsumeStructuredBuffer".into(),
+            ResKind::ByteAddressBuffer => "ByteAddressBuffer".into(),
+            ResKind::RWByteAddressBuffer => "RWByteAddressBuffer".into(),
+            ResKind::ConstantBuffer => "ConstantBuffer".into(),
+            ResKind::TextureBuffer => "TextureBuffer".into(),
+            ResKind::RaytracingAccelerationStructure => "RaytracingAccelerationStructure".into(),
+        }
+    }
+    /// Structured-like buffers: a runtime array of `T` in a storage block.
+    pub fn is_structured(self) -> bool {
+        matches!(
+            self,
+            ResKind::StructuredBuffer
+                | ResKind::RWStructuredBuffer
+                | ResKind::AppendStructuredBuffer
+                | ResKind::ConsumeStructuredBuffer
+        )
+    }
+    /// RW/Append/Consume structured buffers have an associated counter.
+    pub fn has_counter(self) -> bool {
+        matches!(
+            self,
+            ResKind::RWStructuredBuffer
+                | ResKind::AppendStructuredBuffer
+                | ResKind::ConsumeStructuredBuffer
+        )
+    }
+    pub fn is_byte_address(self) -> bool {
+        matches!(
+            self,
+            ResKind::ByteAddressBuffer | ResKind::RWByteAddressBuffer
+        )
+    }
+    /// Writable from the shader (a UAV).
+    pub fn is_rw(self) -> bool {
+        match self {
+            ResKind::Texture { rw, .. } | ResKind::TexelBuffer { rw } => rw,
+            ResKind::RWStructuredBuffer
+            | ResKind::AppendStructuredBuffer
+            | ResKind::ConsumeStructuredBuffer
+            | ResKind::RWByteAddressBuffer => true,
+            _ => false,
+        }
+    }
+    /// The register class DXC infers with `-fvk-auto-shift-bindings`.
+    pub fn register_class(self) -> crate::options::RegisterClass {
+        use crate::options::RegisterClass as R;
+        match self {
+            ResKind::ConstantBuffer => R::B,
+            r if r.is_rw() => R::U,
+            _ => R::T,
+        }
+    }
+}
+
+/// A type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// The type of an expression that already failed (no further errors).
+    Error,
+    Void,
+    Scalar(Sc),
+    /// 2 to 4 components (`float1` is a scalar).
+    Vector(Sc, u8),
+    /// `rows` × `columns`, never 1x1.
+    Matrix(Sc, u8, u8),
+    /// `None`: unsized (`T x[]`, the size comes from an initialiser or the
+    /// array is a runtime-sized resource array).
+    Array(TyId, Option<u32>),
+    Struct(StructId),
+    Enum(EnumId),
+    /// A resource object with its element type (`Texture2D<float4>`,
+    /// `StructuredBuffer<S>`; `None` for byte-address buffers).
+    Resource(ResKind, Option<TyId>),
+    Sampler {
+        comparison: bool,
+    },
+    String,
+    /// `ResourceDescriptorHeap` / `SamplerDescriptorHeap` (SM 6.6).
+    Heap {
+        sampler: bool,
+    },
+    /// An element of a descriptor heap, not yet given a resource type.
+    HeapElem {
+        sampler: bool,
+    },
+}
+
+/// Where a bit-field sits in its storage unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BitField {
+    pub offset: u8,
+    pub width: u8,
+    /// Stored in the same unit as the field before it (no IR member of its
+    /// own).
+    pub shares: bool,
+}
+
+/// A struct field.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// The index of the IR struct member that stores this field (the base
+    /// struct, if any, is member 0; bit-fields share their unit's member).
+    pub member: u32,
+    /// `uint a : 4;`
+    pub bits: Option<BitField>,
+    pub name: Symbol,
+    pub ty: TyId,
+    /// `row_major` (true) / `column_major` (false) written on the field or
+    /// its typedef.
+    pub major: Option<bool>,
+    pub precise: bool,
+    pub interp: Option<ir::Interpolation>,
+    pub sampling: Option<ir::Sampling>,
+    pub semantic: Option<(Symbol, Span)>,
+    /// `[[vk::offset(N)]]`
+    pub vk_offset: Option<u32>,
+    /// `[[vk::location(N)]]`
+    pub vk_location: Option<u32>,
+    /// `[[vk::index(N)]]` (dual-source blending)
+    pub vk_index: Option<u32>,
+    /// `[[vk::builtin("…")]]`
+    pub vk_builtin: Option<Symbol>,
+    pub span: Span,
+}
+
+/// A struct (or class or interface) type.
+#[derive(Clone, Debug)]
+pub struct StructInfo {
+    pub name: Symbol,
+    /// The name with template arguments, for diagnostics and IR names.
+    pub display: String,
+    /// The base struct (DXC makes it member 0 of the struct).
+    pub base: Option<TyId>,
+    pub fields: Vec<Field>,
+    /// Methods by name (indices into sema's function declarations).
+    pub methods: FxHashMap<Symbol, Vec<u32>>,
+    /// The scope holding nested types and static members.
+    pub scope: u32,
+    pub is_interface: bool,
+    /// Fields and base are known.
+    pub complete: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumInfo {
+    pub name: Symbol,
+    pub scoped: bool,
+    pub underlying: Sc,
+    pub values: Vec<(Symbol, i64)>,
+    pub span: Span,
+}
+
+/// The type table.
+pub struct Types {
+    list: Vec<Ty>,
+    map: FxHashMap<Ty, TyId>,
+    pub structs: Vec<StructInfo>,
+    pub enums: Vec<EnumInfo>,
+    /// Canonical IR type of each type, filled lazily.
+    ir_cache: FxHashMap<TyId, ir::Handle<ir::Type>>,
+}
+
+impl Default for Types {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+// Frequently used types, interned first so their ids are constant.
+pub const ERROR: TyId = TyId(0);
+pub const VOID: TyId = TyId(1);
+pub const BOOL: TyId = TyId(2);
+pub const INT: TyId = TyId(3);
+pub const UINT: TyId = TyId(4);
+pub const FLOAT: TyId = TyId(5);
+pub const LIT_INT: TyId = TyId(6);
+pub const LIT_FLOAT: TyId = TyId(7);
+pub const STRING: TyId = TyId(8);
+
+impl Types {
+    /// The fields that own an IR member (every field but bit-fields that
+    /// share the unit before them).
+    pub fn storage_fields(&self, sid: StructId) -> impl Iterator<Item = &Field> {
+        self.struct_info(sid)
+            .fields
+            .iter()
+            .filter(|f| !f.bits.is_some_and(|b| b.shares))
+    }
+
+    /// The HLSL types of a struct's IR members, in order (base first).
+    pub fn member_types(&self, sid: StructId) -> Vec<TyId> {
+        let info = self.struct_info(sid);
+        info.base
+            .into_iter()
+            .chain(self.storage_fields(sid).map(|f| f.ty))
+            .collect()
+    }
+
+    pub fn new() -> Self {
+        let mut t = Types {
+            list: Vec::new(),
+            map: FxHashMap::default(),
+            structs: Vec::new(),
+            enums: Vec::new(),
+            ir_cache: FxHashMap::default(),
+        };
+        for ty in [
+            Ty::Error,
+            Ty::Void,
+            Ty::Scalar(Sc::Bool),
+            Ty::Scalar(Sc::I32),
+            Ty::Scalar(Sc::U32),
+            Ty::Scalar(Sc::F32),
+            Ty::Scalar(Sc::LitInt),
+            Ty::Scalar(Sc::LitFloat),
+            Ty::String,
+        ] {
+            t.intern(ty);
+        }
+        t
+    }
+
+    pub fn intern(&mut self, ty: Ty) -> TyId {
+        if let Some(&id) = self.map.get(&ty) {
+            return id;
+        }
+        let id = TyId(self.list.len() as u32);
+        self.list.push(ty.clone());
+        self.map.insert(ty, id);
+        id
+    }
+
+    pub fn get(&self, id: TyId) -> &Ty {
+        &self.list[id.0 as usize]
+    }
+
+    pub fn scalar(&mut self, s: Sc) -> TyId {
+        self.intern(Ty::Scalar(s))
+    }
+    /// A vector of `n` components; `n == 1` gives the scalar.
+    pub fn vector(&mut self, s: Sc, n: u8) -> TyId {
+        if n <= 1 {
+            self.scalar(s)
+        } else {
+            self.intern(Ty::Vector(s, n))
+        }
+    }
+    /// A matrix; 1x1 gives the scalar.
+    pub fn matrix(&mut self, s: Sc, rows: u8, cols: u8) -> TyId {
+        if rows == 1 && cols == 1 {
+            self.scalar(s)
+        } else {
+            self.intern(Ty::Matrix(s, rows, cols))
+        }
+    }
+    pub fn array(&mut self, elem: TyId, n: Option<u32>) -> TyId {
+        self.intern(Ty::Array(elem, n))
+    }
+
+    pub fn add_struct(&mut self, info: StructInfo) -> TyId {
+        let id = StructId(self.structs.len() as u32);
+        self.structs.push(info);
+        self.intern(Ty::Struct(id))
+    }
+    pub fn add_enum(&mut self, info: EnumInfo) -> TyId {
+        let id = EnumId(self.enums.len() as u32);
+        self.enums.push(info);
+        self.intern(Ty::Enum(id))
+    }
+    pub fn struct_info(&self, id: StructId) -> &StructInfo {
+        &self.structs[id.0 as usize]
+    }
+    pub fn struct_info_mut(&mut self, id: StructId) -> &mut StructInfo {
+        &mut self.structs[id.0 as usize]
+    }
+    pub fn enum_info(&self, id: EnumId) -> &EnumInfo {
+        &self.enums[id.0 as usize]
+    }
+    pub fn as_struct(&self, ty: TyId) -> Option<StructId> {
+        match self.get(ty) {
+            Ty::Struct(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// The scalar component type of a scalar, vector or matrix (enums are
+    /// their underlying type).
+    pub fn component(&self, ty: TyId) -> Option<Sc> {
+        match *self.get(ty) {
+            Ty::Scalar(s) | Ty::Vector(s, _) | Ty::Matrix(s, _, _) => Some(s),
+            Ty::Enum(e) => Some(self.enum_info(e).underlying),
+            _ => None,
+        }
+    }
+    /// Shape of a numeric type.
+    pub fn shape(&self, ty: TyId) -> Option<Shape> {
+        match *self.get(ty) {
+            Ty::Scalar(_) | Ty::Enum(_) => Some(Shape::Scalar),
+            Ty::Vector(_, n) => Some(Shape::Vector(n)),
+            Ty::Matrix(_, r, c) => Some(Shape::Matrix(r, c)),
+            _ => None,
+        }
+    }
+    /// Makes a numeric type of `shape` with component `s`.
+    pub fn with_shape(&mut self, s: Sc, shape: Shape) -> TyId {
+        match shape {
+            Shape::Scalar => self.scalar(s),
+            Shape::Vector(n) => self.vector(s, n),
+            Shape::Matrix(r, c) => self.matrix(s, r, c),
+        }
+    }
+    /// The same shape with another component type.
+    pub fn with_component(&mut self, ty: TyId, s: Sc) -> TyId {
+        match self.shape(ty) {
+            Some(sh) => self.with_shape(s, sh),
+            None => ty,
+        }
+    }
+    pub fn is_numeric(&self, ty: TyId) -> bool {
+        matches!(
+            self.get(ty),
+            Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) | Ty::Enum(_)
+        )
+    }
+    pub fn is_scalar(&self, ty: TyId) -> bool {
+        matches!(self.get(ty), Ty::Scalar(_) | Ty::Enum(_))
+    }
+    pub fn is_error(&self, ty: TyId) -> bool {
+        ty == ERROR
+    }
+    pub fn is_resource(&self, ty: TyId) -> bool {
+        match self.get(ty) {
+            Ty::Resource(..) | Ty::Sampler { .. } => true,
+            Ty::Array(e, _) => self.is_resource(*e),
+            _ => false,
+        }
+    }
+    /// True if the type contains a resource or sampler anywhere.
+    /// A struct holding resources: its values are aggregates in sema.
+    pub fn is_agg(&self, ty: TyId) -> bool {
+        matches!(self.get(ty), Ty::Struct(_)) && self.contains_resource(ty)
+    }
+
+    pub fn contains_resource(&self, ty: TyId) -> bool {
+        match self.get(ty) {
+            Ty::Resource(..) | Ty::Sampler { .. } => true,
+            Ty::Array(e, _) => self.contains_resource(*e),
+            Ty::Struct(s) => {
+                let info = self.struct_info(*s);
+                info.base.is_some_and(|b| self.contains_resource(b))
+                    || info.fields.iter().any(|f| self.contains_resource(f.ty))
+            }
+            _ => false,
+        }
+    }
+    /// Number of scalar components when flattened (HLSL's element count,
+    /// used by initialiser lists and flattening casts).
+    pub fn flat_count(&self, ty: TyId) -> u32 {
+        match *self.get(ty) {
+            Ty::Scalar(_) | Ty::Enum(_) => 1,
+            Ty::Vector(_, n) => n as u32,
+            Ty::Matrix(_, r, c) => r as u32 * c as u32,
+            Ty::Array(e, n) => self.flat_count(e).saturating_mul(n.unwrap_or(0)),
+            Ty::Struct(s) => {
+                let info = self.struct_info(s);
+                let base = info.base.map_or(0, |b| self.flat_count(b));
+                info.fields
+                    .iter()
+                    .fold(base, |a, f| a.saturating_add(self.flat_count(f.ty)))
+            }
+            Ty::Resource(..) | Ty::Sampler { .. } => 1,
+            _ => 0,
+        }
+    }
+
+    /// The HLSL spelling of a type, for diagnostics.
+    pub fn name(&self, ty: TyId) -> String {
+        match *self.get(ty) {
+            Ty::Error => "<error>".into(),
+            Ty::Void => "void".into(),
+            Ty::String => "string".into(),
+            Ty::Scalar(s) => s.name().into(),
+            Ty::Vector(s, n) => format!("{}{}", s.name(), n),
+            Ty::Matrix(s, r, c) => format!("{}{}x{}", s.name(), r, c),
+            Ty::Array(e, n) => {
+                // Print `float[2][3]` for nested arrays, outermost first.
+                let mut dims = String::new();
+                let mut cur = ty;
+                while let Ty::Array(e2, n2) = *self.get(cur) {
+                    match n2 {
+                        Some(n2) => dims.push_str(&format!("[{n2}]")),
+                        None => dims.push_str("[]"),
+                    }
+                    cur = e2;
+                }
+                let _ = (e, n);
+                format!("{}{}", self.name(cur), dims)
+            }
+            Ty::Struct(s) => self.struct_info(s).display.clone(),
+            Ty::Enum(e) => self.enum_info(e).name.to_string(),
+            Ty::Resource(k, elem) => match elem {
+                Some(e) => format!("{}<{}>", k.name(), self.name(e)),
+                None => k.name(),
+            },
+            Ty::Sampler { comparison } => {
+                if comparison {
+                    "SamplerComparisonState".into()
+                } else {
+                    "SamplerState".into()
+                }
+            }
+            Ty::Heap { sampler } | Ty::HeapElem { sampler } => {
+                if sampler {
+                    "SamplerDescriptorHeap".into()
+                } else {
+                    "ResourceDescriptorHeap".into()
+                }
+            }
+        }
+    }
+
+    /// The IR type for values of `ty` in function, private and workgroup
+    /// memory (no explicit layout; bools stay bools). Resource types map to
+    /// their handle or block types elsewhere; here they give `None`.
+    pub fn ir_type(&mut self, module: &mut ir::Module, ty: TyId) -> ir::Handle<ir::Type> {
+        if let Some(&h) = self.ir_cache.get(&ty) {
+            return h;
+        }
+        let inner = match self.get(ty).clone() {
+            Ty::Scalar(s) => ir::TypeInner::Scalar(s.ir()),
+            Ty::Enum(e) => ir::TypeInner::Scalar(self.enum_info(e).underlying.ir()),
+            Ty::Vector(s, n) => ir::TypeInner::Vector {
+                size: n,
+                scalar: s.ir(),
+            },
+            Ty::Matrix(s, r, c) => ir::TypeInner::Matrix {
+                rows: r,
+                columns: c,
+                scalar: s.ir(),
+            },
+            Ty::Array(e, n) => {
+                let base = self.ir_type(module, e);
+                ir::TypeInner::Array {
+                    base,
+                    size: match n {
+                        Some(n) => ir::ArraySize::Constant(n),
+                        None => ir::ArraySize::Runtime,
+                    },
+                    stride: None,
+                }
+            }
+            Ty::Struct(s) => {
+                let info = self.struct_info(s).clone();
+                let mut members = Vec::new();
+                if let Some(b) = info.base {
+                    members.push(ir::StructMember {
+                        name: Some(self.name(b)),
+                        ty: self.ir_type(module, b),
+                        offset: None,
+                        matrix_layout: None,
+                        precise: false,
+                        binding: None,
+                    });
+                }
+                for f in info
+                    .fields
+                    .iter()
+                    .filter(|f| !f.bits.is_some_and(|b| b.shares))
+                {
+                    members.push(ir::StructMember {
+                        name: Some(f.name.to_string()),
+                        ty: self.ir_type(module, f.ty),
+                        offset: None,
+                        matrix_layout: None,
+                        precise: f.precise,
+                        binding: None,
+                    });
+                }
+                let h = module.types.insert(ir::Type {
+                    name: Some(info.display.clone()),
+                    inner: ir::TypeInner::Struct { members, size: 0 },
+                });
+                self.ir_cache.insert(ty, h);
+                return h;
+            }
+            Ty::Sampler { comparison } => ir::TypeInner::Sampler { comparison },
+            Ty::Resource(ResKind::RaytracingAccelerationStructure, _) => {
+                ir::TypeInner::AccelerationStructure
+            }
+            Ty::Resource(kind, elem) => match image_of(self, kind, elem) {
+                Some(img) => img,
+                // Buffers are blocks; sema never asks for their value type.
+                None => ir::TypeInner::Scalar(ir::Scalar::U32),
+            },
+            Ty::Error | Ty::Void | Ty::String | Ty::Heap { .. } | Ty::HeapElem { .. } => {
+                ir::TypeInner::Scalar(ir::Scalar::U32)
+            }
+        };
+        let h = module.ty(inner);
+        self.ir_cache.insert(ty, h);
+        h
+    }
+}
+
+/// The image type of a texture or texel buffer resource.
+pub fn image_of(types: &Types, kind: ResKind, elem: Option<TyId>) -> Option<ir::TypeInner> {
+    let sampled = elem
+        .and_then(|e| types.component(e))
+        .unwrap_or(Sc::F32)
+        .ir();
+    let (dim, arrayed, multisampled, rw) = match kind {
+        ResKind::Texture { dim, array, ms, rw } => (
+            match dim {
+                TexDim::D1 => ir::ImageDim::D1,
+                TexDim::D2 => ir::ImageDim::D2,
+                TexDim::D3 => ir::ImageDim::D3,
+                TexDim::Cube => ir::ImageDim::Cube,
+            },
+            array,
+            ms,
+            rw,
+        ),
+        ResKind::TexelBuffer { rw } => (ir::ImageDim::Buffer, false, false, rw),
+        _ => return None,
+    };
+    let class = if rw {
+        ir::ImageClass::Storage {
+            format: infer_format(types, elem),
+        }
+    } else {
+        ir::ImageClass::Sampled
+    };
+    Some(ir::TypeInner::Image {
+        dim,
+        arrayed,
+        multisampled,
+        sampled,
+        class,
+    })
+}
+
+/// The storage image format DXC infers from the element type of a RW
+/// texture or buffer (SPIR-V.rst, "Vulkan specific Image Formats": 32-bit
+/// scalar types and vectors of them map to R32*/Rg32*/Rgba32*; 3-component
+/// and other types are Unknown).
+pub fn infer_format(types: &Types, elem: Option<TyId>) -> ir::ImageFormat {
+    use ir::ImageFormat as F;
+    let Some(e) = elem else {
+        return F::Unknown;
+    };
+    let (s, n) = match *types.get(e) {
+        Ty::Scalar(s) => (s, 1),
+        Ty::Vector(s, n) => (s, n),
+        _ => return F::Unknown,
+    };
+    match (s, n) {
+        (Sc::F32, 1) => F::R32f,
+        (Sc::F32, 2) => F::Rg32f,
+        (Sc::F32, 4) => F::Rgba32f,
+        (Sc::I32, 1) => F::R32i,
+        (Sc::I32, 2) => F::Rg32i,
+        (Sc::I32, 4) => F::Rgba32i,
+        (Sc::U32, 1) => F::R32ui,
+        (Sc::U32, 2) => F::Rg32ui,
+        (Sc::U32, 4) => F::Rgba32ui,
+        (Sc::F16, 1) => F::R16f,
+        (Sc::F16, 2) => F::Rg16f,
+        (Sc::F16, 4) => F::Rgba16f,
+        (Sc::I16, 1) => F::R16i,
+        (Sc::I16, 2) => F::Rg16i,
+        (Sc::I16, 4) => F::Rgba16i,
+        (Sc::U16, 1) => F::R16ui,
+        (Sc::U16, 2) => F::Rg16ui,
+        (Sc::U16, 4) => F::Rgba16ui,
+        (Sc::I64, 1) => F::R64i,
+        (Sc::U64, 1) => F::R64ui,
+        _ => F::Unknown,
+    }
+}
+
+/// The shape of a numeric type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    Scalar,
+    Vector(u8),
+    Matrix(u8, u8),
+}
+
+impl Shape {
+    pub fn count(self) -> u32 {
+        match self {
+            Shape::Scalar => 1,
+            Shape::Vector(n) => n as u32,
+            Shape::Matrix(r, c) => r as u32 * c as u32,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interning_and_aliases() {
+        let mut t = Types::new();
+        assert_eq!(t.scalar(Sc::F32), FLOAT);
+        assert_eq!(t.vector(Sc::F32, 1), FLOAT);
+        let v = t.vector(Sc::F32, 4);
+        assert_eq!(t.vector(Sc::F32, 4), v);
+        assert_eq!(t.name(v), "float4");
+        let m = t.matrix(Sc::I32, 2, 3);
+        assert_eq!(t.name(m), "int2x3");
+        let a = t.array(v, Some(3));
+        let aa = t.array(a, Some(2));
+        assert_eq!(t.name(aa), "float4[2][3]");
+        assert_eq!(t.flat_count(aa), 24);
+    }
+
+    #[test]
+    fn arithmetic_ranks() {
+        assert!(Sc::F16.arith_rank() > Sc::U64.arith_rank());
+        assert!(Sc::U32.arith_rank() > Sc::I32.arith_rank());
+        assert!(Sc::LitFloat.arith_rank() > Sc::I64.arith_rank());
+        assert!(Sc::LitInt.arith_rank() < Sc::I16.arith_rank());
+    }
+
+    #[test]
+    fn formats_follow_element_types() {
+        let mut t = Types::new();
+        let f4 = t.vector(Sc::F32, 4);
+        let f3 = t.vector(Sc::F32, 3);
+        assert_eq!(infer_format(&t, Some(f4)), ir::ImageFormat::Rgba32f);
+        assert_eq!(infer_format(&t, Some(UINT)), ir::ImageFormat::R32ui);
+        assert_eq!(infer_format(&t, Some(f3)), ir::ImageFormat::Unknown);
+    }
+}

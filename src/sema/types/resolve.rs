@@ -1,0 +1,936 @@
+//! Resolving names: type specifiers to types (built-in scalar, vector,
+//! matrix and resource types, user structs, typedefs, templates), qualified
+//! paths to scopes, and constant expressions to values.
+
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::intern::Symbol;
+use crate::sema::body::{LocalSym, Locals};
+use crate::sema::types::consteval::{self, ConstVal, FoldError, Konst};
+use crate::sema::types::scope::{GLOBAL_SCOPE, ScopeId, ScopeKind, Sym, TemplateId, TypeEntry};
+use crate::sema::types::{self, ResKind, Sc, TexDim, Ty, TyId};
+use crate::sema::{Sema, TArg, TemplateKind};
+use crate::span::Span;
+
+/// Where names resolve: a scope of the tree, and the block scopes of the
+/// function being lowered (if any).
+#[derive(Clone, Copy)]
+pub struct Env<'e> {
+    pub scope: ScopeId,
+    pub locals: Option<&'e Locals>,
+}
+
+impl<'e> Env<'e> {
+    pub fn global() -> Env<'static> {
+        Env {
+            scope: GLOBAL_SCOPE,
+            locals: None,
+        }
+    }
+    pub fn at(scope: ScopeId) -> Env<'static> {
+        Env {
+            scope,
+            locals: None,
+        }
+    }
+}
+
+/// A scalar type keyword, as DXC maps it (`half` is 32-bit and the
+/// minimum-precision types are 32-bit unless `-enable-16bit-types`).
+pub fn builtin_scalar(name: &str, enable_16bit: bool) -> Option<Sc> {
+    Some(match name {
+        "bool" => Sc::Bool,
+        "int" | "int32_t" => Sc::I32,
+        "uint" | "dword" | "uint32_t" => Sc::U32,
+        "float" | "float32_t" => Sc::F32,
+        "double" | "float64_t" => Sc::F64,
+        "int64_t" => Sc::I64,
+        "uint64_t" => Sc::U64,
+        "half" | "min16float" | "min10float" => {
+            if enable_16bit {
+                Sc::F16
+            } else {
+                Sc::F32
+            }
+        }
+        "min16int" | "min12int" => {
+            if enable_16bit {
+                Sc::I16
+            } else {
+                Sc::I32
+            }
+        }
+        "min16uint" => {
+            if enable_16bit {
+                Sc::U16
+            } else {
+                Sc::U32
+            }
+        }
+        // Explicit 16-bit types need -enable-16bit-types; without it DXC
+        // rejects them. We accept them as 16-bit (the backend adds the
+        // capabilities).
+        "int16_t" => Sc::I16,
+        "uint16_t" => Sc::U16,
+        "float16_t" => Sc::F16,
+        _ => return None,
+    })
+}
+
+/// `float4` → (float, Some(4), None); `int2x3` → (int, Some(2), Some(3)).
+pub fn split_vector_matrix(name: &str) -> Option<(&str, u8, Option<u8>)> {
+    let b = name.as_bytes();
+    let n = b.len();
+    if n >= 4 && b[n - 2] == b'x' && b[n - 1].is_ascii_digit() && b[n - 3].is_ascii_digit() {
+        let r = b[n - 3] - b'0';
+        let c = b[n - 1] - b'0';
+        if (1..=4).contains(&r) && (1..=4).contains(&c) {
+            return Some((&name[..n - 3], r, Some(c)));
+        }
+        return None;
+    }
+    if n >= 2 && b[n - 1].is_ascii_digit() {
+        let k = b[n - 1] - b'0';
+        if (1..=4).contains(&k) {
+            return Some((&name[..n - 1], k, None));
+        }
+    }
+    None
+}
+
+fn resource_kind(name: &str) -> Option<ResKind> {
+    use ResKind as R;
+    let tex = |dim, array, ms, rw| R::Texture { dim, array, ms, rw };
+    Some(match name {
+        "Texture1D" => tex(TexDim::D1, false, false, false),
+        "Texture1DArray" => tex(TexDim::D1, true, false, false),
+        "Texture2D" => tex(TexDim::D2, false, false, false),
+        "Texture2DArray" => tex(TexDim::D2, true, false, false),
+        "Texture2DMS" => tex(TexDim::D2, false, true, false),
+        "Texture2DMSArray" => tex(TexDim::D2, true, true, false),
+        "Texture3D" => tex(TexDim::D3, false, false, false),
+        "TextureCube" => tex(TexDim::Cube, false, false, false),
+        "TextureCubeArray" => tex(TexDim::Cube, true, false, false),
+        "RWTexture1D" | "RasterizerOrderedTexture1D" => tex(TexDim::D1, false, false, true),
+        "RWTexture1DArray" | "RasterizerOrderedTexture1DArray" => {
+            tex(TexDim::D1, true, false, true)
+        }
+        "RWTexture2D" | "RasterizerOrderedTexture2D" => tex(TexDim::D2, false, false, true),
+        "RWTexture2DArray" | "RasterizerOrderedTexture2DArray" => {
+            tex(TexDim::D2, true, false, true)
+        }
+        "RWTexture3D" | "RasterizerOrderedTexture3D" => tex(TexDim::D3, false, false, true),
+        "Buffer" => R::TexelBuffer { rw: false },
+        "RWBuffer" | "RasterizerOrderedBuffer" => R::TexelBuffer { rw: true },
+        "StructuredBuffer" => R::StructuredBuffer,
+        "RWStructuredBuffer" | "RasterizerOrderedStructuredBuffer" => R::RWStructuredBuffer,
+        "AppendStructuredBuffer" => R::AppendStructuredBuffer,
+        "ConsumeStructuredBuffer" => R::ConsumeStructuredBuffer,
+        "ByteAddressBuffer" => R::ByteAddressBuffer,
+        "RWByteAddressBuffer" | "RasterizerOrderedByteAddressBuffer" => R::RWByteAddressBuffer,
+        "ConstantBuffer" => R::ConstantBuffer,
+        "TextureBuffer" => R::TextureBuffer,
+        "RaytracingAccelerationStructure" => R::RaytracingAccelerationStructure,
+        _ => return None,
+    })
+}
+
+impl<'a> Sema<'a> {
+    fn entry(ty: TyId) -> TypeEntry {
+        TypeEntry { ty, major: None }
+    }
+
+    /// Resolves a written type. Errors are reported and give `ERROR`.
+    pub fn resolve_type(&mut self, ts: &'a ast::TypeSpec, env: &Env) -> TypeEntry {
+        match &ts.kind {
+            ast::TypeSpecKind::Struct(decl) => {
+                let key = &**decl as *const ast::StructDecl as usize;
+                if let Some(&t) = self.inline_structs.get(&key) {
+                    return Self::entry(t);
+                }
+                let t = self.declare_struct(decl, env.scope);
+                self.inline_structs.insert(key, t);
+                Self::entry(t)
+            }
+            ast::TypeSpecKind::Named { path, args } => {
+                let mut e = self.resolve_named_type(path, args.as_deref(), env, ts.span);
+                // `StructuredBuffer<row_major float3x3>`.
+                if ts.modifiers.has(ast::Modifier::RowMajor) {
+                    e.major = Some(true);
+                } else if ts.modifiers.has(ast::Modifier::ColumnMajor) {
+                    e.major = Some(false);
+                }
+                e
+            }
+            ast::TypeSpecKind::Array { element, dims } => {
+                let e = self.resolve_type(element, env);
+                let ty = self.array_type(e.ty, dims, env, None);
+                TypeEntry { ty, major: e.major }
+            }
+        }
+    }
+
+    fn resolve_named_type(
+        &mut self,
+        path: &'a ast::Path,
+        args: Option<&'a [ast::TemplateArg]>,
+        env: &Env,
+        span: Span,
+    ) -> TypeEntry {
+        let last = path.last();
+        let sym = if path.is_single() {
+            if let Some(locals) = env.locals {
+                match locals.lookup(last.name) {
+                    Some(LocalSym::Type(t)) => return *t,
+                    Some(_) => {
+                        self.error(
+                            codes::NOT_A_VALUE,
+                            format!("`{}` is not a type", last.name),
+                            last.span,
+                            "a variable, not a type",
+                        );
+                        return Self::entry(types::ERROR);
+                    }
+                    None => {}
+                }
+            }
+            self.scopes.lookup(env.scope, last.name).cloned()
+        } else {
+            let Some(scope) = self.resolve_scope_path(path, env) else {
+                return Self::entry(types::ERROR);
+            };
+            match self.scopes.lookup_in(scope, last.name).cloned() {
+                Some(s) => Some(s),
+                None => {
+                    self.error(
+                        codes::UNKNOWN_TYPE,
+                        format!(
+                            "no type `{}` in `{}`",
+                            last.name,
+                            self.scopes.qualified_name(scope)
+                        ),
+                        last.span,
+                        "not found in this scope",
+                    );
+                    return Self::entry(types::ERROR);
+                }
+            }
+        };
+        match sym {
+            Some(Sym::Type(t)) => {
+                if args.is_some() {
+                    self.error(
+                        codes::BAD_TEMPLATE_ARGS,
+                        format!("`{}` is not a template", last.name),
+                        span,
+                        "template arguments given here",
+                    );
+                }
+                return t;
+            }
+            Some(Sym::Template(id)) => {
+                return Self::entry(self.instantiate_type_template(id, args, env, span));
+            }
+            Some(Sym::Namespace(_))
+            | Some(Sym::Funcs(_))
+            | Some(Sym::Global(_))
+            | Some(Sym::Value(..))
+                if !path.is_single() || self.builtin_type(last.name, args, env, span).is_none() =>
+            {
+                self.error(
+                    codes::UNKNOWN_TYPE,
+                    format!("`{}` is not a type", last.name),
+                    last.span,
+                    "expected a type",
+                );
+                return Self::entry(types::ERROR);
+            }
+            _ => {}
+        }
+        if path.is_single()
+            && let Some(t) = self.builtin_type(last.name, args, env, span)
+        {
+            return Self::entry(t);
+        }
+        self.error(
+            codes::UNKNOWN_TYPE,
+            format!("unknown type `{}`", last.name),
+            last.span,
+            "not a declared type",
+        );
+        Self::entry(types::ERROR)
+    }
+
+    /// Resolves all but the last segment of a qualified path to a scope
+    /// (namespaces, structs, enums).
+    pub fn resolve_scope_path(&mut self, path: &ast::Path, env: &Env) -> Option<ScopeId> {
+        let segs = &path.segments[..path.segments.len().saturating_sub(1)];
+        let mut cur = if path.global { GLOBAL_SCOPE } else { env.scope };
+        for (i, seg) in segs.iter().enumerate() {
+            let found = if i == 0 && !path.global {
+                // A local type (struct declared in the function) may start the path.
+                if let Some(LocalSym::Type(t)) = env.locals.and_then(|l| l.lookup(seg.name)) {
+                    Some(Sym::Type(*t))
+                } else {
+                    self.scopes.lookup(cur, seg.name).cloned()
+                }
+            } else {
+                self.scopes.lookup_in(cur, seg.name).cloned()
+            };
+            cur = match found {
+                Some(Sym::Namespace(s)) => s,
+                Some(Sym::Type(t)) => match self.type_scope(t.ty) {
+                    Some(s) => s,
+                    None => {
+                        self.error(
+                            codes::UNKNOWN_NAME,
+                            format!("type `{}` has no members to name", self.ty_name(t.ty)),
+                            seg.span,
+                            "not a struct or enum",
+                        );
+                        return None;
+                    }
+                },
+                _ => {
+                    self.error(
+                        codes::UNKNOWN_NAME,
+                        format!("unknown namespace or type `{}`", seg.name),
+                        seg.span,
+                        "not found",
+                    );
+                    return None;
+                }
+            };
+        }
+        Some(cur)
+    }
+
+    /// The scope holding a struct's or enum's members.
+    pub fn type_scope(&self, ty: TyId) -> Option<ScopeId> {
+        match *self.types.get(ty) {
+            Ty::Struct(s) => Some(ScopeId(self.types.struct_info(s).scope)),
+            Ty::Enum(e) => self.enum_scopes.get(e.0 as usize).copied(),
+            _ => None,
+        }
+    }
+
+    /// Built-in type names: scalars, vectors, matrices, `vector<T,N>`,
+    /// `matrix<T,R,C>`, resources and samplers.
+    fn builtin_type(
+        &mut self,
+        name: Symbol,
+        args: Option<&'a [ast::TemplateArg]>,
+        env: &Env,
+        span: Span,
+    ) -> Option<TyId> {
+        let s = name.as_str();
+        let e16 = self.opts.enable_16bit_types;
+        if let Some(sc) = builtin_scalar(s, e16) {
+            return Some(self.types.scalar(sc));
+        }
+        if let Some((base, a, b)) = split_vector_matrix(s)
+            && let Some(sc) = builtin_scalar(base, e16)
+        {
+            return Some(match b {
+                None => self.types.vector(sc, a),
+                Some(c) => self.types.matrix(sc, a, c),
+            });
+        }
+        if let Some(t) = self.builtin_struct(s) {
+            return Some(t);
+        }
+        match s {
+            "void" => return Some(types::VOID),
+            "string" => return Some(types::STRING),
+            "SamplerState" | "sampler" | "sampler1D" | "sampler2D" | "sampler3D"
+            | "samplerCUBE" | "sampler_state" => {
+                return Some(self.types.intern(Ty::Sampler { comparison: false }));
+            }
+            "SamplerComparisonState" => {
+                return Some(self.types.intern(Ty::Sampler { comparison: true }));
+            }
+            "vector" => {
+                let (sc, n) = match args {
+                    None => (Sc::F32, 4),
+                    Some(a) => {
+                        let sc = self.template_scalar_arg(a.first(), env, span)?;
+                        let n = self.template_int_arg(a.get(1), env, span, 4)?;
+                        if !(1..=4).contains(&n) {
+                            self.error(
+                                codes::BAD_TEMPLATE_ARGS,
+                                format!("vector size must be 1 to 4, not {n}"),
+                                span,
+                                "invalid vector size",
+                            );
+                            return Some(types::ERROR);
+                        }
+                        (sc, n as u8)
+                    }
+                };
+                return Some(self.types.vector(sc, n));
+            }
+            "matrix" => {
+                let (sc, r, c) = match args {
+                    None => (Sc::F32, 4, 4),
+                    Some(a) => {
+                        let sc = self.template_scalar_arg(a.first(), env, span)?;
+                        let r = self.template_int_arg(a.get(1), env, span, 4)?;
+                        let c = self.template_int_arg(a.get(2), env, span, 4)?;
+                        if !(1..=4).contains(&r) || !(1..=4).contains(&c) {
+                            self.error(
+                                codes::BAD_TEMPLATE_ARGS,
+                                format!("matrix dimensions must be 1 to 4, not {r}x{c}"),
+                                span,
+                                "invalid matrix size",
+                            );
+                            return Some(types::ERROR);
+                        }
+                        (sc, r as u8, c as u8)
+                    }
+                };
+                return Some(self.types.matrix(sc, r, c));
+            }
+            _ => {}
+        }
+        let kind = resource_kind(s)?;
+        let elem = match args.and_then(|a| a.first()) {
+            Some(arg) => Some(self.template_type_arg(arg, env)),
+            None => match kind {
+                ResKind::Texture { .. } | ResKind::TexelBuffer { .. } => {
+                    Some(self.types.vector(Sc::F32, 4))
+                }
+                ResKind::ByteAddressBuffer
+                | ResKind::RWByteAddressBuffer
+                | ResKind::RaytracingAccelerationStructure => None,
+                _ => {
+                    self.error(
+                        codes::BAD_TEMPLATE_ARGS,
+                        format!("`{s}` needs an element type: `{s}<T>`"),
+                        span,
+                        "missing template argument",
+                    );
+                    return Some(types::ERROR);
+                }
+            },
+        };
+        if elem == Some(types::ERROR) {
+            return Some(types::ERROR);
+        }
+        // Typed buffers and textures hold at most four scalar components
+        // (one texel).
+        if let (ResKind::Texture { .. } | ResKind::TexelBuffer { .. }, Some(e)) = (kind, elem)
+            && !matches!(self.types.get(e), Ty::Scalar(_) | Ty::Vector(..))
+        {
+            self.error(
+                codes::BAD_TEMPLATE_ARGS,
+                format!(
+                    "elements of typed buffers and textures must be scalars or vectors, not `{}`",
+                    self.ty_name(e)
+                ),
+                span,
+                "not a scalar or vector",
+            );
+            return Some(types::ERROR);
+        }
+        Some(self.types.intern(Ty::Resource(kind, elem)))
+    }
+
+    fn template_scalar_arg(
+        &mut self,
+        arg: Option<&'a ast::TemplateArg>,
+        env: &Env,
+        span: Span,
+    ) -> Option<Sc> {
+        let Some(arg) = arg else {
+            return Some(Sc::F32);
+        };
+        let t = self.template_type_arg(arg, env);
+        if t == types::ERROR {
+            return None;
+        }
+        match *self.types.get(t) {
+            Ty::Scalar(s) => Some(s),
+            Ty::Enum(e) => Some(self.types.enum_info(e).underlying),
+            _ => {
+                self.error(
+                    codes::BAD_TEMPLATE_ARGS,
+                    format!("expected a scalar type, found `{}`", self.ty_name(t)),
+                    span,
+                    "must be a scalar type",
+                );
+                None
+            }
+        }
+    }
+
+    fn template_int_arg(
+        &mut self,
+        arg: Option<&'a ast::TemplateArg>,
+        env: &Env,
+        span: Span,
+        default: i64,
+    ) -> Option<i64> {
+        match arg {
+            None => Some(default),
+            Some(ast::TemplateArg::Expr(e)) => self.const_int(e, env),
+            Some(ast::TemplateArg::Type(ts)) => {
+                // A lone name may be a value (template parameter `N`).
+                if let ast::TypeSpecKind::Named { path, args: None } = &ts.kind {
+                    return match self.const_name(path, env) {
+                        Ok(k) => Some(k.as_i64()),
+                        Err(true) => None,
+                        Err(false) => {
+                            self.error(
+                                codes::NOT_CONSTANT,
+                                "expected a constant",
+                                ts.span,
+                                "not a compile-time constant",
+                            );
+                            None
+                        }
+                    };
+                }
+                self.error(
+                    codes::BAD_TEMPLATE_ARGS,
+                    "expected a constant, found a type",
+                    span,
+                    "must be an integer constant",
+                );
+                None
+            }
+        }
+    }
+
+    /// A template argument that must be a type (a lone name parsed as an
+    /// expression is looked up as a type).
+    pub fn template_type_arg(&mut self, arg: &'a ast::TemplateArg, env: &Env) -> TyId {
+        match arg {
+            ast::TemplateArg::Type(ts) => {
+                let e = self.resolve_type(ts, env);
+                e.ty
+            }
+            ast::TemplateArg::Expr(e) => match &e.kind {
+                ast::ExprKind::Name(path) => self.resolve_named_type(path, None, env, e.span).ty,
+                _ => {
+                    self.error(
+                        codes::BAD_TEMPLATE_ARGS,
+                        "expected a type as template argument",
+                        e.span,
+                        "not a type",
+                    );
+                    types::ERROR
+                }
+            },
+        }
+    }
+
+    /// Instantiates a struct template or alias template.
+    fn instantiate_type_template(
+        &mut self,
+        id: TemplateId,
+        args: Option<&'a [ast::TemplateArg]>,
+        env: &Env,
+        span: Span,
+    ) -> TyId {
+        let params = self.templates[id.0 as usize].params;
+        let tname = self.templates[id.0 as usize].name;
+        let given = args.unwrap_or(&[]);
+        if given.len() > params.params.len() {
+            self.error(
+                codes::BAD_TEMPLATE_ARGS,
+                format!(
+                    "`{tname}` takes {} template argument{}, {} given",
+                    params.params.len(),
+                    if params.params.len() == 1 { "" } else { "s" },
+                    given.len()
+                ),
+                span,
+                "too many template arguments",
+            );
+            return types::ERROR;
+        }
+        let mut key = Vec::new();
+        for (i, p) in params.params.iter().enumerate() {
+            let a = match (p, given.get(i)) {
+                (ast::TemplateParam::Type { .. }, Some(arg)) => {
+                    TArg::Type(self.template_type_arg(arg, env))
+                }
+                (
+                    ast::TemplateParam::Type {
+                        default: Some(d), ..
+                    },
+                    None,
+                ) => {
+                    // Defaults resolve in the template's own scope.
+                    let scope = self.templates[id.0 as usize].scope;
+                    TArg::Type(self.resolve_type(d, &Env::at(scope)).ty)
+                }
+                (ast::TemplateParam::Value { .. }, Some(arg)) => {
+                    match self.template_int_arg(Some(arg), env, span, 0) {
+                        Some(v) => TArg::Value(v),
+                        None => return types::ERROR,
+                    }
+                }
+                (
+                    ast::TemplateParam::Value {
+                        default: Some(d), ..
+                    },
+                    None,
+                ) => {
+                    let scope = self.templates[id.0 as usize].scope;
+                    match self.const_int(d, &Env::at(scope)) {
+                        Some(v) => TArg::Value(v),
+                        None => return types::ERROR,
+                    }
+                }
+                _ => {
+                    self.error(
+                        codes::BAD_TEMPLATE_ARGS,
+                        format!("missing template argument for `{tname}`"),
+                        span,
+                        "not enough template arguments",
+                    );
+                    return types::ERROR;
+                }
+            };
+            if a == TArg::Type(types::ERROR) {
+                return types::ERROR;
+            }
+            key.push(a);
+        }
+        if let Some(&t) = self.templates[id.0 as usize].instances.get(&key) {
+            return t;
+        }
+        if self.instantiation_depth > 64 {
+            self.error(
+                codes::BAD_TEMPLATE_ARGS,
+                "template instantiation nested too deeply",
+                span,
+                "instantiated here",
+            );
+            return types::ERROR;
+        }
+        let tscope = self.templates[id.0 as usize].scope;
+        let envscope = self.template_env(tscope, params, &key);
+        self.instantiation_depth += 1;
+        let ty = match self.templates[id.0 as usize].kind {
+            TemplateKind::Struct(decl) => {
+                let display = format!("{}<{}>", tname, self.targs_display(&key));
+                // Register before the body so that members may name it.
+                let t = self.declare_struct_named(
+                    decl,
+                    envscope,
+                    Some(display),
+                    Some((id, key.clone())),
+                );
+                self.struct_instances.insert(t, (id, key.clone()));
+                t
+            }
+            TemplateKind::Alias(ts) => self.resolve_type(ts, &Env::at(envscope)).ty,
+        };
+        self.instantiation_depth -= 1;
+        self.templates[id.0 as usize].instances.insert(key, ty);
+        ty
+    }
+
+    pub fn targs_display(&self, args: &[TArg]) -> String {
+        args.iter()
+            .map(|a| match a {
+                TArg::Type(t) => self.types.name(*t),
+                TArg::Value(v) => v.to_string(),
+                TArg::Res(r) => self.res_path_name(*r),
+                TArg::AggThis => "this".into(),
+                TArg::ConstArg { value, .. } => value.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// A scope binding template parameters to arguments.
+    pub fn template_env(
+        &mut self,
+        parent: ScopeId,
+        params: &ast::TemplateParams,
+        args: &[TArg],
+    ) -> ScopeId {
+        let s = self.scopes.add(parent, ScopeKind::TemplateEnv, None);
+        for (p, a) in params.params.iter().zip(args) {
+            match (p, a) {
+                (ast::TemplateParam::Type { name, .. }, TArg::Type(t)) => {
+                    let _ = self.scopes.declare(
+                        s,
+                        name.name,
+                        Sym::Type(TypeEntry {
+                            ty: *t,
+                            major: None,
+                        }),
+                    );
+                }
+                (ast::TemplateParam::Value { name, .. }, TArg::Value(v)) => {
+                    let _ = self.scopes.declare(
+                        s,
+                        name.name,
+                        Sym::Value(ConstVal::Int(*v), types::INT),
+                    );
+                }
+                _ => {}
+            }
+        }
+        s
+    }
+
+    // --- constant evaluation over the AST --------------------------------
+
+    /// Evaluates an integer constant expression (array sizes, template
+    /// arguments, attribute arguments). Reports an error and gives `None`
+    /// when it is not constant.
+    pub fn const_int(&mut self, e: &'a ast::Expr, env: &Env) -> Option<i64> {
+        match self.const_eval(e, env) {
+            Ok(k) => match k.v {
+                ConstVal::Int(_) | ConstVal::Bool(_) => Some(k.as_i64()),
+                ConstVal::Float(f) if f.fract() == 0.0 => Some(f as i64),
+                ConstVal::Float(_) => {
+                    self.error(
+                        codes::NOT_CONSTANT,
+                        "expected an integer constant",
+                        e.span,
+                        "this is a float",
+                    );
+                    None
+                }
+            },
+            Err(true) => None,
+            Err(false) => {
+                self.error(
+                    codes::NOT_CONSTANT,
+                    "expected a constant expression",
+                    e.span,
+                    "not a compile-time constant",
+                );
+                None
+            }
+        }
+    }
+
+    /// Evaluates a scalar constant expression. `Err(true)`: an error was
+    /// reported; `Err(false)`: the expression is not constant (nothing
+    /// reported).
+    pub fn const_eval(&mut self, e: &'a ast::Expr, env: &Env) -> Result<Konst, bool> {
+        use ast::ExprKind as E;
+        match &e.kind {
+            E::Literal(l) => literal_konst(l, self.opts.enable_16bit_types).ok_or(false),
+            E::Name(path) => self.const_name(path, env),
+            E::Unary(op, x) => {
+                let a = self.const_eval(x, env)?;
+                consteval::fold_unary(*op, a).map_err(|_| false)
+            }
+            E::Binary(op, x, y) => {
+                let a = self.const_eval(x, env)?;
+                let b = self.const_eval(y, env)?;
+                match consteval::fold_binary(*op, a, b) {
+                    Ok(k) => Ok(k),
+                    Err(FoldError::DivisionByZero) => {
+                        self.push(
+                            Diagnostic::error(
+                                codes::CONST_DIV_BY_ZERO,
+                                "integer division by zero in a constant expression",
+                            )
+                            .label(y.span, "this is zero")
+                            .label(e.span, "in this division"),
+                        );
+                        Err(true)
+                    }
+                    Err(FoldError::BadOperands) => Err(false),
+                }
+            }
+            E::Ternary(c, a, b) => {
+                let c = self.const_eval(c, env)?;
+                let (a, b) = (self.const_eval(a, env)?, self.const_eval(b, env)?);
+                let sc = consteval::common_scalar(a.sc, b.sc);
+                Ok(if c.as_bool() {
+                    a.convert(sc)
+                } else {
+                    b.convert(sc)
+                })
+            }
+            E::Cast(ts, x) => {
+                let t = self.resolve_type(ts, env).ty;
+                let v = self.const_eval(x, env)?;
+                match self.types.get(t) {
+                    Ty::Scalar(s) => Ok(v.convert(*s)),
+                    Ty::Enum(en) => Ok(v.convert(self.types.enum_info(*en).underlying)),
+                    _ => Err(false),
+                }
+            }
+            E::Construct(ts, args) if args.len() == 1 => {
+                let t = self.resolve_type(ts, env).ty;
+                let v = self.const_eval(&args[0], env)?;
+                match self.types.get(t) {
+                    Ty::Scalar(s) => Ok(v.convert(*s)),
+                    _ => Err(false),
+                }
+            }
+            E::SizeOfType(ts) => {
+                let t = self.resolve_type(ts, env).ty;
+                Ok(Konst {
+                    sc: Sc::U32,
+                    v: ConstVal::Int(self.value_size(t) as i64),
+                })
+            }
+            E::Comma(_, b) => self.const_eval(b, env),
+            _ => Err(false),
+        }
+    }
+
+    fn const_name(&mut self, path: &'a ast::Path, env: &Env) -> Result<Konst, bool> {
+        let last = path.last();
+        let sym = if path.is_single() {
+            if let Some(l) = env.locals.and_then(|l| l.lookup(last.name)) {
+                return match l {
+                    LocalSym::Value(k) => Ok(*k),
+                    LocalSym::Var(v) => v.konst.ok_or(false),
+                    _ => Err(false),
+                };
+            }
+            self.scopes.lookup(env.scope, last.name).cloned()
+        } else {
+            match self.resolve_scope_path(path, env) {
+                Some(s) => self.scopes.lookup_in(s, last.name).cloned(),
+                None => return Err(true),
+            }
+        };
+        match sym {
+            Some(Sym::Value(v, ty)) => {
+                let sc = self.types.component(ty).unwrap_or(Sc::I32);
+                Ok(Konst { sc, v })
+            }
+            Some(Sym::Global(g)) => self.globals[g.0 as usize].konst.ok_or(false),
+            _ => Err(false),
+        }
+    }
+}
+
+/// The constant of a literal (`1` is a literal int, `1.5` a literal float,
+/// suffixes fix the type).
+pub fn literal_konst(l: &ast::Literal, enable_16bit: bool) -> Option<Konst> {
+    use ast::{FloatSuffix, IntSuffix};
+    Some(match l {
+        ast::Literal::Int { value, suffix } => {
+            let sc = match suffix {
+                IntSuffix::None => Sc::LitInt,
+                IntSuffix::U => Sc::U32,
+                IntSuffix::L => Sc::I64,
+                IntSuffix::UL => Sc::U64,
+            };
+            Konst {
+                sc,
+                v: ConstVal::Int(consteval::wrap_int(*value as i64, sc)),
+            }
+        }
+        ast::Literal::Float { text, suffix } => {
+            let sc = match suffix {
+                FloatSuffix::None => Sc::LitFloat,
+                FloatSuffix::F => Sc::F32,
+                FloatSuffix::H => {
+                    if enable_16bit {
+                        Sc::F16
+                    } else {
+                        Sc::F32
+                    }
+                }
+                FloatSuffix::L => Sc::F64,
+            };
+            let f: f64 = text.as_str().parse().ok()?;
+            Konst {
+                sc,
+                v: ConstVal::Float(consteval::round_float(f, sc)),
+            }
+        }
+        ast::Literal::Bool(b) => Konst::bool(*b),
+        ast::Literal::String(_) => return None,
+    })
+}
+
+impl Sema<'_> {
+    /// The predefined struct types of the ray tracing headers, which shader
+    /// code of any stage may name: `RayDesc` and
+    /// `BuiltInTriangleIntersectionAttributes`.
+    fn builtin_struct(&mut self, name: &str) -> Option<TyId> {
+        let (key, fields): (&'static str, &[(&str, Sc, u8)]) = match name {
+            "RayDesc" => (
+                "RayDesc",
+                &[
+                    ("Origin", Sc::F32, 3),
+                    ("TMin", Sc::F32, 1),
+                    ("Direction", Sc::F32, 3),
+                    ("TMax", Sc::F32, 1),
+                ],
+            ),
+            "BuiltInTriangleIntersectionAttributes" => (
+                "BuiltInTriangleIntersectionAttributes",
+                &[("barycentrics", Sc::F32, 2)],
+            ),
+            _ => return None,
+        };
+        if let Some(&t) = self.builtin_structs.get(key) {
+            return Some(t);
+        }
+        let fields = fields
+            .iter()
+            .enumerate()
+            .map(|(i, &(n, sc, k))| types::Field {
+                member: i as u32,
+                bits: None,
+                name: Symbol::intern(n),
+                ty: if k == 1 {
+                    self.types.scalar(sc)
+                } else {
+                    self.types.vector(sc, k)
+                },
+                major: None,
+                precise: false,
+                interp: None,
+                sampling: None,
+                semantic: None,
+                vk_offset: None,
+                vk_location: None,
+                vk_index: None,
+                vk_builtin: None,
+                span: crate::sema::body::place::NO_SPAN,
+            })
+            .collect();
+        let t = self.types.add_struct(types::StructInfo {
+            name: Symbol::intern(key),
+            display: key.to_string(),
+            base: None,
+            fields,
+            methods: Default::default(),
+            scope: crate::sema::types::scope::GLOBAL_SCOPE.0,
+            is_interface: false,
+            complete: true,
+            span: crate::sema::body::place::NO_SPAN,
+        });
+        self.builtin_structs.insert(key, t);
+        Some(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vector_and_matrix_names() {
+        assert_eq!(split_vector_matrix("float4"), Some(("float", 4, None)));
+        assert_eq!(split_vector_matrix("int2x3"), Some(("int", 2, Some(3))));
+        assert_eq!(
+            split_vector_matrix("min16float1x1"),
+            Some(("min16float", 1, Some(1)))
+        );
+        assert_eq!(split_vector_matrix("float5"), None);
+        assert_eq!(split_vector_matrix("Texture2D"), None);
+        assert_eq!(builtin_scalar("half", false), Some(Sc::F32));
+        assert_eq!(builtin_scalar("half", true), Some(Sc::F16));
+        assert_eq!(builtin_scalar("dword", false), Some(Sc::U32));
+    }
+}
