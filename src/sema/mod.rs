@@ -20,6 +20,7 @@ pub mod calls;
 pub mod decl;
 pub mod entry;
 pub mod resources;
+pub mod table;
 pub mod types;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -30,6 +31,7 @@ use crate::options::{Options, Stage};
 use crate::source::SourceMap;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
+use table::{Table, define_id};
 use types::consteval::Konst;
 use types::scope::{FuncDeclId, GlobalId, ScopeId, Scopes, TemplateId};
 use types::{TyId, Types};
@@ -146,6 +148,20 @@ fn dedup_diagnostics(diags: &mut Diagnostics, from: usize) {
     diags.list = kept;
 }
 
+define_id! {
+    /// An interned resource path (`Sema::res_paths`).
+    pub struct ResPathId;
+}
+define_id! {
+    /// A resource declaration waiting for its binding (`Sema::resources`).
+    pub struct ResourceId;
+}
+define_id! {
+    /// A `$Globals` member collected during declaration
+    /// (`Sema::globals_members`).
+    pub struct GlobalsMemberId;
+}
+
 /// Parameter direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dir {
@@ -218,7 +234,7 @@ pub enum TArg {
     Value(i64),
     /// A resource argument a function is specialized for (index into
     /// `Sema::res_paths`).
-    Res(u32),
+    Res(ResPathId),
     /// A method instance whose `this` is a struct holding resources: the
     /// `Res` arguments after it start with the resources of `this`'s slots
     /// (depth first), and its data members are passed as one pointer each.
@@ -236,7 +252,7 @@ pub enum TArg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResReturn {
     /// Always this resource (an interned [`ResPath`]).
-    Fixed(u32),
+    Fixed(ResPathId),
     /// An element of this global array (of arrays) of resources: the IR
     /// function returns its `count` indices (a `uint` or `uintN`) and the
     /// caller indexes the global.
@@ -290,10 +306,10 @@ pub enum GlobalKind {
     },
     /// A `$Globals` member before the block is built (index into
     /// `Sema::globals_members`).
-    PendingGlobal(u32),
+    PendingGlobal(GlobalsMemberId),
     /// A `static` resource variable: another name for a resource, set by
     /// its initializer or an assignment (index into `Sema::res_paths`).
-    ResAlias(Option<u32>),
+    ResAlias(Option<ResPathId>),
     /// A specialization constant (`[[vk::constant_id(N)]]`): a module
     /// constant expression the backend writes as `OpSpecConstant`.
     SpecConstant(ir::Handle<ir::Expression>),
@@ -317,7 +333,7 @@ pub struct GlobalInfo {
     /// The counter of a RW/Append/Consume structured buffer, once created.
     pub counter: Option<ir::Handle<ir::GlobalVariable>>,
     /// Index into `Sema::resources`, for resources.
-    pub resource: Option<u32>,
+    pub resource: Option<ResourceId>,
 }
 
 /// Why a place cannot be assigned.
@@ -364,7 +380,7 @@ pub struct ResourceDecl {
     /// The register class the resource type implies (auto shift).
     pub class: crate::options::RegisterClass,
     /// For a counter: the resource it counts (index into `resources`).
-    pub counter_of: Option<u32>,
+    pub counter_of: Option<ResourceId>,
     pub span: Span,
 }
 
@@ -394,18 +410,18 @@ pub struct Sema<'a> {
     pub types: Types,
     pub scopes: Scopes,
     pub layouts: types::layout::Layouts,
-    pub funcs: Vec<FuncDecl<'a>>,
-    pub templates: Vec<Template<'a>>,
-    pub globals: Vec<GlobalInfo>,
+    pub funcs: Table<FuncDeclId, FuncDecl<'a>>,
+    pub templates: Table<TemplateId, Template<'a>>,
+    pub globals: Table<GlobalId, GlobalInfo>,
     /// Initialisers of `static` globals that must run at entry (global,
     /// the initialiser, the scope it resolves in).
     pub static_inits: Vec<(GlobalId, &'a ast::Initializer, ScopeId)>,
-    pub globals_members: Vec<GlobalsMember>,
+    pub globals_members: Table<GlobalsMemberId, GlobalsMember>,
     /// The `$Globals` block, once built.
     pub globals_block: Option<ir::Handle<ir::GlobalVariable>>,
     /// Declaration order of resources (the `$Globals` block takes the place
     /// of its first member: `globals_block_order`).
-    pub resources: Vec<ResourceDecl>,
+    pub resources: Table<ResourceId, ResourceDecl>,
     pub globals_block_order: Option<usize>,
     /// `#pragma pack_matrix` state: matrices default to row-major.
     pub pack_row_major: bool,
@@ -428,19 +444,17 @@ pub struct Sema<'a> {
     pub instantiation_depth: u32,
     /// Module constants of zero values, by type.
     pub zero_consts: FxHashMap<ir::Handle<ir::Type>, ir::Handle<ir::Expression>>,
-    /// The scope of each enum's values (by `EnumId`).
-    pub enum_scopes: Vec<ScopeId>,
     /// Functions whose bodies are lowered.
     pub lowered: rustc_hash::FxHashSet<ir::Handle<ir::Function>>,
     /// Interned resource paths (`TArg::Res`).
-    pub res_paths: Vec<ResPath>,
-    res_path_ids: FxHashMap<ResPath, u32>,
+    pub res_paths: Table<ResPathId, ResPath>,
+    res_path_ids: FxHashMap<ResPath, ResPathId>,
     /// The resource each resource-returning function returns (`None`: not
     /// one resolvable at compile time).
     pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<ResReturn>>,
     /// The resources (by aggregate slot) each function returning a struct
     /// holding resources returns (`None`: not resolvable at compile time).
-    pub returned_agg: FxHashMap<ir::Handle<ir::Function>, Option<Vec<u32>>>,
+    pub returned_agg: FxHashMap<ir::Handle<ir::Function>, Option<Vec<ResPathId>>>,
     /// Runtime arrays standing for the descriptor heaps, by element memory
     /// type and heap (sampler or resource).
     pub heap_globals: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
@@ -476,13 +490,13 @@ impl<'a> Sema<'a> {
             types: Types::new(),
             scopes: Scopes::new(),
             layouts: types::layout::Layouts::default(),
-            funcs: Vec::new(),
-            templates: Vec::new(),
-            globals: Vec::new(),
+            funcs: Table::new(),
+            templates: Table::new(),
+            globals: Table::new(),
             static_inits: Vec::new(),
-            globals_members: Vec::new(),
+            globals_members: Table::new(),
             globals_block: None,
-            resources: Vec::new(),
+            resources: Table::new(),
             globals_block_order: None,
             pack_row_major: opts.matrix_layout == crate::options::MatrixLayout::RowMajor,
             inline_structs: FxHashMap::default(),
@@ -494,7 +508,6 @@ impl<'a> Sema<'a> {
             entry_user: None,
             instantiation_depth: 0,
             zero_consts: FxHashMap::default(),
-            enum_scopes: Vec::new(),
             struct_instances: FxHashMap::default(),
             uses_derivatives: false,
             heap_globals: FxHashMap::default(),
@@ -503,7 +516,7 @@ impl<'a> Sema<'a> {
             push_constant_span: None,
             counter_heap: None,
             lowered: Default::default(),
-            res_paths: Vec::new(),
+            res_paths: Table::new(),
             res_path_ids: FxHashMap::default(),
             returned_res: FxHashMap::default(),
             returned_agg: FxHashMap::default(),
@@ -559,13 +572,13 @@ impl<'a> Sema<'a> {
     /// The IR function of a non-template function declaration, creating it
     /// (and queueing its body) on first use.
     pub fn func_ir(&mut self, id: FuncDeclId) -> Option<ir::Handle<ir::Function>> {
-        if let Some(h) = self.funcs[id.0 as usize].ir {
+        if let Some(h) = self.funcs[id].ir {
             return Some(h);
         }
-        let sig = self.funcs[id.0 as usize].sig.clone()?;
-        let scope = self.funcs[id.0 as usize].scope;
+        let sig = self.funcs[id].sig.clone()?;
+        let scope = self.funcs[id].scope;
         let h = self.new_ir_function(id, &sig, None);
-        self.funcs[id.0 as usize].ir = Some(h);
+        self.funcs[id].ir = Some(h);
         self.pending.push_back(Pending {
             func: h,
             decl: id,
@@ -583,11 +596,11 @@ impl<'a> Sema<'a> {
         env: ScopeId,
         sig: Sig<'a>,
     ) -> ir::Handle<ir::Function> {
-        if let Some(inst) = self.funcs[id.0 as usize].instances.get(&args) {
+        if let Some(inst) = self.funcs[id].instances.get(&args) {
             return inst.ir;
         }
         let h = self.new_ir_function(id, &sig, Some(&args));
-        self.funcs[id.0 as usize]
+        self.funcs[id]
             .instances
             .insert(args.clone(), FuncInstance { env, sig, ir: h });
         self.pending.push_back(Pending {
@@ -608,7 +621,7 @@ impl<'a> Sema<'a> {
         sig: &Sig<'a>,
         args: Option<&[TArg]>,
     ) -> ir::Handle<ir::Function> {
-        let decl = &self.funcs[id.0 as usize];
+        let decl = &self.funcs[id];
         let mut name = self.scopes.qualified_name(decl.scope);
         if !name.is_empty() {
             name.push_str("::");
@@ -756,18 +769,17 @@ impl<'a> Sema<'a> {
     }
 
     /// Interns a resource path.
-    pub fn intern_res_path(&mut self, p: ResPath) -> u32 {
+    pub fn intern_res_path(&mut self, p: ResPath) -> ResPathId {
         if let Some(&i) = self.res_path_ids.get(&p) {
             return i;
         }
-        let i = self.res_paths.len() as u32;
-        self.res_paths.push(p.clone());
+        let i = self.res_paths.push(p.clone());
         self.res_path_ids.insert(p, i);
         i
     }
 
-    pub fn res_path_name(&self, i: u32) -> String {
-        let p = &self.res_paths[i as usize];
+    pub fn res_path_name(&self, i: ResPathId) -> String {
+        let p = &self.res_paths[i];
         let mut s = self.module.globals[p.gv].name.clone().unwrap_or_default();
         for ix in &p.indices {
             s.push_str(&format!("[{ix}]"));
@@ -932,10 +944,8 @@ impl<'a> Sema<'a> {
         let user = map
             .get(&callee)
             .is_some_and(|&bits| index < 64 && bits & (1 << index) != 0)
-            || (index >= 64 && self.funcs[..*summarized].iter().any(takes_out))
-            || self.funcs[(*summarized).min(self.funcs.len())..]
-                .iter()
-                .any(takes_out);
+            || (index >= 64 && self.funcs.values().take(*summarized).any(takes_out))
+            || self.funcs.since(*summarized).iter().any(takes_out);
         user || calls::intrinsics::table::find(callee.as_str()).is_some_and(|i| {
             i.overloads
                 .iter()
@@ -950,12 +960,11 @@ impl<'a> Sema<'a> {
     /// intrinsics, recursion, undefined callees) are not reported for them:
     /// they are no problem in code that is never emitted.
     fn check_unused_functions(&mut self) {
-        let unused: Vec<FuncDeclId> = (0..self.funcs.len())
-            .filter(|&i| {
-                let f = &self.funcs[i];
-                f.def.is_some() && !f.is_template && f.ir.is_none() && f.sig.is_some()
-            })
-            .map(|i| FuncDeclId(i as u32))
+        let unused: Vec<FuncDeclId> = self
+            .funcs
+            .iter()
+            .filter(|(_, f)| f.def.is_some() && !f.is_template && f.ir.is_none() && f.sig.is_some())
+            .map(|(id, _)| id)
             .collect();
         if unused.is_empty() {
             return;

@@ -418,7 +418,7 @@ impl<'a> Sema<'a> {
         env: ScopeId,
         inst: Option<Vec<TArg>>,
     ) {
-        let d = &self.funcs[decl.0 as usize];
+        let d = &self.funcs[decl];
         let Some(def) = d.def else {
             return;
         };
@@ -436,7 +436,7 @@ impl<'a> Sema<'a> {
         };
         self.lowered.insert(handle);
         // Resources this instance is specialized for, in parameter order.
-        let mut res_args: Vec<u32> = inst
+        let mut res_args: Vec<crate::sema::ResPathId> = inst
             .iter()
             .flatten()
             .filter_map(|a| match a {
@@ -637,7 +637,7 @@ impl<'a> Sema<'a> {
             {
                 cx.stmt(ir::Statement::Return { value: None });
             } else {
-                let fname = cx.s.funcs[decl.0 as usize].name;
+                let fname = cx.s.funcs[decl].name;
                 cx.s.push(
                     Diagnostic::warning(
                         codes::MISSING_RETURN,

@@ -66,7 +66,7 @@ pub enum ValKind {
     Funcs(Vec<FuncDeclId>),
     /// A resource known at compile time (index into `Sema::res_paths`);
     /// names and members holding one materialise it where it is used.
-    Res(u32),
+    Res(crate::sema::ResPathId),
     /// A local of a struct type that contains resources: one value per IR
     /// member (base first), resources as `Res`/`Void`, data members as
     /// places of their own locals.

@@ -61,12 +61,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 );
             }
             S::Struct(sd) => {
-                let t = self.s.declare_struct_named(
-                    sd,
-                    self.fb.scope,
-                    None,
-                    Some((crate::sema::types::scope::TemplateId(u32::MAX), Vec::new())),
-                );
+                let t = self.s.declare_struct_named(sd, self.fb.scope, None, false);
                 if let Some(n) = sd.name {
                     self.fb.locals.declare(
                         n.name,

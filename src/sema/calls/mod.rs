@@ -12,7 +12,7 @@ use super::body::place::{Place, Val, ValKind};
 use super::types::consteval::ConstVal;
 use super::types::scope::{FuncDeclId, ScopeId, Sym};
 use super::types::{self, Sc, Ty, TyId};
-use super::{Dir, ReadOnly, ResReturn, Sig, TArg};
+use super::{Dir, ReadOnly, ResPathId, ResReturn, Sig, TArg};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
@@ -55,7 +55,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             };
             let info = self.s.types.struct_info(sid);
             if let Some(list) = info.methods.get(&name) {
-                out.extend(list.iter().map(|&i| (FuncDeclId(i), depth)));
+                out.extend(list.iter().map(|&i| (i, depth)));
                 // Methods of a derived struct hide the base's of that name.
                 break;
             }
@@ -275,9 +275,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         span: Span,
     ) -> Val {
         let id = chosen.id;
-        let decl_name = self.s.funcs[id.0 as usize].name;
-        if self.s.funcs[id.0 as usize].def.is_none() {
-            let ds = self.s.funcs[id.0 as usize].ast.name.span;
+        let decl_name = self.s.funcs[id].name;
+        if self.s.funcs[id].def.is_none() {
+            let ds = self.s.funcs[id].ast.name.span;
             self.s.push(
                 Diagnostic::error(
                     codes::UNDEFINED_FUNCTION,
@@ -320,7 +320,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             .iter()
             .any(|p| self.s.types.is_resource(p.ty))
             || self.s.types.is_resource(chosen.sig.ret);
-        let mut res_ids: Vec<u32> = Vec::new();
+        let mut res_ids: Vec<ResPathId> = Vec::new();
         let mut specialize = has_res;
         if has_res {
             for (i, p) in chosen.sig.params.iter().enumerate() {
@@ -338,7 +338,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         // A method called on a struct holding resources: specialized for
         // the object's resources, its data members passed by pointer.
-        let mut agg_this: Option<(Vec<u32>, Vec<ir::Handle<ir::Expression>>)> = None;
+        let mut agg_this: Option<(Vec<ResPathId>, Vec<ir::Handle<ir::Expression>>)> = None;
         if let Some(t) = &this_val
             && matches!(t.kind, ValKind::Agg(_))
         {
@@ -392,9 +392,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let mut const_args = Vec::new();
         if self.s.types.is_resource(chosen.sig.ret)
             && specialize
-            && let Some(body) = self.s.funcs[id.0 as usize]
-                .def
-                .and_then(|d| d.body.as_ref())
+            && let Some(body) = self.s.funcs[id].def.and_then(|d| d.body.as_ref())
         {
             for (i, p) in chosen.sig.params.iter().enumerate() {
                 let (Some(a), Some(name)) = (args.get(i), p.name) else {
@@ -427,7 +425,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let func = if specialize {
             let (mut key, env) = match &chosen.inst {
                 Some((t, e)) => (t.clone(), *e),
-                None => (Vec::new(), self.s.funcs[id.0 as usize].scope),
+                None => (Vec::new(), self.s.funcs[id].scope),
             };
             if let Some((ids, _)) = &agg_this {
                 key.push(TArg::AggThis);
@@ -481,7 +479,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         }
-        let callee_scope = self.s.funcs[id.0 as usize].scope;
+        let callee_scope = self.s.funcs[id].scope;
         for (i, p) in sig.params.iter().enumerate() {
             let (val, aspan) = match args.get(i) {
                 Some(a) => (a.val.clone(), a.span),

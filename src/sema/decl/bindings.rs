@@ -13,7 +13,8 @@
 use crate::diag::{Diagnostic, codes};
 use crate::ir;
 use crate::options::RegisterClass;
-use crate::sema::Sema;
+use crate::sema::table::Id;
+use crate::sema::{ResourceId, Sema};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 fn class_of(c: char) -> Option<RegisterClass> {
@@ -29,7 +30,7 @@ fn class_of(c: char) -> Option<RegisterClass> {
 /// One thing that needs a binding.
 #[derive(Clone, Copy)]
 enum Slot {
-    Resource(usize),
+    Resource(ResourceId),
     Globals,
 }
 
@@ -46,38 +47,37 @@ impl<'a> Sema<'a> {
 
     pub(in crate::sema) fn assign_bindings(&mut self) {
         let n = self.resources.len();
-        let mut order: Vec<Slot> = (0..n).map(Slot::Resource).collect();
-        if let Some(gb) = self.globals_block {
-            let _ = gb;
+        let mut order: Vec<Slot> = self.resources.ids().map(Slot::Resource).collect();
+        if self.globals_block.is_some() {
             let at = self.globals_block_order.unwrap_or(n).min(n);
             order.insert(at, Slot::Globals);
         }
         let mut assigned: Vec<Option<(u32, u32)>> = vec![None; n];
         let mut globals: Option<(u32, u32)> = self.opts.bind_globals;
         let mut used: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
-        let mut owner: FxHashMap<(u32, u32), usize> = FxHashMap::default();
+        let mut owner: FxHashMap<(u32, u32), ResourceId> = FxHashMap::default();
         let mut overlaps = Vec::new();
-        let mut take = |set: u32, b: u32, who: usize, used: &mut FxHashMap<u32, FxHashSet<u32>>| {
-            used.entry(set).or_default().insert(b);
-            if let Some(&prev) = owner.get(&(set, b)) {
-                overlaps.push((prev, who, set, b));
-            } else {
-                owner.insert((set, b), who);
-            }
-        };
+        let mut take =
+            |set: u32, b: u32, who: ResourceId, used: &mut FxHashMap<u32, FxHashSet<u32>>| {
+                used.entry(set).or_default().insert(b);
+                if let Some(&prev) = owner.get(&(set, b)) {
+                    overlaps.push((prev, who, set, b));
+                } else {
+                    owner.insert((set, b), who);
+                }
+            };
         // 1. [[vk::binding]] and counter bindings of those.
-        for i in 0..n {
-            let r = &self.resources[i];
+        for (i, r) in self.resources.iter() {
             if let Some(main) = r.counter_of {
-                let m = &self.resources[main as usize];
+                let m = &self.resources[main];
                 if let (Some((_, set)), Some(cb)) = (m.vk_binding, m.counter_binding) {
-                    assigned[i] = Some((cb, set));
+                    assigned[i.index()] = Some((cb, set));
                     take(set, cb, i, &mut used);
                 }
                 continue;
             }
             if let Some((b, s)) = r.vk_binding {
-                assigned[i] = Some((b, s));
+                assigned[i.index()] = Some((b, s));
                 take(s, b, i, &mut used);
             }
         }
@@ -85,17 +85,16 @@ impl<'a> Sema<'a> {
             used.entry(s).or_default().insert(b);
         }
         // 2. register(xN, spaceM).
-        for i in 0..n {
-            if assigned[i].is_some() {
+        for (i, r) in self.resources.iter() {
+            if assigned[i.index()].is_some() {
                 continue;
             }
-            let r = self.resources[i].clone();
             if let Some(main) = r.counter_of {
-                let m = &self.resources[main as usize];
+                let m = &self.resources[main];
                 if m.vk_binding.is_none()
                     && let (Some((_, _, space)), Some(cb)) = (m.register, m.counter_binding)
                 {
-                    assigned[i] = Some((cb, space));
+                    assigned[i.index()] = Some((cb, space));
                     take(space, cb, i, &mut used);
                 }
                 continue;
@@ -114,7 +113,7 @@ impl<'a> Sema<'a> {
                     .iter()
                     .find(|b| Some(b.class) == class && b.register == num && b.space == space)
                 {
-                    assigned[i] = Some((br.binding, br.set));
+                    assigned[i.index()] = Some((br.binding, br.set));
                     take(br.set, br.binding, i, &mut used);
                     continue;
                 }
@@ -123,7 +122,7 @@ impl<'a> Sema<'a> {
                 Some(class) => num + self.shift(class, space),
                 None => num,
             };
-            assigned[i] = Some((b, space));
+            assigned[i.index()] = Some((b, space));
             take(space, b, i, &mut used);
         }
         // 3. The rest in declaration order.
@@ -148,13 +147,13 @@ impl<'a> Sema<'a> {
                     }
                 }
                 Slot::Resource(i) => {
-                    if assigned[i].is_some() {
+                    if assigned[i.index()].is_some() {
                         continue;
                     }
                     let r = &self.resources[i];
                     // The set: the counter's main buffer's, or register(spaceM).
                     let src = match r.counter_of {
-                        Some(m) => &self.resources[m as usize],
+                        Some(m) => &self.resources[m],
                         None => r,
                     };
                     let set = match (src.vk_binding, src.register) {
@@ -170,7 +169,7 @@ impl<'a> Sema<'a> {
                     } else {
                         0
                     };
-                    assigned[i] = Some((next_free(set, floor, &mut used), set));
+                    assigned[i.index()] = Some((next_free(set, floor, &mut used), set));
                 }
             }
         }
@@ -205,10 +204,9 @@ impl<'a> Sema<'a> {
             let b = first_free(&mut used);
             self.module.globals[c].binding = Some(ir::ResourceBinding { set: 0, binding: b });
         }
-        for (i, a) in assigned.iter().enumerate() {
+        for (r, a) in self.resources.values().zip(&assigned) {
             if let Some((binding, set)) = *a {
-                let gv = self.resources[i].gv;
-                self.module.globals[gv].binding = Some(ir::ResourceBinding { set, binding });
+                self.module.globals[r.gv].binding = Some(ir::ResourceBinding { set, binding });
             }
         }
         if let (Some(gv), Some((binding, set))) = (self.globals_block, globals) {

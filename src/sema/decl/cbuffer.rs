@@ -185,7 +185,7 @@ impl<'a> Sema<'a> {
         let rule = Rule::for_buffer(self.opts.layout, BufferKind::Uniform);
         let mut specs: Vec<MemberSpec> = self
             .globals_members
-            .iter()
+            .values()
             .map(|m| MemberSpec {
                 name: Some(m.name.to_string()),
                 ty: m.ty,
@@ -247,8 +247,8 @@ impl<'a> Sema<'a> {
             ir::TypeInner::Struct { members, .. } => members.iter().map(|m| m.ty).collect(),
             _ => Vec::new(),
         };
-        for (i, m) in self.globals_members.iter().enumerate() {
-            self.globals[m.global.0 as usize].kind = GlobalKind::Member {
+        for (i, m) in self.globals_members.values().enumerate() {
+            self.globals[m.global].kind = GlobalKind::Member {
                 gv,
                 index: i as u32,
                 mem: mem_types.get(i).copied().unwrap_or(block),

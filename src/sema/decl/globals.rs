@@ -55,7 +55,7 @@ impl<'a> Sema<'a> {
         };
         let ty = self.array_type(base.ty, &d.array, &Env::at(s), None);
         let Some(init) = &d.init else { return };
-        if let GlobalKind::Var { gv, .. } = self.globals[g.0 as usize].kind {
+        if let GlobalKind::Var { gv, .. } = self.globals[g].kind {
             let (_, c) = self.lower_global_init(ty, init, s);
             match c {
                 Some(c) => self.module.globals[gv].init = Some(c),
@@ -66,7 +66,7 @@ impl<'a> Sema<'a> {
                 && let Ok(k) = self.const_eval(e, &Env::at(s))
             {
                 let sc = self.types.component(ty).unwrap_or(Sc::I32);
-                self.globals[g.0 as usize].konst = Some(k.convert(sc));
+                self.globals[g].konst = Some(k.convert(sc));
             }
         }
     }
@@ -77,7 +77,7 @@ impl<'a> Sema<'a> {
         scope: ScopeId,
         name: ast::Ident,
     ) -> GlobalId {
-        let id = GlobalId(self.globals.len() as u32);
+        let id = self.globals.next_id();
         self.globals.push(info);
         self.declare_name(scope, name, Sym::Global(id));
         id
@@ -335,9 +335,8 @@ impl<'a> Sema<'a> {
                 .note("`-fvk-bind-globals N M` sets the binding of $Globals"),
             );
         }
-        let idx = self.globals_members.len() as u32;
-        self.globals_members.push(GlobalsMember {
-            global: GlobalId(self.globals.len() as u32),
+        let idx = self.globals_members.push(GlobalsMember {
+            global: self.globals.next_id(),
             name: d.name.name,
             ty,
             row_major,

@@ -14,11 +14,9 @@ pub mod storage;
 use super::decl::storage::{DeclSite, Storage};
 use super::types::consteval::{ConstVal, Konst};
 use super::types::resolve::Env;
-use super::types::scope::{
-    FuncDeclId, GLOBAL_SCOPE, ScopeId, ScopeKind, Sym, TemplateId, TypeEntry,
-};
+use super::types::scope::{FuncDeclId, GLOBAL_SCOPE, ScopeId, ScopeKind, Sym, TypeEntry};
 use super::types::{self, EnumInfo, Field, Sc, StructInfo, Ty, TyId};
-use super::{Dir, FuncDecl, ParamSig, Sema, Sig, TArg, Template, TemplateKind};
+use super::{Dir, FuncDecl, ParamSig, Sema, Sig, Template, TemplateKind};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
@@ -182,7 +180,7 @@ impl<'a> Sema<'a> {
                 span,
             } => {
                 if let Some(params) = template {
-                    let id = TemplateId(self.templates.len() as u32);
+                    let id = self.templates.next_id();
                     self.templates.push(Template {
                         name: name.name,
                         params,
@@ -297,16 +295,13 @@ impl<'a> Sema<'a> {
             scoped: ed.scoped,
             underlying,
             values: Vec::new(),
+            scope: escope,
             span: ed.span,
         });
         let eid = match self.types.get(ty) {
             Ty::Enum(e) => *e,
             _ => return types::ERROR,
         };
-        if self.enum_scopes.len() <= eid.0 as usize {
-            self.enum_scopes.resize(eid.0 as usize + 1, GLOBAL_SCOPE);
-        }
-        self.enum_scopes[eid.0 as usize] = escope;
         let mut locals = locals;
         if let Some(n) = ed.name {
             let entry = TypeEntry { ty, major: None };
@@ -332,7 +327,7 @@ impl<'a> Sema<'a> {
             };
             let v = super::types::consteval::wrap_int(v, underlying);
             next = v.wrapping_add(1);
-            self.types.enums[eid.0 as usize].values.push((id.name, v));
+            self.types.enum_info_mut(eid).values.push((id.name, v));
             let sym = Sym::Value(ConstVal::Int(v), ty);
             let _ = self.scopes.declare(escope, id.name, sym.clone());
             if !ed.scoped {
@@ -362,7 +357,7 @@ impl<'a> Sema<'a> {
             let Some(name) = sd.name else {
                 return types::ERROR;
             };
-            let id = TemplateId(self.templates.len() as u32);
+            let id = self.templates.next_id();
             self.templates.push(Template {
                 name: name.name,
                 params,
@@ -374,17 +369,18 @@ impl<'a> Sema<'a> {
             self.declare_name(scope, name, Sym::Template(id));
             return types::ERROR;
         }
-        self.declare_struct_named(sd, scope, None, None)
+        self.declare_struct_named(sd, scope, None, true)
     }
 
-    /// Declares a struct type. Template instances pass their display name
-    /// and are not declared by name in `scope` (the template is).
+    /// Declares a struct type. Template instances pass their display name;
+    /// they and local structs are not declared by name in `scope` (the
+    /// template is; the block scope declares a local struct).
     pub fn declare_struct_named(
         &mut self,
         sd: &'a ast::StructDecl,
         scope: ScopeId,
         display: Option<String>,
-        instance: Option<(TemplateId, Vec<TArg>)>,
+        by_name: bool,
     ) -> TyId {
         let name = sd
             .name
@@ -404,7 +400,7 @@ impl<'a> Sema<'a> {
             base: None,
             fields: Vec::new(),
             methods: Default::default(),
-            scope: sscope.0,
+            scope: sscope,
             is_interface: sd.kind == ast::StructKind::Interface,
             complete: false,
             span: sd.span,
@@ -417,9 +413,7 @@ impl<'a> Sema<'a> {
         let entry = Sym::Type(TypeEntry { ty, major: None });
         // The struct's own name inside it (injected name).
         let _ = self.scopes.declare(sscope, name, entry.clone());
-        if instance.is_none()
-            && let Some(n) = sd.name
-        {
+        if by_name && let Some(n) = sd.name {
             self.declare_name(scope, n, entry);
         }
         let env = Env::at(sscope);
@@ -430,11 +424,11 @@ impl<'a> Sema<'a> {
                     if self.types.struct_info(*bs).is_interface {
                         continue;
                     }
-                    if self.types.structs[sid.0 as usize].base.is_some() {
+                    if self.types.struct_info_mut(sid).base.is_some() {
                         self.unsupported("multiple inheritance", b.span);
                         continue;
                     }
-                    self.types.structs[sid.0 as usize].base = Some(bt);
+                    self.types.struct_info_mut(sid).base = Some(bt);
                 }
                 Ty::Error => {}
                 _ => {
@@ -463,7 +457,7 @@ impl<'a> Sema<'a> {
                 ast::StructMember::Error(_) => {}
             }
         }
-        self.types.structs[sid.0 as usize].complete = true;
+        self.types.struct_info_mut(sid).complete = true;
         ty
     }
 
@@ -515,7 +509,9 @@ impl<'a> Sema<'a> {
                     ast::ExprKind::Literal(ast::Literal::String(s)) => Some(*s),
                     _ => None,
                 });
-            if let Some(prev) = self.types.structs[sid.0 as usize]
+            if let Some(prev) = self
+                .types
+                .struct_info_mut(sid)
                 .fields
                 .iter()
                 .find(|f| f.name == d.name.name)
@@ -531,7 +527,7 @@ impl<'a> Sema<'a> {
                 );
                 continue;
             }
-            let info = &self.types.structs[sid.0 as usize];
+            let info = &self.types.struct_info_mut(sid);
             let owners = info
                 .fields
                 .iter()
@@ -543,7 +539,7 @@ impl<'a> Sema<'a> {
             } else {
                 base_members + owners
             };
-            self.types.structs[sid.0 as usize].fields.push(Field {
+            self.types.struct_info_mut(sid).fields.push(Field {
                 member,
                 bits,
                 name: d.name.name,
@@ -600,7 +596,7 @@ impl<'a> Sema<'a> {
             );
             return None;
         }
-        let last = self.types.structs[sid.0 as usize].fields.last();
+        let last = self.types.struct_info_mut(sid).fields.last();
         let (offset, shares) = match last {
             Some(f) if f.ty == ty => match f.bits {
                 Some(b) if b.offset as i64 + b.width as i64 + width <= bits_of => {
@@ -665,7 +661,7 @@ impl<'a> Sema<'a> {
         };
         let this_ty = if is_static { None } else { this_struct };
         if f.template.is_some() {
-            let id = FuncDeclId(self.funcs.len() as u32);
+            let id = self.funcs.next_id();
             self.funcs.push(FuncDecl {
                 name: name.name,
                 ast: f,
@@ -684,7 +680,7 @@ impl<'a> Sema<'a> {
         // A matching earlier declaration?
         if let Some(Sym::Funcs(list)) = self.scopes.lookup_in(scope, name.name).cloned() {
             for id in list {
-                let d = &self.funcs[id.0 as usize];
+                let d = &self.funcs[id];
                 if d.is_template {
                     continue;
                 }
@@ -713,7 +709,7 @@ impl<'a> Sema<'a> {
                         );
                         return Some(id);
                     }
-                    let d = &mut self.funcs[id.0 as usize];
+                    let d = &mut self.funcs[id];
                     d.def = Some(f);
                     // The definition's parameter names are the ones the body uses.
                     d.sig = Some(sig);
@@ -721,7 +717,7 @@ impl<'a> Sema<'a> {
                 return Some(id);
             }
         }
-        let id = FuncDeclId(self.funcs.len() as u32);
+        let id = self.funcs.next_id();
         self.funcs.push(FuncDecl {
             name: name.name,
             ast: f,
@@ -759,11 +755,12 @@ impl<'a> Sema<'a> {
         if let Some(t) = this_struct
             && let Some(sid) = self.types.as_struct(t)
         {
-            self.types.structs[sid.0 as usize]
+            self.types
+                .struct_info_mut(sid)
                 .methods
                 .entry(name.name)
                 .or_default()
-                .push(id.0);
+                .push(id);
         }
     }
 

@@ -11,7 +11,7 @@ use crate::sema::types::layout::{BufferKind, MemberSpec, Rule};
 use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::ScopeId;
 use crate::sema::types::{ResKind, Ty, TyId};
-use crate::sema::{GlobalInfo, GlobalKind, ReadOnly, ResourceDecl, Sema};
+use crate::sema::{GlobalInfo, GlobalKind, ReadOnly, ResourceDecl, ResourceId, Sema};
 use crate::span::Span;
 
 impl<'a> Sema<'a> {
@@ -210,8 +210,7 @@ impl<'a> Sema<'a> {
         };
         let (vk_binding, counter_binding) = self.binding_attrs(&vd.attrs, &env);
         let register = self.register_annotation(&d.annotations, space);
-        let rindex = self.resources.len() as u32;
-        self.resources.push(ResourceDecl {
+        let rindex = self.resources.push(ResourceDecl {
             gv,
             name: d.name.name,
             vk_binding,
@@ -247,7 +246,7 @@ impl<'a> Sema<'a> {
     pub fn make_counter(
         &mut self,
         of: ir::Handle<ir::GlobalVariable>,
-        rindex: u32,
+        rindex: ResourceId,
         name: Symbol,
         span: Span,
     ) -> ir::Handle<ir::GlobalVariable> {
@@ -259,7 +258,7 @@ impl<'a> Sema<'a> {
             block,
         );
         self.module.globals[of].counter = Some(gv);
-        let main = self.resources[rindex as usize].clone();
+        let main = self.resources[rindex].clone();
         self.resources.push(ResourceDecl {
             gv,
             name,

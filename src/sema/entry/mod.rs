@@ -137,7 +137,7 @@ struct VkLoc {
 impl<'a> Sema<'a> {
     /// The `vk::location`/`vk::index` attributes of an entry parameter.
     fn vk_loc(&mut self, attrs: &'a [ast::Attribute], id: FuncDeclId) -> VkLoc {
-        let env = super::types::resolve::Env::at(self.funcs[id.0 as usize].scope);
+        let env = super::types::resolve::Env::at(self.funcs[id].scope);
         let mut get = |name: &str| {
             find_attr(attrs, name)
                 .and_then(|a| a.args.first())
@@ -159,7 +159,7 @@ impl<'a> Sema<'a> {
         let found: Vec<FuncDeclId> = list
             .into_iter()
             .filter(|id| {
-                let d = &self.funcs[id.0 as usize];
+                let d = &self.funcs[*id];
                 !d.is_template && d.def.is_some()
             })
             .collect();
@@ -170,7 +170,7 @@ impl<'a> Sema<'a> {
         // stage attributes, semantics on parameters or result) first.
         let mut defined: Vec<(bool, String)> = self
             .funcs
-            .iter()
+            .values()
             .filter(|d| {
                 d.def.is_some() && d.this_ty.is_none() && self.scopes.get(d.scope).parent.is_none()
             })
@@ -227,10 +227,8 @@ impl<'a> Sema<'a> {
     /// amplification shaders; each count at least 1, x and y at most 1024,
     /// z at most 64, and at most 1024 threads in total (D3D11+).
     fn numthreads(&mut self, id: FuncDeclId) -> [u32; 3] {
-        let f = self.funcs[id.0 as usize]
-            .def
-            .unwrap_or(self.funcs[id.0 as usize].ast);
-        let decl = self.funcs[id.0 as usize].ast;
+        let f = self.funcs[id].def.unwrap_or(self.funcs[id].ast);
+        let decl = self.funcs[id].ast;
         let attr =
             find_attr(&f.attrs, "numthreads").or_else(|| find_attr(&decl.attrs, "numthreads"));
         let Some(a) = attr else {
@@ -259,7 +257,7 @@ impl<'a> Sema<'a> {
             );
             return [1, 1, 1];
         }
-        let env = super::types::resolve::Env::at(self.funcs[id.0 as usize].scope);
+        let env = super::types::resolve::Env::at(self.funcs[id].scope);
         let mut out = [1u32; 3];
         let limits = [1024i64, 1024, 64];
         let mut ok = true;
@@ -319,10 +317,10 @@ impl<'a> Sema<'a> {
         let Some(user) = self.func_ir(id) else {
             return;
         };
-        let Some(sig) = self.funcs[id.0 as usize].sig.clone() else {
+        let Some(sig) = self.funcs[id].sig.clone() else {
             return;
         };
-        let fspan = self.funcs[id.0 as usize].ast.name.span;
+        let fspan = self.funcs[id].ast.name.span;
         let entry_name = self
             .opts
             .entrypoint_name
@@ -343,9 +341,7 @@ impl<'a> Sema<'a> {
             .map(|p| self.vk_loc(p.attrs, id))
             .collect();
         // `[[vk::location(N)]]` before the function places its result.
-        let fdecl = self.funcs[id.0 as usize]
-            .def
-            .unwrap_or(self.funcs[id.0 as usize].ast);
+        let fdecl = self.funcs[id].def.unwrap_or(self.funcs[id].ast);
         let ret_loc = self.vk_loc(&fdecl.attrs, id);
         let fb = FnBuilder::new(shell, wrapper, types::VOID, GLOBAL_SCOPE);
         let mut cx = FnCtx::new(self, fb);
@@ -498,7 +494,7 @@ impl<'a> Sema<'a> {
             ("vk::stencil_ref_less_equal_back", &[EM::StencilRefLessBackAMD],
                 &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
         ];
-        let f = self.funcs[id.0 as usize].ast;
+        let f = self.funcs[id].ast;
         let mut modes = Vec::new();
         for &(name, ems, caps, exts) in table {
             let Some(a) = find_attr(&f.attrs, name) else {

@@ -15,7 +15,7 @@ use super::body::place::{Place, Val, ValKind};
 use super::calls::Arg;
 use super::types::layout::{BufferKind, Rule};
 use super::types::{self, ResKind, Sc, TexDim, Ty, TyId};
-use super::{ReadOnly, Sema};
+use super::{ReadOnly, ResPathId, Sema};
 use crate::diag::codes;
 use crate::front::ast;
 use crate::ir;
@@ -239,8 +239,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// The place of an interned resource path, in this function.
-    pub fn res_path_place(&mut self, id: u32, ty: TyId, read_only: Option<ReadOnly>) -> Val {
-        let p = self.s.res_paths[id as usize].clone();
+    pub fn res_path_place(&mut self, id: ResPathId, ty: TyId, read_only: Option<ReadOnly>) -> Val {
+        let p = self.s.res_paths[id].clone();
         let g = &self.s.module.globals[p.gv];
         let (mut mem, space) = (g.ty, g.space);
         let pty = self.ptr_type(mem, space);
@@ -734,9 +734,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let c = match self.s.module.globals[gv].counter {
             Some(c) => c,
             None => {
-                let rindex = self.s.resources.iter().position(|r| r.gv == gv)? as u32;
-                let name = self.s.resources[rindex as usize].name;
-                let rspan = self.s.resources[rindex as usize].span;
+                let (rindex, r) = self.s.resources.iter().find(|(_, r)| r.gv == gv)?;
+                let (name, rspan) = (r.name, r.span);
                 self.s.make_counter(gv, rindex, name, rspan)
             }
         };

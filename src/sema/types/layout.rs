@@ -534,7 +534,7 @@ mod tests {
             base: None,
             fields,
             methods: Default::default(),
-            scope: 0,
+            scope: crate::sema::types::scope::GLOBAL_SCOPE,
             is_interface: false,
             complete: true,
             span: Span::default(),

@@ -16,8 +16,10 @@ pub mod scope;
 
 use crate::intern::Symbol;
 use crate::ir;
+use crate::sema::table::{Table, define_id};
 use crate::span::Span;
 use rustc_hash::FxHashMap;
+use scope::{FuncDeclId, ScopeId};
 
 /// A scalar type. Literal types are the types of unsuffixed literals: they
 /// adapt to the other operand of an operation (DXC's "literal int/float").
@@ -179,15 +181,18 @@ impl Sc {
     }
 }
 
-/// An interned type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TyId(u32);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct StructId(pub u32);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct EnumId(pub u32);
+define_id! {
+    /// An interned type.
+    pub struct TyId;
+}
+define_id! {
+    /// A struct of the struct table.
+    pub struct StructId;
+}
+define_id! {
+    /// An enum of the enum table.
+    pub struct EnumId;
+}
 
 /// Texture dimensionality as HLSL names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -383,10 +388,10 @@ pub struct StructInfo {
     /// The base struct (DXC makes it member 0 of the struct).
     pub base: Option<TyId>,
     pub fields: Vec<Field>,
-    /// Methods by name (indices into sema's function declarations).
-    pub methods: FxHashMap<Symbol, Vec<u32>>,
+    /// Methods by name.
+    pub methods: FxHashMap<Symbol, Vec<FuncDeclId>>,
     /// The scope holding nested types and static members.
-    pub scope: u32,
+    pub scope: ScopeId,
     pub is_interface: bool,
     /// Fields and base are known.
     pub complete: bool,
@@ -399,15 +404,17 @@ pub struct EnumInfo {
     pub scoped: bool,
     pub underlying: Sc,
     pub values: Vec<(Symbol, i64)>,
+    /// The scope of its values (named `E::V` when scoped).
+    pub scope: ScopeId,
     pub span: Span,
 }
 
 /// The type table.
 pub struct Types {
-    list: Vec<Ty>,
+    list: Table<TyId, Ty>,
     map: FxHashMap<Ty, TyId>,
-    pub structs: Vec<StructInfo>,
-    pub enums: Vec<EnumInfo>,
+    structs: Table<StructId, StructInfo>,
+    enums: Table<EnumId, EnumInfo>,
     /// Canonical IR type of each type, filled lazily.
     ir_cache: FxHashMap<TyId, ir::Handle<ir::Type>>,
 }
@@ -450,10 +457,10 @@ impl Types {
 
     pub fn new() -> Self {
         let mut t = Types {
-            list: Vec::new(),
+            list: Table::new(),
             map: FxHashMap::default(),
-            structs: Vec::new(),
-            enums: Vec::new(),
+            structs: Table::new(),
+            enums: Table::new(),
             ir_cache: FxHashMap::default(),
         };
         for ty in [
@@ -476,14 +483,13 @@ impl Types {
         if let Some(&id) = self.map.get(&ty) {
             return id;
         }
-        let id = TyId(self.list.len() as u32);
-        self.list.push(ty.clone());
+        let id = self.list.push(ty.clone());
         self.map.insert(ty, id);
         id
     }
 
     pub fn get(&self, id: TyId) -> &Ty {
-        &self.list[id.0 as usize]
+        &self.list[id]
     }
 
     pub fn scalar(&mut self, s: Sc) -> TyId {
@@ -510,23 +516,24 @@ impl Types {
     }
 
     pub fn add_struct(&mut self, info: StructInfo) -> TyId {
-        let id = StructId(self.structs.len() as u32);
-        self.structs.push(info);
+        let id = self.structs.push(info);
         self.intern(Ty::Struct(id))
     }
     pub fn add_enum(&mut self, info: EnumInfo) -> TyId {
-        let id = EnumId(self.enums.len() as u32);
-        self.enums.push(info);
+        let id = self.enums.push(info);
         self.intern(Ty::Enum(id))
     }
     pub fn struct_info(&self, id: StructId) -> &StructInfo {
-        &self.structs[id.0 as usize]
+        &self.structs[id]
     }
     pub fn struct_info_mut(&mut self, id: StructId) -> &mut StructInfo {
-        &mut self.structs[id.0 as usize]
+        &mut self.structs[id]
     }
     pub fn enum_info(&self, id: EnumId) -> &EnumInfo {
-        &self.enums[id.0 as usize]
+        &self.enums[id]
+    }
+    pub fn enum_info_mut(&mut self, id: EnumId) -> &mut EnumInfo {
+        &mut self.enums[id]
     }
     pub fn as_struct(&self, ty: TyId) -> Option<StructId> {
         match self.get(ty) {

@@ -308,8 +308,8 @@ impl<'a> Sema<'a> {
     /// The scope holding a struct's or enum's members.
     pub fn type_scope(&self, ty: TyId) -> Option<ScopeId> {
         match *self.types.get(ty) {
-            Ty::Struct(s) => Some(ScopeId(self.types.struct_info(s).scope)),
-            Ty::Enum(e) => self.enum_scopes.get(e.0 as usize).copied(),
+            Ty::Struct(s) => Some(self.types.struct_info(s).scope),
+            Ty::Enum(e) => Some(self.types.enum_info(e).scope),
             _ => None,
         }
     }
@@ -532,8 +532,8 @@ impl<'a> Sema<'a> {
         env: &Env,
         span: Span,
     ) -> TyId {
-        let params = self.templates[id.0 as usize].params;
-        let tname = self.templates[id.0 as usize].name;
+        let params = self.templates[id].params;
+        let tname = self.templates[id].name;
         let given = args.unwrap_or(&[]);
         if given.len() > params.params.len() {
             self.error(
@@ -562,7 +562,7 @@ impl<'a> Sema<'a> {
                     None,
                 ) => {
                     // Defaults resolve in the template's own scope.
-                    let scope = self.templates[id.0 as usize].scope;
+                    let scope = self.templates[id].scope;
                     TArg::Type(self.resolve_type(d, &Env::at(scope)).ty)
                 }
                 (ast::TemplateParam::Value { .. }, Some(arg)) => {
@@ -577,7 +577,7 @@ impl<'a> Sema<'a> {
                     },
                     None,
                 ) => {
-                    let scope = self.templates[id.0 as usize].scope;
+                    let scope = self.templates[id].scope;
                     match self.const_int(d, &Env::at(scope)) {
                         Some(v) => TArg::Value(v),
                         None => return types::ERROR,
@@ -598,7 +598,7 @@ impl<'a> Sema<'a> {
             }
             key.push(a);
         }
-        if let Some(&t) = self.templates[id.0 as usize].instances.get(&key) {
+        if let Some(&t) = self.templates[id].instances.get(&key) {
             return t;
         }
         if self.instantiation_depth > 64 {
@@ -610,26 +610,21 @@ impl<'a> Sema<'a> {
             );
             return types::ERROR;
         }
-        let tscope = self.templates[id.0 as usize].scope;
+        let tscope = self.templates[id].scope;
         let envscope = self.template_env(tscope, params, &key);
         self.instantiation_depth += 1;
-        let ty = match self.templates[id.0 as usize].kind {
+        let ty = match self.templates[id].kind {
             TemplateKind::Struct(decl) => {
                 let display = format!("{}<{}>", tname, self.targs_display(&key));
                 // Register before the body so that members may name it.
-                let t = self.declare_struct_named(
-                    decl,
-                    envscope,
-                    Some(display),
-                    Some((id, key.clone())),
-                );
+                let t = self.declare_struct_named(decl, envscope, Some(display), false);
                 self.struct_instances.insert(t, (id, key.clone()));
                 t
             }
             TemplateKind::Alias(ts) => self.resolve_type(ts, &Env::at(envscope)).ty,
         };
         self.instantiation_depth -= 1;
-        self.templates[id.0 as usize].instances.insert(key, ty);
+        self.templates[id].instances.insert(key, ty);
         ty
     }
 
@@ -804,7 +799,7 @@ impl<'a> Sema<'a> {
                 let sc = self.types.component(ty).unwrap_or(Sc::I32);
                 Ok(Konst { sc, v })
             }
-            Some(Sym::Global(g)) => self.globals[g.0 as usize].konst.ok_or(false),
+            Some(Sym::Global(g)) => self.globals[g].konst.ok_or(false),
             _ => Err(false),
         }
     }
@@ -905,7 +900,7 @@ impl Sema<'_> {
             base: None,
             fields,
             methods: Default::default(),
-            scope: crate::sema::types::scope::GLOBAL_SCOPE.0,
+            scope: crate::sema::types::scope::GLOBAL_SCOPE,
             is_interface: false,
             complete: true,
             span: crate::sema::body::place::NO_SPAN,

@@ -6,23 +6,30 @@
 //! in (its struct, template environment, namespace, then the global scope).
 
 use crate::intern::Symbol;
+use crate::sema::table::{Table, define_id};
 use crate::sema::types::TyId;
 use crate::sema::types::consteval::ConstVal;
 use rustc_hash::FxHashMap;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ScopeId(pub u32);
+define_id! {
+    /// A scope of the tree.
+    pub struct ScopeId;
+}
 
 pub const GLOBAL_SCOPE: ScopeId = ScopeId(0);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GlobalId(pub u32);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FuncDeclId(pub u32);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TemplateId(pub u32);
+define_id! {
+    /// A global variable, cbuffer member or resource (`Sema::globals`).
+    pub struct GlobalId;
+}
+define_id! {
+    /// A function, function template or method (`Sema::funcs`).
+    pub struct FuncDeclId;
+}
+define_id! {
+    /// A struct or alias template (`Sema::templates`).
+    pub struct TemplateId;
+}
 
 /// A type as a name denotes it, with the matrix majorness a typedef may
 /// carry (`typedef row_major float4x4 M;`).
@@ -70,7 +77,7 @@ pub struct Scope {
 
 /// The scope tree.
 pub struct Scopes {
-    pub list: Vec<Scope>,
+    list: Table<ScopeId, Scope>,
 }
 
 impl Default for Scopes {
@@ -81,34 +88,32 @@ impl Default for Scopes {
 
 impl Scopes {
     pub fn new() -> Self {
-        Scopes {
-            list: vec![Scope {
-                parent: None,
-                kind: ScopeKind::Namespace,
-                name: None,
-                names: FxHashMap::default(),
-                usings: Vec::new(),
-            }],
-        }
+        let mut list = Table::new();
+        list.push(Scope {
+            parent: None,
+            kind: ScopeKind::Namespace,
+            name: None,
+            names: FxHashMap::default(),
+            usings: Vec::new(),
+        });
+        Scopes { list }
     }
 
     pub fn add(&mut self, parent: ScopeId, kind: ScopeKind, name: Option<Symbol>) -> ScopeId {
-        let id = ScopeId(self.list.len() as u32);
         self.list.push(Scope {
             parent: Some(parent),
             kind,
             name,
             names: FxHashMap::default(),
             usings: Vec::new(),
-        });
-        id
+        })
     }
 
     pub fn get(&self, id: ScopeId) -> &Scope {
-        &self.list[id.0 as usize]
+        &self.list[id]
     }
     pub fn get_mut(&mut self, id: ScopeId) -> &mut Scope {
-        &mut self.list[id.0 as usize]
+        &mut self.list[id]
     }
 
     /// Declares `name` in `scope`. Functions accumulate into overload sets;
