@@ -12,6 +12,7 @@ pub mod memory;
 pub mod ops;
 pub mod place;
 pub mod stmt;
+pub mod worklist;
 
 use super::body::place::{Place, Val, ValKind};
 use super::types::consteval::{ConstVal, Konst};

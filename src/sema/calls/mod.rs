@@ -5,6 +5,7 @@
 
 pub mod intrinsics;
 pub mod overload;
+pub mod recursion;
 
 use super::body::FnCtx;
 use super::body::convert::Cost;

@@ -217,3 +217,45 @@ impl Scan<'_> {
 pub fn may_write(body: &ast::Block, name: Symbol) -> bool {
     Writes::of(body, &|_, _| true).may_write(name, true)
 }
+
+impl<'a> crate::sema::Sema<'a> {
+    /// Records, for each function name, the parameter positions that some
+    /// overload takes `out` or `inout` (see [`Sema::may_take_out`]).
+    pub(in crate::sema) fn summarize_out_params(&mut self) {
+        let mut map: rustc_hash::FxHashMap<Symbol, u64> = Default::default();
+        for f in &self.funcs {
+            let mut bits = 0u64;
+            for (i, p) in f.ast.params.iter().enumerate().take(64) {
+                if p.modifiers.has(ast::Modifier::Out) || p.modifiers.has(ast::Modifier::Inout) {
+                    bits |= 1 << i;
+                }
+            }
+            *map.entry(f.name).or_default() |= bits;
+        }
+        self.out_params = (map, self.funcs.len());
+    }
+
+    /// Whether some function, method or intrinsic named `callee` may take
+    /// its argument at `index` as `out` or `inout`.
+    pub fn may_take_out(&self, callee: Symbol, index: usize) -> bool {
+        let takes_out = |f: &crate::sema::FuncDecl| {
+            f.name == callee
+                && f.ast.params.get(index).is_some_and(|p| {
+                    p.modifiers.has(ast::Modifier::Out) || p.modifiers.has(ast::Modifier::Inout)
+                })
+        };
+        // The functions declared before lowering started are summarized;
+        // later ones (methods of template instances) are looked at.
+        let (map, summarized) = &self.out_params;
+        let user = map
+            .get(&callee)
+            .is_some_and(|&bits| index < 64 && bits & (1 << index) != 0)
+            || (index >= 64 && self.funcs.values().take(*summarized).any(takes_out))
+            || self.funcs.since(*summarized).iter().any(takes_out);
+        user || crate::sema::calls::intrinsics::table::find(callee.as_str()).is_some_and(|i| {
+            i.overloads
+                .iter()
+                .any(|o| o.params.get(index).is_some_and(|p| p.out))
+        })
+    }
+}

@@ -6,17 +6,17 @@
 //! assembled field by field), calls the user's function, and stores the
 //! results to stage outputs.
 
-use super::body::place::Val;
-use super::body::{FnBuilder, FnCtx};
-use super::decl::find_attr;
-use super::types::scope::{FuncDeclId, GLOBAL_SCOPE, Sym};
-use super::types::{self, Sc, Ty, TyId};
 use super::{Dir, Sema};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
 use crate::options::Stage;
+use crate::sema::body::place::Val;
+use crate::sema::body::{FnBuilder, FnCtx};
+use crate::sema::decl::find_attr;
+use crate::sema::types::scope::{FuncDeclId, GLOBAL_SCOPE, Sym};
+use crate::sema::types::{self, Sc, Ty, TyId};
 use crate::span::Span;
 
 /// Direction of a stage interface variable.
@@ -135,9 +135,36 @@ struct VkLoc {
 }
 
 impl<'a> Sema<'a> {
+    /// An Input built-in read by an intrinsic (one global per built-in).
+    pub fn builtin_input(
+        &mut self,
+        b: spirv::BuiltIn,
+        name: &str,
+        ty: TyId,
+    ) -> ir::Handle<ir::GlobalVariable> {
+        if let Some((h, _)) = self.module.globals.iter().find(|(_, g)| {
+            g.io == Some(ir::Binding::BuiltIn(b)) && g.space == ir::AddressSpace::Input
+        }) {
+            return h;
+        }
+        let it = self.ir_ty(ty);
+        self.module.globals.append(ir::GlobalVariable {
+            name: Some(name.into()),
+            space: ir::AddressSpace::Input,
+            ty: it,
+            init: None,
+            binding: None,
+            io: Some(ir::Binding::BuiltIn(b)),
+            precise: false,
+            invariant: false,
+            semantic: None,
+            counter: None,
+        })
+    }
+
     /// The `vk::location`/`vk::index` attributes of an entry parameter.
     fn vk_loc(&mut self, attrs: &'a [ast::Attribute], id: FuncDeclId) -> VkLoc {
-        let env = super::types::resolve::Env::at(self.funcs[id].scope);
+        let env = crate::sema::types::resolve::Env::at(self.funcs[id].scope);
         let mut get = |name: &str| {
             find_attr(attrs, name)
                 .and_then(|a| a.args.first())
@@ -257,7 +284,7 @@ impl<'a> Sema<'a> {
             );
             return [1, 1, 1];
         }
-        let env = super::types::resolve::Env::at(self.funcs[id].scope);
+        let env = crate::sema::types::resolve::Env::at(self.funcs[id].scope);
         let mut out = [1u32; 3];
         let limits = [1024i64, 1024, 64];
         let mut ok = true;

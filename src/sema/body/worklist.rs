@@ -1,0 +1,287 @@
+//! The worklist of function bodies: a function's IR shell is made, and its
+//! body queued, on its first use; bodies are lowered first come first
+//! served, so that only what the entry point reaches becomes IR.
+
+use crate::diag::codes;
+use crate::ir;
+use crate::sema::types::TyId;
+use crate::sema::types::scope::{FuncDeclId, ScopeId};
+use crate::sema::{Dir, FuncInstance, Pending, Sema, Sig, TArg};
+
+impl<'a> Sema<'a> {
+    /// The IR function of a non-template function declaration, creating it
+    /// (and queueing its body) on first use.
+    pub fn func_ir(&mut self, id: FuncDeclId) -> Option<ir::Handle<ir::Function>> {
+        if let Some(h) = self.funcs[id].ir {
+            return Some(h);
+        }
+        let sig = self.funcs[id].sig.clone()?;
+        let scope = self.funcs[id].scope;
+        let h = self.new_ir_function(id, &sig, None);
+        self.funcs[id].ir = Some(h);
+        self.pending.push_back(Pending {
+            func: h,
+            decl: id,
+            env: scope,
+            inst: None,
+        });
+        Some(h)
+    }
+
+    /// Queues a template instance's body.
+    pub fn queue_instance(
+        &mut self,
+        id: FuncDeclId,
+        args: Vec<TArg>,
+        env: ScopeId,
+        sig: Sig<'a>,
+    ) -> ir::Handle<ir::Function> {
+        if let Some(inst) = self.funcs[id].instances.get(&args) {
+            return inst.ir;
+        }
+        let h = self.new_ir_function(id, &sig, Some(&args));
+        self.funcs[id]
+            .instances
+            .insert(args.clone(), FuncInstance { env, sig, ir: h });
+        self.pending.push_back(Pending {
+            func: h,
+            decl: id,
+            env,
+            inst: Some(args),
+        });
+        h
+    }
+
+    /// Makes the IR function shell for a signature: arguments (by value for
+    /// `in`, Function pointers for `out`/`inout`, pointers for resources),
+    /// `this` first for methods, and the result.
+    pub(in crate::sema) fn new_ir_function(
+        &mut self,
+        id: FuncDeclId,
+        sig: &Sig<'a>,
+        args: Option<&[TArg]>,
+    ) -> ir::Handle<ir::Function> {
+        let decl = &self.funcs[id];
+        let mut name = self.scopes.qualified_name(decl.scope);
+        if !name.is_empty() {
+            name.push_str("::");
+        }
+        name.push_str(decl.name.as_str());
+        if let Some(args) = args {
+            let parts: Vec<String> = args
+                .iter()
+                .map(|a| match a {
+                    TArg::Type(t) => self.types.name(*t),
+                    TArg::Value(v) => v.to_string(),
+                    TArg::Res(r) => self.res_path_name(*r),
+                    TArg::AggThis => "this".into(),
+                    TArg::ConstArg { value, .. } => value.to_string(),
+                })
+                .collect();
+            if decl.is_template {
+                name.push_str(&format!("<{}>", parts.join(", ")));
+            } else if !parts.is_empty() {
+                name.push_str(&format!("({})", parts.join(", ")));
+            }
+        }
+        let specialized = args.is_some_and(|a| a.iter().any(|t| matches!(t, TArg::Res(_))));
+        let this_ty = decl.this_ty;
+        let span = decl.ast.name.span;
+        let agg_this = args.is_some_and(|a| a.contains(&TArg::AggThis));
+        let mut arguments = Vec::new();
+        if let (Some(t), true) = (this_ty, agg_this) {
+            // One pointer per data member of the aggregate `this`.
+            for (i, (slot, is_res)) in self.agg_slots(t).into_iter().enumerate() {
+                if is_res {
+                    continue;
+                }
+                let base = self.ir_ty(slot);
+                let ptr = self.module.ty(ir::TypeInner::Pointer {
+                    base,
+                    space: ir::AddressSpace::Function,
+                });
+                arguments.push(ir::FunctionArgument {
+                    name: Some(format!("this.{i}")),
+                    ty: ptr,
+                    precise: false,
+                });
+            }
+        } else if let Some(t) = this_ty {
+            let base = self.ir_ty(t);
+            let ptr = self.module.ty(ir::TypeInner::Pointer {
+                base,
+                space: ir::AddressSpace::Function,
+            });
+            arguments.push(ir::FunctionArgument {
+                name: Some("this".into()),
+                ty: ptr,
+                precise: false,
+            });
+        }
+        for p in &sig.params {
+            // Resource parameters of a specialized function are not
+            // arguments: the body names the resources directly.
+            if specialized && self.types.is_resource(p.ty) {
+                continue;
+            }
+            let ty = self.param_ir_type(p.ty, p.dir);
+            arguments.push(ir::FunctionArgument {
+                name: p.name.map(|n| n.to_string()),
+                ty,
+                precise: p.precise,
+            });
+        }
+        // A struct holding resources is returned through one pointer per
+        // data member (its resources are known at compile time).
+        let agg_ret = self.types.is_agg(sig.ret);
+        if agg_ret {
+            for (i, (slot, is_res)) in self.agg_slots(sig.ret).into_iter().enumerate() {
+                if is_res {
+                    continue;
+                }
+                let base = self.ir_ty(slot);
+                let ty = self.module.ty(ir::TypeInner::Pointer {
+                    base,
+                    space: ir::AddressSpace::Function,
+                });
+                arguments.push(ir::FunctionArgument {
+                    name: Some(format!("result.{i}")),
+                    ty,
+                    precise: false,
+                });
+            }
+        }
+        let result =
+            if sig.ret == crate::sema::types::VOID || self.types.is_resource(sig.ret) || agg_ret {
+                None
+            } else {
+                Some(ir::FunctionResult {
+                    ty: self.ir_ty(sig.ret),
+                    precise: sig.ret_precise,
+                })
+            };
+        let h = self.module.functions.append(ir::Function {
+            name: name.clone(),
+            arguments,
+            result,
+            ..Default::default()
+        });
+        self.func_names.insert(h, (name, span));
+        h
+    }
+
+    /// The IR type of a parameter: a value for `in`, a Function pointer for
+    /// `out`/`inout`, and for resources the pointer to the resource.
+    pub fn param_ir_type(&mut self, ty: TyId, dir: Dir) -> ir::Handle<ir::Type> {
+        if self.types.is_resource(ty) {
+            return self.resource_pointer_type(ty);
+        }
+        let base = self.ir_ty(ty);
+        match dir {
+            Dir::In => base,
+            Dir::Out | Dir::InOut => self.module.ty(ir::TypeInner::Pointer {
+                base,
+                space: ir::AddressSpace::Function,
+            }),
+        }
+    }
+
+    pub(in crate::sema) fn drain_worklist(&mut self) {
+        while let Some(p) = self.pending.pop_front() {
+            if self.lowered.contains(&p.func) {
+                continue;
+            }
+            self.lower_function_body(p.func, p.decl, p.env, p.inst);
+        }
+    }
+
+    /// Lowers a queued function now (a function returning a resource: its
+    /// callers need to know which).
+    pub fn lower_now(&mut self, func: ir::Handle<ir::Function>) {
+        if self.lowered.contains(&func) {
+            return;
+        }
+        if let Some(i) = self.pending.iter().position(|p| p.func == func) {
+            let Some(p) = self.pending.remove(i) else {
+                return;
+            };
+            self.lower_function_body(p.func, p.decl, p.env, p.inst);
+        }
+    }
+
+    /// Lowers the functions the entry point does not reach, for their
+    /// language errors only (as DXC's front end checks every function), and
+    /// throws the code away. Problems that depend on the stage, the target
+    /// or code generation ("not supported yet", stage-only statements and
+    /// intrinsics, recursion, undefined callees) are not reported for them:
+    /// they are no problem in code that is never emitted.
+    pub(in crate::sema) fn check_unused_functions(&mut self) {
+        let unused: Vec<FuncDeclId> = self
+            .funcs
+            .iter()
+            .filter(|(_, f)| f.def.is_some() && !f.is_template && f.ir.is_none() && f.sig.is_some())
+            .map(|(id, _)| id)
+            .collect();
+        if unused.is_empty() {
+            return;
+        }
+        let saved = self.module.clone();
+        let from = self.diags.list.len();
+        for id in unused {
+            self.func_ir(id);
+            self.drain_worklist();
+        }
+        self.module = saved;
+        let mut i = 0;
+        self.diags.list.retain(|d| {
+            i += 1;
+            i <= from || language_diagnostic(d.code)
+        });
+    }
+}
+
+/// Whether a diagnostic is about the language (and so reported in
+/// functions that are not emitted) rather than the stage, the target or
+/// code generation.
+fn language_diagnostic(code: codes::Code) -> bool {
+    use codes::*;
+    [
+        UNKNOWN_NAME,
+        UNKNOWN_TYPE,
+        REDEFINITION,
+        TYPE_MISMATCH,
+        NO_MEMBER,
+        BAD_SWIZZLE,
+        BAD_OPERANDS,
+        NOT_INDEXABLE,
+        NO_MATCHING_OVERLOAD,
+        AMBIGUOUS_CALL,
+        WRONG_ARG_COUNT,
+        BAD_TEMPLATE_ARGS,
+        NOT_A_VALUE,
+        NOT_ASSIGNABLE,
+        BAD_INITIALIZER,
+        BAD_CAST,
+        UNSIZED_ARRAY,
+        NOT_CALLABLE,
+        IMPLICIT_TRUNCATION,
+        CONFLICTING_STORAGE,
+        MODIFIER_NOT_ALLOWED,
+        DUPLICATE_MODIFIER,
+        CONST_UNINITIALIZED,
+        ASSIGN_READ_ONLY,
+        CONFLICTING_INTERPOLATION,
+        ATOMIC_NOT_SHARED,
+        MISSING_RETURN,
+        BREAK_OUTSIDE,
+        CONTINUE_OUTSIDE,
+        BAD_RETURN,
+        BAD_CASE,
+        OUT_ARG_NOT_LVALUE,
+        NO_METHOD,
+        INTEGER_DIVISION_BY_ZERO,
+        NOT_CONSTANT,
+        BAD_ARRAY_SIZE,
+    ]
+    .contains(&code)
+}
