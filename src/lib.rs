@@ -142,7 +142,7 @@ pub fn compile_to_ir(
     let module = if diags.has_errors() {
         None
     } else {
-        sema::lower(&parsed.unit, options, &sm, &mut diags)
+        sema::lower(&parsed.unit, options, &mut diags)
     };
     // The IR invariants are checked after lowering in debug builds (and so
     // in tests): a violation is a bug in hlslc, reported, never a panic.

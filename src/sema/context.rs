@@ -2,6 +2,7 @@
 
 use super::table::{Table, define_id};
 use super::types::consteval::Konst;
+use super::types::layout::Layouts;
 use super::types::scope::{FuncDeclId, GlobalId, ScopeId, Scopes, TemplateId};
 use super::types::{TyId, Types};
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -9,7 +10,6 @@ use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
 use crate::options::{Options, Stage};
-use crate::source::SourceMap;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
 
@@ -291,54 +291,120 @@ pub(super) struct CallEdge {
     pub(super) span: Span,
 }
 
-pub struct Sema<'a> {
-    pub opts: &'a Options,
-    pub sm: &'a SourceMap,
-    pub diags: &'a mut Diagnostics,
-    pub stage: Stage,
-    pub module: ir::Module,
-    pub types: Types,
-    pub scopes: Scopes,
-    pub layouts: super::types::layout::Layouts,
+/// What the translation unit declares: functions, templates, globals, and
+/// the declaration-time state (`#pragma pack_matrix`, template depth).
+pub struct Decls<'a> {
     pub funcs: Table<FuncDeclId, FuncDecl<'a>>,
     pub templates: Table<TemplateId, Template<'a>>,
     pub globals: Table<GlobalId, GlobalInfo>,
-    /// Initialisers of `static` globals that must run at entry (global,
-    /// the initialiser, the scope it resolves in).
-    pub static_inits: Vec<(GlobalId, &'a ast::Initializer, ScopeId)>,
+    /// Struct template instances: their template and arguments.
+    pub struct_instances: FxHashMap<TyId, (TemplateId, Vec<TArg>)>,
+    /// Inline struct definitions already declared (by address).
+    pub inline_structs: FxHashMap<usize, TyId>,
+    /// Predefined struct types (`RayDesc`…), made on first use.
+    pub builtin_structs: FxHashMap<&'static str, TyId>,
+    /// groupshared variables with their spans, for the size budget.
+    pub groupshared: Vec<(Symbol, TyId, Span)>,
+    /// `#pragma pack_matrix` state: matrices default to row-major.
+    pack_row_major: bool,
+    /// Template instantiation depth, to stop runaway recursion.
+    instantiation_depth: u32,
+    /// For each function name, the parameter indices (bits) some overload
+    /// takes `out`/`inout`, over the first `.1` function declarations.
+    out_params: (FxHashMap<Symbol, u64>, usize),
+}
+
+impl<'a> Decls<'a> {
+    fn new(pack_row_major: bool) -> Self {
+        Decls {
+            funcs: Table::new(),
+            templates: Table::new(),
+            globals: Table::new(),
+            struct_instances: FxHashMap::default(),
+            inline_structs: FxHashMap::default(),
+            builtin_structs: FxHashMap::default(),
+            groupshared: Vec::new(),
+            pack_row_major,
+            instantiation_depth: 0,
+            out_params: (FxHashMap::default(), 0),
+        }
+    }
+
+    /// Default matrix majorness for declarations made now.
+    pub fn default_row_major(&self) -> bool {
+        self.pack_row_major
+    }
+    /// `#pragma pack_matrix(row_major)` or `(column_major)`.
+    pub fn set_pack_matrix(&mut self, row_major: bool) {
+        self.pack_row_major = row_major;
+    }
+
+    /// Enters one more level of template instantiation; `false` when
+    /// instantiations nest too deep (a runaway recursion).
+    pub fn enter_instantiation(&mut self) -> bool {
+        if self.instantiation_depth > 64 {
+            return false;
+        }
+        self.instantiation_depth += 1;
+        true
+    }
+    pub fn leave_instantiation(&mut self) {
+        self.instantiation_depth -= 1;
+    }
+
+    /// Records, for each function name, the parameter positions that some
+    /// overload takes `out` or `inout` (see [`Decls::may_take_out`]).
+    pub fn summarize_out_params(&mut self) {
+        let mut map: FxHashMap<Symbol, u64> = FxHashMap::default();
+        for f in &self.funcs {
+            let mut bits = 0u64;
+            for (i, p) in f.ast.params.iter().enumerate().take(64) {
+                if takes_out(p) {
+                    bits |= 1 << i;
+                }
+            }
+            *map.entry(f.name).or_default() |= bits;
+        }
+        self.out_params = (map, self.funcs.len());
+    }
+
+    /// Whether some function, method or intrinsic named `callee` may take
+    /// its argument at `index` as `out` or `inout`.
+    pub fn may_take_out(&self, callee: Symbol, index: usize) -> bool {
+        let takes =
+            |f: &FuncDecl| f.name == callee && f.ast.params.get(index).is_some_and(takes_out);
+        // The functions declared before lowering started are summarized;
+        // later ones (methods of template instances) are looked at.
+        let (map, summarized) = &self.out_params;
+        let user = map
+            .get(&callee)
+            .is_some_and(|&bits| index < 64 && bits & (1 << index) != 0)
+            || (index >= 64 && self.funcs.values().take(*summarized).any(takes))
+            || self.funcs.since(*summarized).iter().any(takes);
+        user || super::calls::intrinsics::table::find(callee.as_str()).is_some_and(|i| {
+            i.overloads
+                .iter()
+                .any(|o| o.params.get(index).is_some_and(|p| p.out))
+        })
+    }
+}
+
+fn takes_out(p: &ast::Param) -> bool {
+    p.modifiers.has(ast::Modifier::Out) || p.modifiers.has(ast::Modifier::Inout)
+}
+
+/// What needs a descriptor binding (resources, the `$Globals` block, the
+/// descriptor heaps and their counters), and the resources that lowering
+/// resolves at compile time.
+#[derive(Default)]
+pub struct ResourceRegistry {
+    /// Resource declarations in declaration order (the `$Globals` block
+    /// takes the place of its first member: `globals_block_order`).
+    pub decls: Table<ResourceId, ResourceDecl>,
     pub globals_members: Table<GlobalsMemberId, GlobalsMember>,
     /// The `$Globals` block, once built.
     pub globals_block: Option<ir::Handle<ir::GlobalVariable>>,
-    /// Declaration order of resources (the `$Globals` block takes the place
-    /// of its first member: `globals_block_order`).
-    pub resources: Table<ResourceId, ResourceDecl>,
     pub globals_block_order: Option<usize>,
-    /// `#pragma pack_matrix` state: matrices default to row-major.
-    pub pack_row_major: bool,
-    /// Inline struct definitions already declared (by address).
-    pub inline_structs: FxHashMap<usize, TyId>,
-    /// groupshared variables with their spans, for the size budget.
-    pub groupshared: Vec<(Symbol, TyId, Span)>,
-    /// Functions to lower, first come first served (as DXC's work queue,
-    /// so that lazily made globals such as counters come in its order).
-    pub(super) pending: std::collections::VecDeque<Pending>,
-    pub(super) call_edges: Vec<CallEdge>,
-    /// IR function → its user-facing name and span, for diagnostics.
-    pub func_names: FxHashMap<ir::Handle<ir::Function>, (String, Span)>,
-    /// The entry point's IR wrapper, once made.
-    pub entry_wrapper: Option<ir::Handle<ir::Function>>,
-    /// The user's entry function (`src.main`), whose arguments are stage
-    /// inputs.
-    pub entry_user: Option<ir::Handle<ir::Function>>,
-    /// Template instantiation depth, to stop runaway recursion.
-    pub instantiation_depth: u32,
-    /// Module constants of zero values, by type.
-    pub zero_consts: FxHashMap<ir::Handle<ir::Type>, ir::Handle<ir::Expression>>,
-    /// Functions whose bodies are lowered.
-    pub lowered: rustc_hash::FxHashSet<ir::Handle<ir::Function>>,
-    /// Interned resource paths (`TArg::Res`).
-    pub res_paths: Table<ResPathId, ResPath>,
-    res_path_ids: FxHashMap<ResPath, ResPathId>,
     /// The resource each resource-returning function returns (`None`: not
     /// one resolvable at compile time).
     pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<ResReturn>>,
@@ -347,69 +413,158 @@ pub struct Sema<'a> {
     pub returned_agg: FxHashMap<ir::Handle<ir::Function>, Option<Vec<ResPathId>>>,
     /// Runtime arrays standing for the descriptor heaps, by element memory
     /// type and heap (sampler or resource).
-    pub heap_globals: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
-    /// The first push constant block.
-    pub push_constant_span: Option<Span>,
-    /// For each function name, the parameter indices (bits) some overload
-    /// takes `out`/`inout`, over the first `.1` function declarations.
-    pub out_params: (FxHashMap<Symbol, u64>, usize),
-    /// Predefined struct types (`RayDesc`…), made on first use.
-    pub builtin_structs: FxHashMap<&'static str, TyId>,
+    pub heaps: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
     /// The runtime array of counters of resources taken from the heap.
     pub counter_heap: Option<ir::Handle<ir::GlobalVariable>>,
+    /// The first push constant block.
+    pub push_constant_span: Option<Span>,
+    /// Interned resource paths (`TArg::Res`).
+    paths: Table<ResPathId, ResPath>,
+    path_ids: FxHashMap<ResPath, ResPathId>,
+}
+
+impl ResourceRegistry {
+    /// Interns a resource path.
+    pub fn intern_path(&mut self, p: ResPath) -> ResPathId {
+        if let Some(&i) = self.path_ids.get(&p) {
+            return i;
+        }
+        let i = self.paths.push(p.clone());
+        self.path_ids.insert(p, i);
+        i
+    }
+    pub fn path(&self, id: ResPathId) -> &ResPath {
+        &self.paths[id]
+    }
+    /// The resource declared for global `gv`.
+    pub fn decl_of(
+        &self,
+        gv: ir::Handle<ir::GlobalVariable>,
+    ) -> Option<(ResourceId, &ResourceDecl)> {
+        self.decls.iter().find(|(_, r)| r.gv == gv)
+    }
+}
+
+/// The entry point: its wrapper, the user's function it calls, and what
+/// the wrapper or the stage needs besides.
+#[derive(Default)]
+pub struct EntryState<'a> {
+    /// The entry point's IR wrapper, once made.
+    pub wrapper: Option<ir::Handle<ir::Function>>,
+    /// The user's entry function (`src.main`), whose arguments are stage
+    /// inputs.
+    pub user: Option<ir::Handle<ir::Function>>,
+    /// Initialisers of `static` globals that must run at entry (global,
+    /// the initialiser, the scope it resolves in).
+    pub static_inits: Vec<(GlobalId, &'a ast::Initializer, ScopeId)>,
     /// Some reachable code takes derivatives (explicitly, or by implicit-LOD
     /// sampling): compute shaders then need a derivative group mode.
     pub uses_derivatives: bool,
-    /// Struct template instances: their template and arguments.
-    pub struct_instances: FxHashMap<TyId, (TemplateId, Vec<TArg>)>,
+}
+
+/// The function bodies to lower, first come first served (as DXC's work
+/// queue, so that lazily made globals such as counters come in its
+/// order), and what lowering them records: the call graph and the names
+/// of IR functions.
+#[derive(Default)]
+pub struct Worklist {
+    pending: std::collections::VecDeque<Pending>,
+    /// Functions whose bodies are lowered.
+    lowered: rustc_hash::FxHashSet<ir::Handle<ir::Function>>,
+    calls: Vec<CallEdge>,
+    /// IR function → its user-facing name and span, for diagnostics.
+    names: FxHashMap<ir::Handle<ir::Function>, (String, Span)>,
+}
+
+impl Worklist {
+    pub(super) fn queue(&mut self, p: Pending) {
+        self.pending.push_back(p);
+    }
+    /// The next body to lower (not lowered yet).
+    pub(super) fn next(&mut self) -> Option<Pending> {
+        while let Some(p) = self.pending.pop_front() {
+            if !self.lowered.contains(&p.func) {
+                return Some(p);
+            }
+        }
+        None
+    }
+    /// Takes `func`'s body out of the queue, to lower it now.
+    pub(super) fn take(&mut self, func: ir::Handle<ir::Function>) -> Option<Pending> {
+        if self.lowered.contains(&func) {
+            return None;
+        }
+        let i = self.pending.iter().position(|p| p.func == func)?;
+        self.pending.remove(i)
+    }
+    pub(super) fn mark_lowered(&mut self, func: ir::Handle<ir::Function>) {
+        self.lowered.insert(func);
+    }
+    pub fn record_call(
+        &mut self,
+        caller: ir::Handle<ir::Function>,
+        callee: ir::Handle<ir::Function>,
+        span: Span,
+    ) {
+        self.calls.push(CallEdge {
+            caller,
+            callee,
+            span,
+        });
+    }
+    pub(super) fn calls(&self) -> &[CallEdge] {
+        &self.calls
+    }
+    pub fn set_name(&mut self, func: ir::Handle<ir::Function>, name: String, span: Span) {
+        self.names.insert(func, (name, span));
+    }
+    /// The user-facing name of an IR function.
+    pub fn name(&self, func: ir::Handle<ir::Function>) -> Option<&str> {
+        self.names.get(&func).map(|(n, _)| n.as_str())
+    }
+}
+
+/// Semantic analysis of one translation unit for one entry point.
+///
+/// `FnCtx` (in `body`) lowers one function body with a `&mut Sema`; what
+/// it reaches is grouped by role: the types and scopes, the declarations,
+/// the resource registry, the entry point, the worklist of bodies.
+pub struct Sema<'a> {
+    pub opts: &'a Options,
+    /// The stage `-T` names.
+    pub stage: Stage,
+    diags: &'a mut Diagnostics,
+    /// The module being built.
+    pub module: ir::Module,
+    /// HLSL types: the interner with its struct and enum tables.
+    pub types: Types,
+    /// The tree of namespaces, struct scopes and template environments.
+    pub scopes: Scopes,
+    /// Laid-out buffer types, and the explicit offsets found misaligned.
+    pub layouts: Layouts,
+    pub decls: Decls<'a>,
+    pub res: ResourceRegistry,
+    pub entry: EntryState<'a>,
+    pub work: Worklist,
+    /// Module constants of zero values, by type.
+    zero_consts: FxHashMap<ir::Handle<ir::Type>, ir::Handle<ir::Expression>>,
 }
 
 impl<'a> Sema<'a> {
-    pub fn new(
-        opts: &'a Options,
-        sm: &'a SourceMap,
-        diags: &'a mut Diagnostics,
-        stage: Stage,
-    ) -> Self {
+    pub fn new(opts: &'a Options, diags: &'a mut Diagnostics, stage: Stage) -> Self {
         Sema {
             opts,
-            sm,
-            diags,
             stage,
+            diags,
             module: ir::Module::default(),
             types: Types::new(),
             scopes: Scopes::new(),
-            layouts: super::types::layout::Layouts::default(),
-            funcs: Table::new(),
-            templates: Table::new(),
-            globals: Table::new(),
-            static_inits: Vec::new(),
-            globals_members: Table::new(),
-            globals_block: None,
-            resources: Table::new(),
-            globals_block_order: None,
-            pack_row_major: opts.matrix_layout == crate::options::MatrixLayout::RowMajor,
-            inline_structs: FxHashMap::default(),
-            groupshared: Vec::new(),
-            pending: Default::default(),
-            call_edges: Vec::new(),
-            func_names: FxHashMap::default(),
-            entry_wrapper: None,
-            entry_user: None,
-            instantiation_depth: 0,
+            layouts: Layouts::default(),
+            decls: Decls::new(opts.matrix_layout == crate::options::MatrixLayout::RowMajor),
+            res: ResourceRegistry::default(),
+            entry: EntryState::default(),
+            work: Worklist::default(),
             zero_consts: FxHashMap::default(),
-            struct_instances: FxHashMap::default(),
-            uses_derivatives: false,
-            heap_globals: FxHashMap::default(),
-            builtin_structs: FxHashMap::default(),
-            out_params: (FxHashMap::default(), 0),
-            push_constant_span: None,
-            counter_heap: None,
-            lowered: Default::default(),
-            res_paths: Table::new(),
-            res_path_ids: FxHashMap::default(),
-            returned_res: FxHashMap::default(),
-            returned_agg: FxHashMap::default(),
         }
     }
 
@@ -438,6 +593,22 @@ impl<'a> Sema<'a> {
     pub fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
+    /// How many diagnostics were reported so far (a mark for
+    /// [`Sema::drop_diagnostics_since`]).
+    pub fn diagnostic_mark(&self) -> usize {
+        self.diags.list.len()
+    }
+    pub fn error_count(&self) -> usize {
+        self.diags.error_count()
+    }
+    /// Drops the diagnostics reported since `mark` that `drop` selects.
+    pub fn drop_diagnostics_since(&mut self, mark: usize, drop: impl Fn(&Diagnostic) -> bool) {
+        let mut i = 0;
+        self.diags.list.retain(|d| {
+            i += 1;
+            i <= mark || !drop(d)
+        });
+    }
     pub fn unsupported(&mut self, what: impl std::fmt::Display, span: Span) {
         self.diags.push(
             Diagnostic::error(codes::UNSUPPORTED, format!("not supported yet: {what}"))
@@ -452,23 +623,21 @@ impl<'a> Sema<'a> {
         self.types.ir_type(&mut self.module, ty)
     }
 
-    /// Default matrix majorness for declarations made now.
-    pub fn default_row_major(&self) -> bool {
-        self.pack_row_major
-    }
-
-    /// Interns a resource path.
-    pub fn intern_res_path(&mut self, p: ResPath) -> ResPathId {
-        if let Some(&i) = self.res_path_ids.get(&p) {
-            return i;
+    /// A module-level zero constant of an IR type (cached by type).
+    pub fn zero_const(&mut self, ty: ir::Handle<ir::Type>) -> ir::Handle<ir::Expression> {
+        if let Some(&c) = self.zero_consts.get(&ty) {
+            return c;
         }
-        let i = self.res_paths.push(p.clone());
-        self.res_path_ids.insert(p, i);
-        i
+        let c = self
+            .module
+            .add_const_expression(ir::Expression::ZeroValue(ty), ty);
+        self.zero_consts.insert(ty, c);
+        c
     }
 
+    /// A resource path as HLSL would spell it (`bufs[2]`).
     pub fn res_path_name(&self, i: ResPathId) -> String {
-        let p = &self.res_paths[i];
+        let p = self.res.path(i);
         let mut s = self.module.globals[p.gv].name.clone().unwrap_or_default();
         for ix in &p.indices {
             s.push_str(&format!("[{ix}]"));

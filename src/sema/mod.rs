@@ -30,14 +30,12 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::ast;
 use crate::ir;
 use crate::options::Options;
-use crate::source::SourceMap;
 
 /// Lowers a parsed translation unit to IR for the entry point and stage
 /// that `options` name. Returns `None` when any error was reported.
 pub fn lower(
     unit: &ast::TranslationUnit,
     options: &Options,
-    sm: &SourceMap,
     diags: &mut Diagnostics,
 ) -> Option<ir::Module> {
     let errors_before = diags.error_count();
@@ -50,9 +48,9 @@ pub fn lower(
         return None;
     };
     decl::attrs::check_items(&unit.items, profile.stage, diags);
-    let mut s = Sema::new(options, sm, diags, profile.stage);
+    let mut s = Sema::new(options, diags, profile.stage);
     s.declare_items(&unit.items, types::scope::GLOBAL_SCOPE);
-    s.summarize_out_params();
+    s.decls.summarize_out_params();
     s.build_globals_block();
     s.lower_entry_point();
     s.drain_worklist();

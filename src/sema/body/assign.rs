@@ -180,21 +180,21 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let Some(Sym::Global(g)) = sym else {
             return None;
         };
-        if !matches!(self.s.globals[g].kind, GlobalKind::ResAlias(_)) {
+        if !matches!(self.s.decls.globals[g].kind, GlobalKind::ResAlias(_)) {
             return None;
         }
         let v = self.expr(r);
         if v.is_error() {
             return Some(v);
         }
-        let ty = self.s.globals[g].ty;
+        let ty = self.s.decls.globals[g].ty;
         if v.ty != ty {
             return Some(self.mismatch(v.ty, ty, r.span));
         }
         match self.res_path(&v) {
             Some(p) => {
-                let id = self.s.intern_res_path(p);
-                self.s.globals[g].kind = GlobalKind::ResAlias(Some(id));
+                let id = self.s.res.intern_path(p);
+                self.s.decls.globals[g].kind = GlobalKind::ResAlias(Some(id));
                 Some(v)
             }
             None => Some(self.unsupported(

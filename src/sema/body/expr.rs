@@ -423,7 +423,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     pub fn global_val(&mut self, g: GlobalId) -> Val {
-        let info = self.s.globals[g].clone();
+        let info = self.s.decls.globals[g].clone();
         // A `static const` scalar with a constant value is that value.
         if let (Some(k), Some(ReadOnly::Const(c))) = (info.konst, info.read_only) {
             return Val {

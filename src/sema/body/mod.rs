@@ -399,18 +399,6 @@ impl<'a> Sema<'a> {
         }
     }
 
-    /// A module-level zero constant of an IR type (cached by type).
-    pub fn zero_const(&mut self, ty: ir::Handle<ir::Type>) -> ir::Handle<ir::Expression> {
-        if let Some(&c) = self.zero_consts.get(&ty) {
-            return c;
-        }
-        let c = self
-            .module
-            .add_const_expression(ir::Expression::ZeroValue(ty), ty);
-        self.zero_consts.insert(ty, c);
-        c
-    }
-
     /// Lowers the body of a function declaration into its IR shell.
     pub(super) fn lower_function_body(
         &mut self,
@@ -419,7 +407,7 @@ impl<'a> Sema<'a> {
         env: ScopeId,
         inst: Option<Vec<TArg>>,
     ) {
-        let d = &self.funcs[decl];
+        let d = &self.decls.funcs[decl];
         let Some(def) = d.def else {
             return;
         };
@@ -435,7 +423,7 @@ impl<'a> Sema<'a> {
         let Some(body) = def.body.as_ref() else {
             return;
         };
-        self.lowered.insert(handle);
+        self.work.mark_lowered(handle);
         // Resources this instance is specialized for, in parameter order.
         let mut res_args: Vec<crate::sema::ResPathId> = inst
             .iter()
@@ -504,8 +492,9 @@ impl<'a> Sema<'a> {
         }
         let mut next_arg = arg_index;
         // What the body may change, for parameters bound to their values.
-        let writes =
-            super::decl::ast_scan::Writes::of(body, &|callee, i| cx.s.may_take_out(callee, i));
+        let writes = super::decl::ast_scan::Writes::of(body, &|callee, i| {
+            cx.s.decls.may_take_out(callee, i)
+        });
         for (pi, p) in sig.params.iter().enumerate() {
             if specialized && cx.s.types.is_resource(p.ty) {
                 // The resource this instance was made for.
@@ -638,7 +627,7 @@ impl<'a> Sema<'a> {
             {
                 cx.stmt(ir::Statement::Return { value: None });
             } else {
-                let fname = cx.s.funcs[decl].name;
+                let fname = cx.s.decls.funcs[decl].name;
                 cx.s.push(
                     Diagnostic::warning(
                         codes::MISSING_RETURN,

@@ -515,17 +515,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Converts without the truncation warning (already given for the
     /// operator).
     pub(in crate::sema) fn convert_quiet(&mut self, v: Val, to: TyId, span: Span) -> Val {
-        let before = self.s.diags.list.len();
+        let before = self.s.diagnostic_mark();
         let r = self.convert(v, to, span);
         // Drop truncation warnings the conversion added.
-        let mut i = before;
-        while i < self.s.diags.list.len() {
-            if self.s.diags.list[i].code == codes::IMPLICIT_TRUNCATION {
-                self.s.diags.list.remove(i);
-            } else {
-                i += 1;
-            }
-        }
+        self.s
+            .drop_diagnostics_since(before, |d| d.code == codes::IMPLICIT_TRUNCATION);
         r
     }
 

@@ -64,7 +64,7 @@ pub enum ValKind {
     Place(Place),
     /// A function name (only callable).
     Funcs(Vec<FuncDeclId>),
-    /// A resource known at compile time (index into `Sema::res_paths`);
+    /// A resource known at compile time (interned in `Sema::res`);
     /// names and members holding one materialise it where it is used.
     Res(crate::sema::ResPathId),
     /// A local of a struct type that contains resources: one value per IR

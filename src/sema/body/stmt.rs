@@ -339,7 +339,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if self.s.types.is_resource(l.ty) {
                 let id = match &l.kind {
                     ValKind::Res(r) => Some(*r),
-                    _ => self.res_path(&l).map(|p| self.s.intern_res_path(p)),
+                    _ => self.res_path(&l).map(|p| self.s.res.intern_path(p)),
                 };
                 match (id, ids.as_mut()) {
                     (Some(r), Some(v)) => v.push(r),
@@ -365,7 +365,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             );
         }
         let h = self.fb.handle;
-        let merged = match self.s.returned_agg.get(&h) {
+        let merged = match self.s.res.returned_agg.get(&h) {
             None => ids,
             Some(prev) if *prev == ids => ids,
             Some(_) => {
@@ -376,7 +376,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 None
             }
         };
-        self.s.returned_agg.insert(h, merged);
+        self.s.res.returned_agg.insert(h, merged);
     }
 
     /// `if (!cond) break;` at the top of a loop body.
@@ -437,7 +437,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     v
                 };
                 let h = self.fb.handle;
-                let prev = self.s.returned_res.get(&h).copied();
+                let prev = self.s.res.returned_res.get(&h).copied();
                 let fixed = if v.ty == ret { self.res_path(&v) } else { None };
                 let dynamic = if v.ty == ret {
                     self.dyn_res_path(&v)
@@ -448,7 +448,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     // The first return decides: a whole global is returned
                     // as itself, an array element by its indices.
                     (None, Some(p), _) if p.indices.is_empty() => {
-                        (Some(ResReturn::Fixed(self.s.intern_res_path(p))), None)
+                        (Some(ResReturn::Fixed(self.s.res.intern_path(p))), None)
                     }
                     (None, _, Some((gv, idx))) if (1..=4).contains(&idx.len()) => {
                         let count = idx.len() as u8;
@@ -461,7 +461,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         (Some(ResReturn::Indexed { gv, count }), Some(value))
                     }
                     (Some(Some(ResReturn::Fixed(id))), Some(p), _)
-                        if self.s.intern_res_path(p.clone()) == id =>
+                        if self.s.res.intern_path(p.clone()) == id =>
                     {
                         (Some(ResReturn::Fixed(id)), None)
                     }
@@ -485,7 +485,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         (None, None)
                     }
                 };
-                self.s.returned_res.insert(h, this);
+                self.s.res.returned_res.insert(h, this);
                 self.stmt(ir::Statement::Return { value });
                 return;
             }

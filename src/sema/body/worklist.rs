@@ -12,14 +12,14 @@ impl<'a> Sema<'a> {
     /// The IR function of a non-template function declaration, creating it
     /// (and queueing its body) on first use.
     pub fn func_ir(&mut self, id: FuncDeclId) -> Option<ir::Handle<ir::Function>> {
-        if let Some(h) = self.funcs[id].ir {
+        if let Some(h) = self.decls.funcs[id].ir {
             return Some(h);
         }
-        let sig = self.funcs[id].sig.clone()?;
-        let scope = self.funcs[id].scope;
+        let sig = self.decls.funcs[id].sig.clone()?;
+        let scope = self.decls.funcs[id].scope;
         let h = self.new_ir_function(id, &sig, None);
-        self.funcs[id].ir = Some(h);
-        self.pending.push_back(Pending {
+        self.decls.funcs[id].ir = Some(h);
+        self.work.queue(Pending {
             func: h,
             decl: id,
             env: scope,
@@ -36,14 +36,14 @@ impl<'a> Sema<'a> {
         env: ScopeId,
         sig: Sig<'a>,
     ) -> ir::Handle<ir::Function> {
-        if let Some(inst) = self.funcs[id].instances.get(&args) {
+        if let Some(inst) = self.decls.funcs[id].instances.get(&args) {
             return inst.ir;
         }
         let h = self.new_ir_function(id, &sig, Some(&args));
-        self.funcs[id]
+        self.decls.funcs[id]
             .instances
             .insert(args.clone(), FuncInstance { env, sig, ir: h });
-        self.pending.push_back(Pending {
+        self.work.queue(Pending {
             func: h,
             decl: id,
             env,
@@ -61,7 +61,7 @@ impl<'a> Sema<'a> {
         sig: &Sig<'a>,
         args: Option<&[TArg]>,
     ) -> ir::Handle<ir::Function> {
-        let decl = &self.funcs[id];
+        let decl = &self.decls.funcs[id];
         let mut name = self.scopes.qualified_name(decl.scope);
         if !name.is_empty() {
             name.push_str("::");
@@ -166,7 +166,7 @@ impl<'a> Sema<'a> {
             result,
             ..Default::default()
         });
-        self.func_names.insert(h, (name, span));
+        self.work.set_name(h, name, span);
         h
     }
 
@@ -187,10 +187,7 @@ impl<'a> Sema<'a> {
     }
 
     pub(in crate::sema) fn drain_worklist(&mut self) {
-        while let Some(p) = self.pending.pop_front() {
-            if self.lowered.contains(&p.func) {
-                continue;
-            }
+        while let Some(p) = self.work.next() {
             self.lower_function_body(p.func, p.decl, p.env, p.inst);
         }
     }
@@ -198,13 +195,7 @@ impl<'a> Sema<'a> {
     /// Lowers a queued function now (a function returning a resource: its
     /// callers need to know which).
     pub fn lower_now(&mut self, func: ir::Handle<ir::Function>) {
-        if self.lowered.contains(&func) {
-            return;
-        }
-        if let Some(i) = self.pending.iter().position(|p| p.func == func) {
-            let Some(p) = self.pending.remove(i) else {
-                return;
-            };
+        if let Some(p) = self.work.take(func) {
             self.lower_function_body(p.func, p.decl, p.env, p.inst);
         }
     }
@@ -217,6 +208,7 @@ impl<'a> Sema<'a> {
     /// they are no problem in code that is never emitted.
     pub(in crate::sema) fn check_unused_functions(&mut self) {
         let unused: Vec<FuncDeclId> = self
+            .decls
             .funcs
             .iter()
             .filter(|(_, f)| f.def.is_some() && !f.is_template && f.ir.is_none() && f.sig.is_some())
@@ -226,17 +218,13 @@ impl<'a> Sema<'a> {
             return;
         }
         let saved = self.module.clone();
-        let from = self.diags.list.len();
+        let from = self.diagnostic_mark();
         for id in unused {
             self.func_ir(id);
             self.drain_worklist();
         }
         self.module = saved;
-        let mut i = 0;
-        self.diags.list.retain(|d| {
-            i += 1;
-            i <= from || language_diagnostic(d.code)
-        });
+        self.drop_diagnostics_since(from, |d| !language_diagnostic(d.code));
     }
 }
 

@@ -276,9 +276,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         span: Span,
     ) -> Val {
         let id = chosen.id;
-        let decl_name = self.s.funcs[id].name;
-        if self.s.funcs[id].def.is_none() {
-            let ds = self.s.funcs[id].ast.name.span;
+        let decl_name = self.s.decls.funcs[id].name;
+        if self.s.decls.funcs[id].def.is_none() {
+            let ds = self.s.decls.funcs[id].ast.name.span;
             self.s.push(
                 Diagnostic::error(
                     codes::UNDEFINED_FUNCTION,
@@ -329,7 +329,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     continue;
                 }
                 match args.get(i).and_then(|a| self.res_path(&a.val)) {
-                    Some(rp) => res_ids.push(self.s.intern_res_path(rp)),
+                    Some(rp) => res_ids.push(self.s.res.intern_path(rp)),
                     None => {
                         specialize = false;
                         break;
@@ -350,7 +350,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 if self.s.types.is_resource(l.ty) {
                     let id = match &l.kind {
                         ValKind::Res(r) => Some(*r),
-                        _ => self.res_path(&l).map(|rp| self.s.intern_res_path(rp)),
+                        _ => self.res_path(&l).map(|rp| self.s.res.intern_path(rp)),
                     };
                     match id {
                         Some(r) => ids.push(r),
@@ -393,7 +393,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let mut const_args = Vec::new();
         if self.s.types.is_resource(chosen.sig.ret)
             && specialize
-            && let Some(body) = self.s.funcs[id].def.and_then(|d| d.body.as_ref())
+            && let Some(body) = self.s.decls.funcs[id].def.and_then(|d| d.body.as_ref())
         {
             for (i, p) in chosen.sig.params.iter().enumerate() {
                 let (Some(a), Some(name)) = (args.get(i), p.name) else {
@@ -426,7 +426,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let func = if specialize {
             let (mut key, env) = match &chosen.inst {
                 Some((t, e)) => (t.clone(), *e),
-                None => (Vec::new(), self.s.funcs[id].scope),
+                None => (Vec::new(), self.s.decls.funcs[id].scope),
             };
             if let Some((ids, _)) = &agg_this {
                 key.push(TArg::AggThis);
@@ -447,7 +447,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         };
-        self.s.record_call(self.fb.handle, func, span);
+        self.s.work.record_call(self.fb.handle, func, span);
         let sig = chosen.sig;
         let mut ir_args = Vec::new();
         // Copy-backs after the call: (temp pointer, param type, place, arg type).
@@ -480,7 +480,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         }
-        let callee_scope = self.s.funcs[id].scope;
+        let callee_scope = self.s.decls.funcs[id].scope;
         for (i, p) in sig.params.iter().enumerate() {
             let (val, aspan) = match args.get(i) {
                 Some(a) => (a.val.clone(), a.span),
@@ -576,7 +576,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         // The callee's body says which resource it returns.
         let res_return = if returns_res {
             self.s.lower_now(func);
-            self.s.returned_res.get(&func).copied().flatten()
+            self.s.res.returned_res.get(&func).copied().flatten()
         } else {
             None
         };
@@ -605,7 +605,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         }
         if let Some(leaves) = ret_agg {
-            let Some(Some(ids)) = self.s.returned_agg.get(&func).cloned() else {
+            let Some(Some(ids)) = self.s.res.returned_agg.get(&func).cloned() else {
                 return self.unsupported("using the struct returned by this call", span);
             };
             let mut ids = ids.into_iter();

@@ -66,7 +66,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             .label(span, "several overloads match equally well");
             for &i in &best {
                 let id = viable[i].0.id;
-                let s = self.s.funcs[id].ast.name.span;
+                let s = self.s.decls.funcs[id].ast.name.span;
                 d = d.label(
                     s,
                     format!("candidate: {}", self.signature_text(id, &viable[i].0.sig)),
@@ -76,7 +76,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return Val::error();
         }
         let (chosen, depth) = viable.swap_remove(best[0]);
-        let this_val = match (this_val, self.s.funcs[chosen.id].this_ty) {
+        let this_val = match (this_val, self.s.decls.funcs[chosen.id].this_ty) {
             (Some(t), Some(_)) => {
                 let mut v = t;
                 for _ in 0..depth {
@@ -104,7 +104,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     fn signature_text(&self, id: FuncDeclId, sig: &Sig) -> String {
-        let d = &self.s.funcs[id];
+        let d = &self.s.decls.funcs[id];
         let params: Vec<String> = sig
             .params
             .iter()
@@ -139,8 +139,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         )
         .label(span, "no matching function");
         for &(id, _) in cands.iter().take(8) {
-            let f = self.s.funcs[id].ast;
-            let text = match &self.s.funcs[id].sig {
+            let f = self.s.decls.funcs[id].ast;
+            let text = match &self.s.decls.funcs[id].sig {
                 Some(sig) => self.signature_text(id, &sig.clone()),
                 None => format!("template {}", name),
             };
@@ -158,14 +158,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args: &[Arg],
         arg_tys: &[TyId],
     ) -> Option<Viable<'a>> {
-        let (sig, inst) = if self.s.funcs[id].is_template {
+        let (sig, inst) = if self.s.decls.funcs[id].is_template {
             let (ta, env, sig) = self.deduce(id, targs, arg_tys)?;
             (sig, Some((ta, env)))
         } else {
             if targs.is_some() {
                 return None;
             }
-            (self.s.funcs[id].sig.clone()?, None)
+            (self.s.decls.funcs[id].sig.clone()?, None)
         };
         if args.len() > sig.params.len() {
             return None;
@@ -218,9 +218,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         explicit: Option<&'a [ast::TemplateArg]>,
         arg_tys: &[TyId],
     ) -> Option<(Vec<TArg>, ScopeId, Sig<'a>)> {
-        let f = self.s.funcs[id].ast;
-        let def = self.s.funcs[id].def.unwrap_or(f);
-        let scope = self.s.funcs[id].scope;
+        let f = self.s.decls.funcs[id].ast;
+        let def = self.s.decls.funcs[id].def.unwrap_or(f);
+        let scope = self.s.decls.funcs[id].scope;
         let params = def.template.as_ref()?;
         let mut bound: Vec<Option<TArg>> = vec![None; params.params.len()];
         if let Some(ex) = explicit {
@@ -283,13 +283,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 },
             }
         }
-        if let Some(inst) = self.s.funcs[id].instances.get(&targs) {
+        if let Some(inst) = self.s.decls.funcs[id].instances.get(&targs) {
             return Some((targs, inst.env, inst.sig.clone()));
         }
         let env = self.s.template_env(scope, params, &targs);
-        let errors = self.s.diags.error_count();
+        let errors = self.s.error_count();
         let sig = self.s.resolve_sig(def, &Env::at(env));
-        if self.s.diags.error_count() > errors {
+        if self.s.error_count() > errors {
             return None;
         }
         Some((targs, env, sig))
@@ -363,7 +363,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     bind_scalar(self, a.first(), TArg::Type(e), bound);
                 }
                 (_, Ty::Struct(_)) => {
-                    if let Some((_, iargs)) = self.s.struct_instances.get(&at).cloned() {
+                    if let Some((_, iargs)) = self.s.decls.struct_instances.get(&at).cloned() {
                         let a = args.as_deref().unwrap_or(&[]);
                         for (k, v) in iargs.iter().enumerate() {
                             bind_scalar(self, a.get(k), *v, bound);

@@ -3,29 +3,16 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::ir;
-use crate::sema::{CallEdge, Sema};
+use crate::sema::Sema;
 use crate::span::Span;
 
 impl<'a> Sema<'a> {
-    pub fn record_call(
-        &mut self,
-        caller: ir::Handle<ir::Function>,
-        callee: ir::Handle<ir::Function>,
-        span: Span,
-    ) {
-        self.call_edges.push(CallEdge {
-            caller,
-            callee,
-            span,
-        });
-    }
-
     /// HLSL forbids recursion (DXC: "recursive functions are not
     /// allowed"): find a cycle in the call graph and show it.
     pub(in crate::sema) fn check_recursion(&mut self) {
         let n = self.module.functions.len();
         let mut adj: Vec<Vec<(usize, Span)>> = vec![Vec::new(); n];
-        for e in &self.call_edges {
+        for e in self.work.calls() {
             // Calls from scratch contexts (constant initialisers) are not
             // part of any function.
             if e.caller.index() < n && e.callee.index() < n {
@@ -71,9 +58,10 @@ impl<'a> Sema<'a> {
 
     fn report_cycle(&mut self, cycle: &[usize], adj: &[Vec<(usize, Span)>]) {
         let name = |s: &Self, i: usize| {
-            s.func_names
-                .get(&ir::Handle::from_index(i))
-                .map_or_else(|| "?".to_string(), |(n, _)| n.clone())
+            s.work
+                .name(ir::Handle::from_index(i))
+                .unwrap_or("?")
+                .to_string()
         };
         let mut path: Vec<String> = cycle.iter().map(|&i| name(self, i)).collect();
         path.push(name(self, cycle[0]));

@@ -46,10 +46,10 @@ impl<'a> Sema<'a> {
     }
 
     pub(in crate::sema) fn assign_bindings(&mut self) {
-        let n = self.resources.len();
-        let mut order: Vec<Slot> = self.resources.ids().map(Slot::Resource).collect();
-        if self.globals_block.is_some() {
-            let at = self.globals_block_order.unwrap_or(n).min(n);
+        let n = self.res.decls.len();
+        let mut order: Vec<Slot> = self.res.decls.ids().map(Slot::Resource).collect();
+        if self.res.globals_block.is_some() {
+            let at = self.res.globals_block_order.unwrap_or(n).min(n);
             order.insert(at, Slot::Globals);
         }
         let mut assigned: Vec<Option<(u32, u32)>> = vec![None; n];
@@ -67,9 +67,9 @@ impl<'a> Sema<'a> {
                 }
             };
         // 1. [[vk::binding]] and counter bindings of those.
-        for (i, r) in self.resources.iter() {
+        for (i, r) in self.res.decls.iter() {
             if let Some(main) = r.counter_of {
-                let m = &self.resources[main];
+                let m = &self.res.decls[main];
                 if let (Some((_, set)), Some(cb)) = (m.vk_binding, m.counter_binding) {
                     assigned[i.index()] = Some((cb, set));
                     take(set, cb, i, &mut used);
@@ -85,12 +85,12 @@ impl<'a> Sema<'a> {
             used.entry(s).or_default().insert(b);
         }
         // 2. register(xN, spaceM).
-        for (i, r) in self.resources.iter() {
+        for (i, r) in self.res.decls.iter() {
             if assigned[i.index()].is_some() {
                 continue;
             }
             if let Some(main) = r.counter_of {
-                let m = &self.resources[main];
+                let m = &self.res.decls[main];
                 if m.vk_binding.is_none()
                     && let (Some((_, _, space)), Some(cb)) = (m.register, m.counter_binding)
                 {
@@ -150,10 +150,10 @@ impl<'a> Sema<'a> {
                     if assigned[i.index()].is_some() {
                         continue;
                     }
-                    let r = &self.resources[i];
+                    let r = &self.res.decls[i];
                     // The set: the counter's main buffer's, or register(spaceM).
                     let src = match r.counter_of {
-                        Some(m) => &self.resources[m],
+                        Some(m) => &self.res.decls[m],
                         None => r,
                     };
                     let set = match (src.vk_binding, src.register) {
@@ -187,7 +187,8 @@ impl<'a> Sema<'a> {
         };
         for sampler in [false, true] {
             let heaps: Vec<_> = self
-                .heap_globals
+                .res
+                .heaps
                 .iter()
                 .filter(|((_, s), _)| *s == sampler)
                 .map(|(_, g)| *g)
@@ -200,21 +201,21 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        if let Some(c) = self.counter_heap {
+        if let Some(c) = self.res.counter_heap {
             let b = first_free(&mut used);
             self.module.globals[c].binding = Some(ir::ResourceBinding { set: 0, binding: b });
         }
-        for (r, a) in self.resources.values().zip(&assigned) {
+        for (r, a) in self.res.decls.values().zip(&assigned) {
             if let Some((binding, set)) = *a {
                 self.module.globals[r.gv].binding = Some(ir::ResourceBinding { set, binding });
             }
         }
-        if let (Some(gv), Some((binding, set))) = (self.globals_block, globals) {
+        if let (Some(gv), Some((binding, set))) = (self.res.globals_block, globals) {
             self.module.globals[gv].binding = Some(ir::ResourceBinding { set, binding });
         }
         // DXC warns when explicit bindings collide.
         for (a, b, set, binding) in overlaps {
-            let (ra, rb) = (&self.resources[a], &self.resources[b]);
+            let (ra, rb) = (&self.res.decls[a], &self.res.decls[b]);
             let d = Diagnostic::warning(
                 codes::BINDING_OVERLAP,
                 format!(

@@ -64,7 +64,7 @@ impl<'a> Sema<'a> {
                     .major
                     .map(|(m, _)| m)
                     .or(base.major)
-                    .unwrap_or(self.default_row_major());
+                    .unwrap_or(self.decls.default_row_major());
                 let mut offset = find_attr(&vd.attrs, "vk::offset")
                     .and_then(|a| a.args.first())
                     .and_then(|e| self.const_int(e, &env))
@@ -107,7 +107,7 @@ impl<'a> Sema<'a> {
         let gv = ir::build::add_global(&mut self.module, cb.name.name.as_str(), space, block);
         let (vk_binding, counter_binding) = self.binding_attrs(&cb.attrs, &env);
         let register = self.register_annotation(&cb.annotations, space);
-        self.resources.push(ResourceDecl {
+        self.res.decls.push(ResourceDecl {
             gv,
             name: cb.name.name,
             vk_binding,
@@ -179,11 +179,12 @@ impl<'a> Sema<'a> {
 
     /// Builds the `$Globals` block from the collected uniform globals.
     pub(in crate::sema) fn build_globals_block(&mut self) {
-        if self.globals_members.is_empty() {
+        if self.res.globals_members.is_empty() {
             return;
         }
         let rule = Rule::for_buffer(self.opts.layout, BufferKind::Uniform);
         let mut specs: Vec<MemberSpec> = self
+            .res
             .globals_members
             .values()
             .map(|m| MemberSpec {
@@ -242,13 +243,13 @@ impl<'a> Sema<'a> {
             ir::AddressSpace::Uniform,
             block,
         );
-        self.globals_block = Some(gv);
+        self.res.globals_block = Some(gv);
         let mem_types: Vec<ir::Handle<ir::Type>> = match &self.module.types[block].inner {
             ir::TypeInner::Struct { members, .. } => members.iter().map(|m| m.ty).collect(),
             _ => Vec::new(),
         };
-        for (i, m) in self.globals_members.values().enumerate() {
-            self.globals[m.global].kind = GlobalKind::Member {
+        for (i, m) in self.res.globals_members.values().enumerate() {
+            self.decls.globals[m.global].kind = GlobalKind::Member {
                 gv,
                 index: i as u32,
                 mem: mem_types.get(i).copied().unwrap_or(block),

@@ -54,7 +54,7 @@ impl<'a> Sema<'a> {
         const LIMIT: u64 = 32768;
         let mut total = 0u64;
         let mut sizes = Vec::new();
-        for &(name, ty, span) in &self.groupshared {
+        for &(name, ty, span) in &self.decls.groupshared {
             let sz = self.value_size(ty) as u64;
             total += sz;
             sizes.push((name, sz, span));

@@ -55,18 +55,18 @@ impl<'a> Sema<'a> {
         };
         let ty = self.array_type(base.ty, &d.array, &Env::at(s), None);
         let Some(init) = &d.init else { return };
-        if let GlobalKind::Var { gv, .. } = self.globals[g].kind {
+        if let GlobalKind::Var { gv, .. } = self.decls.globals[g].kind {
             let (_, c) = self.lower_global_init(ty, init, s);
             match c {
                 Some(c) => self.module.globals[gv].init = Some(c),
-                None => self.static_inits.push((g, init, s)),
+                None => self.entry.static_inits.push((g, init, s)),
             }
             if self.types.is_scalar(ty)
                 && let ast::Initializer::Expr(e) = init
                 && let Ok(k) = self.const_eval(e, &Env::at(s))
             {
                 let sc = self.types.component(ty).unwrap_or(Sc::I32);
-                self.globals[g].konst = Some(k.convert(sc));
+                self.decls.globals[g].konst = Some(k.convert(sc));
             }
         }
     }
@@ -77,8 +77,8 @@ impl<'a> Sema<'a> {
         scope: ScopeId,
         name: ast::Ident,
     ) -> GlobalId {
-        let id = self.globals.next_id();
-        self.globals.push(info);
+        let id = self.decls.globals.next_id();
+        self.decls.globals.push(info);
         self.declare_name(scope, name, Sym::Global(id));
         id
     }
@@ -113,7 +113,7 @@ impl<'a> Sema<'a> {
             .major
             .map(|(m, _)| m)
             .or(base.major)
-            .unwrap_or(self.default_row_major());
+            .unwrap_or(self.decls.default_row_major());
         if self.types.is_resource(ty) || matches!(self.types.get(ty), Ty::Resource(..)) {
             if let Some(gs) = st.groupshared {
                 self.unsupported("`groupshared` resource variables", gs);
@@ -141,7 +141,7 @@ impl<'a> Sema<'a> {
                     if !v.is_error() {
                         {
                             match cx.res_path(&v) {
-                                Some(p) => alias = Some(cx.s.intern_res_path(p)),
+                                Some(p) => alias = Some(cx.s.res.intern_path(p)),
                                 None => {
                                     cx.unsupported("a static resource initialized with a resource not known at compile time", e.span);
                                 }
@@ -235,7 +235,7 @@ impl<'a> Sema<'a> {
                 irt,
             );
             self.module.globals[gv].precise = st.precise;
-            self.groupshared.push((d.name.name, ty, span));
+            self.decls.groupshared.push((d.name.name, ty, span));
             info.kind = GlobalKind::Var { gv, mem: irt };
             self.new_global(info, scope, d.name);
             return;
@@ -281,7 +281,7 @@ impl<'a> Sema<'a> {
             }
             let id = self.new_global(info, scope, d.name);
             if let (Some(init), None) = (&d.init, init_const) {
-                self.static_inits.push((id, init, scope));
+                self.entry.static_inits.push((id, init, scope));
             }
             return;
         }
@@ -335,16 +335,16 @@ impl<'a> Sema<'a> {
                 .note("`-fvk-bind-globals N M` sets the binding of $Globals"),
             );
         }
-        let idx = self.globals_members.push(GlobalsMember {
-            global: self.globals.next_id(),
+        let idx = self.res.globals_members.push(GlobalsMember {
+            global: self.decls.globals.next_id(),
             name: d.name.name,
             ty,
             row_major,
             offset,
             span,
         });
-        if self.globals_block_order.is_none() {
-            self.globals_block_order = Some(self.resources.len());
+        if self.res.globals_block_order.is_none() {
+            self.res.globals_block_order = Some(self.res.decls.len());
         }
         info.kind = GlobalKind::PendingGlobal(idx);
         info.read_only = Some(ReadOnly::Uniform(span));
@@ -487,7 +487,7 @@ impl<'a> Sema<'a> {
         }
         // Vulkan: one push constant block per entry point
         // (VUID-StandaloneSpirv-OpVariable-06673).
-        if let Some(prev) = self.push_constant_span {
+        if let Some(prev) = self.res.push_constant_span {
             self.push(
                 Diagnostic::error(
                     codes::RESOURCE_MISUSE,
@@ -499,7 +499,7 @@ impl<'a> Sema<'a> {
             self.new_global(info, scope, d.name);
             return;
         }
-        self.push_constant_span = Some(d.name.span);
+        self.res.push_constant_span = Some(d.name.span);
         let rule = Rule::for_buffer(self.opts.layout, BufferKind::Storage);
         let (elem, name) = match self.types.get(ty) {
             Ty::Resource(ResKind::ConstantBuffer, Some(t)) => {

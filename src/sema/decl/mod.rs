@@ -114,8 +114,8 @@ impl<'a> Sema<'a> {
             .collect();
         if let Some(rest) = text.strip_prefix("pack_matrix(") {
             match rest.trim_end_matches(')') {
-                "row_major" => self.pack_row_major = true,
-                "column_major" => self.pack_row_major = false,
+                "row_major" => self.decls.set_pack_matrix(true),
+                "column_major" => self.decls.set_pack_matrix(false),
                 _ => {}
             }
         }
@@ -181,8 +181,8 @@ impl<'a> Sema<'a> {
                 span,
             } => {
                 if let Some(params) = template {
-                    let id = self.templates.next_id();
-                    self.templates.push(Template {
+                    let id = self.decls.templates.next_id();
+                    self.decls.templates.push(Template {
                         name: name.name,
                         params,
                         kind: TemplateKind::Alias(ty),
@@ -358,8 +358,8 @@ impl<'a> Sema<'a> {
             let Some(name) = sd.name else {
                 return types::ERROR;
             };
-            let id = self.templates.next_id();
-            self.templates.push(Template {
+            let id = self.decls.templates.next_id();
+            self.decls.templates.push(Template {
                 name: name.name,
                 params,
                 kind: TemplateKind::Struct(sd),
@@ -490,7 +490,7 @@ impl<'a> Sema<'a> {
                 .major
                 .map(|(m, _)| m)
                 .or(base.major)
-                .or(Some(self.default_row_major()));
+                .or(Some(self.decls.default_row_major()));
             let attrs = &vd.attrs;
             let vk_offset = find_attr(attrs, "vk::offset")
                 .and_then(|a| a.args.first())
@@ -662,8 +662,8 @@ impl<'a> Sema<'a> {
         };
         let this_ty = if is_static { None } else { this_struct };
         if f.template.is_some() {
-            let id = self.funcs.next_id();
-            self.funcs.push(FuncDecl {
+            let id = self.decls.funcs.next_id();
+            self.decls.funcs.push(FuncDecl {
                 name: name.name,
                 ast: f,
                 def: f.body.as_ref().map(|_| f),
@@ -681,7 +681,7 @@ impl<'a> Sema<'a> {
         // A matching earlier declaration?
         if let Some(Sym::Funcs(list)) = self.scopes.lookup_in(scope, name.name).cloned() {
             for id in list {
-                let d = &self.funcs[id];
+                let d = &self.decls.funcs[id];
                 if d.is_template {
                     continue;
                 }
@@ -710,7 +710,7 @@ impl<'a> Sema<'a> {
                         );
                         return Some(id);
                     }
-                    let d = &mut self.funcs[id];
+                    let d = &mut self.decls.funcs[id];
                     d.def = Some(f);
                     // The definition's parameter names are the ones the body uses.
                     d.sig = Some(sig);
@@ -718,8 +718,8 @@ impl<'a> Sema<'a> {
                 return Some(id);
             }
         }
-        let id = self.funcs.next_id();
-        self.funcs.push(FuncDecl {
+        let id = self.decls.funcs.next_id();
+        self.decls.funcs.push(FuncDecl {
             name: name.name,
             ast: f,
             def: f.body.as_ref().map(|_| f),

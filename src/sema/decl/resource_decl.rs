@@ -210,7 +210,7 @@ impl<'a> Sema<'a> {
         };
         let (vk_binding, counter_binding) = self.binding_attrs(&vd.attrs, &env);
         let register = self.register_annotation(&d.annotations, space);
-        let rindex = self.resources.push(ResourceDecl {
+        let rindex = self.res.decls.push(ResourceDecl {
             gv,
             name: d.name.name,
             vk_binding,
@@ -258,8 +258,8 @@ impl<'a> Sema<'a> {
             block,
         );
         self.module.globals[of].counter = Some(gv);
-        let main = self.resources[rindex].clone();
-        self.resources.push(ResourceDecl {
+        let main = self.res.decls[rindex].clone();
+        self.res.decls.push(ResourceDecl {
             gv,
             name,
             vk_binding: main.vk_binding.map(|(_, set)| (u32::MAX, set)),
@@ -307,7 +307,7 @@ impl<'a> Sema<'a> {
                     &mut self.module,
                     ra,
                     rule,
-                    self.pack_row_major,
+                    self.decls.default_row_major(),
                 );
                 matrix_layout = laid.matrix;
                 (laid.ty, format!("type.{}.{}", kind.name(), self.ty_name(t)))

@@ -164,7 +164,7 @@ impl<'a> Sema<'a> {
 
     /// The `vk::location`/`vk::index` attributes of an entry parameter.
     fn vk_loc(&mut self, attrs: &'a [ast::Attribute], id: FuncDeclId) -> VkLoc {
-        let env = crate::sema::types::resolve::Env::at(self.funcs[id].scope);
+        let env = crate::sema::types::resolve::Env::at(self.decls.funcs[id].scope);
         let mut get = |name: &str| {
             find_attr(attrs, name)
                 .and_then(|a| a.args.first())
@@ -186,7 +186,7 @@ impl<'a> Sema<'a> {
         let found: Vec<FuncDeclId> = list
             .into_iter()
             .filter(|id| {
-                let d = &self.funcs[*id];
+                let d = &self.decls.funcs[*id];
                 !d.is_template && d.def.is_some()
             })
             .collect();
@@ -196,6 +196,7 @@ impl<'a> Sema<'a> {
         // Functions that look like entry points (`[numthreads]`, other
         // stage attributes, semantics on parameters or result) first.
         let mut defined: Vec<(bool, String)> = self
+            .decls
             .funcs
             .values()
             .filter(|d| {
@@ -254,8 +255,8 @@ impl<'a> Sema<'a> {
     /// amplification shaders; each count at least 1, x and y at most 1024,
     /// z at most 64, and at most 1024 threads in total (D3D11+).
     fn numthreads(&mut self, id: FuncDeclId) -> [u32; 3] {
-        let f = self.funcs[id].def.unwrap_or(self.funcs[id].ast);
-        let decl = self.funcs[id].ast;
+        let f = self.decls.funcs[id].def.unwrap_or(self.decls.funcs[id].ast);
+        let decl = self.decls.funcs[id].ast;
         let attr =
             find_attr(&f.attrs, "numthreads").or_else(|| find_attr(&decl.attrs, "numthreads"));
         let Some(a) = attr else {
@@ -284,7 +285,7 @@ impl<'a> Sema<'a> {
             );
             return [1, 1, 1];
         }
-        let env = crate::sema::types::resolve::Env::at(self.funcs[id].scope);
+        let env = crate::sema::types::resolve::Env::at(self.decls.funcs[id].scope);
         let mut out = [1u32; 3];
         let limits = [1024i64, 1024, 64];
         let mut ok = true;
@@ -324,7 +325,7 @@ impl<'a> Sema<'a> {
 
     pub(super) fn lower_entry_point(&mut self) {
         if self.stage == Stage::Library {
-            self.diags.push(Diagnostic::error(
+            self.push(Diagnostic::error(
                 codes::UNSUPPORTED,
                 "not supported yet: library targets (lib_6_x)",
             ));
@@ -344,23 +345,23 @@ impl<'a> Sema<'a> {
         let Some(user) = self.func_ir(id) else {
             return;
         };
-        let Some(sig) = self.funcs[id].sig.clone() else {
+        let Some(sig) = self.decls.funcs[id].sig.clone() else {
             return;
         };
-        let fspan = self.funcs[id].ast.name.span;
+        let fspan = self.decls.funcs[id].ast.name.span;
         let entry_name = self
             .opts
             .entrypoint_name
             .clone()
             .unwrap_or_else(|| self.opts.entry.clone());
         self.module.functions[user].name = format!("src.{}", self.opts.entry);
-        self.entry_user = Some(user);
+        self.entry.user = Some(user);
         let wrapper = self.module.functions.append(ir::Function {
             name: entry_name.clone(),
             ..Default::default()
         });
-        self.func_names.insert(wrapper, (entry_name.clone(), fspan));
-        self.entry_wrapper = Some(wrapper);
+        self.work.set_name(wrapper, entry_name.clone(), fspan);
+        self.entry.wrapper = Some(wrapper);
         let shell = std::mem::take(&mut self.module.functions[wrapper]);
         let param_locs: Vec<VkLoc> = sig
             .params
@@ -368,13 +369,13 @@ impl<'a> Sema<'a> {
             .map(|p| self.vk_loc(p.attrs, id))
             .collect();
         // `[[vk::location(N)]]` before the function places its result.
-        let fdecl = self.funcs[id].def.unwrap_or(self.funcs[id].ast);
+        let fdecl = self.decls.funcs[id].def.unwrap_or(self.decls.funcs[id].ast);
         let ret_loc = self.vk_loc(&fdecl.attrs, id);
         let fb = FnBuilder::new(shell, wrapper, types::VOID, GLOBAL_SCOPE);
         let mut cx = FnCtx::new(self, fb);
         cx.fb.locals.push();
         // Non-constant static initialisers run first, in declaration order.
-        let inits = cx.s.static_inits.clone();
+        let inits = cx.s.entry.static_inits.clone();
         for (g, init, scope) in inits {
             cx.fb.scope = scope;
             let gv = cx.global_val(g);
@@ -438,7 +439,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        cx.s.record_call(wrapper, user, fspan);
+        cx.s.work.record_call(wrapper, user, fspan);
         let result = if sig.ret == types::VOID {
             None
         } else {
@@ -521,14 +522,14 @@ impl<'a> Sema<'a> {
             ("vk::stencil_ref_less_equal_back", &[EM::StencilRefLessBackAMD],
                 &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
         ];
-        let f = self.funcs[id].ast;
+        let f = self.decls.funcs[id].ast;
         let mut modes = Vec::new();
         for &(name, ems, caps, exts) in table {
             let Some(a) = find_attr(&f.attrs, name) else {
                 continue;
             };
             if self.stage != Stage::Pixel {
-                self.diags.push(
+                self.push(
                     Diagnostic::warning(
                         codes::IGNORED_SYNTAX,
                         format!("`{name}` applies to pixel shaders only and is ignored"),
@@ -556,7 +557,7 @@ impl<'a> Sema<'a> {
                 .filter_map(|k| find_attr(&f.attrs, &format!("vk::stencil_ref_{k}_{face}")))
                 .collect();
             if given.len() > 1 {
-                self.diags.push(
+                self.push(
                     Diagnostic::error(
                         codes::BAD_ATTRIBUTE,
                         format!("more than one `vk::stencil_ref_*_{face}` attribute"),
@@ -580,7 +581,7 @@ impl<'a> Sema<'a> {
         // Derivatives in compute-like shaders (SM 6.6): quads when the
         // group is a whole number of 2x2 quads, else linear groups of 4
         // (SPV_NV/KHR_compute_shader_derivatives).
-        if self.uses_derivatives
+        if self.entry.uses_derivatives
             && matches!(
                 self.stage,
                 Stage::Compute | Stage::Mesh | Stage::Amplification

@@ -21,7 +21,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     pub fn res_alias(&mut self, v: Val) -> Val {
         match self.res_path(&v) {
             Some(p) => {
-                let id = self.s.intern_res_path(p);
+                let id = self.s.res.intern_path(p);
                 Val {
                     ty: v.ty,
                     kind: ValKind::Res(id),

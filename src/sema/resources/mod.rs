@@ -127,7 +127,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         match &self.fb.body.function.expressions[h] {
             E::Literal(_) | E::Constant(_) | E::ZeroValue(_) => true,
             // The entry function's arguments are stage inputs.
-            E::FunctionArgument(_) => self.s.entry_user != Some(self.fb.handle),
+            E::FunctionArgument(_) => self.s.entry.user != Some(self.fb.handle),
             E::Compose { components, .. } => {
                 components.iter().all(|&c| self.may_become_constant(c))
             }
@@ -240,7 +240,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// The place of an interned resource path, in this function.
     pub fn res_path_place(&mut self, id: ResPathId, ty: TyId, read_only: Option<ReadOnly>) -> Val {
-        let p = self.s.res_paths[id].clone();
+        let p = self.s.res.path(id).clone();
         let g = &self.s.module.globals[p.gv];
         let (mut mem, space) = (g.ty, g.space);
         let pty = self.ptr_type(mem, space);
@@ -269,7 +269,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         sampler: bool,
     ) -> Val {
         let (mem, space) = self.s.resource_mem(ty);
-        let gv = match self.s.heap_globals.get(&(mem, sampler)) {
+        let gv = match self.s.res.heaps.get(&(mem, sampler)) {
             Some(&g) => g,
             None => {
                 let arr = self.s.module.ty(ir::TypeInner::Array {
@@ -296,7 +296,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     semantic: None,
                     counter: None,
                 });
-                self.s.heap_globals.insert((mem, sampler), g);
+                self.s.res.heaps.insert((mem, sampler), g);
                 g
             }
         };
@@ -702,7 +702,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             _ => None,
         }
         .filter(|(base, _, _)| {
-            matches!(self.fb.body.function.expressions[*base], ir::Expression::GlobalVariable(g) if self.s.heap_globals.values().any(|&h| h == g))
+            matches!(self.fb.body.function.expressions[*base], ir::Expression::GlobalVariable(g) if self.s.res.heaps.values().any(|&h| h == g))
         });
         let gv = match self.fb.body.function.expressions[*ptr] {
             ir::Expression::GlobalVariable(gv) => gv,
@@ -734,7 +734,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let c = match self.s.module.globals[gv].counter {
             Some(c) => c,
             None => {
-                let (rindex, r) = self.s.resources.iter().find(|(_, r)| r.gv == gv)?;
+                let (rindex, r) = self.s.res.decl_of(gv)?;
                 let (name, rspan) = (r.name, r.span);
                 self.s.make_counter(gv, rindex, name, rspan)
             }
@@ -746,7 +746,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// The runtime array of counters for heap resources.
     pub(super) fn counter_heap(&mut self) -> ir::Handle<ir::GlobalVariable> {
-        if let Some(h) = self.s.counter_heap {
+        if let Some(h) = self.s.res.counter_heap {
             return h;
         }
         let block = self.s.counter_block_type();
@@ -761,7 +761,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             ir::AddressSpace::Storage { writable: true },
             arr,
         );
-        self.s.counter_heap = Some(g);
+        self.s.res.counter_heap = Some(g);
         g
     }
 
@@ -941,7 +941,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     if !self.derivatives_available(m, span) {
                         return Val::error();
                     }
-                    self.s.uses_derivatives = true;
+                    self.s.entry.uses_derivatives = true;
                     let f = self.s.ir_ty(types::FLOAT);
                     let clamped = m == "CalculateLevelOfDetail";
                     let query = ir::ImageQuery::Lod {

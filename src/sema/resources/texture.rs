@@ -323,7 +323,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if !self.derivatives_available(m, span) {
                 return Val::error();
             }
-            self.s.uses_derivatives = true;
+            self.s.entry.uses_derivatives = true;
         }
         let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
         let (rty, result_ty) = if gather.is_some() {

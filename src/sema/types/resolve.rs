@@ -145,11 +145,11 @@ impl<'a> Sema<'a> {
         match &ts.kind {
             ast::TypeSpecKind::Struct(decl) => {
                 let key = &**decl as *const ast::StructDecl as usize;
-                if let Some(&t) = self.inline_structs.get(&key) {
+                if let Some(&t) = self.decls.inline_structs.get(&key) {
                     return Self::entry(t);
                 }
                 let t = self.declare_struct(decl, env.scope);
-                self.inline_structs.insert(key, t);
+                self.decls.inline_structs.insert(key, t);
                 Self::entry(t)
             }
             ast::TypeSpecKind::Named { path, args } => {
@@ -532,8 +532,8 @@ impl<'a> Sema<'a> {
         env: &Env,
         span: Span,
     ) -> TyId {
-        let params = self.templates[id].params;
-        let tname = self.templates[id].name;
+        let params = self.decls.templates[id].params;
+        let tname = self.decls.templates[id].name;
         let given = args.unwrap_or(&[]);
         if given.len() > params.params.len() {
             self.error(
@@ -562,7 +562,7 @@ impl<'a> Sema<'a> {
                     None,
                 ) => {
                     // Defaults resolve in the template's own scope.
-                    let scope = self.templates[id].scope;
+                    let scope = self.decls.templates[id].scope;
                     TArg::Type(self.resolve_type(d, &Env::at(scope)).ty)
                 }
                 (ast::TemplateParam::Value { .. }, Some(arg)) => {
@@ -577,7 +577,7 @@ impl<'a> Sema<'a> {
                     },
                     None,
                 ) => {
-                    let scope = self.templates[id].scope;
+                    let scope = self.decls.templates[id].scope;
                     match self.const_int(d, &Env::at(scope)) {
                         Some(v) => TArg::Value(v),
                         None => return types::ERROR,
@@ -598,10 +598,10 @@ impl<'a> Sema<'a> {
             }
             key.push(a);
         }
-        if let Some(&t) = self.templates[id].instances.get(&key) {
+        if let Some(&t) = self.decls.templates[id].instances.get(&key) {
             return t;
         }
-        if self.instantiation_depth > 64 {
+        if !self.decls.enter_instantiation() {
             self.error(
                 codes::BAD_TEMPLATE_ARGS,
                 "template instantiation nested too deeply",
@@ -610,21 +610,20 @@ impl<'a> Sema<'a> {
             );
             return types::ERROR;
         }
-        let tscope = self.templates[id].scope;
+        let tscope = self.decls.templates[id].scope;
         let envscope = self.template_env(tscope, params, &key);
-        self.instantiation_depth += 1;
-        let ty = match self.templates[id].kind {
+        let ty = match self.decls.templates[id].kind {
             TemplateKind::Struct(decl) => {
                 let display = format!("{}<{}>", tname, self.targs_display(&key));
                 // Register before the body so that members may name it.
                 let t = self.declare_struct_named(decl, envscope, Some(display), false);
-                self.struct_instances.insert(t, (id, key.clone()));
+                self.decls.struct_instances.insert(t, (id, key.clone()));
                 t
             }
             TemplateKind::Alias(ts) => self.resolve_type(ts, &Env::at(envscope)).ty,
         };
-        self.instantiation_depth -= 1;
-        self.templates[id].instances.insert(key, ty);
+        self.decls.leave_instantiation();
+        self.decls.templates[id].instances.insert(key, ty);
         ty
     }
 
@@ -799,7 +798,7 @@ impl<'a> Sema<'a> {
                 let sc = self.types.component(ty).unwrap_or(Sc::I32);
                 Ok(Konst { sc, v })
             }
-            Some(Sym::Global(g)) => self.globals[g].konst.ok_or(false),
+            Some(Sym::Global(g)) => self.decls.globals[g].konst.ok_or(false),
             _ => Err(false),
         }
     }
@@ -867,7 +866,7 @@ impl Sema<'_> {
             ),
             _ => return None,
         };
-        if let Some(&t) = self.builtin_structs.get(key) {
+        if let Some(&t) = self.decls.builtin_structs.get(key) {
             return Some(t);
         }
         let fields = fields
@@ -905,7 +904,7 @@ impl Sema<'_> {
             complete: true,
             span: crate::sema::body::place::NO_SPAN,
         });
-        self.builtin_structs.insert(key, t);
+        self.decls.builtin_structs.insert(key, t);
         Some(t)
     }
 }

@@ -82,7 +82,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 if !self.derivatives_available(name, span) {
                     return Val::error();
                 }
-                self.s.uses_derivatives = true;
+                self.s.entry.uses_derivatives = true;
                 let h = self.per_row(ret, &vals, &mut |cx, a, rt| {
                     cx.add(
                         ir::Expression::Derivative {
