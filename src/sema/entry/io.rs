@@ -1,0 +1,454 @@
+//! Stage inputs and outputs: the entry wrapper's parameters loaded from
+//! input variables and its results stored to output variables, user
+//! semantics at locations (explicit or automatic), struct members one by
+//! one.
+
+use super::VkLoc;
+use super::semantics::{IoDir, TyKind, distance_semantic, system_value};
+use crate::diag::{Diagnostic, codes};
+use crate::intern::Symbol;
+use crate::ir;
+use crate::options::Stage;
+use crate::sema::body::FnCtx;
+use crate::sema::body::place::Val;
+use crate::sema::types::{Sc, Ty, TyId};
+use crate::span::Span;
+
+/// State of one entry point's interface while it is built.
+#[derive(Default)]
+pub(super) struct Io {
+    pub(super) next_in: u32,
+    pub(super) next_out: u32,
+    /// Where a user-semantic input / output got its location from
+    /// `[[vk::location]]` (the span) and where one got it automatically:
+    /// DXC rejects a mix, as the automatic ones could collide.
+    pub(super) explicit_in: Option<Span>,
+    pub(super) auto_in: Option<Span>,
+    pub(super) explicit_out: Option<Span>,
+    pub(super) auto_out: Option<Span>,
+    /// The `SV_ClipDistanceN` / `SV_CullDistanceN` outputs, packed into
+    /// one float array each (SPIR-V.rst, "ClipDistance & CullDistance"):
+    /// `(cull, N, offset)`, and the arrays' sizes.
+    pub(super) distance_offsets: Vec<(bool, u32, u32)>,
+    pub(super) distance_sizes: [u32; 2],
+    pub(super) builtins: Vec<(spirv::BuiltIn, IoDir, ir::Handle<ir::GlobalVariable>)>,
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// DXC's rule: either every user-semantic stage variable of a direction
+    /// has `[[vk::location]]` or none has, since automatic locations could
+    /// land on explicit ones.
+    pub(super) fn check_location_mix(&mut self, io: &Io) {
+        for (explicit, auto, what) in [
+            (io.explicit_in, io.auto_in, "inputs"),
+            (io.explicit_out, io.auto_out, "outputs"),
+        ] {
+            if let (Some(e), Some(a)) = (explicit, auto) {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::BAD_ATTRIBUTE,
+                        format!("some stage {what} have `[[vk::location]]` and some do not"),
+                    )
+                    .label(a, "this one gets an automatic location")
+                    .label(e, "this one has an explicit location")
+                    .note("give every input and output with a user semantic a `[[vk::location]]`, or none"),
+                );
+            }
+        }
+    }
+
+    /// Builds the value of an entry input of type `ty` from stage inputs.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn stage_input(
+        &mut self,
+        io: &mut Io,
+        ty: TyId,
+        sem: Option<(Symbol, Span)>,
+        interp: Option<ir::Interpolation>,
+        sampling: Option<ir::Sampling>,
+        vk: VkLoc,
+        name: &str,
+        span: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        if sem.is_none() {
+            if let Some(sid) = self.s.types.as_struct(ty) {
+                let info = self.s.types.struct_info(sid).clone();
+                let mut comps = Vec::new();
+                if let Some(b) = info.base {
+                    comps.push(self.stage_input(
+                        io,
+                        b,
+                        None,
+                        None,
+                        None,
+                        VkLoc::default(),
+                        name,
+                        span,
+                    )?);
+                }
+                for f in &info.fields {
+                    if f.bits.is_some() {
+                        self.s
+                            .unsupported("bit-fields in entry point parameters", f.span);
+                        return None;
+                    }
+                    let fname = format!("{name}.{}", f.name);
+                    comps.push(self.stage_input(
+                        io,
+                        f.ty,
+                        f.semantic,
+                        f.interp.or(interp),
+                        f.sampling.or(sampling),
+                        VkLoc {
+                            location: f.vk_location,
+                            index: f.vk_index,
+                        },
+                        &fname,
+                        f.span,
+                    )?);
+                }
+                let it = self.s.ir_ty(ty);
+                return Some(self.add(
+                    ir::Expression::Compose {
+                        ty: it,
+                        components: comps,
+                    },
+                    it,
+                ));
+            }
+            self.s.push(
+                Diagnostic::error(
+                    codes::BAD_SEMANTIC,
+                    format!("entry point parameter `{name}` has no semantic"),
+                )
+                .label(span, "needs a semantic such as `: SV_DispatchThreadID`"),
+            );
+            return None;
+        }
+        let (sname, sspan) = sem?;
+        if let Some((b, vname, nat)) = system_value(self.s.stage, IoDir::Input, sname.as_str()) {
+            let nt = self.natural_type(nat);
+            let ok = match (nat, self.s.types.get(ty)) {
+                (TyKind::Uint | TyKind::Uint3, Ty::Scalar(s))
+                | (TyKind::Uint | TyKind::Uint3, Ty::Vector(s, _)) => s.is_int(),
+                (TyKind::Float4 | TyKind::Float, Ty::Scalar(s))
+                | (TyKind::Float4 | TyKind::Float, Ty::Vector(s, _)) => s.is_float(),
+                (TyKind::Bool, Ty::Scalar(_)) => true,
+                _ => false,
+            };
+            let fits = match (nat, self.s.types.get(ty)) {
+                (TyKind::Uint3, Ty::Vector(_, n)) => *n <= 3,
+                (TyKind::Uint, Ty::Vector(..)) => false,
+                _ => true,
+            };
+            if !ok || !fits {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::SEMANTIC_TYPE,
+                        format!("`{sname}` cannot have type `{}`", self.s.ty_name(ty)),
+                    )
+                    .label(span, format!("`{name}` is `{}`", self.s.ty_name(ty)))
+                    .label(sspan, format!("`{sname}` is a `{}`", self.s.ty_name(nt))),
+                );
+                return None;
+            }
+            let g = self.builtin_var(io, b, IoDir::Input, vname, nt);
+            let it = self.s.ir_ty(nt);
+            let pty = self.ptr_type(it, ir::AddressSpace::Input);
+            let p = self.add(ir::Expression::GlobalVariable(g), pty);
+            let v = self.add(ir::Expression::Load { pointer: p }, it);
+            let c = self.cast(Val::expr(nt, v), ty, span);
+            return self.value(&c);
+        }
+        if sname.as_str().to_ascii_lowercase().starts_with("sv_")
+            || matches!(self.s.stage, Stage::Compute)
+        {
+            self.s.push(
+                Diagnostic::error(
+                    codes::BAD_SEMANTIC,
+                    format!("`{sname}` is not an input of {} shaders", self.s.stage.name()),
+                )
+                .label(sspan, "unknown or unsupported here")
+                .note(if matches!(self.s.stage, Stage::Compute) {
+                    "compute shaders take SV_DispatchThreadID, SV_GroupID, SV_GroupThreadID and SV_GroupIndex"
+                } else {
+                    "check the semantic's spelling and stage"
+                }),
+            );
+            return None;
+        }
+        // A user semantic: its `[[vk::location]]`, or the next location.
+        let location = match vk.location {
+            Some(l) => {
+                io.explicit_in.get_or_insert(span);
+                l
+            }
+            None => {
+                io.auto_in.get_or_insert(sspan);
+                let l = io.next_in;
+                io.next_in += self.location_count(ty);
+                l
+            }
+        };
+        // Vulkan has no bool stage variables (VUID-StandaloneSpirv-Input-07290):
+        // DXC passes them as uint.
+        let var_ty = self.io_type(ty);
+        let it = self.s.ir_ty(var_ty);
+        let interpolation = interp.or_else(|| {
+            // Vulkan: integer fragment inputs must be Flat.
+            (self.s.stage == Stage::Pixel
+                && self.s.types.component(ty).is_some_and(|c| !c.is_float()))
+            .then_some(ir::Interpolation::Flat)
+        });
+        let g = self.s.module.globals.append(ir::GlobalVariable {
+            name: Some(format!("in.var.{sname}")),
+            space: ir::AddressSpace::Input,
+            ty: it,
+            init: None,
+            binding: None,
+            io: Some(ir::Binding::Location {
+                location,
+                index: None,
+                interpolation: if self.s.stage == Stage::Pixel {
+                    interpolation
+                } else {
+                    None
+                },
+                sampling: if self.s.stage == Stage::Pixel {
+                    sampling
+                } else {
+                    None
+                },
+                patch: false,
+            }),
+            precise: false,
+            invariant: false,
+            semantic: Some(sname.to_string()),
+            counter: None,
+        });
+        let pty = self.ptr_type(it, ir::AddressSpace::Input);
+        let p = self.add(ir::Expression::GlobalVariable(g), pty);
+        let v = self.add(ir::Expression::Load { pointer: p }, it);
+        if var_ty == ty {
+            return Some(v);
+        }
+        let c = self.cast(Val::expr(var_ty, v), ty, span);
+        self.value(&c)
+    }
+
+    /// The type of the stage variable for a value of type `ty`: bools
+    /// become uints.
+    pub(super) fn io_type(&mut self, ty: TyId) -> TyId {
+        match self.s.types.component(ty) {
+            Some(Sc::Bool) if matches!(self.s.types.get(ty), Ty::Scalar(_) | Ty::Vector(..)) => {
+                self.s.types.with_component(ty, Sc::U32)
+            }
+            _ => ty,
+        }
+    }
+
+    /// Locations a value takes (one per row of a matrix, per array element).
+    pub(super) fn location_count(&self, ty: TyId) -> u32 {
+        match *self.s.types.get(ty) {
+            Ty::Matrix(_, r, _) => r as u32,
+            Ty::Array(e, n) => self.location_count(e) * n.unwrap_or(1),
+            Ty::Struct(sid) => self
+                .s
+                .types
+                .struct_info(sid)
+                .fields
+                .iter()
+                .map(|f| self.location_count(f.ty))
+                .sum(),
+            _ => 1,
+        }
+    }
+
+    /// Stores an entry result (or out parameter) of type `ty` to stage
+    /// outputs. `modes` are the interpolation modifiers of the parameter
+    /// (struct members' own ones take precedence).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn stage_output(
+        &mut self,
+        io: &mut Io,
+        v: ir::Handle<ir::Expression>,
+        ty: TyId,
+        sem: Option<(Symbol, Span)>,
+        modes: (Option<ir::Interpolation>, Option<ir::Sampling>),
+        precise: bool,
+        vk: VkLoc,
+        name: &str,
+        span: Span,
+    ) {
+        if sem.is_none() {
+            if let Some(sid) = self.s.types.as_struct(ty) {
+                let info = self.s.types.struct_info(sid).clone();
+                let mut idx = 0;
+                if let Some(b) = info.base {
+                    let bt = self.s.ir_ty(b);
+                    let e = self.add(ir::Expression::AccessIndex { base: v, index: 0 }, bt);
+                    self.stage_output(io, e, b, None, modes, precise, VkLoc::default(), name, span);
+                    idx = 1;
+                }
+                let _ = idx;
+                for f in info.fields.iter() {
+                    if f.bits.is_some() {
+                        self.s
+                            .unsupported("bit-fields in entry point results", f.span);
+                        return;
+                    }
+                    let ft = self.s.ir_ty(f.ty);
+                    let e = self.add(
+                        ir::Expression::AccessIndex {
+                            base: v,
+                            index: f.member,
+                        },
+                        ft,
+                    );
+                    let fname = format!("{name}.{}", f.name);
+                    self.stage_output(
+                        io,
+                        e,
+                        f.ty,
+                        f.semantic,
+                        (f.interp.or(modes.0), f.sampling.or(modes.1)),
+                        precise || f.precise,
+                        VkLoc {
+                            location: f.vk_location,
+                            index: f.vk_index,
+                        },
+                        &fname,
+                        f.span,
+                    );
+                }
+                return;
+            }
+            self.s.push(
+                Diagnostic::error(
+                    codes::BAD_SEMANTIC,
+                    format!("entry point output `{name}` has no semantic"),
+                )
+                .label(span, "needs a semantic such as `: SV_Target`"),
+            );
+            return;
+        }
+        let Some((sname, sspan)) = sem else { return };
+        if let Some(d) = distance_semantic(sname.as_str())
+            && matches!(
+                self.s.stage,
+                Stage::Vertex | Stage::Domain | Stage::Geometry
+            )
+        {
+            self.store_distance(io, v, ty, d, span);
+            return;
+        }
+        if let Some((b, vname, nat)) = system_value(self.s.stage, IoDir::Output, sname.as_str()) {
+            let nt = self.natural_type(nat);
+            let g = self.builtin_var(io, b, IoDir::Output, vname, nt);
+            self.s.module.globals[g].precise |= precise;
+            let c = self.cast(Val::expr(ty, v), nt, span);
+            let Some(h) = self.value(&c) else { return };
+            let it = self.s.ir_ty(nt);
+            let pty = self.ptr_type(it, ir::AddressSpace::Output);
+            let p = self.add(ir::Expression::GlobalVariable(g), pty);
+            self.stmt(ir::Statement::Store {
+                pointer: p,
+                value: h,
+            });
+            return;
+        }
+        let lower = sname.as_str().to_ascii_lowercase();
+        let location = if let Some(n) = lower.strip_prefix("sv_target") {
+            if self.s.stage != Stage::Pixel {
+                self.s.error(
+                    codes::BAD_SEMANTIC,
+                    format!("`{sname}` is an output of pixel shaders only"),
+                    sspan,
+                    "not here",
+                );
+                return;
+            }
+            vk.location.unwrap_or_else(|| n.parse::<u32>().unwrap_or(0))
+        } else if lower.starts_with("sv_")
+            || self.s.stage == Stage::Compute
+            || self.s.stage == Stage::Pixel
+        {
+            self.s.push(
+                Diagnostic::error(
+                    codes::BAD_SEMANTIC,
+                    format!(
+                        "`{sname}` is not an output of {} shaders",
+                        self.s.stage.name()
+                    ),
+                )
+                .label(sspan, "unknown or unsupported here"),
+            );
+            return;
+        } else if let Some(l) = vk.location {
+            io.explicit_out.get_or_insert(span);
+            l
+        } else {
+            io.auto_out.get_or_insert(sspan);
+            let l = io.next_out;
+            io.next_out += self.location_count(ty);
+            l
+        };
+        if vk.index.is_some() && self.s.stage != Stage::Pixel {
+            self.s.error(
+                codes::BAD_ATTRIBUTE,
+                "`vk::index` applies to pixel shader outputs only",
+                span,
+                "not a pixel shader output",
+            );
+        }
+        let var_ty = self.io_type(ty);
+        let v = if var_ty == ty {
+            v
+        } else {
+            let c = self.cast(Val::expr(ty, v), var_ty, span);
+            match self.value(&c) {
+                Some(h) => h,
+                None => return,
+            }
+        };
+        let it = self.s.ir_ty(var_ty);
+        // Vertex and mesh shader outputs carry their interpolation
+        // modifiers as decorations, integers `Flat`, like the pixel shader
+        // inputs they feed: DXC's mapping (SPIR-V.rst, "Interpolation
+        // modes") decorates both sides. Pixel shader outputs must have none
+        // (VUID-StandaloneSpirv-Flat-06202).
+        let (interpolation, sampling) = if matches!(self.s.stage, Stage::Vertex | Stage::Mesh) {
+            let integer = self.s.types.component(ty).is_some_and(|c| !c.is_float());
+            (
+                modes.0.or(integer.then_some(ir::Interpolation::Flat)),
+                modes.1,
+            )
+        } else {
+            (None, None)
+        };
+        let g = self.s.module.globals.append(ir::GlobalVariable {
+            name: Some(format!("out.var.{sname}")),
+            space: ir::AddressSpace::Output,
+            ty: it,
+            init: None,
+            binding: None,
+            io: Some(ir::Binding::Location {
+                location,
+                index: vk.index.filter(|_| self.s.stage == Stage::Pixel),
+                interpolation,
+                sampling,
+                patch: false,
+            }),
+            precise,
+            invariant: false,
+            semantic: Some(sname.to_string()),
+            counter: None,
+        });
+        let pty = self.ptr_type(it, ir::AddressSpace::Output);
+        let p = self.add(ir::Expression::GlobalVariable(g), pty);
+        self.stmt(ir::Statement::Store {
+            pointer: p,
+            value: v,
+        });
+    }
+}

@@ -1,0 +1,268 @@
+//! System-value semantics: which builtin each `SV_` semantic is in each
+//! stage and direction, the builtin variables, and `SV_ClipDistanceN` /
+//! `SV_CullDistanceN` packed into one array each.
+
+use super::io::Io;
+use crate::diag::codes;
+use crate::intern::Symbol;
+use crate::ir;
+use crate::options::Stage;
+use crate::sema::Sema;
+use crate::sema::body::FnCtx;
+use crate::sema::body::place::Val;
+use crate::sema::types::{self, Sc, TyId};
+use crate::span::Span;
+
+/// Direction of a stage interface variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum IoDir {
+    Input,
+    Output,
+}
+
+/// A system-value semantic as a builtin: the builtin, its natural HLSL
+/// type, and the name DXC gives the variable.
+/// `SV_ClipDistanceN` → `(false, N)`, `SV_CullDistanceN` → `(true, N)`.
+pub(super) fn distance_semantic(sem: &str) -> Option<(bool, u32)> {
+    let s = sem.to_ascii_lowercase();
+    let (cull, rest) = if let Some(r) = s.strip_prefix("sv_clipdistance") {
+        (false, r)
+    } else {
+        (true, s.strip_prefix("sv_culldistance")?)
+    };
+    let n = if rest.is_empty() {
+        0
+    } else {
+        rest.parse().ok()?
+    };
+    Some((cull, n))
+}
+
+pub(super) fn system_value(
+    stage: Stage,
+    dir: IoDir,
+    sem: &str,
+) -> Option<(spirv::BuiltIn, &'static str, TyKind)> {
+    use spirv::BuiltIn as B;
+    let s = sem.to_ascii_lowercase();
+    Some(match (stage, dir, s.as_str()) {
+        (
+            Stage::Compute | Stage::Mesh | Stage::Amplification,
+            IoDir::Input,
+            "sv_dispatchthreadid",
+        ) => (
+            B::GlobalInvocationId,
+            "gl_GlobalInvocationID",
+            TyKind::Uint3,
+        ),
+        (Stage::Compute | Stage::Mesh | Stage::Amplification, IoDir::Input, "sv_groupid") => {
+            (B::WorkgroupId, "gl_WorkGroupID", TyKind::Uint3)
+        }
+        (Stage::Compute | Stage::Mesh | Stage::Amplification, IoDir::Input, "sv_groupthreadid") => {
+            (B::LocalInvocationId, "gl_LocalInvocationID", TyKind::Uint3)
+        }
+        (Stage::Compute | Stage::Mesh | Stage::Amplification, IoDir::Input, "sv_groupindex") => (
+            B::LocalInvocationIndex,
+            "gl_LocalInvocationIndex",
+            TyKind::Uint,
+        ),
+        (Stage::Vertex, IoDir::Input, "sv_vertexid") => {
+            (B::VertexIndex, "gl_VertexIndex", TyKind::Uint)
+        }
+        (Stage::Vertex, IoDir::Input, "sv_instanceid") => {
+            (B::InstanceIndex, "gl_InstanceIndex", TyKind::Uint)
+        }
+        (Stage::Vertex | Stage::Domain | Stage::Geometry, IoDir::Output, "sv_position") => {
+            (B::Position, "gl_Position", TyKind::Float4)
+        }
+        (Stage::Pixel, IoDir::Input, "sv_position") => {
+            (B::FragCoord, "gl_FragCoord", TyKind::Float4)
+        }
+        (Stage::Pixel, IoDir::Input, "sv_isfrontface") => {
+            (B::FrontFacing, "gl_FrontFacing", TyKind::Bool)
+        }
+        (Stage::Pixel, IoDir::Input, "sv_sampleindex") => {
+            (B::SampleId, "gl_SampleID", TyKind::Uint)
+        }
+        (Stage::Pixel | Stage::Geometry, IoDir::Input, "sv_primitiveid") => {
+            (B::PrimitiveId, "gl_PrimitiveID", TyKind::Uint)
+        }
+        (Stage::Pixel, IoDir::Output, "sv_depth") => (B::FragDepth, "gl_FragDepth", TyKind::Float),
+        _ => return None,
+    })
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) enum TyKind {
+    Uint,
+    Uint3,
+    Float,
+    Float4,
+    Bool,
+}
+
+impl<'a> Sema<'a> {
+    /// An Input built-in read by an intrinsic (one global per built-in).
+    pub fn builtin_input(
+        &mut self,
+        b: spirv::BuiltIn,
+        name: &str,
+        ty: TyId,
+    ) -> ir::Handle<ir::GlobalVariable> {
+        if let Some((h, _)) = self.module.globals.iter().find(|(_, g)| {
+            g.io == Some(ir::Binding::BuiltIn(b)) && g.space == ir::AddressSpace::Input
+        }) {
+            return h;
+        }
+        let it = self.ir_ty(ty);
+        self.module.globals.append(ir::GlobalVariable {
+            name: Some(name.into()),
+            space: ir::AddressSpace::Input,
+            ty: it,
+            init: None,
+            binding: None,
+            io: Some(ir::Binding::BuiltIn(b)),
+            precise: false,
+            invariant: false,
+            semantic: None,
+            counter: None,
+        })
+    }
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    pub(super) fn builtin_var(
+        &mut self,
+        io: &mut Io,
+        b: spirv::BuiltIn,
+        dir: IoDir,
+        name: &str,
+        ty: TyId,
+    ) -> ir::Handle<ir::GlobalVariable> {
+        if let Some(&(_, _, g)) = io.builtins.iter().find(|(x, d, _)| *x == b && *d == dir) {
+            return g;
+        }
+        let it = self.s.ir_ty(ty);
+        let g = self.s.module.globals.append(ir::GlobalVariable {
+            name: Some(name.into()),
+            space: if dir == IoDir::Input {
+                ir::AddressSpace::Input
+            } else {
+                ir::AddressSpace::Output
+            },
+            ty: it,
+            init: None,
+            binding: None,
+            io: Some(ir::Binding::BuiltIn(b)),
+            precise: false,
+            invariant: false,
+            semantic: None,
+            counter: None,
+        });
+        io.builtins.push((b, dir, g));
+        g
+    }
+
+    pub(super) fn natural_type(&mut self, k: TyKind) -> TyId {
+        match k {
+            TyKind::Uint => types::UINT,
+            TyKind::Uint3 => self.s.types.vector(Sc::U32, 3),
+            TyKind::Float => types::FLOAT,
+            TyKind::Float4 => self.s.types.vector(Sc::F32, 4),
+            TyKind::Bool => types::BOOL,
+        }
+    }
+
+    /// The `SV_ClipDistanceN`/`SV_CullDistanceN` semantics among the
+    /// outputs of type `ty` with semantic `sem` (struct members included):
+    /// `(cull, N, components)`.
+    pub(super) fn collect_distances(
+        &self,
+        ty: TyId,
+        sem: Option<(Symbol, Span)>,
+        out: &mut Vec<(bool, u32, u32)>,
+    ) {
+        match sem {
+            Some((name, _)) => {
+                if let Some((cull, n)) = distance_semantic(name.as_str()) {
+                    let count = self.s.types.shape(ty).map_or(1, |s| s.count());
+                    out.push((cull, n, count));
+                }
+            }
+            None => {
+                if let Some(sid) = self.s.types.as_struct(ty) {
+                    let info = self.s.types.struct_info(sid);
+                    if let Some(b) = info.base {
+                        self.collect_distances(b, None, out);
+                    }
+                    for f in &info.fields {
+                        self.collect_distances(f.ty, f.semantic, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes an `SV_ClipDistanceN`/`SV_CullDistanceN` output value into its
+    /// elements of the stage's one `ClipDistance`/`CullDistance` array.
+    pub(super) fn store_distance(
+        &mut self,
+        io: &mut Io,
+        v: ir::Handle<ir::Expression>,
+        ty: TyId,
+        (cull, n): (bool, u32),
+        span: Span,
+    ) {
+        let Some(&(_, _, offset)) = io
+            .distance_offsets
+            .iter()
+            .find(|&&(c, k, _)| c == cull && k == n)
+        else {
+            return;
+        };
+        let Some(shape) = self.s.types.shape(ty) else {
+            self.s.error(
+                codes::BAD_SEMANTIC,
+                "a clip or cull distance is a float or a vector of floats",
+                span,
+                "not a float scalar or vector",
+            );
+            return;
+        };
+        let count = shape.count();
+        let size = io.distance_sizes[usize::from(cull)];
+        let arr = self.s.types.array(types::FLOAT, Some(size));
+        let (b, name) = if cull {
+            (spirv::BuiltIn::CullDistance, "gl_CullDistance")
+        } else {
+            (spirv::BuiltIn::ClipDistance, "gl_ClipDistance")
+        };
+        let g = self.builtin_var(io, b, IoDir::Output, name, arr);
+        let float_ty = self.s.types.with_shape(Sc::F32, shape);
+        let c = self.cast(Val::expr(ty, v), float_ty, span);
+        let Some(h) = self.value(&c) else { return };
+        let at = self.s.ir_ty(arr);
+        let ft = self.s.ir_ty(types::FLOAT);
+        let apty = self.ptr_type(at, ir::AddressSpace::Output);
+        let fpty = self.ptr_type(ft, ir::AddressSpace::Output);
+        let base = self.add(ir::Expression::GlobalVariable(g), apty);
+        for i in 0..count {
+            let component = if count == 1 {
+                h
+            } else {
+                self.add(ir::Expression::AccessIndex { base: h, index: i }, ft)
+            };
+            let p = self.add(
+                ir::Expression::AccessIndex {
+                    base,
+                    index: offset + i,
+                },
+                fpty,
+            );
+            self.stmt(ir::Statement::Store {
+                pointer: p,
+                value: component,
+            });
+        }
+    }
+}
