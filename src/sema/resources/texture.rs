@@ -446,3 +446,189 @@ fn gradient_count(dim: TexDim) -> u8 {
         TexDim::D3 | TexDim::Cube => 3,
     }
 }
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// `res[i]` for buffers and textures.
+    /// `tex.mips[level][coord]` / `tex.sample[s][coord]`: a texel of a mip
+    /// level, or a sample of a multisampled texture.
+    pub fn texture_element(
+        &mut self,
+        tex: Val,
+        sel: Val,
+        sel_span: Span,
+        coord: Val,
+        coord_span: Span,
+        span: Span,
+    ) -> Val {
+        let Ty::Resource(ResKind::Texture { dim, array, ms, .. }, elem) =
+            self.s.types.get(tex.ty).clone()
+        else {
+            return Val::error();
+        };
+        let elem_ty = elem.unwrap_or(types::FLOAT);
+        let Some(image) = self.value(&tex) else {
+            return Val::error();
+        };
+        let sv = self.convert(sel, types::INT, sel_span);
+        let Some(s) = self.value(&sv) else {
+            return Val::error();
+        };
+        let n = coord_count(dim, array);
+        let ct = if n == 1 {
+            types::INT
+        } else {
+            self.s.types.vector(Sc::I32, n)
+        };
+        let cv = self.convert(coord, ct, coord_span);
+        let Some(c) = self.value(&cv) else {
+            return Val::error();
+        };
+        let _ = span;
+        let (level, sample) = if ms { (None, Some(s)) } else { (Some(s), None) };
+        let v4 = self.image_load(image, c, level, sample, None, elem_ty, None);
+        let h = self.from_texel(v4, elem_ty);
+        Val::expr(elem_ty, h)
+    }
+
+    /// A coordinate with exactly `n` components (truncating or padding with
+    /// zeros as needed).
+    pub(in crate::sema) fn fit_coord(
+        &mut self,
+        c: ir::Handle<ir::Expression>,
+        n: u8,
+        _span: Span,
+    ) -> ir::Handle<ir::Expression> {
+        let cty = self.expr_ty(c);
+        let (have, scalar) = match self.s.module.types[cty].inner {
+            ir::TypeInner::Vector { size, scalar } => (size, scalar),
+            ir::TypeInner::Scalar(s) => (1, s),
+            _ => return c,
+        };
+        if have == n {
+            return c;
+        }
+        let sc = Sc::from_ir(scalar);
+        let from = self.s.types.vector(sc, have);
+        if have > n {
+            let comps: Vec<u8> = (0..n).collect();
+            return self.swizzle_value(c, from, &comps);
+        }
+        let mut parts = Vec::new();
+        if have == 1 {
+            parts.push(c);
+        } else {
+            let st = self.s.types.scalar(sc);
+            let sit = self.s.ir_ty(st);
+            for i in 0..have as u32 {
+                parts.push(self.add(ir::Expression::AccessIndex { base: c, index: i }, sit));
+            }
+        }
+        let zero = crate::sema::body::place::konst_literal(
+            crate::sema::types::consteval::Konst::int(0).convert(sc),
+        );
+        let z = self.lit(zero);
+        while parts.len() < n as usize {
+            parts.push(z);
+        }
+        let t = self.s.types.vector(sc, n);
+        let it = self.s.ir_ty(t);
+        self.add(
+            ir::Expression::Compose {
+                ty: it,
+                components: parts,
+            },
+            it,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::sema) fn image_load(
+        &mut self,
+        image: ir::Handle<ir::Expression>,
+        coord: ir::Handle<ir::Expression>,
+        level: Option<ir::Handle<ir::Expression>>,
+        sample: Option<ir::Handle<ir::Expression>>,
+        offset: Option<ir::Handle<ir::Expression>>,
+        elem: TyId,
+        status: Option<&Arg>,
+    ) -> ir::Handle<ir::Expression> {
+        let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
+        let v4 = self.s.types.vector(sc, 4);
+        let it = self.s.ir_ty(v4);
+        let load = |sparse| ir::Expression::ImageLoad {
+            image,
+            coordinate: coord,
+            level,
+            sample,
+            offset,
+            sparse,
+        };
+        match status {
+            Some(st) => self.sparse_read(load(true), it, st),
+            None => self.add(load(false), it),
+        }
+    }
+
+    /// Checks the trailing `status` argument of a texture read: the
+    /// residency code is written to it, so it must be an lvalue
+    /// (SPIR-V.rst, "Texture methods": OpImageSparse* when a status is
+    /// present).
+    pub(in crate::sema) fn status_arg_ok(&mut self, a: &Arg) -> bool {
+        if a.val.is_error() {
+            return false;
+        }
+        if a.val.as_place().is_none() {
+            self.s.error(
+                codes::OUT_ARG_NOT_LVALUE,
+                "the status argument must be an lvalue: the operation writes its residency code there",
+                a.span,
+                "not an lvalue",
+            );
+            return false;
+        }
+        self.status_type_ok(a) && self.check_writable(&a.val, a.span)
+    }
+
+    /// Emits the sparse form `op` of a read whose dense result has IR type
+    /// `texel`: its result is `{ uint code; texel }`; the code goes to
+    /// `status` and the texel is returned.
+    pub(in crate::sema) fn sparse_read(
+        &mut self,
+        op: ir::Expression,
+        texel: ir::Handle<ir::Type>,
+        status: &Arg,
+    ) -> ir::Handle<ir::Expression> {
+        let (code, texel) = self.sparse_parts(op, texel);
+        self.write_out(status, code, types::UINT);
+        texel
+    }
+
+    /// Emits the sparse read `op` (dense result type `texel`) and returns
+    /// its residency code and texel.
+    pub(in crate::sema) fn sparse_parts(
+        &mut self,
+        op: ir::Expression,
+        texel: ir::Handle<ir::Type>,
+    ) -> (ir::Handle<ir::Expression>, ir::Handle<ir::Expression>) {
+        let u = self.s.ir_ty(types::UINT);
+        let member = |name: &str, ty| ir::StructMember {
+            name: Some(name.into()),
+            ty,
+            offset: None,
+            matrix_layout: None,
+            precise: false,
+            binding: None,
+        };
+        let rty = self.s.module.types.insert(ir::Type {
+            name: Some("SparseResidencyStruct".into()),
+            inner: ir::TypeInner::Struct {
+                members: vec![member("code", u), member("texel", texel)],
+                size: 0,
+            },
+        });
+        let r = self.add(op, rty);
+        let code = self.add(ir::Expression::AccessIndex { base: r, index: 0 }, u);
+        let texel = self.add(ir::Expression::AccessIndex { base: r, index: 1 }, texel);
+        (code, texel)
+    }
+}

@@ -1,0 +1,130 @@
+//! The counters of RW/Append/Consume structured buffers: made on first
+//! use (DXC's `counter.var.NAME`), in a runtime array for buffers from the
+//! heap, and the atomic operations on them.
+
+use crate::ir;
+use crate::sema::body::FnCtx;
+use crate::sema::body::place::{Place, Val, ValKind};
+use crate::sema::types::{self};
+use crate::span::Span;
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// The counter global of the buffer behind `v` (created on first use
+    /// for RW structured buffers).
+    pub(in crate::sema) fn counter_of(
+        &mut self,
+        v: &Val,
+        span: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        let ValKind::Place(Place::Ptr { ptr, .. }) = &v.kind else {
+            self.s
+                .unsupported("counters of this buffer expression", span);
+            return None;
+        };
+        let sb = ir::AddressSpace::Storage { writable: true };
+        // A buffer from the descriptor heap: its counter is the same
+        // element of the counter heap.
+        let heap_index = match self.fb.body.function.expressions[*ptr] {
+            ir::Expression::Access { base, index } => Some((base, Some(index), 0)),
+            ir::Expression::AccessIndex { base, index } => Some((base, None, index)),
+            _ => None,
+        }
+        .filter(|(base, _, _)| {
+            matches!(self.fb.body.function.expressions[*base], ir::Expression::GlobalVariable(g) if self.s.res.heaps.values().any(|&h| h == g))
+        });
+        let gv = match self.fb.body.function.expressions[*ptr] {
+            ir::Expression::GlobalVariable(gv) => gv,
+            _ if heap_index.is_some() => {
+                let (_, dynamic, constant) = heap_index?;
+                let index = match dynamic {
+                    Some(i) => i,
+                    None => self.u32_lit(constant),
+                };
+                let heap = self.counter_heap();
+                let hty = self.s.module.globals[heap].ty;
+                let block = match self.s.module.types[hty].inner {
+                    ir::TypeInner::Array { base, .. } => base,
+                    _ => hty,
+                };
+                let hpty = self.ptr_type(hty, sb);
+                let h = self.add(ir::Expression::GlobalVariable(heap), hpty);
+                let bpty = self.ptr_type(block, sb);
+                return Some(self.add(ir::Expression::Access { base: h, index }, bpty));
+            }
+            _ => {
+                self.s.unsupported(
+                    "counters of buffers passed as parameters or in arrays",
+                    span,
+                );
+                return None;
+            }
+        };
+        let c = match self.s.module.globals[gv].counter {
+            Some(c) => c,
+            None => {
+                let (rindex, r) = self.s.res.decl_of(gv)?;
+                let (name, rspan) = (r.name, r.span);
+                self.s.make_counter(gv, rindex, name, rspan)
+            }
+        };
+        let cty = self.s.module.globals[c].ty;
+        let cpty = self.ptr_type(cty, sb);
+        Some(self.add(ir::Expression::GlobalVariable(c), cpty))
+    }
+
+    /// The runtime array of counters for heap resources.
+    pub(in crate::sema) fn counter_heap(&mut self) -> ir::Handle<ir::GlobalVariable> {
+        if let Some(h) = self.s.res.counter_heap {
+            return h;
+        }
+        let block = self.s.counter_block_type();
+        let arr = self.s.module.ty(ir::TypeInner::Array {
+            base: block,
+            size: ir::ArraySize::Runtime,
+            stride: None,
+        });
+        let g = ir::build::add_global(
+            &mut self.s.module,
+            "counter.var.ResourceDescriptorHeap",
+            ir::AddressSpace::Storage { writable: true },
+            arr,
+        );
+        self.s.res.counter_heap = Some(g);
+        g
+    }
+
+    /// Atomically adds `delta` to a buffer's counter; gives the old value.
+    pub(in crate::sema) fn counter_op(
+        &mut self,
+        v: &Val,
+        add: bool,
+        span: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        let base = self.counter_of(v, span)?;
+        let int = self.s.ir_ty(types::INT);
+        let ipty = self.ptr_type(int, ir::AddressSpace::Storage { writable: true });
+        let p = self.add(ir::Expression::AccessIndex { base, index: 0 }, ipty);
+        let one = self.i32_lit(1);
+        let r = self.add(ir::Expression::AtomicResult, int);
+        self.stmt(ir::Statement::Atomic {
+            pointer: p,
+            fun: if add {
+                ir::AtomicFunction::Add
+            } else {
+                ir::AtomicFunction::Subtract
+            },
+            value: Some(one),
+            compare: None,
+            result: Some(r),
+        });
+        Some(r)
+    }
+
+    pub(in crate::sema) fn as_uint(
+        &mut self,
+        h: ir::Handle<ir::Expression>,
+    ) -> ir::Handle<ir::Expression> {
+        let u = self.s.ir_ty(types::UINT);
+        self.as_kind(h, ir::ScalarKind::Uint, None, u)
+    }
+}
