@@ -6,6 +6,7 @@
 pub mod assign;
 pub mod convert;
 pub mod expr;
+pub mod index;
 pub mod init;
 pub mod locals;
 pub mod memory;

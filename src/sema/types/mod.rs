@@ -13,6 +13,7 @@ pub mod consteval;
 pub mod layout;
 pub mod resolve;
 pub mod scope;
+pub mod templates;
 
 use crate::intern::Symbol;
 use crate::ir;
