@@ -450,230 +450,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Val::expr(ret, h)
             }
             Custom::Transpose => self.transpose(vals[0], t0),
-            Custom::Isfinite => {
-                let nan = self.per_row(ret, vals, &mut |cx, a, rt| {
-                    cx.add(
-                        ir::Expression::Relational {
-                            fun: ir::RelationalFunction::IsNan,
-                            argument: a[0],
-                        },
-                        rt,
-                    )
-                });
-                let inf = self.per_row(ret, vals, &mut |cx, a, rt| {
-                    cx.add(
-                        ir::Expression::Relational {
-                            fun: ir::RelationalFunction::IsInf,
-                            argument: a[0],
-                        },
-                        rt,
-                    )
-                });
-                let either = self.binary_ir(ir::BinaryOperator::LogicalOr, nan, inf, ret, ret);
-                let h = self.per_row(ret, &[either], &mut |cx, a, rt| {
-                    cx.add(
-                        ir::Expression::Unary {
-                            op: ir::UnaryOperator::LogicalNot,
-                            expr: a[0],
-                            precise: false,
-                        },
-                        rt,
-                    )
-                });
-                Val::expr(ret, h)
-            }
-            Custom::Any | Custom::All => {
-                let fun = if c == Custom::Any {
-                    ir::RelationalFunction::Any
-                } else {
-                    ir::RelationalFunction::All
-                };
-                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
-                let bt = self.s.types.with_shape(Sc::Bool, shape);
-                let b = self.convert(Val::expr(t0, vals[0]), bt, span);
-                let Some(h) = self.value(&b) else {
-                    return Val::error();
-                };
-                let bool_ir = self.s.ir_ty(types::BOOL);
-                let h = match shape {
-                    Shape::Scalar => h,
-                    Shape::Vector(_) => {
-                        self.add(ir::Expression::Relational { fun, argument: h }, bool_ir)
-                    }
-                    Shape::Matrix(r, cc) => {
-                        let rows: Vec<_> = (0..r)
-                            .map(|i| {
-                                let row = self.matrix_row(h, Sc::Bool, r, cc, i);
-                                if cc == 1 {
-                                    row
-                                } else {
-                                    self.add(
-                                        ir::Expression::Relational { fun, argument: row },
-                                        bool_ir,
-                                    )
-                                }
-                            })
-                            .collect();
-                        if rows.len() == 1 {
-                            rows[0]
-                        } else {
-                            let vt = self.s.types.vector(Sc::Bool, r);
-                            let vit = self.s.ir_ty(vt);
-                            let v = self.add(
-                                ir::Expression::Compose {
-                                    ty: vit,
-                                    components: rows,
-                                },
-                                vit,
-                            );
-                            self.add(ir::Expression::Relational { fun, argument: v }, bool_ir)
-                        }
-                    }
-                };
-                Val::expr(types::BOOL, h)
-            }
+            Custom::Isfinite => self.is_finite(ret, vals),
+            Custom::Any | Custom::All => self.any_all(c == Custom::Any, t0, vals[0], span),
             Custom::AsUint
             | Custom::AsInt
             | Custom::AsFloat
             | Custom::AsUint16
             | Custom::AsInt16
-            | Custom::AsFloat16 => {
-                let (kind, sc) = match c {
-                    Custom::AsUint => (ir::ScalarKind::Uint, Sc::U32),
-                    Custom::AsInt => (ir::ScalarKind::Sint, Sc::I32),
-                    Custom::AsUint16 => (ir::ScalarKind::Uint, Sc::U16),
-                    Custom::AsInt16 => (ir::ScalarKind::Sint, Sc::I16),
-                    Custom::AsFloat16 => (ir::ScalarKind::Float, Sc::F16),
-                    _ => (ir::ScalarKind::Float, Sc::F32),
-                };
-                let width = sc.width();
-                let sixteen = width == 2;
-                if sixteen && !self.s.opts.enable_16bit_types {
-                    return self.error(
-                        codes::NO_MATCHING_OVERLOAD,
-                        "reinterpreting as 16-bit values needs -enable-16bit-types",
-                        args[0].span,
-                        "16-bit types are not enabled",
-                    );
-                }
-                // A literal takes the type of the width reinterpreted:
-                // `asuint16(1)` reads an int16_t, `asfloat16(1.0)` a half.
-                let (t0, vals) = match self.s.types.component(args[0].val.ty) {
-                    Some(l @ (Sc::LitInt | Sc::LitFloat)) if sixteen => {
-                        let lc = match (l, sc) {
-                            (Sc::LitFloat, _) => Sc::F16,
-                            (_, Sc::U16) => Sc::U16,
-                            _ => Sc::I16,
-                        };
-                        let lt = self.s.types.with_component(args[0].val.ty, lc);
-                        let cv = self.convert(args[0].val.clone(), lt, args[0].span);
-                        match self.value(&cv) {
-                            Some(h) => (lt, vec![h]),
-                            None => return Val::error(),
-                        }
-                    }
-                    _ => (t0, vals.to_vec()),
-                };
-                let from = self.s.types.component(t0).unwrap_or(Sc::F32);
-                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
-                if from.width() != width && (from != Sc::Bool || sixteen) {
-                    return self.error(
-                        codes::NO_MATCHING_OVERLOAD,
-                        format!(
-                            "cannot reinterpret `{}` as {}-bit values",
-                            self.s.ty_name(t0),
-                            width * 8
-                        ),
-                        args[0].span,
-                        format!("not a {}-bit type", width * 8),
-                    );
-                }
-                let mut h = vals[0];
-                let mut from = from;
-                if from == Sc::Bool {
-                    h = self.convert_components(h, Sc::Bool, Sc::U32, shape);
-                    from = Sc::U32;
-                }
-                if from == sc {
-                    return Val::expr(ret, h);
-                }
-                let h = self.per_row(ret, &[h], &mut |cx, a, rt| {
-                    cx.add(
-                        ir::Expression::As {
-                            expr: a[0],
-                            kind,
-                            convert: None,
-                            precise: false,
-                        },
-                        rt,
-                    )
-                });
-                Val::expr(ret, h)
-            }
-            Custom::AsUintDouble => {
-                // asuint(double, out uint lo, out uint hi).
-                let from = self.s.types.component(t0).unwrap_or(Sc::F32);
-                if from != Sc::F64 {
-                    return self.error(
-                        codes::NO_MATCHING_OVERLOAD,
-                        "the three-argument `asuint` takes a double",
-                        args[0].span,
-                        "not a double",
-                    );
-                }
-                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
-                let u64t = self.s.types.with_shape(Sc::U64, shape);
-                let u64i = self.s.ir_ty(u64t);
-                let bits = self.as_kind(vals[0], ir::ScalarKind::Uint, None, u64i);
-                let ut = self.s.types.with_shape(Sc::U32, shape);
-                let uit = self.s.ir_ty(ut);
-                let lo = self.as_kind(bits, ir::ScalarKind::Uint, Some(4), uit);
-                let sh = self.lit(ir::Literal::U64(32));
-                let sh = self.splat_scalar(sh, Sc::U64, shape);
-                let hs = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::ShiftRight,
-                        left: bits,
-                        right: sh,
-                        precise: false,
-                    },
-                    u64i,
-                );
-                let hi = self.as_kind(hs, ir::ScalarKind::Uint, Some(4), uit);
-                self.write_out(&args[1], lo, ut);
-                self.write_out(&args[2], hi, ut);
-                Val::void()
-            }
-            Custom::AsDouble => {
-                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
-                let u64t = self.s.types.with_shape(Sc::U64, shape);
-                let u64i = self.s.ir_ty(u64t);
-                let lo = self.as_kind(vals[0], ir::ScalarKind::Uint, Some(8), u64i);
-                let hi = self.as_kind(vals[1], ir::ScalarKind::Uint, Some(8), u64i);
-                let sh = self.lit(ir::Literal::U64(32));
-                let sh = self.splat_scalar(sh, Sc::U64, shape);
-                let hs = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::ShiftLeft,
-                        left: hi,
-                        right: sh,
-                        precise: false,
-                    },
-                    u64i,
-                );
-                let bits = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::InclusiveOr,
-                        left: lo,
-                        right: hs,
-                        precise: false,
-                    },
-                    u64i,
-                );
-                let it = self.s.ir_ty(ret);
-                let h = self.as_kind(bits, ir::ScalarKind::Float, None, it);
-                Val::expr(ret, h)
-            }
+            | Custom::AsFloat16 => self.reinterpret(c, ret, t0, vals, args),
+            Custom::AsUintDouble => self.as_uint_double(t0, vals, args),
+            Custom::AsDouble => self.as_double(ret, t0, vals),
             Custom::Select => {
                 let (tc, ta) = (r.params[0], r.params[1]);
                 self.select_vals(
@@ -704,75 +490,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.write_out(&args[2], co, t0);
                 Val::void()
             }
-            Custom::Clip => {
-                if !matches!(self.s.stage, Stage::Pixel | Stage::Library) {
-                    return self.error(
-                        codes::STAGE_STATEMENT,
-                        "`clip` in a shader that is not a pixel shader",
-                        span,
-                        "only pixel shaders can discard",
-                    );
-                }
-                let zero = self.splat_f(0.0, t0);
-                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
-                let bt = self.s.types.with_shape(Sc::Bool, shape);
-                let lt = self.binary_ir(ir::BinaryOperator::Less, vals[0], zero, t0, bt);
-                let anyv = self.custom(
-                    Custom::Any,
-                    &Resolved {
-                        overload: r.overload,
-                        params: vec![bt],
-                        slots: [bt; 4],
-                        ret: types::BOOL,
-                    },
-                    &[lt],
-                    args,
-                    span,
-                );
-                if let ValKind::Expr(c) = anyv.kind {
-                    self.stmt(ir::Statement::If {
-                        condition: c,
-                        accept: vec![ir::Statement::Kill],
-                        reject: Vec::new(),
-                        control: ir::SelectionControl::None,
-                    });
-                }
-                Val::void()
-            }
+            Custom::Clip => self.clip(t0, vals[0], span),
             Custom::Frexp => self.unsupported("frexp", span),
-            Custom::QuadAny | Custom::QuadAll => {
-                // The quad's four values by swaps, combined (DXC's form
-                // without SPV_KHR_quad_control).
-                let b = self.s.ir_ty(types::BOOL);
-                let op = if c == Custom::QuadAny {
-                    ir::BinaryOperator::LogicalOr
-                } else {
-                    ir::BinaryOperator::LogicalAnd
-                };
-                let mut acc = vals[0];
-                for swap in [
-                    ir::SubgroupOperation::QuadReadAcrossX,
-                    ir::SubgroupOperation::QuadReadAcrossY,
-                    ir::SubgroupOperation::QuadReadAcrossDiagonal,
-                ] {
-                    let res = self.add(ir::Expression::SubgroupResult, b);
-                    self.stmt(ir::Statement::Subgroup {
-                        op: swap,
-                        args: vec![vals[0]],
-                        result: res,
-                    });
-                    acc = self.add(
-                        ir::Expression::Binary {
-                            op,
-                            left: acc,
-                            right: res,
-                            precise: false,
-                        },
-                        b,
-                    );
-                }
-                Val::expr(types::BOOL, acc)
-            }
+            Custom::QuadAny | Custom::QuadAll => self.quad_any_all(c == Custom::QuadAny, vals[0]),
             Custom::NonUniform => {
                 let it = self.s.ir_ty(ret);
                 let h = self.add(ir::Expression::NonUniform { value: vals[0] }, it);
@@ -784,20 +504,167 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Val::expr(types::BOOL, h)
             }
             Custom::GroupWaveCount | Custom::GroupWaveIndex => {
-                let (bi, name) = if c == Custom::GroupWaveCount {
-                    (spirv::BuiltIn::NumSubgroups, "gl_NumSubgroups")
-                } else {
-                    (spirv::BuiltIn::SubgroupId, "gl_SubgroupID")
-                };
-                let g = self.s.builtin_input(bi, name, types::UINT);
-                let u = self.s.ir_ty(types::UINT);
-                let pty = self.ptr_type(u, ir::AddressSpace::Input);
-                let p = self.add(ir::Expression::GlobalVariable(g), pty);
-                let h = self.add(ir::Expression::Load { pointer: p }, u);
-                Val::expr(types::UINT, h)
+                self.group_wave_builtin(c == Custom::GroupWaveCount)
             }
             Custom::Mul | Custom::Interlocked(_) => Val::error(),
         }
+    }
+
+    /// `isfinite`: neither NaN nor infinite, row by row.
+    fn is_finite(&mut self, ret: TyId, vals: &[ir::Handle<ir::Expression>]) -> Val {
+        let nan = self.per_row(ret, vals, &mut |cx, a, rt| {
+            cx.add(
+                ir::Expression::Relational {
+                    fun: ir::RelationalFunction::IsNan,
+                    argument: a[0],
+                },
+                rt,
+            )
+        });
+        let inf = self.per_row(ret, vals, &mut |cx, a, rt| {
+            cx.add(
+                ir::Expression::Relational {
+                    fun: ir::RelationalFunction::IsInf,
+                    argument: a[0],
+                },
+                rt,
+            )
+        });
+        let either = self.binary_ir(ir::BinaryOperator::LogicalOr, nan, inf, ret, ret);
+        let h = self.per_row(ret, &[either], &mut |cx, a, rt| {
+            cx.add(
+                ir::Expression::Unary {
+                    op: ir::UnaryOperator::LogicalNot,
+                    expr: a[0],
+                    precise: false,
+                },
+                rt,
+            )
+        });
+        Val::expr(ret, h)
+    }
+
+    /// `any`/`all` of a scalar, vector or matrix (a matrix row by row,
+    /// then across the rows).
+    fn any_all(&mut self, any: bool, t0: TyId, v: ir::Handle<ir::Expression>, span: Span) -> Val {
+        let fun = if any {
+            ir::RelationalFunction::Any
+        } else {
+            ir::RelationalFunction::All
+        };
+        let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
+        let bt = self.s.types.with_shape(Sc::Bool, shape);
+        let b = self.convert(Val::expr(t0, v), bt, span);
+        let Some(h) = self.value(&b) else {
+            return Val::error();
+        };
+        let bool_ir = self.s.ir_ty(types::BOOL);
+        let h = match shape {
+            Shape::Scalar => h,
+            Shape::Vector(_) => self.add(ir::Expression::Relational { fun, argument: h }, bool_ir),
+            Shape::Matrix(r, cc) => {
+                let rows: Vec<_> = (0..r)
+                    .map(|i| {
+                        let row = self.matrix_row(h, Sc::Bool, r, cc, i);
+                        if cc == 1 {
+                            row
+                        } else {
+                            self.add(ir::Expression::Relational { fun, argument: row }, bool_ir)
+                        }
+                    })
+                    .collect();
+                if rows.len() == 1 {
+                    rows[0]
+                } else {
+                    let vt = self.s.types.vector(Sc::Bool, r);
+                    let vit = self.s.ir_ty(vt);
+                    let v = self.add(
+                        ir::Expression::Compose {
+                            ty: vit,
+                            components: rows,
+                        },
+                        vit,
+                    );
+                    self.add(ir::Expression::Relational { fun, argument: v }, bool_ir)
+                }
+            }
+        };
+        Val::expr(types::BOOL, h)
+    }
+
+    /// `clip(x)`: discard when any component of `x` is negative.
+    fn clip(&mut self, t0: TyId, v: ir::Handle<ir::Expression>, span: Span) -> Val {
+        if !matches!(self.s.stage, Stage::Pixel | Stage::Library) {
+            return self.error(
+                codes::STAGE_STATEMENT,
+                "`clip` in a shader that is not a pixel shader",
+                span,
+                "only pixel shaders can discard",
+            );
+        }
+        let zero = self.splat_f(0.0, t0);
+        let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
+        let bt = self.s.types.with_shape(Sc::Bool, shape);
+        let lt = self.binary_ir(ir::BinaryOperator::Less, v, zero, t0, bt);
+        let anyv = self.any_all(true, bt, lt, span);
+        if let ValKind::Expr(c) = anyv.kind {
+            self.stmt(ir::Statement::If {
+                condition: c,
+                accept: vec![ir::Statement::Kill],
+                reject: Vec::new(),
+                control: ir::SelectionControl::None,
+            });
+        }
+        Val::void()
+    }
+
+    /// `QuadAny`/`QuadAll`: the quad's four values by swaps, combined
+    /// (DXC's form without SPV_KHR_quad_control).
+    fn quad_any_all(&mut self, any: bool, v: ir::Handle<ir::Expression>) -> Val {
+        let b = self.s.ir_ty(types::BOOL);
+        let op = if any {
+            ir::BinaryOperator::LogicalOr
+        } else {
+            ir::BinaryOperator::LogicalAnd
+        };
+        let mut acc = v;
+        for swap in [
+            ir::SubgroupOperation::QuadReadAcrossX,
+            ir::SubgroupOperation::QuadReadAcrossY,
+            ir::SubgroupOperation::QuadReadAcrossDiagonal,
+        ] {
+            let res = self.add(ir::Expression::SubgroupResult, b);
+            self.stmt(ir::Statement::Subgroup {
+                op: swap,
+                args: vec![v],
+                result: res,
+            });
+            acc = self.add(
+                ir::Expression::Binary {
+                    op,
+                    left: acc,
+                    right: res,
+                    precise: false,
+                },
+                b,
+            );
+        }
+        Val::expr(types::BOOL, acc)
+    }
+
+    /// `GetGroupWaveCount`/`GetGroupWaveIndex`: a subgroup builtin input.
+    fn group_wave_builtin(&mut self, count: bool) -> Val {
+        let (bi, name) = if count {
+            (spirv::BuiltIn::NumSubgroups, "gl_NumSubgroups")
+        } else {
+            (spirv::BuiltIn::SubgroupId, "gl_SubgroupID")
+        };
+        let g = self.s.builtin_input(bi, name, types::UINT);
+        let u = self.s.ir_ty(types::UINT);
+        let pty = self.ptr_type(u, ir::AddressSpace::Input);
+        let p = self.add(ir::Expression::GlobalVariable(g), pty);
+        let h = self.add(ir::Expression::Load { pointer: p }, u);
+        Val::expr(types::UINT, h)
     }
 
     /// `InterlockedOp(dest, …)` on groupshared memory, buffer elements or

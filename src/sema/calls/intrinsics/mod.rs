@@ -5,6 +5,7 @@
 //! `write_out` and the type helpers on `cx.s.types`; a new intrinsic needs
 //! a table entry and, if no generic lowering fits, a `Custom` case.
 
+pub mod bits;
 pub mod lower;
 pub mod matrix;
 pub mod table;
