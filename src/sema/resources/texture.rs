@@ -8,7 +8,7 @@ use crate::sema::body::place::Val;
 use crate::sema::calls::Arg;
 use crate::sema::resources::texture_rules::takes_clamp;
 use crate::sema::resources::{coord_count, offset_count};
-use crate::sema::types::{self, ResKind, Sc, Shape, TexDim, Ty, TyId};
+use crate::sema::types::{self, ResKind, Sc, TexDim, Ty, TyId};
 use crate::span::Span;
 
 impl<'s, 'a> FnCtx<'s, 'a> {
@@ -109,137 +109,34 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args: Vec<Arg>,
         span: Span,
     ) -> Val {
-        let Some(image) = self.value(&obj) else {
-            return Val::error();
-        };
+        match self.sample_checked(obj, dim, array, elem, m, &args, span) {
+            Ok(v) | Err(v) => v,
+        }
+    }
+
+    /// `sample`, with every early error as `Err`.
+    #[allow(clippy::too_many_arguments)]
+    fn sample_checked(
+        &mut self,
+        obj: Val,
+        dim: TexDim,
+        array: bool,
+        elem: TyId,
+        m: &str,
+        args: &[Arg],
+        span: Span,
+    ) -> Result<Val, Val> {
+        let image = self.value(&obj).ok_or_else(Val::error)?;
         let (Some(sa), Some(ca)) = (args.first(), args.get(1)) else {
-            return self.sample_args_error(m, dim, span);
+            return Err(self.sample_args_error(m, dim, span));
         };
-        let comparison = m.contains("Cmp");
-        match self.s.types.get(sa.val.ty) {
-            Ty::Sampler { comparison: false } if comparison => {
-                return self.error(
-                    codes::TYPE_MISMATCH,
-                    format!("`{m}` needs a `SamplerComparisonState`"),
-                    sa.span,
-                    "a `SamplerState`",
-                );
-            }
-            Ty::Sampler { .. } => {}
-            _ => {
-                return self.error(
-                    codes::TYPE_MISMATCH,
-                    format!("the first argument of `{m}` must be a sampler"),
-                    sa.span,
-                    "not a sampler",
-                );
-            }
-        }
-        // Newer methods (SM 6.7 SampleCmpLevel, SM 6.8 SampleCmpBias/Grad).
-        let since = match m {
-            "SampleCmpLevel" => Some(7),
-            "SampleCmpBias" | "SampleCmpGrad" => Some(8),
-            _ => None,
-        };
-        if let Some(minor) = since
-            && !self.require_shader_model(6, minor, m, span, "")
-        {
-            return Val::error();
-        }
-        let Some(sampler) = self.value(&sa.val) else {
-            return Val::error();
-        };
+        self.check_sampler(m, sa, span)?;
+        let sampler = self.value(&sa.val).ok_or_else(Val::error)?;
         let n = coord_count(dim, array);
-        let Some(coord) = self.float_coord(ca, n) else {
-            return Val::error();
-        };
+        let coord = self.float_coord(ca, n).ok_or_else(Val::error)?;
         let on = offset_count(dim);
         let mut rest = &args[2..];
-        let mut depth_ref = None;
-        let level = match m {
-            "Sample" | "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha" => {
-                ir::SampleLevel::Auto
-            }
-            "SampleLevel" | "SampleBias" => {
-                let Some(l) = rest.first() else {
-                    return self.sample_args_error(m, dim, span);
-                };
-                let Some(lh) = self.arg_as(l, types::FLOAT) else {
-                    return Val::error();
-                };
-                rest = &rest[1..];
-                if m == "SampleLevel" {
-                    ir::SampleLevel::Exact(lh)
-                } else {
-                    ir::SampleLevel::Bias(lh)
-                }
-            }
-            "SampleGrad" => {
-                let (Some(x), Some(y)) = (rest.first(), rest.get(1)) else {
-                    return self.sample_args_error(m, dim, span);
-                };
-                let gn = gradient_count(dim);
-                let (Some(xh), Some(yh)) = (self.float_coord(x, gn), self.float_coord(y, gn))
-                else {
-                    return Val::error();
-                };
-                rest = &rest[2..];
-                ir::SampleLevel::Gradient { x: xh, y: yh }
-            }
-            "SampleCmpBias" | "SampleCmpGrad" => {
-                // The comparator, then (bias | ddx, ddy), as DXC's
-                // texture.sample-cmp-bias/-grad tests call them.
-                let Some(r) = rest.first() else {
-                    return self.sample_args_error(m, dim, span);
-                };
-                depth_ref = self.arg_as(r, types::FLOAT);
-                rest = &rest[1..];
-                if m == "SampleCmpBias" {
-                    let Some(l) = rest.first() else {
-                        return self.sample_args_error(m, dim, span);
-                    };
-                    let Some(lh) = self.arg_as(l, types::FLOAT) else {
-                        return Val::error();
-                    };
-                    rest = &rest[1..];
-                    ir::SampleLevel::Bias(lh)
-                } else {
-                    let (Some(x), Some(y)) = (rest.first(), rest.get(1)) else {
-                        return self.sample_args_error(m, dim, span);
-                    };
-                    let gn = gradient_count(dim);
-                    let (Some(xh), Some(yh)) = (self.float_coord(x, gn), self.float_coord(y, gn))
-                    else {
-                        return Val::error();
-                    };
-                    rest = &rest[2..];
-                    ir::SampleLevel::Gradient { x: xh, y: yh }
-                }
-            }
-            "SampleCmp" | "SampleCmpLevelZero" | "SampleCmpLevel" | "GatherCmp"
-            | "GatherCmpRed" => {
-                let Some(r) = rest.first() else {
-                    return self.sample_args_error(m, dim, span);
-                };
-                depth_ref = self.arg_as(r, types::FLOAT);
-                rest = &rest[1..];
-                match m {
-                    "SampleCmp" | "GatherCmp" | "GatherCmpRed" => ir::SampleLevel::Auto,
-                    "SampleCmpLevelZero" => ir::SampleLevel::Zero,
-                    _ => {
-                        let Some(l) = rest.first() else {
-                            return self.sample_args_error(m, dim, span);
-                        };
-                        let Some(lh) = self.arg_as(l, types::FLOAT) else {
-                            return Val::error();
-                        };
-                        rest = &rest[1..];
-                        ir::SampleLevel::Exact(lh)
-                    }
-                }
-            }
-            _ => return self.sample_args_error(m, dim, span),
-        };
+        let (level, depth_ref) = self.sample_level(m, dim, &mut rest, span)?;
         let gather = match m {
             "Gather" | "GatherRed" | "GatherCmp" | "GatherCmpRed" => Some(0),
             "GatherGreen" => Some(1),
@@ -265,12 +162,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let at = args
                 .get(args.len() - rest.len() - 1)
                 .map_or(span, |a| a.span);
-            return self.error(
+            return Err(self.error(
                 codes::TYPE_MISMATCH,
                 format!("the offset of `{m}` must be a constant"),
                 at,
                 "not a constant (only gathers take variable offsets)",
-            );
+            ));
         }
         // Gathers with four offsets, one per texel of the footprint.
         let mut offsets = None;
@@ -284,7 +181,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.arg_as(&rest[1], ot),
                 self.arg_as(&rest[2], ot),
             ) else {
-                return Val::error();
+                return Err(Val::error());
             };
             offsets = Some([o0, o1, o2, o3]);
             rest = &rest[3..];
@@ -306,22 +203,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 && c.val.as_place().is_none()
                 && self.s.types.component(c.val.ty).is_some_and(Sc::is_float) =>
             {
-                return self.no_clamp_error(m, dim, c);
+                return Err(self.no_clamp_error(m, dim, c));
             }
             [st] => {
                 if !self.status_arg_ok(st) {
-                    return Val::error();
+                    return Err(Val::error());
                 }
                 Some(st)
             }
-            [c, _] if !takes_clamp(m) => return self.no_clamp_error(m, dim, c),
-            _ => return self.sample_args_error(m, dim, span),
+            [c, _] if !takes_clamp(m) => return Err(self.no_clamp_error(m, dim, c)),
+            _ => return Err(self.sample_args_error(m, dim, span)),
         };
         if matches!(level, ir::SampleLevel::Auto | ir::SampleLevel::Bias(_))
             && m.starts_with("Sample")
         {
             if !self.derivatives_available(m, span) {
-                return Val::error();
+                return Err(Val::error());
             }
             self.s.entry.uses_derivatives = true;
         }
@@ -372,68 +269,185 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     None => self.add(sample(false, Some(all)), it),
                 }
             }
-            (status, Some(offsets)) => {
-                // One gather per offset; texel i comes from gather i
-                // (SPIR-V.rst: the non-constant form of the four-offset
-                // overloads, which is also exact for constant offsets).
-                let st = self.s.types.scalar(sc);
-                let sit = self.s.ir_ty(st);
-                let u = self.s.ir_ty(types::UINT);
-                let b = self.s.ir_ty(types::BOOL);
-                let mut texels = Vec::with_capacity(4);
-                let mut codes = Vec::with_capacity(4);
-                for (i, o) in offsets.into_iter().enumerate() {
-                    let g = match status {
-                        Some(_) => {
-                            let op = sample(true, Some(o));
-                            let (code, g) = self.sparse_parts(op, it);
-                            codes.push(code);
-                            g
-                        }
-                        None => self.add(sample(false, Some(o)), it),
-                    };
-                    texels.push(self.add(
-                        ir::Expression::AccessIndex {
-                            base: g,
-                            index: i as u32,
-                        },
-                        sit,
-                    ));
-                }
-                if let Some(st) = status {
-                    // Fully mapped iff all four are: report the first
-                    // non-resident code, else the last one.
-                    let mut code = codes[3];
-                    for &c in codes[..3].iter().rev() {
-                        let resident =
-                            self.add(ir::Expression::SparseTexelsResident { code: c }, b);
-                        code = self.add(
-                            ir::Expression::Select {
-                                condition: resident,
-                                accept: code,
-                                reject: c,
-                            },
-                            u,
-                        );
-                    }
-                    self.write_out(st, code, types::UINT);
-                }
-                self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: texels,
-                    },
-                    it,
-                )
-            }
+            (status, Some(offsets)) => self.gather_each_offset(&sample, offsets, status, sc, it),
         };
         self.tag_span(h, span);
         if depth_ref.is_some() || gather.is_some() {
-            return Val::expr(result_ty, h);
+            return Ok(Val::expr(result_ty, h));
         }
         let r = self.from_texel(h, elem);
-        let _ = Shape::Scalar;
-        Val::expr(elem, r)
+        Ok(Val::expr(elem, r))
+    }
+
+    /// The sampler argument of `m`: a sampler, a comparison sampler for
+    /// the comparing forms; and the shader model the newer forms need.
+    fn check_sampler(&mut self, m: &str, sa: &Arg, span: Span) -> Result<(), Val> {
+        let comparison = m.contains("Cmp");
+        match self.s.types.get(sa.val.ty) {
+            Ty::Sampler { comparison: false } if comparison => {
+                return Err(self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("`{m}` needs a `SamplerComparisonState`"),
+                    sa.span,
+                    "a `SamplerState`",
+                ));
+            }
+            Ty::Sampler { .. } => {}
+            _ => {
+                return Err(self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("the first argument of `{m}` must be a sampler"),
+                    sa.span,
+                    "not a sampler",
+                ));
+            }
+        }
+        // Newer methods (SM 6.7 SampleCmpLevel, SM 6.8 SampleCmpBias/Grad).
+        let since = match m {
+            "SampleCmpLevel" => Some(7),
+            "SampleCmpBias" | "SampleCmpGrad" => Some(8),
+            _ => None,
+        };
+        if let Some(minor) = since
+            && !self.require_shader_model(6, minor, m, span, "")
+        {
+            return Err(Val::error());
+        }
+        Ok(())
+    }
+
+    /// The level of detail of `m` and its depth comparator, taken from the
+    /// front of `rest`: the comparator first, then a level or bias, or the
+    /// two gradients.
+    fn sample_level(
+        &mut self,
+        m: &str,
+        dim: TexDim,
+        rest: &mut &[Arg],
+        span: Span,
+    ) -> Result<(ir::SampleLevel, Option<ir::Handle<ir::Expression>>), Val> {
+        let mut depth_ref = None;
+        if matches!(
+            m,
+            "SampleCmpBias"
+                | "SampleCmpGrad"
+                | "SampleCmp"
+                | "SampleCmpLevelZero"
+                | "SampleCmpLevel"
+                | "GatherCmp"
+                | "GatherCmpRed"
+        ) {
+            // The comparator, then (bias | ddx, ddy), as DXC's
+            // texture.sample-cmp-bias/-grad tests call them.
+            let Some(r) = rest.first() else {
+                return Err(self.sample_args_error(m, dim, span));
+            };
+            depth_ref = self.arg_as(r, types::FLOAT);
+            *rest = &rest[1..];
+        }
+        let level = match m {
+            "Sample" | "Gather" | "GatherRed" | "GatherGreen" | "GatherBlue" | "GatherAlpha"
+            | "SampleCmp" | "GatherCmp" | "GatherCmpRed" => ir::SampleLevel::Auto,
+            "SampleCmpLevelZero" => ir::SampleLevel::Zero,
+            "SampleLevel" | "SampleCmpLevel" => {
+                ir::SampleLevel::Exact(self.lod_arg(m, dim, rest, span)?)
+            }
+            "SampleBias" | "SampleCmpBias" => {
+                ir::SampleLevel::Bias(self.lod_arg(m, dim, rest, span)?)
+            }
+            "SampleGrad" | "SampleCmpGrad" => {
+                let (Some(x), Some(y)) = (rest.first(), rest.get(1)) else {
+                    return Err(self.sample_args_error(m, dim, span));
+                };
+                let gn = gradient_count(dim);
+                let (Some(xh), Some(yh)) = (self.float_coord(x, gn), self.float_coord(y, gn))
+                else {
+                    return Err(Val::error());
+                };
+                *rest = &rest[2..];
+                ir::SampleLevel::Gradient { x: xh, y: yh }
+            }
+            _ => return Err(self.sample_args_error(m, dim, span)),
+        };
+        Ok((level, depth_ref))
+    }
+
+    /// A float level or bias taken from the front of `rest`.
+    fn lod_arg(
+        &mut self,
+        m: &str,
+        dim: TexDim,
+        rest: &mut &[Arg],
+        span: Span,
+    ) -> Result<ir::Handle<ir::Expression>, Val> {
+        let Some(l) = rest.first() else {
+            return Err(self.sample_args_error(m, dim, span));
+        };
+        let lh = self.arg_as(l, types::FLOAT).ok_or_else(Val::error)?;
+        *rest = &rest[1..];
+        Ok(lh)
+    }
+
+    /// A gather with four offsets that are not all constant: one gather
+    /// per offset, texel i from gather i (SPIR-V.rst: the non-constant
+    /// form of the four-offset overloads, which is also exact for constant
+    /// offsets), and for a sparse read the first non-resident code.
+    fn gather_each_offset(
+        &mut self,
+        sample: &dyn Fn(bool, Option<ir::Handle<ir::Expression>>) -> ir::Expression,
+        offsets: [ir::Handle<ir::Expression>; 4],
+        status: Option<&Arg>,
+        sc: Sc,
+        it: ir::Handle<ir::Type>,
+    ) -> ir::Handle<ir::Expression> {
+        let st = self.s.types.scalar(sc);
+        let sit = self.s.ir_ty(st);
+        let u = self.s.ir_ty(types::UINT);
+        let b = self.s.ir_ty(types::BOOL);
+        let mut texels = Vec::with_capacity(4);
+        let mut codes = Vec::with_capacity(4);
+        for (i, o) in offsets.into_iter().enumerate() {
+            let g = match status {
+                Some(_) => {
+                    let op = sample(true, Some(o));
+                    let (code, g) = self.sparse_parts(op, it);
+                    codes.push(code);
+                    g
+                }
+                None => self.add(sample(false, Some(o)), it),
+            };
+            texels.push(self.add(
+                ir::Expression::AccessIndex {
+                    base: g,
+                    index: i as u32,
+                },
+                sit,
+            ));
+        }
+        if let Some(st) = status {
+            // Fully mapped iff all four are: report the first
+            // non-resident code, else the last one.
+            let mut code = codes[3];
+            for &c in codes[..3].iter().rev() {
+                let resident = self.add(ir::Expression::SparseTexelsResident { code: c }, b);
+                code = self.add(
+                    ir::Expression::Select {
+                        condition: resident,
+                        accept: code,
+                        reject: c,
+                    },
+                    u,
+                );
+            }
+            self.write_out(st, code, types::UINT);
+        }
+        self.add(
+            ir::Expression::Compose {
+                ty: it,
+                components: texels,
+            },
+            it,
+        )
     }
 }
 
