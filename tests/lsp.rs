@@ -791,6 +791,7 @@ fn samples_open_without_diagnostics() {
     let dir = crate::common::root().join("samples");
     for name in [
         "blur",
+        "cull_instances",
         "histogram",
         "matmul",
         "mesh_lit",
@@ -799,6 +800,7 @@ fn samples_open_without_diagnostics() {
         "reduce_sum",
         "shadow_pcf",
         "skinning",
+        "tonemap",
     ] {
         let p = dir.join(format!("{name}.hlsl"));
         let text = std::fs::read_to_string(&p).unwrap();
