@@ -8,7 +8,7 @@
 // counter, instead of one atomic per visible instance. The subgroup size is
 // whatever the device has (8 on lavapipe, 32 on NVIDIA).
 //
-// Compile:  hlslc -spirv -T cs_6_0 -E main samples/cull_instances.hlsl -Fo cull_instances.spv
+// Compile:  hlslc -spirv -T cs_6_0 -E main -fspv-target-env=vulkan1.1 samples/cull_instances.hlsl -Fo cull_instances.spv
 // Dispatch: (DIVIDE_ROUND_UP(InstanceCount, 64), 1, 1)
 //
 // Bindings (register(xN) -> descriptor set 0, binding N):

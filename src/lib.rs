@@ -144,10 +144,11 @@ pub fn compile_to_ir(
     } else {
         sema::lower(&parsed.unit, options, &mut diags)
     };
-    // The IR invariants are checked after lowering in debug builds (and so
-    // in tests): a violation is a bug in hlslc, reported, never a panic.
+    // With `verify_ir` (`--verify-ir`, debug builds, tests) the IR
+    // invariants are checked after lowering: a violation is a bug in hlslc,
+    // reported, never a panic.
     let module = match module {
-        Some(m) if cfg!(debug_assertions) => match ir::valid::validate(&m) {
+        Some(m) if options.verify_ir => match ir::valid::validate(&m) {
             Ok(()) => Some(m),
             Err(errors) => {
                 diags.push(

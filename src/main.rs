@@ -184,6 +184,7 @@ fn cli() -> Command {
         .arg(value("MF", "FILE", "Write a make-style depfile to FILE"))
         .arg(value("emit", "KIND", "What to write to -Fo (or stdout): spirv (default), asm, ir").value_parser(["spirv", "asm", "ir"]))
         .arg(value("ir-after", "PASS", "With --emit ir (implied): print the IR after PASS (lowering, float_controls, inline, precise, const_fold, forward, algebra, fuse_mad, cse, dce) instead of after the whole pipeline").value_parser(clap::builder::PossibleValuesParser::new(hlslc::passes::PASS_NAMES)))
+        .arg(flag("verify-ir", "Check the IR's invariants after lowering and after every pass (always on in debug builds); a violation is an internal error (E0003), not SPIR-V"))
         .arg(flag("no-color", "Never colour diagnostics"))
         .arg(value("diagnostics-format", "FORMAT", "human (default), short (file:line:col: …), json").value_parser(["human", "short", "json"]))
 }
@@ -371,6 +372,10 @@ fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
         ));
     }
     o.ir_after_pass = ir_after;
+    // On by default in debug builds; the flag turns it on in any build.
+    if m.get_flag("verify-ir") {
+        o.verify_ir = true;
+    }
     o.reflect = m.get_one::<String>("Fre").is_some();
     for (name, slot) in [
         ("fvk-bind-resource-heap", &mut o.resource_heap_binding),
@@ -789,6 +794,16 @@ mod tests {
             .unwrap_err()
             .contains("needs --emit ir")
         );
+    }
+
+    #[test]
+    fn verify_ir_turns_the_validator_on_in_any_build() {
+        let o = parse(&["-T", "cs_6_0", "--verify-ir", "x.hlsl"]).unwrap();
+        assert!(o.verify_ir);
+        // Without the flag, as the build profile decides.
+        let o = parse(&["-T", "cs_6_0", "x.hlsl"]).unwrap();
+        assert_eq!(o.verify_ir, cfg!(debug_assertions));
+        assert!(cli().render_long_help().to_string().contains("--verify-ir"));
     }
 
     #[test]

@@ -314,6 +314,14 @@ pub struct Options {
     pub preserve_interface: bool,
     /// `-fspv-preserve-bindings`: keep unused resource declarations.
     pub preserve_bindings: bool,
+    /// `--verify-ir`: check the IR's invariants ([`crate::ir::valid`])
+    /// after lowering and after every pass, as cranelift's
+    /// `enable_verifier` setting does. A violation is a bug in hlslc: it
+    /// becomes an internal-error diagnostic (E0003) naming the pass, the
+    /// pipeline stops, and no SPIR-V is written. Costs one walk of the
+    /// module per pass. On by default in debug builds only; the tests and
+    /// the fuzz targets turn it on in every build profile.
+    pub verify_ir: bool,
 }
 
 impl Default for Options {
@@ -355,6 +363,7 @@ impl Default for Options {
             legacy_buffer_matrix_order: false,
             preserve_interface: false,
             preserve_bindings: false,
+            verify_ir: cfg!(debug_assertions),
         }
     }
 }

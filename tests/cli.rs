@@ -2,8 +2,11 @@
 
 use std::process::Command;
 
+/// The binary, validating the IR after every pass as every test compiles.
 fn hlslc() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hlslc"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_hlslc"));
+    c.arg("--verify-ir");
+    c
 }
 
 #[test]

@@ -10,7 +10,7 @@ use hlslc::Options;
 use hlslc::diag::{DiagnosticFormat, render_to_string};
 
 fn options_from_header(text: &str) -> (Options, bool) {
-    let mut o = Options::default();
+    let mut o = common::verified_options();
     let Some(args) = text.lines().next().and_then(|l| l.strip_prefix("// args:")) else {
         return (o, true);
     };

@@ -54,9 +54,19 @@ fn code(d: &Diagnostic) -> &str {
     }
 }
 
+/// The server's own compiler with the IR validator on, as every test
+/// compiles (`cargo test --release` has no debug assertions).
+fn verified_compile(path: &Path, loader: &dyn FileLoader, o: &Options) -> Compilation {
+    let o = Options {
+        verify_ir: true,
+        ..o.clone()
+    };
+    compile_document(path, loader, &o)
+}
+
 impl Client {
     fn start(init_options: Value) -> Client {
-        Self::start_with(init_options, compile_document)
+        Self::start_with(init_options, verified_compile)
     }
 
     fn start_with(init_options: Value, compile: CompileFn) -> Client {
@@ -781,6 +791,7 @@ fn samples_open_without_diagnostics() {
     let dir = crate::common::root().join("samples");
     for name in [
         "blur",
+        "cull_instances",
         "histogram",
         "matmul",
         "mesh_lit",
@@ -789,6 +800,7 @@ fn samples_open_without_diagnostics() {
         "reduce_sum",
         "shadow_pcf",
         "skinning",
+        "tonemap",
     ] {
         let p = dir.join(format!("{name}.hlsl"));
         let text = std::fs::read_to_string(&p).unwrap();

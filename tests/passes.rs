@@ -249,6 +249,7 @@ mod engine {
         let mut d = Diagnostics::new();
         let o = PipelineOptions {
             stop_after: Some(pass.to_string()),
+            verify: true,
             ..PipelineOptions::new(level)
         };
         pipeline_with(&mut m, &o, &mut d);

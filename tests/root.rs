@@ -17,6 +17,7 @@ mod runtime;
 mod runtime_fma;
 mod runtime_graphics;
 mod runtime_ieee;
+mod samples;
 mod sema;
 mod snapshots;
 mod sparse;

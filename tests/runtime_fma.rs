@@ -32,6 +32,7 @@
 //! HLSLC_VK_DEVICE=NVIDIA ./root-<hash> runtime_fma --nocapture
 //! ```
 
+use crate::common;
 use crate::vk::{self, Resource};
 use hlslc::diag::{DiagnosticFormat, render_to_string};
 use hlslc::options::TargetEnv;
@@ -152,7 +153,7 @@ pub fn compile(level: u8) -> Vec<u32> {
         profile: hlslc::options::Profile::parse("cs_6_0"),
         opt_level: level,
         target_env: TargetEnv::Vulkan1_1,
-        ..hlslc::Options::default()
+        ..common::verified_options()
     };
     let c = hlslc::compile(std::path::Path::new("fma.hlsl"), &loader, &options);
     let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Short);

@@ -1,10 +1,16 @@
 //! What the fuzz targets share: the in-memory file system the CLI's
-//! `-I`-less compile would see, and the diagnostic renderers.
+//! `-I`-less compile would see, the diagnostic renderers, and the check of
+//! a successful compile's SPIR-V.
+#![allow(dead_code)] // each target uses part of it
 
 use hlslc::Compilation;
 use hlslc::diag::DiagnosticFormat;
+use hlslc::options::TargetEnv;
 use hlslc::source::MemoryLoader;
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 
 /// `main.hlsl` holding `text`, beside the two headers the samples include,
 /// so that the sample seeds get past `#include` and into the compiler.
@@ -32,4 +38,56 @@ pub fn render(c: &Compilation) {
         // Every diagnostic renders to something.
         assert!(list.is_empty() || !text.is_empty());
     }
+}
+
+/// Checks the SPIR-V of a successful compile: rspirv must parse it, and
+/// `spirv-val` must accept it for `env` when it is installed (Debian's
+/// `spirv-tools`; looked up once per process). The flags are the ones the
+/// test suite validates default-layout modules with: DXC's relaxed block
+/// layout needs `--relax-block-layout` on Vulkan 1.0 (core from 1.1).
+pub fn validate_spirv(words: &[u32], env: TargetEnv) {
+    if let Err(e) = rspirv::dr::load_words(words) {
+        panic!("rspirv cannot parse the SPIR-V of a successful compile: {e}");
+    }
+    if !spirv_val_installed() {
+        return;
+    }
+    let mut args = vec!["--target-env", env.name()];
+    if env == TargetEnv::Vulkan1_0 {
+        args.push("--relax-block-layout");
+    }
+    args.push("-");
+    let mut child = Command::new("spirv-val")
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spirv-val was found, so it starts");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    // Write from a thread: spirv-val may stop reading early (a bad header)
+    // or fill its output pipe before it has read everything.
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    let out = child.wait_with_output().expect("spirv-val runs");
+    let _ = writer.join();
+    assert!(
+        out.status.success(),
+        "spirv-val {} rejects the SPIR-V of a successful compile:\n{}{}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+fn spirv_val_installed() -> bool {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        Command::new("spirv-val")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
 }

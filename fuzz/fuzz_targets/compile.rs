@@ -6,7 +6,11 @@
 //! - bit 5: `-Fre` (reflection of the SPIR-V);
 //! - bit 6: `-fspv-target-env=vulkan1.3` instead of the default 1.0.
 //!
-//! `fuzz/seed.sh` prefixes each seed with the byte its `-T` header names.
+//! The IR validator runs after lowering and every pass (`--verify-ir`); a
+//! successful compile's SPIR-V must parse and pass `spirv-val` for the
+//! target environment (where spirv-val is installed).
+//!
+//! `fuzz/seed.py` prefixes each seed with the byte its `-T` header names.
 #![no_main]
 
 mod common;
@@ -32,6 +36,9 @@ fuzz_target!(|data: &[u8]| {
         } else {
             TargetEnv::default()
         },
+        // Invalid IR after lowering or a pass is an internal error below,
+        // in the release builds cargo-fuzz makes too.
+        verify_ir: true,
         ..Options::default()
     };
     let (loader, path) = common::loader(String::from_utf8_lossy(source).into_owned());
@@ -55,5 +62,6 @@ fuzz_target!(|data: &[u8]| {
             !artifact.spirv.is_empty(),
             "a successful compile made no SPIR-V"
         );
+        common::validate_spirv(&artifact.spirv, options.target_env);
     }
 });

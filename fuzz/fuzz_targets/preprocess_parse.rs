@@ -13,6 +13,8 @@ fuzz_target!(|data: &[u8]| {
     let (loader, path) = common::loader(String::from_utf8_lossy(data).into_owned());
     let options = Options {
         profile: Profile::parse("cs_6_0"),
+        // Nothing here reaches the IR yet; should it, it is checked.
+        verify_ir: true,
         ..Options::default()
     };
     let (_text, c) = hlslc::preprocess_to_string(&path, &loader, &options);

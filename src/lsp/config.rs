@@ -13,9 +13,9 @@
 //!    The flags that change diagnostics are understood (`-T`, `-E`, `-D`,
 //!    `-I`, `-HV`, `-O`, `-enable-16bit-types`, `-Zpr`/`-Zpc`,
 //!    `-fspv-target-env=`, `-fspv-entrypoint-name=`, `-fvk-*` layouts,
-//!    shifts and bindings, `-Gis`); output flags are skipped; relative `-I`
-//!    directories are relative to the workspace root (or the document's
-//!    directory without one).
+//!    shifts and bindings, `-Gis`, `--verify-ir`); output flags are
+//!    skipped; relative `-I` directories are relative to the workspace root
+//!    (or the document's directory without one).
 //!
 //! With a profile the document is fully compiled (semantic diagnostics
 //! included); without one only preprocessed and parsed.
@@ -194,6 +194,7 @@ pub fn apply_args(
             "spirv" | "fcgl" | "Vd" | "Zi" | "WX" | "no-warnings" | "MD" | "P" | "fsyntax-only"
             | "no-color" | "Zpc" => {}
             "enable-16bit-types" => o.enable_16bit_types = true,
+            "verify-ir" => o.verify_ir = true,
             "Zpr" => o.matrix_layout = MatrixLayout::RowMajor,
             "Od" => o.opt_level = 0,
             "Gis" => o.ieee_strict = true,
@@ -386,6 +387,18 @@ mod tests {
         // No profile anywhere: syntax only.
         let (o, _) = options_for("float x;", Path::new("/a.hlsl"), &Settings::default(), None);
         assert!(o.profile.is_none());
+    }
+
+    #[test]
+    fn verify_ir_in_the_command_line_turns_the_validator_on() {
+        let (o, w) = options_for(
+            "// hlslc -T cs_6_0 --verify-ir a.hlsl\n",
+            Path::new("/a.hlsl"),
+            &Settings::default(),
+            None,
+        );
+        assert!(w.is_empty(), "{w:?}");
+        assert!(o.verify_ir);
     }
 
     #[test]

@@ -2,9 +2,11 @@
 //!
 //! Each pass is a free function over the module in its own file, with a
 //! doc comment saying what it does, what it never does to `precise`
-//! expressions, and what it invalidates. In debug builds (and tests) the
-//! validator runs after every pass; a failure becomes an internal-error
-//! diagnostic (E0003) naming the pass, and the pipeline stops.
+//! expressions, and what it invalidates. With
+//! [`PipelineOptions::verify`] ([`Options::verify_ir`], `--verify-ir`; on
+//! in debug builds, tests and fuzz targets) the validator runs after every
+//! pass; a failure becomes an internal-error diagnostic (E0003) naming the
+//! pass, and the pipeline stops.
 //!
 //! Levels (DXC's default is -O3):
 //! - every level: `precise` (correctness) and `const_fold` (DXC's front
@@ -52,9 +54,14 @@ pub struct PipelineOptions {
     /// Stop after the pass of this name (`Options::ir_after_pass`, for
     /// pass file tests and `--emit ir`).
     pub stop_after: Option<String>,
+    /// Validate the IR before the first pass and after each one
+    /// ([`Options::verify_ir`]).
+    pub verify: bool,
 }
 
 impl PipelineOptions {
+    /// The defaults of [`Options`] at `opt_level`: verification only in
+    /// debug builds.
     pub fn new(opt_level: u8) -> Self {
         PipelineOptions {
             opt_level,
@@ -64,6 +71,7 @@ impl PipelineOptions {
             allowed_extensions: Vec::new(),
             inline_all: false,
             stop_after: None,
+            verify: cfg!(debug_assertions),
         }
     }
     pub fn from_options(o: &Options) -> Self {
@@ -75,6 +83,7 @@ impl PipelineOptions {
             allowed_extensions: o.allowed_extensions.clone(),
             inline_all: false,
             stop_after: o.ir_after_pass.clone(),
+            verify: o.verify_ir,
         }
     }
 }
@@ -107,7 +116,8 @@ pub fn pipeline(module: &mut Module, opt_level: u8, diags: &mut Diagnostics) {
 pub fn pipeline_with(module: &mut Module, options: &PipelineOptions, diags: &mut Diagnostics) {
     let o = options.opt_level;
     // `go` turns false when a pass leaves invalid IR or after `stop_after`.
-    let mut go = verify(module, "lowering", diags);
+    let verify_ir = options.verify;
+    let mut go = !verify_ir || verify(module, "lowering", diags);
     let stop_after = options.stop_after.as_deref();
     let mut step =
         |name: &str, enabled: bool, module: &mut Module, pass: &mut dyn FnMut(&mut Module)| {
@@ -116,7 +126,7 @@ pub fn pipeline_with(module: &mut Module, options: &PipelineOptions, diags: &mut
             }
             if enabled {
                 pass(module);
-                go = verify(module, name, diags);
+                go = !verify_ir || verify(module, name, diags);
             }
             go &= stop_after != Some(name);
         };
@@ -182,12 +192,8 @@ pub fn passes_at(opt_level: u8) -> Vec<&'static str> {
     v
 }
 
-/// Validates after `pass`; reports a failure as an internal error. Only
-/// in debug builds and tests: release builds trust the passes.
+/// Validates after `pass`; reports a failure as an internal error.
 fn verify(module: &Module, pass: &str, diags: &mut Diagnostics) -> bool {
-    if !cfg!(debug_assertions) {
-        return true;
-    }
     match crate::ir::valid::validate(module) {
         Ok(()) => true,
         Err(errors) => {
@@ -233,12 +239,21 @@ mod tests {
         m
     }
 
+    /// The pipeline at `level`, validating after every pass whatever the
+    /// build profile.
+    fn verified(level: u8) -> PipelineOptions {
+        PipelineOptions {
+            verify: true,
+            ..PipelineOptions::new(level)
+        }
+    }
+
     #[test]
     fn levels_fuse_only_non_precise_and_stop_after_works() {
         for level in 0..=3u8 {
             let mut m = module();
             let mut d = Diagnostics::new();
-            pipeline(&mut m, level, &mut d);
+            pipeline_with(&mut m, &verified(level), &mut d);
             assert!(d.is_empty(), "{:?}", d.list);
             let text = module_to_string(&m);
             assert!(text.contains("= precise mul"), "-O{level}: {text}");
@@ -255,7 +270,7 @@ mod tests {
         let mut d = Diagnostics::new();
         let o = PipelineOptions {
             stop_after: Some("precise".into()),
-            ..PipelineOptions::new(3)
+            ..verified(3)
         };
         pipeline_with(&mut m, &o, &mut d);
         let text = module_to_string(&m);
@@ -271,12 +286,21 @@ mod tests {
         let main = m.entry_points[0].function;
         m.functions[main].body.reverse();
         let mut d = Diagnostics::new();
-        pipeline(&mut m, 3, &mut d);
-        if cfg!(debug_assertions) {
-            assert_eq!(d.list.len(), 1);
-            assert_eq!(d.list[0].code, codes::INTERNAL);
-            assert!(d.list[0].message.contains("after `lowering`"));
-        }
+        pipeline_with(&mut m, &verified(3), &mut d);
+        assert_eq!(d.list.len(), 1, "{:?}", d.list);
+        assert_eq!(d.list[0].code, codes::INTERNAL);
+        assert!(d.list[0].message.contains("after `lowering`"));
+        // Without verification the pipeline trusts its input: no
+        // diagnostic, whatever the build profile.
+        let mut m = module();
+        m.functions[main].body.reverse();
+        let mut d = Diagnostics::new();
+        let trusting = PipelineOptions {
+            verify: false,
+            ..PipelineOptions::new(0)
+        };
+        pipeline_with(&mut m, &trusting, &mut d);
+        assert!(d.is_empty(), "{:?}", d.list);
     }
 }
 
@@ -321,7 +345,11 @@ mod scale_tests {
                 let mut m = nested(2000);
                 let start = std::time::Instant::now();
                 let mut d = Diagnostics::new();
-                pipeline(&mut m, 3, &mut d);
+                let verified = PipelineOptions {
+                    verify: true,
+                    ..PipelineOptions::new(3)
+                };
+                pipeline_with(&mut m, &verified, &mut d);
                 assert!(d.is_empty(), "{:?}", d.list);
                 let f = &m.functions[m.entry_points[0].function];
                 let marked = f

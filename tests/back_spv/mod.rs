@@ -361,6 +361,14 @@ pub fn write_valid(m: &ir::Module, env: TargetEnv) -> Written {
 }
 
 pub fn write_valid_with(m: &ir::Module, opts: &spv::Options, val_args: &[&str]) -> Written {
+    // The module built by hand must be valid IR, as the compiler's own
+    // modules are when `--verify-ir` checks them.
+    if let Err(errors) = ir::valid::validate(m) {
+        panic!(
+            "the test built invalid IR:\n{}",
+            ir::valid::errors_to_string(&errors)
+        );
+    }
     let words = match spv::write(m, opts) {
         Ok(w) => w,
         Err(d) => panic!("write failed: {} {}\n{:?}", d.code, d.message, d.notes),

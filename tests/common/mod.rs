@@ -55,11 +55,22 @@ pub fn single_file(text: &str) -> (MemoryLoader, PathBuf) {
     (l, PathBuf::from("main.hlsl"))
 }
 
-/// Options for a profile such as `cs_6_0`.
+/// The options every test compiles with: the defaults, with the IR
+/// validator on after lowering and after every pass whatever the build
+/// profile (`cargo test --release` has no debug assertions), so that a pass
+/// leaving invalid IR fails the test that reaches it.
+pub fn verified_options() -> Options {
+    Options {
+        verify_ir: true,
+        ..Options::default()
+    }
+}
+
+/// [`verified_options`] for a profile such as `cs_6_0`.
 pub fn options_for(profile: &str) -> Options {
     Options {
         profile: hlslc::options::Profile::parse(profile),
-        ..Options::default()
+        ..verified_options()
     }
 }
 

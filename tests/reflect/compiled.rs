@@ -1,7 +1,7 @@
 //! Reflection of compiled HLSL: layouts under each rule, counters, the
 //! pixel-shader interface, JSON snapshots of two samples, `-Fre`.
 
-use crate::common::{RootedLoader, check_or_bless, root, single_file};
+use crate::common::{self, RootedLoader, check_or_bless, root, single_file};
 use hlslc::options::{LayoutRule, Options};
 use hlslc::reflect::{Reflection, ResourceKind};
 
@@ -29,7 +29,7 @@ fn cs_options(layout: LayoutRule) -> Options {
     Options {
         profile: hlslc::options::Profile::parse("cs_6_0"),
         layout,
-        ..Options::default()
+        ..common::verified_options()
     }
 }
 
@@ -227,7 +227,7 @@ float4 main(PSIn i) : SV_Target0 {
 ",
         Options {
             profile: hlslc::options::Profile::parse("ps_6_0"),
-            ..Options::default()
+            ..common::verified_options()
         },
     );
     let ep = &r.entry_points[0];
@@ -284,7 +284,7 @@ float4 main(PSIn i) : SV_Target0 {
 fn sample_json(file: &str, args: &[&str]) -> String {
     let mut o = Options {
         reflect: true,
-        ..Options::default()
+        ..common::verified_options()
     };
     let mut w = Vec::new();
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
@@ -341,6 +341,7 @@ fn fre_writes_the_json_file() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
         .current_dir(root())
         .args([
+            "--verify-ir",
             "-spirv",
             "-T",
             "cs_6_0",

@@ -134,16 +134,48 @@ fn constant_arguments_reach_texture_offsets() {
     // A parameter the function never changes is its argument's value, so
     // that after inlining the offset is a constant (Vulkan allows only
     // ConstOffset outside gathers).
-    compile_valid(
-        "Texture2D<float> depth; SamplerState smp; RWStructuredBuffer<float> o;\n\
+    let src = "Texture2D<float> depth; SamplerState smp; RWStructuredBuffer<float> o;\n\
          float tap(float2 uv, int2 offset) { return depth.SampleLevel(smp, uv, 0, offset); }\n\
          float fetch(int2 p, int2 offset) { return depth.Load(int3(p, 0), offset); }\n\
-         [numthreads(8,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
-           float2 uv = id.xy / 8.0;\n\
-           o[id.x] = tap(uv, int2(1, 0)) + tap(uv, int2(0, 1)) + fetch(id.xy, int2(-1, 0));\n\
-         }",
-        &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2],
+         [numthreads(4,4,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           int2 p = id.xy + 1;\n\
+           float2 uv = (p + 0.5) / 6.0;\n\
+           uint i = 3 * (id.y * 4 + id.x);\n\
+           o[i] = tap(uv, int2(1, 0)); o[i + 1] = tap(uv, int2(0, 1)); o[i + 2] = fetch(p, int2(-1, 0));\n\
+         }";
+    let words = compile_valid_words(src, TargetEnv::Vulkan1_2);
+    let dis = common::spirv_dis(&words);
+    assert_eq!(dis.matches("ConstOffset").count(), 3, "{dis}");
+    // On Vulkan: a 6×6 texture holding x + 10 y, point-sampled at texel
+    // centres, so each read is one texel and its offset shows.
+    let texels: Vec<f32> = (0..36).map(|i| (i % 6 + 10 * (i / 6)) as f32).collect();
+    let after = run_on_vulkan(
+        src,
+        TargetEnv::Vulkan1_0,
+        vec![
+            Resource::sampled_image(
+                0,
+                0,
+                vk::ImageDesc::d2(ash::vk::Format::R32_SFLOAT, 6, 6),
+                vk::f32_bytes(&texels),
+            ),
+            Resource::sampler(0, 1, vk::SamplerDesc::default()),
+            Resource::storage(0, 2, vec![0u8; 4 * 48]),
+        ],
     );
+    let got = vk::to_f32s(&after[2].data);
+    let texel = |x: u32, y: u32| (x + 10 * y) as f32;
+    for y in 0..4 {
+        for x in 0..4 {
+            let (px, py) = (x + 1, y + 1);
+            let i = 3 * (y * 4 + x) as usize;
+            assert_eq!(
+                got[i..i + 3],
+                [texel(px + 1, py), texel(px, py + 1), texel(px - 1, py)],
+                "thread ({x}, {y})"
+            );
+        }
+    }
 }
 
 #[test]

@@ -106,8 +106,7 @@ fn templates_instantiate_per_use() {
 
 #[test]
 fn namespaces_enums_typedefs_and_methods() {
-    lower(
-        "namespace ns { static const int K = 4; float g(float x) { return x * K; } namespace inner { typedef float4 V; } }\n\
+    let src = "namespace ns { static const int K = 4; float g(float x) { return x * K; } namespace inner { typedef float4 V; } }\n\
          using namespace ns;\n\
          enum Color { Red, Green = 5, Blue };\n\
          enum class Mode : uint { A = 1, B };\n\
@@ -115,10 +114,37 @@ fn namespaces_enums_typedefs_and_methods() {
          struct Derived : Counter { uint extra; uint total() { return get() + extra; } };\n\
          RWStructuredBuffer<float> o;\n\
          [numthreads(1,1,1)] void main() {\n\
-            ns::inner::V v = 1; Counter c; c.n = 0; c.add(3); Derived d; d.n = 1; d.extra = 2;\n\
-            float arr[K]; arr[0] = 1;\n\
-            o[0] = g(v.x) + ns::g(1) + Blue + (uint)Mode::B + c.get() + Counter::twice(2) + d.total() + arr[0];\n\
-         }",
+            ns::inner::V v = float4(1, 2, 3, 4); Counter c; c.n = 0; c.add(3); Derived d; d.n = 1; d.extra = 20;\n\
+            float arr[K]; arr[K - 1] = 7;\n\
+            o[0] = g(v.y); o[1] = ns::g(3); o[2] = Red; o[3] = Green; o[4] = Blue; o[5] = (uint)Mode::B;\n\
+            o[6] = c.get(); o[7] = Counter::twice(5); o[8] = d.total(); o[9] = arr[3]; o[10] = v.w;\n\
+         }";
+    let m = lower(src);
+    // `K` sizes the array through the using-directive.
+    let main = function(&m, "src.main");
+    let arr = main
+        .local_variables
+        .iter()
+        .find(|(_, l)| l.name.as_deref() == Some("arr"))
+        .map(|(_, l)| &m.types[l.ty].inner)
+        .expect("local `arr`");
+    assert!(
+        matches!(
+            arr,
+            TypeInner::Array {
+                size: ir::ArraySize::Constant(4),
+                ..
+            }
+        ),
+        "{arr:?}"
+    );
+    let out = run_float_outputs(src, 11);
+    // g(2) = 2 K, ns::g(3) = 3 K; the enumerators count on from the last
+    // explicit value (Blue = 6, Mode::B = 2); c.add(3) changed `c`; the
+    // derived struct's method calls the base's; `V` is a float4.
+    assert_eq!(
+        out,
+        [8.0, 12.0, 0.0, 5.0, 6.0, 2.0, 3.0, 10.0, 21.0, 7.0, 4.0]
     );
 }
 
@@ -509,34 +535,63 @@ fn mul_truncates_a_longer_vector_with_a_warning() {
 
 #[test]
 fn predefined_ray_tracing_structs_and_user_shadowing() {
-    lower(
-        "RWStructuredBuffer<float> o;\n\
-         float2 bary(BuiltInTriangleIntersectionAttributes a) { return a.barycentrics; }\n\
-         [numthreads(1,1,1)] void main() { RayDesc r; r.Origin = 1; r.TMin = 0; r.Direction = 0; r.TMax = 2;\n\
-           BuiltInTriangleIntersectionAttributes b; b.barycentrics = 0.5; o[0] = r.TMax + bary(b).x; }",
+    // Written to a buffer, a RayDesc shows its members' order and types:
+    // Origin (float3), TMin, Direction (float3), TMax, as DXC declares it.
+    let out = run_float_outputs(
+        "RWStructuredBuffer<RayDesc> o;\n\
+         [numthreads(1,1,1)] void main() { RayDesc r; r.TMax = 8; r.Direction = float3(5, 6, 7);\n\
+           r.TMin = 4; r.Origin = float3(1, 2, 3); o[0] = r; }",
+        8,
     );
-    // A user struct of the same name wins.
-    lower(
+    assert_eq!(out, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
+    let out = run_float_outputs(
+        "RWStructuredBuffer<float2> o;\n\
+         float2 bary(BuiltInTriangleIntersectionAttributes a) { return a.barycentrics; }\n\
+         [numthreads(1,1,1)] void main() { BuiltInTriangleIntersectionAttributes b;\n\
+           b.barycentrics = float2(0.25, 0.5); o[0] = bary(b); }",
+        2,
+    );
+    assert_eq!(out, [0.25, 0.5]);
+    // A user struct of the same name wins: RayDesc is that struct.
+    let m = lower(
         "struct RayDesc { float a; }; RWStructuredBuffer<float> o;\n\
          [numthreads(1,1,1)] void main() { RayDesc r; r.a = 1; o[0] = r.a; }",
     );
+    let ray_descs: Vec<Vec<Option<&str>>> = m
+        .types
+        .iter()
+        .filter(|(_, t)| t.name.as_deref() == Some("RayDesc"))
+        .map(|(_, t)| match &t.inner {
+            TypeInner::Struct { members, .. } => {
+                members.iter().map(|m| m.name.as_deref()).collect()
+            }
+            other => panic!("RayDesc is {other:?}"),
+        })
+        .collect();
+    assert_eq!(ray_descs, [vec![Some("a")]]);
 }
 
 #[test]
 fn a_namespace_name_is_one_only_before_scope_resolution() {
     // `Hash` is a namespace and also a function in another namespace;
-    // `Normal` is a namespace and a member name.
-    lower(
-        "namespace Hash { uint Mix(uint x) { return x * 3; } }\n\
+    // `Normal` is a namespace and a member name; `Hash::Mix` is not the
+    // global `Mix`.
+    let out = run_outputs(
+        "uint Mix(uint x) { return x + 100; }\n\
+         namespace Hash { uint Mix(uint x) { return x * 3 + 1; } }\n\
          namespace Sequence { uint Hash(uint x) { return x ^ 7; } }\n\
          namespace Normal { struct Parameters { float w; }; }\n\
          struct Weights { Normal::Parameters Normal; };\n\
          RWStructuredBuffer<uint> o;\n\
          [numthreads(1,1,1)] void main() {\n\
            Weights w; w.Normal.w = 2;\n\
-           o[0] = Sequence::Hash(Hash::Mix(1)) + (uint)w.Normal.w;\n\
+           o[0] = Sequence::Hash(Hash::Mix(1)); o[1] = Hash::Mix(Sequence::Hash(1));\n\
+           o[2] = (uint)w.Normal.w; o[3] = Mix(1);\n\
          }",
+        4,
     );
+    // (1 * 3 + 1) ^ 7 = 3; (1 ^ 7) * 3 + 1 = 19.
+    assert_eq!(out, [3, 19, 2, 101]);
 }
 
 #[test]

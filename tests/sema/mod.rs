@@ -4,6 +4,7 @@
 //! storage-class rules.
 
 use crate::common;
+use crate::vk::{self, Resource};
 use hlslc::diag::{DiagnosticFormat, render_to_string};
 use hlslc::ir::{self, AddressSpace, Expression, Module, Statement, TypeInner};
 use hlslc::options::{LayoutRule, Options, TargetEnv};
@@ -141,19 +142,65 @@ pub fn val_flags(env: TargetEnv) -> &'static [&'static str] {
 /// Compiles to SPIR-V and validates it for each environment.
 pub fn compile_valid(src: &str, envs: &[TargetEnv]) {
     for &env in envs {
-        let mut o = options();
-        o.target_env = env;
-        let (loader, path) = common::single_file(src);
-        let c = hlslc::compile(&path, &loader, &o);
-        let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
-        let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
-            panic!("compile failed for {env:?}:\n{text}");
-        };
-        if let Err(e) = common::spirv_val_with(&a.spirv, env.name(), val_flags(env)) {
-            panic!(
-                "invalid SPIR-V for {env:?}: {e}\n{}",
-                common::spirv_dis(&a.spirv)
-            );
-        }
+        compile_valid_words(src, env);
     }
+}
+
+/// Compiles to SPIR-V for `env`, validates it, and returns the words.
+pub fn compile_valid_words(src: &str, env: TargetEnv) -> Vec<u32> {
+    let mut o = options();
+    o.target_env = env;
+    let (loader, path) = common::single_file(src);
+    let c = hlslc::compile(&path, &loader, &o);
+    let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
+    let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
+        panic!("compile failed for {env:?}:\n{text}");
+    };
+    if let Err(e) = common::spirv_val_with(&a.spirv, env.name(), val_flags(env)) {
+        panic!(
+            "invalid SPIR-V for {env:?}: {e}\n{}",
+            common::spirv_dis(&a.spirv)
+        );
+    }
+    a.spirv
+}
+
+/// Compiles the compute shader `src` for `env` (validated, as
+/// [`compile_valid`]), runs one workgroup of it on Vulkan (`tests/vk`,
+/// lavapipe by default) with `resources`, and returns them as the shader
+/// left them: what the feature under test computed on a real driver.
+pub fn run_on_vulkan(src: &str, env: TargetEnv, mut resources: Vec<Resource>) -> Vec<Resource> {
+    let words = compile_valid_words(src, env);
+    if let Err(e) = vk::shared().run_compute(&words, "main", &mut resources, &[], [1, 1, 1]) {
+        panic!(
+            "dispatch failed ({env:?}): {e}\n{}",
+            common::spirv_dis(&words)
+        );
+    }
+    resources
+}
+
+/// [`run_on_vulkan`] for a shader whose one resource is a zeroed
+/// `RWStructuredBuffer` of `n` 32-bit elements (set 0, binding 0), in
+/// Vulkan 1.0 and 1.2: the buffer's words after the dispatch (the same in
+/// both, or the test fails).
+pub fn run_outputs(src: &str, n: usize) -> Vec<u32> {
+    let mut words = Vec::new();
+    for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
+        let r = run_on_vulkan(src, env, vec![Resource::storage(0, 0, vec![0u8; 4 * n])]);
+        let got = vk::to_u32s(&r[0].data);
+        if env != TargetEnv::Vulkan1_0 {
+            assert_eq!(got, words, "Vulkan 1.0 and {env:?} disagree");
+        }
+        words = got;
+    }
+    words
+}
+
+/// [`run_outputs`] read as `float`s.
+pub fn run_float_outputs(src: &str, n: usize) -> Vec<f32> {
+    run_outputs(src, n)
+        .into_iter()
+        .map(f32::from_bits)
+        .collect()
 }

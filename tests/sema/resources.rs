@@ -233,25 +233,36 @@ fn bit_fields_share_storage_units() {
 
 #[test]
 fn operator_overloading_and_auto() {
-    lower(
-        "struct V { float x; V operator+(V o) { V r; r.x = x + o.x; return r; } float operator[](uint i) { return x * i; } };\n\
-         struct F { float k; float operator()(float v) { return v * k; } };\n\
+    // `+` is not commutative here, so the values say which operand is
+    // `this`; `auto` takes the type of its initializer (a `V`, an `int`).
+    let out = run_float_outputs(
+        "struct V { float x; V operator+(V o) { V r; r.x = x + 2 * o.x; return r; }\n\
+                    float operator[](uint i) { return x * 10 + i; } };\n\
+         struct F { float k; float operator()(float v) { return v * k - 1; } };\n\
          RWStructuredBuffer<float> o;\n\
-         [numthreads(1,1,1)] void main() { V a; a.x = 1; V b; b.x = 2; auto c = a + b; F f; f.k = 3; o[0] = c.x + c[2] + f(4); }",
+         [numthreads(1,1,1)] void main() {\n\
+           V a; a.x = 1; V b; b.x = 2; auto c = a + b; F f; f.k = 3; auto n = 7 / 2;\n\
+           o[0] = c.x; o[1] = (b + a).x; o[2] = c[2]; o[3] = f(4); o[4] = n / 2;\n\
+         }",
+        5,
     );
+    // a + b = 1 + 2 * 2, b + a = 2 + 2 * 1, c[2] = 5 * 10 + 2, f(4) = 4 * 3 - 1,
+    // and n = 7 / 2 is an `int`: n / 2 = 1.
+    assert_eq!(out, [5.0, 4.0, 52.0, 11.0, 1.0]);
 }
 
 #[test]
 fn constant_conditions_keep_one_branch() {
-    let m = lower(
-        "static const bool USE_A = true; RWStructuredBuffer<uint> a; RWStructuredBuffer<uint> b;\n\
-         [numthreads(1,1,1)] void main() { if (USE_A) a[0] = 1; else b[0] = 1; }",
-    );
+    let src = "static const bool USE_A = true; RWStructuredBuffer<uint> o;\n\
+         [numthreads(1,1,1)] void main() { if (USE_A) o[0] = 1; else o[0] = 2; }";
+    let m = lower(src);
     let f = function(&m, "src.main");
     assert_eq!(
         count_stmts(&f.body, &|s| matches!(s, Statement::If { .. })),
         0
     );
+    // The branch kept is the one the condition takes.
+    assert_eq!(run_outputs(src, 1), [1]);
 }
 
 #[test]
@@ -361,7 +372,36 @@ fn functions_return_elements_of_resource_arrays() {
     // The function returns the index; the caller indexes the array.
     let f = function(&m, "pick");
     assert!(f.result.is_some());
-    compile_valid(src, &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2]);
+    compile_valid(src, &[TargetEnv::Vulkan1_2]);
+    // On Vulkan: image k starts as (10 k, k, 0, 1) in every texel; `which`
+    // is 1. Only images 1 (written) and 2 (incremented) change.
+    let start = |k: usize| [10.0 * k as f32, k as f32, 0.0, 1.0];
+    let mut resources: Vec<Resource> = (0..4)
+        .map(|k| {
+            let texels: Vec<f32> = (0..64).flat_map(|_| start(k)).collect();
+            Resource::storage_image(
+                0,
+                0,
+                vk::ImageDesc::d2(ash::vk::Format::R32G32B32A32_SFLOAT, 8, 8),
+                vk::f32_bytes(&texels),
+            )
+            .at(k as u32)
+        })
+        .collect();
+    resources.push(Resource::uniform(0, 1, vk::u32_bytes(&[1, 0, 0, 0])));
+    let after = run_on_vulkan(src, TargetEnv::Vulkan1_0, resources);
+    let want = [
+        start(0),
+        [1.0, 2.0, 3.0, 4.0],
+        [21.0, 3.0, 1.0, 2.0],
+        start(3),
+    ];
+    for (k, want) in want.iter().enumerate() {
+        let got = vk::to_f32s(&after[k].data);
+        for (texel, v) in got.chunks(4).enumerate() {
+            assert_eq!(v, want, "images[{k}], texel {texel}");
+        }
+    }
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! The IR validator: checks the invariants written on the IR types. Run after
-//! lowering and after every pass in debug builds and tests.
+//! lowering and after every pass when `Options::verify_ir` asks
+//! (`--verify-ir`, debug builds, every test and fuzz target).
 //!
 //! What it checks, in one linear walk of the module:
 //! - every handle is in range, and a type or constant expression refers
