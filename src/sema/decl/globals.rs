@@ -4,6 +4,7 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::intern::Symbol;
 use crate::ir;
 use crate::options::Stage;
 use crate::sema::body::{FnBuilder, FnCtx};
@@ -13,7 +14,8 @@ use crate::sema::types::layout::{BufferKind, Rule};
 use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::{GlobalId, ScopeId, Sym, TypeEntry};
 use crate::sema::types::{self, ResKind, Sc, Ty, TyId};
-use crate::sema::{GlobalInfo, GlobalKind, GlobalsMember, ReadOnly, Sema};
+use crate::sema::{GlobalInfo, GlobalKind, GlobalsMember, ReadOnly, ResPathId, Sema};
+use crate::span::Span;
 
 impl<'a> Sema<'a> {
     // --- global variables -----------------------------------------------
@@ -83,6 +85,8 @@ impl<'a> Sema<'a> {
         id
     }
 
+    /// Declares one global variable: its type, then the storage class that
+    /// its type, attributes and modifiers give it.
     pub(in crate::sema) fn declare_one_global(
         &mut self,
         vd: &'a ast::VarDecl,
@@ -92,13 +96,12 @@ impl<'a> Sema<'a> {
         scope: ScopeId,
     ) {
         let env = Env::at(scope);
-        let mut ty = self.array_type(base.ty, &d.array, &env, None);
-        let span = d.name.span;
-        let mut info = GlobalInfo {
+        let ty = self.array_type(base.ty, &d.array, &env, None);
+        let info = GlobalInfo {
             name: d.name.name,
             ty,
             kind: GlobalKind::Error,
-            span,
+            span: d.name.span,
             read_only: None,
             konst: None,
             counter: None,
@@ -115,46 +118,7 @@ impl<'a> Sema<'a> {
             .or(base.major)
             .unwrap_or(self.decls.default_row_major());
         if self.types.is_resource(ty) || matches!(self.types.get(ty), Ty::Resource(..)) {
-            if let Some(gs) = st.groupshared {
-                self.unsupported("`groupshared` resource variables", gs);
-                self.new_global(info, scope, d.name);
-                return;
-            }
-            if st.is_static.is_some() {
-                // A static resource is another name for a global resource,
-                // given by its initializer or a later assignment.
-                let mut alias = None;
-                if let Some(ast::Initializer::Expr(e)) = &d.init {
-                    let fb = FnBuilder::new(
-                        ir::Function::default(),
-                        scratch_handle(),
-                        types::VOID,
-                        scope,
-                    );
-                    let mut cx = FnCtx::new(self, fb);
-                    let v = cx.expr(e);
-                    let v = if v.ty != ty && !v.is_error() {
-                        cx.convert(v, ty, e.span)
-                    } else {
-                        v
-                    };
-                    if !v.is_error() {
-                        {
-                            match cx.res_path(&v) {
-                                Some(p) => alias = Some(cx.s.res.intern_path(p)),
-                                None => {
-                                    cx.unsupported("a static resource initialized with a resource not known at compile time", e.span);
-                                }
-                            }
-                        }
-                    }
-                }
-                info.kind = GlobalKind::ResAlias(alias);
-                info.read_only = self.resource_read_only(ty, span);
-                self.new_global(info, scope, d.name);
-                return;
-            }
-            self.declare_resource_global(vd, d, ty, row_major, scope, info);
+            self.declare_resource_variable(vd, d, st, row_major, scope, info);
             return;
         }
         if self.types.contains_resource(ty) {
@@ -173,7 +137,7 @@ impl<'a> Sema<'a> {
                 self.error(
                     codes::CONST_UNINITIALIZED,
                     format!("string variable `{}` must be initialized", d.name.name),
-                    span,
+                    d.name.span,
                     "no initializer",
                 );
             }
@@ -186,106 +150,212 @@ impl<'a> Sema<'a> {
             return;
         }
         if let Some(gs) = st.groupshared {
-            if !matches!(
-                self.stage,
-                Stage::Compute | Stage::Mesh | Stage::Amplification | Stage::Library
-            ) {
-                self.push(
-                    Diagnostic::error(
-                        codes::GROUPSHARED_STAGE,
-                        format!(
-                            "groupshared variable `{}` in a {} shader",
-                            d.name.name,
-                            self.stage.name()
-                        ),
-                    )
-                    .label(
-                        gs,
-                        "groupshared memory exists only in compute, mesh and amplification shaders",
-                    )
-                    .label(span, "declared here"),
-                );
-            }
-            if let Some(init) = &d.init {
-                self.push(
-                    Diagnostic::error(
-                        codes::GROUPSHARED_INIT,
-                        format!("groupshared variable `{}` cannot have an initializer", d.name.name),
-                    )
-                    .label(init.span(), "initializer not allowed")
-                    .label(gs, "because the variable is groupshared")
-                    .note("groupshared memory is uninitialized; write it from the threads, then sync with a barrier"),
-                );
-            }
-            if matches!(self.types.get(ty), Ty::Array(_, None)) {
-                self.error(
-                    codes::UNSIZED_ARRAY,
-                    "groupshared arrays need a size",
-                    span,
-                    "unsized array",
-                );
-                self.new_global(info, scope, d.name);
-                return;
-            }
-            let irt = self.ir_ty(ty);
-            let gv = ir::build::add_global(
-                &mut self.module,
-                d.name.name.as_str(),
-                ir::AddressSpace::Workgroup,
-                irt,
-            );
-            self.module.globals[gv].precise = st.precise;
-            self.decls.groupshared.push((d.name.name, ty, span));
-            info.kind = GlobalKind::Var { gv, mem: irt };
+            self.declare_groupshared(d, gs, st.precise, scope, info);
+        } else if st.is_static.is_some() {
+            self.declare_static(d, st, scope, info);
+        } else {
+            self.declare_uniform(vd, d, row_major, scope, info);
+        }
+    }
+
+    /// A global of resource type: a resource of its own, or (`static`)
+    /// another name for one.
+    fn declare_resource_variable(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        d: &'a ast::Declarator,
+        st: &Storage,
+        row_major: bool,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+    ) {
+        let ty = info.ty;
+        if let Some(gs) = st.groupshared {
+            self.unsupported("`groupshared` resource variables", gs);
             self.new_global(info, scope, d.name);
             return;
         }
-        if st.is_static.is_some() {
-            let mut init_const = None;
-            if let Some(init) = &d.init {
-                let (t2, c) = self.lower_global_init(ty, init, scope);
-                ty = t2;
-                info.ty = ty;
-                init_const = c;
-                if st.is_const.is_some()
-                    && let ast::Initializer::Expr(e) = init
-                    && self.types.is_scalar(ty)
-                {
-                    let sc = self.types.component(ty).unwrap_or(Sc::I32);
-                    if let Ok(k) = self.const_eval(e, &env) {
-                        info.konst = Some(k.convert(sc));
-                    }
-                }
-            } else if matches!(self.types.get(ty), Ty::Array(_, None)) {
-                self.error(
-                    codes::UNSIZED_ARRAY,
-                    "an array without size needs an initializer",
-                    span,
-                    "unsized array",
-                );
-                self.new_global(info, scope, d.name);
-                return;
-            }
-            let irt = self.ir_ty(ty);
-            let gv = ir::build::add_global(
-                &mut self.module,
-                d.name.name.as_str(),
-                ir::AddressSpace::Private,
-                irt,
-            );
-            self.module.globals[gv].precise = st.precise;
-            self.module.globals[gv].init = init_const;
-            info.kind = GlobalKind::Var { gv, mem: irt };
-            if let Some(c) = st.is_const {
-                info.read_only = Some(ReadOnly::Const(c));
-            }
-            let id = self.new_global(info, scope, d.name);
-            if let (Some(init), None) = (&d.init, init_const) {
-                self.entry.static_inits.push((id, init, scope));
-            }
+        if st.is_static.is_none() {
+            self.declare_resource_global(vd, d, ty, row_major, scope, info);
             return;
         }
-        // A uniform: a member of $Globals.
+        // A static resource is another name for a global resource,
+        // given by its initializer or a later assignment.
+        let alias = match &d.init {
+            Some(ast::Initializer::Expr(e)) => self.static_resource_alias(e, ty, scope),
+            _ => None,
+        };
+        info.kind = GlobalKind::ResAlias(alias);
+        info.read_only = self.resource_read_only(ty, d.name.span);
+        self.new_global(info, scope, d.name);
+    }
+
+    /// The resource that a static resource's initializer names, lowered
+    /// in a scratch function; it must be known at compile time.
+    fn static_resource_alias(
+        &mut self,
+        e: &'a ast::Expr,
+        ty: TyId,
+        scope: ScopeId,
+    ) -> Option<ResPathId> {
+        let fb = FnBuilder::new(
+            ir::Function::default(),
+            scratch_handle(),
+            types::VOID,
+            scope,
+        );
+        let mut cx = FnCtx::new(self, fb);
+        let v = cx.expr(e);
+        let v = if v.ty != ty && !v.is_error() {
+            cx.convert(v, ty, e.span)
+        } else {
+            v
+        };
+        if v.is_error() {
+            return None;
+        }
+        match cx.res_path(&v) {
+            Some(p) => Some(cx.s.res.intern_path(p)),
+            None => {
+                cx.unsupported(
+                    "a static resource initialized with a resource not known at compile time",
+                    e.span,
+                );
+                None
+            }
+        }
+    }
+
+    /// A module-scope variable of the IR in `space`, for a global of HLSL
+    /// type `ty`: the variable and its IR type.
+    fn add_variable(
+        &mut self,
+        name: Symbol,
+        space: ir::AddressSpace,
+        ty: TyId,
+        precise: bool,
+    ) -> (ir::Handle<ir::GlobalVariable>, ir::Handle<ir::Type>) {
+        let irt = self.ir_ty(ty);
+        let gv = ir::build::add_global(&mut self.module, name.as_str(), space, irt);
+        self.module.globals[gv].precise = precise;
+        (gv, irt)
+    }
+
+    /// `groupshared T name;`: a Workgroup variable, in the stages that
+    /// have workgroups, without an initializer, of a known size.
+    fn declare_groupshared(
+        &mut self,
+        d: &'a ast::Declarator,
+        gs: Span,
+        precise: bool,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+    ) {
+        let (ty, span) = (info.ty, info.span);
+        if !matches!(
+            self.stage,
+            Stage::Compute | Stage::Mesh | Stage::Amplification | Stage::Library
+        ) {
+            self.push(
+                Diagnostic::error(
+                    codes::GROUPSHARED_STAGE,
+                    format!(
+                        "groupshared variable `{}` in a {} shader",
+                        d.name.name,
+                        self.stage.name()
+                    ),
+                )
+                .label(
+                    gs,
+                    "groupshared memory exists only in compute, mesh and amplification shaders",
+                )
+                .label(span, "declared here"),
+            );
+        }
+        if let Some(init) = &d.init {
+            self.push(
+                Diagnostic::error(
+                    codes::GROUPSHARED_INIT,
+                    format!("groupshared variable `{}` cannot have an initializer", d.name.name),
+                )
+                .label(init.span(), "initializer not allowed")
+                .label(gs, "because the variable is groupshared")
+                .note("groupshared memory is uninitialized; write it from the threads, then sync with a barrier"),
+            );
+        }
+        if matches!(self.types.get(ty), Ty::Array(_, None)) {
+            self.error(
+                codes::UNSIZED_ARRAY,
+                "groupshared arrays need a size",
+                span,
+                "unsized array",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        let (gv, irt) = self.add_variable(d.name.name, ir::AddressSpace::Workgroup, ty, precise);
+        self.decls.groupshared.push((d.name.name, ty, span));
+        info.kind = GlobalKind::Var { gv, mem: irt };
+        self.new_global(info, scope, d.name);
+    }
+
+    /// `static T name = init;`: a Private variable, initialized by a
+    /// module constant or else at the start of the entry point.
+    fn declare_static(
+        &mut self,
+        d: &'a ast::Declarator,
+        st: &Storage,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+    ) {
+        let mut init_const = None;
+        if let Some(init) = &d.init {
+            let (ty, c) = self.lower_global_init(info.ty, init, scope);
+            info.ty = ty;
+            init_const = c;
+            if st.is_const.is_some()
+                && let ast::Initializer::Expr(e) = init
+                && self.types.is_scalar(ty)
+            {
+                let sc = self.types.component(ty).unwrap_or(Sc::I32);
+                if let Ok(k) = self.const_eval(e, &Env::at(scope)) {
+                    info.konst = Some(k.convert(sc));
+                }
+            }
+        } else if matches!(self.types.get(info.ty), Ty::Array(_, None)) {
+            self.error(
+                codes::UNSIZED_ARRAY,
+                "an array without size needs an initializer",
+                info.span,
+                "unsized array",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        let (gv, irt) =
+            self.add_variable(d.name.name, ir::AddressSpace::Private, info.ty, st.precise);
+        self.module.globals[gv].init = init_const;
+        info.kind = GlobalKind::Var { gv, mem: irt };
+        if let Some(c) = st.is_const {
+            info.read_only = Some(ReadOnly::Const(c));
+        }
+        let id = self.new_global(info, scope, d.name);
+        if let (Some(init), None) = (&d.init, init_const) {
+            self.entry.static_inits.push((id, init, scope));
+        }
+    }
+
+    /// A uniform: a member of `$Globals`, placed by `register(cN)` or by
+    /// its layout; it has no initializer, packoffset or binding of its own.
+    fn declare_uniform(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        d: &'a ast::Declarator,
+        row_major: bool,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+    ) {
+        let (ty, span) = (info.ty, info.span);
         if let Some(init) = &d.init {
             self.warn(
                 codes::LOSSY_CONVERSION,
