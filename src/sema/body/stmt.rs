@@ -12,6 +12,8 @@ use crate::sema::body::place::ValKind;
 use crate::sema::body::{Breakable, FnCtx, LocalSym};
 use crate::sema::decl::find_attr;
 use crate::sema::decl::storage::DeclSite;
+use crate::sema::types::resolve::Env;
+use crate::sema::types::scope::TypeEntry;
 use crate::sema::types::{self, Sc};
 
 impl<'s, 'a> FnCtx<'s, 'a> {
@@ -31,9 +33,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     fn scoped_block(&mut self, s: &'a ast::Stmt) -> ir::Block {
         self.push_block();
-        self.fb.locals.push();
-        self.lower_stmt(s);
-        self.fb.locals.pop();
+        self.scoped_stmt(s);
         self.pop_block()
     }
 
@@ -44,152 +44,42 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let _ = self.expr(e);
             }
             S::Decl(vd) => self.local_decl(vd),
-            S::Typedef(td) => {
-                let env = crate::cx_env!(self);
-                let scope = self.fb.scope;
-                // Resolve first, then declare in the block scope.
-                let st = self.s.check_modifiers(&td.modifiers, DeclSite::Typedef);
-                let base = self.s.resolve_type(&td.ty, &env);
-                let ty = self
-                    .s
-                    .array_type(base.ty, &td.array, &crate::cx_env!(self), None);
-                let _ = scope;
-                let major = st.major.map(|(m, _)| m).or(base.major);
-                self.fb.locals.declare(
-                    td.name.name,
-                    LocalSym::Type(crate::sema::types::scope::TypeEntry { ty, major }),
-                );
-            }
+            S::Typedef(td) => self.local_typedef(td),
             S::Struct(sd) => {
                 let t = self.s.declare_struct_named(sd, self.fb.scope, None, false);
                 if let Some(n) = sd.name {
-                    self.fb.locals.declare(
-                        n.name,
-                        LocalSym::Type(crate::sema::types::scope::TypeEntry { ty: t, major: None }),
-                    );
+                    self.fb
+                        .locals
+                        .declare(n.name, LocalSym::Type(TypeEntry { ty: t, major: None }));
                 }
             }
             S::Enum(ed) => {
                 let scope = self.fb.scope;
-                let env = crate::sema::types::resolve::Env {
-                    scope,
-                    locals: None,
-                };
                 self.s
-                    .declare_enum(ed, &env, scope, Some(&mut self.fb.locals));
+                    .declare_enum(ed, &Env::at(scope), scope, Some(&mut self.fb.locals));
             }
             S::Using(u) => {
                 let scope = self.fb.scope;
-                let env = crate::sema::types::resolve::Env {
-                    scope,
-                    locals: None,
-                };
                 self.s
-                    .declare_using(u, &env, scope, Some(&mut self.fb.locals));
+                    .declare_using(u, &Env::at(scope), scope, Some(&mut self.fb.locals));
             }
             S::Block(b) => {
                 self.fb.locals.push();
                 self.lower_block_stmts(&b.stmts);
                 self.fb.locals.pop();
             }
-            S::If { cond, then, else_ } => {
-                // A constant condition keeps only the branch taken (the other
-                // is checked, then dropped), as DXC's legalization does: it
-                // also lets each branch use other resources.
-                if let Some(taken) = self.constant_condition(cond) {
-                    let (run, skip) = if taken {
-                        (Some(&**then), else_.as_deref())
-                    } else {
-                        (else_.as_deref(), Some(&**then))
-                    };
-                    if let Some(sk) = skip {
-                        let mark = self.begin_discard();
-                        self.fb.locals.push();
-                        self.lower_stmt(sk);
-                        self.fb.locals.pop();
-                        self.end_discard(mark);
-                    }
-                    if let Some(r) = run {
-                        self.fb.locals.push();
-                        self.lower_stmt(r);
-                        self.fb.locals.pop();
-                    }
-                    return;
-                }
-                let c = self.condition(cond);
-                let accept = self.scoped_block(then);
-                let reject = match else_ {
-                    Some(e) => self.scoped_block(e),
-                    None => Vec::new(),
-                };
-                if let Some(c) = c {
-                    let control = if find_attr(&s.attrs, "branch").is_some() {
-                        ir::SelectionControl::DontFlatten
-                    } else if find_attr(&s.attrs, "flatten").is_some() {
-                        ir::SelectionControl::Flatten
-                    } else {
-                        ir::SelectionControl::None
-                    };
-                    self.stmt(ir::Statement::If {
-                        condition: c,
-                        accept,
-                        reject,
-                        control,
-                    });
-                }
-            }
+            S::If { cond, then, else_ } => self.if_stmt(s, cond, then, else_.as_deref()),
             S::For {
                 init,
                 cond,
                 step,
                 body,
-            } => {
-                // Before HLSL 2021, what the init declares belongs to the
-                // enclosing scope (DXC, as FXC); from 2021 on, to the loop.
-                let legacy = self.s.opts.hlsl_version < 2021;
-                if !legacy {
-                    self.fb.locals.push();
-                }
-                if let Some(i) = init {
-                    self.fb.for_init = legacy;
-                    self.lower_stmt(i);
-                    self.fb.for_init = false;
-                }
-                let control = self.loop_control(&s.attrs);
-                self.push_block();
-                if let Some(c) = cond {
-                    self.loop_check(c);
-                }
-                self.fb.breakable.push(Breakable::Loop);
-                self.fb.locals.push();
-                self.lower_stmt(body);
-                self.fb.locals.pop();
-                self.fb.breakable.pop();
-                let body_block = self.pop_block();
-                self.push_block();
-                if let Some(st) = step {
-                    let _ = self.expr(st);
-                }
-                let continuing = self.pop_block();
-                self.stmt(ir::Statement::Loop {
-                    body: body_block,
-                    continuing,
-                    break_if: None,
-                    control,
-                });
-                if !legacy {
-                    self.fb.locals.pop();
-                }
-            }
+            } => self.for_loop(s, init.as_deref(), cond.as_ref(), step.as_ref(), body),
             S::While { cond, body } => {
                 let control = self.loop_control(&s.attrs);
                 self.push_block();
                 self.loop_check(cond);
-                self.fb.breakable.push(Breakable::Loop);
-                self.fb.locals.push();
-                self.lower_stmt(body);
-                self.fb.locals.pop();
-                self.fb.breakable.pop();
+                self.loop_body(body);
                 let body_block = self.pop_block();
                 self.stmt(ir::Statement::Loop {
                     body: body_block,
@@ -198,39 +88,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     control,
                 });
             }
-            S::DoWhile { body, cond } => {
-                let control = self.loop_control(&s.attrs);
-                self.push_block();
-                self.fb.breakable.push(Breakable::Loop);
-                self.fb.locals.push();
-                self.lower_stmt(body);
-                self.fb.locals.pop();
-                self.fb.breakable.pop();
-                let body_block = self.pop_block();
-                self.push_block();
-                let c = self.condition(cond);
-                let break_if = c.map(|c| {
-                    let bt = self.s.ir_ty(types::BOOL);
-                    self.add(
-                        ir::Expression::Unary {
-                            op: ir::UnaryOperator::LogicalNot,
-                            expr: c,
-                            precise: false,
-                        },
-                        bt,
-                    )
-                });
-                let continuing = self.pop_block();
-                self.stmt(ir::Statement::Loop {
-                    body: body_block,
-                    continuing,
-                    break_if,
-                    control,
-                });
-            }
+            S::DoWhile { body, cond } => self.do_while_loop(s, body, cond),
             S::Switch { selector, body } => self.switch(selector, body),
-            S::Case(e) => {
-                let _ = e;
+            S::Case(_) => {
                 self.s.error(
                     codes::BAD_CASE,
                     "`case` outside a switch",
@@ -285,6 +145,157 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             S::Return(e) => self.return_stmt(e.as_ref(), s.span),
             S::Empty | S::Error => {}
         }
+    }
+
+    /// Lowers `s` in a scope of its own.
+    fn scoped_stmt(&mut self, s: &'a ast::Stmt) {
+        self.fb.locals.push();
+        self.lower_stmt(s);
+        self.fb.locals.pop();
+    }
+
+    /// A loop's body, in a scope of its own, where `break` and `continue`
+    /// reach the loop.
+    fn loop_body(&mut self, body: &'a ast::Stmt) {
+        self.fb.breakable.push(Breakable::Loop);
+        self.scoped_stmt(body);
+        self.fb.breakable.pop();
+    }
+
+    /// A `typedef` in a block: resolved first, then declared in the
+    /// block's scope.
+    fn local_typedef(&mut self, td: &'a ast::Typedef) {
+        let st = self.s.check_modifiers(&td.modifiers, DeclSite::Typedef);
+        let env = crate::cx_env!(self);
+        let base = self.s.resolve_type(&td.ty, &env);
+        let ty = self.s.array_type(base.ty, &td.array, &env, None);
+        let major = st.major.map(|(m, _)| m).or(base.major);
+        self.fb
+            .locals
+            .declare(td.name.name, LocalSym::Type(TypeEntry { ty, major }));
+    }
+
+    /// `if`/`else`, with `[branch]` or `[flatten]`.
+    fn if_stmt(
+        &mut self,
+        s: &'a ast::Stmt,
+        cond: &'a ast::Expr,
+        then: &'a ast::Stmt,
+        else_: Option<&'a ast::Stmt>,
+    ) {
+        // A constant condition keeps only the branch taken (the other
+        // is checked, then dropped), as DXC's legalization does: it
+        // also lets each branch use other resources.
+        if let Some(taken) = self.constant_condition(cond) {
+            let (run, skip) = if taken {
+                (Some(then), else_)
+            } else {
+                (else_, Some(then))
+            };
+            if let Some(sk) = skip {
+                let mark = self.begin_discard();
+                self.scoped_stmt(sk);
+                self.end_discard(mark);
+            }
+            if let Some(r) = run {
+                self.scoped_stmt(r);
+            }
+            return;
+        }
+        let c = self.condition(cond);
+        let accept = self.scoped_block(then);
+        let reject = match else_ {
+            Some(e) => self.scoped_block(e),
+            None => Vec::new(),
+        };
+        if let Some(c) = c {
+            let control = if find_attr(&s.attrs, "branch").is_some() {
+                ir::SelectionControl::DontFlatten
+            } else if find_attr(&s.attrs, "flatten").is_some() {
+                ir::SelectionControl::Flatten
+            } else {
+                ir::SelectionControl::None
+            };
+            self.stmt(ir::Statement::If {
+                condition: c,
+                accept,
+                reject,
+                control,
+            });
+        }
+    }
+
+    /// `for (init; cond; step) body`: a loop that checks first, with the
+    /// step as its continuing block.
+    fn for_loop(
+        &mut self,
+        s: &'a ast::Stmt,
+        init: Option<&'a ast::Stmt>,
+        cond: Option<&'a ast::Expr>,
+        step: Option<&'a ast::Expr>,
+        body: &'a ast::Stmt,
+    ) {
+        // Before HLSL 2021, what the init declares belongs to the
+        // enclosing scope (DXC, as FXC); from 2021 on, to the loop.
+        let legacy = self.s.opts.hlsl_version < 2021;
+        if !legacy {
+            self.fb.locals.push();
+        }
+        if let Some(i) = init {
+            self.fb.for_init = legacy;
+            self.lower_stmt(i);
+            self.fb.for_init = false;
+        }
+        let control = self.loop_control(&s.attrs);
+        self.push_block();
+        if let Some(c) = cond {
+            self.loop_check(c);
+        }
+        self.loop_body(body);
+        let body_block = self.pop_block();
+        self.push_block();
+        if let Some(st) = step {
+            let _ = self.expr(st);
+        }
+        let continuing = self.pop_block();
+        self.stmt(ir::Statement::Loop {
+            body: body_block,
+            continuing,
+            break_if: None,
+            control,
+        });
+        if !legacy {
+            self.fb.locals.pop();
+        }
+    }
+
+    /// `do body while (cond);`: the negated condition is the loop's
+    /// `break_if`.
+    fn do_while_loop(&mut self, s: &'a ast::Stmt, body: &'a ast::Stmt, cond: &'a ast::Expr) {
+        let control = self.loop_control(&s.attrs);
+        self.push_block();
+        self.loop_body(body);
+        let body_block = self.pop_block();
+        self.push_block();
+        let c = self.condition(cond);
+        let break_if = c.map(|c| {
+            let bt = self.s.ir_ty(types::BOOL);
+            self.add(
+                ir::Expression::Unary {
+                    op: ir::UnaryOperator::LogicalNot,
+                    expr: c,
+                    precise: false,
+                },
+                bt,
+            )
+        });
+        let continuing = self.pop_block();
+        self.stmt(ir::Statement::Loop {
+            body: body_block,
+            continuing,
+            break_if,
+            control,
+        });
     }
 
     /// The value of a condition known at compile time (trial-lowered, then
