@@ -16,11 +16,12 @@ pub mod stmt;
 pub mod worklist;
 
 use super::body::place::{Place, Val, ValKind};
+use super::decl::ast_scan::Writes;
 use super::types::consteval::{ConstVal, Konst};
 use super::types::resolve::Env;
 use super::types::scope::{FuncDeclId, ScopeId, TypeEntry};
 use super::types::{self, Sc, TyId};
-use super::{Dir, ReadOnly, Sema, TArg};
+use super::{Dir, ParamSig, ReadOnly, Sema, TArg};
 use crate::diag::{Diagnostic, codes};
 use crate::intern::Symbol;
 use crate::ir;
@@ -425,10 +426,10 @@ impl<'a> Sema<'a> {
             return;
         };
         self.work.mark_lowered(handle);
+        let inst = inst.unwrap_or_default();
         // Resources this instance is specialized for, in parameter order.
         let mut res_args: Vec<crate::sema::ResPathId> = inst
             .iter()
-            .flatten()
             .filter_map(|a| match a {
                 TArg::Res(r) => Some(*r),
                 _ => None,
@@ -441,169 +442,97 @@ impl<'a> Sema<'a> {
         fb.this_struct = this_struct;
         fb.locals.push();
         let mut cx = FnCtx::new(self, fb);
-        let mut arg_index = 0u32;
-        let agg_this = inst.as_ref().is_some_and(|a| a.contains(&TArg::AggThis));
-        if let (Some(t), true) = (this_ty, agg_this) {
-            // `this` is an aggregate: its resources come first in the
-            // instance's resources, its data members are the arguments.
-            let mut leaves = Vec::new();
-            for (slot, is_res) in cx.s.agg_slots(t) {
-                if is_res {
-                    let r = res_args.pop();
-                    leaves.push(match r {
-                        Some(r) => {
-                            let ro = cx.s.resource_read_only(slot, def.name.span);
-                            cx.res_path_place(r, slot, ro)
-                        }
-                        None => Val::error(),
-                    });
-                } else {
-                    let mem = cx.s.ir_ty(slot);
-                    let pty = cx.ptr_type(mem, ir::AddressSpace::Function);
-                    let ptr = cx.add(ir::Expression::FunctionArgument(arg_index), pty);
-                    arg_index += 1;
-                    leaves.push(Val::place(
-                        slot,
-                        Place::Ptr {
-                            ptr,
-                            mem,
-                            space: ir::AddressSpace::Function,
-                        },
-                        None,
-                    ));
-                }
+        let first_param = match this_ty {
+            Some(t) if inst.contains(&TArg::AggThis) => {
+                cx.bind_agg_this(t, def.name.span, &mut res_args)
             }
-            let this = cx.agg_from_leaves(t, &mut leaves.into_iter());
-            cx.fb.this = Some(this);
-        } else if let Some(t) = this_ty {
-            let mem = cx.s.ir_ty(t);
-            let pty = cx.ptr_type(mem, ir::AddressSpace::Function);
-            let ptr = cx.add(ir::Expression::FunctionArgument(0), pty);
-            let ro = def.is_const.then_some(ReadOnly::ConstThis);
-            cx.fb.this = Some(Val::place(
-                t,
-                Place::Ptr {
-                    ptr,
-                    mem,
-                    space: ir::AddressSpace::Function,
-                },
-                ro,
-            ));
-            arg_index = 1;
-        }
-        let mut next_arg = arg_index;
+            Some(t) => cx.bind_this(t, def.is_const),
+            None => 0,
+        };
         // What the body may change, for parameters bound to their values.
-        let writes = super::decl::ast_scan::Writes::of(body, &|callee, i| {
-            cx.s.decls.may_take_out(callee, i)
-        });
+        let writes = Writes::of(body, &|callee, i| cx.s.decls.may_take_out(callee, i));
+        let mut next_arg = first_param;
         for (pi, p) in sig.params.iter().enumerate() {
             if specialized && cx.s.types.is_resource(p.ty) {
-                // The resource this instance was made for.
-                let r = res_args.pop();
-                if let (Some(name), Some(r)) = (p.name, r) {
-                    let ro = cx.s.resource_read_only(p.ty, p.span);
-                    let val = cx.res_path_place(r, p.ty, ro);
-                    cx.fb.locals.declare(
-                        name,
-                        LocalSym::Var(LocalVar {
-                            val,
-                            konst: None,
-                            span: p.span,
-                        }),
-                    );
-                }
+                cx.bind_specialized_resource(p, res_args.pop());
                 continue;
             }
             let idx = next_arg;
             next_arg += 1;
-            let Some(name) = p.name else {
-                continue;
-            };
-            let arg_ty = cx.fb.body.function.arguments[idx as usize].ty;
-            let val = if cx.s.types.is_resource(p.ty) {
-                // Resources are passed by pointer; the parameter names the
-                // caller's resource.
-                let ptr = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
-                let (mem, space) = match cx.s.module.types[arg_ty].inner {
-                    ir::TypeInner::Pointer { base, space } => (base, space),
-                    _ => (arg_ty, ir::AddressSpace::Handle),
-                };
-                Val::place(p.ty, Place::Ptr { ptr, mem, space }, None)
-            } else {
-                match p.dir {
-                    Dir::In
-                        if !p.precise
-                            && matches!(
-                                cx.s.types.get(p.ty),
-                                types::Ty::Scalar(_)
-                                    | types::Ty::Vector(..)
-                                    | types::Ty::Matrix(..)
-                            )
-                            && !writes.may_write(name, p.ty == types::UINT) =>
-                    {
-                        // Never changed: the argument value itself, so that
-                        // after inlining a constant argument stays a constant
-                        // (e.g. a texture offset, which Vulkan wants constant).
-                        let arg = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
-                        Val::expr(p.ty, arg)
-                    }
-                    Dir::In => {
-                        // HLSL parameters are mutable copies.
-                        let arg = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
-                        let lv = cx.local_var(Some(name.to_string()), arg_ty, p.precise);
-                        cx.stmt(ir::Statement::Store {
-                            pointer: lv,
-                            value: arg,
-                        });
-                        Val::place(
-                            p.ty,
-                            Place::Ptr {
-                                ptr: lv,
-                                mem: arg_ty,
-                                space: ir::AddressSpace::Function,
-                            },
-                            None,
-                        )
-                    }
-                    Dir::Out | Dir::InOut => {
-                        let ptr = cx.add(ir::Expression::FunctionArgument(idx), arg_ty);
-                        let mem = cx.s.ir_ty(p.ty);
-                        Val::place(
-                            p.ty,
-                            Place::Ptr {
-                                ptr,
-                                mem,
-                                space: ir::AddressSpace::Function,
-                            },
-                            None,
-                        )
-                    }
-                }
-            };
-            // A constant this instance was made for: the body sees the
-            // value (it never changes the parameter).
-            let const_arg = inst.iter().flatten().find_map(|a| match a {
-                TArg::ConstArg { param, value } if *param as usize == pi => Some(*value),
-                _ => None,
-            });
-            if let Some(v) = const_arg
-                && let Some(sc) = cx.s.types.component(p.ty)
-            {
-                let k = if sc == Sc::Bool {
-                    Konst {
-                        sc,
-                        v: ConstVal::Bool(v != 0),
-                    }
-                } else {
-                    Konst {
-                        sc,
-                        v: ConstVal::Int(v),
-                    }
-                };
-                cx.fb.locals.declare(name, LocalSym::Value(k));
-                continue;
+            if let Some(name) = p.name {
+                cx.bind_param(p, name, idx, &writes, const_argument(&inst, pi));
             }
-            cx.fb.locals.declare(
+        }
+        cx.lower_block_stmts(&body.stmts);
+        if !cx.block_always_returns() {
+            cx.return_at_end(sig.ret, decl, body.span);
+        }
+        let f = cx.finish();
+        self.module.functions[handle] = f;
+    }
+}
+
+/// The constant that an instance was made for, for parameter `param`.
+fn const_argument(inst: &[TArg], param: usize) -> Option<i64> {
+    inst.iter().find_map(|a| match a {
+        TArg::ConstArg { param: p, value } if *p as usize == param => Some(*value),
+        _ => None,
+    })
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// `this` as an aggregate: its resources come first in the instance's
+    /// resources, its data members are the arguments. Gives the index of
+    /// the first argument after them.
+    fn bind_agg_this(
+        &mut self,
+        t: TyId,
+        span: Span,
+        res_args: &mut Vec<crate::sema::ResPathId>,
+    ) -> u32 {
+        let mut arg_index = 0u32;
+        let mut leaves = Vec::new();
+        for (slot, is_res) in self.s.agg_slots(t) {
+            if is_res {
+                let r = res_args.pop();
+                leaves.push(match r {
+                    Some(r) => {
+                        let ro = self.s.resource_read_only(slot, span);
+                        self.res_path_place(r, slot, ro)
+                    }
+                    None => Val::error(),
+                });
+            } else {
+                let mem = self.s.ir_ty(slot);
+                let pty = self.ptr_type(mem, ir::AddressSpace::Function);
+                let ptr = self.add(ir::Expression::FunctionArgument(arg_index), pty);
+                arg_index += 1;
+                leaves.push(Val::place(slot, Place::function(ptr, mem), None));
+            }
+        }
+        let this = self.agg_from_leaves(t, &mut leaves.into_iter());
+        self.fb.this = Some(this);
+        arg_index
+    }
+
+    /// `this` of a method: a pointer, the first argument (read only in a
+    /// `const` method). Gives the index of the first parameter.
+    fn bind_this(&mut self, t: TyId, is_const: bool) -> u32 {
+        let mem = self.s.ir_ty(t);
+        let pty = self.ptr_type(mem, ir::AddressSpace::Function);
+        let ptr = self.add(ir::Expression::FunctionArgument(0), pty);
+        let ro = is_const.then_some(ReadOnly::ConstThis);
+        self.fb.this = Some(Val::place(t, Place::function(ptr, mem), ro));
+        1
+    }
+
+    /// A resource parameter of a specialized instance: it names the
+    /// resource the instance was made for.
+    fn bind_specialized_resource(&mut self, p: &ParamSig<'a>, r: Option<crate::sema::ResPathId>) {
+        if let (Some(name), Some(r)) = (p.name, r) {
+            let ro = self.s.resource_read_only(p.ty, p.span);
+            let val = self.res_path_place(r, p.ty, ro);
+            self.fb.locals.declare(
                 name,
                 LocalSym::Var(LocalVar {
                     val,
@@ -612,38 +541,119 @@ impl<'a> Sema<'a> {
                 }),
             );
         }
-        cx.lower_block_stmts(&body.stmts);
-        let returns = cx.block_always_returns();
-        if !returns {
-            if let (true, Some(r)) = (
-                cx.s.types.is_resource(sig.ret),
-                cx.fb.body.function.result.clone(),
-            ) {
-                // Returning resource indices: an end never reached.
-                let z = cx.add(ir::Expression::ZeroValue(r.ty), r.ty);
-                cx.stmt(ir::Statement::Return { value: Some(z) });
-            } else if sig.ret == types::VOID
-                || cx.s.types.is_resource(sig.ret)
-                || cx.s.types.is_agg(sig.ret)
-            {
-                cx.stmt(ir::Statement::Return { value: None });
+    }
+
+    /// Declares parameter `name`, the argument at `idx`; `const_arg` is
+    /// the constant this instance was made for, which the body then sees
+    /// (it never changes the parameter).
+    fn bind_param(
+        &mut self,
+        p: &ParamSig<'a>,
+        name: Symbol,
+        idx: u32,
+        writes: &Writes,
+        const_arg: Option<i64>,
+    ) {
+        let val = self.param_value(p, name, idx, writes);
+        if let Some(v) = const_arg
+            && let Some(sc) = self.s.types.component(p.ty)
+        {
+            let k = if sc == Sc::Bool {
+                Konst {
+                    sc,
+                    v: ConstVal::Bool(v != 0),
+                }
             } else {
-                let fname = cx.s.decls.funcs[decl].name;
-                cx.s.push(
-                    Diagnostic::warning(
-                        codes::MISSING_RETURN,
-                        format!("`{fname}` may reach its end without returning a value"),
+                Konst {
+                    sc,
+                    v: ConstVal::Int(v),
+                }
+            };
+            self.fb.locals.declare(name, LocalSym::Value(k));
+            return;
+        }
+        self.fb.locals.declare(
+            name,
+            LocalSym::Var(LocalVar {
+                val,
+                konst: None,
+                span: p.span,
+            }),
+        );
+    }
+
+    /// What a parameter's name stands for in the body.
+    fn param_value(&mut self, p: &ParamSig<'a>, name: Symbol, idx: u32, writes: &Writes) -> Val {
+        let arg_ty = self.fb.body.function.arguments[idx as usize].ty;
+        if self.s.types.is_resource(p.ty) {
+            // Resources are passed by pointer; the parameter names the
+            // caller's resource.
+            let ptr = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
+            let (mem, space) = match self.s.module.types[arg_ty].inner {
+                ir::TypeInner::Pointer { base, space } => (base, space),
+                _ => (arg_ty, ir::AddressSpace::Handle),
+            };
+            return Val::place(p.ty, Place::Ptr { ptr, mem, space }, None);
+        }
+        match p.dir {
+            Dir::In
+                if !p.precise
+                    && matches!(
+                        self.s.types.get(p.ty),
+                        types::Ty::Scalar(_) | types::Ty::Vector(..) | types::Ty::Matrix(..)
                     )
-                    .label(body.span, "control can reach the end of this body")
-                    .note("the result is zero on that path"),
-                );
-                let rt = cx.s.ir_ty(sig.ret);
-                let z = cx.zero(rt);
-                cx.stmt(ir::Statement::Return { value: Some(z) });
+                    && !writes.may_write(name, p.ty == types::UINT) =>
+            {
+                // Never changed: the argument value itself, so that
+                // after inlining a constant argument stays a constant
+                // (e.g. a texture offset, which Vulkan wants constant).
+                let arg = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
+                Val::expr(p.ty, arg)
+            }
+            Dir::In => {
+                // HLSL parameters are mutable copies.
+                let arg = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
+                let lv = self.local_var(Some(name.to_string()), arg_ty, p.precise);
+                self.stmt(ir::Statement::Store {
+                    pointer: lv,
+                    value: arg,
+                });
+                Val::place(p.ty, Place::function(lv, arg_ty), None)
+            }
+            Dir::Out | Dir::InOut => {
+                let ptr = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
+                let mem = self.s.ir_ty(p.ty);
+                Val::place(p.ty, Place::function(ptr, mem), None)
             }
         }
-        let f = cx.finish();
-        self.module.functions[handle] = f;
+    }
+
+    /// The end of a body that may not return: a return of nothing, or of
+    /// zero (with a warning where the function has a value to return).
+    fn return_at_end(&mut self, ret: TyId, decl: FuncDeclId, body: Span) {
+        if let (true, Some(r)) = (
+            self.s.types.is_resource(ret),
+            self.fb.body.function.result.clone(),
+        ) {
+            // Returning resource indices: an end never reached.
+            let z = self.add(ir::Expression::ZeroValue(r.ty), r.ty);
+            self.stmt(ir::Statement::Return { value: Some(z) });
+        } else if ret == types::VOID || self.s.types.is_resource(ret) || self.s.types.is_agg(ret) {
+            self.stmt(ir::Statement::Return { value: None });
+        } else {
+            let fname = self.s.decls.funcs[decl].name;
+            self.s.push(
+                Diagnostic::warning(
+                    codes::MISSING_RETURN,
+                    format!("`{fname}` may reach its end without returning a value"),
+                )
+                .label(body, "control can reach the end of this body")
+                .note("the result is zero on that path"),
+            );
+            let rt = self.s.ir_ty(ret);
+            let z = self.zero(rt);
+            self.stmt(ir::Statement::Return { value: Some(z) });
+        }
     }
 }
 

@@ -52,6 +52,18 @@ pub enum Place {
     },
 }
 
+impl Place {
+    /// Through a pointer to a `Function` variable (a local, a parameter, a
+    /// temporary).
+    pub fn function(ptr: ir::Handle<ir::Expression>, mem: ir::Handle<ir::Type>) -> Place {
+        Place::Ptr {
+            ptr,
+            mem,
+            space: ir::AddressSpace::Function,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum ValKind {
     /// Already diagnosed; further uses report nothing.
