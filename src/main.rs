@@ -212,6 +212,76 @@ fn register_class(c: char) -> Option<RegisterClass> {
 /// Turns parsed flags into [`Options`].
 fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
     let mut o = Options::default();
+    target_options(m, &mut o)?;
+    binding_options(m, &mut o)?;
+    let layouts = [
+        ("fvk-use-dx-layout", LayoutRule::Dx),
+        ("fvk-use-gl-layout", LayoutRule::Gl),
+        ("fvk-use-scalar-layout", LayoutRule::Scalar),
+    ];
+    let chosen: Vec<_> = layouts.iter().filter(|(f, _)| m.get_flag(f)).collect();
+    if chosen.len() > 1 {
+        return Err(option_error(format!(
+            "-{} and -{} cannot be used together",
+            chosen[0].0, chosen[1].0
+        )));
+    }
+    if let Some((_, l)) = chosen.first() {
+        o.layout = *l;
+    }
+    o.invert_y = m.get_flag("fvk-invert-y");
+    o.dx_position_w = m.get_flag("fvk-use-dx-position-w");
+    o.auto_shift_bindings = m.get_flag("fvk-auto-shift-bindings");
+    let ir_after = m.get_one::<String>("ir-after").cloned();
+    o.emit = match m.get_one::<String>("emit").map(String::as_str) {
+        Some("asm") => EmitKind::Asm,
+        Some("ir") => EmitKind::Ir,
+        // `--ir-after` alone means `--emit ir`.
+        None if ir_after.is_some() => EmitKind::Ir,
+        _ => EmitKind::Spirv,
+    };
+    if ir_after.is_some() && o.emit != EmitKind::Ir {
+        return Err(option_error(
+            "--ir-after prints IR: it needs --emit ir (or no --emit)".into(),
+        ));
+    }
+    o.ir_after_pass = ir_after;
+    // On by default in debug builds; the flag turns it on in any build.
+    if m.get_flag("verify-ir") {
+        o.verify_ir = true;
+    }
+    o.reflect = m.get_one::<String>("Fre").is_some();
+    for (name, slot) in [
+        ("fvk-bind-resource-heap", &mut o.resource_heap_binding),
+        ("fvk-bind-sampler-heap", &mut o.sampler_heap_binding),
+        ("fvk-bind-counter-heap", &mut o.counter_heap_binding),
+    ] {
+        if let Some(vals) = m.get_many::<String>(name) {
+            let vals: Vec<&String> = vals.collect();
+            *slot = Some((parse_u32(vals[0], name)?, parse_u32(vals[1], name)?));
+        }
+    }
+    if let Some(s) = m.get_one::<String>("auto-binding-space") {
+        o.auto_binding_space = parse_u32(s, "-auto-binding-space")?;
+    }
+    o.stage_io_order_alpha = m
+        .get_one::<String>("fvk-stage-io-order")
+        .is_some_and(|v| v == "alpha");
+    o.flatten_resource_arrays = m.get_flag("fspv-flatten-resource-arrays");
+    o.unknown_image_format = m.get_flag("fspv-use-unknown-image-format");
+    o.nonzero_base_instance = m.get_flag("fvk-support-nonzero-base-instance");
+    o.nonzero_base_vertex = m.get_flag("fvk-support-nonzero-base-vertex");
+    o.legacy_buffer_matrix_order = m.get_flag("fspv-use-legacy-buffer-matrix-order");
+    o.preserve_interface = m.get_flag("fspv-preserve-interface");
+    o.preserve_bindings = m.get_flag("fspv-preserve-bindings");
+    refuse_unimplemented(&o)?;
+    Ok(o)
+}
+
+/// The flags that choose what is compiled and for what: profile, entry
+/// point, defines, include paths, language version, optimisation and
+/// float modes, target environment, extensions.
+fn target_options(m: &ArgMatches, o: &mut Options) -> Result<(), Diagnostic> {
     if let Some(t) = m.get_one::<String>("T") {
         o.profile = Some(Profile::parse(t).ok_or_else(|| {
             option_error(format!(
@@ -291,6 +361,12 @@ fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
         .flatten()
         .cloned()
         .collect();
+    Ok(())
+}
+
+/// The flags that place resources: register shifts, explicit register
+/// bindings, the binding of `$Globals`.
+fn binding_options(m: &ArgMatches, o: &mut Options) -> Result<(), Diagnostic> {
     for (name, class) in [
         ("fvk-b-shift", RegisterClass::B),
         ("fvk-s-shift", RegisterClass::S),
@@ -340,68 +416,12 @@ fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
             parse_u32(vals[1], "-fvk-bind-globals")?,
         ));
     }
-    let layouts = [
-        ("fvk-use-dx-layout", LayoutRule::Dx),
-        ("fvk-use-gl-layout", LayoutRule::Gl),
-        ("fvk-use-scalar-layout", LayoutRule::Scalar),
-    ];
-    let chosen: Vec<_> = layouts.iter().filter(|(f, _)| m.get_flag(f)).collect();
-    if chosen.len() > 1 {
-        return Err(option_error(format!(
-            "-{} and -{} cannot be used together",
-            chosen[0].0, chosen[1].0
-        )));
-    }
-    if let Some((_, l)) = chosen.first() {
-        o.layout = *l;
-    }
-    o.invert_y = m.get_flag("fvk-invert-y");
-    o.dx_position_w = m.get_flag("fvk-use-dx-position-w");
-    o.auto_shift_bindings = m.get_flag("fvk-auto-shift-bindings");
-    let ir_after = m.get_one::<String>("ir-after").cloned();
-    o.emit = match m.get_one::<String>("emit").map(String::as_str) {
-        Some("asm") => EmitKind::Asm,
-        Some("ir") => EmitKind::Ir,
-        // `--ir-after` alone means `--emit ir`.
-        None if ir_after.is_some() => EmitKind::Ir,
-        _ => EmitKind::Spirv,
-    };
-    if ir_after.is_some() && o.emit != EmitKind::Ir {
-        return Err(option_error(
-            "--ir-after prints IR: it needs --emit ir (or no --emit)".into(),
-        ));
-    }
-    o.ir_after_pass = ir_after;
-    // On by default in debug builds; the flag turns it on in any build.
-    if m.get_flag("verify-ir") {
-        o.verify_ir = true;
-    }
-    o.reflect = m.get_one::<String>("Fre").is_some();
-    for (name, slot) in [
-        ("fvk-bind-resource-heap", &mut o.resource_heap_binding),
-        ("fvk-bind-sampler-heap", &mut o.sampler_heap_binding),
-        ("fvk-bind-counter-heap", &mut o.counter_heap_binding),
-    ] {
-        if let Some(vals) = m.get_many::<String>(name) {
-            let vals: Vec<&String> = vals.collect();
-            *slot = Some((parse_u32(vals[0], name)?, parse_u32(vals[1], name)?));
-        }
-    }
-    if let Some(s) = m.get_one::<String>("auto-binding-space") {
-        o.auto_binding_space = parse_u32(s, "-auto-binding-space")?;
-    }
-    o.stage_io_order_alpha = m
-        .get_one::<String>("fvk-stage-io-order")
-        .is_some_and(|v| v == "alpha");
-    o.flatten_resource_arrays = m.get_flag("fspv-flatten-resource-arrays");
-    o.unknown_image_format = m.get_flag("fspv-use-unknown-image-format");
-    o.nonzero_base_instance = m.get_flag("fvk-support-nonzero-base-instance");
-    o.nonzero_base_vertex = m.get_flag("fvk-support-nonzero-base-vertex");
-    o.legacy_buffer_matrix_order = m.get_flag("fspv-use-legacy-buffer-matrix-order");
-    o.preserve_interface = m.get_flag("fspv-preserve-interface");
-    o.preserve_bindings = m.get_flag("fspv-preserve-bindings");
-    // Flags whose effect is not implemented yet: refuse them rather than
-    // produce a module that silently differs from what the user asked for.
+    Ok(())
+}
+
+/// Refuses the flags whose effect is not implemented yet, rather than
+/// produce a module that silently differs from what the user asked for.
+fn refuse_unimplemented(o: &Options) -> Result<(), Diagnostic> {
     for (flag, set) in [
         ("-fspv-flatten-resource-arrays", o.flatten_resource_arrays),
         ("-fvk-stage-io-order=alpha", o.stage_io_order_alpha),
@@ -429,7 +449,7 @@ fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
             ));
         }
     }
-    Ok(o)
+    Ok(())
 }
 
 struct Reporter {
