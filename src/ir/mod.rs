@@ -396,6 +396,22 @@ impl Literal {
     pub fn f64(v: f64) -> Literal {
         Literal::F64(v.to_bits())
     }
+    /// The zero (`false`) of a scalar type.
+    pub fn zero(s: Scalar) -> Option<Literal> {
+        Some(match (s.kind, s.width) {
+            (ScalarKind::Bool, _) => Literal::Bool(false),
+            (ScalarKind::Sint, 2) => Literal::I16(0),
+            (ScalarKind::Uint, 2) => Literal::U16(0),
+            (ScalarKind::Sint, 4) => Literal::I32(0),
+            (ScalarKind::Uint, 4) => Literal::U32(0),
+            (ScalarKind::Sint, 8) => Literal::I64(0),
+            (ScalarKind::Uint, 8) => Literal::U64(0),
+            (ScalarKind::Float, 2) => Literal::F16(0),
+            (ScalarKind::Float, 4) => Literal::F32(0),
+            (ScalarKind::Float, 8) => Literal::F64(0),
+            _ => return None,
+        })
+    }
     pub fn scalar(self) -> Scalar {
         match self {
             Literal::Bool(_) => Scalar::BOOL,
@@ -1094,5 +1110,8 @@ impl Module {
     }
     pub fn scalar_type(&mut self, scalar: Scalar) -> Handle<Type> {
         self.ty(TypeInner::Scalar(scalar))
+    }
+    pub fn vector_type(&mut self, size: u8, scalar: Scalar) -> Handle<Type> {
+        self.ty(TypeInner::Vector { size, scalar })
     }
 }

@@ -1,7 +1,9 @@
 //! Helpers for the passes' unit tests.
 
-use crate::ir::Module;
+use crate::ir::build::add_compute_entry;
+use crate::ir::display::module_to_string;
 use crate::ir::valid::{errors_to_string, validate};
+use crate::ir::{Function, Handle, Module};
 
 /// Panics with the validator's messages and the module text when invalid.
 pub fn check_valid(m: &Module) {
@@ -9,9 +11,19 @@ pub fn check_valid(m: &Module) {
         panic!(
             "invalid IR:\n{}\n{}",
             errors_to_string(&e),
-            crate::ir::display::module_to_string(m)
+            module_to_string(m)
         );
     }
+}
+
+/// Makes `f` the compute entry point `main`, runs `pass` on the module and
+/// gives the module's text; the IR is validated before and after the pass.
+pub fn run_main(m: &mut Module, f: Handle<Function>, pass: impl FnOnce(&mut Module)) -> String {
+    add_compute_entry(m, "main", f);
+    check_valid(m);
+    pass(m);
+    check_valid(m);
+    module_to_string(m)
 }
 
 /// The first line of `text` that starts (after indentation) with `prefix`;

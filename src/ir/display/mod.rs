@@ -507,10 +507,7 @@ mod tests {
     #[test]
     fn prints_a_small_compute_shader() {
         let mut m = Module::default();
-        let u3 = m.ty(TypeInner::Vector {
-            size: 3,
-            scalar: Scalar::U32,
-        });
+        let u3 = m.vector_type(3, Scalar::U32);
         let float = m.scalar_type(Scalar::F32);
         let gid = add_global(&mut m, "gid", AddressSpace::Input, u3);
         m.globals[gid].io = Some(Binding::BuiltIn(spirv::BuiltIn::GlobalInvocationId));

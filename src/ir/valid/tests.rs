@@ -52,6 +52,28 @@ fn main_fn(m: &mut Module) -> &mut Function {
     &mut m.functions[h]
 }
 
+/// The first expression of `f` for which `pick` holds.
+fn find_expr(f: &Function, pick: impl Fn(&Expression) -> bool) -> Handle<Expression> {
+    f.expressions
+        .iter()
+        .find(|(_, e)| pick(e))
+        .map(|(h, _)| h)
+        .expect("an expression the sample has")
+}
+
+/// The product in the sample's loop body.
+fn product(f: &Function) -> Handle<Expression> {
+    find_expr(f, |e| {
+        matches!(
+            e,
+            Expression::Binary {
+                op: BinaryOperator::Multiply,
+                ..
+            }
+        )
+    })
+}
+
 #[test]
 fn sample_is_valid() {
     assert_eq!(errors(&sample()), "");
@@ -77,26 +99,8 @@ fn use_out_of_scope() {
     let mut m = sample();
     let f = main_fn(&mut m);
     // Store the loop body's product after the loop.
-    let product = f
-        .expressions
-        .iter()
-        .find(|(_, e)| {
-            matches!(
-                e,
-                Expression::Binary {
-                    op: BinaryOperator::Multiply,
-                    ..
-                }
-            )
-        })
-        .map(|(h, _)| h)
-        .expect("product");
-    let x = f
-        .expressions
-        .iter()
-        .find(|(_, e)| matches!(e, Expression::LocalVariable(_)))
-        .map(|(h, _)| h)
-        .expect("x");
+    let product = product(f);
+    let x = find_expr(f, |e| matches!(e, Expression::LocalVariable(_)));
     f.body.push(Statement::Store {
         pointer: x,
         value: product,
@@ -108,26 +112,8 @@ fn use_out_of_scope() {
 fn continuing_cannot_see_the_loop_body() {
     let mut m = sample();
     let f = main_fn(&mut m);
-    let product = f
-        .expressions
-        .iter()
-        .find(|(_, e)| {
-            matches!(
-                e,
-                Expression::Binary {
-                    op: BinaryOperator::Multiply,
-                    ..
-                }
-            )
-        })
-        .map(|(h, _)| h)
-        .expect("product");
-    let ptr = f
-        .expressions
-        .iter()
-        .find(|(_, e)| matches!(e, Expression::LocalVariable(_)))
-        .map(|(h, _)| h)
-        .expect("x");
+    let product = product(f);
+    let ptr = find_expr(f, |e| matches!(e, Expression::LocalVariable(_)));
     for s in f.body.iter_mut() {
         if let Statement::Loop { continuing, .. } = s {
             continuing.push(Statement::Store {
@@ -300,10 +286,7 @@ fn call_result_must_follow_its_call() {
 fn local_initialisers_need_no_emit_but_must_be_constant() {
     let mut m = Module::default();
     let f32t = m.scalar_type(Scalar::F32);
-    let v2 = m.ty(TypeInner::Vector {
-        size: 2,
-        scalar: Scalar::F32,
-    });
+    let v2 = m.vector_type(2, Scalar::F32);
     let mut fb = FunctionBuilder::new(&mut m, "f");
     let v = fb.local("v", v2, false);
     let one = fb

@@ -12,6 +12,33 @@ fn fold(op: BinaryOperator, a: Literal, b: Literal) -> Option<Literal> {
     eval::binary(op, a, b, false, FloatEnv::default()).expect("no error")
 }
 
+/// `a op b` in Rust's floating-point arithmetic (IEEE 754, round to
+/// nearest even), for the four operators in `OPS`.
+fn ieee<T>(op: BinaryOperator, a: T, b: T) -> T
+where
+    T: std::ops::Add<Output = T>
+        + std::ops::Sub<Output = T>
+        + std::ops::Mul<Output = T>
+        + std::ops::Div<Output = T>,
+{
+    match op {
+        Add => a + b,
+        Subtract => a - b,
+        Multiply => a * b,
+        _ => a / b,
+    }
+}
+
+/// Folding `a op b` in binary16 gives what `f16_reference` computes.
+fn assert_f16_fold(op: BinaryOperator, a: u16, b: u16) {
+    let got = fold(op, Literal::F16(a), Literal::F16(b));
+    assert_eq!(
+        got,
+        Some(Literal::F16(f16_reference(op, a, b))),
+        "{a:#06x} {op:?} {b:#06x}"
+    );
+}
+
 /// The special values: −inf, −F, −denormal, −0, +0, +denormal, +F, +inf, NaN
 /// (plus the largest finite, for overflow).
 fn f32_specials() -> Vec<f32> {
@@ -51,21 +78,11 @@ fn f32_and_f64_special_values_match_ieee() {
     for &a in &s {
         for &b in &s {
             for op in OPS {
-                let want = match op {
-                    Add => a + b,
-                    Subtract => a - b,
-                    Multiply => a * b,
-                    _ => a / b,
-                };
+                let want = ieee(op, a, b);
                 let got = fold(op, Literal::f32(a), Literal::f32(b));
                 assert_eq!(got, Some(Literal::F32(canon32(want))), "{a:e} {op:?} {b:e}");
                 let (x, y) = (a as f64, b as f64);
-                let want = match op {
-                    Add => x + y,
-                    Subtract => x - y,
-                    Multiply => x * y,
-                    _ => x / y,
-                };
+                let want = ieee(op, x, y);
                 let got = fold(op, Literal::f64(x), Literal::f64(y));
                 assert_eq!(got, Some(Literal::F64(canon64(want))), "{x:e} {op:?} {y:e}");
             }
@@ -82,12 +99,7 @@ fn f32_and_f64_special_values_match_ieee() {
     for &a in &d {
         for &b in &d {
             for op in OPS {
-                let want = match op {
-                    Add => a + b,
-                    Subtract => a - b,
-                    Multiply => a * b,
-                    _ => a / b,
-                };
+                let want = ieee(op, a, b);
                 assert_eq!(
                     fold(op, Literal::f64(a), Literal::f64(b)),
                     Some(Literal::F64(canon64(want)))
@@ -139,12 +151,7 @@ fn ieee_facts() {
 /// taken (ties to even, overflow to infinity), without `f64_to_f16`.
 fn f16_reference(op: BinaryOperator, a: u16, b: u16) -> u16 {
     let (x, y) = (f16_to_f64(a), f16_to_f64(b));
-    let approx = match op {
-        Add => x + y,
-        Subtract => x - y,
-        Multiply => x * y,
-        _ => x / y,
-    };
+    let approx = ieee(op, x, y);
     if approx.is_nan() {
         return 0x7e00;
     }
@@ -224,12 +231,7 @@ fn f16_matches_the_reference() {
     for &a in &specials {
         for &b in &specials {
             for op in OPS {
-                let got = fold(op, Literal::F16(a), Literal::F16(b));
-                assert_eq!(
-                    got,
-                    Some(Literal::F16(f16_reference(op, a, b))),
-                    "{a:#06x} {op:?} {b:#06x}"
-                );
+                assert_f16_fold(op, a, b);
             }
         }
     }
@@ -245,12 +247,7 @@ fn f16_matches_the_reference() {
     for _ in 0..3000 {
         let (a, b) = (next(), next());
         for op in OPS {
-            let got = fold(op, Literal::F16(a), Literal::F16(b));
-            assert_eq!(
-                got,
-                Some(Literal::F16(f16_reference(op, a, b))),
-                "{a:#06x} {op:?} {b:#06x}"
-            );
+            assert_f16_fold(op, a, b);
         }
     }
 }

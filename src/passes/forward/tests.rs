@@ -1,16 +1,20 @@
 use super::run;
-use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
-use crate::ir::display::module_to_string;
+use crate::ir::build::{FunctionBuilder, add_global};
 use crate::ir::*;
 use crate::passes::const_fold::FoldOptions;
-use crate::passes::test_util::{check_valid, fn_text};
+use crate::passes::test_util::{fn_text, run_main};
 use BinaryOperator::*;
 
-fn forward(m: &mut Module) -> String {
-    check_valid(m);
+fn forward(m: &mut Module) {
     run(m, &FoldOptions::default());
-    check_valid(m);
-    module_to_string(m)
+}
+
+/// The float type, and Private globals `inp` and `out` of it.
+fn float_in_out(m: &mut Module) -> (Handle<Type>, Handle<GlobalVariable>, Handle<GlobalVariable>) {
+    let f32t = m.scalar_type(Scalar::F32);
+    let inp = add_global(m, "inp", AddressSpace::Private, f32t);
+    let out = add_global(m, "out", AddressSpace::Private, f32t);
+    (f32t, inp, out)
 }
 
 /// `x = in; loop { out = x; x = x + 1; if (x > 9) break; }`: the load in
@@ -20,9 +24,7 @@ fn forward(m: &mut Module) -> String {
 #[test]
 fn loops_forget_what_they_store() {
     let mut m = Module::default();
-    let f32t = m.scalar_type(Scalar::F32);
-    let inp = add_global(&mut m, "inp", AddressSpace::Private, f32t);
-    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let (f32t, inp, out) = float_in_out(&mut m);
     let mut fb = FunctionBuilder::new(&mut m, "main");
     let x = fb.local("x", f32t, false);
     let k = fb.local("k", f32t, false);
@@ -47,8 +49,7 @@ fn loops_forget_what_they_store() {
         |_| None,
     );
     let f = fb.finish();
-    add_compute_entry(&mut m, "main", f);
-    let text = forward(&mut m);
+    let text = run_main(&mut m, f, forward);
     let main = fn_text(&text, "main");
     // $x is still loaded in the loop; $k is not (it holds the input).
     assert!(main.contains("= load $x"), "{main}");
@@ -64,9 +65,7 @@ fn loops_forget_what_they_store() {
 #[test]
 fn branches_see_what_was_stored_before() {
     let mut m = Module::default();
-    let f32t = m.scalar_type(Scalar::F32);
-    let inp = add_global(&mut m, "inp", AddressSpace::Private, f32t);
-    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let (f32t, inp, out) = float_in_out(&mut m);
     let mut fb = FunctionBuilder::new(&mut m, "main");
     let x = fb.local("x", f32t, false);
     let i = fb.global(inp);
@@ -90,8 +89,7 @@ fn branches_see_what_was_stored_before() {
     let xv = fb.load(x);
     fb.store(o, xv);
     let f = fb.finish();
-    add_compute_entry(&mut m, "main", f);
-    let text = forward(&mut m);
+    let text = run_main(&mut m, f, forward);
     let main = fn_text(&text, "main");
     // Inside both branches the input is used directly (the `else` branch
     // does not see the `then` branch's store); after the `if` the local is
@@ -109,10 +107,7 @@ fn branches_see_what_was_stored_before() {
 fn escaping_locals_stay_and_parts_compose() {
     let mut m = Module::default();
     let f32t = m.scalar_type(Scalar::F32);
-    let v2 = m.ty(TypeInner::Vector {
-        size: 2,
-        scalar: Scalar::F32,
-    });
+    let v2 = m.vector_type(2, Scalar::F32);
     let ptr = m.ty(TypeInner::Pointer {
         base: f32t,
         space: AddressSpace::Function,
@@ -138,8 +133,7 @@ fn escaping_locals_stay_and_parts_compose() {
     let pv = fb.load(p);
     fb.store(o, pv);
     let f = fb.finish();
-    add_compute_entry(&mut m, "main", f);
-    let text = forward(&mut m);
+    let text = run_main(&mut m, f, forward);
     let main = fn_text(&text, "main");
     assert!(main.contains("= load $e"), "{main}");
     assert!(!main.contains("= load $p"), "{main}");
@@ -185,8 +179,7 @@ fn fall_through_forgets_the_previous_case() {
         ],
     });
     let f = fb.finish();
-    add_compute_entry(&mut m, "main", f);
-    let text = forward(&mut m);
+    let text = run_main(&mut m, f, forward);
     let main = fn_text(&text, "main");
     assert!(main.contains("= load $x"), "{main}");
     assert!(!main.contains("store @out, 1.0f32"), "{main}");

@@ -104,18 +104,25 @@ fn a_precise_result_survives_inlining() {
     assert!(!main.contains("call"), "{main}");
 }
 
-#[test]
-fn small_policy_skips_loops() {
+/// `main` calling `spin`, a loop that leaves at once, `calls` times.
+fn calls_of_spin(calls: usize) -> Module {
     let mut m = Module::default();
     let mut fb = FunctionBuilder::new(&mut m, "spin");
     fb.loop_(|fb| fb.push(Statement::Break), |_| None);
     let spin = fb.finish();
     let mut fb = FunctionBuilder::new(&mut m, "main");
-    // Two call sites: a function called once is inlined whatever it holds.
-    fb.call(spin, &[]);
-    fb.call(spin, &[]);
+    for _ in 0..calls {
+        fb.call(spin, &[]);
+    }
     let main = fb.finish();
     add_compute_entry(&mut m, "main", main);
+    m
+}
+
+#[test]
+fn small_policy_skips_loops() {
+    // Two call sites: a function called once is inlined whatever it holds.
+    let mut m = calls_of_spin(2);
     let mut small = m.clone();
     run(&mut small, Policy::Small);
     check_valid(&small);
@@ -131,14 +138,7 @@ fn small_policy_skips_loops() {
 /// small policy: the copy replaces the original, the code does not grow.
 #[test]
 fn small_policy_inlines_a_single_call_site() {
-    let mut m = Module::default();
-    let mut fb = FunctionBuilder::new(&mut m, "spin");
-    fb.loop_(|fb| fb.push(Statement::Break), |_| None);
-    let spin = fb.finish();
-    let mut fb = FunctionBuilder::new(&mut m, "main");
-    fb.call(spin, &[]);
-    let main = fb.finish();
-    add_compute_entry(&mut m, "main", main);
+    let mut m = calls_of_spin(1);
     run(&mut m, Policy::Small);
     check_valid(&m);
     let text = module_to_string(&m);

@@ -1,8 +1,8 @@
 use super::run;
-use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
+use crate::ir::build::{FunctionBuilder, add_global};
 use crate::ir::display::module_to_string;
 use crate::ir::*;
-use crate::passes::test_util::{check_valid, fn_text, line_of};
+use crate::passes::test_util::{check_valid, fn_text, line_of, run_main};
 use BinaryOperator::*;
 
 fn float(m: &mut Module) -> Handle<Type> {
@@ -28,10 +28,7 @@ fn only_the_contributing_twin_is_marked() {
     let add2 = fb.binary(Add, mul2, a);
     fb.store(q, add2);
     let f = fb.finish();
-    add_compute_entry(&mut m, "main", f);
-    run(&mut m);
-    check_valid(&m);
-    let text = module_to_string(&m);
+    let text = run_main(&mut m, f, run);
     assert!(line_of(&text, &format!("%{}:", mul1.index())).contains("= precise mul"));
     assert!(line_of(&text, &format!("%{}:", add1.index())).contains("= precise add"));
     assert!(!line_of(&text, &format!("%{}:", mul2.index())).contains("precise"));
@@ -60,10 +57,7 @@ fn slices_through_locals_but_not_forward() {
     let o = fb.global(out);
     fb.store(o, after);
     let f = fb.finish();
-    add_compute_entry(&mut m, "main", f);
-    run(&mut m);
-    check_valid(&m);
-    let text = module_to_string(&m);
+    let text = run_main(&mut m, f, run);
     assert!(line_of(&text, &format!("%{}:", mul.index())).contains("precise mul"));
     assert!(line_of(&text, &format!("%{}:", add.index())).contains("precise add"));
     assert!(!line_of(&text, &format!("%{}:", after.index())).contains("precise"));
@@ -102,10 +96,7 @@ fn calls_get_precise_specialisations() {
     let o2 = fb.global(out2);
     fb.store(o2, r2);
     let f = fb.finish();
-    add_compute_entry(&mut m, "main", f);
-    run(&mut m);
-    check_valid(&m);
-    let text = module_to_string(&m);
+    let text = run_main(&mut m, f, run);
     assert!(
         text.contains("fn sq1.precise(%x:float) -> float precise {"),
         "{text}"
@@ -151,10 +142,7 @@ fn out_arguments_into_precise_variables() {
     let arg2 = fb.binary(Subtract, one, one);
     fb.call(g, &[q, arg2]);
     let f = fb.finish();
-    add_compute_entry(&mut m, "main", f);
-    run(&mut m);
-    check_valid(&m);
-    let text = module_to_string(&m);
+    let text = run_main(&mut m, f, run);
     assert!(
         text.contains("fn g.precise.out0(%r:ptr<Function, float> precise, %x:float) {"),
         "{text}"
@@ -203,10 +191,7 @@ fn precise_struct_members() {
     let whole = fb.compose(s_ty, &[u, w]);
     fb.store(t, whole);
     let f = fb.finish();
-    add_compute_entry(&mut m, "main", f);
-    run(&mut m);
-    check_valid(&m);
-    let text = module_to_string(&m);
+    let text = run_main(&mut m, f, run);
     assert!(!line_of(&text, &format!("%{}:", x.index())).contains("precise"));
     assert!(line_of(&text, &format!("%{}:", y.index())).contains("precise add"));
     assert!(!line_of(&text, &format!("%{}:", u.index())).contains("precise"));

@@ -27,14 +27,8 @@ fn fold(m: &mut Module, fold_branches: bool) -> (String, Diagnostics) {
 fn folds_scalars_vectors_and_structure() {
     let mut m = Module::default();
     let f32t = m.scalar_type(Scalar::F32);
-    let v2 = m.ty(TypeInner::Vector {
-        size: 2,
-        scalar: Scalar::F32,
-    });
-    let v3 = m.ty(TypeInner::Vector {
-        size: 3,
-        scalar: Scalar::F32,
-    });
+    let v2 = m.vector_type(2, Scalar::F32);
+    let v3 = m.vector_type(3, Scalar::F32);
     let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
     let out2 = add_global(&mut m, "out2", AddressSpace::Private, v2);
     let mut fb = FunctionBuilder::new(&mut m, "main");
