@@ -28,7 +28,7 @@
 //! The pass rebuilds expression arenas: handles change.
 
 use super::const_fold::eval::{self, FloatEnv};
-use super::rewrite::{Cx, Rewrite, rebuild_function};
+use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::*;
 use crate::span::Span;
 use BinaryOperator as B;
@@ -44,17 +44,10 @@ pub fn run(module: &mut Module) {
 struct Algebra;
 
 impl Rewrite for Algebra {
-    fn expression(
-        &mut self,
-        cx: &mut Cx,
-        _old: Handle<Expression>,
-        expr: Expression,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Option<Handle<Expression>> {
-        Some(match simplify(cx, &expr, ty, span) {
+    fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        Some(match simplify(cx, &e.expr, e.ty, e.span) {
             Some(h) => h,
-            None => cx.emit(expr, ty, span),
+            None => cx.keep(e),
         })
     }
 }
@@ -289,7 +282,7 @@ fn int_rules(
     let unsigned = scalar_of(cx, ty).is_some_and(|s| s.kind == ScalarKind::Uint);
     // x - x = 0, x ^ x = 0.
     if left == right && matches!(op, B::Subtract | B::ExclusiveOr) && same {
-        let l = constant_zero(cx, ty)?;
+        let l = Literal::zero(scalar_of(cx, ty)?)?;
         return Some(make_constant(cx, l, ty, span));
     }
     let c = constant(cx, right)?;
@@ -344,19 +337,6 @@ fn int_rules(
         return Some(binary(cx, new_op, left, a, ty, span, false));
     }
     None
-}
-
-fn constant_zero(cx: &Cx, ty: Handle<Type>) -> Option<Literal> {
-    let s = scalar_of(cx, ty)?;
-    Some(match (s.kind, s.width) {
-        (ScalarKind::Sint, 2) => Literal::I16(0),
-        (ScalarKind::Uint, 2) => Literal::U16(0),
-        (ScalarKind::Sint, 4) => Literal::I32(0),
-        (ScalarKind::Uint, 4) => Literal::U32(0),
-        (ScalarKind::Sint, 8) => Literal::I64(0),
-        (ScalarKind::Uint, 8) => Literal::U64(0),
-        _ => return None,
-    })
 }
 
 fn float_rules(

@@ -42,7 +42,7 @@ mod tests;
 
 pub mod eval;
 
-use super::rewrite::{Cx, Rewrite, rebuild_function};
+use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::*;
 use crate::span::Span;
@@ -97,29 +97,12 @@ struct Folder<'o> {
     diags: &'o mut Diagnostics,
 }
 
-/// The zero literal of a scalar type.
-fn zero(s: Scalar) -> Option<Literal> {
-    Some(match (s.kind, s.width) {
-        (ScalarKind::Bool, _) => Literal::Bool(false),
-        (ScalarKind::Sint, 2) => Literal::I16(0),
-        (ScalarKind::Uint, 2) => Literal::U16(0),
-        (ScalarKind::Sint, 4) => Literal::I32(0),
-        (ScalarKind::Uint, 4) => Literal::U32(0),
-        (ScalarKind::Sint, 8) => Literal::I64(0),
-        (ScalarKind::Uint, 8) => Literal::U64(0),
-        (ScalarKind::Float, 2) => Literal::F16(0),
-        (ScalarKind::Float, 4) => Literal::F32(0),
-        (ScalarKind::Float, 8) => Literal::F64(0),
-        _ => return None,
-    })
-}
-
 /// The value of a zero of scalar or vector type `ty`.
 fn zero_value(module: &Module, ty: Handle<Type>) -> Option<Value> {
     match module.types[ty].inner {
-        TypeInner::Scalar(s) => Some(Value::Scalar(zero(s)?)),
+        TypeInner::Scalar(s) => Some(Value::Scalar(Literal::zero(s)?)),
         TypeInner::Vector { size, scalar } => {
-            Some(Value::Vector(vec![zero(scalar)?; size as usize]))
+            Some(Value::Vector(vec![Literal::zero(scalar)?; size as usize]))
         }
         _ => None,
     }
@@ -460,16 +443,10 @@ enum Fold {
 }
 
 impl Rewrite for Folder<'_> {
-    fn expression(
-        &mut self,
-        cx: &mut Cx,
-        _old: Handle<Expression>,
-        expr: Expression,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Option<Handle<Expression>> {
-        Some(match self.fold(cx, &expr, span) {
-            Fold::None => cx.emit(expr, ty, span),
+    fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        let (ty, span) = (e.ty, e.span);
+        Some(match self.fold(cx, &e.expr, span) {
+            Fold::None => cx.keep(e),
             Fold::Value(v) => self.materialize(cx, v, ty, span),
             Fold::Existing(h) => h,
             Fold::Component(vector, index) => {

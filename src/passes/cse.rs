@@ -15,9 +15,8 @@
 //!
 //! The pass rebuilds expression arenas: handles change.
 
-use super::rewrite::{Cx, Rewrite, rebuild_function};
+use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::*;
-use crate::span::Span;
 use rustc_hash::FxHashMap;
 
 /// Runs CSE on every function.
@@ -82,14 +81,8 @@ fn image_type<'c>(cx: &'c Cx, image: Handle<Expression>) -> &'c TypeInner {
 }
 
 impl Rewrite for Cse {
-    fn expression(
-        &mut self,
-        cx: &mut Cx,
-        _old: Handle<Expression>,
-        expr: Expression,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Option<Handle<Expression>> {
+    fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        let Emitted { expr, ty, span, .. } = e;
         let k = kind(cx, &expr);
         let table = match k {
             Kind::Pure => &mut self.pure,

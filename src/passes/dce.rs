@@ -14,10 +14,9 @@
 //! pass never changes an operation. It rebuilds expression arenas and the
 //! local and function arenas: every handle may change.
 
-use super::rewrite::{Cx, Rewrite, rebuild_function};
+use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::visit::{walk_statements, walk_statements_mut};
 use crate::ir::*;
-use crate::span::Span;
 
 /// Removes dead code in every function, then unreachable functions.
 pub fn run(module: &mut Module) {
@@ -65,15 +64,8 @@ impl Rewrite for Dce {
     fn keep_result(&self, old: Handle<Expression>) -> bool {
         self.live[old.index()]
     }
-    fn expression(
-        &mut self,
-        cx: &mut Cx,
-        old: Handle<Expression>,
-        expr: Expression,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Option<Handle<Expression>> {
-        self.live[old.index()].then(|| cx.emit(expr, ty, span))
+    fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        self.live[e.old.index()].then(|| cx.keep(e))
     }
 }
 
@@ -309,10 +301,9 @@ fn remove_unreachable_functions(module: &mut Module) {
 #[cfg(test)]
 mod tests {
     use super::run;
-    use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
-    use crate::ir::display::module_to_string;
+    use crate::ir::build::{FunctionBuilder, add_global};
     use crate::ir::*;
-    use crate::passes::test_util::check_valid;
+    use crate::passes::test_util::run_main;
     use BinaryOperator::*;
 
     #[test]
@@ -340,12 +331,8 @@ mod tests {
         let after = fb.binary(Subtract, x, x);
         fb.store(o, after);
         let f = fb.finish();
-        add_compute_entry(&mut m, "main", f);
         let _ = unused;
-        check_valid(&m);
-        run(&mut m);
-        check_valid(&m);
-        let text = module_to_string(&m);
+        let text = run_main(&mut m, f, run);
         let expected = "\
 global @out:float Private
 entry \"main\" compute fn main numthreads(1, 1, 1)
@@ -377,10 +364,7 @@ mod init_tests {
     fn local_initialisers_follow_their_locals() {
         let mut m = Module::default();
         let f32t = m.scalar_type(Scalar::F32);
-        let v2 = m.ty(TypeInner::Vector {
-            size: 2,
-            scalar: Scalar::F32,
-        });
+        let v2 = m.vector_type(2, Scalar::F32);
         let mut fb = FunctionBuilder::new(&mut m, "f");
         let used = fb.local("used", v2, false);
         let _unused = fb.local("unused", v2, false);

@@ -45,7 +45,7 @@
 //! The pass rebuilds expression arenas: handles change.
 
 use super::const_fold::{self, FoldOptions};
-use super::rewrite::{Cx, Rewrite, rebuild_function};
+use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::diag::Diagnostics;
 use crate::ir::*;
 use crate::span::Span;
@@ -502,24 +502,17 @@ impl Forward {
 }
 
 impl Rewrite for Forward {
-    fn expression(
-        &mut self,
-        cx: &mut Cx,
-        _old: Handle<Expression>,
-        expr: Expression,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Option<Handle<Expression>> {
+    fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
         self.settle();
-        let Expression::Load { pointer } = expr else {
-            return Some(cx.emit(expr, ty, span));
+        let Expression::Load { pointer } = e.expr else {
+            return Some(cx.keep(e));
         };
         let Some((l, path)) = self.path_of(cx, pointer) else {
-            return Some(cx.emit(expr, ty, span));
+            return Some(cx.keep(e));
         };
         let local_ty = cx.body.function.local_variables[l].ty;
         if let Some(known) = self.known.get(&l).cloned()
-            && let Some(v) = load_at(cx, &known, local_ty, &path, span)
+            && let Some(v) = load_at(cx, &known, local_ty, &path, e.span)
         {
             // A whole value composed from parts: later loads reuse it.
             if path.is_empty() && matches!(known, Known::Parts(_)) {
@@ -527,7 +520,7 @@ impl Rewrite for Forward {
             }
             return Some(v);
         }
-        let load = cx.emit(expr, ty, span);
+        let load = cx.keep(e);
         // Until the next store, later loads there read this value.
         self.remember(cx, l, &path, load);
         Some(load)

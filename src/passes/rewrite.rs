@@ -32,6 +32,16 @@ pub struct Cx<'a> {
     literals: FxHashMap<Literal, Handle<Expression>>,
 }
 
+/// An expression reached in an `Emit` run, its operands already mapped to
+/// their new handles.
+pub struct Emitted {
+    /// Its handle in the old arena.
+    pub old: Handle<Expression>,
+    pub expr: Expression,
+    pub ty: Handle<Type>,
+    pub span: Span,
+}
+
 /// What a pass does to expressions and statements during a rebuild. Every
 /// hook has a default that copies.
 pub trait Rewrite {
@@ -49,17 +59,10 @@ pub trait Rewrite {
     fn keep_result(&self, _old: Handle<Expression>) -> bool {
         true
     }
-    /// The new handle for an emitted expression `old`, whose operands in
-    /// `expr` are already new handles; `None` drops it (it must be unused).
-    fn expression(
-        &mut self,
-        cx: &mut Cx,
-        _old: Handle<Expression>,
-        expr: Expression,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Option<Handle<Expression>> {
-        Some(cx.emit(expr, ty, span))
+    /// The new handle for an emitted expression; `None` drops it (it must
+    /// be unused).
+    fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        Some(cx.keep(e))
     }
     /// A statement without nested blocks, operands mapped.
     fn statement(&mut self, cx: &mut Cx, s: Statement) {
@@ -93,6 +96,11 @@ impl<'a> Cx<'a> {
             self.literals.entry(l).or_insert(h);
         }
         h
+    }
+
+    /// Appends an emitted expression as it is.
+    pub fn keep(&mut self, e: Emitted) -> Handle<Expression> {
+        self.emit(e.expr, e.ty, e.span)
     }
 
     /// A literal expression (the same handle for the same bits).
@@ -157,11 +165,15 @@ impl<'a> Cx<'a> {
         match s {
             Statement::Emit(r) => {
                 for h in r.iter() {
-                    let mut e = old.expressions[h].clone();
-                    e.map_operands(|o| self.map(o));
-                    let ty = old.expr_type(h);
-                    let span = old.expr_span(h);
-                    let new = rw.expression(self, h, e, ty, span);
+                    let mut expr = old.expressions[h].clone();
+                    expr.map_operands(|o| self.map(o));
+                    let e = Emitted {
+                        old: h,
+                        expr,
+                        ty: old.expr_type(h),
+                        span: old.expr_span(h),
+                    };
+                    let new = rw.expression(self, e);
                     self.map[h.index()] = new;
                 }
             }
