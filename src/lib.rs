@@ -76,8 +76,13 @@ pub fn preprocess_options(options: &Options) -> front::preprocess::PreprocessOpt
     }
 }
 
-/// Preprocesses and parses `path`: reports syntax errors only.
-pub fn check_syntax(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
+/// Preprocesses and parses `path`, with a source map and diagnostics of
+/// its own.
+fn parse(
+    path: &Path,
+    loader: &dyn FileLoader,
+    options: &Options,
+) -> (front::Parsed, SourceMap, Diagnostics) {
     let mut sm = SourceMap::new();
     let mut diags = Diagnostics::new();
     let parsed = front::parse_program(
@@ -87,6 +92,12 @@ pub fn check_syntax(path: &Path, loader: &dyn FileLoader, options: &Options) -> 
         &mut sm,
         &mut diags,
     );
+    (parsed, sm, diags)
+}
+
+/// Preprocesses and parses `path`: reports syntax errors only.
+pub fn check_syntax(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
+    let (parsed, sm, diags) = parse(path, loader, options);
     Compilation {
         diagnostics: diags,
         source_map: sm,
@@ -130,15 +141,7 @@ pub fn compile_to_ir(
     loader: &dyn FileLoader,
     options: &Options,
 ) -> (Compilation, Option<ir::Module>) {
-    let mut sm = SourceMap::new();
-    let mut diags = Diagnostics::new();
-    let parsed = front::parse_program(
-        path,
-        loader,
-        &preprocess_options(options),
-        &mut sm,
-        &mut diags,
-    );
+    let (parsed, sm, mut diags) = parse(path, loader, options);
     let module = if diags.has_errors() {
         None
     } else {

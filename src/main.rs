@@ -199,16 +199,6 @@ fn parse_u32(s: &str, what: &str) -> Result<u32, Diagnostic> {
         .map_err(|_| option_error(format!("{what}: expected a number, found '{s}'")))
 }
 
-fn register_class(c: char) -> Option<RegisterClass> {
-    Some(match c {
-        'b' => RegisterClass::B,
-        's' => RegisterClass::S,
-        't' => RegisterClass::T,
-        'u' => RegisterClass::U,
-        _ => return None,
-    })
-}
-
 /// Turns parsed flags into [`Options`].
 fn options_from(m: &ArgMatches) -> Result<Options, Diagnostic> {
     let mut o = Options::default();
@@ -395,11 +385,15 @@ fn binding_options(m: &ArgMatches, o: &mut Options) -> Result<(), Diagnostic> {
         for vals in bind_register_occurrences {
             let vals: Vec<&String> = vals.collect();
             let reg = vals[0];
-            let class = reg.chars().next().and_then(register_class).ok_or_else(|| {
-                option_error(format!(
-                    "-fvk-bind-register: '{reg}' is not a register (expected b0, t3, s1, u2…)"
-                ))
-            })?;
+            let class = reg
+                .chars()
+                .next()
+                .and_then(RegisterClass::from_letter)
+                .ok_or_else(|| {
+                    option_error(format!(
+                        "-fvk-bind-register: '{reg}' is not a register (expected b0, t3, s1, u2…)"
+                    ))
+                })?;
             o.bind_registers.push(BindRegister {
                 class,
                 register: parse_u32(&reg[1..], "-fvk-bind-register register")?,

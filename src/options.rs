@@ -215,6 +215,19 @@ pub enum RegisterClass {
     U,
 }
 
+impl RegisterClass {
+    /// The class that the letter of `register(xN)` names.
+    pub fn from_letter(c: char) -> Option<RegisterClass> {
+        Some(match c {
+            'b' => RegisterClass::B,
+            's' => RegisterClass::S,
+            't' => RegisterClass::T,
+            'u' => RegisterClass::U,
+            _ => return None,
+        })
+    }
+}
+
 /// `-fvk-bind-register xN M BINDING SET`
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BindRegister {

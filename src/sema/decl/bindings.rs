@@ -17,16 +17,6 @@ use crate::sema::table::Id;
 use crate::sema::{ResourceId, Sema};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-fn class_of(c: char) -> Option<RegisterClass> {
-    Some(match c {
-        'b' => RegisterClass::B,
-        's' => RegisterClass::S,
-        't' => RegisterClass::T,
-        'u' => RegisterClass::U,
-        _ => return None,
-    })
-}
-
 /// One thing that needs a binding.
 #[derive(Clone, Copy)]
 enum Slot {
@@ -106,7 +96,7 @@ impl<'a> Sema<'a> {
                 continue;
             }
             if !self.opts.bind_registers.is_empty() {
-                let class = class_of(c);
+                let class = RegisterClass::from_letter(c);
                 if let Some(br) = self
                     .opts
                     .bind_registers
@@ -118,7 +108,7 @@ impl<'a> Sema<'a> {
                     continue;
                 }
             }
-            let b = match class_of(c) {
+            let b = match RegisterClass::from_letter(c) {
                 Some(class) => num + self.shift(class, space),
                 None => num,
             };
