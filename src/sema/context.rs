@@ -226,6 +226,23 @@ pub struct GlobalInfo {
     pub resource: Option<ResourceId>,
 }
 
+impl GlobalInfo {
+    /// A global named `name` of type `ty`, before its declaration gives it
+    /// a kind (until then, an error that uses report nothing about).
+    pub fn new(name: Symbol, ty: TyId, span: Span) -> GlobalInfo {
+        GlobalInfo {
+            name,
+            ty,
+            kind: GlobalKind::Error,
+            span,
+            read_only: None,
+            konst: None,
+            counter: None,
+            resource: None,
+        }
+    }
+}
+
 /// Why a place cannot be assigned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReadOnly {

@@ -532,15 +532,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if let (Some(name), Some(r)) = (p.name, r) {
             let ro = self.s.resource_read_only(p.ty, p.span);
             let val = self.res_path_place(r, p.ty, ro);
-            self.fb.locals.declare(
-                name,
-                LocalSym::Var(LocalVar {
-                    val,
-                    konst: None,
-                    span: p.span,
-                }),
-            );
+            self.declare_param(name, val, p.span);
         }
+    }
+
+    /// Declares parameter `name`, standing for `val` in the body.
+    fn declare_param(&mut self, name: Symbol, val: Val, span: Span) {
+        self.fb.locals.declare(
+            name,
+            LocalSym::Var(LocalVar {
+                val,
+                konst: None,
+                span,
+            }),
+        );
     }
 
     /// Declares parameter `name`, the argument at `idx`; `const_arg` is
@@ -572,14 +577,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.fb.locals.declare(name, LocalSym::Value(k));
             return;
         }
-        self.fb.locals.declare(
-            name,
-            LocalSym::Var(LocalVar {
-                val,
-                konst: None,
-                span: p.span,
-            }),
-        );
+        self.declare_param(name, val, p.span);
     }
 
     /// What a parameter's name stands for in the body.

@@ -22,9 +22,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     pub fn lower_block_stmts(&mut self, stmts: &'a [ast::Stmt]) {
         for s in stmts {
             if self.terminated() {
-                let mark = self.begin_discard();
-                self.lower_stmt(s);
-                self.end_discard(mark);
+                self.discarded_stmt(s);
                 continue;
             }
             self.lower_stmt(s);
@@ -144,6 +142,37 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             S::Return(e) => self.return_stmt(e.as_ref(), s.span),
             S::Empty | S::Error => {}
+        }
+    }
+
+    /// Lowers `s` to check it, then drops what it emitted.
+    fn discarded_stmt(&mut self, s: &'a ast::Stmt) {
+        let mark = self.begin_discard();
+        self.lower_stmt(s);
+        self.end_discard(mark);
+    }
+
+    /// Ends the case of a switch being lowered: its block joins `cases`
+    /// (falling through until its end is known), or the discarded
+    /// lowering of a case that never runs ends.
+    fn end_case(
+        &mut self,
+        current: &mut Option<ir::SwitchValue>,
+        dead_mark: &mut Option<usize>,
+        cases: &mut Vec<ir::SwitchCase>,
+    ) {
+        let Some(cv) = current.take() else {
+            return;
+        };
+        if let Some(mark) = dead_mark.take() {
+            self.end_discard(mark);
+        } else {
+            let b = self.pop_block();
+            cases.push(ir::SwitchCase {
+                value: cv,
+                body: b,
+                fall_through: true,
+            });
         }
     }
 
@@ -658,18 +687,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             match label {
                 Some((val, span)) => {
                     let ended = current.is_some() && self.terminated();
-                    if let Some(cv) = current.take() {
-                        if let Some(mark) = dead_mark.take() {
-                            self.end_discard(mark);
-                        } else {
-                            let b = self.pop_block();
-                            cases.push(ir::SwitchCase {
-                                value: cv,
-                                body: b,
-                                fall_through: true,
-                            });
-                        }
-                    }
+                    self.end_case(&mut current, &mut dead_mark, &mut cases);
                     if const_sel.is_some() {
                         // Live from the chosen label on, until a case ends.
                         live = Some(idx) == live_start || (live && !ended);
@@ -698,31 +716,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 None => {
                     if current.is_none() {
                         // Code before the first label never runs.
-                        let mark = self.begin_discard();
-                        self.lower_stmt(st);
-                        self.end_discard(mark);
+                        self.discarded_stmt(st);
                     } else if self.terminated() {
-                        let mark = self.begin_discard();
-                        self.lower_stmt(st);
-                        self.end_discard(mark);
+                        self.discarded_stmt(st);
                     } else {
                         self.lower_stmt(st);
                     }
                 }
             }
         }
-        if let Some(cv) = current.take() {
-            if let Some(mark) = dead_mark.take() {
-                self.end_discard(mark);
-            } else {
-                let b = self.pop_block();
-                cases.push(ir::SwitchCase {
-                    value: cv,
-                    body: b,
-                    fall_through: true,
-                });
-            }
-        }
+        self.end_case(&mut current, &mut dead_mark, &mut cases);
         self.fb.breakable.pop();
         self.fb.locals.pop();
         // A case ending in `break` leaves the switch; others fall through.

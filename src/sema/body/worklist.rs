@@ -68,20 +68,11 @@ impl<'a> Sema<'a> {
         }
         name.push_str(decl.name.as_str());
         if let Some(args) = args {
-            let parts: Vec<String> = args
-                .iter()
-                .map(|a| match a {
-                    TArg::Type(t) => self.types.name(*t),
-                    TArg::Value(v) => v.to_string(),
-                    TArg::Res(r) => self.res_path_name(*r),
-                    TArg::AggThis => "this".into(),
-                    TArg::ConstArg { value, .. } => value.to_string(),
-                })
-                .collect();
+            let parts = self.targs_display(args);
             if decl.is_template {
-                name.push_str(&format!("<{}>", parts.join(", ")));
-            } else if !parts.is_empty() {
-                name.push_str(&format!("({})", parts.join(", ")));
+                name.push_str(&format!("<{parts}>"));
+            } else if !args.is_empty() {
+                name.push_str(&format!("({parts})"));
             }
         }
         let specialized = args.is_some_and(|a| a.iter().any(|t| matches!(t, TArg::Res(_))));

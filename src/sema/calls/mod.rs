@@ -235,34 +235,30 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Ty::Struct(_) => {
                 let cands = self.struct_methods(obj.ty, method.name);
                 if cands.is_empty() {
-                    let _ = self.lower_args(args);
-                    return self.error(
-                        codes::NO_METHOD,
-                        format!(
-                            "`{}` has no method `{}`",
-                            self.s.ty_name(obj.ty),
-                            method.name
-                        ),
-                        method.span,
-                        "unknown method",
-                    );
+                    return self.no_method(obj.ty, method, args, "unknown method");
                 }
                 let a = self.lower_args(args);
                 self.call_candidates(&cands, Some(obj), targs, a, method.name, span, false)
             }
-            _ => {
-                let _ = self.lower_args(args);
-                self.error(
-                    codes::NO_METHOD,
-                    format!(
-                        "`{}` has no method `{}`",
-                        self.s.ty_name(obj.ty),
-                        method.name
-                    ),
-                    method.span,
-                    "no methods on this type",
-                )
-            }
+            _ => self.no_method(obj.ty, method, args, "no methods on this type"),
         }
+    }
+
+    /// `obj.method(args)` where the type of `obj` has no such method: the
+    /// arguments are still checked.
+    fn no_method(
+        &mut self,
+        ty: TyId,
+        method: ast::Ident,
+        args: &'a [ast::Expr],
+        label: &str,
+    ) -> Val {
+        let _ = self.lower_args(args);
+        self.error(
+            codes::NO_METHOD,
+            format!("`{}` has no method `{}`", self.s.ty_name(ty), method.name),
+            method.span,
+            label,
+        )
     }
 }

@@ -46,16 +46,7 @@ impl<'a> Sema<'a> {
                 }
                 if self.types.is_resource(ty) {
                     // Resources in a cbuffer are separate globals.
-                    let info = GlobalInfo {
-                        name: d.name.name,
-                        ty,
-                        kind: GlobalKind::Error,
-                        span: d.name.span,
-                        read_only: None,
-                        konst: None,
-                        counter: None,
-                        resource: None,
-                    };
+                    let info = GlobalInfo::new(d.name.name, ty, d.name.span);
                     self.declare_resource_global(vd, d, ty, false, scope, info);
                     continue;
                 }

@@ -7,9 +7,9 @@ use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
 use crate::options::Stage;
-use crate::sema::body::{FnBuilder, FnCtx};
+use crate::sema::body::FnCtx;
 use crate::sema::decl::storage::{DeclSite, Storage};
-use crate::sema::decl::{find_attr, parse_register_slot, scratch_handle};
+use crate::sema::decl::{find_attr, parse_register_slot, scratch_builder};
 use crate::sema::types::layout::{BufferKind, Rule};
 use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::{GlobalId, ScopeId, Sym, TypeEntry};
@@ -97,16 +97,7 @@ impl<'a> Sema<'a> {
     ) {
         let env = Env::at(scope);
         let ty = self.array_type(base.ty, &d.array, &env, None);
-        let info = GlobalInfo {
-            name: d.name.name,
-            ty,
-            kind: GlobalKind::Error,
-            span: d.name.span,
-            read_only: None,
-            konst: None,
-            counter: None,
-            resource: None,
-        };
+        let info = GlobalInfo::new(d.name.name, ty, d.name.span);
         if ty == types::ERROR {
             self.new_global(info, scope, d.name);
             return;
@@ -198,13 +189,7 @@ impl<'a> Sema<'a> {
         ty: TyId,
         scope: ScopeId,
     ) -> Option<ResPathId> {
-        let fb = FnBuilder::new(
-            ir::Function::default(),
-            scratch_handle(),
-            types::VOID,
-            scope,
-        );
-        let mut cx = FnCtx::new(self, fb);
+        let mut cx = FnCtx::new(self, scratch_builder(scope));
         let v = cx.expr(e);
         let v = if v.ty != ty && !v.is_error() {
             cx.convert(v, ty, e.span)
@@ -520,13 +505,7 @@ impl<'a> Sema<'a> {
         init: &'a ast::Initializer,
         scope: ScopeId,
     ) -> (TyId, Option<ir::Handle<ir::Expression>>) {
-        let fb = FnBuilder::new(
-            ir::Function::default(),
-            scratch_handle(),
-            types::VOID,
-            scope,
-        );
-        let mut cx = FnCtx::new(self, fb);
+        let mut cx = FnCtx::new(self, scratch_builder(scope));
         let (t2, v) = cx.lower_initializer(ty, init);
         let c = match cx.value(&v) {
             Some(h) => cx.lift_const(h),

@@ -12,6 +12,7 @@ pub mod globals;
 pub mod resource_decl;
 pub mod storage;
 
+use super::body::FnBuilder;
 use super::decl::storage::{DeclSite, Storage};
 use super::types::consteval::{ConstVal, Konst};
 use super::types::resolve::Env;
@@ -23,9 +24,16 @@ use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
 
-/// The handle scratch lowering contexts use for their (discarded) function.
-pub fn scratch_handle() -> ir::Handle<ir::Function> {
-    ir::Handle::from_index(0x7fff_fff0)
+/// A builder for a scratch lowering context at global scope (an
+/// initializer lowered to find its type or constant value): its function
+/// is discarded, under a handle no function has.
+pub fn scratch_builder(scope: ScopeId) -> FnBuilder {
+    FnBuilder::new(
+        ir::Function::default(),
+        ir::Handle::from_index(0x7fff_fff0),
+        types::VOID,
+        scope,
+    )
 }
 
 /// Finds an attribute by its name (`numthreads`, `vk::binding`).
@@ -662,20 +670,7 @@ impl<'a> Sema<'a> {
         };
         let this_ty = if is_static { None } else { this_struct };
         if f.template.is_some() {
-            let id = self.decls.funcs.next_id();
-            self.decls.funcs.push(FuncDecl {
-                name: name.name,
-                ast: f,
-                def: f.body.as_ref().map(|_| f),
-                scope,
-                this_ty,
-                is_template: true,
-                sig: None,
-                ir: None,
-                instances: Default::default(),
-            });
-            self.register_func(scope, name, id, this_struct);
-            return Some(id);
+            return Some(self.new_function(f, name, scope, this_ty, this_struct, None));
         }
         let sig = self.resolve_sig(f, &Env::at(scope));
         // A matching earlier declaration?
@@ -718,6 +713,20 @@ impl<'a> Sema<'a> {
                 return Some(id);
             }
         }
+        Some(self.new_function(f, name, scope, this_ty, this_struct, Some(sig)))
+    }
+
+    /// Declares a new function `f` named `name` in `scope`: a template when
+    /// it has no signature yet.
+    fn new_function(
+        &mut self,
+        f: &'a ast::Function,
+        name: ast::Ident,
+        scope: ScopeId,
+        this_ty: Option<TyId>,
+        this_struct: Option<TyId>,
+        sig: Option<Sig<'a>>,
+    ) -> FuncDeclId {
         let id = self.decls.funcs.next_id();
         self.decls.funcs.push(FuncDecl {
             name: name.name,
@@ -725,13 +734,13 @@ impl<'a> Sema<'a> {
             def: f.body.as_ref().map(|_| f),
             scope,
             this_ty,
-            is_template: false,
-            sig: Some(sig),
+            is_template: sig.is_none(),
+            sig,
             ir: None,
             instances: Default::default(),
         });
         self.register_func(scope, name, id, this_struct);
-        Some(id)
+        id
     }
 
     pub(super) fn register_func(

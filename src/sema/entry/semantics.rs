@@ -115,18 +115,9 @@ impl<'a> Sema<'a> {
             return h;
         }
         let it = self.ir_ty(ty);
-        self.module.globals.append(ir::GlobalVariable {
-            name: Some(name.into()),
-            space: ir::AddressSpace::Input,
-            ty: it,
-            init: None,
-            binding: None,
-            io: Some(ir::Binding::BuiltIn(b)),
-            precise: false,
-            invariant: false,
-            semantic: None,
-            counter: None,
-        })
+        let g = ir::build::add_global(&mut self.module, name, ir::AddressSpace::Input, it);
+        self.module.globals[g].io = Some(ir::Binding::BuiltIn(b));
+        g
     }
 }
 
@@ -143,22 +134,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return g;
         }
         let it = self.s.ir_ty(ty);
-        let g = self.s.module.globals.append(ir::GlobalVariable {
-            name: Some(name.into()),
-            space: if dir == IoDir::Input {
-                ir::AddressSpace::Input
-            } else {
-                ir::AddressSpace::Output
-            },
-            ty: it,
-            init: None,
-            binding: None,
-            io: Some(ir::Binding::BuiltIn(b)),
-            precise: false,
-            invariant: false,
-            semantic: None,
-            counter: None,
-        });
+        let space = if dir == IoDir::Input {
+            ir::AddressSpace::Input
+        } else {
+            ir::AddressSpace::Output
+        };
+        let g = ir::build::add_global(&mut self.s.module, name, space, it);
+        self.s.module.globals[g].io = Some(ir::Binding::BuiltIn(b));
         io.builtins.push((b, dir, g));
         g
     }

@@ -201,25 +201,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     size: ir::ArraySize::Runtime,
                     stride: None,
                 });
-                let g = self.s.module.globals.append(ir::GlobalVariable {
-                    name: Some(
-                        if sampler {
-                            "SamplerDescriptorHeap"
-                        } else {
-                            "ResourceDescriptorHeap"
-                        }
-                        .into(),
-                    ),
-                    space,
-                    ty: arr,
-                    init: None,
-                    binding: None,
-                    io: None,
-                    precise: false,
-                    invariant: false,
-                    semantic: None,
-                    counter: None,
-                });
+                let name = if sampler {
+                    "SamplerDescriptorHeap"
+                } else {
+                    "ResourceDescriptorHeap"
+                };
+                let g = ir::build::add_global(&mut self.s.module, name, space, arr);
                 self.s.res.heaps.insert((mem, sampler), g);
                 g
             }

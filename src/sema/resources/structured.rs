@@ -11,6 +11,22 @@ use crate::sema::types::{self, ResKind, TyId};
 use crate::span::Span;
 
 impl<'s, 'a> FnCtx<'s, 'a> {
+    /// `old - 1` for a counter's value `old` (an `int`): what a decrement
+    /// leaves, since the atomic gives the value before it.
+    fn decremented(&mut self, old: ir::Handle<ir::Expression>) -> ir::Handle<ir::Expression> {
+        let one = self.i32_lit(1);
+        let it = self.s.ir_ty(types::INT);
+        self.add(
+            ir::Expression::Binary {
+                op: ir::BinaryOperator::Subtract,
+                left: old,
+                right: one,
+                precise: false,
+            },
+            it,
+        )
+    }
+
     /// The element pointer of a structured buffer: `buf[i]`.
     pub(in crate::sema) fn structured_elem(
         &mut self,
@@ -124,21 +140,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     return Val::error();
                 };
                 // DecrementCounter returns the new value.
-                let r = if add {
-                    old
-                } else {
-                    let one = self.i32_lit(1);
-                    let it = self.s.ir_ty(types::INT);
-                    self.add(
-                        ir::Expression::Binary {
-                            op: ir::BinaryOperator::Subtract,
-                            left: old,
-                            right: one,
-                            precise: false,
-                        },
-                        it,
-                    )
-                };
+                let r = if add { old } else { self.decremented(old) };
                 let u = self.as_uint(r);
                 Val::expr(types::UINT, u)
             }
@@ -170,17 +172,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let Some(old) = self.counter_op(&obj, false, span) else {
                     return Val::error();
                 };
-                let one = self.i32_lit(1);
-                let it = self.s.ir_ty(types::INT);
-                let newv = self.add(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOperator::Subtract,
-                        left: old,
-                        right: one,
-                        precise: false,
-                    },
-                    it,
-                );
+                let newv = self.decremented(old);
                 let idx = self.as_uint(newv);
                 match self.structured_elem(&obj, elem, idx) {
                     Some(p) => match self.read_place(&p, elem) {

@@ -75,25 +75,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.write_out(&outs[i], c, types::UINT);
         }
         let u = self.s.ir_ty(types::UINT);
-        if ms {
-            let s = self.add(
-                ir::Expression::ImageQuery {
-                    image,
-                    query: ir::ImageQuery::NumSamples,
-                },
-                u,
-            );
-            self.write_out(&outs[n as usize], s, types::UINT);
-        }
-        if with_mip {
-            let l = self.add(
-                ir::Expression::ImageQuery {
-                    image,
-                    query: ir::ImageQuery::NumLevels,
-                },
-                u,
-            );
-            self.write_out(&outs[n as usize], l, types::UINT);
+        // The sample count or the level count follows the dimensions.
+        for (wanted, query) in [
+            (ms, ir::ImageQuery::NumSamples),
+            (with_mip, ir::ImageQuery::NumLevels),
+        ] {
+            if wanted {
+                let q = self.add(ir::Expression::ImageQuery { image, query }, u);
+                self.write_out(&outs[n as usize], q, types::UINT);
+            }
         }
         Val::void()
     }
