@@ -22,6 +22,21 @@ pub struct Parsed {
     pub dependencies: Vec<PathBuf>,
 }
 
+/// The radix of a C integer literal's digits (`0x` hex, a leading `0`
+/// octal, else decimal) and the digits after the prefix.
+pub fn int_radix(digits: &str) -> (u32, &str) {
+    if let Some(h) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        (16, h)
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        (8, &digits[1..])
+    } else {
+        (10, digits)
+    }
+}
+
 /// Preprocesses and parses `main` (read through `loader`).
 pub fn parse_program(
     main: &Path,

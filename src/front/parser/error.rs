@@ -27,15 +27,8 @@ pub struct SyntaxError<'t> {
 pub fn token_text(kind: Token) -> &'static str {
     use Token::*;
     match kind {
-        Newline => "end of line",
         Hash => "#",
         HashHash => "##",
-        Ident => "identifier",
-        IntLit => "integer literal",
-        FloatLit => "floating-point literal",
-        PpNumber => "malformed number",
-        StringLit => "string literal",
-        CharLit => "character literal",
         Static => "static",
         Uniform => "uniform",
         Extern => "extern",
@@ -150,11 +143,9 @@ pub fn token_text(kind: Token) -> &'static str {
         Arrow => "->",
         Ellipsis => "...",
         Stray => "stray character",
-        TypeName => "type name",
-        NamespaceName => "namespace name",
-        TemplateName => "template name",
-        Pragma => "#pragma",
-        Eof => "end of file",
+        // Identifiers, literals and the like: as "expected …" describes them.
+        Newline | Ident | IntLit | FloatLit | PpNumber | StringLit | CharLit | TypeName
+        | NamespaceName | TemplateName | Pragma | Eof => kind.describe(),
     }
 }
 

@@ -268,11 +268,7 @@ impl Preprocessor<'_> {
                         ..item.tok
                     };
                     let t = self.expanded_token(t, item.tok.span, exp);
-                    if let (Some(op), true) = (item.paste, operand) {
-                        self.paste(&mut out, t, exp, op);
-                    } else {
-                        out.push(t);
-                    }
+                    self.push_or_paste(&mut out, t, exp, item.paste.filter(|_| operand));
                     operand = true;
                 }
                 ItemKind::Stringify { index } => {
@@ -284,11 +280,7 @@ impl Preprocessor<'_> {
                         flags: space,
                     };
                     let t = self.expanded_token(t, item.tok.span, exp);
-                    if let (Some(op), true) = (item.paste, operand) {
-                        self.paste(&mut out, t, exp, op);
-                    } else {
-                        out.push(t);
-                    }
+                    self.push_or_paste(&mut out, t, exp, item.paste.filter(|_| operand));
                     operand = true;
                 }
                 ItemKind::GnuCommaVaArgs { index } => {
@@ -299,15 +291,7 @@ impl Preprocessor<'_> {
                         operand = false;
                     } else {
                         for (k, &a) in arg.iter().enumerate() {
-                            let f = if k == 0 {
-                                space
-                            } else {
-                                a.flags & flags::SPACE_BEFORE
-                            };
-                            let t = PpToken {
-                                flags: f | (a.flags & flags::NO_EXPAND),
-                                ..a
-                            };
+                            let t = argument_token(a, k, space);
                             out.push(self.expanded_token(t, a.span, exp));
                         }
                         operand = true;
@@ -326,21 +310,10 @@ impl Preprocessor<'_> {
                         continue;
                     }
                     for (k, &a) in seq.iter().enumerate() {
-                        let f = if k == 0 {
-                            space
-                        } else {
-                            a.flags & flags::SPACE_BEFORE
-                        };
-                        let t = PpToken {
-                            flags: f | (a.flags & flags::NO_EXPAND),
-                            ..a
-                        };
+                        let t = argument_token(a, k, space);
                         let t = self.expanded_token(t, a.span, exp);
-                        if let (0, Some(op), true) = (k, item.paste, operand) {
-                            self.paste(&mut out, t, exp, op);
-                        } else {
-                            out.push(t);
-                        }
+                        let paste = if k == 0 && operand { item.paste } else { None };
+                        self.push_or_paste(&mut out, t, exp, paste);
                     }
                     operand = true;
                 }
@@ -359,6 +332,21 @@ impl Preprocessor<'_> {
     /// `##`: replaces the last token of `out` by it pasted with `right`.
     /// The result must lex as one token (C99 6.10.3.3p3); if not, both stay
     /// (after an error, as clang recovers).
+    /// Appends `t`, or with `paste` (the `##` before it) pastes it to the
+    /// token before.
+    fn push_or_paste(
+        &mut self,
+        out: &mut Vec<PpToken>,
+        t: PpToken,
+        exp: ExpansionId,
+        paste: Option<Span>,
+    ) {
+        match paste {
+            Some(op) => self.paste(out, t, exp, op),
+            None => out.push(t),
+        }
+    }
+
     fn paste(&mut self, out: &mut Vec<PpToken>, right: PpToken, exp: ExpansionId, op: Span) {
         let Some(left) = out.pop() else {
             out.push(right);
@@ -520,6 +508,20 @@ impl Preprocessor<'_> {
             }
         }
         self.pragma_text(&text, Span::new(name.span.lo, r.span.hi));
+    }
+}
+
+/// Token `k` of an argument where it replaces a parameter: the first takes
+/// the parameter's spacing (`space`), the rest keep their own.
+fn argument_token(a: PpToken, k: usize, space: u8) -> PpToken {
+    let f = if k == 0 {
+        space
+    } else {
+        a.flags & flags::SPACE_BEFORE
+    };
+    PpToken {
+        flags: f | (a.flags & flags::NO_EXPAND),
+        ..a
     }
 }
 

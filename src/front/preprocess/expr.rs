@@ -390,16 +390,7 @@ pub fn parse_int(text: &str) -> Result<Value, String> {
     let digits_end = text.find(['u', 'U', 'l', 'L']).unwrap_or(text.len());
     let (digits, suffix) = text.split_at(digits_end);
     let unsigned_suffix = suffix.contains(['u', 'U']);
-    let (radix, body) = if let Some(h) = digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        (16, h)
-    } else if digits.len() > 1 && digits.starts_with('0') {
-        (8, &digits[1..])
-    } else {
-        (10, digits)
-    };
+    let (radix, body) = crate::front::int_radix(digits);
     let mut v: u64 = 0;
     for c in body.chars() {
         let d = c.to_digit(radix).ok_or_else(|| {

@@ -219,16 +219,7 @@ impl ParseCtx<'_> {
             (false, true) => ast::IntSuffix::L,
             (true, true) => ast::IntSuffix::UL,
         };
-        let (radix, body) = if let Some(h) = digits
-            .strip_prefix("0x")
-            .or_else(|| digits.strip_prefix("0X"))
-        {
-            (16, h)
-        } else if digits.len() > 1 && digits.starts_with('0') {
-            (8, &digits[1..])
-        } else {
-            (10, digits)
-        };
+        let (radix, body) = crate::front::int_radix(digits);
         let value = match u64::from_str_radix(body, radix) {
             Ok(v) => v,
             Err(e) => {
