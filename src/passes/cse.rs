@@ -128,17 +128,16 @@ impl Rewrite for Cse {
 #[cfg(test)]
 mod tests {
     use super::run;
-    use crate::ir::build::{FunctionBuilder, add_global};
+    use crate::ir::build::FunctionBuilder;
     use crate::ir::display::module_to_string;
     use crate::ir::*;
-    use crate::passes::test_util::check_valid;
+    use crate::passes::test_util::{check_valid, private_float};
     use BinaryOperator::*;
 
     #[test]
     fn merges_in_scope_but_not_precise_twins_or_loads_across_stores() {
         let mut m = Module::default();
-        let f32t = m.scalar_type(Scalar::F32);
-        let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+        let (_, out) = private_float(&mut m, "out");
         let mut fb = FunctionBuilder::new(&mut m, "main");
         let o = fb.global(out);
         let x = fb.load(o);

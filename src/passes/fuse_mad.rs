@@ -76,16 +76,15 @@ pub fn run(module: &mut Module) {
 #[cfg(test)]
 mod tests {
     use super::run;
-    use crate::ir::build::{FunctionBuilder, add_global};
+    use crate::ir::build::FunctionBuilder;
     use crate::ir::display::module_to_string;
     use crate::ir::*;
-    use crate::passes::test_util::check_valid;
+    use crate::passes::test_util::{check_valid, private_float};
     use BinaryOperator::*;
 
     fn build(precise_mul: bool, precise_add: bool, second_use: bool) -> Module {
         let mut m = Module::default();
-        let f32t = m.scalar_type(Scalar::F32);
-        let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+        let (_, out) = private_float(&mut m, "out");
         let mut fb = FunctionBuilder::new(&mut m, "main");
         let o = fb.global(out);
         let x = fb.load(o);

@@ -1,9 +1,9 @@
 //! Helpers for the passes' unit tests.
 
-use crate::ir::build::add_compute_entry;
+use crate::ir::build::{add_compute_entry, add_global};
 use crate::ir::display::module_to_string;
 use crate::ir::valid::{errors_to_string, validate};
-use crate::ir::{Function, Handle, Module};
+use crate::ir::{AddressSpace, Function, GlobalVariable, Handle, Module, Scalar, Type};
 
 /// Panics with the validator's messages and the module text when invalid.
 pub fn check_valid(m: &Module) {
@@ -42,4 +42,10 @@ pub fn fn_text<'t>(text: &'t str, name: &str) -> &'t str {
         .unwrap_or_else(|| panic!("no fn {name} in:\n{text}"));
     let rest = &text[start..];
     &rest[..rest.find("\n}\n").map_or(rest.len(), |e| e + 3)]
+}
+
+/// The float type, and a Private float global `name`.
+pub fn private_float(m: &mut Module, name: &str) -> (Handle<Type>, Handle<GlobalVariable>) {
+    let f32t = m.scalar_type(Scalar::F32);
+    (f32t, add_global(m, name, AddressSpace::Private, f32t))
 }

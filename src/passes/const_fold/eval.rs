@@ -202,6 +202,17 @@ fn float_binary(
     // not an exact result, so a precise one is left to the machine; y = 0
     // is undefined.
     let rem_ok = |y: f64| !precise && y != 0.0;
+    // The arithmetic in binary64 (`None` for comparisons).
+    let arith64 = |a: f64, b: f64| {
+        Some(match op {
+            B::Add => a + b,
+            B::Subtract => a - b,
+            B::Multiply => a * b,
+            B::Divide => a / b,
+            B::Modulo if rem_ok(b) => a % b,
+            _ => return None,
+        })
+    };
     match (x, y) {
         (Float::Single(a), Float::Single(b)) => {
             let (a, b) = (flush32(env, a), flush32(env, b));
@@ -217,24 +228,16 @@ fn float_binary(
                 },
             ))
         }
-        (Float::Double(a), Float::Double(b)) => Some(double(match op {
-            B::Add => a + b,
-            B::Subtract => a - b,
-            B::Multiply => a * b,
-            B::Divide => a / b,
-            B::Modulo if rem_ok(b) => a % b,
-            _ => return compare(a, b),
-        })),
+        (Float::Double(a), Float::Double(b)) => match arith64(a, b) {
+            Some(r) => Some(double(r)),
+            None => compare(a, b),
+        },
         // binary16 in binary64, rounded once: innocuous double rounding for
         // + - * / (53 >= 2 * 11 + 2); fmod is exact in any format.
-        (Float::Half(a), Float::Half(b)) => Some(half(match op {
-            B::Add => a + b,
-            B::Subtract => a - b,
-            B::Multiply => a * b,
-            B::Divide => a / b,
-            B::Modulo if rem_ok(b) => a % b,
-            _ => return compare(a, b),
-        })),
+        (Float::Half(a), Float::Half(b)) => match arith64(a, b) {
+            Some(r) => Some(half(r)),
+            None => compare(a, b),
+        },
         _ => None,
     }
 }
