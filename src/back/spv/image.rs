@@ -59,6 +59,27 @@ impl FunctionWriter<'_, '_> {
         Ok(self.w.ir_type(ty)?.inner.clone())
     }
 
+    /// The image `image` (loaded), its dimension, whether it is
+    /// multisampled, and its class; `what` names the internal error of a
+    /// non-image.
+    fn image_of(
+        &mut self,
+        image: Handle<Expression>,
+        what: &'static str,
+    ) -> BackResult<(Word, ImageDim, bool, ImageClass)> {
+        let (img, img_ty) = self.handle_value(image)?;
+        let TypeInner::Image {
+            dim,
+            multisampled,
+            class,
+            ..
+        } = self.image_inner(img_ty)?
+        else {
+            return Err(internal(what));
+        };
+        Ok((img, dim, multisampled, class))
+    }
+
     /// An `OpSampledImage` of `image` and `sampler` (or the image itself
     /// when it is already a combined image sampler).
     fn sampled_image(
@@ -249,16 +270,7 @@ impl FunctionWriter<'_, '_> {
             return Err(internal("not an image load"));
         };
         let rt = self.w.type_id(self.expr_type(h)?)?;
-        let (img, img_ty) = self.handle_value(image)?;
-        let TypeInner::Image {
-            dim,
-            multisampled,
-            class,
-            ..
-        } = self.image_inner(img_ty)?
-        else {
-            return Err(internal("loading from a non-image"));
-        };
+        let (img, dim, multisampled, class) = self.image_of(image, "loading from a non-image")?;
         let coord = self.value(coordinate)?;
         // Storage images and subpass inputs are read without a sampler
         // (OpImageRead); sampled images and texel buffers are fetched.
@@ -360,16 +372,7 @@ impl FunctionWriter<'_, '_> {
             )?;
             return self.extract(rt, lods, if clamped { 0 } else { 1 });
         }
-        let (img, img_ty) = self.handle_value(image)?;
-        let TypeInner::Image {
-            dim,
-            multisampled,
-            class,
-            ..
-        } = self.image_inner(img_ty)?
-        else {
-            return Err(internal("querying a non-image"));
-        };
+        let (img, dim, multisampled, class) = self.image_of(image, "querying a non-image")?;
         match query {
             ir::ImageQuery::Size { level } => {
                 // OpImageQuerySize is only for images without levels
