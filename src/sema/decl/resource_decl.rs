@@ -7,7 +7,7 @@ use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
 use crate::sema::decl::{find_attr, parse_register_slot, parse_space};
-use crate::sema::types::layout::{BufferKind, MemberSpec, Rule};
+use crate::sema::types::layout::{BufferKind, Rule, struct_members};
 use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::ScopeId;
 use crate::sema::types::{ResKind, Ty, TyId};
@@ -18,34 +18,10 @@ impl<'a> Sema<'a> {
     /// A block whose members are those of struct `elem` (its base first),
     /// laid out under `rule`, named `name`.
     pub fn struct_block(&mut self, elem: TyId, name: String, rule: Rule) -> ir::Handle<ir::Type> {
-        let mut members = Vec::new();
-        if let Some(sid) = self.types.as_struct(elem) {
-            let info = self.types.struct_info(sid).clone();
-            if let Some(b) = info.base {
-                members.push(MemberSpec {
-                    name: Some(self.ty_name(b)),
-                    ty: b,
-                    row_major: false,
-                    precise: false,
-                    offset: None,
-                    span: None,
-                });
-            }
-            for f in info
-                .fields
-                .iter()
-                .filter(|f| !f.bits.is_some_and(|b| b.shares))
-            {
-                members.push(MemberSpec {
-                    name: Some(f.name.to_string()),
-                    ty: f.ty,
-                    row_major: f.major.unwrap_or(false),
-                    precise: f.precise,
-                    offset: f.vk_offset,
-                    span: Some(f.span),
-                });
-            }
-        }
+        let members = match self.types.as_struct(elem) {
+            Some(sid) => struct_members(&self.types, self.types.struct_info(sid)),
+            None => Vec::new(),
+        };
         self.layouts
             .structure(
                 &mut self.types,

@@ -19,7 +19,7 @@
 
 use crate::ir;
 use crate::options::LayoutRule;
-use crate::sema::types::{Sc, Ty, TyId, Types};
+use crate::sema::types::{Sc, StructInfo, Ty, TyId, Types};
 use crate::span::Span;
 use rustc_hash::FxHashMap;
 
@@ -98,6 +98,37 @@ pub struct MemberSpec {
     pub span: Option<Span>,
 }
 
+/// The members a struct is laid out with: its base first, then its fields
+/// (a run of bit-fields sharing one unit as that unit).
+pub fn struct_members(types: &Types, info: &StructInfo) -> Vec<MemberSpec> {
+    let mut members = Vec::new();
+    if let Some(b) = info.base {
+        members.push(MemberSpec {
+            name: Some(types.name(b)),
+            ty: b,
+            row_major: false,
+            precise: false,
+            offset: None,
+            span: None,
+        });
+    }
+    for f in info
+        .fields
+        .iter()
+        .filter(|f| !f.bits.is_some_and(|b| b.shares))
+    {
+        members.push(MemberSpec {
+            name: Some(f.name.to_string()),
+            ty: f.ty,
+            row_major: f.major.unwrap_or(false),
+            precise: f.precise,
+            offset: f.vk_offset,
+            span: Some(f.span),
+        });
+    }
+    members
+}
+
 /// An explicit offset the layout rule does not allow.
 #[derive(Clone, Debug)]
 pub struct Misaligned {
@@ -141,6 +172,17 @@ fn scalar_size(s: Sc) -> u32 {
     }
 }
 
+/// A scalar in memory: its own size and alignment.
+fn scalar_laid(module: &mut ir::Module, s: Sc) -> Laid {
+    let size = scalar_size(s);
+    Laid {
+        ty: module.scalar_type(memory_scalar(s)),
+        size,
+        align: size,
+        matrix: None,
+    }
+}
+
 /// The memory scalar: bool becomes uint.
 fn memory_scalar(s: Sc) -> ir::Scalar {
     match s {
@@ -178,25 +220,8 @@ impl Layouts {
         row_major: bool,
     ) -> Laid {
         match types.get(ty).clone() {
-            Ty::Scalar(s) => {
-                let size = scalar_size(s);
-                Laid {
-                    ty: module.scalar_type(memory_scalar(s)),
-                    size,
-                    align: size,
-                    matrix: None,
-                }
-            }
-            Ty::Enum(e) => {
-                let s = types.enum_info(e).underlying;
-                let size = scalar_size(s);
-                Laid {
-                    ty: module.scalar_type(memory_scalar(s)),
-                    size,
-                    align: size,
-                    matrix: None,
-                }
-            }
+            Ty::Scalar(s) => scalar_laid(module, s),
+            Ty::Enum(e) => scalar_laid(module, types.enum_info(e).underlying),
             Ty::Vector(s, n) => self.vector(module, s, n, rule),
             Ty::Matrix(s, r, c) if r == 1 || c == 1 => {
                 // A 1xN or Nx1 matrix is a vector in SPIR-V (and in memory).
@@ -330,31 +355,7 @@ impl Layouts {
             }
             Ty::Struct(sid) => {
                 let info = types.struct_info(sid).clone();
-                let mut members = Vec::new();
-                if let Some(b) = info.base {
-                    members.push(MemberSpec {
-                        name: Some(types.name(b)),
-                        ty: b,
-                        row_major: false,
-                        precise: false,
-                        offset: None,
-                        span: None,
-                    });
-                }
-                for f in info
-                    .fields
-                    .iter()
-                    .filter(|f| !f.bits.is_some_and(|b| b.shares))
-                {
-                    members.push(MemberSpec {
-                        name: Some(f.name.to_string()),
-                        ty: f.ty,
-                        row_major: f.major.unwrap_or(false),
-                        precise: f.precise,
-                        offset: f.vk_offset,
-                        span: Some(f.span),
-                    });
-                }
+                let members = struct_members(types, &info);
                 self.structure(types, module, Some(info.display.clone()), &members, rule)
             }
             // Opaque types have no layout; sema reports them before asking.
@@ -510,35 +511,13 @@ mod tests {
 
     fn field(name: &str, ty: TyId, major: bool) -> Field {
         Field {
-            member: 0,
-            bits: None,
-            name: Symbol::intern(name),
-            ty,
             major: Some(major),
-            precise: false,
-            interp: None,
-            sampling: None,
-            semantic: None,
-            vk_offset: None,
-            vk_location: None,
-            vk_index: None,
-            vk_builtin: None,
-            span: Span::default(),
+            ..Field::plain(0, Symbol::intern(name), ty, Span::default())
         }
     }
 
     fn mk_struct(t: &mut Types, name: &str, fields: Vec<Field>) -> TyId {
-        t.add_struct(StructInfo {
-            name: Symbol::intern(name),
-            display: name.into(),
-            base: None,
-            fields,
-            methods: Default::default(),
-            scope: crate::sema::types::scope::GLOBAL_SCOPE,
-            is_interface: false,
-            complete: true,
-            span: Span::default(),
-        })
+        t.add_struct(StructInfo::global(name, fields, Span::default()))
     }
 
     /// The struct from SPIR-V.rst's layout table, with one column per rule.

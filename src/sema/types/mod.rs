@@ -380,6 +380,29 @@ pub struct Field {
     pub span: Span,
 }
 
+impl Field {
+    /// Field `name` of type `ty`, stored in IR member `member`, with no
+    /// bit width, modifiers, semantic or attributes.
+    pub fn plain(member: u32, name: Symbol, ty: TyId, span: Span) -> Field {
+        Field {
+            member,
+            bits: None,
+            name,
+            ty,
+            major: None,
+            precise: false,
+            interp: None,
+            sampling: None,
+            semantic: None,
+            vk_offset: None,
+            vk_location: None,
+            vk_index: None,
+            vk_builtin: None,
+            span,
+        }
+    }
+}
+
 /// A struct (or class or interface) type.
 #[derive(Clone, Debug)]
 pub struct StructInfo {
@@ -397,6 +420,24 @@ pub struct StructInfo {
     /// Fields and base are known.
     pub complete: bool,
     pub span: Span,
+}
+
+impl StructInfo {
+    /// A complete struct `name` of `fields` at global scope, without base
+    /// or methods (built-in structs).
+    pub fn global(name: &str, fields: Vec<Field>, span: Span) -> StructInfo {
+        StructInfo {
+            name: Symbol::intern(name),
+            display: name.to_string(),
+            base: None,
+            fields,
+            methods: Default::default(),
+            scope: scope::GLOBAL_SCOPE,
+            is_interface: false,
+            complete: true,
+            span,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -6,6 +6,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::sema::Sema;
+use crate::sema::body::place::NO_SPAN;
 use crate::sema::body::{LocalSym, Locals};
 use crate::sema::types::consteval::{self, ConstVal, FoldError, Konst};
 use crate::sema::types::scope::{GLOBAL_SCOPE, ScopeId, Sym, TypeEntry};
@@ -638,38 +639,18 @@ impl Sema<'_> {
         let fields = fields
             .iter()
             .enumerate()
-            .map(|(i, &(n, sc, k))| types::Field {
-                member: i as u32,
-                bits: None,
-                name: Symbol::intern(n),
-                ty: if k == 1 {
+            .map(|(i, &(n, sc, k))| {
+                let ty = if k == 1 {
                     self.types.scalar(sc)
                 } else {
                     self.types.vector(sc, k)
-                },
-                major: None,
-                precise: false,
-                interp: None,
-                sampling: None,
-                semantic: None,
-                vk_offset: None,
-                vk_location: None,
-                vk_index: None,
-                vk_builtin: None,
-                span: crate::sema::body::place::NO_SPAN,
+                };
+                types::Field::plain(i as u32, Symbol::intern(n), ty, NO_SPAN)
             })
             .collect();
-        let t = self.types.add_struct(types::StructInfo {
-            name: Symbol::intern(key),
-            display: key.to_string(),
-            base: None,
-            fields,
-            methods: Default::default(),
-            scope: crate::sema::types::scope::GLOBAL_SCOPE,
-            is_interface: false,
-            complete: true,
-            span: crate::sema::body::place::NO_SPAN,
-        });
+        let t = self
+            .types
+            .add_struct(types::StructInfo::global(key, fields, NO_SPAN));
         self.decls.builtin_structs.insert(key, t);
         Some(t)
     }
