@@ -5,7 +5,7 @@ use super::types::consteval::Konst;
 use super::types::layout::Layouts;
 use super::types::scope::{FuncDeclId, GlobalId, ScopeId, Scopes, TemplateId};
 use super::types::{TyId, Types};
-use crate::diag::{Diagnostic, Diagnostics, codes};
+use crate::diag::{Code, Diagnostic, Diagnostics, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
@@ -589,23 +589,21 @@ impl<'a> Sema<'a> {
 
     pub fn error(
         &mut self,
-        code: crate::diag::Code,
+        code: Code,
         msg: impl Into<String>,
         span: Span,
         label: impl Into<String>,
     ) {
-        self.diags
-            .push(Diagnostic::error(code, msg).label(span, label));
+        self.push(Diagnostic::error(code, msg).label(span, label));
     }
     pub fn warn(
         &mut self,
-        code: crate::diag::Code,
+        code: Code,
         msg: impl Into<String>,
         span: Span,
         label: impl Into<String>,
     ) {
-        self.diags
-            .push(Diagnostic::warning(code, msg).label(span, label));
+        self.push(Diagnostic::warning(code, msg).label(span, label));
     }
     pub fn push(&mut self, d: Diagnostic) {
         self.diags.push(d);

@@ -153,6 +153,24 @@ fn truncates(types: &types::Types, from: TyId, to: TyId) -> bool {
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {
+    /// `h != zero`: the bools (of IR type `target`) that numbers stand for.
+    pub(in crate::sema) fn is_nonzero(
+        &mut self,
+        h: ir::Handle<ir::Expression>,
+        zero: ir::Handle<ir::Expression>,
+        target: ir::Handle<ir::Type>,
+    ) -> ir::Handle<ir::Expression> {
+        self.add(
+            ir::Expression::Binary {
+                op: ir::BinaryOperator::NotEqual,
+                left: h,
+                right: zero,
+                precise: false,
+            },
+            target,
+        )
+    }
+
     /// Converts `v` to `to` implicitly (assignment, argument, return).
     pub fn convert(&mut self, v: Val, to: TyId, span: Span) -> Val {
         self.convert_impl(v, to, span, false)
@@ -398,15 +416,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let zero_sem = self.s.types.with_shape(from, shape);
             let zir = self.s.ir_ty(zero_sem);
             let z = self.zero(zir);
-            return self.add(
-                ir::Expression::Binary {
-                    op: ir::BinaryOperator::NotEqual,
-                    left: h,
-                    right: z,
-                    precise: false,
-                },
-                target,
-            );
+            return self.is_nonzero(h, z, target);
         }
         if from == Sc::Bool {
             let one = crate::sema::body::place::konst_literal(Konst::int(1).convert(to));
@@ -506,14 +516,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         mt: TyId,
         rows: Vec<ir::Handle<ir::Expression>>,
     ) -> ir::Handle<ir::Expression> {
-        let it = self.s.ir_ty(mt);
-        self.add(
-            ir::Expression::Compose {
-                ty: it,
-                components: rows,
-            },
-            it,
-        )
+        self.compose(mt, rows)
     }
 
     /// Same HLSL shape, different type: a derived struct to its base, a
@@ -599,14 +602,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 for _ in 0..n {
                     comps.push(self.build_from(st, q, span)?);
                 }
-                let it = self.s.ir_ty(ty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ))
+                Some(self.compose(ty, comps))
             }
             Ty::Matrix(sc, r, c) => {
                 let rt = self.s.types.vector(sc, c);
@@ -622,14 +618,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 for _ in 0..n {
                     comps.push(self.build_from(elem, q, span)?);
                 }
-                let it = self.s.ir_ty(ty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ))
+                Some(self.compose(ty, comps))
             }
             Ty::Struct(sid) => {
                 let info = self.s.types.struct_info(sid).clone();
@@ -655,14 +644,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         }
                     }
                 }
-                let it = self.s.ir_ty(ty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ))
+                Some(self.compose(ty, comps))
             }
             _ => {
                 // Resources in initialiser lists: take one whole value.

@@ -65,15 +65,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     } else {
                         z
                     };
-                    self.add(
-                        ir::Expression::Binary {
-                            op: ir::BinaryOperator::NotEqual,
-                            left: h,
-                            right: z,
-                            precise: false,
-                        },
-                        target,
-                    )
+                    self.is_nonzero(h, z, target)
                 } else {
                     self.bool_to_int(h, n, target, ir::Literal::U32(1), ir::Literal::U32(0))
                 }

@@ -307,6 +307,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             ty,
         )
     }
+    /// A value of HLSL type `ty` composed of `components`.
+    pub fn compose(
+        &mut self,
+        ty: TyId,
+        components: Vec<ir::Handle<ir::Expression>>,
+    ) -> ir::Handle<ir::Expression> {
+        let it = self.s.ir_ty(ty);
+        self.add(ir::Expression::Compose { ty: it, components }, it)
+    }
     pub fn u32_lit(&mut self, v: u32) -> ir::Handle<ir::Expression> {
         self.lit(ir::Literal::U32(v))
     }

@@ -486,30 +486,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     let ra = self.matrix_row(a, sc, r, c, i);
                     let rb = self.matrix_row(b, sc, r, c, i);
                     let rowt = self.s.types.vector(rsc, c);
-                    let rit = self.s.ir_ty(rowt);
-                    self.add(
-                        ir::Expression::Binary {
-                            op,
-                            left: ra,
-                            right: rb,
-                            precise: false,
-                        },
-                        rit,
-                    )
+                    self.bin(op, ra, rb, rowt)
                 })
                 .collect();
             return self.compose_matrix(rt, rows);
         }
-        let it = self.s.ir_ty(rt);
-        self.add(
-            ir::Expression::Binary {
-                op,
-                left: a,
-                right: b,
-                precise: false,
-            },
-            it,
-        )
+        self.bin(op, a, b, rt)
     }
 
     /// Converts without the truncation warning (already given for the

@@ -254,14 +254,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     return comps.pop();
                 }
                 let vty = self.s.types.vector(sc, comps.len() as u8);
-                let vir = self.s.ir_ty(vty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: vir,
-                        components: comps,
-                    },
-                    vir,
-                ))
+                Some(self.compose(vty, comps))
             }
         }
     }

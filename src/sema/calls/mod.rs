@@ -86,13 +86,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     let a = self.lower_args(args);
                     return self.call_candidates(&cands, Some(lv.val), targs, a, op, span, false);
                 }
-                let _ = self.lower_args(args);
-                return self.error(
-                    codes::NOT_CALLABLE,
-                    format!("`{name}` is a variable, not a function"),
-                    callee.span,
-                    "not callable",
-                );
+                return self.variable_called(name, callee.span, args);
             }
             if let Some(st) = self.fb.this_struct {
                 cands = self.struct_methods(st, name);
@@ -122,13 +116,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         );
                     }
                     Some(Sym::Global(_)) => {
-                        let _ = self.lower_args(args);
-                        return self.error(
-                            codes::NOT_CALLABLE,
-                            format!("`{name}` is a variable, not a function"),
-                            callee.span,
-                            "not callable",
-                        );
+                        return self.variable_called(name, callee.span, args);
                     }
                     _ => {}
                 }
@@ -242,6 +230,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             _ => self.no_method(obj.ty, method, args, "no methods on this type"),
         }
+    }
+
+    /// `v(args)` where `v` names a variable: an error, once the arguments
+    /// are checked.
+    fn variable_called(&mut self, name: Symbol, span: Span, args: &'a [ast::Expr]) -> Val {
+        let _ = self.lower_args(args);
+        self.error(
+            codes::NOT_CALLABLE,
+            format!("`{name}` is a variable, not a function"),
+            span,
+            "not callable",
+        )
     }
 
     /// `obj.method(args)` where the type of `obj` has no such method: the

@@ -107,14 +107,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         f.span,
                     )?);
                 }
-                let it = self.s.ir_ty(ty);
-                return Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ));
+                return Some(self.compose(ty, comps));
             }
             self.s.push(
                 Diagnostic::error(

@@ -11,6 +11,43 @@ use crate::sema::types::{self, ResKind, Sc, Ty, TyId};
 use crate::span::Span;
 
 impl<'s, 'a> FnCtx<'s, 'a> {
+    /// An atomic operation on `p` with `value` (and `compare`), giving the
+    /// value before it (of IR type `it`).
+    fn atomic(
+        &mut self,
+        p: ir::Handle<ir::Expression>,
+        fun: ir::AtomicFunction,
+        value: ir::Handle<ir::Expression>,
+        compare: Option<ir::Handle<ir::Expression>>,
+        it: ir::Handle<ir::Type>,
+    ) -> ir::Handle<ir::Expression> {
+        let r = self.add(ir::Expression::AtomicResult, it);
+        self.stmt(ir::Statement::Atomic {
+            pointer: p,
+            fun,
+            value: Some(value),
+            compare,
+            result: Some(r),
+        });
+        r
+    }
+
+    /// The unsigned bits `h` read as the signed or float scalar `sc` of the
+    /// same width (IR type `it`).
+    fn signed_or_float(
+        &mut self,
+        sc: Sc,
+        h: ir::Handle<ir::Expression>,
+        it: ir::Handle<ir::Type>,
+    ) -> ir::Handle<ir::Expression> {
+        let kind = if sc.is_float() {
+            ir::ScalarKind::Float
+        } else {
+            ir::ScalarKind::Sint
+        };
+        self.as_kind(h, kind, None, it)
+    }
+
     /// `left op right` on `uint`s: the address and word arithmetic here.
     fn u32_op(
         &mut self,
@@ -44,14 +81,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let u = self.s.ir_ty(types::UINT);
         let two = self.u32_lit(2);
         let idx = self.u32_op(ir::BinaryOperator::ShiftRight, byte, two);
-        let apty = self.ptr_type(arr, space);
-        let a = self.add(
-            ir::Expression::AccessIndex {
-                base: ptr,
-                index: 0,
-            },
-            apty,
-        );
+        let a = self.block_array(ptr, arr, space);
         let upty = self.ptr_type(u, space);
         Some((
             self.add(
@@ -105,14 +135,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let ValKind::Place(Place::Ptr { ptr, .. }) = obj.kind else {
                     return self.unsupported("GetDimensions on this buffer expression", span);
                 };
-                let u = self.s.ir_ty(types::UINT);
-                let len = self.add(
-                    ir::Expression::ArrayLength {
-                        pointer: ptr,
-                        member: 0,
-                    },
-                    u,
-                );
+                let len = self.runtime_array_length(ptr);
                 let four = self.u32_lit(4);
                 let bytes = self.u32_op(ir::BinaryOperator::Multiply, len, four);
                 self.write_out(a, bytes, types::UINT);
@@ -274,20 +297,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let st = self.s.types.scalar(sc);
         let it = self.s.ir_ty(st);
-        let kind = if sc.is_float() {
-            ir::ScalarKind::Float
-        } else {
-            ir::ScalarKind::Sint
-        };
-        Some(self.add(
-            ir::Expression::As {
-                expr: h,
-                kind,
-                convert: None,
-                precise: false,
-            },
-            it,
-        ))
+        Some(self.signed_or_float(sc, h, it))
     }
 
     pub(in crate::sema) fn bab_load_at(
@@ -347,20 +357,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     return Some(v);
                 }
                 let it = self.s.ir_ty(ty);
-                let kind = if sc.is_float() {
-                    ir::ScalarKind::Float
-                } else {
-                    ir::ScalarKind::Sint
-                };
-                Some(self.add(
-                    ir::Expression::As {
-                        expr: v,
-                        kind,
-                        convert: None,
-                        precise: false,
-                    },
-                    it,
-                ))
+                Some(self.signed_or_float(sc, v, it))
             }
             Ty::Vector(sc, n) => {
                 let st = self.s.types.scalar(sc);
@@ -369,14 +366,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 for i in 0..n as u32 {
                     comps.push(self.bab_load_at(obj, addr, off + i * c, st, span)?);
                 }
-                let it = self.s.ir_ty(ty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ))
+                Some(self.compose(ty, comps))
             }
             Ty::Matrix(sc, r, c) => {
                 // Row-major order in memory, as DXC's templated loads.
@@ -395,14 +385,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 for i in 0..n {
                     comps.push(self.bab_load_at(obj, addr, off + i * stride, e, span)?);
                 }
-                let it = self.s.ir_ty(ty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ))
+                Some(self.compose(ty, comps))
             }
             Ty::Struct(sid) => {
                 let member_tys = self.s.types.member_types(sid);
@@ -414,14 +397,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     comps.push(self.bab_load_at(obj, addr, off + o, t, span)?);
                     o += sz;
                 }
-                let it = self.s.ir_ty(ty);
-                Some(self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                ))
+                Some(self.compose(ty, comps))
             }
             _ => {
                 self.s.unsupported(
@@ -713,14 +689,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let (Some(ch), Some(vh)) = (self.arg_as(c, ty), self.arg_as(v, ty)) else {
                 return Val::error();
             };
-            let r = self.add(ir::Expression::AtomicResult, it);
-            self.stmt(ir::Statement::Atomic {
-                pointer: p,
-                fun,
-                value: Some(vh),
-                compare: Some(ch),
-                result: Some(r),
-            });
+            let r = self.atomic(p, fun, vh, Some(ch), it);
             if m == "InterlockedCompareExchange" {
                 let Some(o) = rest.get(2) else {
                     return self.wrong_args(m, span);
@@ -735,14 +704,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let Some(vh) = self.arg_as(v, ty) else {
             return Val::error();
         };
-        let r = self.add(ir::Expression::AtomicResult, it);
-        self.stmt(ir::Statement::Atomic {
-            pointer: p,
-            fun,
-            value: Some(vh),
-            compare: None,
-            result: Some(r),
-        });
+        let r = self.atomic(p, fun, vh, None, it);
         if let Some(o) = rest.get(1) {
             self.write_out(o, r, ty);
         }

@@ -11,6 +11,39 @@ use crate::sema::types::{self, ResKind, TyId};
 use crate::span::Span;
 
 impl<'s, 'a> FnCtx<'s, 'a> {
+    /// A pointer to the runtime array of a storage buffer's block (its
+    /// member 0, of IR type `arr`), from a pointer to the block.
+    pub(super) fn block_array(
+        &mut self,
+        ptr: ir::Handle<ir::Expression>,
+        arr: ir::Handle<ir::Type>,
+        space: ir::AddressSpace,
+    ) -> ir::Handle<ir::Expression> {
+        let apty = self.ptr_type(arr, space);
+        self.add(
+            ir::Expression::AccessIndex {
+                base: ptr,
+                index: 0,
+            },
+            apty,
+        )
+    }
+
+    /// The length of the runtime array of the block that `ptr` points to.
+    pub(super) fn runtime_array_length(
+        &mut self,
+        ptr: ir::Handle<ir::Expression>,
+    ) -> ir::Handle<ir::Expression> {
+        let u = self.s.ir_ty(types::UINT);
+        self.add(
+            ir::Expression::ArrayLength {
+                pointer: ptr,
+                member: 0,
+            },
+            u,
+        )
+    }
+
     /// `old - 1` for a counter's value `old` (an `int`): what a decrement
     /// leaves, since the atomic gives the value before it.
     fn decremented(&mut self, old: ir::Handle<ir::Expression>) -> ir::Handle<ir::Expression> {
@@ -47,14 +80,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             _ => return None,
         };
         let _ = elem;
-        let apty = self.ptr_type(arr, space);
-        let a = self.add(
-            ir::Expression::AccessIndex {
-                base: ptr,
-                index: 0,
-            },
-            apty,
-        );
+        let a = self.block_array(ptr, arr, space);
         let epty = self.ptr_type(elem_mem, space);
         let p = self.add(ir::Expression::Access { base: a, index }, epty);
         Some(Place::Ptr {
@@ -107,14 +133,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let ValKind::Place(Place::Ptr { ptr, mem, .. }) = obj.kind else {
                     return self.unsupported("GetDimensions on this buffer expression", span);
                 };
-                let u = self.s.ir_ty(types::UINT);
-                let len = self.add(
-                    ir::Expression::ArrayLength {
-                        pointer: ptr,
-                        member: 0,
-                    },
-                    u,
-                );
+                let len = self.runtime_array_length(ptr);
                 let stride = match &self.s.module.types[mem].inner {
                     ir::TypeInner::Struct { members, .. } => {
                         match members.first().map(|m| &self.s.module.types[m.ty].inner) {

@@ -535,14 +535,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             parts.push(z);
         }
         let t = self.s.types.vector(sc, n);
-        let it = self.s.ir_ty(t);
-        self.add(
-            ir::Expression::Compose {
-                ty: it,
-                components: parts,
-            },
-            it,
-        )
+        self.compose(t, parts)
     }
 
     #[allow(clippy::too_many_arguments)]

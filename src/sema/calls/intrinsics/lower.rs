@@ -332,14 +332,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         )
                     })
                     .collect();
-                let it = self.s.ir_ty(ret);
-                return self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                );
+                return self.compose(ret, comps);
             }
         }
         self.per_row(ret, vals, &mut |cx, a, rt| {
@@ -577,14 +570,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     rows[0]
                 } else {
                     let vt = self.s.types.vector(Sc::Bool, r);
-                    let vit = self.s.ir_ty(vt);
-                    let v = self.add(
-                        ir::Expression::Compose {
-                            ty: vit,
-                            components: rows,
-                        },
-                        vit,
-                    );
+                    let v = self.compose(vt, rows);
                     self.add(ir::Expression::Relational { fun, argument: v }, bool_ir)
                 }
             }

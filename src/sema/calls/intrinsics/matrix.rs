@@ -127,14 +127,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 rows.push(comps[0]);
             } else {
                 let vt = self.s.types.vector(sc, r);
-                let vit = self.s.ir_ty(vt);
-                rows.push(self.add(
-                    ir::Expression::Compose {
-                        ty: vit,
-                        components: comps,
-                    },
-                    vit,
-                ));
+                rows.push(self.compose(vt, comps));
             }
         }
         let _ = st;
@@ -324,14 +317,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                             row[0]
                         } else {
                             let vt = self.s.types.vector(sc, c);
-                            let vit = self.s.ir_ty(vt);
-                            self.add(
-                                ir::Expression::Compose {
-                                    ty: vit,
-                                    components: row,
-                                },
-                                vit,
-                            )
+                            self.compose(vt, row)
                         }
                     })
                     .collect();
@@ -344,14 +330,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 } else {
                     out_rows.into_iter().map(|r| r[0]).collect()
                 };
-                let it = self.s.ir_ty(rt);
-                self.add(
-                    ir::Expression::Compose {
-                        ty: it,
-                        components: comps,
-                    },
-                    it,
-                )
+                self.compose(rt, comps)
             }
             _ => out_rows[0][0],
         };
