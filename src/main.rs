@@ -183,7 +183,7 @@ fn cli() -> Command {
         .arg(flag("MD", "Write a make-style depfile next to the output (OUTPUT.d)"))
         .arg(value("MF", "FILE", "Write a make-style depfile to FILE"))
         .arg(value("emit", "KIND", "What to write to -Fo (or stdout): spirv (default), asm, ir").value_parser(["spirv", "asm", "ir"]))
-        .arg(value("ir-after", "PASS", "With --emit ir (implied): print the IR after PASS (lowering, float_controls, inline, precise, const_fold, forward, algebra, fuse_mad, cse, dce) instead of after the whole pipeline").value_parser(clap::builder::PossibleValuesParser::new(hlslc::passes::PASS_NAMES)))
+        .arg(value("ir-after", "PASS", "With --emit ir (implied): print the IR after PASS (lowering, float_controls, inline, precise, const_fold, forward, algebra, fuse_mad, cse, dce) instead of after the whole pipeline").value_parser(clap::builder::PossibleValuesParser::new(hlslc::passes::ir_after_names())))
         .arg(flag("verify-ir", "Check the IR's invariants after lowering and after every pass (always on in debug builds); a violation is an internal error (E0003), not SPIR-V"))
         .arg(flag("no-color", "Never colour diagnostics"))
         .arg(value("diagnostics-format", "FORMAT", "human (default), short (file:line:col: …), json").value_parser(["human", "short", "json"]))

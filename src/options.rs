@@ -264,7 +264,7 @@ pub struct Options {
     /// `-Fre`: produce reflection ([`crate::reflect`]) with the SPIR-V.
     pub reflect: bool,
     /// Stop the pass pipeline after the pass of this name (one of
-    /// `passes::PASS_NAMES`): what `--emit ir` prints, and what pass file
+    /// `passes::ir_after_names`): what `--emit ir` prints, and what pass file
     /// tests check.
     pub ir_after_pass: Option<String>,
     /// `-auto-binding-space N`: the descriptor set of resources without an

@@ -143,10 +143,10 @@ fn options_from_header(text: &str) -> Result<(Options, String), String> {
         .ok_or("the first line must be `// pass: NAME [flags]`")?;
     let mut it = header.split_whitespace();
     let pass = it.next().ok_or("no pass named")?.to_string();
-    if !hlslc::passes::PASS_NAMES.contains(&pass.as_str()) {
+    if !hlslc::passes::ir_after_names().any(|n| n == pass) {
         return Err(format!(
             "unknown pass `{pass}` (known: {:?})",
-            hlslc::passes::PASS_NAMES
+            hlslc::passes::ir_after_names().collect::<Vec<_>>()
         ));
     }
     let mut o = common::options_for("cs_6_0");
