@@ -76,8 +76,29 @@ pub fn preprocess_options(options: &Options) -> front::preprocess::PreprocessOpt
     }
 }
 
+/// A compilation that did not start: `options` ask for something hlslc
+/// cannot do ([`Options::unsupported`]), and every entry point refuses
+/// rather than silently ignore it.
+fn refusal(options: &Options) -> Option<Compilation> {
+    let refused = options.unsupported();
+    if refused.is_empty() {
+        return None;
+    }
+    let mut diagnostics = Diagnostics::new();
+    diagnostics.extend(refused);
+    Some(Compilation {
+        diagnostics,
+        source_map: SourceMap::new(),
+        dependencies: Vec::new(),
+        artifact: None,
+    })
+}
+
 /// Preprocesses and parses `path`: reports syntax errors only.
 pub fn check_syntax(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
+    if let Some(c) = refusal(options) {
+        return c;
+    }
     let mut sm = SourceMap::new();
     let mut diags = Diagnostics::new();
     let parsed = front::parse_program(
@@ -101,6 +122,9 @@ pub fn preprocess_to_string(
     loader: &dyn FileLoader,
     options: &Options,
 ) -> (String, Compilation) {
+    if let Some(c) = refusal(options) {
+        return (String::new(), c);
+    }
     let mut sm = SourceMap::new();
     let mut diags = Diagnostics::new();
     let pp = front::preprocess::preprocess(
@@ -130,6 +154,9 @@ pub fn compile_to_ir(
     loader: &dyn FileLoader,
     options: &Options,
 ) -> (Compilation, Option<ir::Module>) {
+    if let Some(c) = refusal(options) {
+        return (c, None);
+    }
     let mut sm = SourceMap::new();
     let mut diags = Diagnostics::new();
     let parsed = front::parse_program(

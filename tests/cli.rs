@@ -143,3 +143,56 @@ fn output_is_deterministic_across_processes() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `hlslc --help` is the library's help, and every option it lists is one
+/// the library's parser knows (the library's own tests run each with
+/// sample values).
+#[test]
+fn every_option_in_help_is_known_to_the_library_parser() {
+    let out = hlslc().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(help, hlslc::options::help());
+    let mut options = 0;
+    for line in help.lines() {
+        let Some(synopsis) = line.strip_prefix("  -") else {
+            continue;
+        };
+        // `-Fo <file>`, `-fspv-target-env=<env>`, `-W<warning>`.
+        let spelling = format!("-{}", synopsis.split([' ', '<']).next().unwrap());
+        let cl = hlslc::options::CommandLine::parse([spelling.as_str()]);
+        for d in &cl.diagnostics {
+            assert!(
+                !d.message.starts_with("unknown option"),
+                "{spelling}: {}",
+                d.message
+            );
+        }
+        options += 1;
+    }
+    assert!(options > 80, "only {options} options in --help");
+}
+
+#[test]
+fn argument_errors_are_diagnostics() {
+    let out = hlslc()
+        .args(["-T", "cs_6_0", "-fvk-b-shift", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains("error[E0002]: -fvk-b-shift needs 2 values (<shift> <space>), found only 1"),
+        "{stderr}"
+    );
+    let out = hlslc()
+        .args(["-T", "cs_6_0", "-fspv-flatten-resource-arrays", "x.hlsl"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains("error[E0004]: not supported yet: -fspv-flatten-resource-arrays"),
+        "{stderr}"
+    );
+}

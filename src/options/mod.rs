@@ -1,5 +1,12 @@
-//! Compiler options: what the `hlslc` flags (DXC's spelling) set.
+//! Compiler options: what the `hlslc` flags (DXC's spelling) set, and the
+//! one parser of those flags ([`CommandLine::parse`], [`Options::from_args`]).
 
+mod args;
+mod table;
+
+pub use args::{Action, CommandLine, Outputs, Reporting, help};
+
+use crate::diag::{Diagnostic, codes};
 use std::path::PathBuf;
 
 /// A shader stage, as named by the first part of a profile (`cs_6_0`).
@@ -269,7 +276,7 @@ pub struct Options {
     pub ir_after_pass: Option<String>,
     /// `-auto-binding-space N`: the descriptor set of resources without an
     /// explicit space.
-    pub auto_binding_space: u32,
+    pub auto_binding_space: Option<u32>,
     /// `-fvk-bind-resource-heap BINDING SET`: where `ResourceDescriptorHeap`
     /// lives (DXC's default when `None`).
     pub resource_heap_binding: Option<(u32, u32)>,
@@ -336,7 +343,7 @@ impl Default for Options {
             emit: EmitKind::default(),
             reflect: false,
             ir_after_pass: None,
-            auto_binding_space: 0,
+            auto_binding_space: None,
             resource_heap_binding: None,
             sampler_heap_binding: None,
             counter_heap_binding: None,
@@ -353,28 +360,83 @@ impl Default for Options {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    #[test]
-    fn profiles_parse() {
-        assert_eq!(
-            Profile::parse("cs_6_0"),
-            Some(Profile {
-                stage: Stage::Compute,
-                major: 6,
-                minor: 0
-            })
-        );
-        assert_eq!(
-            Profile::parse("lib_6_3").map(|p| p.stage),
-            Some(Stage::Library)
-        );
-        assert_eq!(Profile::parse("cs_6"), None);
-        assert_eq!(Profile::parse("xs_6_0"), None);
-        assert_eq!(
-            Profile::parse("ps_5_1").map(|p| p.to_string()).as_deref(),
-            Some("ps_5_1")
-        );
+impl Options {
+    /// The options of a DXC-style command line (without the program name),
+    /// parsed by the parser the `hlslc` binary uses; input files and
+    /// outputs (`-Fo`, …) are accepted and left out, as are warnings about
+    /// options accepted without effect: [`CommandLine::parse`] has them
+    /// all. `Err` holds every error.
+    ///
+    /// ```
+    /// let o = hlslc::Options::from_args(["-T", "ps_6_0", "-E", "PSMain", "-O1"]).unwrap();
+    /// assert_eq!(o.entry, "PSMain");
+    /// assert_eq!(o.opt_level, 1);
+    /// let errors = hlslc::Options::from_args(["-fvk-b-shift", "1"]).unwrap_err();
+    /// assert!(errors[0].message.contains("needs 2 values"));
+    /// ```
+    pub fn from_args<I, S>(args: I) -> Result<Options, Vec<Diagnostic>>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let cl = CommandLine::parse(args);
+        if cl.has_errors() {
+            Err(cl
+                .diagnostics
+                .into_iter()
+                .filter(Diagnostic::is_error)
+                .collect())
+        } else {
+            Ok(cl.options)
+        }
+    }
+
+    /// What these options ask for that hlslc cannot do yet: one error
+    /// (E0004) per request, naming the option as DXC spells it. The
+    /// compiler's entry points ([`crate::compile`] and the others) refuse
+    /// to run with any, so a request is never silently ignored.
+    pub fn unsupported(&self) -> Vec<Diagnostic> {
+        [
+            ("-fspv-reflect", self.spv_reflect),
+            (
+                "-fspv-flatten-resource-arrays",
+                self.flatten_resource_arrays,
+            ),
+            ("-fvk-stage-io-order=alpha", self.stage_io_order_alpha),
+            ("-fspv-use-unknown-image-format", self.unknown_image_format),
+            (
+                "-fvk-support-nonzero-base-instance",
+                self.nonzero_base_instance,
+            ),
+            ("-fvk-support-nonzero-base-vertex", self.nonzero_base_vertex),
+            (
+                "-fspv-use-legacy-buffer-matrix-order",
+                self.legacy_buffer_matrix_order,
+            ),
+            ("-fspv-preserve-interface", self.preserve_interface),
+            ("-fspv-preserve-bindings", self.preserve_bindings),
+            ("-auto-binding-space", self.auto_binding_space.is_some()),
+            (
+                "-fvk-bind-resource-heap",
+                self.resource_heap_binding.is_some(),
+            ),
+            (
+                "-fvk-bind-sampler-heap",
+                self.sampler_heap_binding.is_some(),
+            ),
+            (
+                "-fvk-bind-counter-heap",
+                self.counter_heap_binding.is_some(),
+            ),
+        ]
+        .into_iter()
+        .filter(|&(_, set)| set)
+        .map(|(flag, _)| {
+            Diagnostic::error(codes::UNSUPPORTED, format!("not supported yet: {flag}"))
+        })
+        .collect()
     }
 }
+
+#[cfg(test)]
+mod tests;
