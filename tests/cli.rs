@@ -182,7 +182,8 @@ fn argument_errors_are_diagnostics() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr.contains("error[E0002]: -fvk-b-shift needs 2 values (<shift> <space>), found only 1"),
+        stderr
+            .contains("error[E0002]: -fvk-b-shift needs 2 values (<shift> <space>), found only 1"),
         "{stderr}"
     );
     let out = hlslc()
