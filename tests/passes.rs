@@ -2,9 +2,8 @@
 //! is compiled, the pass pipeline stops after the pass its header names, and
 //! the IR text (`ir::display`) is matched against the case's directives.
 //!
-//! Header, the first line: `// pass: NAME [-O0..3] [-T profile] [-E entry]
-//! [-denorm MODE] [-Gis] [-fspv-target-env=ENV]` (defaults: -O3, cs_6_0,
-//! main). Directives, anywhere in the file, matched in order:
+//! Header, the first line: `// pass: NAME [flags]`, any of `hlslc`'s flags
+//! (`-O0`, `-T vs_6_0`, `-denorm ftz`, …; defaults: -O3, cs_6_0, main). Directives, anywhere in the file, matched in order:
 //! - `// check: PAT` — a later line contains PAT;
 //! - `// nextln: PAT` — the line right after the previous match contains PAT;
 //! - `// sameln: PAT` — the previous match's line contains PAT;
@@ -143,38 +142,11 @@ fn options_from_header(text: &str) -> Result<(Options, String), String> {
         .ok_or("the first line must be `// pass: NAME [flags]`")?;
     let mut it = header.split_whitespace();
     let pass = it.next().ok_or("no pass named")?.to_string();
-    if !hlslc::passes::ir_after_names().any(|n| n == pass) {
-        return Err(format!(
-            "unknown pass `{pass}` (known: {:?})",
-            hlslc::passes::ir_after_names().collect::<Vec<_>>()
-        ));
-    }
-    let mut o = common::options_for("cs_6_0");
-    o.emit = hlslc::options::EmitKind::Ir;
-    o.ir_after_pass = Some(pass.clone());
-    while let Some(a) = it.next() {
-        match a {
-            "-T" => o.profile = it.next().and_then(hlslc::options::Profile::parse),
-            "-E" => o.entry = it.next().unwrap_or("main").to_string(),
-            "-Gis" => o.ieee_strict = true,
-            "-denorm" => {
-                o.denorm = match it.next() {
-                    Some("any") => Some(hlslc::options::DenormMode::Any),
-                    Some("preserve") => Some(hlslc::options::DenormMode::Preserve),
-                    Some("ftz") => Some(hlslc::options::DenormMode::Ftz),
-                    other => return Err(format!("bad -denorm {other:?}")),
-                }
-            }
-            a if a.starts_with("-fspv-target-env=") => {
-                o.target_env =
-                    hlslc::options::TargetEnv::parse(&a[17..]).ok_or_else(|| format!("bad {a}"))?;
-            }
-            a if a.starts_with("-O") => {
-                o.opt_level = a[2..].parse().map_err(|_| format!("bad {a}"))?;
-            }
-            other => return Err(format!("unknown flag in header: {other}")),
-        }
-    }
+    // The defaults, then the header's flags, read by the library's parser
+    // (which knows the pass names).
+    let mut args = vec!["-T", "cs_6_0", "--ir-after", pass.as_str()];
+    args.extend(it);
+    let o = common::options_from_args(&args)?;
     Ok((o, pass))
 }
 

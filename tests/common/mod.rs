@@ -74,6 +74,19 @@ pub fn options_for(profile: &str) -> Options {
     }
 }
 
+/// [`verified_options`] as a DXC-style command line sets them, read by the
+/// library's parser (`Options::from_args`); `Err` renders its errors.
+pub fn options_from_args<S: AsRef<str>>(args: &[S]) -> Result<Options, String> {
+    let args = std::iter::once("--verify-ir").chain(args.iter().map(AsRef::as_ref));
+    Options::from_args(args).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| e.message.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    })
+}
+
 /// Reads paths relative to the repository root, so that diagnostics name
 /// files as `tests/in/...` wherever the tests run.
 pub struct RootedLoader;

@@ -282,13 +282,10 @@ float4 main(PSIn i) : SV_Target0 {
 
 /// The JSON of a sample, compiled with its own command line.
 fn sample_json(file: &str, args: &[&str]) -> String {
-    let mut o = Options {
+    let o = Options {
         reflect: true,
-        ..common::verified_options()
+        ..common::options_from_args(args).unwrap()
     };
-    let mut w = Vec::new();
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    hlslc_args(&args, &mut o, &mut w);
     let path = std::path::PathBuf::from("samples").join(file);
     let c = hlslc::compile(&path, &RootedLoader, &o);
     let report = hlslc::diag::render_to_string(
@@ -298,18 +295,6 @@ fn sample_json(file: &str, args: &[&str]) -> String {
     );
     assert!(!c.has_errors(), "{report}");
     c.artifact.unwrap().reflection.unwrap().to_json()
-}
-
-/// Applies a sample's flags (a few DXC spellings) to `o`.
-fn hlslc_args(args: &[String], o: &mut Options, _: &mut Vec<String>) {
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-T" => o.profile = it.next().and_then(|p| hlslc::options::Profile::parse(p)),
-            "-E" => o.entry = it.next().cloned().unwrap_or_default(),
-            other => panic!("unexpected flag {other}"),
-        }
-    }
 }
 
 #[test]
