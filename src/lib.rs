@@ -13,6 +13,7 @@ pub mod diag;
 pub mod front;
 pub mod intern;
 pub mod ir;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod options;
 pub mod passes;

@@ -92,7 +92,18 @@ fn run_lsp(args: &[String]) -> i32 {
             }
         }
     }
+    run_language_server()
+}
+
+#[cfg(feature = "lsp")]
+fn run_language_server() -> i32 {
     hlslc::lsp::run_stdio()
+}
+
+#[cfg(not(feature = "lsp"))]
+fn run_language_server() -> i32 {
+    eprintln!("hlslc lsp: this hlslc was built without the language server (Cargo feature `lsp`)");
+    1
 }
 
 fn run() -> i32 {
