@@ -8,24 +8,25 @@
 //! The pipeline: [`front`] (preprocess, lex, parse) → [`sema`] (names, types,
 //! lowering) → [`ir`] → [`passes`] → [`back::spv`].
 
-pub mod back;
+pub(crate) mod back;
 pub mod diag;
-pub mod front;
-pub mod intern;
-pub mod ir;
+pub(crate) mod front;
+pub(crate) mod intern;
+pub(crate) mod ir;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod options;
-pub mod passes;
+pub(crate) mod passes;
 pub mod reflect;
-pub mod sema;
+pub(crate) mod sema;
 pub mod source;
-pub mod span;
+pub(crate) mod span;
 
 pub use options::Options;
+pub use source::{DiskLoader, FileLoader, MemoryLoader};
 
 use diag::Diagnostics;
-use source::{FileLoader, SourceMap};
+use source::SourceMap;
 use std::path::{Path, PathBuf};
 
 /// What a compilation produced. Diagnostics and the source map are always
@@ -60,7 +61,7 @@ pub struct Artifact {
 impl Artifact {
     /// Fills [`Artifact::reflection`] from the final module when
     /// `options.reflect` asks for it (the `spirv` words must be set).
-    pub fn add_reflection(&mut self, module: &ir::Module, options: &Options) {
+    pub(crate) fn add_reflection(&mut self, module: &ir::Module, options: &Options) {
         if options.reflect {
             self.reflection = Some(reflect::reflect(module, options, &self.spirv));
         }
@@ -69,7 +70,7 @@ impl Artifact {
 
 /// The preprocessor options that `options` implies: `-D`, `-I` and the
 /// macros DXC predefines for the profile.
-pub fn preprocess_options(options: &Options) -> front::preprocess::PreprocessOptions {
+pub(crate) fn preprocess_options(options: &Options) -> front::preprocess::PreprocessOptions {
     front::preprocess::PreprocessOptions {
         defines: options.defines.clone(),
         include_dirs: options.include_dirs.clone(),
@@ -150,7 +151,7 @@ pub fn preprocess_to_string(
 /// Preprocesses, parses and lowers `path` to IR (no passes, no backend).
 /// Returns the compilation (diagnostics, source map) and the module when
 /// every stage succeeded.
-pub fn compile_to_ir(
+pub(crate) fn compile_to_ir(
     path: &Path,
     loader: &dyn FileLoader,
     options: &Options,
@@ -202,6 +203,12 @@ pub fn compile_to_ir(
     )
 }
 
+/// The SPIR-V assembly text of a module (`-Fc`, `--emit asm`), as
+/// `spirv-dis` writes it.
+pub fn disassemble(spirv: &[u32]) -> String {
+    back::spv::disassemble(spirv)
+}
+
 /// Compiles `path` with `options` (which must name a profile).
 pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
     let (mut c, module) = compile_to_ir(path, loader, options);
@@ -241,3 +248,6 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
     }
     c
 }
+
+#[cfg(test)]
+mod tests;

@@ -191,7 +191,7 @@ fn run() -> i32 {
             .iter()
             .flat_map(|w| w.to_le_bytes())
             .collect(),
-        EmitKind::Asm => hlslc::back::spv::disassemble(&artifact.spirv).into_bytes(),
+        EmitKind::Asm => hlslc::disassemble(&artifact.spirv).into_bytes(),
         EmitKind::Ir => artifact.ir_text.clone().unwrap_or_default().into_bytes(),
     };
     let out = cl.outputs.object.as_deref();
@@ -206,19 +206,14 @@ fn run() -> i32 {
                 && std::io::IsTerminal::is_terminal(&std::io::stdout())
             {
                 // Like DXC without -Fo: show the disassembly rather than binary.
-                let _ = std::io::stdout()
-                    .write_all(hlslc::back::spv::disassemble(&artifact.spirv).as_bytes());
+                let _ = std::io::stdout().write_all(hlslc::disassemble(&artifact.spirv).as_bytes());
             } else {
                 let _ = std::io::stdout().write_all(&bytes);
             }
         }
     }
     if let Some(f) = &cl.outputs.assembly {
-        if !write_file(
-            f,
-            hlslc::back::spv::disassemble(&artifact.spirv).as_bytes(),
-            &reporter,
-        ) {
+        if !write_file(f, hlslc::disassemble(&artifact.spirv).as_bytes(), &reporter) {
             return 1;
         }
     }

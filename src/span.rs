@@ -62,10 +62,3 @@ impl From<std::ops::Range<u32>> for Span {
         }
     }
 }
-
-/// A value with the span it came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Spanned<T> {
-    pub node: T,
-    pub span: Span,
-}

@@ -386,26 +386,6 @@ impl Token {
                 | Return
         )
     }
-
-    /// A short description for "expected ..." messages.
-    pub fn describe(self) -> &'static str {
-        use Token::*;
-        match self {
-            Newline => "end of line",
-            Ident => "identifier",
-            IntLit => "integer literal",
-            FloatLit => "floating-point literal",
-            PpNumber => "malformed number",
-            StringLit => "string literal",
-            CharLit => "character literal",
-            TypeName => "type name",
-            NamespaceName => "namespace name",
-            TemplateName => "template name",
-            Pragma => "#pragma",
-            Eof => "end of file",
-            _ => "token",
-        }
-    }
 }
 
 /// Flags on a preprocessed token.

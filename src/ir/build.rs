@@ -1,28 +1,17 @@
-//! A small builder for writing IR by hand: tests of passes and of the
-//! backend build modules with it instead of going through sema.
+//! Writing IR by hand. [`add_global`] declares a global (sema uses it);
+//! the rest exists for tests: tests of passes and of the backend build
+//! modules with it instead of going through sema.
 //!
-//! [`FunctionBuilder`] appends expressions with their types (inferred for
+//! `FunctionBuilder` appends expressions with their types (inferred for
 //! the common operations), emits every non-trivial expression right away
 //! (merging consecutive ones into one `Emit`), and builds structured
-//! statements from closures.
-//!
-//! ```
-//! use hlslc::ir::{build::FunctionBuilder, BinaryOperator, Scalar, Module};
-//! let mut m = Module::default();
-//! let float = m.scalar_type(Scalar::F32);
-//! let mut fb = FunctionBuilder::new(&mut m, "f");
-//! let a = fb.argument("a", float);
-//! let two = fb.f32(2.0);
-//! let x = fb.binary(BinaryOperator::Multiply, a, two);
-//! fb.ret(Some(x), Some(float));
-//! let f = fb.finish();
-//! assert_eq!(m.functions[f].name, "f");
-//! ```
+//! statements from closures (see the test at the end).
 
 use super::*;
 
 /// Builds one function of a module. Call [`FunctionBuilder::finish`] to add
 /// it to the module.
+#[cfg(test)]
 pub struct FunctionBuilder<'m> {
     pub module: &'m mut Module,
     pub function: Function,
@@ -30,6 +19,7 @@ pub struct FunctionBuilder<'m> {
     blocks: Vec<Block>,
 }
 
+#[cfg(test)]
 impl<'m> FunctionBuilder<'m> {
     pub fn new(module: &'m mut Module, name: &str) -> Self {
         FunctionBuilder {
@@ -101,9 +91,6 @@ impl<'m> FunctionBuilder<'m> {
     }
     pub fn f32(&mut self, v: f32) -> Handle<Expression> {
         self.literal(Literal::f32(v))
-    }
-    pub fn f64(&mut self, v: f64) -> Handle<Expression> {
-        self.literal(Literal::f64(v))
     }
     pub fn i32(&mut self, v: i32) -> Handle<Expression> {
         self.literal(Literal::I32(v))
@@ -229,30 +216,6 @@ impl<'m> FunctionBuilder<'m> {
         )
     }
 
-    /// A math function; the result has the first argument's type, except
-    /// for `Dot`, `Length`, `Distance` and `Determinant` (its scalar).
-    pub fn math(&mut self, fun: MathFunction, args: &[Handle<Expression>]) -> Handle<Expression> {
-        let t0 = self.ty_of(args[0]);
-        let ty = match fun {
-            MathFunction::Dot
-            | MathFunction::Length
-            | MathFunction::Distance
-            | MathFunction::Determinant => match self.scalar_of(t0) {
-                Some(s) => self.scalar(s),
-                None => t0,
-            },
-            _ => t0,
-        };
-        self.expr(
-            Expression::Math {
-                fun,
-                args: args.to_vec(),
-                precise: false,
-            },
-            ty,
-        )
-    }
-
     /// A value conversion (`convert = Some(width)`) or bit cast to `kind`.
     pub fn cast(
         &mut self,
@@ -278,12 +241,6 @@ impl<'m> FunctionBuilder<'m> {
             },
             ty,
         )
-    }
-
-    pub fn splat(&mut self, size: u8, value: Handle<Expression>) -> Handle<Expression> {
-        let s = self.scalar_of(self.ty_of(value)).unwrap_or(Scalar::F32);
-        let ty = self.vector(size, s);
-        self.expr(Expression::Splat { size, value }, ty)
     }
 
     pub fn compose(
@@ -478,6 +435,7 @@ pub fn add_global(
 }
 
 /// Makes `function` a compute entry point named `name`.
+#[cfg(test)]
 pub fn add_compute_entry(module: &mut Module, name: &str, function: Handle<Function>) {
     module.entry_points.push(EntryPoint {
         name: name.to_string(),
@@ -487,4 +445,22 @@ pub fn add_compute_entry(module: &mut Module, name: &str, function: Handle<Funct
         execution_modes: Vec::new(),
         patch_constant_function: None,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_function_by_hand() {
+        let mut m = Module::default();
+        let float = m.scalar_type(Scalar::F32);
+        let mut fb = FunctionBuilder::new(&mut m, "f");
+        let a = fb.argument("a", float);
+        let two = fb.f32(2.0);
+        let x = fb.binary(BinaryOperator::Multiply, a, two);
+        fb.ret(Some(x), Some(float));
+        let f = fb.finish();
+        assert_eq!(m.functions[f].name, "f");
+    }
 }

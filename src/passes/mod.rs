@@ -59,7 +59,8 @@ pub struct PipelineOptions {
 
 impl PipelineOptions {
     /// The defaults of [`Options`] at `opt_level`: verification only in
-    /// debug builds.
+    /// debug builds. (Tests build modules by hand and run them through.)
+    #[cfg(test)]
     pub fn new(opt_level: u8) -> Self {
         PipelineOptions {
             opt_level,
@@ -96,7 +97,9 @@ pub fn run(module: &mut Module, options: &Options, diags: &mut Diagnostics) {
     pipeline_with(module, &po, diags);
 }
 
-/// The optimisation pipeline at `opt_level` with default float controls.
+/// The optimisation pipeline at `opt_level` with default float controls
+/// (for tests of modules built by hand).
+#[cfg(test)]
 pub fn pipeline(module: &mut Module, opt_level: u8, diags: &mut Diagnostics) {
     pipeline_with(module, &PipelineOptions::new(opt_level), diags);
 }

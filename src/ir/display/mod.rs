@@ -219,14 +219,6 @@ pub fn module_to_string(module: &Module) -> String {
     out
 }
 
-/// Prints one function (with the module for type and global names).
-pub fn function_to_string(module: &Module, function: Handle<Function>) -> String {
-    let names = Names::new(module);
-    let mut out = String::new();
-    write_function(&mut out, module, &names, function);
-    out
-}
-
 fn stage_name(s: Stage) -> &'static str {
     match s {
         Stage::Vertex => "vertex",
