@@ -5,10 +5,65 @@
 //! registers), through a real C preprocessor, and emits SPIR-V 1.0–1.6 for
 //! Vulkan 1.0–1.3 following DXC's HLSL→SPIR-V mapping.
 //!
-//! The pipeline: [`front`] (preprocess, lex, parse) → [`sema`] (names, types,
-//! lowering) → [`ir`] → [`passes`] → [`back::spv`].
+//! ```
+//! use hlslc::diag::DiagnosticFormat;
+//! use hlslc::{MemoryLoader, Options};
+//! use std::path::Path;
+//!
+//! let mut files = MemoryLoader::new();
+//! files.add(
+//!     "double.hlsl",
+//!     "RWStructuredBuffer<float> data : register(u0);
+//!      [numthreads(64, 1, 1)]
+//!      void main(uint3 id : SV_DispatchThreadID) { data[id.x] *= 2.0; }",
+//! );
+//! // DXC's flags, read by the parser the `hlslc` binary uses.
+//! let options = Options::from_args(["-T", "cs_6_0", "-E", "main"]).unwrap();
+//! let c = hlslc::compile(Path::new("double.hlsl"), &files, &options);
+//! assert!(!c.has_errors(), "{}", c.render(DiagnosticFormat::Human));
+//! let spirv = c.artifact.unwrap().spirv;
+//! assert_eq!(spirv[0], 0x0723_0203); // the SPIR-V magic number
+//!
+//! // A mistake: the diagnostics say where, with a caret.
+//! files.add("bad.hlsl", "[numthreads(1, 1, 1)] void main() { x = 1; }");
+//! let c = hlslc::compile(Path::new("bad.hlsl"), &files, &options);
+//! assert!(c.has_errors() && c.artifact.is_none());
+//! assert!(c.render(DiagnosticFormat::Short).starts_with("bad.hlsl:1:37: error[E0301]"));
+//! ```
+//!
+//! # The API
+//!
+//! - [`compile`], [`check_syntax`] (preprocess and parse) and
+//!   [`preprocess_to_string`] (`-P`) take a path, a [`FileLoader`]
+//!   ([`DiskLoader`], [`MemoryLoader`] or your own) and [`Options`], and
+//!   return a [`Compilation`]: diagnostics, the source map that renders
+//!   them, the files read, and the [`Artifact`] (SPIR-V words, IR text,
+//!   reflection). An `Options` the compiler cannot honour yet is refused
+//!   with E0004 ([`Options::unsupported`]), never silently ignored.
+//! - [`options`]: [`Options`] and the one DXC-compatible argument parser
+//!   ([`Options::from_args`], [`options::CommandLine::parse`]) that the
+//!   `hlslc` binary, its language server and [`build`] use.
+//! - [`diag`]: [`diag::Diagnostic`], the codes, rendering (human with
+//!   carets, short one-line, JSON).
+//! - [`build`]: compiling shaders from a Cargo build script, in the spirit
+//!   of `cc::Build`.
+//! - [`reflect`]: the bindings, block layouts and stage I/O of a module.
+//! - [`source`]: file loaders, source map and spans.
+//! - `lsp` (Cargo feature `lsp`): the language server, [`lsp::run_stdio`].
+//! - [`disassemble`]: SPIR-V words as `spirv-dis` text.
+//!
+//! Cargo features: `cli` (the `hlslc` binary) and `lsp` (the language
+//! server: `lsp-server`, `lsp-types`) are on by default; a build script
+//! wants `default-features = false`, the bare compiler.
+//!
+//! Inside, the pipeline runs preprocess, lex, parse (`front`) → names,
+//! types, lowering (`sema`) → IR (`ir`) → passes (`passes`) → SPIR-V
+//! (`back::spv`); those modules are private.
+
+#![warn(missing_docs)]
 
 pub(crate) mod back;
+pub mod build;
 pub mod diag;
 pub(crate) mod front;
 pub(crate) mod intern;
@@ -23,6 +78,8 @@ pub mod source;
 pub(crate) mod span;
 
 pub use options::Options;
+/// `crate::cx_env!` for sema's files, without exporting it.
+pub(crate) use sema::func::cx_env;
 pub use source::{DiskLoader, FileLoader, MemoryLoader};
 
 use diag::Diagnostics;
@@ -32,17 +89,30 @@ use std::path::{Path, PathBuf};
 /// What a compilation produced. Diagnostics and the source map are always
 /// there; the outputs only when the stages that make them ran without errors.
 pub struct Compilation {
+    /// Errors, warnings and notes, in the order they were reported.
     pub diagnostics: Diagnostics,
     /// Resolves the spans in `diagnostics`.
     pub source_map: SourceMap,
     /// Every file read, the main file first (for `-MF` depfiles).
     pub dependencies: Vec<PathBuf>,
+    /// The outputs, when the compilation succeeded.
     pub artifact: Option<Artifact>,
 }
 
 impl Compilation {
+    /// Whether a diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.has_errors()
+    }
+
+    /// The diagnostics as text, without colour: `file:line:col` and the
+    /// source with carets ([`DiagnosticFormat::Human`]), one line each
+    /// ([`DiagnosticFormat::Short`]), or JSON lines.
+    ///
+    /// [`DiagnosticFormat::Human`]: diag::DiagnosticFormat::Human
+    /// [`DiagnosticFormat::Short`]: diag::DiagnosticFormat::Short
+    pub fn render(&self, format: diag::DiagnosticFormat) -> String {
+        diag::render_to_string(&self.diagnostics.list, &self.source_map, format)
     }
 }
 
