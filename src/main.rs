@@ -35,13 +35,7 @@ impl Reporter {
             }
             shown.push(d);
         }
-        let choice = if self.color {
-            codespan_reporting::term::termcolor::ColorChoice::Auto
-        } else {
-            codespan_reporting::term::termcolor::ColorChoice::Never
-        };
-        let mut stderr = codespan_reporting::term::termcolor::StandardStream::stderr(choice);
-        let _ = diag::render(&mut stderr, &shown, sm, self.format);
+        let _ = diag::write_to_stderr(&shown, sm, self.format, self.color);
         shown.iter().any(Diagnostic::is_error)
     }
 }

@@ -12,13 +12,21 @@ use std::path::PathBuf;
 /// A shader stage, as named by the first part of a profile (`cs_6_0`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
+    /// `vs`
     Vertex,
+    /// `ps`
     Pixel,
+    /// `gs`
     Geometry,
+    /// `hs`
     Hull,
+    /// `ds`
     Domain,
+    /// `cs`
     Compute,
+    /// `ms`
     Mesh,
+    /// `as`
     Amplification,
     /// `lib_6_x`: a library of entry points chosen by attributes.
     Library,
@@ -74,8 +82,11 @@ impl Stage {
 /// A target profile such as `cs_6_0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Profile {
+    /// `cs`
     pub stage: Stage,
+    /// The shader model's major version: `6`.
     pub major: u32,
+    /// Its minor version: `0`.
     pub minor: u32,
 }
 
@@ -131,6 +142,7 @@ pub enum TargetEnv {
 }
 
 impl TargetEnv {
+    /// Parses the spelling `-fspv-target-env=` takes: `vulkan1.1`.
     pub fn parse(s: &str) -> Option<TargetEnv> {
         Some(match s {
             "vulkan1.0" => TargetEnv::Vulkan1_0,
@@ -181,16 +193,21 @@ pub enum LayoutRule {
 /// Default matrix memory layout (`-Zpc`, `-Zpr`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum MatrixLayout {
+    /// `-Zpc`, the default: columns are contiguous.
     #[default]
     ColumnMajor,
+    /// `-Zpr`: rows are contiguous.
     RowMajor,
 }
 
 /// `-denorm`
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DenormMode {
+    /// `any`: as the driver does (no execution mode).
     Any,
+    /// `preserve`: `DenormPreserve 32`.
     Preserve,
+    /// `ftz`: `DenormFlushToZero 32`.
     Ftz,
 }
 
@@ -210,16 +227,22 @@ pub enum RegisterClass {
 /// `-fvk-bind-register xN M BINDING SET`
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BindRegister {
+    /// The register's letter: `t` of `t3`.
     pub class: RegisterClass,
+    /// Its number: `3` of `t3`.
     pub register: u32,
+    /// The register space (`space1`).
     pub space: u32,
+    /// The Vulkan binding it gets.
     pub binding: u32,
+    /// The descriptor set it gets.
     pub set: u32,
 }
 
 /// What `hlslc` writes (`--emit`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum EmitKind {
+    /// The SPIR-V module (the default).
     #[default]
     Spirv,
     /// SPIR-V disassembly.
@@ -241,19 +264,25 @@ pub struct Options {
     pub include_dirs: Vec<PathBuf>,
     /// `-HV` (2016, 2017, 2018, 2021, 202x); default 2021.
     pub hlsl_version: u32,
+    /// `-fspv-target-env=` (default Vulkan 1.0).
     pub target_env: TargetEnv,
     /// `-O0`…`-O3` (`-Od` is 0); DXC's default is 3.
     pub opt_level: u8,
+    /// `-enable-16bit-types`
     pub enable_16bit_types: bool,
+    /// `-Zpr`, `-Zpc`
     pub matrix_layout: MatrixLayout,
+    /// `-fvk-use-dx-layout`, `-fvk-use-gl-layout`, `-fvk-use-scalar-layout`
     pub layout: LayoutRule,
     /// `-fvk-{b,s,t,u}-shift N SPACE` (`SPACE` = `None` for `all`).
     pub register_shifts: Vec<(RegisterClass, u32, Option<u32>)>,
+    /// `-fvk-bind-register`, `-vkbr`
     pub bind_registers: Vec<BindRegister>,
     /// `-fvk-bind-globals BINDING SET`
     pub bind_globals: Option<(u32, u32)>,
     /// `-fvk-auto-shift-bindings`
     pub auto_shift_bindings: bool,
+    /// `-denorm`
     pub denorm: Option<DenormMode>,
     /// `-Gis`: IEEE strictness → SignedZeroInfNanPreserve.
     pub ieee_strict: bool,
@@ -267,6 +296,7 @@ pub struct Options {
     pub entrypoint_name: Option<String>,
     /// `-fspv-extension=` (empty: allow all).
     pub allowed_extensions: Vec<String>,
+    /// `--emit`: what [`Artifact`](crate::Artifact) holds.
     pub emit: EmitKind,
     /// `-Fre`: produce reflection ([`crate::reflect`]) with the SPIR-V.
     pub reflect: bool,
@@ -306,7 +336,7 @@ pub struct Options {
     pub preserve_interface: bool,
     /// `-fspv-preserve-bindings`: keep unused resource declarations.
     pub preserve_bindings: bool,
-    /// `--verify-ir`: check the IR's invariants ([`crate::ir::valid`])
+    /// `--verify-ir`: check the IR's invariants (`src/ir/valid`)
     /// after lowering and after every pass, as cranelift's
     /// `enable_verifier` setting does. A violation is a bug in hlslc: it
     /// becomes an internal-error diagnostic (E0003) naming the pass, the

@@ -164,7 +164,6 @@ fn is_pre_emitted(e: &ir::Expression) -> bool {
 
 /// The name-resolution environment of a function context, borrowing only
 /// the fields it needs (so `cx.s` stays usable mutably).
-#[macro_export]
 macro_rules! cx_env {
     ($cx:expr) => {
         $crate::sema::resolve::Env {
@@ -173,6 +172,7 @@ macro_rules! cx_env {
         }
     };
 }
+pub(crate) use cx_env;
 
 /// Lowering context for one function body: sema plus the builder.
 pub struct FnCtx<'s, 'a> {
