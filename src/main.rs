@@ -68,25 +68,62 @@ fn depfile(target: &str, deps: &[PathBuf]) -> String {
     out
 }
 
-/// `hlslc lsp [--stdio]`: the language server (editors' LSP clients may
-/// add `--stdio`).
-fn run_lsp(args: &[String]) -> i32 {
-    for a in args {
-        match a.as_str() {
-            "--stdio" => {}
-            "-h" | "--help" => {
-                println!(
-                    "hlslc lsp: a language server on stdin/stdout reporting hlslc's diagnostics\n\nUsage: hlslc lsp [--stdio]"
-                );
-                return 0;
-            }
-            _ => {
-                eprintln!("hlslc lsp: unknown argument '{a}' (usage: hlslc lsp [--stdio])");
-                return 1;
-            }
-        }
-    }
-    run_language_server()
+/// The binary's own command line, read by clap: `hlslc lsp [--stdio]`
+/// starts the language server; anything else is DXC's command line, kept
+/// as written (as OS strings: a path need not be UTF-8) for the library's
+/// parser, which alone knows DXC's flags, their help and their errors.
+fn command() -> clap::Command {
+    use clap::{Arg, ArgAction, Command, value_parser};
+    Command::new("hlslc")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("HLSL to Vulkan SPIR-V, with DXC's flags")
+        // `-help`, `--help`, `/?`, `--version` are DXC's: the library's
+        // parser answers them with the table of options.
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .disable_help_subcommand(true)
+        .args_conflicts_with_subcommands(true)
+        .arg(
+            Arg::new("dxc")
+                .num_args(0..)
+                .allow_hyphen_values(true)
+                .trailing_var_arg(true)
+                .value_parser(value_parser!(std::ffi::OsString))
+                .value_name("DXC ARGUMENTS"),
+        )
+        .subcommand(
+            Command::new("lsp")
+                .about("A language server on stdin/stdout reporting hlslc's diagnostics")
+                .arg(
+                    Arg::new("help")
+                        .short('h')
+                        .long("help")
+                        .action(ArgAction::Help)
+                        .help("Print this help"),
+                )
+                .arg(
+                    Arg::new("stdio")
+                        .long("stdio")
+                        .action(ArgAction::SetTrue)
+                        .help(
+                            "Talk over stdin/stdout (the only transport; editors' clients pass it)",
+                        ),
+                ),
+        )
+}
+
+/// DXC's arguments as strings. A non-UTF-8 argument (a path) is an error
+/// naming it, as the parser's own errors are.
+fn dxc_args(m: &clap::ArgMatches) -> Result<Vec<String>, String> {
+    m.get_many::<std::ffi::OsString>("dxc")
+        .into_iter()
+        .flatten()
+        .map(|a| {
+            a.to_str()
+                .map(str::to_owned)
+                .ok_or_else(|| format!("argument '{}' is not valid UTF-8", a.to_string_lossy()))
+        })
+        .collect()
 }
 
 #[cfg(feature = "lsp")]
@@ -101,10 +138,30 @@ fn run_language_server() -> i32 {
 }
 
 fn run() -> i32 {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("lsp") {
-        return run_lsp(&args[1..]);
+    let matches = match command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            // `hlslc lsp --help` prints and succeeds; a wrong argument
+            // to `hlslc lsp` is an error with clap's usage line.
+            let _ = e.print();
+            return if e.use_stderr() { 1 } else { 0 };
+        }
+    };
+    if matches.subcommand_matches("lsp").is_some() {
+        return run_language_server();
     }
+    let args = match dxc_args(&matches) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = diag::write_to_stderr(
+                &[option_error(e)],
+                &SourceMap::new(),
+                DiagnosticFormat::Human,
+                false,
+            );
+            return 1;
+        }
+    };
     let cl = CommandLine::parse(&args);
     match cl.action {
         Action::Help => {

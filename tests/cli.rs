@@ -290,7 +290,40 @@ fn hlslc_lsp_rejects_unknown_arguments() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown argument '--tcp'"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unexpected argument '--tcp'"), "{err}");
+    assert!(err.contains("Usage: hlslc lsp"), "{err}");
+}
+
+#[test]
+fn hlslc_lsp_help_lists_its_options() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
+        .args(["lsp", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("language server") && help.contains("--stdio"),
+        "{help}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_argument_is_an_error_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
+        .args(["-T", "cs_6_0"])
+        .arg(std::ffi::OsStr::from_bytes(b"sh\xffader.hlsl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error[E0002]") && err.contains("not valid UTF-8"),
+        "{err}"
+    );
 }
 
 #[test]
