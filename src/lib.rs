@@ -319,5 +319,8 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
     c
 }
 
+// The unit tests sit under tests/unit/ beside the integration tests, not
+// in src/: they are the crate's tests of its internals.
 #[cfg(test)]
+#[path = "../tests/unit/mod.rs"]
 mod tests;

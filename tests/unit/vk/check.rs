@@ -189,7 +189,7 @@ impl Runner {
             | ResourceKind::UniformTexelBuffer { format } => {
                 let size = texel_size(*format).ok_or_else(|| {
                     format!(
-                        "{}: {format:?} is not in src/tests/vk/resource.rs's texel_size",
+                        "{}: {format:?} is not in tests/unit/vk/resource.rs's texel_size",
                         r.place()
                     )
                 })?;
@@ -255,7 +255,7 @@ impl Runner {
                     ));
                 }
                 // What the device cannot do is reported by the sparse image
-                // set-up (src/tests/vk/sparse.rs), with the features it lacks.
+                // set-up (tests/unit/vk/sparse.rs), with the features it lacks.
                 self.sparse_support()
                     .map_err(|e| format!("{}: {e}", r.place()))?;
             }
@@ -269,7 +269,7 @@ impl Runner {
 fn check_image_desc(image: &ImageDesc) -> Result<(), String> {
     texel_size(image.format).ok_or_else(|| {
         format!(
-            "{:?} is not in src/tests/vk/resource.rs's texel_size",
+            "{:?} is not in tests/unit/vk/resource.rs's texel_size",
             image.format
         )
     })?;

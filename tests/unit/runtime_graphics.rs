@@ -1,7 +1,7 @@
 //! Graphics runtime tests: a vertex and a pixel shader from one file of
 //! `tests/in/runtime_graphics/` (entry points `VSMain` and `PSMain`),
 //! compiled by hlslc, validated with spirv-val, drawn on Vulkan (lavapipe by
-//! default, see `src/tests/vk/graphics.rs`) into 16×16 float targets for two
+//! default, see `tests/unit/vk/graphics.rs`) into 16×16 float targets for two
 //! target environments, with every pixel compared against a reference
 //! computed here.
 

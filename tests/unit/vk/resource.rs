@@ -48,7 +48,7 @@ pub enum ResourceKind {
     Sampler(SamplerDesc),
     CombinedImageSampler(ImageDesc, SamplerDesc),
     /// A partially resident 2D image (`Texture2D`, or `RWTexture2D` when
-    /// `storage`) for the tiled-resources tests; see `src/tests/vk/sparse.rs`.
+    /// `storage`) for the tiled-resources tests; see `tests/unit/vk/sparse.rs`.
     SparseImage(SparseImage),
 }
 

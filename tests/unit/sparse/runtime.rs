@@ -7,7 +7,7 @@
 //! `#[ignore]`d: they run only when asked, and then FAIL (never skip) on a
 //! device without it. On the NVIDIA machine, with the test binary built
 //! here (`cargo test --release --lib --no-run` prints `target/release/deps/hlslc-<hash>`) and
-//! the Vulkan loader set up as `src/tests/vk/mod.rs` describes:
+//! the Vulkan loader set up as `tests/unit/vk/mod.rs` describes:
 //!
 //! ```sh
 //! export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json

@@ -1,6 +1,6 @@
 //! Runtime tests: HLSL compute kernels (`tests/in/runtime/*.hlsl`) compiled
 //! by hlslc, validated with spirv-val, run on Vulkan (lavapipe by default,
-//! see `src/tests/vk`) for two target environments, with every output element
+//! see `tests/unit/vk`) for two target environments, with every output element
 //! compared against a reference computed here in Rust.
 
 use crate::diag::{DiagnosticFormat, render_to_string};

@@ -1,5 +1,5 @@
 //! Sparse, partially resident 2D images for the tiled-resources tests
-//! (`src/tests/sparse`): memory bound to some tiles only, so that shaders can
+//! (`tests/unit/sparse`): memory bound to some tiles only, so that shaders can
 //! read from bound and unbound tiles.
 //!
 //! The tile arithmetic ([`SparseLayout`]) is plain Rust and tested without

@@ -1,5 +1,5 @@
 //! Backend output run on a Vulkan driver (lavapipe by default, see
-//! `src/tests/vk`): the numbers the shaders compute, not just their validity.
+//! `tests/unit/vk`): the numbers the shaders compute, not just their validity.
 
 use super::*;
 use crate::tests::vk::{self, Resource};

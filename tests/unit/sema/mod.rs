@@ -166,7 +166,7 @@ pub fn compile_valid_words(src: &str, env: TargetEnv) -> Vec<u32> {
 }
 
 /// Compiles the compute shader `src` for `env` (validated, as
-/// [`compile_valid`]), runs one workgroup of it on Vulkan (`src/tests/vk`,
+/// [`compile_valid`]), runs one workgroup of it on Vulkan (`tests/unit/vk`,
 /// lavapipe by default) with `resources`, and returns them as the shader
 /// left them: what the feature under test computed on a real driver.
 pub fn run_on_vulkan(src: &str, env: TargetEnv, mut resources: Vec<Resource>) -> Vec<Resource> {

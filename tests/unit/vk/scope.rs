@@ -59,7 +59,7 @@ pub(super) enum Backing {
         sampler: Option<vk::Sampler>,
     },
     Sampler(vk::Sampler),
-    /// A sparse image (src/tests/vk/sparse.rs), its bound parts already backed
+    /// A sparse image (tests/unit/vk/sparse.rs), its bound parts already backed
     /// by memory, with the staging buffer and the regions to upload.
     SparseImage {
         image: vk::Image,
