@@ -9,7 +9,7 @@
 //! is reported, and the rest of the command line still counts (the language
 //! server compiles with what it could read).
 
-use super::table::{Arity, Effect, OPTIONS, Opt, Origin, Section};
+use super::table::{Arity, Effect, Opt, Origin, Section, options};
 use super::{EmitKind, LayoutRule, MatrixLayout, Options};
 use crate::diag::{Diagnostic, DiagnosticFormat, codes};
 use std::path::PathBuf;
@@ -297,7 +297,7 @@ fn exclusive(chosen: &mut Option<&'static str>, from: &'static str) -> Result<()
 /// spelling, and the value joined to it.
 fn find(arg: &str) -> Option<(&'static Opt, &'static str, Option<&str>)> {
     let mut best: Option<(&'static Opt, &'static str, Option<&str>)> = None;
-    for opt in OPTIONS {
+    for opt in options() {
         for &spelling in opt.spellings {
             let joined = match opt.arity {
                 Arity::Flag | Arity::Separate | Arity::Multi(_) => {
@@ -333,7 +333,7 @@ fn suggest(arg: &str) -> Option<&'static str> {
     let name = arg.split('=').next().unwrap_or(arg);
     let bare = name.trim_start_matches('-');
     let mut best: Option<(usize, &'static str)> = None;
-    for opt in OPTIONS {
+    for opt in options() {
         for &spelling in opt.spellings {
             let s = spelling.trim_end_matches('=');
             let d = if s.trim_start_matches('-') == bare {
@@ -389,7 +389,7 @@ pub fn help() -> String {
         out.push('\n');
         out.push_str(section.heading());
         out.push_str(":\n");
-        for opt in OPTIONS.iter().filter(|o| o.section == section) {
+        for opt in options().filter(|o| o.section == section) {
             for (n, spelling) in opt.spellings.iter().enumerate() {
                 let left = synopsis(spelling, opt);
                 let help = if n == 0 {

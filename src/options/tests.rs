@@ -2,7 +2,7 @@
 //! joined and separate, arity errors, unknown options, and the options
 //! that are recognised but refused (E0004).
 
-use super::table::{Arity, Effect, OPTIONS};
+use super::table::{Arity, Effect, options};
 use super::*;
 use crate::diag::codes;
 
@@ -376,14 +376,14 @@ fn every_option_in_help_parses_with_the_values_it_names() {
             );
         }
     }
-    let spellings: usize = OPTIONS.iter().map(|o| o.spellings.len()).sum();
+    let spellings: usize = options().map(|o| o.spellings.len()).sum();
     assert_eq!(lines, spellings, "one help line per spelling");
 }
 
 #[test]
 fn the_table_is_consistent() {
     let mut seen = Vec::new();
-    for opt in OPTIONS {
+    for opt in options() {
         for &s in opt.spellings {
             assert!(s.starts_with('-'), "{s}");
             assert!(!seen.contains(&s), "{s} is in the table twice");
