@@ -16,6 +16,10 @@ fn target_dir() -> PathBuf {
     common::root().join("target/build-script-example")
 }
 
+/// The builds share one target directory: one at a time, so that what one
+/// test asserts about Cargo's reruns is about its own builds.
+static ONE_BUILD_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// `cargo build --release -v` of the package at `manifest`.
 fn cargo_build(manifest: &Path) -> Output {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -47,6 +51,9 @@ fn touch(path: &Path) {
 
 #[test]
 fn the_build_script_example_builds_runs_and_reruns_on_header_changes() {
+    let _one = ONE_BUILD_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     let example = common::root().join("examples/build-script");
     let manifest = example.join("Cargo.toml");
     let first = cargo_build(&manifest);
@@ -76,9 +83,13 @@ fn the_build_script_example_builds_runs_and_reruns_on_header_changes() {
 
 #[test]
 fn a_shader_error_fails_the_build_with_file_line_and_column() {
+    let _one = ONE_BUILD_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     // A copy of the example with a mistake, under target/ so that its
-    // `path = "../.."` still names hlslc and the compiled hlslc is shared.
-    let copy = common::root().join("target/build-script-broken");
+    // `path = "../.."` still names hlslc and the compiled hlslc is shared;
+    // a new directory each run, so that no earlier build of it is reused.
+    let copy = common::root().join(format!("target/build-script-broken-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&copy);
     let example = common::root().join("examples/build-script");
     for f in [
@@ -115,4 +126,54 @@ fn a_shader_error_fails_the_build_with_file_line_and_column() {
     // The caret under the name.
     assert!(err.contains("^^^^^^"), "{err}");
     let _ = std::fs::remove_dir_all(&copy);
+}
+
+/// The crates `cargo tree` lists for a manifest, with the given extra
+/// arguments.
+fn cargo_tree(manifest: &Path, extra: &[&str]) -> String {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["tree", "--prefix", "none", "--manifest-path"])
+        .arg(manifest)
+        .args(extra)
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn has_crate(tree: &str, name: &str) -> bool {
+    tree.lines()
+        .any(|l| l.split_whitespace().next() == Some(name))
+}
+
+#[test]
+fn without_default_features_there_is_no_clap_or_language_server() {
+    // The example, as a build script uses hlslc.
+    let example = cargo_tree(
+        &common::root().join("examples/build-script/Cargo.toml"),
+        &[],
+    );
+    assert!(
+        has_crate(&example, "hlslc") && has_crate(&example, "rspirv"),
+        "{example}"
+    );
+    // hlslc's own features: on by default, off without them.
+    let root = common::root().join("Cargo.toml");
+    let full = cargo_tree(&root, &["-e", "normal"]);
+    let bare = cargo_tree(&root, &["-e", "normal", "--no-default-features"]);
+    for name in ["clap", "lsp-server", "lsp-types"] {
+        assert!(
+            !has_crate(&example, name),
+            "{name} in the example:\n{example}"
+        );
+        assert!(
+            !has_crate(&bare, name),
+            "{name} without default features:\n{bare}"
+        );
+        assert!(
+            has_crate(&full, name),
+            "{name} missing with default features:\n{full}"
+        );
+    }
 }

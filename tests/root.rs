@@ -1,6 +1,6 @@
 //! The integration tests: hlslc as its users run it — the `hlslc` binary,
 //! the build-script example, the public library API. Everything that needs
-//! the crate's internals is a unit test in `src/tests/`.
+//! the crate's internals is a unit test in `tests/unit/`.
 //!
 //! File-based cases live under `tests/in/`; expected outputs sit beside them
 //! and are rewritten with `HLSLC_BLESS=1 cargo test`.

@@ -1,11 +1,11 @@
 //! Helpers of the integration tests: the repository's files and
-//! SPIRV-Tools (shared with the crate's own tests, `src/tests/common`),
+//! SPIRV-Tools (shared with the crate's own tests, `tests/unit/common`),
 //! and options and loaders through the public API.
 #![allow(dead_code)]
 
-#[path = "../../src/tests/common/files.rs"]
+#[path = "../../tests/unit/common/files.rs"]
 mod files;
-#[path = "../../src/tests/common/spirv_tools.rs"]
+#[path = "../../tests/unit/common/spirv_tools.rs"]
 mod spirv_tools;
 pub use files::*;
 pub use spirv_tools::*;
