@@ -1,6 +1,8 @@
-//! Front-end throughput: preprocess + parse of every shader in `samples/`,
-//! and parse alone (input preprocessed once, outside the timing), in bytes
-//! of the entry files per second.
+//! Front-end throughput: preprocess + parse of every shader in `samples/`
+//! (`hlslc::check_syntax`), and preprocessing alone
+//! (`hlslc::preprocess_to_string`, which also prints the tokens as text),
+//! in bytes of the entry files per second. The parser's share is the
+//! difference.
 //!
 //! `cargo bench --bench frontend`. With `FRONTEND_ITERS=N` the binary
 //! instead parses the samples N times and prints the throughput (for
@@ -8,10 +10,7 @@
 //! samples from `dir`.
 
 use criterion::{Criterion, Throughput, criterion_group};
-use hlslc::diag::Diagnostics;
-use hlslc::front::lexer::PpToken;
-use hlslc::front::{parser, preprocess};
-use hlslc::source::{MemoryLoader, SourceMap};
+use hlslc::{MemoryLoader, Options};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
@@ -45,46 +44,32 @@ fn samples() -> (MemoryLoader, Vec<PathBuf>, u64) {
     (loader, mains, bytes)
 }
 
-/// Each sample preprocessed once: the parser's input.
-fn preprocessed(loader: &MemoryLoader, mains: &[PathBuf]) -> Vec<(SourceMap, Vec<PpToken>)> {
-    let options = preprocess::PreprocessOptions::default();
-    mains
-        .iter()
-        .map(|m| {
-            let mut sm = SourceMap::new();
-            let mut diags = Diagnostics::new();
-            let pp = preprocess::preprocess(m, loader, &options, &mut sm, &mut diags);
-            assert!(!diags.has_errors(), "{}: {:?}", m.display(), diags.list);
-            (sm, pp.tokens)
-        })
-        .collect()
+fn check_syntax(loader: &MemoryLoader, main: &Path, options: &Options) {
+    let c = hlslc::check_syntax(main, loader, options);
+    debug_assert!(!c.has_errors(), "{}", main.display());
+    black_box(c);
+}
+
+fn preprocess(loader: &MemoryLoader, main: &Path, options: &Options) {
+    black_box(hlslc::preprocess_to_string(main, loader, options));
 }
 
 fn frontend(c: &mut Criterion) {
     let (loader, mains, bytes) = samples();
+    let options = Options::default();
     let mut group = c.benchmark_group("frontend");
     group.throughput(Throughput::Bytes(bytes));
-
-    let options = preprocess::PreprocessOptions::default();
     group.bench_function("preprocess+parse samples", |b| {
         b.iter(|| {
             for main in &mains {
-                let mut sm = SourceMap::new();
-                let mut diags = Diagnostics::new();
-                let parsed =
-                    hlslc::front::parse_program(main, &loader, &options, &mut sm, &mut diags);
-                black_box(parsed.unit);
+                check_syntax(&loader, main, &options);
             }
         })
     });
-
-    // The parser alone, on input preprocessed once.
-    let inputs = preprocessed(&loader, &mains);
-    group.bench_function("parse samples", |b| {
+    group.bench_function("preprocess samples", |b| {
         b.iter(|| {
-            for (_, toks) in &inputs {
-                let mut diags = Diagnostics::new();
-                black_box(parser::parse(toks, &mut diags));
+            for main in &mains {
+                preprocess(&loader, main, &options);
             }
         })
     });
@@ -94,28 +79,23 @@ fn frontend(c: &mut Criterion) {
 /// `FRONTEND_ITERS=N`: both measurements, N rounds each, without criterion.
 fn fixed_rounds(n: u32) {
     let (loader, mains, bytes) = samples();
-    let options = preprocess::PreprocessOptions::default();
-    let start = std::time::Instant::now();
-    for _ in 0..n {
-        for main in &mains {
-            let mut sm = SourceMap::new();
-            let mut diags = Diagnostics::new();
-            black_box(
-                hlslc::front::parse_program(main, &loader, &options, &mut sm, &mut diags).unit,
-            );
-        }
-    }
+    let options = Options::default();
     let mbps = |t: std::time::Duration| (bytes * u64::from(n)) as f64 / t.as_secs_f64() / 1e6;
-    println!("preprocess+parse: {:.1} MB/s", mbps(start.elapsed()));
-    let inputs = preprocessed(&loader, &mains);
-    let start = std::time::Instant::now();
-    for _ in 0..n {
-        for (_, toks) in &inputs {
-            let mut diags = Diagnostics::new();
-            black_box(parser::parse(toks, &mut diags));
+    for (what, run) in [
+        (
+            "preprocess+parse",
+            check_syntax as fn(&MemoryLoader, &Path, &Options),
+        ),
+        ("preprocess", preprocess),
+    ] {
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            for main in &mains {
+                run(&loader, main, &options);
+            }
         }
+        println!("{what}: {:.1} MB/s", mbps(start.elapsed()));
     }
-    println!("parse: {:.1} MB/s", mbps(start.elapsed()));
 }
 
 criterion_group!(benches, frontend);

@@ -9,7 +9,7 @@
 //!
 //! Exit code 0 when the dispatch gave the right numbers, 1 otherwise.
 
-#[path = "../tests/vk/mod.rs"]
+#[path = "../tests/unit/vk/mod.rs"]
 mod vk;
 
 fn main() {

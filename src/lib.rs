@@ -5,42 +5,114 @@
 //! registers), through a real C preprocessor, and emits SPIR-V 1.0–1.6 for
 //! Vulkan 1.0–1.3 following DXC's HLSL→SPIR-V mapping.
 //!
-//! The pipeline: [`front`] (preprocess, lex, parse) → [`sema`] (names, types,
-//! lowering) → [`ir`] → [`passes`] → [`back::spv`].
+//! ```
+//! use hlslc::diag::DiagnosticFormat;
+//! use hlslc::{MemoryLoader, Options};
+//! use std::path::Path;
+//!
+//! let mut files = MemoryLoader::new();
+//! files.add(
+//!     "double.hlsl",
+//!     "RWStructuredBuffer<float> data : register(u0);
+//!      [numthreads(64, 1, 1)]
+//!      void main(uint3 id : SV_DispatchThreadID) { data[id.x] *= 2.0; }",
+//! );
+//! // DXC's flags, read by the parser the `hlslc` binary uses.
+//! let options = Options::from_args(["-T", "cs_6_0", "-E", "main"]).unwrap();
+//! let c = hlslc::compile(Path::new("double.hlsl"), &files, &options);
+//! assert!(!c.has_errors(), "{}", c.render(DiagnosticFormat::Human));
+//! let spirv = c.artifact.unwrap().spirv;
+//! assert_eq!(spirv[0], 0x0723_0203); // the SPIR-V magic number
+//!
+//! // A mistake: the diagnostics say where, with a caret.
+//! files.add("bad.hlsl", "[numthreads(1, 1, 1)] void main() { x = 1; }");
+//! let c = hlslc::compile(Path::new("bad.hlsl"), &files, &options);
+//! assert!(c.has_errors() && c.artifact.is_none());
+//! assert!(c.render(DiagnosticFormat::Short).starts_with("bad.hlsl:1:37: error[E0301]"));
+//! ```
+//!
+//! # The API
+//!
+//! - [`compile`], [`check_syntax`] (preprocess and parse) and
+//!   [`preprocess_to_string`] (`-P`) take a path, a [`FileLoader`]
+//!   ([`DiskLoader`], [`MemoryLoader`] or your own) and [`Options`], and
+//!   return a [`Compilation`]: diagnostics, the source map that renders
+//!   them, the files read, and the [`Artifact`] (SPIR-V words, IR text,
+//!   reflection). An `Options` the compiler cannot honour yet is refused
+//!   with E0004 ([`Options::unsupported`]), never silently ignored.
+//! - [`options`]: [`Options`] and the one DXC-compatible argument parser
+//!   ([`Options::from_args`], [`options::CommandLine::parse`]) that the
+//!   `hlslc` binary, its language server and [`build`] use.
+//! - [`diag`]: [`diag::Diagnostic`], the codes, rendering (human with
+//!   carets, short one-line, JSON).
+//! - [`build`]: compiling shaders from a Cargo build script, in the spirit
+//!   of `cc::Build`.
+//! - [`reflect`]: the bindings, block layouts and stage I/O of a module.
+//! - [`source`]: file loaders, source map and spans.
+//! - `lsp` (Cargo feature `lsp`): the language server, [`lsp::run_stdio`].
+//! - [`disassemble`]: SPIR-V words as `spirv-dis` text.
+//!
+//! Cargo features: `cli` (the `hlslc` binary) and `lsp` (the language
+//! server: `lsp-server`, `lsp-types`) are on by default; a build script
+//! wants `default-features = false`, the bare compiler.
+//!
+//! Inside, the pipeline runs preprocess, lex, parse (`front`) → names,
+//! types, lowering (`sema`) → IR (`ir`) → passes (`passes`) → SPIR-V
+//! (`back::spv`); those modules are private.
 
-pub mod back;
+#![warn(missing_docs)]
+
+pub(crate) mod back;
+pub mod build;
 pub mod diag;
-pub mod front;
-pub mod intern;
-pub mod ir;
+pub(crate) mod front;
+pub(crate) mod intern;
+pub(crate) mod ir;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod options;
-pub mod passes;
+pub(crate) mod passes;
 pub mod reflect;
-pub mod sema;
+pub(crate) mod sema;
 pub mod source;
-pub mod span;
+pub(crate) mod span;
 
 pub use options::Options;
+/// `crate::cx_env!` for sema's files, without exporting it.
+pub(crate) use sema::body::cx_env;
+pub use source::{DiskLoader, FileLoader, MemoryLoader};
 
 use diag::Diagnostics;
-use source::{FileLoader, SourceMap};
+use source::SourceMap;
 use std::path::{Path, PathBuf};
 
 /// What a compilation produced. Diagnostics and the source map are always
 /// there; the outputs only when the stages that make them ran without errors.
 pub struct Compilation {
+    /// Errors, warnings and notes, in the order they were reported.
     pub diagnostics: Diagnostics,
     /// Resolves the spans in `diagnostics`.
     pub source_map: SourceMap,
     /// Every file read, the main file first (for `-MF` depfiles).
     pub dependencies: Vec<PathBuf>,
+    /// The outputs, when the compilation succeeded.
     pub artifact: Option<Artifact>,
 }
 
 impl Compilation {
+    /// Whether a diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.has_errors()
+    }
+
+    /// The diagnostics as text, without colour: `file:line:col` and the
+    /// source with carets ([`DiagnosticFormat::Human`]), one line each
+    /// ([`DiagnosticFormat::Short`]), or JSON lines.
+    ///
+    /// [`DiagnosticFormat::Human`]: diag::DiagnosticFormat::Human
+    /// [`DiagnosticFormat::Short`]: diag::DiagnosticFormat::Short
+    pub fn render(&self, format: diag::DiagnosticFormat) -> String {
+        diag::render_to_string(&self.diagnostics.list, &self.source_map, format)
     }
 }
 
@@ -59,7 +131,7 @@ pub struct Artifact {
 impl Artifact {
     /// Fills [`Artifact::reflection`] from the final module when
     /// `options.reflect` asks for it (the `spirv` words must be set).
-    pub fn add_reflection(&mut self, module: &ir::Module, options: &Options) {
+    pub(crate) fn add_reflection(&mut self, module: &ir::Module, options: &Options) {
         if options.reflect {
             self.reflection = Some(reflect::reflect(module, options, &self.spirv));
         }
@@ -68,12 +140,30 @@ impl Artifact {
 
 /// The preprocessor options that `options` implies: `-D`, `-I` and the
 /// macros DXC predefines for the profile.
-pub fn preprocess_options(options: &Options) -> front::preprocess::PreprocessOptions {
+pub(crate) fn preprocess_options(options: &Options) -> front::preprocess::PreprocessOptions {
     front::preprocess::PreprocessOptions {
         defines: options.defines.clone(),
         include_dirs: options.include_dirs.clone(),
         predefined: front::preprocess::predefined_macros(options),
     }
+}
+
+/// A compilation that did not start: `options` ask for something hlslc
+/// cannot do ([`Options::unsupported`]), and every entry point refuses
+/// rather than silently ignore it.
+fn refusal(options: &Options) -> Option<Compilation> {
+    let refused = options.unsupported();
+    if refused.is_empty() {
+        return None;
+    }
+    let mut diagnostics = Diagnostics::new();
+    diagnostics.extend(refused);
+    Some(Compilation {
+        diagnostics,
+        source_map: SourceMap::new(),
+        dependencies: Vec::new(),
+        artifact: None,
+    })
 }
 
 /// Preprocesses and parses `path`, with a source map and diagnostics of
@@ -97,6 +187,9 @@ fn parse(
 
 /// Preprocesses and parses `path`: reports syntax errors only.
 pub fn check_syntax(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
+    if let Some(c) = refusal(options) {
+        return c;
+    }
     let (parsed, sm, diags) = parse(path, loader, options);
     Compilation {
         diagnostics: diags,
@@ -112,6 +205,9 @@ pub fn preprocess_to_string(
     loader: &dyn FileLoader,
     options: &Options,
 ) -> (String, Compilation) {
+    if let Some(c) = refusal(options) {
+        return (String::new(), c);
+    }
     let mut sm = SourceMap::new();
     let mut diags = Diagnostics::new();
     let pp = front::preprocess::preprocess(
@@ -136,11 +232,14 @@ pub fn preprocess_to_string(
 /// Preprocesses, parses and lowers `path` to IR (no passes, no backend).
 /// Returns the compilation (diagnostics, source map) and the module when
 /// every stage succeeded.
-pub fn compile_to_ir(
+pub(crate) fn compile_to_ir(
     path: &Path,
     loader: &dyn FileLoader,
     options: &Options,
 ) -> (Compilation, Option<ir::Module>) {
+    if let Some(c) = refusal(options) {
+        return (c, None);
+    }
     let (parsed, sm, mut diags) = parse(path, loader, options);
     let module = if diags.has_errors() {
         None
@@ -175,6 +274,12 @@ pub fn compile_to_ir(
         },
         module,
     )
+}
+
+/// The SPIR-V assembly text of a module (`-Fc`, `--emit asm`), as
+/// `spirv-dis` writes it.
+pub fn disassemble(spirv: &[u32]) -> String {
+    back::spv::disassemble(spirv)
 }
 
 /// Compiles `path` with `options` (which must name a profile).
@@ -216,3 +321,9 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
     }
     c
 }
+
+// The unit tests sit under tests/unit/ beside the integration tests, not
+// in src/: they are the crate's tests of its internals.
+#[cfg(test)]
+#[path = "../tests/unit/mod.rs"]
+mod tests;

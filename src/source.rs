@@ -1,28 +1,34 @@
-//! The source map: loaded files, include relations and macro expansions.
+//! Where source comes from and where it went: [`FileLoader`]s read files
+//! for the main input and `#include` ([`DiskLoader`], [`MemoryLoader`], or
+//! your own), and a compilation's [`SourceMap`] resolves the [`Span`]s of
+//! its diagnostics to files, lines and columns when they are rendered
+//! ([`crate::diag`]).
 //!
-//! Every [`Loc`](crate::span::Loc) resolves here to a file, line and column.
+//! Inside, every location resolves here to a file, line and column.
 //! Files are laid out one after another in the location space (`base` of a
 //! file is one past the end of the previous file, so that a file's end-of-file
 //! position is distinct from the next file's start). Expanded tokens live in a
 //! separate table, each remembering where it was spelled and which expansion
 //! produced it, so diagnostics can say "in expansion of macro X".
 
+pub use crate::span::Span;
+
 use crate::intern::Symbol;
-use crate::span::{Loc, Span};
+use crate::span::Loc;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Index of a file in the [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct FileId(pub u32);
+pub(crate) struct FileId(pub u32);
 
 /// Index of a macro expansion in the [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ExpansionId(pub u32);
+pub(crate) struct ExpansionId(pub u32);
 
 /// One loaded source file.
 #[derive(Debug)]
-pub struct SourceFile {
+pub(crate) struct SourceFile {
     /// The name shown in diagnostics (the path as the user or `#include` wrote it).
     pub name: String,
     /// The path the file was read from, used to resolve relative includes.
@@ -42,7 +48,7 @@ pub struct SourceFile {
 /// of the line after the directive), that line is numbered `line` and the
 /// file is presented as `name`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineDirective {
+pub(crate) struct LineDirective {
     pub offset: u32,
     pub line: u32,
     pub name: String,
@@ -50,7 +56,7 @@ pub struct LineDirective {
 
 /// A token produced by macro expansion.
 #[derive(Clone, Copy, Debug)]
-pub struct ExpandedToken {
+pub(crate) struct ExpandedToken {
     /// Where the token's text was spelled: in the macro body, or in an argument.
     /// Always a file span (never itself an expansion location).
     pub spelling: Span,
@@ -59,7 +65,7 @@ pub struct ExpandedToken {
 
 /// One expansion of a macro.
 #[derive(Clone, Copy, Debug)]
-pub struct Expansion {
+pub(crate) struct Expansion {
     pub macro_name: Symbol,
     /// The invocation (`NAME` or `NAME(args)`); may itself lie in an expansion.
     pub call_site: Span,
@@ -67,7 +73,7 @@ pub struct Expansion {
 
 /// A span resolved to one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileSpan {
+pub(crate) struct FileSpan {
     pub file: FileId,
     pub range: Range<usize>,
 }
@@ -75,11 +81,13 @@ pub struct FileSpan {
 /// Where a span came from: the file span to show, and the macro expansions it
 /// went through (innermost first).
 #[derive(Clone, Debug)]
-pub struct ResolvedSpan {
+pub(crate) struct ResolvedSpan {
     pub span: FileSpan,
     pub expansions: Vec<(Symbol, FileSpan)>,
 }
 
+/// The files a compilation read, their include relations and macro
+/// expansions: what the renderers of [`crate::diag`] resolve spans with.
 #[derive(Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
@@ -91,7 +99,12 @@ pub struct SourceMap {
 /// Reads files for `#include` and the main input. The CLI reads the disk; the
 /// LSP server overlays open editor buffers; tests use an in-memory map.
 pub trait FileLoader {
+    /// The text of the file at `path` (as the input or an `#include`
+    /// names it, joined to the including file's directory or an include
+    /// directory).
     fn read(&self, path: &Path) -> std::io::Result<String>;
+    /// Whether there is a file at `path` (the include search asks before
+    /// reading).
     fn exists(&self, path: &Path) -> bool;
 }
 
@@ -114,13 +127,15 @@ impl FileLoader for DiskLoader {
 /// An in-memory file system: paths map to contents. Used by tests and the LSP.
 #[derive(Default, Clone)]
 pub struct MemoryLoader {
-    pub files: rustc_hash::FxHashMap<PathBuf, String>,
+    files: rustc_hash::FxHashMap<PathBuf, String>,
 }
 
 impl MemoryLoader {
+    /// No files.
     pub fn new() -> Self {
         Self::default()
     }
+    /// Adds (or replaces) the file at `path`.
     pub fn add(&mut self, path: impl Into<PathBuf>, text: impl Into<String>) -> &mut Self {
         self.files.insert(path.into(), text.into());
         self
@@ -143,6 +158,7 @@ impl FileLoader for MemoryLoader {
 const MAX_FILE_SPACE: u32 = crate::span::EXPANSION_BIT - 1;
 
 impl SourceMap {
+    /// An empty map.
     pub fn new() -> Self {
         // Location 0 is reserved for "no location" (Span::default()).
         SourceMap {
@@ -153,7 +169,7 @@ impl SourceMap {
 
     /// Adds a file and returns its id, or `None` when the location space is full
     /// (more than 2 GiB of source).
-    pub fn add_file(
+    pub(crate) fn add_file(
         &mut self,
         name: impl Into<String>,
         path: impl Into<PathBuf>,
@@ -182,11 +198,11 @@ impl SourceMap {
         Some(id)
     }
 
-    pub fn file(&self, id: FileId) -> &SourceFile {
+    pub(crate) fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }
 
-    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+    pub(crate) fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
         self.files
             .iter()
             .enumerate()
@@ -194,18 +210,18 @@ impl SourceMap {
     }
 
     /// The location of byte `offset` of `file`.
-    pub fn loc(&self, file: FileId, offset: u32) -> Loc {
+    pub(crate) fn loc(&self, file: FileId, offset: u32) -> Loc {
         Loc(self.file(file).base + offset)
     }
 
     /// The span of bytes `range` of `file`.
-    pub fn span(&self, file: FileId, range: Range<u32>) -> Span {
+    pub(crate) fn span(&self, file: FileId, range: Range<u32>) -> Span {
         let base = self.file(file).base;
         Span::new(Loc(base + range.start), Loc(base + range.end))
     }
 
     /// Records a new macro expansion.
-    pub fn add_expansion(&mut self, macro_name: Symbol, call_site: Span) -> ExpansionId {
+    pub(crate) fn add_expansion(&mut self, macro_name: Symbol, call_site: Span) -> ExpansionId {
         let id = ExpansionId(self.expansions.len() as u32);
         self.expansions.push(Expansion {
             macro_name,
@@ -217,7 +233,11 @@ impl SourceMap {
     /// Records a token produced by `expansion`, spelled at `spelling` (a file
     /// span, or an expansion location, which is followed to its spelling).
     /// Returns its location, or `None` when the expansion space is full.
-    pub fn add_expanded_token(&mut self, spelling: Span, expansion: ExpansionId) -> Option<Span> {
+    pub(crate) fn add_expanded_token(
+        &mut self,
+        spelling: Span,
+        expansion: ExpansionId,
+    ) -> Option<Span> {
         let spelling = self.spelling_span(spelling);
         let index = u32::try_from(self.expanded.len()).ok()?;
         if index >= crate::span::EXPANSION_BIT - 1 {
@@ -231,18 +251,18 @@ impl SourceMap {
         Some(Span::new(lo, Loc(lo.0 + 1)))
     }
 
-    pub fn expansion(&self, id: ExpansionId) -> &Expansion {
+    pub(crate) fn expansion(&self, id: ExpansionId) -> &Expansion {
         &self.expansions[id.0 as usize]
     }
 
-    pub fn expanded_token(&self, loc: Loc) -> Option<&ExpandedToken> {
+    pub(crate) fn expanded_token(&self, loc: Loc) -> Option<&ExpandedToken> {
         loc.expansion_index()
             .and_then(|i| self.expanded.get(i as usize))
     }
 
     /// The file containing a file location. The end-of-file position belongs to
     /// its file.
-    pub fn file_of(&self, loc: Loc) -> Option<FileId> {
+    pub(crate) fn file_of(&self, loc: Loc) -> Option<FileId> {
         if loc.is_expansion() || loc.0 == 0 {
             return None;
         }
@@ -255,7 +275,7 @@ impl SourceMap {
     }
 
     /// Follows an expansion location to the file span where its token was spelled.
-    pub fn spelling_span(&self, span: Span) -> Span {
+    pub(crate) fn spelling_span(&self, span: Span) -> Span {
         match self.expanded_token(span.lo) {
             Some(t) => t.spelling,
             None => span,
@@ -264,7 +284,7 @@ impl SourceMap {
 
     /// The span in the user's text that a span stands for: for a span inside
     /// an expansion, the invocation of the outermost macro.
-    pub fn expansion_site(&self, span: Span) -> Span {
+    pub(crate) fn expansion_site(&self, span: Span) -> Span {
         let mut s = span;
         while let Some(t) = self.expanded_token(s.lo) {
             s = self.expansion(t.expansion).call_site;
@@ -284,7 +304,7 @@ impl SourceMap {
     /// Resolves a span for display: the file span to point at (where the text
     /// was spelled when it lies inside one expansion, else the invocation
     /// range) and the chain of expansions it went through.
-    pub fn resolve(&self, span: Span) -> Option<ResolvedSpan> {
+    pub(crate) fn resolve(&self, span: Span) -> Option<ResolvedSpan> {
         let mut expansions = Vec::new();
         let primary = if let Some(tok) = self.expanded_token(span.lo) {
             // Collect the expansion chain from the first token.
@@ -326,7 +346,7 @@ impl SourceMap {
 
     /// A span of file locations as a file and byte range (the end clamped to
     /// the start's file).
-    pub fn file_span(&self, span: Span) -> Option<FileSpan> {
+    pub(crate) fn file_span(&self, span: Span) -> Option<FileSpan> {
         let file = self.file_of(span.lo)?;
         let f = self.file(file);
         let lo = (span.lo.0 - f.base) as usize;
@@ -342,7 +362,7 @@ impl SourceMap {
     }
 
     /// 1-based line and column (in bytes, counted as characters for ASCII).
-    pub fn line_col(&self, file: FileId, offset: usize) -> (usize, usize) {
+    pub(crate) fn line_col(&self, file: FileId, offset: usize) -> (usize, usize) {
         let f = self.file(file);
         let line = f.line_starts.partition_point(|&s| s as usize <= offset) - 1;
         let start = f.line_starts[line] as usize;
@@ -356,7 +376,7 @@ impl SourceMap {
     /// Records a `#line` directive of `file` taking effect at byte `offset`
     /// (directives must be added in order). `name: None` keeps the name the
     /// file presents at that point.
-    pub fn add_line_directive(
+    pub(crate) fn add_line_directive(
         &mut self,
         file: FileId,
         offset: u32,
@@ -374,7 +394,7 @@ impl SourceMap {
 
     /// The file name and 1-based line that `#line` directives make byte
     /// `offset` of `file` present as (`__FILE__`, `__LINE__`, `-P` markers).
-    pub fn presumed_line(&self, file: FileId, offset: usize) -> (&str, usize) {
+    pub(crate) fn presumed_line(&self, file: FileId, offset: usize) -> (&str, usize) {
         let f = self.file(file);
         let physical = |o: usize| f.line_starts.partition_point(|&s| s as usize <= o);
         let line = physical(offset);
@@ -391,7 +411,7 @@ impl SourceMap {
     }
 
     /// "file:line:col" for a location (following expansions to their spelling).
-    pub fn describe(&self, loc: Loc) -> String {
+    pub(crate) fn describe(&self, loc: Loc) -> String {
         let s = self.spelling_span(Span::new(loc, loc));
         match self.file_span(s) {
             Some(fs) => {
@@ -404,7 +424,7 @@ impl SourceMap {
 
     /// The chain of `#include`s that led to `file`, innermost first, as
     /// (including file, 1-based line).
-    pub fn include_chain(&self, file: FileId) -> Vec<(FileId, usize)> {
+    pub(crate) fn include_chain(&self, file: FileId) -> Vec<(FileId, usize)> {
         let mut out = Vec::new();
         let mut cur = self.file(file).included_from;
         let mut guard = 0;
@@ -422,28 +442,26 @@ impl SourceMap {
     }
 }
 
-fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|&(_, &b)| b == b'\n')
-        .map(|(i, _)| i as u32 + 1)
-}
+/// The source map as codespan-reporting reads files (the renderers use
+/// it; a wrapper, so that `FileId` stays the crate's own).
+pub(crate) struct CodespanFiles<'m>(pub(crate) &'m SourceMap);
 
-impl<'a> codespan_reporting::files::Files<'a> for SourceMap {
+impl<'a> codespan_reporting::files::Files<'a> for CodespanFiles<'_> {
     type FileId = FileId;
     type Name = &'a str;
     type Source = &'a str;
 
     fn name(&'a self, id: FileId) -> Result<&'a str, codespan_reporting::files::Error> {
-        self.files
+        self.0
+            .files
             .get(id.0 as usize)
             .map(|f| f.name.as_str())
             .ok_or(codespan_reporting::files::Error::FileMissing)
     }
 
     fn source(&'a self, id: FileId) -> Result<&'a str, codespan_reporting::files::Error> {
-        self.files
+        self.0
+            .files
             .get(id.0 as usize)
             .map(|f| f.text.as_str())
             .ok_or(codespan_reporting::files::Error::FileMissing)
@@ -455,6 +473,7 @@ impl<'a> codespan_reporting::files::Files<'a> for SourceMap {
         byte_index: usize,
     ) -> Result<usize, codespan_reporting::files::Error> {
         let f = self
+            .0
             .files
             .get(id.0 as usize)
             .ok_or(codespan_reporting::files::Error::FileMissing)?;
@@ -469,6 +488,7 @@ impl<'a> codespan_reporting::files::Files<'a> for SourceMap {
         line_index: usize,
     ) -> Result<Range<usize>, codespan_reporting::files::Error> {
         let f = self
+            .0
             .files
             .get(id.0 as usize)
             .ok_or(codespan_reporting::files::Error::FileMissing)?;
@@ -484,6 +504,14 @@ impl<'a> codespan_reporting::files::Files<'a> for SourceMap {
             .map_or(f.text.len(), |&e| e as usize);
         Ok(start..end)
     }
+}
+
+fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .map(|(i, _)| i as u32 + 1)
 }
 
 #[cfg(test)]

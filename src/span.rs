@@ -16,14 +16,14 @@ pub struct Loc(pub u32);
 
 impl Loc {
     /// True if this location names a token produced by a macro expansion.
-    pub fn is_expansion(self) -> bool {
+    pub(crate) fn is_expansion(self) -> bool {
         self.0 & EXPANSION_BIT != 0
     }
     /// The index into the source map's expanded-token table.
-    pub fn expansion_index(self) -> Option<u32> {
+    pub(crate) fn expansion_index(self) -> Option<u32> {
         self.is_expansion().then_some(self.0 & !EXPANSION_BIT)
     }
-    pub fn from_expansion_index(index: u32) -> Loc {
+    pub(crate) fn from_expansion_index(index: u32) -> Loc {
         Loc(index | EXPANSION_BIT)
     }
 }
@@ -34,22 +34,22 @@ impl Loc {
 /// only for compiler-synthesised things that have no source.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Span {
-    pub lo: Loc,
-    pub hi: Loc,
+    pub(crate) lo: Loc,
+    pub(crate) hi: Loc,
 }
 
 impl Span {
-    pub fn new(lo: Loc, hi: Loc) -> Span {
+    pub(crate) fn new(lo: Loc, hi: Loc) -> Span {
         Span { lo, hi }
     }
     /// The span from the start of `self` to the end of `other`.
-    pub fn to(self, other: Span) -> Span {
+    pub(crate) fn to(self, other: Span) -> Span {
         Span {
             lo: self.lo,
             hi: other.hi,
         }
     }
-    pub fn is_dummy(self) -> bool {
+    pub(crate) fn is_dummy(self) -> bool {
         self.lo.0 == 0 && self.hi.0 == 0
     }
 }
@@ -61,11 +61,4 @@ impl From<std::ops::Range<u32>> for Span {
             hi: Loc(r.end),
         }
     }
-}
-
-/// A value with the span it came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Spanned<T> {
-    pub node: T,
-    pub span: Span,
 }

@@ -1,6 +1,11 @@
 //! The `hlslc` binary as users and build systems run it.
 
+use crate::common;
+use serde_json::{Value, json};
 use std::process::Command;
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The binary, validating the IR after every pass as every test compiles.
 fn hlslc() -> Command {
@@ -142,4 +147,276 @@ fn output_is_deterministic_across_processes() {
         );
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `hlslc --help` is the library's help, and every option it lists is one
+/// the library's parser knows (the library's own tests run each with
+/// sample values).
+#[test]
+fn every_option_in_help_is_known_to_the_library_parser() {
+    let out = hlslc().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(help, hlslc::options::help());
+    let mut options = 0;
+    for line in help.lines() {
+        let Some(synopsis) = line.strip_prefix("  -") else {
+            continue;
+        };
+        // `-Fo <file>`, `-fspv-target-env=<env>`, `-W<warning>`.
+        let spelling = format!("-{}", synopsis.split([' ', '<']).next().unwrap());
+        let cl = hlslc::options::CommandLine::parse([spelling.as_str()]);
+        for d in &cl.diagnostics {
+            assert!(
+                !d.message.starts_with("unknown option"),
+                "{spelling}: {}",
+                d.message
+            );
+        }
+        options += 1;
+    }
+    assert!(options > 80, "only {options} options in --help");
+}
+
+#[test]
+fn argument_errors_are_diagnostics() {
+    let out = hlslc()
+        .args(["-T", "cs_6_0", "-fvk-b-shift", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr
+            .contains("error[E0002]: -fvk-b-shift needs 2 values (<shift> <space>), found only 1"),
+        "{stderr}"
+    );
+    let out = hlslc()
+        .args(["-T", "cs_6_0", "-fspv-flatten-resource-arrays", "x.hlsl"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains("error[E0004]: not supported yet: -fspv-flatten-resource-arrays"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn hlslc_lsp_on_stdio() {
+    use std::io::{Read, Write};
+    let frame = |v: Value| {
+        let body = v.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let mut input = String::new();
+    input += &frame(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
+    input += &frame(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    // Not JSON-RPC: skipped, not fatal.
+    input += "Content-Length: 9\r\n\r\n{garbage}";
+    input += &frame(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": "file:///nowhere/a.hlsl", "languageId": "hlsl",
+                                    "version": 1, "text": "float x;\n"}}}));
+    input += &frame(json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    input += &frame(json!({"jsonrpc": "2.0", "method": "exit"}));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
+        .args(["lsp", "--stdio"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    // stdin is closed now; the server must stop on its own.
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            panic!("hlslc lsp did not exit");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "stdout:\n{out}\nstderr:\n{err}");
+    // The frames the server wrote: `Content-Length: N`, a blank line, N
+    // bytes of JSON.
+    let mut responses = Vec::new();
+    let mut rest = out.as_str();
+    while !rest.is_empty() {
+        let (header, body) = rest.split_once("\r\n\r\n").expect("a frame header");
+        let len: usize = header
+            .strip_prefix("Content-Length: ")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("the server wrote the header {header:?}"));
+        let message: Value = serde_json::from_str(&body[..len]).expect("JSON");
+        if message.get("method").is_none() {
+            responses.push(message);
+        }
+        rest = &body[len..];
+    }
+    assert_eq!(responses.len(), 2, "{responses:?}");
+    assert_eq!(responses[0]["result"]["serverInfo"]["name"], "hlslc");
+    assert_eq!(responses[1]["id"], 2);
+    assert!(err.contains("not JSON-RPC"), "{err}");
+}
+
+#[test]
+fn hlslc_lsp_rejects_unknown_arguments() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
+        .args(["lsp", "--tcp"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unexpected argument '--tcp'"), "{err}");
+    assert!(err.contains("Usage: hlslc lsp"), "{err}");
+}
+
+#[test]
+fn hlslc_lsp_help_lists_its_options() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
+        .args(["lsp", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("language server") && help.contains("--stdio"),
+        "{help}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_argument_is_an_error_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
+        .args(["-T", "cs_6_0"])
+        .arg(std::ffi::OsStr::from_bytes(b"sh\xffader.hlsl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error[E0002]") && err.contains("not valid UTF-8"),
+        "{err}"
+    );
+}
+
+#[test]
+fn fre_writes_the_json_file() {
+    let dir = std::env::temp_dir().join(format!("hlslc-fre-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("out.json");
+    let spv = dir.join("out.spv");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
+        .current_dir(common::root())
+        .args([
+            "--verify-ir",
+            "-spirv",
+            "-T",
+            "cs_6_0",
+            "-E",
+            "main",
+            "samples/particles.hlsl",
+        ])
+        .arg(format!("-Fo{}", spv.display()))
+        .arg("-Fre")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&json).unwrap();
+    // What the library gives for the same command line.
+    let options = hlslc::Options {
+        reflect: true,
+        ..common::options_from_args(&["-T", "cs_6_0", "-E", "main"]).unwrap()
+    };
+    let c = hlslc::compile(
+        std::path::Path::new("samples/particles.hlsl"),
+        &common::RootedLoader,
+        &options,
+    );
+    assert_eq!(text, c.artifact.unwrap().reflection.unwrap().to_json());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn cli_preprocesses_to_stdout_and_file() {
+    let dir = std::env::temp_dir().join(format!("hlslc-pp-cli-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("inc")).expect("temp dir");
+    std::fs::write(
+        dir.join("main.hlsl"),
+        "#include <defs.h>\nfloat f() { return VALUE * SCALE; }\n",
+    )
+    .expect("write");
+    std::fs::write(dir.join("inc/defs.h"), "#define VALUE 2.0\n").expect("write");
+    let exe = env!("CARGO_BIN_EXE_hlslc");
+    let out = std::process::Command::new(exe)
+        .current_dir(&dir)
+        .args(["-P", "-I", "inc", "-D", "SCALE=3", "main.hlsl"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout,
+        "#line 2 \"main.hlsl\"\nfloat f() { return 2.0 * 3; }\n"
+    );
+    let out = std::process::Command::new(exe)
+        .current_dir(&dir)
+        .args(["-P", "-Iinc", "-DSCALE=3", "-Fi", "out.hlsl", "main.hlsl"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out.hlsl")).expect("written"),
+        stdout
+    );
+    // An error: exit code 1 and a located message.
+    let out = std::process::Command::new(exe)
+        .current_dir(&dir)
+        .args(["-P", "--no-color", "main.hlsl"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("'defs.h' file not found"), "{stderr}");
+    assert!(stderr.contains("main.hlsl:1:10"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,24 +1,12 @@
-//! The one integration-test binary; each kind of test is a module.
+//! The integration tests: hlslc as its users run it — the `hlslc` binary,
+//! the build-script example, the public library API. Everything that needs
+//! the crate's internals is a unit test in `tests/unit/`.
 //!
 //! File-based cases live under `tests/in/`; expected outputs sit beside them
 //! and are rewritten with `HLSLC_BLESS=1 cargo test`.
 
-mod back_spv;
+mod build_script;
 mod cli;
 mod common;
 mod diag_ui;
-mod lsp;
-mod parse;
-mod passes;
-mod precise_spirv;
-mod preprocess;
-mod reflect;
-mod runtime;
-mod runtime_fma;
-mod runtime_graphics;
-mod runtime_ieee;
 mod samples;
-mod sema;
-mod snapshots;
-mod sparse;
-mod vk;

@@ -10,6 +10,9 @@
 //! feature lands the test fails until the entry leaves the list.
 
 use crate::common;
+use hlslc::Options;
+use hlslc::options::{CommandLine, LayoutRule, TargetEnv};
+use std::path::Path;
 use std::process::Command;
 
 /// One expected failure: the sample file, the entry point (`-E`), and the
@@ -116,35 +119,31 @@ fn compile_commands(text: &str) -> Vec<Vec<String>> {
     commands
 }
 
-/// The value of `-E` (DXC's default, `main`, without one).
-fn entry_of(args: &[String]) -> &str {
-    args.iter()
-        .position(|a| a == "-E")
-        .and_then(|i| args.get(i + 1))
-        .map_or("main", String::as_str)
+/// A command's options, read by the library's parser as `hlslc` reads
+/// them.
+fn command_line(args: &[String]) -> CommandLine {
+    let cl = CommandLine::parse(args);
+    assert!(
+        !cl.has_errors(),
+        "hlslc {}: {:?}",
+        args.join(" "),
+        cl.diagnostics
+    );
+    cl
 }
 
 /// The `spirv-val` target environment and flags a command's output is
 /// validated with: its `-fspv-target-env=` (Vulkan 1.0 by default, where
 /// DXC's relaxed block layout needs `--relax-block-layout`), and
 /// `--scalar-block-layout` for the layouts that need `scalarBlockLayout`.
-fn validation_of(args: &[String]) -> (String, Vec<&'static str>) {
-    let env = args
-        .iter()
-        .find_map(|a| a.strip_prefix("-fspv-target-env="))
-        .unwrap_or("vulkan1.0");
-    let env = hlslc::options::TargetEnv::parse(env)
-        .unwrap_or_else(|| panic!("unknown target environment {env}"));
+fn validation_of(options: &Options) -> (String, Vec<&'static str>) {
     let mut flags = Vec::new();
-    if args
-        .iter()
-        .any(|a| a == "-fvk-use-scalar-layout" || a == "-fvk-use-dx-layout")
-    {
+    if matches!(options.layout, LayoutRule::Scalar | LayoutRule::Dx) {
         flags.push("--scalar-block-layout");
-    } else if env == hlslc::options::TargetEnv::Vulkan1_0 {
+    } else if options.target_env == TargetEnv::Vulkan1_0 {
         flags.push("--relax-block-layout");
     }
-    (env.name().to_string(), flags)
+    (options.target_env.name().to_string(), flags)
 }
 
 #[test]
@@ -171,21 +170,16 @@ fn every_sample_compile_command_gives_valid_spirv() {
         for (n, args) in commands.iter().enumerate() {
             let shown = format!("hlslc {}", args.join(" "));
             let input = format!("samples/{file}");
-            if !args.contains(&input) {
+            let cl = command_line(args);
+            if cl.input.as_deref() != Some(Path::new(&input)) {
                 failures.push(format!("{file}: `{shown}` does not compile {input}"));
                 continue;
             }
-            // The command as written, writing to a scratch file instead.
+            // The command as written, writing to a scratch file instead: the
+            // last -Fo counts.
             let spv = scratch.join(format!("{file}.{n}.spv"));
             let mut cmd_args: Vec<String> = vec!["--verify-ir".into()];
-            let mut it = args.iter();
-            while let Some(a) = it.next() {
-                if a == "-Fo" {
-                    it.next();
-                    continue;
-                }
-                cmd_args.push(a.clone());
-            }
+            cmd_args.extend(args.iter().cloned());
             cmd_args.push("-Fo".into());
             cmd_args.push(spv.to_string_lossy().into_owned());
             let out = Command::new(env!("CARGO_BIN_EXE_hlslc"))
@@ -194,7 +188,7 @@ fn every_sample_compile_command_gives_valid_spirv() {
                 .output()
                 .unwrap();
             let stderr = String::from_utf8_lossy(&out.stderr);
-            let entry = entry_of(args);
+            let entry = cl.options.entry.as_str();
             let expected = EXPECTED_FAILURES
                 .iter()
                 .position(|x| x.file == file && x.entry == entry);
@@ -218,7 +212,7 @@ fn every_sample_compile_command_gives_valid_spirv() {
                     }
                     let words =
                         common::bytes_to_words(&std::fs::read(&spv).unwrap()).expect("whole words");
-                    let (env, flags) = validation_of(args);
+                    let (env, flags) = validation_of(&cl.options);
                     if let Err(e) = common::spirv_val_with(&words, &env, &flags) {
                         failures.push(format!("`{shown}`: {e}"));
                     }
@@ -255,14 +249,15 @@ fn compile_commands_are_read_from_the_header() {
             "-spirv -T ps_6_0 -E P a.hlsl -Fo a.ps.spv"
         ]
     );
-    assert_eq!(entry_of(&commands[1]), "P");
-    let args = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+    assert_eq!(command_line(&commands[1]).options.entry, "P");
+    let options =
+        |s: &str| command_line(&s.split(' ').map(String::from).collect::<Vec<_>>()).options;
     assert_eq!(
-        validation_of(&args("-T cs_6_0 x.hlsl")),
+        validation_of(&options("-T cs_6_0 x.hlsl")),
         ("vulkan1.0".to_string(), vec!["--relax-block-layout"])
     );
     assert_eq!(
-        validation_of(&args("-T cs_6_0 -fspv-target-env=vulkan1.1 x.hlsl")),
+        validation_of(&options("-T cs_6_0 -fspv-target-env=vulkan1.1 x.hlsl")),
         ("vulkan1.1".to_string(), vec![])
     );
 }

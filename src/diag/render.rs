@@ -74,7 +74,7 @@ fn to_codespan(d: &Diagnostic, sm: &SourceMap) -> Vec<cs::Diagnostic<crate::sour
 }
 
 /// Writes diagnostics to `w` in the given format.
-pub fn render(
+pub(crate) fn render(
     w: &mut dyn WriteColor,
     diags: &[Diagnostic],
     sm: &SourceMap,
@@ -92,13 +92,32 @@ pub fn render(
     }
     for d in diags {
         for c in to_codespan(d, sm) {
-            term::emit(w, &config, sm, &c).map_err(std::io::Error::other)?;
+            term::emit(w, &config, &crate::source::CodespanFiles(sm), &c)
+                .map_err(std::io::Error::other)?;
         }
     }
     Ok(())
 }
 
-/// Renders diagnostics as plain text (no colour), as tests compare them.
+/// Writes diagnostics to stderr in the given format, coloured when `color`
+/// is true (the `hlslc` binary colours only a terminal).
+pub fn write_to_stderr(
+    diags: &[Diagnostic],
+    sm: &SourceMap,
+    format: DiagnosticFormat,
+    color: bool,
+) -> std::io::Result<()> {
+    let choice = if color {
+        term::termcolor::ColorChoice::Auto
+    } else {
+        term::termcolor::ColorChoice::Never
+    };
+    let mut stderr = term::termcolor::StandardStream::stderr(choice);
+    render(&mut stderr, diags, sm, format)
+}
+
+/// Renders diagnostics as plain text (no colour): what a log, a test or a
+/// build script shows.
 pub fn render_to_string(diags: &[Diagnostic], sm: &SourceMap, format: DiagnosticFormat) -> String {
     let mut buf = term::termcolor::NoColor::new(Vec::new());
     // Writing into a Vec cannot fail.

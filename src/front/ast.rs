@@ -147,9 +147,6 @@ impl Modifiers {
     pub fn has(&self, m: Modifier) -> bool {
         self.list.iter().any(|&(x, _)| x == m)
     }
-    pub fn span_of(&self, m: Modifier) -> Option<Span> {
-        self.list.iter().find(|&&(x, _)| x == m).map(|&(_, s)| s)
-    }
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }

@@ -15,19 +15,6 @@
 //! by hand: tests of passes and of the backend build modules with it
 //! instead of going through sema. It infers result types for the common
 //! operations and builds structured statements from closures.
-//!
-//! ```
-//! use hlslc::ir::{build::FunctionBuilder, BinaryOperator, Scalar, Module};
-//! let mut m = Module::default();
-//! let float = m.scalar_type(Scalar::F32);
-//! let mut fb = FunctionBuilder::new(&mut m, "f");
-//! let a = fb.argument("a", float);
-//! let two = fb.f32(2.0);
-//! let x = fb.binary(BinaryOperator::Multiply, a, two);
-//! fb.ret(Some(x), Some(float));
-//! let f = fb.finish();
-//! assert_eq!(m.functions[f].name, "f");
-//! ```
 
 use super::*;
 
@@ -175,11 +162,13 @@ impl Body {
 
 /// Builds one function of a module. Call [`FunctionBuilder::finish`] to add
 /// it to the module.
+#[cfg(test)]
 pub struct FunctionBuilder<'m> {
     pub module: &'m mut Module,
     pub body: Body,
 }
 
+#[cfg(test)]
 impl<'m> FunctionBuilder<'m> {
     pub fn new(module: &'m mut Module, name: &str) -> Self {
         FunctionBuilder {
@@ -236,9 +225,6 @@ impl<'m> FunctionBuilder<'m> {
     }
     pub fn f32(&mut self, v: f32) -> Handle<Expression> {
         self.literal(Literal::f32(v))
-    }
-    pub fn f64(&mut self, v: f64) -> Handle<Expression> {
-        self.literal(Literal::f64(v))
     }
     pub fn i32(&mut self, v: i32) -> Handle<Expression> {
         self.literal(Literal::I32(v))
@@ -358,30 +344,6 @@ impl<'m> FunctionBuilder<'m> {
         )
     }
 
-    /// A math function; the result has the first argument's type, except
-    /// for `Dot`, `Length`, `Distance` and `Determinant` (its scalar).
-    pub fn math(&mut self, fun: MathFunction, args: &[Handle<Expression>]) -> Handle<Expression> {
-        let t0 = self.ty_of(args[0]);
-        let ty = match fun {
-            MathFunction::Dot
-            | MathFunction::Length
-            | MathFunction::Distance
-            | MathFunction::Determinant => match self.scalar_of(t0) {
-                Some(s) => self.scalar(s),
-                None => t0,
-            },
-            _ => t0,
-        };
-        self.expr(
-            Expression::Math {
-                fun,
-                args: args.to_vec(),
-                precise: false,
-            },
-            ty,
-        )
-    }
-
     /// A value conversion (`convert = Some(width)`) or bit cast to `kind`.
     pub fn cast(
         &mut self,
@@ -407,12 +369,6 @@ impl<'m> FunctionBuilder<'m> {
             },
             ty,
         )
-    }
-
-    pub fn splat(&mut self, size: u8, value: Handle<Expression>) -> Handle<Expression> {
-        let s = self.scalar_of(self.ty_of(value)).unwrap_or(Scalar::F32);
-        let ty = self.vector(size, s);
-        self.expr(Expression::Splat { size, value }, ty)
     }
 
     pub fn compose(
@@ -607,6 +563,7 @@ pub fn add_global(
 }
 
 /// Makes `function` a compute entry point named `name`.
+#[cfg(test)]
 pub fn add_compute_entry(module: &mut Module, name: &str, function: Handle<Function>) {
     module.entry_points.push(EntryPoint {
         name: name.to_string(),
@@ -616,4 +573,22 @@ pub fn add_compute_entry(module: &mut Module, name: &str, function: Handle<Funct
         execution_modes: Vec::new(),
         patch_constant_function: None,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_function_by_hand() {
+        let mut m = Module::default();
+        let float = m.scalar_type(Scalar::F32);
+        let mut fb = FunctionBuilder::new(&mut m, "f");
+        let a = fb.argument("a", float);
+        let two = fb.f32(2.0);
+        let x = fb.binary(BinaryOperator::Multiply, a, two);
+        fb.ret(Some(x), Some(float));
+        let f = fb.finish();
+        assert_eq!(m.functions[f].name, "f");
+    }
 }

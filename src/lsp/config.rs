@@ -10,19 +10,16 @@
 //! 2. the document's own command line: the first `// … hlslc ARGS` line among
 //!    the comment lines that open the file, as the samples write
 //!    `// Compile:  hlslc -spirv -T cs_6_0 -E main samples/blur.hlsl`.
-//!    The flags that change diagnostics are understood (`-T`, `-E`, `-D`,
-//!    `-I`, `-HV`, `-O`, `-enable-16bit-types`, `-Zpr`/`-Zpc`,
-//!    `-fspv-target-env=`, `-fspv-entrypoint-name=`, `-fvk-*` layouts,
-//!    shifts and bindings, `-Gis`, `--verify-ir`); output flags are
-//!    skipped; relative `-I` directories are relative to the workspace root
-//!    (or the document's directory without one).
+//!    It is read by the compiler's one argument parser
+//!    ([`CommandLine::parse`]), as `hlslc` would read it; outputs are
+//!    ignored, problems with the arguments go to the log and the rest of
+//!    the line still counts. Relative `-I` directories are relative to the
+//!    workspace root (or the document's directory without one).
 //!
 //! With a profile the document is fully compiled (semantic diagnostics
 //! included); without one only preprocessed and parsed.
 
-use crate::options::{
-    BindRegister, LayoutRule, MatrixLayout, Options, Profile, RegisterClass, TargetEnv,
-};
+use crate::options::{CommandLine, Options, Profile};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -95,8 +92,8 @@ impl Settings {
     }
 }
 
-fn resolve_dir(dir: &str, base: Option<&Path>) -> PathBuf {
-    let p = Path::new(dir);
+fn resolve_dir(dir: impl AsRef<Path>, base: Option<&Path>) -> PathBuf {
+    let p = dir.as_ref();
     match base {
         Some(b) if p.is_relative() => super::paths::normalize(&b.join(p)),
         _ => p.to_path_buf(),
@@ -160,152 +157,47 @@ pub fn options_for(
     (o, warnings)
 }
 
-/// Applies DXC-style arguments to `o`.
+/// Applies a document's `hlslc` arguments to `o`, the options from the
+/// settings, as if they followed the settings on one command line: what
+/// the document sets replaces the settings, its `-D` and `-I` come after
+/// theirs (its relative `-I` directories resolved against `base`).
+/// Problems with the arguments become messages for the log.
 pub fn apply_args(
     args: &[String],
     o: &mut Options,
     base: Option<&Path>,
     warnings: &mut Vec<String>,
 ) {
-    let mut it = args.iter().map(String::as_str).peekable();
-    // The value of a flag, attached (`-Tcs_6_0`) or in the next argument.
-    fn value<'a>(
-        arg: &'a str,
-        flag: &str,
-        it: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
-    ) -> Option<&'a str> {
-        let rest = &arg[flag.len()..];
-        if rest.is_empty() {
-            it.next()
-        } else {
-            Some(rest)
-        }
+    let mut line: Vec<String> = Vec::new();
+    if let Some(p) = o.profile {
+        line.extend(["-T".to_string(), p.to_string()]);
     }
-    fn number(s: Option<&str>) -> Option<u32> {
-        s?.parse().ok()
+    line.extend(["-E".to_string(), o.entry.clone()]);
+    for (name, value) in &o.defines {
+        line.push("-D".into());
+        line.push(match value {
+            Some(v) => format!("{name}={v}"),
+            None => name.clone(),
+        });
     }
-    while let Some(arg) = it.next() {
-        let Some(flag) = arg.strip_prefix('-') else {
-            continue; // the input file
-        };
-        let flag = flag.strip_prefix('-').unwrap_or(flag);
-        let arg = &arg[arg.len() - flag.len() - 1..];
-        match flag {
-            "spirv" | "fcgl" | "Vd" | "Zi" | "WX" | "no-warnings" | "MD" | "P" | "fsyntax-only"
-            | "no-color" | "Zpc" => {}
-            "enable-16bit-types" => o.enable_16bit_types = true,
-            "verify-ir" => o.verify_ir = true,
-            "Zpr" => o.matrix_layout = MatrixLayout::RowMajor,
-            "Od" => o.opt_level = 0,
-            "Gis" => o.ieee_strict = true,
-            "fspv-reflect" => o.spv_reflect = true,
-            "fvk-invert-y" => o.invert_y = true,
-            "fvk-use-dx-position-w" => o.dx_position_w = true,
-            "fvk-auto-shift-bindings" => o.auto_shift_bindings = true,
-            "fvk-use-dx-layout" => o.layout = LayoutRule::Dx,
-            "fvk-use-gl-layout" => o.layout = LayoutRule::Gl,
-            "fvk-use-scalar-layout" => o.layout = LayoutRule::Scalar,
-            "fvk-b-shift" | "fvk-s-shift" | "fvk-t-shift" | "fvk-u-shift" => {
-                let class = match flag.as_bytes()[4] {
-                    b'b' => RegisterClass::B,
-                    b's' => RegisterClass::S,
-                    b't' => RegisterClass::T,
-                    _ => RegisterClass::U,
-                };
-                let shift = number(it.next());
-                let space = it.next();
-                match (shift, space) {
-                    (Some(shift), Some("all")) => o.register_shifts.push((class, shift, None)),
-                    (Some(shift), Some(s)) if s.parse::<u32>().is_ok() => {
-                        o.register_shifts.push((class, shift, s.parse().ok()))
-                    }
-                    _ => warnings.push(format!("{arg}: expected SHIFT SPACE")),
-                }
-            }
-            "fvk-bind-register" => {
-                let reg = it.next().unwrap_or("");
-                let nums: Vec<Option<u32>> = (0..3).map(|_| number(it.next())).collect();
-                let class = match reg.as_bytes().first() {
-                    Some(b'b') => Some(RegisterClass::B),
-                    Some(b's') => Some(RegisterClass::S),
-                    Some(b't') => Some(RegisterClass::T),
-                    Some(b'u') => Some(RegisterClass::U),
-                    _ => None,
-                };
-                match (class, reg.get(1..).and_then(|r| r.parse().ok()), &nums[..]) {
-                    (Some(class), Some(register), [Some(space), Some(binding), Some(set)]) => {
-                        o.bind_registers.push(BindRegister {
-                            class,
-                            register,
-                            space: *space,
-                            binding: *binding,
-                            set: *set,
-                        })
-                    }
-                    _ => warnings.push(format!("{arg}: expected REGISTER SPACE BINDING SET")),
-                }
-            }
-            "fvk-bind-globals" => match (number(it.next()), number(it.next())) {
-                (Some(b), Some(s)) => o.bind_globals = Some((b, s)),
-                _ => warnings.push(format!("{arg}: expected BINDING SET")),
-            },
-            // Outputs and output formats: their values are not options.
-            "Fo" | "Fc" | "Fre" | "Fi" | "MF" | "emit" | "diagnostics-format" | "denorm" => {
-                it.next();
-            }
-            _ if flag.starts_with("fspv-target-env=") => {
-                let env = &flag["fspv-target-env=".len()..];
-                match TargetEnv::parse(env) {
-                    Some(e) => o.target_env = e,
-                    None => warnings.push(format!("unknown target environment '{env}'")),
-                }
-            }
-            _ if flag.starts_with("fspv-entrypoint-name=") => {
-                o.entrypoint_name = Some(flag["fspv-entrypoint-name=".len()..].to_string());
-            }
-            _ if flag.starts_with("HV") => match value(arg, "-HV", &mut it) {
-                Some("202x") => o.hlsl_version = 2029,
-                v => match number(v) {
-                    Some(v) => o.hlsl_version = v,
-                    None => warnings.push(format!("{arg}: expected an HLSL version")),
-                },
-            },
-            _ if flag.starts_with('T') => match value(arg, "-T", &mut it).map(Profile::parse) {
-                Some(Some(p)) => o.profile = Some(p),
-                _ => warnings.push(format!("{arg}: unknown target profile")),
-            },
-            _ if flag.starts_with('E') => {
-                if let Some(e) = value(arg, "-E", &mut it) {
-                    o.entry = e.to_string();
-                }
-            }
-            _ if flag.starts_with('D') => {
-                if let Some(d) = value(arg, "-D", &mut it) {
-                    o.defines.push(split_define(d));
-                }
-            }
-            _ if flag.starts_with('I') => {
-                if let Some(d) = value(arg, "-I", &mut it) {
-                    o.include_dirs.push(resolve_dir(d, base));
-                }
-            }
-            _ if flag.starts_with('O') => match &flag[1..] {
-                "0" | "d" => o.opt_level = 0,
-                "1" => o.opt_level = 1,
-                "2" => o.opt_level = 2,
-                "3" => o.opt_level = 3,
-                _ => warnings.push(format!("{arg}: unknown optimisation level")),
-            },
-            // Anything else hlslc may learn later does not stop the others.
-            _ => warnings.push(format!("ignored option {arg}")),
-        }
+    for dir in &o.include_dirs {
+        line.push("-I".into());
+        line.push(dir.display().to_string());
+    }
+    let from_settings = o.include_dirs.len();
+    line.extend(args.iter().cloned());
+    let cl = CommandLine::parse(&line);
+    warnings.extend(cl.diagnostics.iter().map(|d| d.message.clone()));
+    *o = cl.options;
+    for dir in &mut o.include_dirs[from_settings..] {
+        *dir = resolve_dir(&*dir, base);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Stage;
+    use crate::options::{LayoutRule, RegisterClass, Stage, TargetEnv};
 
     #[test]
     fn finds_the_command_line_in_the_opening_comments() {
@@ -357,7 +249,10 @@ mod tests {
             &settings,
             Some(Path::new("/ws")),
         );
-        assert_eq!(w, vec!["ignored option -bogus"]);
+        assert_eq!(
+            w,
+            vec!["unknown option '-bogus' (hlslc --help lists the options)"]
+        );
         let p = o.profile.unwrap();
         assert_eq!((p.stage, p.minor), (Stage::Compute, 2));
         assert_eq!(o.entry, "CSMain");

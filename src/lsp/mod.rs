@@ -4,11 +4,11 @@
 //! One thread, no async runtime: each notification is handled to the end
 //! before the next is read. On every change the documents it affects are
 //! compiled again over an in-memory overlay of the open documents
-//! ([`paths::OverlayLoader`]: an `#include` of an open, unsaved header sees
+//! (`paths::OverlayLoader`: an `#include` of an open, unsaved header sees
 //! the editor's text), and their diagnostics are published.
 //!
-//! - Text sync is incremental, in UTF-16 positions ([`text`]).
-//! - Which options a document is compiled with: [`config`]. With a profile
+//! - Text sync is incremental, in UTF-16 positions (`text.rs`).
+//! - Which options a document is compiled with: `config.rs`. With a profile
 //!   the whole compiler runs ([`crate::compile`]); without one, the
 //!   preprocessor and parser ([`crate::check_syntax`]).
 //! - Roots and headers: an open document is compiled on its own unless an
@@ -29,8 +29,7 @@ mod paths;
 mod text;
 mod transport;
 
-pub use config::Settings;
-pub use transport::{Frame, read_frame};
+pub(crate) use config::Settings;
 
 use crate::source::FileLoader;
 use crate::{Compilation, Options};
@@ -54,10 +53,14 @@ use text::Document;
 /// How the server compiles one document: the main file's path, the loader
 /// that serves open documents, the options. [`compile_document`] is the
 /// real one; tests pass others (one that panics, for instance).
-pub type CompileFn = fn(&Path, &dyn FileLoader, &Options) -> Compilation;
+pub(crate) type CompileFn = fn(&Path, &dyn FileLoader, &Options) -> Compilation;
 
 /// Compiles with a profile, else checks syntax.
-pub fn compile_document(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
+pub(crate) fn compile_document(
+    path: &Path,
+    loader: &dyn FileLoader,
+    options: &Options,
+) -> Compilation {
     if options.profile.is_some() {
         crate::compile(path, loader, options)
     } else {
@@ -82,7 +85,7 @@ pub fn run_stdio() -> i32 {
 /// Serves one client over `connection`, from `initialize` to `exit`;
 /// returns the exit status. The connection is dropped on return, which
 /// tells the client's end that the server is gone.
-pub fn serve(connection: Connection, compile: CompileFn) -> i32 {
+pub(crate) fn serve(connection: Connection, compile: CompileFn) -> i32 {
     let (id, params) = match connection.initialize_start() {
         Ok(x) => x,
         Err(e) => {

@@ -8,17 +8,15 @@
 //! pass; a failure becomes an internal-error diagnostic (E0003) naming the
 //! pass, and the pipeline stops.
 //!
-//! Levels (DXC's default is -O3):
-//! - every level: `precise` (correctness) and `const_fold` (DXC's front
-//!   end folds constant expressions even at -Od, and its constant
-//!   division-by-zero errors must not depend on the level);
-//! - -O1: + `forward` (after `precise`, which must see every store into a
-//!   precise variable), `fuse_mad`, `dce`;
+//! [`PIPELINE`] is the one list of passes: their order, the lowest `-O`
+//! level that runs each (DXC's default is -O3), and their names, which
+//! `--ir-after` accepts (with [`LOWERING`], the IR as sema made it) and
+//! `--help` prints. In short:
+//! - every level: `float_controls` (execution modes, no IR change),
+//!   `precise` (correctness) and `const_fold`;
+//! - -O1: + `forward`, `fuse_mad`, `dce`;
 //! - -O2 and -O3: + `inline` of small functions and of functions called
-//!   once (before `precise`), `algebra`, `cse`, then `dce`.
-//!
-//! `float_controls` (execution modes, no IR change) runs before all of them
-//! in [`run`]. `stop_after` (`--ir-after`) names one of [`PASS_NAMES`].
+//!   once (before `precise`), `algebra`, `cse`.
 
 pub mod algebra;
 pub mod const_fold;
@@ -61,7 +59,8 @@ pub struct PipelineOptions {
 
 impl PipelineOptions {
     /// The defaults of [`Options`] at `opt_level`: verification only in
-    /// debug builds.
+    /// debug builds. (Tests build modules by hand and run them through.)
+    #[cfg(test)]
     pub fn new(opt_level: u8) -> Self {
         PipelineOptions {
             opt_level,
@@ -88,108 +87,155 @@ impl PipelineOptions {
     }
 }
 
-/// Runs everything after lowering for `options`: the float-controls
-/// execution modes and the optimisation pipeline.
+/// Runs everything after lowering for `options`: the passes of
+/// [`PIPELINE`] that `options.opt_level` enables, float controls first.
 pub fn run(module: &mut Module, options: &Options, diags: &mut Diagnostics) {
     let po = PipelineOptions::from_options(options);
-    match po.stop_after.as_deref() {
-        Some("lowering") => return,
-        Some("float_controls") => {
-            float_controls::run(module, &po, diags);
-            return;
-        }
-        _ => {}
+    if po.stop_after.as_deref() == Some(LOWERING) {
+        return;
     }
-    float_controls::run(module, &po, diags);
     pipeline_with(module, &po, diags);
 }
 
-/// The optimisation pipeline at `opt_level` with default float controls.
+/// The optimisation pipeline at `opt_level` with default float controls
+/// (for tests of modules built by hand).
+#[cfg(test)]
 pub fn pipeline(module: &mut Module, opt_level: u8, diags: &mut Diagnostics) {
     pipeline_with(module, &PipelineOptions::new(opt_level), diags);
 }
 
-/// The optimisation pipeline, in order. A pass runs when the level
-/// enables it; `stop_after` stops at the named pass's place in this order
-/// whether it ran or not, so `--ir-after cse -O1` shows the IR before
-/// the later passes of -O1 (`dce`), not the end result.
+/// One step after lowering: its name (what `--ir-after` takes and `--help`
+/// lists), the lowest `-O` level that runs it, and the pass.
+pub struct Pass {
+    pub name: &'static str,
+    pub min_level: u8,
+    run: fn(&mut Module, &mut PassContext),
+}
+
+impl Pass {
+    /// Whether `-O{opt_level}` runs this pass.
+    pub fn runs_at(&self, opt_level: u8) -> bool {
+        opt_level >= self.min_level
+    }
+}
+
+/// What a pass may need besides the module.
+struct PassContext<'a> {
+    options: &'a PipelineOptions,
+    fold: const_fold::FoldOptions,
+    /// Diagnostics reported as they happen (float controls, verification).
+    diags: &'a mut Diagnostics,
+    /// Folding diagnostics, reported after the pipeline.
+    fold_diags: Diagnostics,
+}
+
+/// The name `--ir-after` gives the IR as sema made it, before any pass.
+pub const LOWERING: &str = "lowering";
+
+/// The pipeline, in order: the one list that the pass manager runs, that
+/// `--ir-after` checks its argument against and that `--help` prints.
+pub const PIPELINE: &[Pass] = &[
+    // Execution modes only; never changes expressions.
+    Pass {
+        name: "float_controls",
+        min_level: 0,
+        run: |m, cx| float_controls::run(m, cx.options, cx.diags),
+    },
+    // Before `precise`, so that precise copies are made of inlined bodies.
+    Pass {
+        name: "inline",
+        min_level: 2,
+        run: |m, cx| {
+            let policy = if cx.options.inline_all {
+                inline::Policy::All
+            } else {
+                inline::Policy::Small
+            };
+            inline::run(m, policy)
+        },
+    },
+    Pass {
+        name: "precise",
+        min_level: 0,
+        run: |m, _| precise::run(m),
+    },
+    // Every level: DXC's front end folds constants even at -Od, and its
+    // division-by-zero errors must not depend on the level.
+    Pass {
+        name: "const_fold",
+        min_level: 0,
+        run: |m, cx| const_fold::run(m, &cx.fold, &mut cx.fold_diags),
+    },
+    // After `precise`, which must see every store into a precise variable.
+    Pass {
+        name: "forward",
+        min_level: 1,
+        run: |m, cx| forward::run(m, &cx.fold),
+    },
+    Pass {
+        name: "algebra",
+        min_level: 2,
+        run: |m, _| algebra::run(m),
+    },
+    Pass {
+        name: "fuse_mad",
+        min_level: 1,
+        run: |m, _| fuse_mad::run(m),
+    },
+    Pass {
+        name: "cse",
+        min_level: 2,
+        run: |m, _| cse::run(m),
+    },
+    Pass {
+        name: "dce",
+        min_level: 1,
+        run: |m, _| dce::run(m),
+    },
+];
+
+/// The pipeline, in order. A pass runs when the level enables it;
+/// `stop_after` stops at the named pass's place in this order whether it
+/// ran or not, so `--ir-after cse -O1` shows the IR before the later
+/// passes of -O1 (`dce`), not the end result.
 pub fn pipeline_with(module: &mut Module, options: &PipelineOptions, diags: &mut Diagnostics) {
-    let o = options.opt_level;
-    // `go` turns false when a pass leaves invalid IR or after `stop_after`.
     let verify_ir = options.verify;
-    let mut go = !verify_ir || verify(module, "lowering", diags);
-    let stop_after = options.stop_after.as_deref();
-    let mut step =
-        |name: &str, enabled: bool, module: &mut Module, pass: &mut dyn FnMut(&mut Module)| {
-            if !go {
-                return;
-            }
-            if enabled {
-                pass(module);
-                go = !verify_ir || verify(module, name, diags);
-            }
-            go &= stop_after != Some(name);
-        };
-    let policy = if options.inline_all {
-        inline::Policy::All
-    } else {
-        inline::Policy::Small
+    if verify_ir && !verify(module, LOWERING, diags) {
+        return;
+    }
+    let mut cx = PassContext {
+        options,
+        fold: const_fold::FoldOptions::from_pipeline(options),
+        diags,
+        fold_diags: Diagnostics::new(),
     };
-    step("inline", o >= 2, module, &mut |m| inline::run(m, policy));
-    step("precise", true, module, &mut precise::run);
-    let fold = const_fold::FoldOptions::from_pipeline(options);
-    let mut fold_diags = Diagnostics::new();
-    step("const_fold", true, module, &mut |m| {
-        const_fold::run(m, &fold, &mut fold_diags)
-    });
-    step("forward", o >= 1, module, &mut |m| forward::run(m, &fold));
-    step("algebra", o >= 2, module, &mut algebra::run);
-    step("fuse_mad", o >= 1, module, &mut fuse_mad::run);
-    step("cse", o >= 2, module, &mut cse::run);
-    step("dce", o >= 1, module, &mut dce::run);
-    diags.extend(fold_diags.list);
+    for pass in PIPELINE {
+        if pass.runs_at(options.opt_level) {
+            (pass.run)(module, &mut cx);
+            if verify_ir && !verify(module, pass.name, cx.diags) {
+                break;
+            }
+        }
+        if options.stop_after.as_deref() == Some(pass.name) {
+            break;
+        }
+    }
+    let fold_diags = std::mem::take(&mut cx.fold_diags.list);
+    cx.diags.extend(fold_diags);
 }
 
 /// The names `stop_after` (`--ir-after`) accepts, in pipeline order:
-/// `lowering` (the IR as sema made it), `float_controls` (execution modes
-/// only), then the passes of [`pipeline_with`].
-pub const PASS_NAMES: &[&str] = &[
-    "lowering",
-    "float_controls",
-    "inline",
-    "precise",
-    "const_fold",
-    "forward",
-    "algebra",
-    "fuse_mad",
-    "cse",
-    "dce",
-];
+/// [`LOWERING`], then the passes of [`PIPELINE`].
+pub fn ir_after_names() -> impl Iterator<Item = &'static str> {
+    std::iter::once(LOWERING).chain(PIPELINE.iter().map(|p| p.name))
+}
 
-/// The passes each optimisation level runs, in order (for `--help` and
-/// the README).
-pub fn passes_at(opt_level: u8) -> Vec<&'static str> {
-    let mut v = vec!["float_controls"];
-    if opt_level >= 2 {
-        v.push("inline");
-    }
-    v.extend(["precise", "const_fold"]);
-    if opt_level >= 1 {
-        v.push("forward");
-    }
-    if opt_level >= 2 {
-        v.push("algebra");
-    }
-    if opt_level >= 1 {
-        v.push("fuse_mad");
-    }
-    if opt_level >= 2 {
-        v.push("cse");
-    }
-    if opt_level >= 1 {
-        v.push("dce");
-    }
-    v
+/// The passes `-O{opt_level}` runs, in order (for `--help`).
+pub fn passes_at(opt_level: u8) -> impl Iterator<Item = &'static str> {
+    PIPELINE
+        .iter()
+        .filter(move |p| p.runs_at(opt_level))
+        .map(|p| p.name)
 }
 
 /// Validates after `pass`; reports a failure as an internal error.
@@ -372,5 +418,26 @@ mod scale_tests {
             .expect("spawn");
         let elapsed = t.join().expect("no stack overflow");
         eprintln!("pipeline on 2000 nested ifs: {elapsed:?}");
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::*;
+
+    #[test]
+    fn the_table_gives_each_level_its_passes() {
+        let at = |level| passes_at(level).collect::<Vec<_>>().join(" ");
+        assert_eq!(at(0), "float_controls precise const_fold");
+        assert_eq!(
+            at(1),
+            "float_controls precise const_fold forward fuse_mad dce"
+        );
+        let full = "float_controls inline precise const_fold forward algebra fuse_mad cse dce";
+        assert_eq!(at(2), full);
+        assert_eq!(at(3), full);
+        let names: Vec<_> = ir_after_names().collect();
+        assert_eq!(names[0], LOWERING);
+        assert_eq!(names[1..].join(" "), full);
     }
 }

@@ -124,7 +124,7 @@ mod build;
 mod names;
 mod words;
 
-pub use build::reflect;
+pub(crate) use build::reflect;
 
 use serde::{Deserialize, Serialize};
 
@@ -135,14 +135,23 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// [`Reflection::to_json`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Reflection {
+    /// [`SCHEMA_VERSION`].
     pub schema: u32,
+    /// The `-fspv-target-env` spelling (`vulkan1.0`).
     pub target_env: String,
+    /// From the module header (`1.0`).
     pub spirv_version: String,
+    /// The `-T` profile (`cs_6_0`).
     pub profile: Option<String>,
+    /// `relaxed`, `dx`, `gl` or `scalar` (`-fvk-use-*-layout`).
     pub layout_rule: String,
+    /// `OpCapability`s, in module order.
     pub capabilities: Vec<String>,
+    /// `OpExtension`s, in module order.
     pub extensions: Vec<String>,
+    /// One, except for `lib_*` profiles.
     pub entry_points: Vec<EntryPoint>,
+    /// By (set, binding, name); push constants last.
     pub resources: Vec<Resource>,
 }
 
@@ -163,35 +172,56 @@ impl Reflection {
     }
 }
 
+/// One entry point of the module.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EntryPoint {
+    /// The `OpEntryPoint` name.
     pub name: String,
+    /// `vertex`, `pixel`, `geometry`, `hull`, `domain`, `compute`, `mesh` or `amplification`.
     pub stage: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Compute, mesh and amplification shaders.
     pub workgroup_size: Option<[u32; 3]>,
+    /// SPIR-V mode name, then its literals (`LocalSize 64 1 1`).
     pub execution_modes: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Hull shaders.
     pub patch_constant_function: Option<String>,
+    /// By location, then built-ins.
     pub inputs: Vec<StageVariable>,
+    /// By location, then built-ins.
     pub outputs: Vec<StageVariable>,
 }
 
+/// A stage input or output.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StageVariable {
+    /// The variable's name.
     pub name: Option<String>,
+    /// The HLSL semantic as written (`TEXCOORD0`).
     pub semantic: Option<String>,
+    /// `None` for built-ins.
     pub location: Option<u32>,
+    /// The SPIR-V `BuiltIn` name (`Position`).
     pub builtin: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `vk::index` (dual-source blending).
     pub index: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Locations used, when more than one (matrices, arrays, 64-bit types).
     pub locations: Option<u32>,
     #[serde(rename = "type")]
+    /// HLSL spelling (`float4`, arrays as `float4[3]`); `"type"` in JSON.
     pub type_name: String,
+    /// Scalar type of one component.
     pub component_type: String,
+    /// Components in one location: a vector's size, one HLSL row of a matrix.
     pub component_count: u32,
+    /// `flat`, `noperspective` or `perspective`; `None` for built-ins.
     pub interpolation: Option<String>,
+    /// `centroid` or `sample`.
     pub sampling: Option<String>,
+    /// A hull output or domain input per patch.
     pub patch: bool,
 }
 
@@ -200,65 +230,105 @@ pub struct StageVariable {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ResourceKind {
+    /// A cbuffer, `ConstantBuffer<T>`, `$Globals`.
     UniformBuffer,
+    /// Structured and byte-address buffers.
     StorageBuffer,
+    /// A texture read through a separate sampler.
     SampledImage,
+    /// A `RWTexture*`.
     StorageImage,
+    /// A `Buffer<T>`.
     UniformTexelBuffer,
+    /// A `RWBuffer<T>`.
     StorageTexelBuffer,
+    /// A `SamplerState`.
     Sampler,
+    /// A texture and sampler in one descriptor.
     CombinedImageSampler,
+    /// A `SubpassInput`.
     InputAttachment,
+    /// A `RaytracingAccelerationStructure`.
     AccelerationStructure,
+    /// A `[[vk::push_constant]]` block.
     PushConstant,
 }
 
+/// A descriptor or push constant block the shader uses.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Resource {
+    /// The resource's name.
     pub name: Option<String>,
+    /// Descriptor set; `None` for push constants.
     pub set: Option<u32>,
+    /// Binding; `None` for push constants.
     pub binding: Option<u32>,
+    /// The descriptor type.
     pub kind: ResourceKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Best effort: `RWStructuredBuffer<Particle>`, `cbuffer`, `$Globals`, …
     pub hlsl_type: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `read_only` or `read_write`: storage buffers, storage images, texel buffers.
     pub access: Option<String>,
+    /// Descriptors (product of array sizes); 0 with `runtime_array`.
     pub count: u32,
+    /// An unbounded array (`Texture2D t[]`).
     pub runtime_array: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Image kinds.
     pub image: Option<Image>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Samplers: a `SamplerComparisonState`.
     pub comparison: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Buffers and push constants.
     pub block: Option<Block>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The counter buffer of an Append/Consume/RW structured buffer.
     pub counter: Option<Counter>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// On a counter buffer: the buffer it counts for.
     pub counter_for: Option<String>,
+    /// Statically used by an entry point.
     pub used: bool,
 }
 
+/// What an image resource is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Image {
+    /// `1d`, `2d`, `3d`, `cube`, `buffer` or `subpass_data`.
     pub dim: String,
+    /// An array texture.
     pub arrayed: bool,
+    /// A multisampled texture.
     pub multisampled: bool,
+    /// Scalar type of a texel component.
     pub sampled_type: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Storage images: the `vk::image_format` spelling (`rgba8`).
     pub format: Option<String>,
 }
 
+/// The counter buffer of a structured buffer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Counter {
+    /// The counter variable's name (`counter.var.buf`).
     pub name: Option<String>,
+    /// Its descriptor set.
     pub set: Option<u32>,
+    /// Its binding.
     pub binding: Option<u32>,
 }
 
+/// The layout of a buffer or push constant block.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Block {
+    /// The SPIR-V struct name (`type.ConstantBuffer.S`).
     pub type_name: Option<String>,
+    /// Bytes (0 when it ends in a runtime array and nothing else gives its size).
     pub size: u32,
+    /// In declaration (= offset) order.
     pub members: Vec<Member>,
 }
 
@@ -271,18 +341,26 @@ impl Block {
     }
 }
 
+/// One member of a block or struct.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Member {
+    /// The member's name.
     pub name: Option<String>,
     #[serde(rename = "type")]
+    /// HLSL spelling, arrays as `S[2][3]`; `"type"` in JSON.
     pub type_name: String,
+    /// Bytes from the start of the enclosing struct.
     pub offset: u32,
+    /// Bytes from the offset to the end of the data (see the module docs).
     pub size: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Array dimensions, outermost first.
     pub array: Option<Vec<ArrayDim>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Matrix layout.
     pub matrix: Option<MatrixInfo>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// A struct's (or array of structs') members.
     pub members: Option<Vec<Member>>,
 }
 
@@ -300,14 +378,21 @@ impl Member {
 /// `stride` bytes apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArrayDim {
+    /// Elements; 0 for a runtime-sized array.
     pub count: u32,
+    /// Bytes between elements.
     pub stride: u32,
 }
 
+/// How a matrix member is laid out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatrixInfo {
+    /// HLSL rows (`float4x3` has 4).
     pub rows: u32,
+    /// HLSL columns.
     pub columns: u32,
+    /// Bytes between the stored vectors.
     pub stride: u32,
+    /// `row_major` or `column_major`.
     pub major: String,
 }

@@ -17,7 +17,6 @@ pub use build::{
     deeper, sp,
 };
 pub use ctx::ParseCtx;
-pub use error::token_text;
 
 use crate::diag::Diagnostics;
 use crate::front::ast;

@@ -29,7 +29,7 @@ mod include;
 mod predefined;
 mod text;
 
-pub use predefined::{DXC_VERSION, predefined_macros};
+pub use predefined::predefined_macros;
 pub use text::tokens_to_text;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};

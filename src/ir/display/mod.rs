@@ -219,14 +219,6 @@ pub fn module_to_string(module: &Module) -> String {
     out
 }
 
-/// Prints one function (with the module for type and global names).
-pub fn function_to_string(module: &Module, function: Handle<Function>) -> String {
-    let names = Names::new(module);
-    let mut out = String::new();
-    write_function(&mut out, module, &names, function);
-    out
-}
-
 /// The text of an address space.
 pub fn space_name(s: AddressSpace) -> &'static str {
     match s {

@@ -42,8 +42,6 @@ mod statements;
 mod tests;
 mod typecheck;
 
-pub use typecheck::math_arity;
-
 /// One broken invariant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValidationError {

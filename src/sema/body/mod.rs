@@ -158,7 +158,6 @@ impl FnBuilder {
 
 /// The name-resolution environment of a function context, borrowing only
 /// the fields it needs (so `cx.s` stays usable mutably).
-#[macro_export]
 macro_rules! cx_env {
     ($cx:expr) => {
         $crate::sema::types::resolve::Env {
@@ -167,6 +166,7 @@ macro_rules! cx_env {
         }
     };
 }
+pub(crate) use cx_env;
 
 /// Lowering context for one function body: sema plus the builder.
 pub struct FnCtx<'s, 'a> {

@@ -1,0 +1,15 @@
+// A horizontal box blur of one row of texels per workgroup.
+#include "common.hlsli"
+
+Texture2D<float4> source : register(t0);
+RWTexture2D<float4> target : register(u0);
+
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    float4 sum = 0;
+    for (int dx = -BLUR_RADIUS; dx <= BLUR_RADIUS; dx++) {
+        sum += source.Load(int3(int(id.x) + dx, id.y, 0));
+    }
+    target[id.xy] = sum * WEIGHT;
+}

@@ -1,0 +1,421 @@
+//! The command-line parser: DXC-style arguments → [`CommandLine`], reading
+//! the option table ([`super::table`]) and nothing else.
+//!
+//! Matching follows LLVM's option tables, which DXC uses: an argument is
+//! the longest spelling it matches (`-WX` is not `-W` with value `X`), a
+//! flag matches only itself, and joined values follow their spelling
+//! (`-Foout.spv`, `-fspv-target-env=vulkan1.1`). Every argument that is not
+//! an option is an input file. Problems do not stop the parse: every one
+//! is reported, and the rest of the command line still counts (the language
+//! server compiles with what it could read).
+
+use super::table::{Arity, Effect, Opt, Origin, Section, options};
+use super::{EmitKind, LayoutRule, MatrixLayout, Options};
+use crate::diag::{Diagnostic, DiagnosticFormat, codes};
+use std::path::PathBuf;
+
+/// What a command line asks the `hlslc` driver to do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Action {
+    /// Compile the input (the default).
+    #[default]
+    Compile,
+    /// `-fsyntax-only`: preprocess and parse, report diagnostics.
+    SyntaxOnly,
+    /// `-P`: preprocess, print or write (`-Fi`) the text.
+    Preprocess,
+    /// `--help`: print [`help`].
+    Help,
+    /// `--version`.
+    Version,
+}
+
+/// The files a command line asks for (none is written by the library).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outputs {
+    /// `-Fo`: the SPIR-V module, or what `--emit` names.
+    pub object: Option<PathBuf>,
+    /// `-Fc`: the disassembly.
+    pub assembly: Option<PathBuf>,
+    /// `-Fre`: reflection JSON (also sets [`Options::reflect`]).
+    pub reflection: Option<PathBuf>,
+    /// `-Fi`: the preprocessed text, with `-P`.
+    pub preprocessed: Option<PathBuf>,
+    /// `-MF`: a make-style depfile.
+    pub depfile: Option<PathBuf>,
+    /// `-MD`: a depfile named after the output (`OUTPUT.d`).
+    pub depfile_next_to_output: bool,
+}
+
+/// How the driver reports diagnostics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reporting {
+    /// `--diagnostics-format`.
+    pub format: DiagnosticFormat,
+    /// `--no-color`.
+    pub no_color: bool,
+    /// `-WX`.
+    pub warnings_as_errors: bool,
+    /// `-no-warnings`.
+    pub no_warnings: bool,
+}
+
+/// A parsed command line: the compiler's [`Options`] and what only the
+/// driver uses (input, outputs, reporting).
+#[derive(Clone, Debug)]
+pub struct CommandLine {
+    /// What the compiler is asked to do.
+    pub options: Options,
+    /// The input file: the argument that is not an option.
+    pub input: Option<PathBuf>,
+    /// `-fsyntax-only`, `-P`, `--help`, `--version`, or compile.
+    pub action: Action,
+    /// `-Fo`, `-Fc`, `-Fre`, `-Fi`, `-MD`, `-MF`.
+    pub outputs: Outputs,
+    /// `--diagnostics-format`, `--no-color`, `-WX`, `-no-warnings`.
+    pub reporting: Reporting,
+    /// What was wrong with the arguments, in order: errors E0002 (unknown
+    /// option, missing or bad value) and E0004 (recognised, not supported
+    /// yet), warnings W0001 (accepted without doing what it asks).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl CommandLine {
+    /// Parses arguments (without the program name) as the `hlslc` binary
+    /// does. Never fails: problems are in [`CommandLine::diagnostics`].
+    ///
+    /// ```
+    /// use hlslc::options::{CommandLine, RegisterClass, TargetEnv};
+    ///
+    /// let cl = CommandLine::parse(["-T", "cs_6_0", "-fvk-t-shift", "10", "0",
+    ///                              "-fspv-target-env=vulkan1.1", "x.hlsl", "-Fox.spv"]);
+    /// assert!(!cl.has_errors());
+    /// assert_eq!(cl.options.register_shifts, [(RegisterClass::T, 10, Some(0))]);
+    /// assert_eq!(cl.options.target_env, TargetEnv::Vulkan1_1);
+    /// assert_eq!(cl.input.unwrap().to_str(), Some("x.hlsl"));
+    /// assert_eq!(cl.outputs.object.unwrap().to_str(), Some("x.spv"));
+    /// ```
+    pub fn parse<I, S>(args: I) -> CommandLine
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let args: Vec<String> = args.into_iter().map(|a| a.as_ref().to_string()).collect();
+        let mut p = Parser::new();
+        let mut i = 0;
+        while i < args.len() {
+            i = p.argument(&args, i);
+        }
+        p.finish()
+    }
+
+    /// True when [`CommandLine::diagnostics`] holds an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// The parse in progress: the command line, and what options decide only
+/// together.
+pub(crate) struct Parser {
+    pub(crate) cl: CommandLine,
+    /// `--emit`, if given (`--ir-after` implies `ir`).
+    pub(crate) emit: Option<EmitKind>,
+    /// `-fcgl`: no optimisation whatever the level.
+    pub(crate) fcgl: bool,
+    /// The option that chose the buffer layout, the matrix layout.
+    layout_from: Option<&'static str>,
+    matrix_from: Option<&'static str>,
+    /// Options whose W0001 warning has been given.
+    warned: Vec<&'static str>,
+}
+
+impl Parser {
+    fn new() -> Parser {
+        Parser {
+            cl: CommandLine {
+                options: Options::default(),
+                input: None,
+                action: Action::default(),
+                outputs: Outputs::default(),
+                reporting: Reporting::default(),
+                diagnostics: Vec::new(),
+            },
+            emit: None,
+            fcgl: false,
+            layout_from: None,
+            matrix_from: None,
+            warned: Vec::new(),
+        }
+    }
+
+    fn error(&mut self, message: String) {
+        self.cl
+            .diagnostics
+            .push(Diagnostic::error(codes::BAD_OPTION, message));
+    }
+
+    /// Parses the argument at `i`; returns the index of the next one.
+    fn argument(&mut self, args: &[String], i: usize) -> usize {
+        let arg = args[i].as_str();
+        if arg.len() < 2 || !arg.starts_with('-') {
+            match &self.cl.input {
+                Some(first) => {
+                    let first = first.display().to_string();
+                    self.error(format!(
+                        "more than one input file: '{first}' and '{arg}' (hlslc compiles one file at a time)"
+                    ))
+                }
+                None => self.cl.input = Some(PathBuf::from(arg)),
+            }
+            return i + 1;
+        }
+        let Some((opt, spelling, joined)) = find(arg) else {
+            let message = match suggest(arg) {
+                Some(s) => format!("unknown option '{arg}' (did you mean '{s}'?)"),
+                None => format!("unknown option '{arg}' (hlslc --help lists the options)"),
+            };
+            self.error(message);
+            return i + 1;
+        };
+        let mut next = i + 1;
+        let mut values: Vec<&str> = Vec::new();
+        let wanted = match opt.arity {
+            Arity::Flag => 0,
+            Arity::Joined => {
+                values.push(joined.unwrap_or(""));
+                0
+            }
+            Arity::JoinedOrSeparate | Arity::Value => match joined {
+                Some(v) if !v.is_empty() || opt.arity == Arity::Value => {
+                    values.push(v);
+                    0
+                }
+                _ => 1,
+            },
+            Arity::Separate => 1,
+            Arity::Multi(n) => n as usize,
+        };
+        let available = args.len() - next;
+        if available < wanted {
+            let found = match available {
+                0 => "none".to_string(),
+                n => format!("only {n}"),
+            };
+            self.error(format!(
+                "{spelling} needs {} ({}), found {found}",
+                match wanted {
+                    1 => "a value".to_string(),
+                    n => format!("{n} values"),
+                },
+                opt.values
+            ));
+            return args.len();
+        }
+        values.extend(args[next..next + wanted].iter().map(String::as_str));
+        next += wanted;
+        match opt.effect {
+            Effect::Apply(apply) => {
+                if let Err(e) = apply(self, &values) {
+                    self.error(format!("{spelling}: {e}"));
+                }
+            }
+            Effect::None => {}
+            Effect::Ignored(why) => {
+                if !self.warned.contains(&opt.name()) {
+                    self.warned.push(opt.name());
+                    self.cl
+                        .diagnostics
+                        .push(Diagnostic::warning(codes::OPTION_IGNORED, why));
+                }
+            }
+            Effect::NotYet => self.cl.diagnostics.push(Diagnostic::error(
+                codes::UNSUPPORTED,
+                format!("not supported yet: {}", opt.name().trim_end_matches('=')),
+            )),
+        }
+        next
+    }
+
+    pub(crate) fn opt_level(&mut self, level: u8) -> Result<(), String> {
+        self.cl.options.opt_level = level;
+        Ok(())
+    }
+
+    pub(crate) fn layout(&mut self, from: &'static str, rule: LayoutRule) -> Result<(), String> {
+        exclusive(&mut self.layout_from, from)?;
+        self.cl.options.layout = rule;
+        Ok(())
+    }
+
+    pub(crate) fn matrix_layout(
+        &mut self,
+        from: &'static str,
+        layout: MatrixLayout,
+    ) -> Result<(), String> {
+        exclusive(&mut self.matrix_from, from)?;
+        self.cl.options.matrix_layout = layout;
+        Ok(())
+    }
+
+    /// What only the whole command line decides.
+    fn finish(mut self) -> CommandLine {
+        if self.fcgl {
+            self.cl.options.opt_level = 0;
+        }
+        let ir_after = self.cl.options.ir_after_pass.is_some();
+        self.cl.options.emit = match self.emit {
+            Some(kind) => kind,
+            // `--ir-after` alone means `--emit ir`.
+            None if ir_after => EmitKind::Ir,
+            None => EmitKind::Spirv,
+        };
+        if ir_after && self.cl.options.emit != EmitKind::Ir {
+            self.error("--ir-after prints IR: it needs --emit ir (or no --emit)".into());
+        }
+        // Options that parse but that the compiler cannot honour yet: the
+        // same refusal `compile` gives, before any file is read.
+        let refused = self.cl.options.unsupported();
+        self.cl.diagnostics.extend(refused);
+        self.cl
+    }
+}
+
+/// Two options that choose the same thing: the first one given may be
+/// given again, another one is an error.
+fn exclusive(chosen: &mut Option<&'static str>, from: &'static str) -> Result<(), String> {
+    match *chosen {
+        Some(first) if first != from => Err(format!("{first} and {from} cannot be used together")),
+        _ => {
+            *chosen = Some(from);
+            Ok(())
+        }
+    }
+}
+
+/// The option `arg` spells: the longest spelling that matches it, the
+/// spelling, and the value joined to it.
+fn find(arg: &str) -> Option<(&'static Opt, &'static str, Option<&str>)> {
+    let mut best: Option<(&'static Opt, &'static str, Option<&str>)> = None;
+    for opt in options() {
+        for &spelling in opt.spellings {
+            let joined = match opt.arity {
+                Arity::Flag | Arity::Separate | Arity::Multi(_) => {
+                    if arg != spelling {
+                        continue;
+                    }
+                    None
+                }
+                Arity::Joined | Arity::JoinedOrSeparate => match arg.strip_prefix(spelling) {
+                    Some(rest) => Some(rest),
+                    None => continue,
+                },
+                Arity::Value => match arg.strip_prefix(spelling) {
+                    Some("") => None,
+                    Some(rest) => match rest.strip_prefix('=') {
+                        Some(v) => Some(v),
+                        None => continue,
+                    },
+                    None => continue,
+                },
+            };
+            if best.is_none_or(|(_, s, _)| spelling.len() > s.len()) {
+                best = Some((opt, spelling, joined));
+            }
+        }
+    }
+    best
+}
+
+/// The spelling closest to an unknown `arg`, if one is close: DXC's
+/// spelling of an option typed with two dashes, or a small typo.
+fn suggest(arg: &str) -> Option<&'static str> {
+    let name = arg.split('=').next().unwrap_or(arg);
+    let bare = name.trim_start_matches('-');
+    let mut best: Option<(usize, &'static str)> = None;
+    for opt in options() {
+        for &spelling in opt.spellings {
+            let s = spelling.trim_end_matches('=');
+            let d = if s.trim_start_matches('-') == bare {
+                0
+            } else {
+                edit_distance(name, s)
+            };
+            if d <= 2.max(name.len() / 6) && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, spelling));
+            }
+        }
+    }
+    best.map(|(_, s)| s)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(here + 1);
+            prev = here;
+        }
+    }
+    row[b.len()]
+}
+
+/// How `--help` shows an option's spelling and values: `-Fo <file>`,
+/// `-fspv-target-env=<env>`, `-W<warning>`.
+fn synopsis(spelling: &str, opt: &Opt) -> String {
+    match opt.arity {
+        Arity::Flag => spelling.to_string(),
+        Arity::Joined => format!("{spelling}{}", opt.values),
+        _ => format!("{spelling} {}", opt.values),
+    }
+}
+
+/// The text of `hlslc --help`: every option of the table under its
+/// heading, one line per spelling, and the passes each `-O` level runs.
+pub fn help() -> String {
+    const COLUMN: usize = 30;
+    let mut out = format!(
+        "hlslc {}: compiles HLSL to Vulkan SPIR-V. Options are spelt as DXC spells them.\n\n\
+         Usage: hlslc [OPTIONS] FILE\n       \
+         hlslc -spirv -T cs_6_0 -E main shader.hlsl -Fo shader.spv\n       \
+         hlslc lsp    (a language server on stdin/stdout)\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    for section in Section::ALL {
+        out.push('\n');
+        out.push_str(section.heading());
+        out.push_str(":\n");
+        for opt in options().filter(|o| o.section == section) {
+            for (n, spelling) in opt.spellings.iter().enumerate() {
+                let left = synopsis(spelling, opt);
+                let help = if n == 0 {
+                    opt.help.to_string()
+                } else {
+                    format!("Alias of {}", opt.name())
+                };
+                let mark = if opt.origin == Origin::Hlslc {
+                    " [hlslc]"
+                } else {
+                    ""
+                };
+                if left.len() + 2 > COLUMN {
+                    out.push_str(&format!("  {left}\n  {:COLUMN$}{help}{mark}\n", ""));
+                } else {
+                    out.push_str(&format!("  {left:COLUMN$}{help}{mark}\n"));
+                }
+            }
+        }
+    }
+    out.push_str(
+        "\nPasses, in order (--ir-after also takes 'lowering', the IR before any pass):\n",
+    );
+    for (levels, level) in [("at -O0, -Od:", 0), ("at -O1:", 1), ("at -O2, -O3:", 2)] {
+        let passes: Vec<_> = crate::passes::passes_at(level).collect();
+        out.push_str(&format!("  {levels:COLUMN$}{}\n", passes.join(", ")));
+    }
+    out
+}
