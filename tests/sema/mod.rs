@@ -13,6 +13,7 @@ mod end_to_end;
 mod language;
 mod resources;
 mod storage;
+mod sysvals;
 
 pub fn options() -> Options {
     common::options_for("cs_6_0")

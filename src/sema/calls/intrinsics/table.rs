@@ -116,6 +116,8 @@ pub enum Custom {
     CheckAccessFullyMapped,
     /// `NonUniformResourceIndex(i)`: the index marked non-uniform.
     NonUniform,
+    /// SM 6.6 `IsHelperLane()`: false outside pixel shaders.
+    IsHelperLane,
 }
 
 /// How an overload lowers.
@@ -321,6 +323,7 @@ pub static TABLE: &[Intrinsic] = &[
     interlocked!("InterlockedMin"),
     interlocked!("InterlockedOr"),
     interlocked!("InterlockedXor"),
+    custom!("IsHelperLane", [], Ret::Bool, Custom::IsHelperLane),
     custom!(
         "NonUniformResourceIndex",
         [p(0, Comp::Any, Shp::Scalar)],
