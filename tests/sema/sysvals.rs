@@ -24,7 +24,8 @@ fn spirv_text(src: &str, profile: &str, env: TargetEnv) -> String {
 }
 
 fn has(dis: &str, needle: &str) -> bool {
-    dis.lines().any(|l| l.trim() == needle || l.trim().ends_with(needle))
+    dis.lines()
+        .any(|l| l.trim() == needle || l.trim().ends_with(needle))
 }
 
 fn assert_has(dis: &str, needles: &[&str]) {
@@ -367,8 +368,14 @@ fn system_values_with_the_wrong_type_name_the_rule() {
         "float4 main(float2 b : SV_Barycentrics) : SV_Target { return b.xyxy; }",
         "ps_6_1",
     );
-    assert!(t.contains("`SV_Barycentrics` cannot have type `float2`"), "{t}");
-    assert!(t.contains("in pixel shaders `SV_Barycentrics` is a `float3`"), "{t}");
+    assert!(
+        t.contains("`SV_Barycentrics` cannot have type `float2`"),
+        "{t}"
+    );
+    assert!(
+        t.contains("in pixel shaders `SV_Barycentrics` is a `float3`"),
+        "{t}"
+    );
     let t = diagnose_profile(
         "float4 main(float c : SV_Coverage) : SV_Target { return c; }",
         "ps_6_0",
@@ -391,10 +398,16 @@ fn pixel_only_system_values_elsewhere_say_where_they_belong() {
         t.contains("`SV_Barycentrics` is not an input of vertex shaders"),
         "{t}"
     );
-    assert!(t.contains("`SV_Barycentrics` is an input of pixel shaders"), "{t}");
+    assert!(
+        t.contains("`SV_Barycentrics` is an input of pixel shaders"),
+        "{t}"
+    );
     let t = diagnose_profile(
         "float4 main(out uint s : SV_StencilRef) : SV_Position { s = 1; return 0; }",
         "vs_6_0",
     );
-    assert!(t.contains("`SV_StencilRef` is an output of pixel shaders"), "{t}");
+    assert!(
+        t.contains("`SV_StencilRef` is an output of pixel shaders"),
+        "{t}"
+    );
 }

@@ -146,7 +146,8 @@ fn lookup(stage: Stage, dir: IoDir, sem: &str, noperspective: bool) -> Option<Sy
             Rule::Int32,
             "the stencil reference is a 32-bit integer",
         ),
-        ("sv_rendertargetarrayindex", Pixel, Input) | ("sv_rendertargetarrayindex", Vertex, Output) => {
+        ("sv_rendertargetarrayindex", Pixel, Input)
+        | ("sv_rendertargetarrayindex", Vertex, Output) => {
             sv(B::Layer, "gl_Layer", VarTy::Uint, Rule::Int32, INDEX)
         }
         ("sv_viewportarrayindex", Pixel, Input) | ("sv_viewportarrayindex", Vertex, Output) => sv(
@@ -192,7 +193,10 @@ pub(super) fn valid_in(sem: &str) -> Option<&'static str> {
             "an input of pixel shaders"
         }
         "sv_coverage" => "an input and an output of pixel shaders",
-        "sv_depth" | "sv_depthgreaterequal" | "sv_depthlessequal" | "sv_stencilref"
+        "sv_depth"
+        | "sv_depthgreaterequal"
+        | "sv_depthlessequal"
+        | "sv_stencilref"
         | "sv_target" => "an output of pixel shaders",
         "sv_viewid" => "an input of vertex, hull, domain, geometry, pixel and mesh shaders",
         "sv_shadingrate" => {
@@ -204,7 +208,9 @@ pub(super) fn valid_in(sem: &str) -> Option<&'static str> {
         "sv_clipdistance" | "sv_culldistance" => {
             "an output of vertex, domain, geometry and mesh shaders and an input of pixel shaders"
         }
-        "sv_position" => "an output of vertex, domain, geometry and mesh shaders and an input of pixel shaders",
+        "sv_position" => {
+            "an output of vertex, domain, geometry and mesh shaders and an input of pixel shaders"
+        }
         "sv_primitiveid" => "an input of hull, domain, geometry and pixel shaders",
         _ => return None,
     })
