@@ -42,12 +42,12 @@ enum Rule {
 
 impl Rule {
     fn holds(self, ty: &Ty) -> bool {
-        match (self, ty) {
-            (Rule::Uint, Ty::Scalar(Sc::U32)) => true,
-            (Rule::Int32, Ty::Scalar(Sc::U32 | Sc::I32)) => true,
-            (Rule::Float3, Ty::Vector(Sc::F32, 3)) => true,
-            _ => false,
-        }
+        matches!(
+            (self, ty),
+            (Rule::Uint, Ty::Scalar(Sc::U32))
+                | (Rule::Int32, Ty::Scalar(Sc::U32 | Sc::I32))
+                | (Rule::Float3, Ty::Vector(Sc::F32, 3))
+        )
     }
 
     fn expected(self) -> &'static str {
