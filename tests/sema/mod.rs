@@ -10,6 +10,7 @@ use hlslc::ir::{self, AddressSpace, Expression, Module, Statement, TypeInner};
 use hlslc::options::{LayoutRule, Options, TargetEnv};
 
 mod end_to_end;
+mod gaps;
 mod language;
 mod resources;
 mod storage;

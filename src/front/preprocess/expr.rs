@@ -395,6 +395,11 @@ pub fn parse_int(text: &str) -> Result<Value, String> {
         .or_else(|| digits.strip_prefix("0X"))
     {
         (16, h)
+    } else if let Some(b) = digits
+        .strip_prefix("0b")
+        .or_else(|| digits.strip_prefix("0B"))
+    {
+        (2, b)
     } else if digits.len() > 1 && digits.starts_with('0') {
         (8, &digits[1..])
     } else {
@@ -563,6 +568,12 @@ mod tests {
         assert_eq!(signed("9223372036854775807 + 1"), i64::MIN);
         assert_eq!(signed("(-9223372036854775807 - 1) / -1"), i64::MIN);
         assert_eq!(signed("(-9223372036854775807 - 1) % -1"), 0);
+    }
+
+    #[test]
+    fn binary_literals() {
+        assert_eq!(signed("0b101 + 0B1"), 6);
+        assert_eq!(unsigned("0b1u << 3"), 8);
     }
 
     #[test]
