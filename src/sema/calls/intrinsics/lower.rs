@@ -4,7 +4,7 @@
 
 use super::Resolved;
 use super::table::{Custom, Lower};
-use crate::diag::codes;
+use crate::diag::{Diagnostic, codes};
 use crate::front::ast::BinaryOp;
 use crate::ir::{self, MathFunction as M};
 use crate::options::Stage;
@@ -507,6 +507,24 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.group_wave_builtin(c == Custom::GroupWaveCount)
             }
             Custom::IsHelperLane => self.is_helper_lane(),
+            Custom::GetAttributeAtVertex if self.s.stage != Stage::Pixel => {
+                let stage = self.s.stage.name();
+                self.s.push(
+                    Diagnostic::error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        format!("`GetAttributeAtVertex` cannot be called in {stage} shaders"),
+                    )
+                    .label(span, "not in a pixel shader")
+                    .note("it reads a `nointerpolation` pixel shader input at one vertex of the primitive"),
+                );
+                Val::error()
+            }
+            // Needs the nointerpolation inputs as PerVertexKHR arrays of
+            // three, with the entry's parameters retyped to match (DXC).
+            Custom::GetAttributeAtVertex => self.unsupported(
+                "GetAttributeAtVertex (per-vertex pixel shader inputs)",
+                span,
+            ),
             Custom::Mul | Custom::Interlocked(_) => Val::error(),
         }
     }

@@ -118,6 +118,8 @@ pub enum Custom {
     NonUniform,
     /// SM 6.6 `IsHelperLane()`: false outside pixel shaders.
     IsHelperLane,
+    /// SM 6.1 `GetAttributeAtVertex(attr, vertex)`: not lowered yet.
+    GetAttributeAtVertex,
 }
 
 /// How an overload lowers.
@@ -269,6 +271,12 @@ pub static TABLE: &[Intrinsic] = &[
     ),
     barrier!("DeviceMemoryBarrier", false, true, false),
     barrier!("DeviceMemoryBarrierWithGroupSync", false, true, true),
+    custom!(
+        "GetAttributeAtVertex",
+        [p(0, Comp::Any, Shp::Any), p(1, Comp::Uint, Shp::Scalar)],
+        Ret::Slot(0),
+        Custom::GetAttributeAtVertex
+    ),
     custom!("GetGroupWaveCount", [], Ret::Uint, Custom::GroupWaveCount),
     custom!("GetGroupWaveIndex", [], Ret::Uint, Custom::GroupWaveIndex),
     barrier!("GroupMemoryBarrier", true, false, false),
