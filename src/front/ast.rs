@@ -67,6 +67,9 @@ pub enum Item {
     Pragma(Pragma),
     /// An effects-framework `technique`/`pass` block: parsed and ignored.
     Technique(Span),
+    /// `struct S;`: the struct is defined later in the same scope (and
+    /// may be named in declarations before that).
+    ForwardStruct(Ident, Span),
     /// A `;` on its own.
     Empty(Span),
     /// A declaration that failed to parse (already diagnosed).

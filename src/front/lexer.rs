@@ -31,6 +31,7 @@ pub enum Token {
     /// Decimal, hex or octal integer with optional `u`/`l`/`ll` suffixes.
     #[regex(r"[0-9]+[uUlL]*")]
     #[regex(r"0[xX][0-9a-fA-F]+[uUlL]*")]
+    #[regex(r"0[bB][01]+[uUlL]*")]
     IntLit,
     /// Floating literal with optional `f`, `h`, `l` (double) suffix.
     #[regex(r"[0-9]+\.[0-9]*([eE][+-]?[0-9]+)?[fFhHlL]?")]
@@ -480,10 +481,10 @@ mod tests {
     fn literals_and_suffixes() {
         use Token::*;
         assert_eq!(
-            kinds("1 1u 0x1Fu 017 1.0 1.f .5 1e3 1.5e-3h 2.0L 3f"),
+            kinds("1 1u 0x1Fu 017 0b01u 1.0 1.f .5 1e3 1.5e-3h 2.0L 3f"),
             vec![
-                IntLit, IntLit, IntLit, IntLit, FloatLit, FloatLit, FloatLit, FloatLit, FloatLit,
-                FloatLit, FloatLit
+                IntLit, IntLit, IntLit, IntLit, IntLit, FloatLit, FloatLit, FloatLit, FloatLit,
+                FloatLit, FloatLit, FloatLit
             ]
         );
     }

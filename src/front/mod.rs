@@ -30,6 +30,12 @@ pub fn int_radix(digits: &str) -> (u32, &str) {
         .or_else(|| digits.strip_prefix("0X"))
     {
         (16, h)
+    } else if let Some(b) = digits
+        .strip_prefix("0b")
+        .or_else(|| digits.strip_prefix("0B"))
+    {
+        // Binary literals (C23, clang and DXC): `0b0101u`.
+        (2, b)
     } else if digits.len() > 1 && digits.starts_with('0') {
         (8, &digits[1..])
     } else {

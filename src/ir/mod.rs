@@ -874,6 +874,10 @@ pub enum SubgroupOperation {
     QuadReadAcrossY,
     QuadReadAcrossDiagonal,
     QuadReadLaneAt,
+    /// `IsHelperLane()` in a pixel shader: whether this invocation is a
+    /// helper (OpIsHelperInvocationEXT); not a subgroup operation in
+    /// SPIR-V, but like them its value depends on where it is evaluated.
+    IsHelperLane,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -1079,6 +1083,11 @@ pub struct Module {
     /// value is only known when the pipeline is created: passes must not
     /// fold them.
     pub spec_constants: Vec<SpecConstant>,
+    /// Decorations of stage variables that their `Binding` does not say:
+    /// `Centroid` or `Sample` on a barycentric built-in (`SV_Barycentrics`
+    /// with `centroid`/`sample`), `PerVertexKHR` on a pixel input read one
+    /// vertex at a time (`GetAttributeAtVertex`).
+    pub io_decorations: Vec<(Handle<GlobalVariable>, spirv::Decoration)>,
 }
 
 /// A specialization constant.

@@ -4,7 +4,7 @@ use super::table::{Table, define_id};
 use super::types::consteval::Konst;
 use super::types::layout::Layouts;
 use super::types::scope::{FuncDeclId, GlobalId, ScopeId, Scopes, TemplateId};
-use super::types::{TyId, Types};
+use super::types::{Ty, TyId, Types};
 use crate::diag::{Code, Diagnostic, Diagnostics, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
@@ -318,6 +318,8 @@ pub struct Decls<'a> {
     pub struct_instances: FxHashMap<TyId, (TemplateId, Vec<TArg>)>,
     /// Inline struct definitions already declared (by address).
     pub inline_structs: FxHashMap<usize, TyId>,
+    /// Structs declared `struct S;` and not defined yet.
+    pub forward_structs: Vec<TyId>,
     /// Predefined struct types (`RayDesc`…), made on first use.
     pub builtin_structs: FxHashMap<&'static str, TyId>,
     /// groupshared variables with their spans, for the size budget.
@@ -339,6 +341,7 @@ impl<'a> Decls<'a> {
             globals: Table::new(),
             struct_instances: FxHashMap::default(),
             inline_structs: FxHashMap::default(),
+            forward_structs: Vec::new(),
             builtin_structs: FxHashMap::default(),
             groupshared: Vec::new(),
             pack_row_major,
@@ -635,7 +638,38 @@ impl<'a> Sema<'a> {
         self.types.name(ty)
     }
     pub fn ir_ty(&mut self, ty: TyId) -> ir::Handle<ir::Type> {
+        if !self.decls.forward_structs.is_empty() {
+            self.check_defined(ty);
+        }
         self.types.ir_type(&mut self.module, ty)
+    }
+
+    /// A value of a struct declared `struct S;` and never defined has no
+    /// layout: an error, once per struct.
+    fn check_defined(&mut self, ty: TyId) {
+        let mut t = ty;
+        while let Ty::Array(e, _) = *self.types.get(t) {
+            t = e;
+        }
+        if !self.decls.forward_structs.contains(&t) {
+            return;
+        }
+        self.decls.forward_structs.retain(|&x| x != t);
+        let Ty::Struct(sid) = *self.types.get(t) else {
+            return;
+        };
+        let info = self.types.struct_info(sid);
+        let (name, span) = (info.display.clone(), info.span);
+        self.push(
+            Diagnostic::error(
+                codes::UNKNOWN_TYPE,
+                format!("struct `{name}` is declared but never defined"),
+            )
+            .label(span, "declared here, without members")
+            .note(
+                "a value of a struct needs its definition (`struct S { ... };`) in the same scope",
+            ),
+        );
     }
 
     /// A module-level zero constant of an IR type (cached by type).

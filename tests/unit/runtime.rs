@@ -1254,6 +1254,42 @@ fn wave_operations() {
     );
 }
 
+/// `WaveReadLaneAt(x, WaveGetLaneIndex() ^ 2)`: every lane reads another
+/// lane's value (a broadcast would give every lane one lane's value), in
+/// every target environment, whatever the wave size.
+#[test]
+fn wave_read_lane_at_reads_each_lanes_own_choice() {
+    run_envs(
+        "wave_read_lane",
+        &[
+            TargetEnv::Vulkan1_1,
+            TargetEnv::Vulkan1_2,
+            TargetEnv::Vulkan1_3,
+        ],
+        || vec![Resource::storage(0, 0, vec![0u8; 4 * 4 * 64])],
+        &[],
+        [1, 1, 1],
+        |r, env| {
+            let out = u32s(&r[0]);
+            let rec: Vec<&[u32]> = out.chunks(4).collect();
+            // The thread of lane `lane` in the wave whose first thread is `first`.
+            let find = |first: u32, lane: u32| {
+                rec.iter()
+                    .position(|t| t[1] == first && t[0] == lane)
+                    .unwrap_or_else(|| panic!("{env:?}: no lane {lane} in wave {first}"))
+                    as u32
+            };
+            for (t, x) in rec.iter().enumerate() {
+                let (lane, first) = (x[0], x[1]);
+                let other = find(first, lane ^ 2);
+                assert_eq!(x[2], other * 10 + 1, "{env:?}: thread {t} WaveReadLaneAt");
+                let quad = find(first, (lane & !3) + ((lane + 1) & 3));
+                assert_eq!(x[3], quad * 10 + 1, "{env:?}: thread {t} QuadReadLaneAt");
+            }
+        },
+    );
+}
+
 #[test]
 fn helper_functions() {
     let data: Vec<f32> = (0..9).map(|i| (i * i) as f32).collect();

@@ -443,3 +443,101 @@ fn arrays_matrices_and_int_vectors_as_varyings() {
         },
     );
 }
+
+/// The device can run pixel shaders reading `SV_Barycentrics`
+/// (VK_KHR_fragment_shader_barycentric).
+fn has_barycentrics() -> bool {
+    vk::on(vk::shared().info().barycentric.fragment_shader_barycentric)
+}
+
+/// `SV_Barycentrics` as colours, perspective-correct and not, every pixel
+/// against the weights computed here.
+#[test]
+#[ignore = "lavapipe (Mesa 22.3) has no VK_KHR_fragment_shader_barycentric; run with HLSLC_VK_DEVICE=NVIDIA and --ignored"]
+fn barycentrics_as_colours() {
+    assert!(
+        has_barycentrics(),
+        "the device ({}) has no fragmentShaderBarycentric (VK_KHR_fragment_shader_barycentric): \
+         run this test on a GPU that has it, e.g. HLSLC_VK_DEVICE=NVIDIA",
+        vk::shared().info().name
+    );
+    run(
+        "barycentrics",
+        |d| {
+            d.targets = 2;
+            d.clear = [-1.0; 4];
+        },
+        Vec::new,
+        |t, env| {
+            // Screen-space weights of (-1,-1), (3,-1), (-1,3) at the centre.
+            let screen = |x: u32, y: u32| {
+                let nx = (x as f32 + 0.5) / W as f32 * 2.0 - 1.0;
+                let ny = (y as f32 + 0.5) / H as f32 * 2.0 - 1.0;
+                let (b1, b2) = ((nx + 1.0) / 4.0, (ny + 1.0) / 4.0);
+                [1.0 - b1 - b2, b1, b2]
+            };
+            check_pixels(&t[1], &format!("noperspective {env:?}"), 1e-5, |x, y| {
+                let s = screen(x, y);
+                [s[0], s[1], s[2], 1.0]
+            });
+            // Perspective-correct: each weight over its vertex's w (1, 1, 2),
+            // renormalised.
+            check_pixels(&t[0], &format!("perspective {env:?}"), 1e-5, |x, y| {
+                let s = screen(x, y);
+                let p = [s[0], s[1], s[2] / 2.0];
+                let sum = p[0] + p[1] + p[2];
+                [p[0] / sum, p[1] / sum, p[2] / sum, 1.0]
+            });
+        },
+    );
+}
+
+/// `IsHelperLane()` seen through a derivative, `SV_Coverage` read (one
+/// sample: 1) and written (0 drops the pixel), in every target
+/// environment (OpIsHelperInvocationEXT before Vulkan 1.3, the
+/// HelperInvocation built-in from it).
+#[test]
+fn helper_lanes_and_coverage() {
+    let covered = |x: u32, y: u32| (x + y) as f32 + 1.0 < 14.3;
+    for env in [
+        TargetEnv::Vulkan1_0,
+        TargetEnv::Vulkan1_2,
+        TargetEnv::Vulkan1_3,
+    ] {
+        let vs = compile("helper_coverage", "VSMain", "vs_6_0", env);
+        let ps = compile("helper_coverage", "PSMain", "ps_6_6", env);
+        let mut draw = Draw::new(&vs, "VSMain", &ps, "PSMain");
+        draw.clear = [-1.0; 4];
+        let t = vk::shared()
+            .draw(&draw, &mut [])
+            .unwrap_or_else(|e| panic!("helper_coverage ({env:?}): draw failed: {e}"));
+        check_pixels(&t[0], &format!("helper_coverage {env:?}"), 0.0, |x, y| {
+            if !covered(x, y) || x % 2 == 1 {
+                return [-1.0; 4];
+            }
+            // x is even: the right neighbour of the quad is a helper when
+            // it is not covered.
+            let d = if covered(x + 1, y) { 0.0 } else { 1.0 };
+            [0.0, d, 1.0, 1.0]
+        });
+    }
+}
+
+/// `SV_ClipDistanceN`/`SV_CullDistanceN` read by the pixel shader: the
+/// interpolated distances the vertex shader wrote, each from its place in
+/// the packed arrays.
+#[test]
+fn clip_and_cull_distances_as_pixel_inputs() {
+    run(
+        "clip_inputs",
+        |_| {},
+        Vec::new,
+        |t, env| {
+            check_pixels(&t[0], &format!("clip_inputs {env:?}"), 1e-5, |x, y| {
+                let nx = (x as f32 + 0.5) / W as f32 * 2.0 - 1.0;
+                let ny = (y as f32 + 0.5) / H as f32 * 2.0 - 1.0;
+                [nx + 2.0, ny + 2.0, 7.0, 0.5]
+            });
+        },
+    );
+}

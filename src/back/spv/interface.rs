@@ -122,6 +122,17 @@ impl Writer<'_> {
         if g.invariant {
             self.decorate(id, Decoration::Invariant, &[]);
         }
+        for &(_, d) in self.ir.io_decorations.iter().filter(|(h, _)| *h == handle) {
+            self.decorate(id, d, &[]);
+            match d {
+                Decoration::Sample => self.capability(Capability::SampleRateShading),
+                Decoration::PerVertexKHR => {
+                    self.capability(Capability::FragmentBarycentricKHR);
+                    self.extension("SPV_KHR_fragment_shader_barycentric", None);
+                }
+                _ => {}
+            }
+        }
         Ok(id)
     }
 
@@ -349,6 +360,17 @@ impl Writer<'_> {
                 });
                 if writes_depth && !has_mode(ExecutionMode::DepthReplacing) {
                     add_mode(ExecutionMode::DepthReplacing, &[]);
+                }
+                // Likewise FragStencilRefEXT and StencilRefReplacingEXT
+                // (SPV_EXT_shader_stencil_export).
+                let writes_stencil = globals.iter().any(|&g| {
+                    let global = &self.ir.globals[g];
+                    global.space == AddressSpace::Output
+                        && global.io == Some(ir::Binding::BuiltIn(BuiltIn::FragStencilRefEXT))
+                });
+                if writes_stencil && !has_mode(ExecutionMode::StencilRefReplacingEXT) {
+                    add_mode(ExecutionMode::StencilRefReplacingEXT, &[]);
+                    self.execution_mode_capabilities(ExecutionMode::StencilRefReplacingEXT);
                 }
             }
             _ => {}

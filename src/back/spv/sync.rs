@@ -180,6 +180,15 @@ impl FunctionWriter<'_, '_> {
         result: Handle<Expression>,
     ) -> BackResult<()> {
         use SubgroupOperation as S;
+        if op == S::IsHelperLane {
+            self.w.capability(Capability::DemoteToHelperInvocation);
+            self.w
+                .extension("SPV_EXT_demote_to_helper_invocation", Some((1, 6)));
+            let result_ty = self.expr_type(result)?;
+            let rt = self.w.type_id(result_ty)?;
+            let id = self.emit_value(Op::IsHelperInvocationEXT, rt, vec![])?;
+            return self.set_result(result, id);
+        }
         if !self.w.version_at_least(1, 3) {
             return Err(needs_newer_target(
                 "wave operations",
@@ -253,11 +262,14 @@ impl FunctionWriter<'_, '_> {
             S::ReadLaneAt | S::QuadReadLaneAt => {
                 let v = arg(self, 0)?;
                 let mut lane = arg(self, 1)?;
-                // Before SPIR-V 1.5 the lane must be a constant for the
-                // broadcasts; a dynamic lane uses a shuffle instead (for a
-                // quad: of lane `(index & ~3) + lane`).
-                let constant_lane = self.constant(args[1])?.is_some();
-                let broadcast = constant_lane || self.w.version_at_least(1, 5);
+                // The broadcasts need a lane that is the same in every
+                // invocation: a constant before SPIR-V 1.5, a dynamically
+                // uniform id from 1.5 on. HLSL promises neither (each lane
+                // may read another, `WaveGetLaneIndex() ^ 2`), and whether
+                // an id is uniform is not known here, so only a constant
+                // lane broadcasts; any other uses a shuffle (for a quad: of
+                // lane `(index & ~3) + lane`).
+                let broadcast = self.constant(args[1])?.is_some();
                 let o = if op == S::QuadReadLaneAt && broadcast {
                     self.w.capability(Capability::GroupNonUniformQuad);
                     Op::GroupNonUniformQuadBroadcast
@@ -376,6 +388,7 @@ impl FunctionWriter<'_, '_> {
                     ],
                 )?
             }
+            S::IsHelperLane => return Err(internal("IsHelperLane is written above")),
         };
         self.set_result(result, id)
     }

@@ -557,6 +557,12 @@ mod tests {
     }
 
     #[test]
+    fn binary_literals() {
+        assert_eq!(signed("0b101 + 0B1"), 6);
+        assert_eq!(unsigned("0b1u << 3"), 8);
+    }
+
+    #[test]
     fn literals() {
         assert_eq!(
             parse_int("0x1fU"),

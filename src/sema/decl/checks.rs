@@ -82,9 +82,19 @@ impl<'a> Sema<'a> {
         self.push(d);
     }
 
-    /// Size in bytes of a value as D3D counts groupshared memory (scalar
-    /// packing; bool takes 4 bytes).
+    /// Size in bytes of a value as `sizeof` and the groupshared budget
+    /// count it (DXC's data layout): each component takes its own width
+    /// (bool 4 bytes), members are aligned to their component width, and
+    /// a struct is padded to a multiple of its largest member alignment, so
+    /// `struct { uint64_t a; int b; }` is 16 bytes. An enum takes its
+    /// underlying type's size.
     pub fn value_size(&self, ty: TyId) -> u32 {
+        self.natural_layout(ty).0
+    }
+
+    /// Size and alignment of a value in DXC's data layout (see
+    /// [`Self::value_size`]).
+    fn natural_layout(&self, ty: TyId) -> (u32, u32) {
         use crate::sema::types::{Sc, Ty};
         let sc = |s: Sc| -> u32 {
             if s == Sc::Bool {
@@ -94,17 +104,27 @@ impl<'a> Sema<'a> {
             }
         };
         match *self.types.get(ty) {
-            Ty::Scalar(s) => sc(s),
-            Ty::Enum(_) => 4,
-            Ty::Vector(s, n) => sc(s) * n as u32,
-            Ty::Matrix(s, r, c) => sc(s) * r as u32 * c as u32,
-            Ty::Array(e, n) => self.value_size(e).saturating_mul(n.unwrap_or(0)),
-            Ty::Struct(sid) => self
-                .types
-                .member_types(sid)
-                .into_iter()
-                .fold(0u32, |a, t| a.saturating_add(self.value_size(t))),
-            _ => 0,
+            Ty::Scalar(s) => (sc(s), sc(s)),
+            Ty::Enum(e) => {
+                let n = sc(self.types.enum_info(e).underlying);
+                (n, n)
+            }
+            Ty::Vector(s, n) => (sc(s) * n as u32, sc(s)),
+            Ty::Matrix(s, r, c) => (sc(s) * r as u32 * c as u32, sc(s)),
+            Ty::Array(e, n) => {
+                let (size, align) = self.natural_layout(e);
+                (size.saturating_mul(n.unwrap_or(0)), align)
+            }
+            Ty::Struct(sid) => {
+                let (mut size, mut align) = (0u32, 1u32);
+                for t in self.types.member_types(sid) {
+                    let (s, a) = self.natural_layout(t);
+                    size = size.div_ceil(a).saturating_mul(a).saturating_add(s);
+                    align = align.max(a);
+                }
+                (size.div_ceil(align).saturating_mul(align), align)
+            }
+            _ => (0, 1),
         }
     }
 }

@@ -23,6 +23,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
+use crate::span::Span;
 
 /// A builder for a scratch lowering context at global scope (an
 /// initializer lowered to find its type or constant value): its function
@@ -107,6 +108,7 @@ impl<'a> Sema<'a> {
             }
             ast::Item::Using(u) => self.declare_using(u, &Env::at(scope), scope, None),
             ast::Item::Pragma(p) => self.pragma(p),
+            ast::Item::ForwardStruct(name, span) => self.forward_struct(*name, *span, scope),
             ast::Item::Technique(_) | ast::Item::Empty(_) | ast::Item::Error(_) => {}
         }
     }
@@ -402,29 +404,32 @@ impl<'a> Sema<'a> {
                 format!("{q}::{name}")
             }
         });
-        let sscope = self.scopes.add(scope, ScopeKind::Namespace, Some(name));
-        let ty = self.types.add_struct(StructInfo {
-            name,
-            display,
-            base: None,
-            fields: Vec::new(),
-            methods: Default::default(),
-            scope: sscope,
-            is_interface: sd.kind == ast::StructKind::Interface,
-            complete: false,
-            span: sd.span,
-        });
-        self.scopes.get_mut(sscope).kind = ScopeKind::Struct(ty);
-        let sid = match self.types.get(ty) {
-            Ty::Struct(s) => *s,
-            _ => return types::ERROR,
+        // The definition of a struct declared `struct S;` before fills that
+        // struct in, so the declarations that named it see the members.
+        let forward = sd
+            .name
+            .filter(|_| by_name && sd.template.is_none())
+            .and_then(|n| self.forward_declared(scope, n.name));
+        let (ty, sid, sscope) = match forward {
+            Some((ty, sid)) => {
+                self.decls.forward_structs.retain(|&t| t != ty);
+                let info = self.types.struct_info_mut(sid);
+                info.span = sd.span;
+                info.is_interface = sd.kind == ast::StructKind::Interface;
+                (ty, sid, info.scope)
+            }
+            None => {
+                let Some((ty, sid, sscope)) =
+                    self.struct_shell(name, display, scope, sd.kind, sd.span)
+                else {
+                    return types::ERROR;
+                };
+                if by_name && let Some(n) = sd.name {
+                    self.declare_name(scope, n, Sym::Type(TypeEntry { ty, major: None }));
+                }
+                (ty, sid, sscope)
+            }
         };
-        let entry = Sym::Type(TypeEntry { ty, major: None });
-        // The struct's own name inside it (injected name).
-        let _ = self.scopes.declare(sscope, name, entry.clone());
-        if by_name && let Some(n) = sd.name {
-            self.declare_name(scope, n, entry);
-        }
         let env = Env::at(sscope);
         for b in &sd.bases {
             let bt = self.resolve_type(b, &env).ty;
@@ -468,6 +473,81 @@ impl<'a> Sema<'a> {
         }
         self.types.struct_info_mut(sid).complete = true;
         ty
+    }
+
+    /// A struct type with no members yet, its scope and injected name.
+    fn struct_shell(
+        &mut self,
+        name: Symbol,
+        display: String,
+        scope: ScopeId,
+        kind: ast::StructKind,
+        span: Span,
+    ) -> Option<(TyId, crate::sema::types::StructId, ScopeId)> {
+        let sscope = self.scopes.add(scope, ScopeKind::Namespace, Some(name));
+        let ty = self.types.add_struct(StructInfo {
+            name,
+            display,
+            base: None,
+            fields: Vec::new(),
+            methods: Default::default(),
+            scope: sscope,
+            is_interface: kind == ast::StructKind::Interface,
+            complete: false,
+            span,
+        });
+        self.scopes.get_mut(sscope).kind = ScopeKind::Struct(ty);
+        let sid = match self.types.get(ty) {
+            Ty::Struct(s) => *s,
+            _ => return None,
+        };
+        // The struct's own name inside it (injected name).
+        let _ = self
+            .scopes
+            .declare(sscope, name, Sym::Type(TypeEntry { ty, major: None }));
+        Some((ty, sid, sscope))
+    }
+
+    /// The struct `name` of `scope` when it was declared `struct S;` and
+    /// is not defined yet.
+    fn forward_declared(
+        &self,
+        scope: ScopeId,
+        name: Symbol,
+    ) -> Option<(TyId, crate::sema::types::StructId)> {
+        let Some(Sym::Type(TypeEntry { ty, .. })) = self.scopes.lookup_in(scope, name) else {
+            return None;
+        };
+        let ty = *ty;
+        if !self.decls.forward_structs.contains(&ty) {
+            return None;
+        }
+        match self.types.get(ty) {
+            Ty::Struct(sid) => Some((ty, *sid)),
+            _ => None,
+        }
+    }
+
+    /// `struct S;`: declares `S` as a struct whose members come with its
+    /// definition. Declaring it again, or after its definition, changes
+    /// nothing.
+    fn forward_struct(&mut self, n: ast::Ident, span: Span, scope: ScopeId) {
+        if let Some(Sym::Type(_)) = self.scopes.lookup_in(scope, n.name) {
+            return;
+        }
+        let q = self.scopes.qualified_name(scope);
+        let display = if q.is_empty() {
+            n.name.to_string()
+        } else {
+            format!("{q}::{}", n.name)
+        };
+        let Some((ty, _, _)) =
+            self.struct_shell(n.name, display, scope, ast::StructKind::Struct, span)
+        else {
+            return;
+        };
+        self.decls.forward_structs.push(ty);
+        self.declare_name(scope, n, Sym::Type(TypeEntry { ty, major: None }));
     }
 
     pub(super) fn declare_fields(

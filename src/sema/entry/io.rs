@@ -5,6 +5,7 @@
 
 use super::VkLoc;
 use super::semantics::{IoDir, TyKind, distance_semantic, system_value};
+use super::sysvals::valid_in;
 use crate::diag::{Diagnostic, codes};
 use crate::intern::Symbol;
 use crate::ir;
@@ -119,6 +120,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return None;
         }
         let (sname, sspan) = sem?;
+        if let Some(v) =
+            self.stage_sysval_input(io, ty, (sname, sspan), interp, sampling, name, span)
+        {
+            return v;
+        }
         if let Some((b, vname, nat)) = system_value(self.s.stage, IoDir::Input, sname.as_str()) {
             let nt = self.natural_type(nat);
             let ok = match (nat, self.s.types.get(ty)) {
@@ -162,10 +168,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     format!("`{sname}` is not an input of {} shaders", self.s.stage.name()),
                 )
                 .label(sspan, "unknown or unsupported here")
-                .note(if matches!(self.s.stage, Stage::Compute) {
-                    "compute shaders take SV_DispatchThreadID, SV_GroupID, SV_GroupThreadID and SV_GroupIndex"
+                .note(if let Some(w) = valid_in(sname.as_str()) {
+                    format!("`{sname}` is {w}")
+                } else if matches!(self.s.stage, Stage::Compute) {
+                    "compute shaders take SV_DispatchThreadID, SV_GroupID, SV_GroupThreadID and SV_GroupIndex".to_string()
                 } else {
-                    "check the semantic's spelling and stage"
+                    "check the semantic's spelling and stage".to_string()
                 }),
             );
             return None;
@@ -335,6 +343,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.store_distance(io, v, ty, d, span);
             return;
         }
+        if self.stage_sysval_output(io, v, ty, (sname, sspan), precise, name, span) {
+            return;
+        }
         if let Some((b, vname, nat)) = system_value(self.s.stage, IoDir::Output, sname.as_str()) {
             let nt = self.natural_type(nat);
             let g = self.builtin_var(io, b, IoDir::Output, vname, nt);
@@ -366,16 +377,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             || self.s.stage == Stage::Compute
             || self.s.stage == Stage::Pixel
         {
-            self.s.push(
-                Diagnostic::error(
-                    codes::BAD_SEMANTIC,
-                    format!(
-                        "`{sname}` is not an output of {} shaders",
-                        self.s.stage.name()
-                    ),
-                )
-                .label(sspan, "unknown or unsupported here"),
-            );
+            let mut d = Diagnostic::error(
+                codes::BAD_SEMANTIC,
+                format!(
+                    "`{sname}` is not an output of {} shaders",
+                    self.s.stage.name()
+                ),
+            )
+            .label(sspan, "unknown or unsupported here");
+            if let Some(w) = valid_in(sname.as_str()) {
+                d = d.note(format!("`{sname}` is {w}"));
+            }
+            self.s.push(d);
             return;
         } else if let Some(l) = vk.location {
             io.explicit_out.get_or_insert(span);

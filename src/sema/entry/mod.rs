@@ -8,6 +8,7 @@
 
 pub mod io;
 pub mod semantics;
+pub mod sysvals;
 
 use super::{Dir, Sema};
 use crate::diag::{Diagnostic, codes};
@@ -254,9 +255,16 @@ impl<'a> Sema<'a> {
         cx.fb.scope = GLOBAL_SCOPE;
         let mut io = Io::default();
         let mut distances = Vec::new();
-        cx.collect_distances(sig.ret, sig.ret_semantic, &mut distances);
-        for p in sig.params.iter().filter(|p| p.dir != Dir::In) {
-            cx.collect_distances(p.ty, p.semantic, &mut distances);
+        if cx.s.stage == Stage::Pixel {
+            // A pixel shader reads the distances the stage before wrote.
+            for p in sig.params.iter().filter(|p| p.dir != Dir::Out) {
+                cx.collect_distances(p.ty, p.semantic, &mut distances);
+            }
+        } else {
+            cx.collect_distances(sig.ret, sig.ret_semantic, &mut distances);
+            for p in sig.params.iter().filter(|p| p.dir != Dir::In) {
+                cx.collect_distances(p.ty, p.semantic, &mut distances);
+            }
         }
         distances.sort_unstable();
         for (cull, n, count) in distances {

@@ -237,7 +237,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let n = Self::bab_scalar_size(s);
                 (n, n)
             }
-            Ty::Enum(_) => (4, 4),
+            Ty::Enum(e) => {
+                let n = Self::bab_scalar_size(self.s.types.enum_info(e).underlying);
+                (n, n)
+            }
             Ty::Vector(s, n) => {
                 let c = Self::bab_scalar_size(s);
                 (c * n as u32, c)
@@ -310,11 +313,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     ) -> Option<ir::Handle<ir::Expression>> {
         let u = self.s.ir_ty(types::UINT);
         match self.s.types.get(ty).clone() {
-            Ty::Enum(_) => {
-                let (p, _) = self.bab_word_ptr(obj, addr, off, span)?;
-                let w = self.add(ir::Expression::Load { pointer: p }, u);
-                let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
-                Some(self.word_to(w, sc))
+            // An enum is stored as its underlying type (64-bit ones too);
+            // both have the same IR type.
+            Ty::Enum(e) => {
+                let st = self.s.types.scalar(self.s.types.enum_info(e).underlying);
+                self.bab_load_at(obj, addr, off, st, span)
             }
             Ty::Scalar(sc) if sc.concrete().width() == 4 || sc == Sc::Bool => {
                 let (p, _) = self.bab_word_ptr(obj, addr, off, span)?;
@@ -499,9 +502,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 };
                 self.bab_store_word(obj, addr, off, w, span);
             }
-            Ty::Enum(_) => {
-                let w = self.as_kind(val, ir::ScalarKind::Uint, None, u);
-                self.bab_store_word(obj, addr, off, w, span);
+            Ty::Enum(e) => {
+                let st = self.s.types.scalar(self.s.types.enum_info(e).underlying);
+                self.bab_store_at(obj, addr, off, val, st, span);
             }
             Ty::Scalar(sc) if sc.concrete().width() == 2 => {
                 // Read-modify-write of the word holding the half word.

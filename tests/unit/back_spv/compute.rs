@@ -447,11 +447,14 @@ fn wave_operations_on_vulkan_1_1() {
             .contains(&Operand::IdRef(builtin_var))
     );
 
-    // From SPIR-V 1.5 the dynamic lane broadcasts.
-    let w = write_valid(&m, TargetEnv::Vulkan1_2);
-    assert_eq!(w.count(Op::GroupNonUniformBroadcast), 1);
-    assert_eq!(w.count(Op::GroupNonUniformQuadBroadcast), 1);
-    assert_eq!(w.count(Op::GroupNonUniformShuffle), 0);
+    // From SPIR-V 1.5 a broadcast may take an id that is dynamically
+    // uniform, but `lane + 1` differs between lanes: still shuffles.
+    for env in [TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3] {
+        let w = write_valid(&m, env);
+        assert_eq!(w.count(Op::GroupNonUniformBroadcast), 0, "{env:?}");
+        assert_eq!(w.count(Op::GroupNonUniformQuadBroadcast), 0, "{env:?}");
+        assert_eq!(w.count(Op::GroupNonUniformShuffle), 2, "{env:?}");
+    }
 }
 
 #[test]

@@ -10,9 +10,11 @@ use crate::tests::common;
 use crate::tests::vk::{self, Resource};
 
 mod end_to_end;
+mod gaps;
 mod language;
 mod resources;
 mod storage;
+mod sysvals;
 
 pub fn options() -> Options {
     common::options_for("cs_6_0")

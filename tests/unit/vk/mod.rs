@@ -103,6 +103,10 @@ const OPTIONAL_EXTENSIONS: &[&CStr] = &[
     c"VK_KHR_shader_maximal_reconvergence",
     c"VK_KHR_shader_quad_control",
     c"VK_EXT_robustness2",
+    c"VK_KHR_fragment_shader_barycentric",
+    c"VK_EXT_shader_demote_to_helper_invocation",
+    c"VK_EXT_shader_stencil_export",
+    c"VK_EXT_shader_viewport_index_layer",
     c"VK_GOOGLE_hlsl_functionality1",
     c"VK_GOOGLE_user_type",
     c"VK_GOOGLE_decorate_string",
@@ -151,6 +155,9 @@ pub struct DeviceInfo {
     pub image_atomic_int64: vk::PhysicalDeviceShaderImageAtomicInt64FeaturesEXT<'static>,
     pub compute_derivatives: vk::PhysicalDeviceComputeShaderDerivativesFeaturesNV<'static>,
     pub robustness2: vk::PhysicalDeviceRobustness2FeaturesEXT<'static>,
+    /// `VK_KHR_fragment_shader_barycentric` (`SV_Barycentrics`); all false
+    /// without the extension.
+    pub barycentric: vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR<'static>,
 }
 
 /// `vk::Bool32` as `bool`.
@@ -208,6 +215,25 @@ impl DeviceInfo {
             self.max_spirv_version.1
         );
         s += &format!("all devices: {}\n", self.all_devices.join(" | "));
+        s += &format!(
+            "pixel shaders: barycentrics {}, demote/helper {}, stencil export {}; vertex output layer {} viewport {}\n",
+            yn(self.barycentric.fragment_shader_barycentric),
+            yn(f13.shader_demote_to_helper_invocation).replace(
+                "no",
+                if self.has_extension("VK_EXT_shader_demote_to_helper_invocation") {
+                    "yes"
+                } else {
+                    "no"
+                }
+            ),
+            if self.has_extension("VK_EXT_shader_stencil_export") {
+                "yes"
+            } else {
+                "no"
+            },
+            yn(f12.shader_output_layer),
+            yn(f12.shader_output_viewport_index),
+        );
         s += &format!(
             "subgroup: size {} (min {}, max {}), stages {:?}, ops {:?}\n",
             self.subgroup_size(),
@@ -474,6 +500,7 @@ unsafe fn create_device(
         let mut reconvergence = vk::PhysicalDeviceShaderMaximalReconvergenceFeaturesKHR::default();
         let mut quad_control = vk::PhysicalDeviceShaderQuadControlFeaturesKHR::default();
         let mut robustness2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
+        let mut barycentric = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default();
         let mut features2 = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut f11)
             .push_next(&mut f12);
@@ -503,6 +530,9 @@ unsafe fn create_device(
         }
         if has(&enabled, c"VK_EXT_robustness2") {
             features2 = features2.push_next(&mut robustness2);
+        }
+        if has(&enabled, c"VK_KHR_fragment_shader_barycentric") {
+            features2 = features2.push_next(&mut barycentric);
         }
         instance.get_physical_device_features2(physical_device, &mut features2);
 
@@ -566,6 +596,7 @@ unsafe fn create_device(
             image_atomic_int64: unchain(image_atomic_int64),
             compute_derivatives: unchain(derivatives),
             robustness2: unchain(robustness2),
+            barycentric: unchain(barycentric),
         };
         Ok(DeviceParts {
             physical_device,

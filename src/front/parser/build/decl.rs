@@ -290,7 +290,9 @@ impl ParseCtx<'_> {
                 s.template = template;
                 vec![ast::Item::Struct(*s)]
             }
-            Decl::Forward => vec![ast::Item::Empty(span)],
+            // A forward-declared template is declared by its definition.
+            Decl::Forward(_) if template.is_some() => vec![ast::Item::Empty(span)],
+            Decl::Forward(name) => vec![ast::Item::ForwardStruct(name, span)],
             f @ Decl::Function(_) => self
                 .function(attrs, template, f, span)
                 .map(ast::Item::Function)

@@ -91,7 +91,7 @@ pub enum Decl {
     Function(Box<FnParts>),
     Struct(Box<ast::StructDecl>),
     /// `struct S;`
-    Forward,
+    Forward(ast::Ident),
 }
 
 /// A function declaration's parts, before attributes and template.

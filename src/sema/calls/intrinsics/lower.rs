@@ -4,7 +4,7 @@
 
 use super::Resolved;
 use super::table::{Custom, Lower};
-use crate::diag::codes;
+use crate::diag::{Diagnostic, codes};
 use crate::front::ast::BinaryOp;
 use crate::ir::{self, MathFunction as M};
 use crate::options::Stage;
@@ -499,6 +499,25 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Custom::GroupWaveCount | Custom::GroupWaveIndex => {
                 self.group_wave_builtin(c == Custom::GroupWaveCount)
             }
+            Custom::IsHelperLane => self.is_helper_lane(),
+            Custom::GetAttributeAtVertex if self.s.stage != Stage::Pixel => {
+                let stage = self.s.stage.name();
+                self.s.push(
+                    Diagnostic::error(
+                        codes::NO_MATCHING_OVERLOAD,
+                        format!("`GetAttributeAtVertex` cannot be called in {stage} shaders"),
+                    )
+                    .label(span, "not in a pixel shader")
+                    .note("it reads a `nointerpolation` pixel shader input at one vertex of the primitive"),
+                );
+                Val::error()
+            }
+            // Needs the nointerpolation inputs as PerVertexKHR arrays of
+            // three, with the entry's parameters retyped to match (DXC).
+            Custom::GetAttributeAtVertex => self.unsupported(
+                "GetAttributeAtVertex (per-vertex pixel shader inputs)",
+                span,
+            ),
             Custom::Mul | Custom::Interlocked(_) => Val::error(),
         }
     }
@@ -636,6 +655,37 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             );
         }
         Val::expr(types::BOOL, acc)
+    }
+
+    /// `IsHelperLane()`. Only pixel shaders have helper invocations: false
+    /// elsewhere. As DXC emits it: from SPIR-V 1.6 (Vulkan 1.3) the
+    /// HelperInvocation built-in, before it OpIsHelperInvocationEXT
+    /// (SPV_EXT_demote_to_helper_invocation), which stays right after a
+    /// demote.
+    fn is_helper_lane(&mut self) -> Val {
+        let b = self.s.ir_ty(types::BOOL);
+        if self.s.stage != crate::options::Stage::Pixel {
+            let h = self.add(ir::Expression::Literal(ir::Literal::Bool(false)), b);
+            return Val::expr(types::BOOL, h);
+        }
+        if self.s.opts.target_env >= crate::options::TargetEnv::Vulkan1_3 {
+            let g = self.s.builtin_input(
+                spirv::BuiltIn::HelperInvocation,
+                "gl_HelperInvocation",
+                types::BOOL,
+            );
+            let pty = self.ptr_type(b, ir::AddressSpace::Input);
+            let p = self.add(ir::Expression::GlobalVariable(g), pty);
+            let h = self.add(ir::Expression::Load { pointer: p }, b);
+            return Val::expr(types::BOOL, h);
+        }
+        let res = self.add(ir::Expression::SubgroupResult, b);
+        self.stmt(ir::Statement::Subgroup {
+            op: ir::SubgroupOperation::IsHelperLane,
+            args: vec![],
+            result: res,
+        });
+        Val::expr(types::BOOL, res)
     }
 
     /// `GetGroupWaveCount`/`GetGroupWaveIndex`: a subgroup builtin input.

@@ -116,6 +116,10 @@ pub enum Custom {
     CheckAccessFullyMapped,
     /// `NonUniformResourceIndex(i)`: the index marked non-uniform.
     NonUniform,
+    /// SM 6.6 `IsHelperLane()`: false outside pixel shaders.
+    IsHelperLane,
+    /// SM 6.1 `GetAttributeAtVertex(attr, vertex)`: not lowered yet.
+    GetAttributeAtVertex,
 }
 
 /// How an overload lowers.
@@ -267,6 +271,12 @@ pub static TABLE: &[Intrinsic] = &[
     ),
     barrier!("DeviceMemoryBarrier", false, true, false),
     barrier!("DeviceMemoryBarrierWithGroupSync", false, true, true),
+    custom!(
+        "GetAttributeAtVertex",
+        [p(0, Comp::Any, Shp::Any), p(1, Comp::Uint, Shp::Scalar)],
+        Ret::Slot(0),
+        Custom::GetAttributeAtVertex
+    ),
     custom!("GetGroupWaveCount", [], Ret::Uint, Custom::GroupWaveCount),
     custom!("GetGroupWaveIndex", [], Ret::Uint, Custom::GroupWaveIndex),
     barrier!("GroupMemoryBarrier", true, false, false),
@@ -321,6 +331,7 @@ pub static TABLE: &[Intrinsic] = &[
     interlocked!("InterlockedMin"),
     interlocked!("InterlockedOr"),
     interlocked!("InterlockedXor"),
+    custom!("IsHelperLane", [], Ret::Bool, Custom::IsHelperLane),
     custom!(
         "NonUniformResourceIndex",
         [p(0, Comp::Any, Shp::Scalar)],
