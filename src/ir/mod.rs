@@ -928,13 +928,16 @@ pub enum Statement {
         args: Vec<Handle<Expression>>,
         result: Handle<Expression>,
     },
-    /// Geometry shader `Append` on a stream (after its outputs were stored).
+    /// Geometry shader `Append` on a stream (after its outputs were stored):
+    /// `None` when the shader has one stream (`OpEmitVertex`), else the
+    /// stream's number (`OpEmitStreamVertex`, which SPIR-V requires for
+    /// every stream once there are several).
     EmitVertex {
-        stream: u32,
+        stream: Option<u32>,
     },
-    /// Geometry shader `RestartStrip`.
+    /// Geometry shader `RestartStrip`; `stream` as for `EmitVertex`.
     EndPrimitive {
-        stream: u32,
+        stream: Option<u32>,
     },
 }
 

@@ -86,7 +86,14 @@ impl Writer<'_> {
             self.decorate(id, Decoration::Binding, &[b.binding]);
         }
         match g.io {
-            Some(ir::Binding::BuiltIn(b)) => self.decorate_builtin(id, b),
+            Some(ir::Binding::BuiltIn(b)) => {
+                self.decorate_builtin(id, b);
+                // The tessellation levels are per-patch variables (as DXC
+                // and glslang declare them).
+                if matches!(b, BuiltIn::TessLevelOuter | BuiltIn::TessLevelInner) {
+                    self.decorate(id, Decoration::Patch, &[]);
+                }
+            }
             Some(ir::Binding::Location {
                 location,
                 index,

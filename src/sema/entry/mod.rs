@@ -6,8 +6,12 @@
 //! assembled field by field), calls the user's function, and stores the
 //! results to stage outputs.
 
+pub mod arrayed;
+pub mod geometry;
 pub mod io;
+pub mod patch;
 pub mod semantics;
+pub mod tess;
 
 use super::{Dir, Sema};
 use crate::diag::{Diagnostic, codes};
@@ -215,6 +219,7 @@ impl<'a> Sema<'a> {
         let Some(sig) = self.decls.funcs[id].sig.clone() else {
             return;
         };
+        let stage_setup = self.stage_setup(id, &sig);
         let fspan = self.decls.funcs[id].ast.name.span;
         let entry_name = self
             .opts
@@ -253,6 +258,7 @@ impl<'a> Sema<'a> {
         }
         cx.fb.scope = GLOBAL_SCOPE;
         let mut io = Io::default();
+        stage_setup.prepare(&mut cx, &mut io, &sig, &entry_name);
         let mut distances = Vec::new();
         cx.collect_distances(sig.ret, sig.ret_semantic, &mut distances);
         for p in sig.params.iter().filter(|p| p.dir != Dir::In) {
@@ -274,8 +280,16 @@ impl<'a> Sema<'a> {
         }
         let mut args = Vec::new();
         let mut outs = Vec::new();
-        for (p, &vk) in sig.params.iter().zip(&param_locs) {
+        for (i, (p, &vk)) in sig.params.iter().zip(&param_locs).enumerate() {
             let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
+            if let Some(arg) = cx.stage_param(&mut io, id, i, p, vk, &pname) {
+                let arg = arg.unwrap_or_else(|| {
+                    let it = cx.s.ir_ty(p.ty);
+                    cx.zero(it)
+                });
+                args.push(arg);
+                continue;
+            }
             match p.dir {
                 Dir::In => {
                     let v = cx.stage_input(
@@ -318,7 +332,10 @@ impl<'a> Sema<'a> {
             arguments: args,
             result,
         });
-        if let Some(r) = result {
+        let mut patch_constant_function = None;
+        if let Some(hull) = &stage_setup.hull {
+            patch_constant_function = cx.hull_tail(&mut io, hull, result, &sig, ret_loc, fspan);
+        } else if let Some(r) = result {
             cx.stage_output(
                 &mut io,
                 r,
@@ -350,14 +367,15 @@ impl<'a> Sema<'a> {
         cx.stmt(ir::Statement::Return { value: None });
         let f = cx.finish();
         self.module.functions[wrapper] = f;
-        let execution_modes = self.entry_attribute_modes(id);
+        let mut execution_modes = self.entry_attribute_modes(id);
+        execution_modes.extend(stage_setup.modes);
         self.module.entry_points.push(ir::EntryPoint {
             name: entry_name,
             stage: self.stage,
             function: wrapper,
             workgroup_size: wg,
             execution_modes,
-            patch_constant_function: None,
+            patch_constant_function,
         });
     }
 }
