@@ -12,6 +12,7 @@ use hlslc::options::{LayoutRule, Options, TargetEnv};
 mod end_to_end;
 mod language;
 mod resources;
+mod stages;
 mod storage;
 
 pub fn options() -> Options {

@@ -110,18 +110,22 @@ impl<'a> Sema<'a> {
             }
             match *self.types.get(p.ty) {
                 Ty::Array(_, Some(k)) if k == n => {}
-                _ => {
+                ref t => {
+                    let elem = match *t {
+                        Ty::Array(e, _) => self.ty_name(e),
+                        _ => self.ty_name(p.ty),
+                    };
+                    let pname = p.name.map(|s| s.to_string()).unwrap_or_else(|| "v".into());
                     self.push(
                         Diagnostic::error(
                             codes::SEMANTIC_TYPE,
                             format!(
-                                "a `{name}` input of a geometry shader is an array of {n} vertex{}, not `{}`",
-                                if n == 1 { "" } else { "es" },
+                                "a `{name}` input of a geometry shader is an array of {n} {}, not `{}`",
+                                if n == 1 { "vertex" } else { "vertices" },
                                 self.ty_name(p.ty)
                             ),
                         )
-                        .label(p.span, format!("declare it as `{name} T {}[{n}]`", p.name.map(|s| s.to_string()).unwrap_or_else(|| "v".into())))
-                        .label(mspan, "input primitive"),
+                        .label(p.span, format!("declare it as `{name} {elem} {pname}[{n}]`")),
                     );
                 }
             }

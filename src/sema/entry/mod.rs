@@ -258,7 +258,6 @@ impl<'a> Sema<'a> {
         }
         cx.fb.scope = GLOBAL_SCOPE;
         let mut io = Io::default();
-        stage_setup.prepare(&mut cx, &mut io, &sig, &entry_name);
         let mut distances = Vec::new();
         cx.collect_distances(sig.ret, sig.ret_semantic, &mut distances);
         for p in sig.params.iter().filter(|p| p.dir != Dir::In) {
@@ -270,6 +269,7 @@ impl<'a> Sema<'a> {
             io.distance_offsets.push((cull, n, *size));
             *size += count;
         }
+        stage_setup.prepare(&mut cx, &mut io, &sig, &entry_name);
         if cx.s.stage == Stage::Compute && sig.ret != types::VOID {
             cx.s.error(
                 codes::BAD_SEMANTIC,

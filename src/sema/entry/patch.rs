@@ -221,6 +221,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             _ => false,
         };
         if !vertices {
+            // A geometry shader's vertex array without its primitive type
+            // (reported with the execution modes).
+            if stage == Stage::Geometry && p.semantic.is_none() {
+                return Some(None);
+            }
             if let Some(out) = patch {
                 let what = if out { "OutputPatch" } else { "InputPatch" };
                 let right = if out {

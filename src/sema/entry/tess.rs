@@ -330,14 +330,30 @@ impl<'a> Sema<'a> {
             _ => None,
         };
         if found.is_none() {
-            self.push(
-                Diagnostic::error(
-                    codes::BAD_ATTRIBUTE,
-                    format!("the patch constant function `{name}` is not defined"),
-                )
-                .label(args[0].span, "named here")
-                .note("`patchconstantfunc` names a function defined at global scope that returns the patch's tessellation factors"),
-            );
+            let mut d = Diagnostic::error(
+                codes::BAD_ATTRIBUTE,
+                format!("the patch constant function `{name}` is not defined"),
+            )
+            .label(args[0].span, "named here");
+            // A near miss among the global functions.
+            let want = name.as_str().to_ascii_lowercase();
+            let close = self
+                .decls
+                .funcs
+                .values()
+                .filter(|d| d.def.is_some() && d.this_ty.is_none())
+                .map(|d| d.name.to_string())
+                .filter(|n| {
+                    crate::diag::suggest::edit_distance(&n.to_ascii_lowercase(), &want) <= 2
+                })
+                .min_by_key(|n| {
+                    crate::diag::suggest::edit_distance(&n.to_ascii_lowercase(), &want)
+                });
+            if let Some(c) = close {
+                d = d.note(format!("did you mean `{c}`?"));
+            }
+            d = d.note("`patchconstantfunc` names a function defined at global scope that returns the patch's tessellation factors");
+            self.push(d);
         }
         found
     }
