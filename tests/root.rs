@@ -17,6 +17,7 @@ mod runtime;
 mod runtime_fma;
 mod runtime_graphics;
 mod runtime_ieee;
+mod runtime_stages;
 mod samples;
 mod sema;
 mod snapshots;

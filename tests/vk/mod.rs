@@ -103,6 +103,8 @@ const OPTIONAL_EXTENSIONS: &[&CStr] = &[
     c"VK_KHR_shader_maximal_reconvergence",
     c"VK_KHR_shader_quad_control",
     c"VK_EXT_robustness2",
+    // Geometry shaders with several output streams (geometryStreams).
+    c"VK_EXT_transform_feedback",
     c"VK_GOOGLE_hlsl_functionality1",
     c"VK_GOOGLE_user_type",
     c"VK_GOOGLE_decorate_string",
@@ -151,6 +153,9 @@ pub struct DeviceInfo {
     pub image_atomic_int64: vk::PhysicalDeviceShaderImageAtomicInt64FeaturesEXT<'static>,
     pub compute_derivatives: vk::PhysicalDeviceComputeShaderDerivativesFeaturesNV<'static>,
     pub robustness2: vk::PhysicalDeviceRobustness2FeaturesEXT<'static>,
+    /// `VK_EXT_transform_feedback` (its `geometryStreams` lets a geometry
+    /// shader write several streams); all false without the extension.
+    pub transform_feedback: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
 }
 
 /// `vk::Bool32` as `bool`.
@@ -474,6 +479,7 @@ unsafe fn create_device(
         let mut reconvergence = vk::PhysicalDeviceShaderMaximalReconvergenceFeaturesKHR::default();
         let mut quad_control = vk::PhysicalDeviceShaderQuadControlFeaturesKHR::default();
         let mut robustness2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
+        let mut transform_feedback = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
         let mut features2 = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut f11)
             .push_next(&mut f12);
@@ -503,6 +509,9 @@ unsafe fn create_device(
         }
         if has(&enabled, c"VK_EXT_robustness2") {
             features2 = features2.push_next(&mut robustness2);
+        }
+        if has(&enabled, c"VK_EXT_transform_feedback") {
+            features2 = features2.push_next(&mut transform_feedback);
         }
         instance.get_physical_device_features2(physical_device, &mut features2);
 
@@ -566,6 +575,7 @@ unsafe fn create_device(
             image_atomic_int64: unchain(image_atomic_int64),
             compute_derivatives: unchain(derivatives),
             robustness2: unchain(robustness2),
+            transform_feedback: unchain(transform_feedback),
         };
         Ok(DeviceParts {
             physical_device,
