@@ -1042,6 +1042,11 @@ pub struct EntryPoint {
     /// For hull shaders: the patch-constant function, called by the entry
     /// function (already part of its body); kept for reflection.
     pub patch_constant_function: Option<Handle<Function>>,
+    /// Geometry shaders: the output variables of each stream, by stream
+    /// number (one list per `*Stream<T>` parameter). With several streams
+    /// the backend decorates each variable `Stream N`. Empty for other
+    /// stages.
+    pub streams: Vec<Vec<Handle<GlobalVariable>>>,
 }
 
 #[derive(Clone, Debug, Default)]

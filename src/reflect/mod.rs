@@ -33,6 +33,9 @@
 //!   "execution_modes": ["LocalSize 64 1 1", "OriginUpperLeft", …],
 //!                                     // SPIR-V mode name, then its literals
 //!   "patch_constant_function": "…",   // optional: hull shaders
+//!   "streams": [["gl_Position", "out.var.COLOR"], …],
+//!                                     // optional: geometry shaders, each
+//!                                     // stream's output variables
 //!   "inputs": [StageVariable, …],     // by location, then built-ins
 //!   "outputs": [StageVariable, …]
 //! }
@@ -172,6 +175,10 @@ pub struct EntryPoint {
     pub execution_modes: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patch_constant_function: Option<String>,
+    /// Geometry shaders: the names of each stream's output variables, by
+    /// stream number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub streams: Vec<Vec<String>>,
     pub inputs: Vec<StageVariable>,
     pub outputs: Vec<StageVariable>,
 }

@@ -479,6 +479,8 @@ pub struct StreamOut {
     pub append: ir::Handle<ir::Function>,
     /// The entry parameter it is.
     pub param: Option<usize>,
+    /// Its output variables.
+    pub outputs: Vec<ir::Handle<ir::GlobalVariable>>,
 }
 
 /// The function bodies to lower, first come first served (as DXC's work

@@ -422,3 +422,110 @@ fn geometry_shader_functions_do_not_stop_other_entry_points() {
     let a = asm("vs_6_0", &src);
     assert_eq!(count(&a, "OpEntryPoint"), 1, "{a}");
 }
+
+#[test]
+fn several_streams_decorate_their_outputs() {
+    let src = "struct A { float4 pos : SV_Position; float4 c : COLOR; };\n\
+               struct B { float4 data : DATA; };\n\
+               [maxvertexcount(2)]\n\
+               void main(point A p[1], inout PointStream<A> s0, inout PointStream<B> s1) {\n\
+                 B b; b.data = p[0].c; s0.Append(p[0]); s1.Append(b);\n\
+               }";
+    let a = asm("gs_6_0", src);
+    has_all(
+        &a,
+        &[
+            "OpDecorate %gl_Position Stream 0",
+            "OpDecorate %out_var_COLOR Stream 0",
+            "OpDecorate %out_var_DATA Stream 1",
+        ],
+    );
+    // One stream: no Stream decorations.
+    let one = format!(
+        "{GS_VERTEX}[maxvertexcount(1)] void main(point V p[1], inout PointStream<V> s) {{ s.Append(p[0]); }}"
+    );
+    assert!(!asm("gs_6_0", &one).contains(" Stream "), "one stream");
+}
+
+/// Reflection of `main` compiled for `profile`.
+fn reflect(profile: &str, src: &str) -> hlslc::reflect::Reflection {
+    let mut o = common::options_for(profile);
+    o.entry = "main".into();
+    o.reflect = true;
+    let (loader, path) = common::single_file(src);
+    let c = hlslc::compile(&path, &loader, &o);
+    let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
+    c.artifact
+        .and_then(|a| a.reflection)
+        .unwrap_or_else(|| panic!("no reflection:\n{text}"))
+}
+
+#[test]
+fn reflection_and_ir_show_the_stages() {
+    let r = reflect("hs_6_0", HS);
+    let ep = &r.entry_points[0];
+    assert_eq!(ep.stage, "hull");
+    assert_eq!(ep.patch_constant_function.as_deref(), Some("constants"));
+    for m in [
+        "Triangles",
+        "SpacingEqual",
+        "VertexOrderCw",
+        "OutputVertices 3",
+    ] {
+        assert!(
+            ep.execution_modes.iter().any(|x| x == m),
+            "{m}: {:?}",
+            ep.execution_modes
+        );
+    }
+    let out = |n: &str| {
+        ep.outputs
+            .iter()
+            .find(|v| v.name.as_deref() == Some(n))
+            .unwrap_or_else(|| panic!("no output {n}"))
+    };
+    assert!(out("out.var.CENTER").patch);
+    assert!(out("gl_TessLevelOuter").patch);
+    assert!(!out("out.var.POSITION").patch);
+    assert_eq!(out("out.var.POSITION").type_name, "float3[3]");
+    let src = "struct A { float4 pos : SV_Position; };\n\
+               struct B { float4 data : DATA; };\n\
+               [maxvertexcount(2)]\n\
+               void main(point A p[1], inout PointStream<A> s0, inout PointStream<B> s1) {\n\
+                 B b; b.data = p[0].pos; s0.Append(p[0]); s1.Append(b);\n\
+               }";
+    let r = reflect("gs_6_0", src);
+    let ep = &r.entry_points[0];
+    assert_eq!(
+        ep.streams,
+        vec![
+            vec!["gl_Position".to_string()],
+            vec!["out.var.DATA".to_string()]
+        ]
+    );
+    assert!(
+        ep.execution_modes.iter().any(|m| m == "OutputPoints"),
+        "{:?}",
+        ep.execution_modes
+    );
+    // The IR dump names the modes, the streams and the patch-constant
+    // function.
+    let mut o = common::options_for("gs_6_0");
+    o.entry = "main".into();
+    let (loader, path) = common::single_file(src);
+    let (_, m) = hlslc::compile_to_ir(&path, &loader, &o);
+    let text = hlslc::ir::display::module_to_string(&m.expect("lowered"));
+    assert!(
+        text.contains("modes(Invocations 1, InputPoints, OutputPoints, OutputVertices 2)"),
+        "{text}"
+    );
+    assert!(text.contains("stream1(@out.var.DATA)"), "{text}");
+    assert!(text.contains("emit_vertex stream 1"), "{text}");
+    let mut o = common::options_for("hs_6_0");
+    o.entry = "main".into();
+    let (loader, path) = common::single_file(HS);
+    let (_, m) = hlslc::compile_to_ir(&path, &loader, &o);
+    let text = hlslc::ir::display::module_to_string(&m.expect("lowered"));
+    assert!(text.contains("patch_constant constants"), "{text}");
+    assert!(text.contains("location(0) patch"), "{text}");
+}

@@ -363,6 +363,16 @@ impl Writer<'_> {
         for (mode, literals) in &ep.execution_modes {
             add_mode(*mode, literals);
         }
+        // Several geometry streams: each output variable says its stream.
+        if ep.streams.len() > 1 {
+            self.capability(Capability::GeometryStreams);
+            for (n, outs) in ep.streams.iter().enumerate() {
+                for &g in outs {
+                    let id = self.global_ids[g.index()];
+                    self.decorate(id, Decoration::Stream, &[n as u32]);
+                }
+            }
+        }
         for (mode, _) in &ep.execution_modes {
             self.execution_mode_capabilities(*mode);
         }

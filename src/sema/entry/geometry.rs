@@ -265,6 +265,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.s.work.set_name(h, format!("{pname}.Append"), span);
             let shell = std::mem::take(&mut self.s.module.functions[h]);
             let fb = FnBuilder::new(shell, h, types::VOID, GLOBAL_SCOPE);
+            let before = self.s.module.globals.len();
             let mut acx = FnCtx::new(&mut *self.s, fb);
             let arg = acx.add(ir::Expression::FunctionArgument(0), it);
             acx.stage_output(
@@ -282,12 +283,21 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             acx.stmt(ir::Statement::Return { value: None });
             let f = acx.finish();
             self.s.module.functions[h] = f;
+            let outputs = self
+                .s
+                .module
+                .globals
+                .iter()
+                .filter(|(g, v)| g.index() >= before && v.space == ir::AddressSpace::Output)
+                .map(|(g, _)| g)
+                .collect();
             self.s.entry.streams.push(StreamOut {
                 elem,
                 number,
                 stream,
                 append: h,
                 param: Some(param),
+                outputs,
             });
         }
     }

@@ -367,6 +367,12 @@ impl<'a> Sema<'a> {
         cx.stmt(ir::Statement::Return { value: None });
         let f = cx.finish();
         self.module.functions[wrapper] = f;
+        let streams = self
+            .entry
+            .streams
+            .iter()
+            .map(|s| s.outputs.clone())
+            .collect();
         let mut execution_modes = self.entry_attribute_modes(id);
         execution_modes.extend(stage_setup.modes);
         self.module.entry_points.push(ir::EntryPoint {
@@ -376,6 +382,7 @@ impl<'a> Sema<'a> {
             workgroup_size: wg,
             execution_modes,
             patch_constant_function,
+            streams,
         });
     }
 }
