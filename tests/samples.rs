@@ -4,91 +4,12 @@
 //! with the IR validator on (`--verify-ir`) and `-Fo` pointed at a scratch
 //! file; the module must pass `spirv-val` for the command's target
 //! environment.
-//!
-//! Entry points that cannot compile yet are listed in [`EXPECTED_FAILURES`]
-//! with the reason, and must still fail for that reason: when the missing
-//! feature lands the test fails until the entry leaves the list.
 
 use crate::common;
 use hlslc::Options;
 use hlslc::options::{CommandLine, LayoutRule, TargetEnv};
 use std::path::Path;
 use std::process::Command;
-
-/// One expected failure: the sample file, the entry point (`-E`), and the
-/// diagnostic that must still be in the output, with why.
-struct ExpectedFailure {
-    file: &'static str,
-    entry: &'static str,
-    diagnostic: &'static str,
-    why: &'static str,
-}
-
-const GEOMETRY: &str = "geometry shaders are the next issue: `TriangleStream` is not declared \
-                        yet, and sema checks the file's geometry-shader function whichever \
-                        entry point is compiled";
-const TESSELLATION: &str = "hull and domain shaders are the next issue: `InputPatch` is not \
-                            declared yet, and sema checks the file's hull-shader functions \
-                            whichever entry point is compiled";
-
-/// Empty this list as the stages land: an entry that compiles fails the
-/// test.
-const EXPECTED_FAILURES: &[ExpectedFailure] = &[
-    ExpectedFailure {
-        file: "sprites.hlsl",
-        entry: "SpriteVS",
-        diagnostic: "unknown type `TriangleStream`",
-        why: GEOMETRY,
-    },
-    ExpectedFailure {
-        file: "sprites.hlsl",
-        entry: "SpriteGS",
-        diagnostic: "unknown type `TriangleStream`",
-        why: GEOMETRY,
-    },
-    ExpectedFailure {
-        file: "sprites.hlsl",
-        entry: "SpritePS",
-        diagnostic: "unknown type `TriangleStream`",
-        why: GEOMETRY,
-    },
-    ExpectedFailure {
-        file: "wireframe.hlsl",
-        entry: "WireVS",
-        diagnostic: "unknown type `TriangleStream`",
-        why: GEOMETRY,
-    },
-    ExpectedFailure {
-        file: "wireframe.hlsl",
-        entry: "WireGS",
-        diagnostic: "unknown type `TriangleStream`",
-        why: GEOMETRY,
-    },
-    ExpectedFailure {
-        file: "wireframe.hlsl",
-        entry: "WirePS",
-        diagnostic: "unknown type `TriangleStream`",
-        why: GEOMETRY,
-    },
-    ExpectedFailure {
-        file: "tessellation.hlsl",
-        entry: "VSMain",
-        diagnostic: "unknown type `InputPatch`",
-        why: TESSELLATION,
-    },
-    ExpectedFailure {
-        file: "tessellation.hlsl",
-        entry: "HSMain",
-        diagnostic: "unknown type `InputPatch`",
-        why: TESSELLATION,
-    },
-    ExpectedFailure {
-        file: "tessellation.hlsl",
-        entry: "DSMain",
-        diagnostic: "unknown type `InputPatch`",
-        why: TESSELLATION,
-    },
-];
 
 /// The `hlslc` commands of a sample's header: the `// Compile:` line and
 /// the comment lines right under it that start with `hlslc`, each as its
@@ -158,7 +79,6 @@ fn every_sample_compile_command_gives_valid_spirv() {
         .collect();
     samples.sort();
     let mut failures = Vec::new();
-    let mut expected_seen = vec![false; EXPECTED_FAILURES.len()];
     let mut compiled = 0;
     for sample in &samples {
         let file = sample.file_name().unwrap().to_string_lossy().into_owned();
@@ -188,51 +108,23 @@ fn every_sample_compile_command_gives_valid_spirv() {
                 .output()
                 .unwrap();
             let stderr = String::from_utf8_lossy(&out.stderr);
-            let entry = cl.options.entry.as_str();
-            let expected = EXPECTED_FAILURES
-                .iter()
-                .position(|x| x.file == file && x.entry == entry);
-            match expected {
-                Some(i) => {
-                    expected_seen[i] = true;
-                    let x = &EXPECTED_FAILURES[i];
-                    if out.status.code() != Some(1) || !stderr.contains(x.diagnostic) {
-                        failures.push(format!(
-                            "{file} {entry}: expected to fail with \"{}\" ({}), but `{shown}` \
-                             exited with {:?}:\n{stderr}\nIf it compiles now, take it off \
-                             EXPECTED_FAILURES.",
-                            x.diagnostic, x.why, out.status
-                        ));
-                    }
-                }
-                None => {
-                    if !out.status.success() {
-                        failures.push(format!("`{shown}` failed:\n{stderr}"));
-                        continue;
-                    }
-                    let words =
-                        common::bytes_to_words(&std::fs::read(&spv).unwrap()).expect("whole words");
-                    let (env, flags) = validation_of(&cl.options);
-                    if let Err(e) = common::spirv_val_with(&words, &env, &flags) {
-                        failures.push(format!("`{shown}`: {e}"));
-                    }
-                    compiled += 1;
-                }
+            if !out.status.success() {
+                failures.push(format!("`{shown}` failed:\n{stderr}"));
+                continue;
             }
-        }
-    }
-    for (x, seen) in EXPECTED_FAILURES.iter().zip(&expected_seen) {
-        if !seen {
-            failures.push(format!(
-                "EXPECTED_FAILURES names {} {}, which no `// Compile:` command compiles",
-                x.file, x.entry
-            ));
+            let words = common::bytes_to_words(&std::fs::read(&spv).unwrap()).expect("whole words");
+            let (env, flags) = validation_of(&cl.options);
+            if let Err(e) = common::spirv_val_with(&words, &env, &flags) {
+                failures.push(format!("`{shown}`: {e}"));
+            }
+            compiled += 1;
         }
     }
     std::fs::remove_dir_all(&scratch).ok();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    // The compute, vertex and pixel entries of the samples, 13 today.
-    assert!(compiled >= 13, "only {compiled} commands compiled");
+    // Every entry of every sample, 22 today (compute, vertex, pixel,
+    // geometry, hull and domain).
+    assert!(compiled >= 22, "only {compiled} commands compiled");
 }
 
 #[test]

@@ -572,6 +572,7 @@ pub fn add_compute_entry(module: &mut Module, name: &str, function: Handle<Funct
         workgroup_size: [1, 1, 1],
         execution_modes: Vec::new(),
         patch_constant_function: None,
+        streams: Vec::new(),
     });
 }
 

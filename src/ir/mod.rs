@@ -948,13 +948,16 @@ pub enum Statement {
         args: Vec<Handle<Expression>>,
         result: Handle<Expression>,
     },
-    /// Geometry shader `Append` on a stream (after its outputs were stored).
+    /// Geometry shader `Append` on a stream (after its outputs were stored):
+    /// `None` when the shader has one stream (`OpEmitVertex`), else the
+    /// stream's number (`OpEmitStreamVertex`, which SPIR-V requires for
+    /// every stream once there are several).
     EmitVertex {
-        stream: u32,
+        stream: Option<u32>,
     },
-    /// Geometry shader `RestartStrip`.
+    /// Geometry shader `RestartStrip`; `stream` as for `EmitVertex`.
     EndPrimitive {
-        stream: u32,
+        stream: Option<u32>,
     },
 }
 
@@ -1059,6 +1062,11 @@ pub struct EntryPoint {
     /// For hull shaders: the patch-constant function, called by the entry
     /// function (already part of its body); kept for reflection.
     pub patch_constant_function: Option<Handle<Function>>,
+    /// Geometry shaders: the output variables of each stream, by stream
+    /// number (one list per `*Stream<T>` parameter). With several streams
+    /// the backend decorates each variable `Stream N`. Empty for other
+    /// stages.
+    pub streams: Vec<Vec<Handle<GlobalVariable>>>,
 }
 
 #[derive(Clone, Debug, Default)]

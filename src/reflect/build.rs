@@ -201,6 +201,16 @@ impl<'a> Reflector<'a> {
                 .patch_constant_function
                 .and_then(|f| self.module.functions.get(f))
                 .map(|f| f.name.clone()),
+            streams: ep
+                .streams
+                .iter()
+                .map(|outs| {
+                    outs.iter()
+                        .filter_map(|&g| self.module.globals.get(g))
+                        .map(|g| g.name.clone().unwrap_or_default())
+                        .collect()
+                })
+                .collect(),
             inputs,
             outputs,
         }
@@ -253,7 +263,14 @@ impl<'a> Reflector<'a> {
             patch: false,
         };
         match g.io {
-            Some(ir::Binding::BuiltIn(b)) => v.builtin = Some(format!("{b:?}")),
+            Some(ir::Binding::BuiltIn(b)) => {
+                v.builtin = Some(format!("{b:?}"));
+                // The tessellation levels are per patch.
+                v.patch = matches!(
+                    b,
+                    spirv::BuiltIn::TessLevelOuter | spirv::BuiltIn::TessLevelInner
+                );
+            }
             Some(ir::Binding::Location {
                 location,
                 index,

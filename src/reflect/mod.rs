@@ -33,6 +33,9 @@
 //!   "execution_modes": ["LocalSize 64 1 1", "OriginUpperLeft", …],
 //!                                     // SPIR-V mode name, then its literals
 //!   "patch_constant_function": "…",   // optional: hull shaders
+//!   "streams": [["gl_Position", "out.var.COLOR"], …],
+//!                                     // optional: geometry shaders, each
+//!                                     // stream's output variables
 //!   "inputs": [StageVariable, …],     // by location, then built-ins
 //!   "outputs": [StageVariable, …]
 //! }
@@ -187,7 +190,10 @@ pub struct EntryPoint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// Hull shaders.
     pub patch_constant_function: Option<String>,
-    /// By location, then built-ins.
+    /// Geometry shaders: the names of each stream's output variables, by
+    /// stream number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub streams: Vec<Vec<String>>,
     pub inputs: Vec<StageVariable>,
     /// By location, then built-ins.
     pub outputs: Vec<StageVariable>,

@@ -480,6 +480,27 @@ pub struct EntryState<'a> {
     /// Some reachable code takes derivatives (explicitly, or by implicit-LOD
     /// sampling): compute shaders then need a derivative group mode.
     pub uses_derivatives: bool,
+    /// Geometry shaders: the output streams, in parameter order.
+    pub streams: Vec<StreamOut>,
+}
+
+/// A geometry shader output stream.
+#[derive(Clone, Debug)]
+pub struct StreamOut {
+    /// The vertex type (`T` of `TriangleStream<T>`).
+    pub elem: crate::sema::types::TyId,
+    /// The stream's number: its place among the stream parameters.
+    pub number: u32,
+    /// The number `EmitVertex`/`EndPrimitive` carry: `None` when it is the
+    /// only stream.
+    pub stream: Option<u32>,
+    /// `append.N(vertex)`: stores the vertex to the stream's outputs and
+    /// emits it.
+    pub append: ir::Handle<ir::Function>,
+    /// The entry parameter it is.
+    pub param: Option<usize>,
+    /// Its output variables.
+    pub outputs: Vec<ir::Handle<ir::GlobalVariable>>,
 }
 
 /// The function bodies to lower, first come first served (as DXC's work

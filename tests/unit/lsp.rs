@@ -791,3 +791,48 @@ fn a_document_with_its_own_command_line_is_compiled_on_its_own() {
     assert_eq!(c.shutdown(), 0);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+// --- geometry and tessellation stages ------------------------------------
+
+#[test]
+fn geometry_and_hull_shader_rules_are_published() {
+    let mut c = Client::start(json!(null));
+    let gs = "file:///w/sprites_gs.hlsl";
+    let text = "// Compile:  hlslc -spirv -T gs_6_0 -E GSMain sprites_gs.hlsl -Fo x.spv\n\
+                struct V { float4 pos : SV_Position; };\n\
+                void GSMain(point V p[1], inout PointStream<V> s) { s.Append(p[0]); }\n";
+    let pubs = c.open(gs, 1, text);
+    let ds = &published_for(&pubs, gs).expect("published").diagnostics;
+    assert_eq!(ds.len(), 1, "{ds:?}");
+    assert_eq!(code(&ds[0]), codes::BAD_ATTRIBUTE.0);
+    assert!(
+        ds[0].message.contains("no `[maxvertexcount]`"),
+        "{}",
+        ds[0].message
+    );
+    assert_eq!(ds[0].range, Range::new(pos(2, 5), pos(2, 11)));
+    // With the attribute the geometry shader compiles.
+    let pubs = c.edit(
+        gs,
+        2,
+        Range::new(pos(2, 0), pos(2, 0)),
+        "[maxvertexcount(1)] ",
+    );
+    let p = published_for(&pubs, gs).expect("published again");
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+
+    let hs = "file:///w/patch_hs.hlsl";
+    let text = "// Compile:  hlslc -spirv -T hs_6_0 -E HSMain patch_hs.hlsl -Fo x.spv\n\
+                struct CP { float4 pos : POS; };\n\
+                [domain(\"tri\")] [outputcontrolpoints(3)] [patchconstantfunc(\"Missing\")]\n\
+                CP HSMain(InputPatch<CP, 3> ip, uint i : SV_OutputControlPointID) { return ip[i]; }\n";
+    let pubs = c.open(hs, 1, text);
+    let ds = &published_for(&pubs, hs).expect("published").diagnostics;
+    assert!(
+        ds.iter().any(|d| d
+            .message
+            .contains("patch constant function `Missing` is not defined")),
+        "{ds:?}"
+    );
+    assert_eq!(c.shutdown(), 0);
+}

@@ -20,6 +20,7 @@ mod runtime;
 mod runtime_fma;
 mod runtime_graphics;
 mod runtime_ieee;
+mod runtime_stages;
 mod sema;
 mod snapshots;
 mod sparse;

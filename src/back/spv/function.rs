@@ -524,24 +524,22 @@ impl<'a> FunctionWriter<'_, 'a> {
                 result,
             } => self.write_call(*function, arguments, *result)?,
             Statement::Subgroup { op, args, result } => self.write_subgroup(*op, args, *result)?,
-            Statement::EmitVertex { stream } => {
-                if *stream == 0 {
-                    self.emit_void(Op::EmitVertex, vec![])?;
-                } else {
+            Statement::EmitVertex { stream } => match *stream {
+                None => self.emit_void(Op::EmitVertex, vec![])?,
+                Some(n) => {
                     self.w.capability(spirv::Capability::GeometryStreams);
-                    let s = self.w.const_u32(*stream);
+                    let s = self.w.const_u32(n);
                     self.emit_void(Op::EmitStreamVertex, vec![Operand::IdRef(s)])?;
                 }
-            }
-            Statement::EndPrimitive { stream } => {
-                if *stream == 0 {
-                    self.emit_void(Op::EndPrimitive, vec![])?;
-                } else {
+            },
+            Statement::EndPrimitive { stream } => match *stream {
+                None => self.emit_void(Op::EndPrimitive, vec![])?,
+                Some(n) => {
                     self.w.capability(spirv::Capability::GeometryStreams);
-                    let s = self.w.const_u32(*stream);
+                    let s = self.w.const_u32(n);
                     self.emit_void(Op::EndStreamPrimitive, vec![Operand::IdRef(s)])?;
                 }
-            }
+            },
         }
         Ok(())
     }

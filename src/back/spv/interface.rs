@@ -86,7 +86,14 @@ impl Writer<'_> {
             self.decorate(id, Decoration::Binding, &[b.binding]);
         }
         match g.io {
-            Some(ir::Binding::BuiltIn(b)) => self.decorate_builtin(id, b),
+            Some(ir::Binding::BuiltIn(b)) => {
+                self.decorate_builtin(id, b);
+                // The tessellation levels are per-patch variables (as DXC
+                // and glslang declare them).
+                if matches!(b, BuiltIn::TessLevelOuter | BuiltIn::TessLevelInner) {
+                    self.decorate(id, Decoration::Patch, &[]);
+                }
+            }
             Some(ir::Binding::Location {
                 location,
                 index,
@@ -377,6 +384,16 @@ impl Writer<'_> {
         }
         for (mode, literals) in &ep.execution_modes {
             add_mode(*mode, literals);
+        }
+        // Several geometry streams: each output variable says its stream.
+        if ep.streams.len() > 1 {
+            self.capability(Capability::GeometryStreams);
+            for (n, outs) in ep.streams.iter().enumerate() {
+                for &g in outs {
+                    let id = self.global_ids[g.index()];
+                    self.decorate(id, Decoration::Stream, &[n as u32]);
+                }
+            }
         }
         for (mode, _) in &ep.execution_modes {
             self.execution_mode_capabilities(*mode);

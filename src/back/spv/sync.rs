@@ -31,10 +31,16 @@ impl FunctionWriter<'_, '_> {
         if !semantics.is_empty() {
             semantics |= MemorySemantics::ACQUIRE_RELEASE;
         }
+        // A barrier that orders no memory (the hull shader's, before its
+        // patch-constant function) has the Invocation memory scope: Vulkan
+        // allows Workgroup only in compute-like stages
+        // (VUID-StandaloneSpirv-None-04639).
         let memory_scope = if memory.device || memory.image {
             Scope::Device
-        } else {
+        } else if memory.workgroup {
             Scope::Workgroup
+        } else {
+            Scope::Invocation
         };
         let memory_scope = self.scope(memory_scope);
         let semantics = self.w.const_u32(semantics.bits());

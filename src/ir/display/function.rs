@@ -565,8 +565,10 @@ impl FunctionWriter<'_> {
                 }
                 t
             }
-            Statement::EmitVertex { stream } => format!("emit_vertex {stream}"),
-            Statement::EndPrimitive { stream } => format!("end_primitive {stream}"),
+            Statement::EmitVertex { stream: None } => "emit_vertex".into(),
+            Statement::EmitVertex { stream: Some(n) } => format!("emit_vertex stream {n}"),
+            Statement::EndPrimitive { stream: None } => "end_primitive".into(),
+            Statement::EndPrimitive { stream: Some(n) } => format!("end_primitive stream {n}"),
             Statement::Emit(_)
             | Statement::Block(_)
             | Statement::If { .. }

@@ -210,6 +210,10 @@ pub fn module_to_string(module: &Module) -> String {
         if let Some(p) = ep.patch_constant_function {
             let _ = write!(out, " patch_constant {}", names.function(p));
         }
+        for (n, outs) in ep.streams.iter().enumerate() {
+            let list: Vec<String> = outs.iter().map(|&g| names.global(g)).collect();
+            let _ = write!(out, " stream{n}({})", list.join(", "));
+        }
         out.push('\n');
     }
     for (h, _) in module.functions.iter() {

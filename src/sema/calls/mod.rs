@@ -220,6 +220,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let a = self.lower_args(args);
                 self.resource_method(obj, kind, elem, method, targs, a, span)
             }
+            Ty::Stream(_, elem) => {
+                let a = self.lower_args(args);
+                self.stream_method(obj, elem, method, a, span)
+            }
             Ty::Struct(_) => {
                 let cands = self.struct_methods(obj.ty, method.name);
                 if cands.is_empty() {

@@ -4,8 +4,10 @@
 //! one.
 
 use super::VkLoc;
-use super::semantics::{IoDir, TyKind, distance_semantic, system_value};
+use super::arrayed::VertexIo;
+use super::semantics::{IoDir, TyKind, distance_semantic, stage_only, system_value};
 use super::sysvals::valid_in;
+use super::tess::Domain;
 use crate::diag::{Diagnostic, codes};
 use crate::intern::Symbol;
 use crate::ir;
@@ -14,6 +16,7 @@ use crate::sema::body::FnCtx;
 use crate::sema::body::place::Val;
 use crate::sema::types::{Sc, Ty, TyId};
 use crate::span::Span;
+use rustc_hash::FxHashMap;
 
 /// State of one entry point's interface while it is built.
 #[derive(Default)]
@@ -32,7 +35,24 @@ pub(super) struct Io {
     /// `(cull, N, offset)`, and the arrays' sizes.
     pub(super) distance_offsets: Vec<(bool, u32, u32)>,
     pub(super) distance_sizes: [u32; 2],
+    /// The same for per-vertex inputs (geometry, hull and domain shaders).
+    pub(super) in_distance_offsets: Vec<(bool, u32, u32)>,
+    pub(super) in_distance_sizes: [u32; 2],
     pub(super) builtins: Vec<(spirv::BuiltIn, IoDir, ir::Handle<ir::GlobalVariable>)>,
+    /// Per-vertex variables by direction and semantic (upper case), made
+    /// once and shared by every reader.
+    pub(super) vertex_vars: FxHashMap<(IoDir, String), VertexIo>,
+    /// Locations fixed in advance, by semantic (upper case): hull shader
+    /// outputs and domain shader inputs are numbered in the alphabetical
+    /// order of their semantics, as DXC does, so that the two stages
+    /// agree whatever order their parameters come in.
+    pub(super) sorted_in: FxHashMap<String, u32>,
+    pub(super) sorted_out: FxHashMap<String, u32>,
+    /// Location variables made now are per-patch (hull shader
+    /// patch-constant outputs, domain shader patch-constant inputs).
+    pub(super) patch: bool,
+    /// The tessellation domain (hull and domain shaders).
+    pub(super) domain: Option<Domain>,
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {
@@ -120,6 +140,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return None;
         }
         let (sname, sspan) = sem?;
+        if let Some(inner) = super::tess::tess_factor_semantic(sname.as_str())
+            && self.s.stage == Stage::Domain
+        {
+            return self.load_tess_factor(io, ty, inner, span, sspan);
+        }
         if let Some(v) =
             self.stage_sysval_input(io, ty, (sname, sspan), interp, sampling, name, span)
         {
@@ -130,13 +155,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let ok = match (nat, self.s.types.get(ty)) {
                 (TyKind::Uint | TyKind::Uint3, Ty::Scalar(s))
                 | (TyKind::Uint | TyKind::Uint3, Ty::Vector(s, _)) => s.is_int(),
-                (TyKind::Float4 | TyKind::Float, Ty::Scalar(s))
-                | (TyKind::Float4 | TyKind::Float, Ty::Vector(s, _)) => s.is_float(),
+                (TyKind::Float4 | TyKind::Float3 | TyKind::Float, Ty::Scalar(s))
+                | (TyKind::Float4 | TyKind::Float3 | TyKind::Float, Ty::Vector(s, _)) => {
+                    s.is_float()
+                }
                 (TyKind::Bool, Ty::Scalar(_)) => true,
                 _ => false,
             };
             let fits = match (nat, self.s.types.get(ty)) {
-                (TyKind::Uint3, Ty::Vector(_, n)) => *n <= 3,
+                (TyKind::Uint3 | TyKind::Float3, Ty::Vector(_, n)) => *n <= 3,
                 (TyKind::Uint, Ty::Vector(..)) => false,
                 _ => true,
             };
@@ -159,7 +186,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let c = self.cast(Val::expr(nt, v), ty, span);
             return self.value(&c);
         }
-        if sname.as_str().to_ascii_lowercase().starts_with("sv_")
+        if self.wrong_stage_semantic(sname, sspan, IoDir::Input) {
+            return None;
+        }
+        if (sname.as_str().to_ascii_lowercase().starts_with("sv_") && !passes_through(self.s.stage))
             || matches!(self.s.stage, Stage::Compute)
         {
             self.s.push(
@@ -179,18 +209,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return None;
         }
         // A user semantic: its `[[vk::location]]`, or the next location.
-        let location = match vk.location {
-            Some(l) => {
-                io.explicit_in.get_or_insert(span);
-                l
-            }
-            None => {
-                io.auto_in.get_or_insert(sspan);
-                let l = io.next_in;
-                io.next_in += self.location_count(ty);
-                l
-            }
-        };
+        let location = self.user_location(io, IoDir::Input, ty, sname, vk, span, sspan);
         // Vulkan has no bool stage variables (VUID-StandaloneSpirv-Input-07290):
         // DXC passes them as uint.
         let var_ty = self.io_type(ty);
@@ -220,7 +239,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 } else {
                     None
                 },
-                patch: false,
+                // A domain shader's inputs outside its output patch are
+                // the patch constants.
+                patch: self.s.stage == Stage::Domain,
             }),
             precise: false,
             invariant: false,
@@ -235,6 +256,46 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let c = self.cast(Val::expr(var_ty, v), ty, span);
         self.value(&c)
+    }
+
+    /// A stage-only system value in another stage or direction: reported
+    /// with the rule.
+    pub(super) fn wrong_stage_semantic(&mut self, sname: Symbol, sspan: Span, dir: IoDir) -> bool {
+        let Some((stages, only_dir, what)) = stage_only(sname.as_str()) else {
+            return false;
+        };
+        let stage = self.s.stage;
+        // The tessellation factors are outputs of hull shaders and inputs
+        // of domain shaders.
+        let tess = super::tess::tess_factor_semantic(sname.as_str()).is_some();
+        let right = if tess {
+            (stage == Stage::Hull && dir == IoDir::Output)
+                || (stage == Stage::Domain && dir == IoDir::Input)
+        } else {
+            stages.contains(&stage) && dir == only_dir
+        };
+        if right {
+            return false;
+        }
+        let here = if dir == IoDir::Input {
+            "an input"
+        } else {
+            "an output"
+        };
+        self.s.push(
+            Diagnostic::error(
+                codes::BAD_SEMANTIC,
+                format!(
+                    "`{sname}` is {what} only, not {here} of {} shaders",
+                    stage.name()
+                ),
+            )
+            .label(
+                sspan,
+                format!("not available to {} shaders here", stage.name()),
+            ),
+        );
+        true
     }
 
     /// The type of the stage variable for a value of type `ty`: bools
@@ -334,6 +395,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return;
         }
         let Some((sname, sspan)) = sem else { return };
+        if let Some(inner) = super::tess::tess_factor_semantic(sname.as_str())
+            && self.s.stage == Stage::Hull
+            && io.patch
+        {
+            self.store_tess_factor(io, v, ty, inner, precise, span, sspan);
+            return;
+        }
         if let Some(d) = distance_semantic(sname.as_str())
             && matches!(
                 self.s.stage,
@@ -373,7 +441,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 return;
             }
             vk.location.unwrap_or_else(|| n.parse::<u32>().unwrap_or(0))
-        } else if lower.starts_with("sv_")
+        } else if self.wrong_stage_semantic(sname, sspan, IoDir::Output) {
+            return;
+        } else if (lower.starts_with("sv_") && !passes_through(self.s.stage))
             || self.s.stage == Stage::Compute
             || self.s.stage == Stage::Pixel
         {
@@ -390,14 +460,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             self.s.push(d);
             return;
-        } else if let Some(l) = vk.location {
-            io.explicit_out.get_or_insert(span);
-            l
         } else {
-            io.auto_out.get_or_insert(sspan);
-            let l = io.next_out;
-            io.next_out += self.location_count(ty);
-            l
+            self.user_location(io, IoDir::Output, ty, sname, vk, span, sspan)
         };
         if vk.index.is_some() && self.s.stage != Stage::Pixel {
             self.s.error(
@@ -418,12 +482,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         };
         let it = self.s.ir_ty(var_ty);
-        // Vertex and mesh shader outputs carry their interpolation
+        // Vertex, geometry, domain and mesh shader outputs carry their interpolation
         // modifiers as decorations, integers `Flat`, like the pixel shader
         // inputs they feed: DXC's mapping (SPIR-V.rst, "Interpolation
         // modes") decorates both sides. Pixel shader outputs must have none
         // (VUID-StandaloneSpirv-Flat-06202).
-        let (interpolation, sampling) = if matches!(self.s.stage, Stage::Vertex | Stage::Mesh) {
+        let (interpolation, sampling) = if matches!(
+            self.s.stage,
+            Stage::Vertex | Stage::Mesh | Stage::Geometry | Stage::Domain
+        ) {
             let integer = self.s.types.component(ty).is_some_and(|c| !c.is_float());
             (
                 modes.0.or(integer.then_some(ir::Interpolation::Flat)),
@@ -443,7 +510,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 index: vk.index.filter(|_| self.s.stage == Stage::Pixel),
                 interpolation,
                 sampling,
-                patch: false,
+                patch: io.patch,
             }),
             precise,
             invariant: false,
@@ -457,4 +524,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             value: v,
         });
     }
+}
+
+/// Geometry, hull and domain shaders pass system values they have no
+/// built-in for (`SV_InstanceID`, `SV_IsFrontFace`…) to the next stage as
+/// ordinary user semantics, as DXC does.
+fn passes_through(stage: Stage) -> bool {
+    matches!(stage, Stage::Geometry | Stage::Hull | Stage::Domain)
 }

@@ -6,9 +6,13 @@
 //! assembled field by field), calls the user's function, and stores the
 //! results to stage outputs.
 
+pub mod arrayed;
+pub mod geometry;
 pub mod io;
+pub mod patch;
 pub mod semantics;
 pub mod sysvals;
+pub mod tess;
 
 use super::{Dir, Sema};
 use crate::diag::{Diagnostic, codes};
@@ -216,6 +220,7 @@ impl<'a> Sema<'a> {
         let Some(sig) = self.decls.funcs[id].sig.clone() else {
             return;
         };
+        let stage_setup = self.stage_setup(id, &sig);
         let fspan = self.decls.funcs[id].ast.name.span;
         let entry_name = self
             .opts
@@ -272,6 +277,7 @@ impl<'a> Sema<'a> {
             io.distance_offsets.push((cull, n, *size));
             *size += count;
         }
+        stage_setup.prepare(&mut cx, &mut io, &sig, &entry_name);
         if cx.s.stage == Stage::Compute && sig.ret != types::VOID {
             cx.s.error(
                 codes::BAD_SEMANTIC,
@@ -282,8 +288,16 @@ impl<'a> Sema<'a> {
         }
         let mut args = Vec::new();
         let mut outs = Vec::new();
-        for (p, &vk) in sig.params.iter().zip(&param_locs) {
+        for (i, (p, &vk)) in sig.params.iter().zip(&param_locs).enumerate() {
             let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
+            if let Some(arg) = cx.stage_param(&mut io, id, i, p, vk, &pname) {
+                let arg = arg.unwrap_or_else(|| {
+                    let it = cx.s.ir_ty(p.ty);
+                    cx.zero(it)
+                });
+                args.push(arg);
+                continue;
+            }
             match p.dir {
                 Dir::In => {
                     let v = cx.stage_input(
@@ -326,7 +340,10 @@ impl<'a> Sema<'a> {
             arguments: args,
             result,
         });
-        if let Some(r) = result {
+        let mut patch_constant_function = None;
+        if let Some(hull) = &stage_setup.hull {
+            patch_constant_function = cx.hull_tail(&mut io, hull, result, &sig, ret_loc, fspan);
+        } else if let Some(r) = result {
             cx.stage_output(
                 &mut io,
                 r,
@@ -358,14 +375,22 @@ impl<'a> Sema<'a> {
         cx.stmt(ir::Statement::Return { value: None });
         let f = cx.finish();
         self.module.functions[wrapper] = f;
-        let execution_modes = self.entry_attribute_modes(id);
+        let streams = self
+            .entry
+            .streams
+            .iter()
+            .map(|s| s.outputs.clone())
+            .collect();
+        let mut execution_modes = self.entry_attribute_modes(id);
+        execution_modes.extend(stage_setup.modes);
         self.module.entry_points.push(ir::EntryPoint {
             name: entry_name,
             stage: self.stage,
             function: wrapper,
             workgroup_size: wg,
             execution_modes,
-            patch_constant_function: None,
+            patch_constant_function,
+            streams,
         });
     }
 }

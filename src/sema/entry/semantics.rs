@@ -72,9 +72,45 @@ pub(super) fn system_value(
         (Stage::Vertex, IoDir::Input, "sv_instanceid") => {
             (B::InstanceIndex, "gl_InstanceIndex", TyKind::Uint)
         }
-        (Stage::Vertex | Stage::Domain | Stage::Geometry, IoDir::Output, "sv_position") => {
+        (
+            Stage::Vertex | Stage::Domain | Stage::Geometry | Stage::Hull,
+            IoDir::Output,
+            "sv_position",
+        ) => (B::Position, "gl_Position", TyKind::Float4),
+        // Per-vertex inputs of the stages after the vertex shader.
+        (Stage::Geometry | Stage::Hull | Stage::Domain, IoDir::Input, "sv_position") => {
             (B::Position, "gl_Position", TyKind::Float4)
         }
+        (Stage::Geometry, IoDir::Input, "sv_gsinstanceid") => {
+            (B::InvocationId, "gl_InvocationID", TyKind::Uint)
+        }
+        (Stage::Hull, IoDir::Input, "sv_outputcontrolpointid") => {
+            (B::InvocationId, "gl_InvocationID", TyKind::Uint)
+        }
+        (Stage::Domain, IoDir::Input, "sv_domainlocation") => {
+            (B::TessCoord, "gl_TessCoord", TyKind::Float3)
+        }
+        (Stage::Hull | Stage::Domain, IoDir::Input, "sv_primitiveid") => {
+            (B::PrimitiveId, "gl_PrimitiveID", TyKind::Uint)
+        }
+        (Stage::Geometry, IoDir::Output, "sv_primitiveid") => {
+            (B::PrimitiveId, "gl_PrimitiveID", TyKind::Uint)
+        }
+        (
+            Stage::Vertex | Stage::Domain | Stage::Geometry,
+            IoDir::Output,
+            "sv_rendertargetarrayindex",
+        ) => (B::Layer, "gl_Layer", TyKind::Uint),
+        (
+            Stage::Vertex | Stage::Domain | Stage::Geometry,
+            IoDir::Output,
+            "sv_viewportarrayindex",
+        ) => (B::ViewportIndex, "gl_ViewportIndex", TyKind::Uint),
+        (
+            Stage::Vertex | Stage::Hull | Stage::Domain | Stage::Geometry,
+            IoDir::Input,
+            "sv_viewid",
+        ) => (B::ViewIndex, "gl_ViewIndex", TyKind::Uint),
         (Stage::Pixel, IoDir::Input, "sv_position") => {
             (B::FragCoord, "gl_FragCoord", TyKind::Float4)
         }
@@ -97,8 +133,43 @@ pub(super) enum TyKind {
     Uint,
     Uint3,
     Float,
+    Float3,
     Float4,
     Bool,
+}
+
+/// The stage a stage-only system value belongs to, and in which
+/// direction: `SV_DomainLocation` is a domain shader input only. Other
+/// system values a stage has no built-in for pass between stages as
+/// ordinary user semantics in geometry, hull and domain shaders (DXC).
+pub(super) fn stage_only(sem: &str) -> Option<(&'static [Stage], IoDir, &'static str)> {
+    let s = sem.to_ascii_lowercase();
+    Some(match s.as_str() {
+        "sv_domainlocation" => (&[Stage::Domain], IoDir::Input, "an input of domain shaders"),
+        "sv_outputcontrolpointid" => (&[Stage::Hull], IoDir::Input, "an input of hull shaders"),
+        "sv_gsinstanceid" => (
+            &[Stage::Geometry],
+            IoDir::Input,
+            "an input of geometry shaders",
+        ),
+        "sv_tessfactor" | "sv_insidetessfactor" => (
+            &[Stage::Hull, Stage::Domain],
+            IoDir::Output,
+            "a patch-constant output of hull shaders and an input of domain shaders",
+        ),
+        "sv_dispatchthreadid" | "sv_groupid" | "sv_groupthreadid" | "sv_groupindex" => (
+            &[Stage::Compute, Stage::Mesh, Stage::Amplification],
+            IoDir::Input,
+            "an input of compute, mesh and amplification shaders",
+        ),
+        "sv_depth" | "sv_depthgreaterequal" | "sv_depthlessequal" | "sv_stencilref" => {
+            (&[Stage::Pixel], IoDir::Output, "an output of pixel shaders")
+        }
+        _ if s.starts_with("sv_target") => {
+            (&[Stage::Pixel], IoDir::Output, "an output of pixel shaders")
+        }
+        _ => return None,
+    })
 }
 
 impl<'a> Sema<'a> {
@@ -150,6 +221,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             TyKind::Uint => types::UINT,
             TyKind::Uint3 => self.s.types.vector(Sc::U32, 3),
             TyKind::Float => types::FLOAT,
+            TyKind::Float3 => self.s.types.vector(Sc::F32, 3),
             TyKind::Float4 => self.s.types.vector(Sc::F32, 4),
             TyKind::Bool => types::BOOL,
         }
@@ -172,6 +244,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
             None => {
+                if let crate::sema::types::Ty::Stream(_, e) = *self.s.types.get(ty) {
+                    self.collect_distances(e, None, out);
+                }
                 if let Some(sid) = self.s.types.as_struct(ty) {
                     let info = self.s.types.struct_info(sid);
                     if let Some(b) = info.base {

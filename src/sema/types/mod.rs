@@ -343,6 +343,29 @@ pub enum Ty {
     HeapElem {
         sampler: bool,
     },
+    /// A geometry shader output stream (`TriangleStream<T>`…) of vertices
+    /// of type `T`. Its value is the stream's number (a `uint`): `Append`
+    /// and `RestartStrip` pick the stream's output variables by it.
+    Stream(StreamKind, TyId),
+}
+
+/// The primitive a geometry shader output stream makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StreamKind {
+    Point,
+    Line,
+    Triangle,
+}
+
+impl StreamKind {
+    /// The HLSL type name.
+    pub fn name(self) -> &'static str {
+        match self {
+            StreamKind::Point => "PointStream",
+            StreamKind::Line => "LineStream",
+            StreamKind::Triangle => "TriangleStream",
+        }
+    }
 }
 
 /// Where a bit-field sits in its storage unit.
@@ -720,6 +743,7 @@ impl Types {
                     "ResourceDescriptorHeap".into()
                 }
             }
+            Ty::Stream(k, e) => format!("{}<{}>", k.name(), self.name(e)),
         }
     }
 
@@ -796,9 +820,12 @@ impl Types {
                 // Buffers are blocks; sema never asks for their value type.
                 None => ir::TypeInner::Scalar(ir::Scalar::U32),
             },
-            Ty::Error | Ty::Void | Ty::String | Ty::Heap { .. } | Ty::HeapElem { .. } => {
-                ir::TypeInner::Scalar(ir::Scalar::U32)
-            }
+            Ty::Error
+            | Ty::Void
+            | Ty::String
+            | Ty::Heap { .. }
+            | Ty::HeapElem { .. }
+            | Ty::Stream(..) => ir::TypeInner::Scalar(ir::Scalar::U32),
         };
         let h = module.ty(inner);
         self.ir_cache.insert(ty, h);

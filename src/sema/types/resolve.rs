@@ -10,7 +10,7 @@ use crate::sema::body::place::NO_SPAN;
 use crate::sema::body::{LocalSym, Locals};
 use crate::sema::types::consteval::{self, ConstVal, FoldError, Konst};
 use crate::sema::types::scope::{GLOBAL_SCOPE, ScopeId, Sym, TypeEntry};
-use crate::sema::types::{self, ResKind, Sc, TexDim, Ty, TyId};
+use crate::sema::types::{self, ResKind, Sc, StreamKind, TexDim, Ty, TyId};
 use crate::span::Span;
 
 /// Where names resolve: a scope of the tree, and the block scopes of the
@@ -390,6 +390,58 @@ impl<'a> Sema<'a> {
                     }
                 };
                 return Some(self.types.matrix(sc, r, c));
+            }
+            "PointStream" | "LineStream" | "TriangleStream" => {
+                let kind = match s {
+                    "PointStream" => StreamKind::Point,
+                    "LineStream" => StreamKind::Line,
+                    _ => StreamKind::Triangle,
+                };
+                let Some(arg) = args.and_then(|a| a.first()) else {
+                    self.error(
+                        codes::BAD_TEMPLATE_ARGS,
+                        format!("`{s}` needs a vertex type: `{s}<T>`"),
+                        span,
+                        "missing template argument",
+                    );
+                    return Some(types::ERROR);
+                };
+                let elem = self.template_type_arg(arg, env);
+                if elem == types::ERROR {
+                    return Some(types::ERROR);
+                }
+                return Some(self.types.intern(Ty::Stream(kind, elem)));
+            }
+            // `InputPatch<T, N>` and `OutputPatch<T, N>` are arrays of `N`
+            // control points (SPIR-V.rst, "InputPatch and OutputPatch"); the
+            // entry point tells them apart by the parameter's written type.
+            "InputPatch" | "OutputPatch" => {
+                let (Some(arg), Some(_)) =
+                    (args.and_then(|a| a.first()), args.and_then(|a| a.get(1)))
+                else {
+                    self.error(
+                        codes::BAD_TEMPLATE_ARGS,
+                        format!("`{s}` needs a control point type and a count: `{s}<T, N>`"),
+                        span,
+                        "missing template arguments",
+                    );
+                    return Some(types::ERROR);
+                };
+                let elem = self.template_type_arg(arg, env);
+                let n = self.template_int_arg(args.and_then(|a| a.get(1)), env, span, 1)?;
+                if !(1..=32).contains(&n) {
+                    self.error(
+                        codes::BAD_TEMPLATE_ARGS,
+                        format!("`{s}` holds 1 to 32 control points, not {n}"),
+                        span,
+                        "invalid control point count",
+                    );
+                    return Some(types::ERROR);
+                }
+                if elem == types::ERROR {
+                    return Some(types::ERROR);
+                }
+                return Some(self.types.array(elem, Some(n as u32)));
             }
             _ => {}
         }

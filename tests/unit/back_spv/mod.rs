@@ -155,6 +155,7 @@ impl ModuleBuilder {
             workgroup_size,
             execution_modes: Vec::new(),
             patch_constant_function: None,
+            streams: Vec::new(),
         });
     }
 }

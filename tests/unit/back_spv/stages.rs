@@ -37,9 +37,9 @@ fn geometry_shader_emits_vertices() {
         let p = f.access(gin, idx, v_in_ptr);
         let v = f.load(p, vec4);
         f.store(gout, v);
-        f.stmt(Statement::EmitVertex { stream: 0 });
+        f.stmt(Statement::EmitVertex { stream: None });
     }
-    f.stmt(Statement::EndPrimitive { stream: 0 });
+    f.stmt(Statement::EndPrimitive { stream: None });
     let main = mb.add_function(f);
     mb.entry("main", Stage::Geometry, main, [0; 3]);
     mb.m.entry_points[0].execution_modes = vec![

@@ -13,6 +13,7 @@ mod end_to_end;
 mod gaps;
 mod language;
 mod resources;
+mod stages;
 mod storage;
 mod sysvals;
 

@@ -11,7 +11,7 @@ fn spirv_text(src: &str, profile: &str, env: TargetEnv) -> String {
     let mut o = common::options_for(profile);
     o.target_env = env;
     let (loader, path) = common::single_file(src);
-    let c = hlslc::compile(&path, &loader, &o);
+    let c = crate::compile(&path, &loader, &o);
     let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
     let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
         panic!("compile failed for {profile} {env:?}:\n{text}");

@@ -12,6 +12,11 @@
 //! Targets are `R32G32B32A32_SFLOAT` (every value a shader writes comes back
 //! exactly) and are cleared to `clear` first. A classic render pass keeps to
 //! Vulkan 1.0 (dynamic rendering would need 1.3 or an extension).
+//!
+//! Optional geometry, hull and domain shaders join the pipeline
+//! (`Draw::gs`, `Draw::hs`/`Draw::ds` with a patch-list topology), and
+//! targets may have several array layers (`Draw::layers`, for
+//! `SV_RenderTargetArrayIndex`), each read back on its own.
 
 use super::check::Layout;
 use super::interface::{self, Count};
@@ -51,9 +56,20 @@ pub struct Draw<'a> {
     pub vertex_buffer: Option<VertexBuffer>,
     pub cull_mode: vk::CullModeFlags,
     pub front_face: vk::FrontFace,
-    /// Visible to both stages, at offset 0.
+    /// Visible to every stage, at offset 0.
     pub push_constants: Vec<u8>,
     pub timeout: Duration,
+    /// A geometry shader: module and entry point.
+    pub gs: Option<(&'a [u32], &'a str)>,
+    /// Hull and domain shaders (both or neither); the topology must then
+    /// be `PATCH_LIST` with `patch_control_points` per patch.
+    pub hs: Option<(&'a [u32], &'a str)>,
+    pub ds: Option<(&'a [u32], &'a str)>,
+    pub topology: vk::PrimitiveTopology,
+    pub patch_control_points: u32,
+    /// Array layers of every target; `draw` returns target `t`'s layer `l`
+    /// at index `t * layers + l`.
+    pub layers: u32,
 }
 
 impl<'a> Draw<'a> {
@@ -76,7 +92,67 @@ impl<'a> Draw<'a> {
             front_face: vk::FrontFace::COUNTER_CLOCKWISE,
             push_constants: Vec::new(),
             timeout: Duration::from_secs(10),
+            gs: None,
+            hs: None,
+            ds: None,
+            topology: vk::PrimitiveTopology::TRIANGLE_LIST,
+            patch_control_points: 0,
+            layers: 1,
         }
+    }
+
+    /// The shader stages of the pipeline: (module, entry, stage, model
+    /// number, name).
+    fn stages(&self) -> Vec<(&'a [u32], &'a str, vk::ShaderStageFlags, u32, &'static str)> {
+        let mut v = vec![(
+            self.vs,
+            self.vs_entry,
+            vk::ShaderStageFlags::VERTEX,
+            interface::MODEL_VERTEX,
+            "Vertex",
+        )];
+        if let Some((m, e)) = self.hs {
+            v.push((
+                m,
+                e,
+                vk::ShaderStageFlags::TESSELLATION_CONTROL,
+                interface::MODEL_TESS_CONTROL,
+                "TessellationControl",
+            ));
+        }
+        if let Some((m, e)) = self.ds {
+            v.push((
+                m,
+                e,
+                vk::ShaderStageFlags::TESSELLATION_EVALUATION,
+                interface::MODEL_TESS_EVALUATION,
+                "TessellationEvaluation",
+            ));
+        }
+        if let Some((m, e)) = self.gs {
+            v.push((
+                m,
+                e,
+                vk::ShaderStageFlags::GEOMETRY,
+                interface::MODEL_GEOMETRY,
+                "Geometry",
+            ));
+        }
+        v.push((
+            self.ps,
+            self.ps_entry,
+            vk::ShaderStageFlags::FRAGMENT,
+            interface::MODEL_FRAGMENT,
+            "Fragment",
+        ));
+        v
+    }
+
+    /// Every stage of the pipeline, as flags.
+    fn stage_flags(&self) -> vk::ShaderStageFlags {
+        self.stages()
+            .iter()
+            .fold(vk::ShaderStageFlags::empty(), |f, s| f | s.2)
     }
 }
 
@@ -130,6 +206,33 @@ impl Runner {
                 limits.max_push_constants_size
             ));
         }
+        let f = &self.info.features;
+        if draw.gs.is_some() && !super::on(f.geometry_shader) {
+            return Err("the device has no geometry shaders".into());
+        }
+        if draw.hs.is_some() != draw.ds.is_some() {
+            return Err("a hull shader and a domain shader go together".into());
+        }
+        if draw.hs.is_some() {
+            if !super::on(f.tessellation_shader) {
+                return Err("the device has no tessellation shaders".into());
+            }
+            if draw.topology != vk::PrimitiveTopology::PATCH_LIST
+                || draw.patch_control_points == 0
+                || draw.patch_control_points > limits.max_tessellation_patch_size
+            {
+                return Err(format!(
+                    "tessellation draws patch lists of 1 to {} control points",
+                    limits.max_tessellation_patch_size
+                ));
+            }
+        }
+        if draw.layers == 0 || draw.layers > limits.max_framebuffer_layers {
+            return Err(format!(
+                "{} layers: the device allows 1 to {}",
+                draw.layers, limits.max_framebuffer_layers
+            ));
+        }
         let mut layout: Layout = BTreeMap::new();
         for r in resources {
             self.check_resource(r)?;
@@ -150,15 +253,7 @@ impl Runner {
             }
             slot.1 = slot.1.max(r.array_element + 1);
         }
-        for (words, entry, model, stage) in [
-            (draw.vs, draw.vs_entry, interface::MODEL_VERTEX, "Vertex"),
-            (
-                draw.ps,
-                draw.ps_entry,
-                interface::MODEL_FRAGMENT,
-                "Fragment",
-            ),
-        ] {
+        for (words, entry, _, model, stage) in draw.stages() {
             let module = interface::scan(words)?;
             if module.version > self.info.max_spirv_version {
                 return Err(format!(
@@ -218,6 +313,7 @@ impl Scope<'_> {
         &mut self,
         width: u32,
         height: u32,
+        layers: u32,
     ) -> Result<(vk::Image, vk::ImageView), String> {
         let d = &self.runner.device;
         let info = vk::ImageCreateInfo::default()
@@ -229,7 +325,7 @@ impl Scope<'_> {
                 depth: 1,
             })
             .mip_levels(1)
-            .array_layers(1)
+            .array_layers(layers)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC)
@@ -239,9 +335,16 @@ impl Scope<'_> {
             let image = self.device_image(&info, "no memory type for a render target")?;
             let view_info = vk::ImageViewCreateInfo::default()
                 .image(image)
-                .view_type(vk::ImageViewType::TYPE_2D)
+                .view_type(if layers > 1 {
+                    vk::ImageViewType::TYPE_2D_ARRAY
+                } else {
+                    vk::ImageViewType::TYPE_2D
+                })
                 .format(TARGET_FORMAT)
-                .subresource_range(COLOR_RANGE);
+                .subresource_range(vk::ImageSubresourceRange {
+                    layer_count: layers,
+                    ..COLOR_RANGE
+                });
             let view = self.track(
                 d.create_image_view(&view_info, None),
                 Object::ImageView,
@@ -309,19 +412,22 @@ impl Scope<'_> {
     ) -> Result<Vec<Vec<f32>>, String> {
         let r = self.runner;
         let d = &r.device;
-        let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+        let stages = draw.stage_flags();
         let (w, h) = (draw.width, draw.height);
         unsafe {
-            let vs = self.track(
-                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(draw.vs), None),
-                Object::ShaderModule,
-                "vkCreateShaderModule",
-            )?;
-            let ps = self.track(
-                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(draw.ps), None),
-                Object::ShaderModule,
-                "vkCreateShaderModule",
-            )?;
+            let mut modules = Vec::new();
+            for (words, entry, stage, _, _) in draw.stages() {
+                let m = self.track(
+                    d.create_shader_module(
+                        &vk::ShaderModuleCreateInfo::default().code(words),
+                        None,
+                    ),
+                    Object::ShaderModule,
+                    "vkCreateShaderModule",
+                )?;
+                let name = entry_name(entry).ok_or("entry name contains a NUL byte")?;
+                modules.push((m, name, stage));
+            }
             let set_layouts = self.set_layouts(layout, stages)?;
             let push_ranges = [vk::PushConstantRange::default()
                 .stage_flags(stages)
@@ -339,7 +445,7 @@ impl Scope<'_> {
             let render_pass = self.render_pass(draw.targets)?;
             let mut targets = Vec::new();
             for _ in 0..draw.targets {
-                targets.push(self.render_target(w, h)?);
+                targets.push(self.render_target(w, h, draw.layers)?);
             }
             let views: Vec<vk::ImageView> = targets.iter().map(|t| t.1).collect();
             let fb_info = vk::FramebufferCreateInfo::default()
@@ -347,7 +453,7 @@ impl Scope<'_> {
                 .attachments(&views)
                 .width(w)
                 .height(h)
-                .layers(1);
+                .layers(draw.layers);
             let framebuffer = self.track(
                 d.create_framebuffer(&fb_info, None),
                 Object::Framebuffer,
@@ -355,18 +461,15 @@ impl Scope<'_> {
             )?;
 
             // The pipeline: fixed state for a plain opaque draw.
-            let vs_name = entry_name(draw.vs_entry).ok_or("entry name contains a NUL byte")?;
-            let ps_name = entry_name(draw.ps_entry).ok_or("entry name contains a NUL byte")?;
-            let shader_stages = [
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::VERTEX)
-                    .module(vs)
-                    .name(&vs_name),
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::FRAGMENT)
-                    .module(ps)
-                    .name(&ps_name),
-            ];
+            let shader_stages: Vec<vk::PipelineShaderStageCreateInfo> = modules
+                .iter()
+                .map(|(m, name, stage)| {
+                    vk::PipelineShaderStageCreateInfo::default()
+                        .stage(*stage)
+                        .module(*m)
+                        .name(name)
+                })
+                .collect();
             let (bindings, attributes): (Vec<_>, Vec<_>) = match &draw.vertex_buffer {
                 None => (Vec::new(), Vec::new()),
                 Some(vb) => (
@@ -391,8 +494,10 @@ impl Scope<'_> {
             let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
                 .vertex_binding_descriptions(&bindings)
                 .vertex_attribute_descriptions(&attributes);
-            let input_assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-                .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+            let input_assembly =
+                vk::PipelineInputAssemblyStateCreateInfo::default().topology(draw.topology);
+            let tessellation = vk::PipelineTessellationStateCreateInfo::default()
+                .patch_control_points(draw.patch_control_points);
             let viewports = [vk::Viewport {
                 x: 0.0,
                 y: 0.0,
@@ -427,7 +532,7 @@ impl Scope<'_> {
                 .collect();
             let blend =
                 vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
-            let pipeline_info = [vk::GraphicsPipelineCreateInfo::default()
+            let mut pipeline_info = vk::GraphicsPipelineCreateInfo::default()
                 .stages(&shader_stages)
                 .vertex_input_state(&vertex_input)
                 .input_assembly_state(&input_assembly)
@@ -437,7 +542,11 @@ impl Scope<'_> {
                 .color_blend_state(&blend)
                 .layout(pipeline_layout)
                 .render_pass(render_pass)
-                .subpass(0)];
+                .subpass(0);
+            if draw.hs.is_some() {
+                pipeline_info = pipeline_info.tessellation_state(&tessellation);
+            }
+            let pipeline_info = [pipeline_info];
             let pipeline = match d.create_graphics_pipelines(
                 vk::PipelineCache::null(),
                 &pipeline_info,
@@ -462,7 +571,7 @@ impl Scope<'_> {
             };
             let texel_bytes = u64::from(w) * u64::from(h) * 16;
             let mut readbacks = Vec::new();
-            for _ in 0..draw.targets {
+            for _ in 0..draw.targets * draw.layers {
                 readbacks.push(self.host_buffer(
                     texel_bytes,
                     vk::BufferUsageFlags::TRANSFER_DST,
@@ -472,12 +581,7 @@ impl Scope<'_> {
 
             // Record.
             let cmd = self.begin_commands()?;
-            self.record_uploads(
-                cmd,
-                resources,
-                &backings,
-                vk::PipelineStageFlags::VERTEX_SHADER | vk::PipelineStageFlags::FRAGMENT_SHADER,
-            );
+            self.record_uploads(cmd, resources, &backings, shader_stages_mask(stages));
             let clears: Vec<vk::ClearValue> = (0..draw.targets)
                 .map(|_| vk::ClearValue {
                     color: vk::ClearColorValue {
@@ -512,7 +616,9 @@ impl Scope<'_> {
             d.cmd_end_render_pass(cmd);
             // The render pass's final dependency made the targets readable
             // by transfers, in TRANSFER_SRC_OPTIMAL.
-            for (&(image, _), &(buffer, _)) in targets.iter().zip(&readbacks) {
+            for (i, &(buffer, _)) in readbacks.iter().enumerate() {
+                let (t, layer) = (i as u32 / draw.layers, i as u32 % draw.layers);
+                let image = targets[t as usize].0;
                 let region = vk::BufferImageCopy {
                     buffer_offset: 0,
                     buffer_row_length: 0,
@@ -520,7 +626,7 @@ impl Scope<'_> {
                     image_subresource: vk::ImageSubresourceLayers {
                         aspect_mask: vk::ImageAspectFlags::COLOR,
                         mip_level: 0,
-                        base_array_layer: 0,
+                        base_array_layer: layer,
                         layer_count: 1,
                     },
                     image_offset: vk::Offset3D::default(),
@@ -545,9 +651,7 @@ impl Scope<'_> {
                 .dst_access_mask(vk::AccessFlags::HOST_READ);
             d.cmd_pipeline_barrier(
                 cmd,
-                vk::PipelineStageFlags::VERTEX_SHADER
-                    | vk::PipelineStageFlags::FRAGMENT_SHADER
-                    | vk::PipelineStageFlags::TRANSFER,
+                shader_stages_mask(stages) | vk::PipelineStageFlags::TRANSFER,
                 vk::PipelineStageFlags::HOST,
                 vk::DependencyFlags::empty(),
                 &[to_host],
@@ -577,6 +681,19 @@ impl Scope<'_> {
                 .collect())
         }
     }
+}
+
+/// The pipeline stages of shader stages `s`.
+fn shader_stages_mask(s: vk::ShaderStageFlags) -> vk::PipelineStageFlags {
+    let mut m = vk::PipelineStageFlags::VERTEX_SHADER | vk::PipelineStageFlags::FRAGMENT_SHADER;
+    if s.contains(vk::ShaderStageFlags::GEOMETRY) {
+        m |= vk::PipelineStageFlags::GEOMETRY_SHADER;
+    }
+    if s.contains(vk::ShaderStageFlags::TESSELLATION_CONTROL) {
+        m |= vk::PipelineStageFlags::TESSELLATION_CONTROL_SHADER
+            | vk::PipelineStageFlags::TESSELLATION_EVALUATION_SHADER;
+    }
+    m
 }
 
 const COLOR_RANGE: vk::ImageSubresourceRange = vk::ImageSubresourceRange {

@@ -45,6 +45,12 @@ pub const MODEL_GLCOMPUTE: u32 = 5;
 pub const MODEL_VERTEX: u32 = 0;
 /// `ExecutionModel Fragment`.
 pub const MODEL_FRAGMENT: u32 = 4;
+/// `ExecutionModel TessellationControl`.
+pub const MODEL_TESS_CONTROL: u32 = 1;
+/// `ExecutionModel TessellationEvaluation`.
+pub const MODEL_TESS_EVALUATION: u32 = 2;
+/// `ExecutionModel Geometry`.
+pub const MODEL_GEOMETRY: u32 = 3;
 
 /// How many descriptors a binding declares.
 #[derive(Clone, Copy, Debug, PartialEq)]

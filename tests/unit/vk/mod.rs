@@ -107,6 +107,8 @@ const OPTIONAL_EXTENSIONS: &[&CStr] = &[
     c"VK_EXT_shader_demote_to_helper_invocation",
     c"VK_EXT_shader_stencil_export",
     c"VK_EXT_shader_viewport_index_layer",
+    // Geometry shaders with several output streams (geometryStreams).
+    c"VK_EXT_transform_feedback",
     c"VK_GOOGLE_hlsl_functionality1",
     c"VK_GOOGLE_user_type",
     c"VK_GOOGLE_decorate_string",
@@ -158,6 +160,9 @@ pub struct DeviceInfo {
     /// `VK_KHR_fragment_shader_barycentric` (`SV_Barycentrics`); all false
     /// without the extension.
     pub barycentric: vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR<'static>,
+    /// `VK_EXT_transform_feedback` (its `geometryStreams` lets a geometry
+    /// shader write several streams); all false without the extension.
+    pub transform_feedback: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
 }
 
 /// `vk::Bool32` as `bool`.
@@ -501,6 +506,7 @@ unsafe fn create_device(
         let mut quad_control = vk::PhysicalDeviceShaderQuadControlFeaturesKHR::default();
         let mut robustness2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
         let mut barycentric = vk::PhysicalDeviceFragmentShaderBarycentricFeaturesKHR::default();
+        let mut transform_feedback = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
         let mut features2 = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut f11)
             .push_next(&mut f12);
@@ -533,6 +539,9 @@ unsafe fn create_device(
         }
         if has(&enabled, c"VK_KHR_fragment_shader_barycentric") {
             features2 = features2.push_next(&mut barycentric);
+        }
+        if has(&enabled, c"VK_EXT_transform_feedback") {
+            features2 = features2.push_next(&mut transform_feedback);
         }
         instance.get_physical_device_features2(physical_device, &mut features2);
 
@@ -597,6 +606,7 @@ unsafe fn create_device(
             compute_derivatives: unchain(derivatives),
             robustness2: unchain(robustness2),
             barycentric: unchain(barycentric),
+            transform_feedback: unchain(transform_feedback),
         };
         Ok(DeviceParts {
             physical_device,
