@@ -172,9 +172,14 @@ fn geometry_instances_write_their_layers() {
 fn only_stream_zero_is_rasterized() {
     let runner = vk::shared();
     let info = runner.info();
-    if !vk::on(info.transform_feedback.geometry_streams) {
+    // Several streams need geometryStreams (VK_EXT_transform_feedback);
+    // points written from a geometry shader take their PointSize with
+    // shaderTessellationAndGeometryPointSize.
+    if !vk::on(info.transform_feedback.geometry_streams)
+        || !vk::on(info.features.shader_tessellation_and_geometry_point_size)
+    {
         eprintln!(
-            "skipped: {} has no geometryStreams (VK_EXT_transform_feedback)",
+            "skipped: {} has no geometryStreams or geometry point size",
             info.name
         );
         return;
@@ -182,12 +187,16 @@ fn only_stream_zero_is_rasterized() {
     run(
         "streams",
         Stages::Geometry,
-        |d| d.clear = [-1.0; 4],
+        |d| {
+            d.topology = avk::PrimitiveTopology::POINT_LIST;
+            d.vertex_count = 8 * 16;
+            d.clear = [-1.0; 4];
+        },
         Vec::new,
         |t, env| {
-            check_pixels(&t[0], &format!("streams {env:?}"), 0.0, |x, _| {
+            check_pixels(&t[0], &format!("streams {env:?}"), 0.0, |x, y| {
                 if x < 8 {
-                    [1.0, 2.0, 3.0, 4.0]
+                    [x as f32 + 0.5, y as f32 + 0.5, 3.0, 4.0]
                 } else {
                     [-1.0; 4]
                 }

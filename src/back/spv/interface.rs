@@ -423,6 +423,12 @@ impl Writer<'_> {
         let input = space == AddressSpace::Input;
         match b {
             BuiltIn::ClipDistance => self.capability(Capability::ClipDistance),
+            BuiltIn::PointSize if stage == Stage::Geometry => {
+                self.capability(Capability::GeometryPointSize)
+            }
+            BuiltIn::PointSize if matches!(stage, Stage::Hull | Stage::Domain) => {
+                self.capability(Capability::TessellationPointSize)
+            }
             BuiltIn::CullDistance => self.capability(Capability::CullDistance),
             BuiltIn::SampleId | BuiltIn::SamplePosition => {
                 self.capability(Capability::SampleRateShading)

@@ -368,6 +368,32 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         ft,
                     );
                     let fname = format!("{name}.{}", f.name);
+                    // `[[vk::builtin("PointSize")]]`: the point size of
+                    // vertex, domain and geometry shader outputs.
+                    if f.vk_builtin.is_some_and(|b| b.as_str() == "PointSize")
+                        && matches!(
+                            self.s.stage,
+                            Stage::Vertex | Stage::Domain | Stage::Geometry
+                        )
+                    {
+                        let g = self.builtin_var(
+                            io,
+                            spirv::BuiltIn::PointSize,
+                            IoDir::Output,
+                            "gl_PointSize",
+                            crate::sema::types::FLOAT,
+                        );
+                        let c = self.cast(Val::expr(f.ty, e), crate::sema::types::FLOAT, f.span);
+                        let Some(h) = self.value(&c) else { return };
+                        let it = self.s.ir_ty(crate::sema::types::FLOAT);
+                        let pty = self.ptr_type(it, ir::AddressSpace::Output);
+                        let p = self.add(ir::Expression::GlobalVariable(g), pty);
+                        self.stmt(ir::Statement::Store {
+                            pointer: p,
+                            value: h,
+                        });
+                        continue;
+                    }
                     self.stage_output(
                         io,
                         e,

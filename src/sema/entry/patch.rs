@@ -184,6 +184,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         name: &str,
     ) -> Option<Option<ir::Handle<ir::Expression>>> {
         let stage = self.s.stage;
+        // A type that failed to resolve was reported already.
+        if p.ty == types::ERROR {
+            return Some(None);
+        }
         if let Ty::Stream(..) = *self.s.types.get(p.ty) {
             if stage != Stage::Geometry {
                 self.s.error(
@@ -246,7 +250,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             return None;
         }
-        let tree = self.vertex_io(io, IoDir::Input, elem, n, p.semantic, vk, name, p.span)?;
+        let Some(tree) = self.vertex_io(io, IoDir::Input, elem, n, p.semantic, vk, name, p.span)
+        else {
+            return Some(None);
+        };
         Some(self.load_vertex_io(&tree, n, p.span))
     }
 

@@ -529,3 +529,18 @@ fn reflection_and_ir_show_the_stages() {
     assert!(text.contains("patch_constant constants"), "{text}");
     assert!(text.contains("location(0) patch"), "{text}");
 }
+
+#[test]
+fn point_size_output_of_geometry_shaders() {
+    let src = "struct P { float4 pos : SV_Position; [[vk::builtin(\"PointSize\")]] float size : PSIZE; };\n\
+               [maxvertexcount(1)] void main(point P p[1], inout PointStream<P> s) { P o = p[0]; o.size = 2; s.Append(o); }";
+    let a = asm("gs_6_0", src);
+    has_all(
+        &a,
+        &[
+            "OpCapability GeometryPointSize",
+            "OpDecorate %gl_PointSize BuiltIn PointSize",
+            "%gl_PointSize = OpVariable %_ptr_Output_float Output",
+        ],
+    );
+}

@@ -163,6 +163,9 @@ pub struct DeviceInfo {
     /// `VK_EXT_transform_feedback` (its `geometryStreams` lets a geometry
     /// shader write several streams); all false without the extension.
     pub transform_feedback: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
+    /// Its limits (`transformFeedbackStreamsLinesTriangles`: several
+    /// streams of lines or triangles); zero without the extension.
+    pub transform_feedback_properties: vk::PhysicalDeviceTransformFeedbackPropertiesEXT<'static>,
 }
 
 /// `vk::Bool32` as `bool`.
@@ -564,11 +567,15 @@ unsafe fn create_device(
         let mut p11 = vk::PhysicalDeviceVulkan11Properties::default();
         let mut p12 = vk::PhysicalDeviceVulkan12Properties::default();
         let mut p13 = vk::PhysicalDeviceVulkan13Properties::default();
+        let mut ptf = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
         let mut props2 = vk::PhysicalDeviceProperties2::default()
             .push_next(&mut p11)
             .push_next(&mut p12);
         if has_13 {
             props2 = props2.push_next(&mut p13);
+        }
+        if has(&enabled, c"VK_EXT_transform_feedback") {
+            props2 = props2.push_next(&mut ptf);
         }
         instance.get_physical_device_properties2(physical_device, &mut props2);
         let properties = props2.properties;
@@ -607,6 +614,7 @@ unsafe fn create_device(
             robustness2: unchain(robustness2),
             barycentric: unchain(barycentric),
             transform_feedback: unchain(transform_feedback),
+            transform_feedback_properties: unchain(ptf),
         };
         Ok(DeviceParts {
             physical_device,
