@@ -270,7 +270,10 @@ fn quad_patch_tessellated_by_cbuffer_factors_with_heights() {
             ]
         },
         |t, env| {
-            check_pixels(&t[0], &format!("quad patch {env:?}"), 2e-5, |x, y| {
+            // Interpolation precision is the implementation's (Vulkan,
+            // "Interpolation"): NVIDIA's differs from the reference by up
+            // to 3e-5; a wrong mesh moves values by 1/8 or more.
+            check_pixels(&t[0], &format!("quad patch {env:?}"), 1e-4, |x, y| {
                 let u = inverse(ndc(x, W), &col_x);
                 let v = inverse(ndc(y, H), &|j| heights[j]);
                 [u, v, sum[0], sum[1]]
@@ -330,7 +333,10 @@ fn triangle_patch_tessellated_into_six_triangles() {
             )]
         },
         |t, env| {
-            check_pixels(&t[0], &format!("triangle patch {env:?}"), 2e-5, |x, y| {
+            // Interpolation precision is the implementation's (Vulkan,
+            // "Interpolation"): NVIDIA's differs from the reference by up
+            // to 3e-5; a wrong mesh moves values by 1/8 or more.
+            check_pixels(&t[0], &format!("triangle patch {env:?}"), 1e-4, |x, y| {
                 let p = [x as f32 + 0.5, y as f32 + 0.5];
                 for tri in &fan {
                     let [a, b, c] = tri.map(to_xy);
