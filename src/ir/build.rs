@@ -18,6 +18,19 @@
 
 use super::*;
 
+impl Expression {
+    /// A conversion to `kind` (`convert`: the new width) or a bit cast
+    /// (`None`), not precise: the precise pass marks what must be.
+    pub fn cast(expr: Handle<Expression>, kind: ScalarKind, convert: Option<u8>) -> Expression {
+        Expression::As {
+            expr,
+            kind,
+            convert,
+            precise: false,
+        }
+    }
+}
+
 /// A function under construction: its arena, its open blocks (the body at
 /// the bottom, where statements go the last) and the expressions not yet
 /// covered by an `Emit`.
@@ -360,15 +373,7 @@ impl<'m> FunctionBuilder<'m> {
             TypeInner::Vector { size, .. } => self.vector(size, scalar),
             _ => self.scalar(scalar),
         };
-        self.expr(
-            Expression::As {
-                expr,
-                kind,
-                convert,
-                precise: false,
-            },
-            ty,
-        )
+        self.expr(Expression::cast(expr, kind, convert), ty)
     }
 
     pub fn compose(

@@ -196,6 +196,18 @@ pub(crate) fn options() -> impl Iterator<Item = &'static Opt> {
         .flatten()
 }
 
+/// `--help`: print the options instead of compiling.
+fn help(p: &mut Parser, _: &[&str]) -> Result<(), String> {
+    p.cl.action = super::Action::Help;
+    Ok(())
+}
+
+/// `--version`: print hlslc's version instead of compiling.
+fn version(p: &mut Parser, _: &[&str]) -> Result<(), String> {
+    p.cl.action = super::Action::Version;
+    Ok(())
+}
+
 /// The options outside the SPIR-V section, in `--help` order.
 const GENERAL: &[Opt] = &[
     // Compilation
@@ -606,32 +618,16 @@ const DIAGNOSTICS_AND_COMPATIBILITY: &[Opt] = &[
         Flag,
         "",
         Diagnostics,
-        Set(|p, _| {
-            p.cl.action = super::Action::Help;
-            Ok(())
-        }),
+        Set(help),
         "Print this help",
     ),
-    own(
-        &["-h"],
-        Flag,
-        "",
-        Diagnostics,
-        Set(|p, _| {
-            p.cl.action = super::Action::Help;
-            Ok(())
-        }),
-        "Print this help",
-    ),
+    own(&["-h"], Flag, "", Diagnostics, Set(help), "Print this help"),
     dxc(
         &["--version"],
         Flag,
         "",
         Diagnostics,
-        Set(|p, _| {
-            p.cl.action = super::Action::Version;
-            Ok(())
-        }),
+        Set(version),
         "Print hlslc's version",
     ),
     own(
@@ -639,10 +635,7 @@ const DIAGNOSTICS_AND_COMPATIBILITY: &[Opt] = &[
         Flag,
         "",
         Diagnostics,
-        Set(|p, _| {
-            p.cl.action = super::Action::Version;
-            Ok(())
-        }),
+        Set(version),
         "Print hlslc's version",
     ),
     // Accepted for DXC compatibility

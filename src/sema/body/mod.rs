@@ -297,15 +297,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         convert: Option<u8>,
         ty: ir::Handle<ir::Type>,
     ) -> ir::Handle<ir::Expression> {
-        self.add(
-            ir::Expression::As {
-                expr,
-                kind,
-                convert,
-                precise: false,
-            },
-            ty,
-        )
+        self.add(ir::Expression::cast(expr, kind, convert), ty)
     }
     /// A value of HLSL type `ty` composed of `components`.
     pub fn compose(

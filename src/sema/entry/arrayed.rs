@@ -183,15 +183,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         n: u32,
         span: Span,
     ) -> Option<VertexIo> {
-        let Some(shape) = self.s.types.shape(ty) else {
-            self.s.error(
-                codes::BAD_SEMANTIC,
-                "a clip or cull distance is a float or a vector of floats",
-                span,
-                "not a float scalar or vector",
-            );
-            return None;
-        };
+        let shape = self.s.distance_shape(ty, span)?;
         let (offsets, sizes) = match dir {
             IoDir::Input => (&io.in_distance_offsets, io.in_distance_sizes),
             IoDir::Output => (&io.distance_offsets, io.distance_sizes),

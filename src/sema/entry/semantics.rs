@@ -173,6 +173,21 @@ pub(super) fn stage_only(sem: &str) -> Option<(&'static [Stage], IoDir, &'static
 }
 
 impl<'a> Sema<'a> {
+    /// The shape of a clip or cull distance of type `ty`: a float or a
+    /// vector of floats, else an error at `span`.
+    pub(crate) fn distance_shape(&mut self, ty: TyId, span: Span) -> Option<types::Shape> {
+        let shape = self.types.shape(ty).filter(|s| s.count() <= 4);
+        if shape.is_none() {
+            self.error(
+                codes::BAD_SEMANTIC,
+                "a clip or cull distance is a float or a vector of floats",
+                span,
+                "not a float scalar or vector",
+            );
+        }
+        shape
+    }
+
     /// An Input built-in read by an intrinsic (one global per built-in).
     pub fn builtin_input(
         &mut self,
@@ -277,13 +292,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         else {
             return;
         };
-        let Some(shape) = self.s.types.shape(ty) else {
-            self.s.error(
-                codes::BAD_SEMANTIC,
-                "a clip or cull distance is a float or a vector of floats",
-                span,
-                "not a float scalar or vector",
-            );
+        let Some(shape) = self.s.distance_shape(ty, span) else {
             return;
         };
         let count = shape.count();

@@ -369,15 +369,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             .distance_offsets
             .iter()
             .find(|&&(c, k, _)| c == cull && k == n)?;
-        let Some(shape) = self.s.types.shape(ty).filter(|s| s.count() <= 4) else {
-            self.s.error(
-                codes::BAD_SEMANTIC,
-                "a clip or cull distance is a float or a vector of floats",
-                span,
-                "not a float scalar or vector",
-            );
-            return None;
-        };
+        let shape = self.s.distance_shape(ty, span)?;
         let count = shape.count();
         let size = io.distance_sizes[usize::from(cull)];
         let arr = self.s.types.array(types::FLOAT, Some(size));

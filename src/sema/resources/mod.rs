@@ -341,7 +341,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 | "GatherCmp" | "GatherCmpRed"
                     if !rw && !ms =>
                 {
-                    self.sample(obj, dim, array, elem_ty, m, args, span)
+                    // An early error is an `Err` holding the error value.
+                    self.sample(obj, dim, array, elem_ty, m, &args, span)
+                        .unwrap_or_else(|v| v)
                 }
                 _ => self.res_error(kind, method),
             },

@@ -88,25 +88,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         Val::void()
     }
 
+    /// A `Sample*` or `Gather*` method of a texture; every early error is
+    /// an `Err` holding the error value.
     #[allow(clippy::too_many_arguments)]
     pub(in crate::sema) fn sample(
-        &mut self,
-        obj: Val,
-        dim: TexDim,
-        array: bool,
-        elem: TyId,
-        m: &str,
-        args: Vec<Arg>,
-        span: Span,
-    ) -> Val {
-        match self.sample_checked(obj, dim, array, elem, m, &args, span) {
-            Ok(v) | Err(v) => v,
-        }
-    }
-
-    /// `sample`, with every early error as `Err`.
-    #[allow(clippy::too_many_arguments)]
-    fn sample_checked(
         &mut self,
         obj: Val,
         dim: TexDim,
