@@ -23,7 +23,7 @@ use crate::span::Span;
 use rustc_hash::FxHashMap;
 use scope::{FuncDeclId, ScopeId};
 
-pub use image::{image_of, infer_format};
+pub use image::image_of;
 
 /// A scalar type. Literal types are the types of unsuffixed literals: they
 /// adapt to the other operand of an operation (DXC's "literal int/float").
