@@ -48,6 +48,11 @@ impl Path {
 #[derive(Clone, Debug, Default)]
 pub struct TranslationUnit {
     pub items: Vec<Item>,
+    /// Some code calls `GetAttributeAtVertex`: a pixel shader's
+    /// `nointerpolation` inputs are then read per vertex (DXC declares them
+    /// as arrays of three). Noted by the parser, so that sema knows it
+    /// before it declares the stage inputs.
+    pub reads_vertex_attributes: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -136,6 +136,13 @@ pub enum TArg {
         param: u16,
         value: i64,
     },
+    /// A function whose `nointerpolation` parameter `param` is given the
+    /// per-vertex pixel input named `input` (see `entry/vertex.rs`), so
+    /// that `GetAttributeAtVertex` in its body reads that input.
+    Vertex {
+        param: u16,
+        input: Symbol,
+    },
 }
 
 /// What a function returning a resource returns.
@@ -482,6 +489,36 @@ pub struct EntryState<'a> {
     pub uses_derivatives: bool,
     /// Geometry shaders: the output streams, in parameter order.
     pub streams: Vec<StreamOut>,
+    /// Per-vertex pixel inputs (`GetAttributeAtVertex`).
+    pub vertex: VertexInputs,
+}
+
+/// A pixel shader's `nointerpolation` inputs read one vertex at a time.
+/// When some code calls `GetAttributeAtVertex`, each of them is an array
+/// of three decorated `PerVertexKHR` (DXC); a plain read takes vertex 0.
+#[derive(Default)]
+pub struct VertexInputs {
+    /// The pixel shader calls `GetAttributeAtVertex` somewhere.
+    pub enabled: bool,
+    /// By the name the wrapper gives the input (`input.color`, the
+    /// parameter and its fields): the array variable, its element's IR
+    /// type, and the element's HLSL type as declared (`bool` inputs are
+    /// `uint` variables).
+    pub by_name: FxHashMap<String, VertexInput>,
+    /// The entry's parameters that hold such inputs: name and the span
+    /// of the declaration, to tell them from locals of the same name.
+    pub roots: Vec<(crate::intern::Symbol, Span)>,
+    /// `nointerpolation` inputs of other types (structs with a semantic,
+    /// arrays, matrices), by name: not read per vertex.
+    pub unsupported: Vec<String>,
+}
+
+/// One per-vertex input variable.
+#[derive(Clone, Copy)]
+pub struct VertexInput {
+    pub var: ir::Handle<ir::GlobalVariable>,
+    pub elem: ir::Handle<ir::Type>,
+    pub var_ty: crate::sema::types::TyId,
 }
 
 /// A geometry shader output stream.

@@ -29,7 +29,7 @@ pub use context::*;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::ast;
 use crate::ir;
-use crate::options::Options;
+use crate::options::{Options, Stage};
 
 /// Lowers a parsed translation unit to IR for the entry point and stage
 /// that `options` name. Returns `None` when any error was reported.
@@ -49,6 +49,7 @@ pub fn lower(
     };
     decl::attrs::check_items(&unit.items, profile.stage, diags);
     let mut s = Sema::new(options, diags, profile.stage);
+    s.entry.vertex.enabled = profile.stage == Stage::Pixel && unit.reads_vertex_attributes;
     s.declare_items(&unit.items, types::scope::GLOBAL_SCOPE);
     s.decls.summarize_out_params();
     s.build_globals_block();

@@ -492,6 +492,45 @@ fn barycentrics_as_colours() {
     );
 }
 
+/// `GetAttributeAtVertex`: the three vertices' `nointerpolation` values
+/// read per vertex (a constant vertex, a function parameter, a loop
+/// index), the plain read being vertex 0's, and the barycentric sum of the
+/// per-vertex values equal to the interpolated one.
+#[test]
+#[ignore = "lavapipe (Mesa 22.3) has no VK_KHR_fragment_shader_barycentric; run with HLSLC_VK_DEVICE=NVIDIA and --ignored"]
+fn attributes_read_per_vertex() {
+    assert!(
+        has_barycentrics(),
+        "the device ({}) has no fragmentShaderBarycentric (VK_KHR_fragment_shader_barycentric): \
+         run this test on a GPU that has it, e.g. HLSLC_VK_DEVICE=NVIDIA",
+        vk::shared().info().name
+    );
+    run(
+        "vertex_attributes",
+        |d| {
+            d.targets = 4;
+            d.clear = [-1.0; 4];
+        },
+        Vec::new,
+        |t, env| {
+            let vertex = |id: f32| [id * 10.0 + 1.0, id * 10.0 + 2.0, id * 10.0 + 3.0];
+            let [a, b, c] = vertex(0.0);
+            check_pixels(&t[0], &format!("vertex 0 {env:?}"), 0.0, |_, _| {
+                [a, b, c, 100.0]
+            });
+            let [a, b, c] = vertex(1.0);
+            check_pixels(&t[1], &format!("vertex 1 {env:?}"), 0.0, |_, _| {
+                [a, b, c, 101.0]
+            });
+            let [a, b, c] = vertex(2.0);
+            check_pixels(&t[2], &format!("vertex 2 {env:?}"), 0.0, |_, _| {
+                [a, b, c, 0.5]
+            });
+            check_pixels(&t[3], &format!("rebuilt {env:?}"), 1e-3, |_, _| [0.0; 4]);
+        },
+    );
+}
+
 /// `IsHelperLane()` seen through a derivative, `SV_Coverage` read (one
 /// sample: 1) and written (0 drops the pixel), in every target
 /// environment (OpIsHelperInvocationEXT before Vulkan 1.3, the

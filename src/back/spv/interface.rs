@@ -298,9 +298,15 @@ impl Writer<'_> {
             }
             if ep.stage == Stage::Pixel {
                 let id = self.global_ids[g.index()];
+                // Per-vertex inputs are not interpolated at all: no `Flat`
+                // (as GLSL's `pervertexEXT` takes no interpolation qualifier).
+                let per_vertex = self
+                    .ir
+                    .io_decorations
+                    .contains(&(g, Decoration::PerVertexKHR));
                 let needs_flat = match global.io {
                     Some(ir::Binding::Location { interpolation, .. }) => {
-                        interpolation != Some(ir::Interpolation::Flat)
+                        interpolation != Some(ir::Interpolation::Flat) && !per_vertex
                     }
                     Some(ir::Binding::BuiltIn(_)) => true,
                     None => false,

@@ -86,6 +86,8 @@ pub struct ParseCtx<'t> {
     pub(super) unclosed: Cell<Option<(Span, char)>>,
     /// Where end of file is (just after the last token).
     pub(super) eof: Cell<Span>,
+    /// A call of `GetAttributeAtVertex` was parsed.
+    pub(super) vertex_attribute_call: Cell<bool>,
 }
 
 impl<'t> ParseCtx<'t> {
@@ -109,6 +111,7 @@ impl<'t> ParseCtx<'t> {
             pending_params: RefCell::new(Vec::new()),
             unclosed: Cell::new(None),
             eof: Cell::new(Span::default()),
+            vertex_attribute_call: Cell::new(false),
         }
     }
 

@@ -61,13 +61,14 @@ pub struct Tok {
 pub fn parse(tokens: &[PpToken], diags: &mut Diagnostics) -> ast::TranslationUnit {
     let ctx = ParseCtx::new(tokens);
     let result = grammar::TranslationUnitParser::new().parse(&ctx, adapter::Adapter::new(&ctx));
-    let unit = match result {
+    let mut unit = match result {
         Ok(unit) => unit,
         Err(e) => {
             ctx.report_parse_error(&e);
             ast::TranslationUnit::default()
         }
     };
+    unit.reads_vertex_attributes = ctx.vertex_attribute_call.get();
     diags.extend(ctx.into_diagnostics());
     unit
 }

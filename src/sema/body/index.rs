@@ -151,6 +151,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let arg = crate::sema::calls::Arg {
                     val: iv,
                     span: ispan,
+                    vertex: None,
                 };
                 self.call_candidates(&cands, Some(v), None, vec![arg], name, span, false)
             }

@@ -128,6 +128,9 @@ pub struct FnBuilder {
     pub scope: ScopeId,
     /// Counter for naming temporaries.
     temp_count: u32,
+    /// `nointerpolation` parameters bound to per-vertex pixel inputs
+    /// (`TArg::Vertex`): name, declaration span, the input's name.
+    pub vertex_params: Vec<(Symbol, Span, Symbol)>,
 }
 
 impl FnBuilder {
@@ -152,6 +155,7 @@ impl FnBuilder {
             this_struct: None,
             scope,
             temp_count: 0,
+            vertex_params: Vec::new(),
         }
     }
 }
@@ -461,6 +465,9 @@ impl<'a> Sema<'a> {
             let idx = next_arg;
             next_arg += 1;
             if let Some(name) = p.name {
+                if let Some(input) = vertex_argument(&inst, pi) {
+                    cx.fb.vertex_params.push((name, p.span, input));
+                }
                 cx.bind_param(p, name, idx, &writes, const_argument(&inst, pi));
             }
         }
@@ -477,6 +484,14 @@ impl<'a> Sema<'a> {
 fn const_argument(inst: &[TArg], param: usize) -> Option<i64> {
     inst.iter().find_map(|a| match a {
         TArg::ConstArg { param: p, value } if *p as usize == param => Some(*value),
+        _ => None,
+    })
+}
+
+/// The per-vertex input an instance was made for, for parameter `param`.
+fn vertex_argument(inst: &[TArg], param: usize) -> Option<Symbol> {
+    inst.iter().find_map(|a| match a {
+        TArg::Vertex { param: p, input } if *p as usize == param => Some(*input),
         _ => None,
     })
 }

@@ -335,7 +335,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let name = Symbol::intern(&format!("operator{}", binop_str(op)));
             let cands = self.struct_methods(va.ty, name);
             if !cands.is_empty() {
-                let arg = crate::sema::calls::Arg { val: vb, span };
+                let arg = crate::sema::calls::Arg {
+                    val: vb,
+                    span,
+                    vertex: None,
+                };
                 return self.call_candidates(&cands, Some(va), None, vec![arg], name, span, false);
             }
         }

@@ -28,6 +28,8 @@ struct Specialization {
     agg_this: Option<(Vec<ResPathId>, Vec<ir::Handle<ir::Expression>>)>,
     /// Constant arguments a function returning a resource is made for.
     const_args: Vec<TArg>,
+    /// Per-vertex inputs given to `nointerpolation` parameters.
+    vertex_args: Vec<TArg>,
 }
 
 /// The IR arguments of a call, and the copy-backs after it: (temporary
@@ -180,6 +182,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if self.s.types.is_resource(sig.ret) && spec.on {
             spec.const_args = self.constant_arguments(chosen, args);
         }
+        if self.s.entry.vertex.enabled {
+            spec.vertex_args = self.vertex_arguments(chosen, args)?;
+            if !spec.vertex_args.is_empty() {
+                if has_res && !spec.on {
+                    return Err(self.unsupported(
+                        "a function taking per-vertex inputs and a resource not known at compile time",
+                        span,
+                    ));
+                }
+                spec.on = true;
+            }
+        }
         Ok(spec)
     }
 
@@ -289,6 +303,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             key.extend(spec.res_ids.iter().map(|&r| TArg::Res(r)));
             key.extend(spec.const_args.iter().copied());
+            key.extend(spec.vertex_args.iter().copied());
             return Some(self.s.queue_instance(id, key, env, chosen.sig.clone()));
         }
         match &chosen.inst {

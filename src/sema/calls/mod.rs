@@ -31,6 +31,9 @@ pub(super) struct Viable<'a> {
 pub struct Arg {
     pub val: Val,
     pub span: Span,
+    /// The per-vertex pixel input the argument names, if any (only when
+    /// some code calls `GetAttributeAtVertex`).
+    pub vertex: Option<Symbol>,
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {
@@ -39,6 +42,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             .map(|a| Arg {
                 val: self.expr(a),
                 span: a.span,
+                vertex: self.vertex_name(a).map(|n| Symbol::intern(&n)),
             })
             .collect()
     }
@@ -139,6 +143,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             } else if let Some(Sym::Funcs(list)) = self.s.scopes.lookup_in(scope, name).cloned() {
                 cands = list.into_iter().map(|i| (i, 0)).collect();
             }
+        }
+        if cands.is_empty()
+            && callee.is_single()
+            && name.as_str() == "GetAttributeAtVertex"
+            && self.s.stage == crate::options::Stage::Pixel
+        {
+            return self.get_attribute_at_vertex(args, span);
         }
         let a = self.lower_args(args);
         if cands.is_empty() {

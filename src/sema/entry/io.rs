@@ -14,6 +14,7 @@ use crate::ir;
 use crate::options::Stage;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::Val;
+use crate::sema::context::VertexInput;
 use crate::sema::types::{Sc, Ty, TyId};
 use crate::span::Span;
 use rustc_hash::FxHashMap;
@@ -220,16 +221,35 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 && self.s.types.component(ty).is_some_and(|c| !c.is_float()))
             .then_some(ir::Interpolation::Flat)
         });
+        // Read per vertex: an array of the three vertices' values.
+        // (Not `bool`s, which are `uint` variables: DXC refuses them too.)
+        let per_vertex = self.s.entry.vertex.enabled
+            && interp == Some(ir::Interpolation::Flat)
+            && var_ty == ty
+            && matches!(self.s.types.get(ty), Ty::Scalar(_) | Ty::Vector(..));
+        if self.s.entry.vertex.enabled && interp == Some(ir::Interpolation::Flat) && !per_vertex {
+            self.s.entry.vertex.unsupported.push(name.to_string());
+        }
+        let var_it = if per_vertex {
+            self.s.module.ty(ir::TypeInner::Array {
+                base: it,
+                size: ir::ArraySize::Constant(3),
+                stride: None,
+            })
+        } else {
+            it
+        };
         let g = self.s.module.globals.append(ir::GlobalVariable {
             name: Some(format!("in.var.{sname}")),
             space: ir::AddressSpace::Input,
-            ty: it,
+            ty: var_it,
             init: None,
             binding: None,
             io: Some(ir::Binding::Location {
                 location,
                 index: None,
-                interpolation: if self.s.stage == Stage::Pixel {
+                // `PerVertexKHR` replaces `Flat`.
+                interpolation: if self.s.stage == Stage::Pixel && !per_vertex {
                     interpolation
                 } else {
                     None
@@ -249,7 +269,26 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             counter: None,
         });
         let pty = self.ptr_type(it, ir::AddressSpace::Input);
-        let p = self.add(ir::Expression::GlobalVariable(g), pty);
+        let p = if per_vertex {
+            self.s
+                .module
+                .io_decorations
+                .push((g, spirv::Decoration::PerVertexKHR));
+            self.s.entry.vertex.by_name.insert(
+                name.to_string(),
+                VertexInput {
+                    var: g,
+                    elem: it,
+                    var_ty,
+                },
+            );
+            // A plain read is the first vertex's value.
+            let apty = self.ptr_type(var_it, ir::AddressSpace::Input);
+            let a = self.add(ir::Expression::GlobalVariable(g), apty);
+            self.add(ir::Expression::AccessIndex { base: a, index: 0 }, pty)
+        } else {
+            self.add(ir::Expression::GlobalVariable(g), pty)
+        };
         let v = self.add(ir::Expression::Load { pointer: p }, it);
         if var_ty == ty {
             return Some(v);

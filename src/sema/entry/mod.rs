@@ -13,6 +13,7 @@ pub mod patch;
 pub mod semantics;
 pub mod sysvals;
 pub mod tess;
+pub mod vertex;
 
 use super::{Dir, Sema};
 use crate::diag::{Diagnostic, codes};
@@ -290,6 +291,9 @@ impl<'a> Sema<'a> {
         let mut outs = Vec::new();
         for (i, (p, &vk)) in sig.params.iter().zip(&param_locs).enumerate() {
             let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
+            if p.dir != Dir::Out {
+                cx.s.vertex_root(p.name, p.span);
+            }
             if let Some(arg) = cx.stage_param(&mut io, id, i, p, vk, &pname) {
                 let arg = arg.unwrap_or_else(|| {
                     let it = cx.s.ir_ty(p.ty);

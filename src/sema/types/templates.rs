@@ -212,6 +212,7 @@ impl<'a> Sema<'a> {
                 TArg::Res(r) => self.res_path_name(*r),
                 TArg::AggThis => "this".into(),
                 TArg::ConstArg { value, .. } => value.to_string(),
+                TArg::Vertex { input, .. } => format!("vertex {input}"),
             })
             .collect::<Vec<_>>()
             .join(", ")

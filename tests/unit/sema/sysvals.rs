@@ -411,3 +411,64 @@ fn pixel_only_system_values_elsewhere_say_where_they_belong() {
         "{t}"
     );
 }
+
+/// `GetAttributeAtVertex`: the `nointerpolation` inputs become arrays of
+/// three decorated `PerVertexKHR` (not `Flat`), the plain read is vertex
+/// 0, a read at a vertex indexes the array (a constant, a function
+/// parameter bound to the input, a loop counter); other inputs stay as
+/// they were.
+#[test]
+fn attributes_read_per_vertex_are_arrays_of_three() {
+    let src = "struct PIn {\n\
+                 float4 pos : SV_Position;\n\
+                 nointerpolation float4 c : COLOR;\n\
+                 nointerpolation uint key : KEY;\n\
+                 float4 smooth : SMOOTH;\n\
+               };\n\
+               float4 at(nointerpolation float4 v, uint k) { return GetAttributeAtVertex(v, k); }\n\
+               cbuffer C { uint pick; };\n\
+               float4 main(PIn i, nointerpolation float2 d : DIRECT) : SV_Target {\n\
+                 float4 r = i.c + i.smooth + GetAttributeAtVertex(i.c, 2) + at(i.c, pick);\n\
+                 return r + GetAttributeAtVertex(i.key, 1) + GetAttributeAtVertex(d, pick).x;\n\
+               }";
+    for env in ALL_ENVS {
+        let dis = spirv_text(src, "ps_6_1", env);
+        assert_has(
+            &dis,
+            &[
+                "OpCapability FragmentBarycentricKHR",
+                "OpExtension \"SPV_KHR_fragment_shader_barycentric\"",
+                "OpDecorate %in_var_COLOR PerVertexKHR",
+                "OpDecorate %in_var_KEY PerVertexKHR",
+                "OpDecorate %in_var_DIRECT PerVertexKHR",
+                "%in_var_COLOR = OpVariable %_ptr_Input__arr_v4float_uint_3 Input",
+                "%in_var_KEY = OpVariable %_ptr_Input__arr_uint_uint_3 Input",
+                "%in_var_SMOOTH = OpVariable %_ptr_Input_v4float Input",
+                "OpAccessChain %_ptr_Input_v4float %in_var_COLOR %uint_0",
+                "OpAccessChain %_ptr_Input_v4float %in_var_COLOR %uint_2",
+                "OpAccessChain %_ptr_Input_uint %in_var_KEY %uint_1",
+            ],
+        );
+        // The cbuffer's index reaches the input through the function.
+        let dynamic = dis.lines().filter(|l| {
+            l.contains("OpAccessChain %_ptr_Input_v4float %in_var_COLOR %") && !l.contains("%uint_")
+        });
+        assert_eq!(dynamic.count(), 1, "one read at a dynamic vertex:\n{dis}");
+        assert_lacks(
+            &dis,
+            &[
+                "OpDecorate %in_var_COLOR Flat",
+                "OpDecorate %in_var_KEY Flat",
+                "OpDecorate %in_var_SMOOTH PerVertexKHR",
+            ],
+        );
+    }
+    // Without a call, `nointerpolation` is `Flat` as always.
+    let dis = spirv_text(
+        "float4 main(nointerpolation float4 c : COLOR) : SV_Target { return c; }",
+        "ps_6_1",
+        TargetEnv::Vulkan1_1,
+    );
+    assert_has(&dis, &["OpDecorate %in_var_COLOR Flat"]);
+    assert_lacks(&dis, &["PerVertexKHR", "_arr_"]);
+}

@@ -149,6 +149,9 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> PExpr {
         let (args, d) = args;
+        if callee.is_single() && callee.last().name.as_str() == "GetAttributeAtVertex" {
+            self.vertex_attribute_call.set(true);
+        }
         self.node(
             ExprKind::Call {
                 callee,

@@ -512,12 +512,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 );
                 Val::error()
             }
-            // Needs the nointerpolation inputs as PerVertexKHR arrays of
-            // three, with the entry's parameters retyped to match (DXC).
-            Custom::GetAttributeAtVertex => self.unsupported(
-                "GetAttributeAtVertex (per-vertex pixel shader inputs)",
-                span,
-            ),
+            // In pixel shaders the call never gets here (`entry/vertex.rs`).
+            Custom::GetAttributeAtVertex => Val::error(),
             Custom::Mul | Custom::Interlocked(_) => Val::error(),
         }
     }

@@ -118,7 +118,8 @@ pub enum Custom {
     NonUniform,
     /// SM 6.6 `IsHelperLane()`: false outside pixel shaders.
     IsHelperLane,
-    /// SM 6.1 `GetAttributeAtVertex(attr, vertex)`: not lowered yet.
+    /// SM 6.1 `GetAttributeAtVertex(attr, vertex)`: an error outside pixel
+    /// shaders; in them lowered by `sema/entry/vertex.rs`.
     GetAttributeAtVertex,
 }
 
