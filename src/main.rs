@@ -68,6 +68,42 @@ fn depfile(target: &str, deps: &[PathBuf]) -> String {
     out
 }
 
+/// What `-Vi` prints: each file the preprocessor entered, indented by its
+/// `#include` depth.
+fn include_process(sm: &SourceMap) -> String {
+    let mut out = String::new();
+    for (name, depth) in sm.include_process() {
+        out.push_str(&format!(
+            "hlslc -Vi: {:width$}{name}\n",
+            "",
+            width = 2 * depth
+        ));
+    }
+    out
+}
+
+/// The C header `-Fh` writes, laid out as DXC lays it out (CRLF line
+/// ends): the disassembly inside `#if 0`, then the module's bytes, little
+/// endian, twelve to a line, as `const unsigned char NAME[]`.
+fn c_header(disassembly: &str, words: &[u32], name: &str) -> String {
+    let mut out = String::with_capacity(disassembly.len() + words.len() * 24 + 64);
+    out.push_str("#if 0\r\n");
+    out.push_str(&disassembly.trim_end_matches('\0').replace('\n', "\r\n"));
+    out.push_str("\r\n#endif\r\n");
+    out.push_str(&format!("\r\nconst unsigned char {name}[] = {{"));
+    for (i, byte) in words.iter().flat_map(|w| w.to_le_bytes()).enumerate() {
+        if i != 0 {
+            out.push(',');
+        }
+        if i % 12 == 0 {
+            out.push_str("\r\n ");
+        }
+        out.push_str(&format!(" 0x{byte:02x}"));
+    }
+    out.push_str("\r\n};\r\n");
+    out
+}
+
 /// The binary's own command line, read by clap: `hlslc lsp [--stdio]`
 /// starts the language server; anything else is DXC's command line, kept
 /// as written (as OS strings: a path need not be UTF-8) for the library's
@@ -172,7 +208,7 @@ fn run() -> i32 {
             println!("hlslc {}", env!("CARGO_PKG_VERSION"));
             return 0;
         }
-        Action::Compile | Action::SyntaxOnly | Action::Preprocess => {}
+        Action::Compile | Action::SyntaxOnly | Action::Preprocess | Action::Dependencies => {}
     }
     let reporter = Reporter {
         format: cl.reporting.format,
@@ -181,7 +217,7 @@ fn run() -> i32 {
         // are noise.
         color: !cl.reporting.no_color
             && std::env::var_os("NO_COLOR").is_none()
-            && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+            && (cl.reporting.force_color || std::io::IsTerminal::is_terminal(&std::io::stderr())),
         no_warnings: cl.reporting.no_warnings,
         warnings_as_errors: cl.reporting.warnings_as_errors,
     };
@@ -202,10 +238,29 @@ fn run() -> i32 {
     };
     let loader = DiskLoader;
 
-    if cl.action == Action::Preprocess {
+    let show_includes = |sm: &SourceMap| {
+        if cl.reporting.show_includes {
+            eprint!("{}", include_process(sm));
+        }
+    };
+
+    if cl.action == Action::Preprocess || cl.action == Action::Dependencies {
         let (text, c) = hlslc::preprocess_to_string(&input, &loader, options);
+        show_includes(&c.source_map);
         if reporter.report(&c.diagnostics.list, &c.source_map) {
             return 1;
+        }
+        if cl.action == Action::Dependencies {
+            // DXC names the output, or the input when there is none.
+            let target = cl.outputs.object.as_deref().unwrap_or(&input);
+            let rule = depfile(&target.display().to_string(), &c.dependencies);
+            return match &cl.outputs.depfile {
+                Some(f) => i32::from(!write_file(f, rule.as_bytes(), &reporter)),
+                None => {
+                    let _ = std::io::stdout().write_all(rule.as_bytes());
+                    0
+                }
+            };
         }
         return match &cl.outputs.preprocessed {
             Some(f) => i32::from(!write_file(f, text.as_bytes(), &reporter)),
@@ -218,6 +273,7 @@ fn run() -> i32 {
 
     if cl.action == Action::SyntaxOnly {
         let c = hlslc::check_syntax(&input, &loader, options);
+        show_includes(&c.source_map);
         return i32::from(reporter.report(&c.diagnostics.list, &c.source_map));
     }
 
@@ -231,6 +287,7 @@ fn run() -> i32 {
         return 1;
     }
     let c = hlslc::compile(&input, &loader, options);
+    show_includes(&c.source_map);
     let failed = reporter.report(&c.diagnostics.list, &c.source_map);
     let Some(artifact) = c.artifact.filter(|_| !failed) else {
         return 1;
@@ -252,15 +309,37 @@ fn run() -> i32 {
                 return 1;
             }
         }
-        None => {
+        // `--emit` asked for this: text, or binary SPIR-V to a pipe.
+        None if cl.emit_given => {
             if options.emit == EmitKind::Spirv
                 && std::io::IsTerminal::is_terminal(&std::io::stdout())
             {
-                // Like DXC without -Fo: show the disassembly rather than binary.
-                let _ = std::io::stdout().write_all(hlslc::disassemble(&artifact.spirv).as_bytes());
-            } else {
-                let _ = std::io::stdout().write_all(&bytes);
+                reporter.report(
+                    &[option_error(
+                        "binary SPIR-V is not written to a terminal: give -Fo <file>, or pipe the output"
+                            .into(),
+                    )],
+                    &SourceMap::new(),
+                );
+                return 1;
             }
+            let _ = std::io::stdout().write_all(&bytes);
+        }
+        // As DXC without -Fo: the disassembly, unless -Fh or -Fc took it.
+        None if cl.outputs.header.is_none() && cl.outputs.assembly.is_none() => {
+            let _ = std::io::stdout().write_all(hlslc::disassemble(&artifact.spirv).as_bytes());
+        }
+        None => {}
+    }
+    if let Some(f) = &cl.outputs.header {
+        let name = cl
+            .outputs
+            .header_variable
+            .clone()
+            .unwrap_or_else(|| format!("g_{}", options.entry));
+        let text = c_header(&hlslc::disassemble(&artifact.spirv), &artifact.spirv, &name);
+        if !write_file(f, text.as_bytes(), &reporter) {
+            return 1;
         }
     }
     if let Some(f) = &cl.outputs.assembly {
