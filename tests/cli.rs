@@ -652,3 +652,122 @@ fn help_spells_dxc_options_with_one_dash() {
         assert!(help.contains(own), "{own} not in --help");
     }
 }
+
+/// `-fspv-reflect`: DXC's reflection decorations and extensions, valid
+/// for every target environment.
+#[test]
+fn fspv_reflect_decorates_semantics_user_types_and_counters() {
+    let dir = scratch("reflect");
+    for env in ["vulkan1.0", "vulkan1.1", "vulkan1.3"] {
+        let (spv, asm) = (dir.join(format!("{env}.spv")), dir.join(format!("{env}.s")));
+        let out = hlslc()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "-T",
+                "vs_6_0",
+                "-E",
+                "main",
+                "tests/in/reflect/spv_reflect.hlsl",
+            ])
+            .args(["-fspv-reflect", &format!("-fspv-target-env={env}"), "-Fo"])
+            .arg(&spv)
+            .arg("-Fc")
+            .arg(&asm)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&asm).unwrap();
+        // Ids by name: `OpName %7 "positions"` → 7.
+        let id = |name: &str| {
+            text.lines()
+                .find_map(|l| {
+                    let rest = l.trim().strip_prefix("OpName %")?;
+                    let (id, n) = rest.split_once(' ')?;
+                    (n == format!("\"{name}\"")).then(|| id.to_string())
+                })
+                .unwrap_or_else(|| panic!("no OpName for {name}"))
+        };
+        let has = |line: String| {
+            assert!(
+                text.lines().any(|l| l.trim() == line),
+                "{env}: no `{line}` in\n{text}"
+            );
+        };
+        has("OpExtension \"SPV_GOOGLE_hlsl_functionality1\"".into());
+        has("OpExtension \"SPV_GOOGLE_user_type\"".into());
+        for (var, ty) in [
+            ("positions", "structuredbuffer:<float4>"),
+            ("hits", "rwstructuredbuffer:<uint>"),
+            ("lights", "appendstructuredbuffer:<Light>"),
+            ("history", "texture2dmsarray:<float4,8>"),
+            ("plain", "texture2d"),
+            ("depth", "texture2d:<float>"),
+            ("raw", "rwbyteaddressbuffer"),
+            ("sun", "constantbuffer:<Light>"),
+            ("Frame", "cbuffer"),
+        ] {
+            has(format!(
+                "OpDecorateString %{} UserTypeGOOGLE \"{ty}\"",
+                id(var)
+            ));
+        }
+        for (var, semantic) in [
+            ("in.var.POSITION", "POSITION"),
+            ("gl_VertexIndex", "SV_VertexID"),
+            ("gl_Position", "SV_Position"),
+            ("out.var.TEXCOORD3", "TEXCOORD3"),
+        ] {
+            has(format!(
+                "OpDecorateString %{} UserSemantic \"{semantic}\"",
+                id(var)
+            ));
+        }
+        has(format!(
+            "OpDecorateId %{} CounterBuffer %{}",
+            id("lights"),
+            id("counter.var.lights")
+        ));
+        let sampler = id("linearClamp");
+        assert!(
+            !text.contains(&format!("OpDecorateString %{sampler} ")),
+            "a sampler has no user type"
+        );
+        if std::process::Command::new("spirv-val")
+            .arg("--version")
+            .output()
+            .is_ok()
+        {
+            let v = std::process::Command::new("spirv-val")
+                .args(["--target-env", env])
+                .arg(&spv)
+                .output()
+                .unwrap();
+            assert!(
+                v.status.success(),
+                "{env}: {}",
+                String::from_utf8_lossy(&v.stderr)
+            );
+        }
+    }
+    // Without the option, none of it.
+    let out = hlslc()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "-T",
+            "vs_6_0",
+            "-E",
+            "main",
+            "tests/in/reflect/spv_reflect.hlsl",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.contains("GOOGLE") && !text.contains("OpDecorateString"),
+        "{text}"
+    );
+}
