@@ -151,15 +151,13 @@ fn command() -> clap::Command {
 /// DXC's arguments as strings. A non-UTF-8 argument (a path) is an error
 /// naming it, as the parser's own errors are.
 fn dxc_args(m: &clap::ArgMatches) -> Result<Vec<String>, String> {
-    m.get_many::<std::ffi::OsString>("dxc")
+    let args: Vec<std::ffi::OsString> = m
+        .get_many::<std::ffi::OsString>("dxc")
         .into_iter()
         .flatten()
-        .map(|a| {
-            a.to_str()
-                .map(str::to_owned)
-                .ok_or_else(|| format!("argument '{}' is not valid UTF-8", a.to_string_lossy()))
-        })
-        .collect()
+        .cloned()
+        .collect();
+    os_args_to_strings(&args)
 }
 
 #[cfg(feature = "lsp")]
@@ -174,6 +172,23 @@ fn run_language_server() -> i32 {
 }
 
 fn run() -> i32 {
+    // Start-up: clap's command is built only for its one subcommand; a
+    // compile goes straight to the library's parser.
+    if std::env::args_os().nth(1).is_none_or(|a| a != "lsp") {
+        let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+        return match os_args_to_strings(&args) {
+            Ok(args) => run_dxc(&args),
+            Err(e) => {
+                let _ = diag::write_to_stderr(
+                    &[option_error(e)],
+                    &SourceMap::new(),
+                    DiagnosticFormat::Human,
+                    false,
+                );
+                1
+            }
+        };
+    }
     let matches = match command().try_get_matches() {
         Ok(m) => m,
         Err(e) => {
@@ -198,7 +213,23 @@ fn run() -> i32 {
             return 1;
         }
     };
-    let cl = CommandLine::parse(&args);
+    run_dxc(&args)
+}
+
+/// Arguments as strings; a non-UTF-8 one (a path) is an error naming it.
+fn os_args_to_strings(args: &[std::ffi::OsString]) -> Result<Vec<String>, String> {
+    args.iter()
+        .map(|a| {
+            a.to_str()
+                .map(str::to_owned)
+                .ok_or_else(|| format!("argument '{}' is not valid UTF-8", a.to_string_lossy()))
+        })
+        .collect()
+}
+
+/// A DXC command line: compile, preprocess, help, version.
+fn run_dxc(args: &[String]) -> i32 {
+    let cl = CommandLine::parse(args);
     match cl.action {
         Action::Help => {
             print!("{}", hlslc::options::help());
