@@ -657,7 +657,11 @@ mod tests {
                 .unwrap_err()
                 .contains("which the builder chooses")
         );
-        assert!(b(&["-fspv-reflect"]).unwrap_err().contains("E0004"));
+        assert!(
+            b(&["-fspv-preserve-interface"])
+                .unwrap_err()
+                .contains("E0004")
+        );
         let none = Build::new().options(&Shader::new("x.hlsl")).unwrap_err();
         assert!(none.contains("no target profile"), "{none}");
     }

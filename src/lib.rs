@@ -306,6 +306,7 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
         entry_point_name: options.entrypoint_name.clone(),
         invert_y: options.invert_y,
         dx_position_w: options.dx_position_w,
+        spv_reflect: options.spv_reflect,
     };
     match back::spv::write(&module, &back_options) {
         Ok(spirv) => {

@@ -68,6 +68,42 @@ fn depfile(target: &str, deps: &[PathBuf]) -> String {
     out
 }
 
+/// What `-Vi` prints: each file the preprocessor entered, indented by its
+/// `#include` depth.
+fn include_process(sm: &SourceMap) -> String {
+    let mut out = String::new();
+    for (name, depth) in sm.include_process() {
+        out.push_str(&format!(
+            "hlslc -Vi: {:width$}{name}\n",
+            "",
+            width = 2 * depth
+        ));
+    }
+    out
+}
+
+/// The C header `-Fh` writes, laid out as DXC lays it out (CRLF line
+/// ends): the disassembly inside `#if 0`, then the module's bytes, little
+/// endian, twelve to a line, as `const unsigned char NAME[]`.
+fn c_header(disassembly: &str, words: &[u32], name: &str) -> String {
+    let mut out = String::with_capacity(disassembly.len() + words.len() * 24 + 64);
+    out.push_str("#if 0\r\n");
+    out.push_str(&disassembly.trim_end_matches('\0').replace('\n', "\r\n"));
+    out.push_str("\r\n#endif\r\n");
+    out.push_str(&format!("\r\nconst unsigned char {name}[] = {{"));
+    for (i, byte) in words.iter().flat_map(|w| w.to_le_bytes()).enumerate() {
+        if i != 0 {
+            out.push(',');
+        }
+        if i % 12 == 0 {
+            out.push_str("\r\n ");
+        }
+        out.push_str(&format!(" 0x{byte:02x}"));
+    }
+    out.push_str("\r\n};\r\n");
+    out
+}
+
 /// The binary's own command line, read by clap: `hlslc lsp [--stdio]`
 /// starts the language server; anything else is DXC's command line, kept
 /// as written (as OS strings: a path need not be UTF-8) for the library's
@@ -115,15 +151,13 @@ fn command() -> clap::Command {
 /// DXC's arguments as strings. A non-UTF-8 argument (a path) is an error
 /// naming it, as the parser's own errors are.
 fn dxc_args(m: &clap::ArgMatches) -> Result<Vec<String>, String> {
-    m.get_many::<std::ffi::OsString>("dxc")
+    let args: Vec<std::ffi::OsString> = m
+        .get_many::<std::ffi::OsString>("dxc")
         .into_iter()
         .flatten()
-        .map(|a| {
-            a.to_str()
-                .map(str::to_owned)
-                .ok_or_else(|| format!("argument '{}' is not valid UTF-8", a.to_string_lossy()))
-        })
-        .collect()
+        .cloned()
+        .collect();
+    os_args_to_strings(&args)
 }
 
 #[cfg(feature = "lsp")]
@@ -138,6 +172,23 @@ fn run_language_server() -> i32 {
 }
 
 fn run() -> i32 {
+    // Start-up: clap's command is built only for its one subcommand; a
+    // compile goes straight to the library's parser.
+    if std::env::args_os().nth(1).is_none_or(|a| a != "lsp") {
+        let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+        return match os_args_to_strings(&args) {
+            Ok(args) => run_dxc(&args),
+            Err(e) => {
+                let _ = diag::write_to_stderr(
+                    &[option_error(e)],
+                    &SourceMap::new(),
+                    DiagnosticFormat::Human,
+                    false,
+                );
+                1
+            }
+        };
+    }
     let matches = match command().try_get_matches() {
         Ok(m) => m,
         Err(e) => {
@@ -162,7 +213,23 @@ fn run() -> i32 {
             return 1;
         }
     };
-    let cl = CommandLine::parse(&args);
+    run_dxc(&args)
+}
+
+/// Arguments as strings; a non-UTF-8 one (a path) is an error naming it.
+fn os_args_to_strings(args: &[std::ffi::OsString]) -> Result<Vec<String>, String> {
+    args.iter()
+        .map(|a| {
+            a.to_str()
+                .map(str::to_owned)
+                .ok_or_else(|| format!("argument '{}' is not valid UTF-8", a.to_string_lossy()))
+        })
+        .collect()
+}
+
+/// A DXC command line: compile, preprocess, help, version.
+fn run_dxc(args: &[String]) -> i32 {
+    let cl = CommandLine::parse(args);
     match cl.action {
         Action::Help => {
             print!("{}", hlslc::options::help());
@@ -172,7 +239,7 @@ fn run() -> i32 {
             println!("hlslc {}", env!("CARGO_PKG_VERSION"));
             return 0;
         }
-        Action::Compile | Action::SyntaxOnly | Action::Preprocess => {}
+        Action::Compile | Action::SyntaxOnly | Action::Preprocess | Action::Dependencies => {}
     }
     let reporter = Reporter {
         format: cl.reporting.format,
@@ -181,7 +248,7 @@ fn run() -> i32 {
         // are noise.
         color: !cl.reporting.no_color
             && std::env::var_os("NO_COLOR").is_none()
-            && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+            && (cl.reporting.force_color || std::io::IsTerminal::is_terminal(&std::io::stderr())),
         no_warnings: cl.reporting.no_warnings,
         warnings_as_errors: cl.reporting.warnings_as_errors,
     };
@@ -202,10 +269,29 @@ fn run() -> i32 {
     };
     let loader = DiskLoader;
 
-    if cl.action == Action::Preprocess {
+    let show_includes = |sm: &SourceMap| {
+        if cl.reporting.show_includes {
+            eprint!("{}", include_process(sm));
+        }
+    };
+
+    if cl.action == Action::Preprocess || cl.action == Action::Dependencies {
         let (text, c) = hlslc::preprocess_to_string(&input, &loader, options);
+        show_includes(&c.source_map);
         if reporter.report(&c.diagnostics.list, &c.source_map) {
             return 1;
+        }
+        if cl.action == Action::Dependencies {
+            // DXC names the output, or the input when there is none.
+            let target = cl.outputs.object.as_deref().unwrap_or(&input);
+            let rule = depfile(&target.display().to_string(), &c.dependencies);
+            return match &cl.outputs.depfile {
+                Some(f) => i32::from(!write_file(f, rule.as_bytes(), &reporter)),
+                None => {
+                    let _ = std::io::stdout().write_all(rule.as_bytes());
+                    0
+                }
+            };
         }
         return match &cl.outputs.preprocessed {
             Some(f) => i32::from(!write_file(f, text.as_bytes(), &reporter)),
@@ -218,6 +304,7 @@ fn run() -> i32 {
 
     if cl.action == Action::SyntaxOnly {
         let c = hlslc::check_syntax(&input, &loader, options);
+        show_includes(&c.source_map);
         return i32::from(reporter.report(&c.diagnostics.list, &c.source_map));
     }
 
@@ -231,6 +318,7 @@ fn run() -> i32 {
         return 1;
     }
     let c = hlslc::compile(&input, &loader, options);
+    show_includes(&c.source_map);
     let failed = reporter.report(&c.diagnostics.list, &c.source_map);
     let Some(artifact) = c.artifact.filter(|_| !failed) else {
         return 1;
@@ -252,15 +340,37 @@ fn run() -> i32 {
                 return 1;
             }
         }
-        None => {
+        // `--emit` asked for this: text, or binary SPIR-V to a pipe.
+        None if cl.emit_given => {
             if options.emit == EmitKind::Spirv
                 && std::io::IsTerminal::is_terminal(&std::io::stdout())
             {
-                // Like DXC without -Fo: show the disassembly rather than binary.
-                let _ = std::io::stdout().write_all(hlslc::disassemble(&artifact.spirv).as_bytes());
-            } else {
-                let _ = std::io::stdout().write_all(&bytes);
+                reporter.report(
+                    &[option_error(
+                        "binary SPIR-V is not written to a terminal: give -Fo <file>, or pipe the output"
+                            .into(),
+                    )],
+                    &SourceMap::new(),
+                );
+                return 1;
             }
+            let _ = std::io::stdout().write_all(&bytes);
+        }
+        // As DXC without -Fo: the disassembly, unless -Fh or -Fc took it.
+        None if cl.outputs.header.is_none() && cl.outputs.assembly.is_none() => {
+            let _ = std::io::stdout().write_all(hlslc::disassemble(&artifact.spirv).as_bytes());
+        }
+        None => {}
+    }
+    if let Some(f) = &cl.outputs.header {
+        let name = cl
+            .outputs
+            .header_variable
+            .clone()
+            .unwrap_or_else(|| format!("g_{}", options.entry));
+        let text = c_header(&hlslc::disassemble(&artifact.spirv), &artifact.spirv, &name);
+        if !write_file(f, text.as_bytes(), &reporter) {
+            return 1;
         }
     }
     if let Some(f) = &cl.outputs.assembly {

@@ -209,6 +209,27 @@ impl SourceMap {
             .map(|(i, f)| (FileId(i as u32), f))
     }
 
+    /// The source files in the order the preprocessor entered them (the
+    /// main file first, a header each time an `#include` entered it), each
+    /// with its `#include` depth (0 for the main file): what `-Vi` lists.
+    /// The pseudo files of predefined and `-D` macros are left out.
+    pub fn include_process(&self) -> Vec<(&str, usize)> {
+        self.files
+            .iter()
+            .filter(|f| !(f.included_from.is_none() && f.name.starts_with('<')))
+            .map(|f| {
+                let mut depth = 0;
+                let mut from = f.included_from;
+                // Each step goes to an earlier file, so this ends.
+                while let Some(id) = from.and_then(|l| self.file_of(l)) {
+                    depth += 1;
+                    from = self.file(id).included_from;
+                }
+                (f.name.as_str(), depth)
+            })
+            .collect()
+    }
+
     /// The location of byte `offset` of `file`.
     pub(crate) fn loc(&self, file: FileId, offset: u32) -> Loc {
         Loc(self.file(file).base + offset)

@@ -420,3 +420,354 @@ fn cli_preprocesses_to_stdout_and_file() {
     assert!(stderr.contains("main.hlsl:1:10"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hlslc-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `-Fh` writes the module as DXC writes its header: the disassembly in
+/// `#if 0`, then the bytes of the module (the same bytes `-Fo` writes),
+/// twelve to a line, as `const unsigned char` named by `-Vn`, or
+/// `g_<entry>` without it; CRLF line ends.
+#[test]
+fn fh_writes_a_c_header_named_by_vn() {
+    let dir = scratch("fh");
+    let (h, spv) = (dir.join("blur.h"), dir.join("blur.spv"));
+    let out = hlslc()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "-spirv",
+            "-T",
+            "cs_6_0",
+            "-E",
+            "main",
+            "samples/blur.hlsl",
+            "-Fh",
+        ])
+        .arg(&h)
+        .args(["-Vn", "blur_words", "-Fo"])
+        .arg(&spv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&h).unwrap();
+    let bytes = std::fs::read(&spv).unwrap();
+    assert!(text.starts_with("#if 0\r\n; SPIR-V\r\n"), "{}", &text[..40]);
+    assert!(text.contains("OpEntryPoint GLCompute"), "no disassembly");
+    let (_, array) = text
+        .split_once("\r\n#endif\r\n\r\nconst unsigned char blur_words[] = {\r\n")
+        .expect("the array after the disassembly");
+    let body = array.strip_suffix("\r\n};\r\n").expect("closed array");
+    let lines: Vec<&str> = body.split("\r\n").collect();
+    assert!(
+        lines.iter().all(|l| l.starts_with("  0x")),
+        "{:?}",
+        &lines[..2]
+    );
+    assert!(
+        lines[0].starts_with("  0x03, 0x02, 0x23, 0x07,"),
+        "{}",
+        lines[0]
+    );
+    let parsed: Vec<u8> = body
+        .split(',')
+        .map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap())
+        .collect();
+    assert_eq!(parsed, bytes, "the header holds the module's bytes");
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.matches("0x").count() == 12)
+    );
+    // Without -Vn the array is named after the entry point; -Fh alone
+    // writes nothing to stdout.
+    let out = hlslc()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["-T", "cs_6_0", "-E", "main", "samples/blur.hlsl", "-Fh"])
+        .arg(&h)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    let text = std::fs::read_to_string(&h).unwrap();
+    assert!(text.contains("const unsigned char g_main[] = {"));
+}
+
+/// `-Vi` lists the include process on stderr, nested by depth; it
+/// compiles as usual.
+#[test]
+fn vi_lists_the_files_read_on_stderr() {
+    let dir = scratch("vi");
+    let spv = dir.join("p.spv");
+    let out = hlslc()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "-T",
+            "cs_6_0",
+            "-E",
+            "main",
+            "samples/particles.hlsl",
+            "-Vi",
+            "-Fo",
+        ])
+        .arg(&spv)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr,
+        "hlslc -Vi: samples/particles.hlsl\n\
+         hlslc -Vi:   samples/common.hlsli\n\
+         hlslc -Vi:   samples/particle.hlsli\n"
+    );
+    assert!(
+        std::fs::read(&spv)
+            .unwrap()
+            .starts_with(&0x0723_0203u32.to_le_bytes())
+    );
+}
+
+/// `-M` preprocesses only and prints the make rule (DXC: target = the
+/// `-Fo` file, or the input), to the `-MF` file when given.
+#[test]
+fn m_prints_the_dependencies() {
+    let dir = scratch("m");
+    let out = hlslc()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["-T", "cs_6_0", "samples/particles.hlsl", "-M"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "samples/particles.hlsl: \\\n  samples/particles.hlsl \\\n  samples/common.hlsli \\\n  samples/particle.hlsli\n"
+    );
+    let (spv, dep) = (dir.join("p.spv"), dir.join("p.d"));
+    let out = hlslc()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["-T", "cs_6_0", "samples/particles.hlsl", "-M", "-Fo"])
+        .arg(&spv)
+        .arg("-MF")
+        .arg(&dep)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(!spv.exists(), "-M compiles nothing");
+    let d = std::fs::read_to_string(&dep).unwrap();
+    assert!(d.starts_with(&format!("{}: \\\n", spv.display())), "{d}");
+}
+
+/// The DXC flags clap used to misname: each either works or is E0004
+/// naming it, as DXC spells it.
+#[test]
+fn dxc_flags_work_or_are_refused_by_name() {
+    let dir = scratch("flags");
+    let spv = dir.join("b.spv");
+    let run = |extra: &[&str]| {
+        hlslc()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["-T", "cs_6_0", "-E", "main", "samples/blur.hlsl", "-Fo"])
+            .arg(&spv)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // No effect on SPIR-V, in DXC as here: the same module.
+    let plain = run(&[]);
+    assert!(plain.status.success());
+    let reference = std::fs::read(&spv).unwrap();
+    for flag in ["-nologo", "-Ges", "-Qstrip_debug"] {
+        let out = run(&[flag]);
+        assert!(
+            out.status.success(),
+            "{flag}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stderr.is_empty(), "{flag}");
+        assert_eq!(std::fs::read(&spv).unwrap(), reference, "{flag}");
+    }
+    for (args, name) in [
+        (&["-Fd", "b.pdb"][..], "-Fd"),
+        (&["-Qstrip_reflect"], "-Qstrip_reflect"),
+        (&["-Gec"], "-Gec"),
+        (&["-Fe", "log.txt"], "-Fe"),
+    ] {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(
+            stderr.trim(),
+            format!("error[E0004]: not supported yet: {name}")
+        );
+    }
+}
+
+/// Without `-Fo`, stdout gets the disassembly, terminal or pipe, as DXC
+/// does; `--emit spirv` sends the binary to a pipe (never to a terminal).
+#[test]
+fn without_fo_stdout_gets_the_disassembly() {
+    let run = |extra: &[&str]| {
+        hlslc()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["-T", "cs_6_0", "-E", "main", "samples/blur.hlsl"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("text, not binary");
+    assert!(
+        text.starts_with("; SPIR-V\n") && text.contains("OpEntryPoint"),
+        "{text}"
+    );
+    let out = run(&["-emit", "spirv"]);
+    assert!(out.status.success());
+    assert_eq!(&out.stdout[..4], &0x0723_0203u32.to_le_bytes());
+}
+
+/// `--help` lists hlslc's own options with both spellings and never a
+/// DXC option with two dashes.
+#[test]
+fn help_spells_dxc_options_with_one_dash() {
+    let help = hlslc::options::help();
+    for wrong in ["--Fo", "--HV", "--T ", "--E ", "--spirv"] {
+        assert!(!help.contains(wrong), "{wrong} in --help");
+    }
+    for own in [
+        "--emit <kind>",
+        "-emit <kind>",
+        "-no-color",
+        "-diagnostics-format <format>",
+    ] {
+        assert!(help.contains(own), "{own} not in --help");
+    }
+}
+
+/// `-fspv-reflect`: DXC's reflection decorations and extensions, valid
+/// for every target environment.
+#[test]
+fn fspv_reflect_decorates_semantics_user_types_and_counters() {
+    let dir = scratch("reflect");
+    for env in ["vulkan1.0", "vulkan1.1", "vulkan1.3"] {
+        let (spv, asm) = (dir.join(format!("{env}.spv")), dir.join(format!("{env}.s")));
+        let out = hlslc()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "-T",
+                "vs_6_0",
+                "-E",
+                "main",
+                "tests/in/reflect/spv_reflect.hlsl",
+            ])
+            .args(["-fspv-reflect", &format!("-fspv-target-env={env}"), "-Fo"])
+            .arg(&spv)
+            .arg("-Fc")
+            .arg(&asm)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&asm).unwrap();
+        // Ids by name: `OpName %7 "positions"` → 7.
+        let id = |name: &str| {
+            text.lines()
+                .find_map(|l| {
+                    let rest = l.trim().strip_prefix("OpName %")?;
+                    let (id, n) = rest.split_once(' ')?;
+                    (n == format!("\"{name}\"")).then(|| id.to_string())
+                })
+                .unwrap_or_else(|| panic!("no OpName for {name}"))
+        };
+        let has = |line: String| {
+            assert!(
+                text.lines().any(|l| l.trim() == line),
+                "{env}: no `{line}` in\n{text}"
+            );
+        };
+        has("OpExtension \"SPV_GOOGLE_hlsl_functionality1\"".into());
+        has("OpExtension \"SPV_GOOGLE_user_type\"".into());
+        for (var, ty) in [
+            ("positions", "structuredbuffer:<float4>"),
+            ("hits", "rwstructuredbuffer:<uint>"),
+            ("lights", "appendstructuredbuffer:<Light>"),
+            ("history", "texture2dmsarray:<float4,8>"),
+            ("plain", "texture2d"),
+            ("depth", "texture2d:<float>"),
+            ("raw", "rwbyteaddressbuffer"),
+            ("sun", "constantbuffer:<Light>"),
+            ("Frame", "cbuffer"),
+        ] {
+            has(format!(
+                "OpDecorateString %{} UserTypeGOOGLE \"{ty}\"",
+                id(var)
+            ));
+        }
+        for (var, semantic) in [
+            ("in.var.POSITION", "POSITION"),
+            ("gl_VertexIndex", "SV_VertexID"),
+            ("gl_Position", "SV_Position"),
+            ("out.var.TEXCOORD3", "TEXCOORD3"),
+        ] {
+            has(format!(
+                "OpDecorateString %{} UserSemantic \"{semantic}\"",
+                id(var)
+            ));
+        }
+        has(format!(
+            "OpDecorateId %{} CounterBuffer %{}",
+            id("lights"),
+            id("counter.var.lights")
+        ));
+        let sampler = id("linearClamp");
+        assert!(
+            !text.contains(&format!("OpDecorateString %{sampler} ")),
+            "a sampler has no user type"
+        );
+        if std::process::Command::new("spirv-val")
+            .arg("--version")
+            .output()
+            .is_ok()
+        {
+            let v = std::process::Command::new("spirv-val")
+                .args(["--target-env", env])
+                .arg(&spv)
+                .output()
+                .unwrap();
+            assert!(
+                v.status.success(),
+                "{env}: {}",
+                String::from_utf8_lossy(&v.stderr)
+            );
+        }
+    }
+    // Without the option, none of it.
+    let out = hlslc()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "-T",
+            "vs_6_0",
+            "-E",
+            "main",
+            "tests/in/reflect/spv_reflect.hlsl",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.contains("GOOGLE") && !text.contains("OpDecorateString"),
+        "{text}"
+    );
+}

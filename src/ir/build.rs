@@ -564,6 +564,7 @@ pub fn add_global(
         invariant: false,
         semantic: None,
         counter: None,
+        user_type: None,
     })
 }
 

@@ -364,6 +364,9 @@ pub struct GlobalVariable {
     /// For an Append/Consume/RW structured buffer with a counter: the
     /// counter's global.
     pub counter: Option<Handle<GlobalVariable>>,
+    /// For `-fspv-reflect`: the HLSL type of a resource as DXC names it in
+    /// `UserTypeGOOGLE` (`structuredbuffer:<float4>`, `cbuffer`).
+    pub user_type: Option<String>,
 }
 
 // ---------------------------------------------------------------------------

@@ -28,6 +28,9 @@ pub enum Action {
     Help,
     /// `--version`.
     Version,
+    /// `-M`: preprocess, print (or write to the `-MF` file) the make rule
+    /// of the files read.
+    Dependencies,
 }
 
 /// The files a command line asks for (none is written by the library).
@@ -45,6 +48,10 @@ pub struct Outputs {
     pub depfile: Option<PathBuf>,
     /// `-MD`: a depfile named after the output (`OUTPUT.d`).
     pub depfile_next_to_output: bool,
+    /// `-Fh`: a C header holding the module (as DXC writes it).
+    pub header: Option<PathBuf>,
+    /// `-Vn`: the name of the `-Fh` array (default `g_` + the entry point).
+    pub header_variable: Option<String>,
 }
 
 /// How the driver reports diagnostics.
@@ -52,8 +59,13 @@ pub struct Outputs {
 pub struct Reporting {
     /// `--diagnostics-format`.
     pub format: DiagnosticFormat,
-    /// `--no-color`.
+    /// `--no-color`, `-fno-color-diagnostics`.
     pub no_color: bool,
+    /// `-fcolor-diagnostics`: colour even when stderr is not a terminal
+    /// (`no_color` wins).
+    pub force_color: bool,
+    /// `-Vi` (`-H`): list the files read, nested by `#include`, on stderr.
+    pub show_includes: bool,
     /// `-WX`.
     pub warnings_as_errors: bool,
     /// `-no-warnings`.
@@ -72,8 +84,12 @@ pub struct CommandLine {
     pub action: Action,
     /// `-Fo`, `-Fc`, `-Fre`, `-Fi`, `-MD`, `-MF`.
     pub outputs: Outputs,
-    /// `--diagnostics-format`, `--no-color`, `-WX`, `-no-warnings`.
+    /// `--diagnostics-format`, `--no-color`, `-WX`, `-no-warnings`, `-Vi`.
     pub reporting: Reporting,
+    /// True when `--emit` (or `--ir-after`) chose what to write: without
+    /// `-Fo` the driver writes exactly that to stdout (binary SPIR-V only
+    /// to a pipe); otherwise it prints the disassembly there, as DXC does.
+    pub emit_given: bool,
     /// What was wrong with the arguments, in order: errors E0002 (unknown
     /// option, missing or bad value) and E0004 (recognised, not supported
     /// yet), warnings W0001 (accepted without doing what it asks).
@@ -139,6 +155,7 @@ impl Parser {
                 action: Action::default(),
                 outputs: Outputs::default(),
                 reporting: Reporting::default(),
+                emit_given: false,
                 diagnostics: Vec::new(),
             },
             emit: None,
@@ -231,7 +248,7 @@ impl Parser {
             }
             Effect::NotYet => self.cl.diagnostics.push(Diagnostic::error(
                 codes::UNSUPPORTED,
-                format!("not supported yet: {}", opt.name().trim_end_matches('=')),
+                format!("not supported yet: {}", spelling.trim_end_matches('=')),
             )),
         }
         next
@@ -264,6 +281,7 @@ impl Parser {
             self.cl.options.opt_level = 0;
         }
         let ir_after = self.cl.options.ir_after_pass.is_some();
+        self.cl.emit_given = self.emit.is_some() || ir_after;
         self.cl.options.emit = match self.emit {
             Some(kind) => kind,
             // `--ir-after` alone means `--emit ir`.
@@ -273,11 +291,37 @@ impl Parser {
         if ir_after && self.cl.options.emit != EmitKind::Ir {
             self.error("--ir-after prints IR: it needs --emit ir (or no --emit)".into());
         }
+        self.check_16bit_types();
         // Options that parse but that the compiler cannot honour yet: the
         // same refusal `compile` gives, before any file is read.
         let refused = self.cl.options.unsupported();
         self.cl.diagnostics.extend(refused);
         self.cl
+    }
+}
+
+impl Parser {
+    /// DXC: 16-bit types need shader model 6.2 and HLSL 2018 or later (the
+    /// native 16-bit operations of SM 6.2; before, `half` is 32-bit).
+    fn check_16bit_types(&mut self) {
+        let o = &self.cl.options;
+        if !o.enable_16bit_types {
+            return;
+        }
+        if let Some(p) = o.profile
+            && (p.major, p.minor) < (6, 2)
+        {
+            self.error(format!(
+                "-enable-16bit-types needs shader model 6.2 or later, and -T {p} is {}.{}",
+                p.major, p.minor
+            ));
+        }
+        let v = self.cl.options.hlsl_version;
+        if v < 2018 {
+            self.error(format!(
+                "-enable-16bit-types needs HLSL 2018 or later, and -HV {v} is older"
+            ));
+        }
     }
 }
 

@@ -455,7 +455,6 @@ impl Options {
     /// to run with any, so a request is never silently ignored.
     pub fn unsupported(&self) -> Vec<Diagnostic> {
         [
-            ("-fspv-reflect", self.spv_reflect),
             (
                 "-fspv-flatten-resource-arrays",
                 self.flatten_resource_arrays,

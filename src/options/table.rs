@@ -14,6 +14,7 @@ use super::{
 use crate::diag::DiagnosticFormat;
 use std::path::PathBuf;
 
+mod dxc_rest;
 mod spirv;
 
 /// How an option takes its values, in LLVM's option-table terms (which DXC
@@ -191,9 +192,15 @@ use Section::*;
 
 /// Every option, grouped as `--help` lists them.
 pub(crate) fn options() -> impl Iterator<Item = &'static Opt> {
-    [GENERAL, spirv::SPIRV, DIAGNOSTICS_AND_COMPATIBILITY]
-        .into_iter()
-        .flatten()
+    [
+        GENERAL,
+        spirv::SPIRV,
+        DIAGNOSTICS_AND_COMPATIBILITY,
+        dxc_rest::NO_EFFECT,
+        dxc_rest::REFUSED,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// `--help`: print the options instead of compiling.
@@ -440,8 +447,52 @@ const GENERAL: &[Opt] = &[
         }),
         "Write a make-style depfile to <file>",
     ),
+    dxc(
+        &["-M"],
+        Flag,
+        "",
+        Output,
+        Set(|p, _| {
+            p.cl.action = super::Action::Dependencies;
+            Ok(())
+        }),
+        "Preprocess only: print the make rule of the output's dependencies (to the -MF file if given)",
+    ),
+    dxc(
+        &["-Fh"],
+        JoinedOrSeparate,
+        "<file>",
+        Output,
+        Set(|p, v| {
+            p.cl.outputs.header = Some(PathBuf::from(v[0]));
+            Ok(())
+        }),
+        "Write a C header: the disassembly in a comment, the module as an array of bytes",
+    ),
+    dxc(
+        &["-Vn"],
+        JoinedOrSeparate,
+        "<name>",
+        Output,
+        Set(|p, v| {
+            p.cl.outputs.header_variable = Some(v[0].to_string());
+            Ok(())
+        }),
+        "The name of the array -Fh writes (default: g_<entry point>)",
+    ),
+    dxc(
+        &["-Vi", "-H"],
+        Flag,
+        "",
+        Output,
+        Set(|p, _| {
+            p.cl.reporting.show_includes = true;
+            Ok(())
+        }),
+        "List the files the preprocessor reads, nested by #include, on stderr",
+    ),
     own(
-        &["--emit"],
+        &["--emit", "-emit"],
         Value,
         "<kind>",
         Output,
@@ -461,7 +512,7 @@ const GENERAL: &[Opt] = &[
         "What to write to -Fo (or stdout): spirv (default), asm, ir",
     ),
     own(
-        &["--ir-after"],
+        &["--ir-after", "-ir-after"],
         Value,
         "<pass>",
         Output,
@@ -560,7 +611,7 @@ const DIAGNOSTICS_AND_COMPATIBILITY: &[Opt] = &[
         "Treat warnings as errors",
     ),
     dxc(
-        &["-no-warnings"],
+        &["-no-warnings", "-w"],
         Flag,
         "",
         Diagnostics,
@@ -570,8 +621,30 @@ const DIAGNOSTICS_AND_COMPATIBILITY: &[Opt] = &[
         }),
         "Do not print warnings",
     ),
+    dxc(
+        &["-fno-color-diagnostics", "-fno-diagnostics-color"],
+        Flag,
+        "",
+        Diagnostics,
+        Set(|p, _| {
+            p.cl.reporting.no_color = true;
+            Ok(())
+        }),
+        "Never colour diagnostics (as --no-color)",
+    ),
+    dxc(
+        &["-fcolor-diagnostics", "-fdiagnostics-color"],
+        Flag,
+        "",
+        Diagnostics,
+        Set(|p, _| {
+            p.cl.reporting.force_color = true;
+            Ok(())
+        }),
+        "Colour diagnostics even when stderr is not a terminal (unless --no-color)",
+    ),
     own(
-        &["--diagnostics-format"],
+        &["--diagnostics-format", "-diagnostics-format"],
         Value,
         "<format>",
         Diagnostics,
@@ -591,7 +664,7 @@ const DIAGNOSTICS_AND_COMPATIBILITY: &[Opt] = &[
         "human (default), short (file:line:col: …), json",
     ),
     own(
-        &["--no-color"],
+        &["--no-color", "-no-color"],
         Flag,
         "",
         Diagnostics,
@@ -602,7 +675,7 @@ const DIAGNOSTICS_AND_COMPATIBILITY: &[Opt] = &[
         "Never colour diagnostics (they are coloured only on a terminal anyway)",
     ),
     own(
-        &["--verify-ir"],
+        &["--verify-ir", "-verify-ir"],
         Flag,
         "",
         Diagnostics,
@@ -614,7 +687,7 @@ const DIAGNOSTICS_AND_COMPATIBILITY: &[Opt] = &[
          builds); a violation is an internal error (E0003), not SPIR-V",
     ),
     dxc(
-        &["--help", "-help", "-?"],
+        &["--help", "-help", "-?", "--help-hidden"],
         Flag,
         "",
         Diagnostics,
@@ -690,18 +763,6 @@ const DIAGNOSTICS_AND_COMPATIBILITY: &[Opt] = &[
         Multi(1),
         "<max>",
         "The largest id the module may use",
-    ),
-    not_yet(
-        &["-Fh"],
-        JoinedOrSeparate,
-        "<file>",
-        "A header file holding the module as an array",
-    ),
-    not_yet(
-        &["-Vn"],
-        JoinedOrSeparate,
-        "<name>",
-        "The name of the array -Fh writes",
     ),
 ];
 

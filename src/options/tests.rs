@@ -192,6 +192,23 @@ fn own_options_take_gnu_style_values() {
     let cl = ok(&["--diagnostics-format=short", "--no-color", "--verify-ir"]);
     assert_eq!(cl.reporting.format, crate::diag::DiagnosticFormat::Short);
     assert!(cl.reporting.no_color && cl.options.verify_ir);
+    // With one dash, as DXC users type them: the longest spelling wins
+    // over `-E` + "mit", `-I` + "r-after", `-D` + "iagnostics-format".
+    let cl = ok(&[
+        "-emit",
+        "asm",
+        "-diagnostics-format=json",
+        "-no-color",
+        "-verify-ir",
+    ]);
+    assert_eq!(cl.options.emit, EmitKind::Asm);
+    assert_eq!(cl.options.entry, "main");
+    assert!(cl.options.defines.is_empty());
+    assert_eq!(cl.reporting.format, crate::diag::DiagnosticFormat::Json);
+    assert!(cl.reporting.no_color && cl.options.verify_ir);
+    let cl = ok(&["-ir-after=cse"]);
+    assert_eq!(cl.options.ir_after_pass.as_deref(), Some("cse"));
+    assert!(cl.options.include_dirs.is_empty());
     assert!(err(&["--emit=elf"]).contains("--emit: unknown kind 'elf'"));
     assert!(err(&["--emitasm"]).contains("unknown option"));
 }
@@ -272,13 +289,14 @@ fn recognised_but_unsupported_options_are_e0004() {
         &["-fspv-flatten-resource-arrays"][..],
         &["-fvk-support-nonzero-base-instance"],
         &["-fspv-preserve-interface"],
-        &["-fspv-reflect"],
         &["-fvk-stage-io-order=alpha"],
         &["-auto-binding-space", "0"],
         &["-fvk-bind-counter-heap", "1", "2"],
         &["-fspv-use-vulkan-memory-model"],
         &["-fspv-max-id", "100"],
-        &["-Fh", "x.h"],
+        &["-Fd", "x.pdb"],
+        &["-Qstrip_reflect"],
+        &["-U", "X"],
     ] {
         let cl = parse(args);
         let refusals: Vec<_> = cl
@@ -301,7 +319,8 @@ fn recognised_but_unsupported_options_are_e0004() {
 fn options_from_args_keeps_the_options_and_the_errors() {
     let o = Options::from_args(["-T", "cs_6_6", "-fvk-use-scalar-layout", "x.hlsl"]).unwrap();
     assert_eq!(o.layout, LayoutRule::Scalar);
-    let e = Options::from_args(["-T", "cs_6_0", "-fbogus", "-fspv-reflect"]).unwrap_err();
+    let e =
+        Options::from_args(["-T", "cs_6_0", "-fbogus", "-fspv-preserve-interface"]).unwrap_err();
     let codes: Vec<_> = e.iter().map(|d| d.code).collect();
     assert_eq!(codes, [codes::BAD_OPTION, codes::UNSUPPORTED]);
 }
@@ -327,6 +346,7 @@ fn sample_value(name: &str) -> &'static str {
         "<register>" => "t2",
         "<order>" => "decl",
         "<warning>" => "no-effects-syntax",
+        "<value>" => "1",
         other => panic!("--help names a value {other} that this test has no sample of"),
     }
 }
@@ -401,4 +421,312 @@ fn the_table_is_consistent() {
             assert_eq!(opt.origin, super::table::Origin::Dxc, "{}", opt.name());
         }
     }
+}
+
+/// Every spelling in DXC's option table (`include/dxc/Support/
+/// HLSLOptions.td`, with its `-` prefix; `--` where DXC takes only that),
+/// none an unknown option here: each does what DXC does or is refused.
+const DXC_SPELLINGS: &[&str] = &[
+    "-D",
+    "-H",
+    "-I",
+    "-O0",
+    "-O1",
+    "-O2",
+    "-O3",
+    "-Odump",
+    "-Qunused-arguments",
+    "-Wall",
+    "-Wdeprecated",
+    "-Wfoo",
+    "-fcolor-diagnostics",
+    "-fdiagnostics-color",
+    "-fdiagnostics-color=",
+    "-fansi-escape-codes",
+    "-fconstexpr-depth=",
+    "-fconstexpr-steps=",
+    "-fconstexpr-backtrace-limit=",
+    "-fdiagnostics-format=",
+    "-fdiagnostics-show-option",
+    "-fno-diagnostics-show-option",
+    "-fdiagnostics-show-category=",
+    "-ferror-limit=",
+    "-import-binding-table",
+    "-binding-table-define",
+    "-funsafe-math-optimizations",
+    "-fno-unsafe-math-optimizations",
+    "-fassociative-math",
+    "-fno-associative-math",
+    "-fno-reciprocal-math",
+    "-ffinite-math-only",
+    "-fno-finite-math-only",
+    "-fsigned-zeros",
+    "-fhonor-nans",
+    "-fno-honor-nans",
+    "-fhonor-infinities",
+    "-fno-honor-infinities",
+    "-ftrapping-math",
+    "-fno-trapping-math",
+    "-ffp-contract=",
+    "-flimited-precision=",
+    "-memdep-block-scan-limit",
+    "-opt-disable",
+    "-opt-enable",
+    "-opt-select",
+    "-fdisable-loc-tracking",
+    "-fnew-inlining-behavior",
+    "-ftime-report",
+    "-ftime-trace",
+    "-ftime-trace=",
+    "-ftime-trace-granularity=",
+    "-verify",
+    "-verbose",
+    "-v",
+    "-fno-caret-diagnostics",
+    "-fno-color-diagnostics",
+    "-fno-diagnostics-color",
+    "-fno-show-column",
+    "-fno-spell-checking",
+    "-fshow-column",
+    "-fshow-source-location",
+    "-fspell-checking",
+    "-fspell-checking-limit=",
+    "-funroll-loops",
+    "-fno-unroll-loops",
+    "-freroll-loops",
+    "-fno-reroll-loops",
+    "-help",
+    "--help",
+    "-imacros",
+    "--imacros",
+    "-include",
+    "--include",
+    "-mllvm",
+    "-mms-bitfields",
+    "-o",
+    "-time",
+    "-U",
+    "-w",
+    "-working-directory",
+    "-working-directory=",
+    "--all-warnings",
+    "--help-hidden",
+    "-?",
+    "--version",
+    "-ast-dump",
+    "-ast-dump-implicit",
+    "-M",
+    "-MD",
+    "-MF",
+    "-external",
+    "-external-fn",
+    "-fcgl",
+    "-preserve-intermediate-values",
+    "-flegacy-macro-expansion",
+    "-flegacy-resource-reservation",
+    "-no-legacy-cbuf-layout",
+    "-not_use_legacy_cbuf_load",
+    "-pack-prefix-stable",
+    "-pack_prefix_stable",
+    "-pack-optimized",
+    "-pack_optimized",
+    "-HV",
+    "-no-warnings",
+    "-rootsig-define",
+    "-enable-16bit-types",
+    "-ignore-line-directives",
+    "-auto-binding-space",
+    "-exports",
+    "-export-shaders-only",
+    "-default-linkage",
+    "-precise-output",
+    "-encoding",
+    "-validator-version",
+    "-print-before-all",
+    "-print-before",
+    "-print-after-all",
+    "-print-after",
+    "-ignore-opt-semdefs",
+    "-ignore-semdef",
+    "-override-semdef",
+    "-force-zero-store-lifetimes",
+    "-enable-lifetime-markers",
+    "-disable-lifetime-markers",
+    "-enable-payload-qualifiers",
+    "-disable-payload-qualifiers",
+    "-disable-exception-handling",
+    "-skip-serialization",
+    "-metal",
+    "-spirv",
+    "-fvk-stage-io-order=",
+    "-fvk-invert-y",
+    "-fvk-use-dx-position-w",
+    "-fvk-support-nonzero-base-instance",
+    "-fvk-support-nonzero-base-vertex",
+    "-fvk-use-gl-layout",
+    "-fvk-use-dx-layout",
+    "-fvk-use-scalar-layout",
+    "-fspv-use-legacy-buffer-matrix-order",
+    "-fspv-reflect",
+    "-fspv-debug=",
+    "-fspv-extension=",
+    "-fspv-target-env=",
+    "-fspv-flatten-resource-arrays",
+    "-fspv-reduce-load-size",
+    "-fspv-fix-func-call-arguments",
+    "-fspv-entrypoint-name=",
+    "-fspv-enable-maximal-reconvergence",
+    "-fspv-use-vulkan-memory-model",
+    "-fspv-use-unknown-image-format",
+    "-fvk-auto-shift-bindings",
+    "-Wno-vk-ignored-features",
+    "-Wno-vk-emulated-features",
+    "-fspv-print-all",
+    "-fspv-use-emulated-heap",
+    "-fspv-use-descriptor-heap",
+    "-Oconfig=",
+    "-fspv-preserve-bindings",
+    "-fspv-preserve-interface",
+    "-fvk-b-shift",
+    "-fvk-s-shift",
+    "-fvk-t-shift",
+    "-fvk-u-shift",
+    "-fvk-bind-globals",
+    "-fvk-bind-register",
+    "-vkbr",
+    "-fvk-bind-resource-heap",
+    "-fvk-bind-sampler-heap",
+    "-fvk-bind-counter-heap",
+    "-fspv-max-id",
+    "-T",
+    "-E",
+    "-Vi",
+    "-Od",
+    "-WX",
+    "-Vd",
+    "-Zi",
+    "-Zs",
+    "-recompile",
+    "-Zpr",
+    "-Zpc",
+    "-Zss",
+    "-Zsb",
+    "-Gpp",
+    "-Gfa",
+    "-Gfp",
+    "-Gec",
+    "-Ges",
+    "-Gis",
+    "-denorm",
+    "-Fo",
+    "-Fl",
+    "-Fc",
+    "-Fx",
+    "-Fh",
+    "-Fe",
+    "-Fd",
+    "-Fre",
+    "-Frs",
+    "-Fsh",
+    "-Fi",
+    "-Vn",
+    "-Cc",
+    "-Ni",
+    "-No",
+    "-Lx",
+    "-P",
+    "-Po",
+    "-dumpbin",
+    "-link",
+    "-Qstrip_reflect",
+    "-Qstrip_debug",
+    "-Qembed_debug",
+    "-Qstrip_priv",
+    "-Qsource_in_debug_module",
+    "-Qpdb_in_private",
+    "-Qstrip_rootsignature",
+    "-setrootsignature",
+    "-extractrootsignature",
+    "-verifyrootsignature",
+    "-force-rootsig-ver",
+    "-force_rootsig_ver",
+    "-Qkeep_reflect_in_dxil",
+    "-Qstrip_reflect_from_dxil",
+    "-shtemplate",
+    "-mergeUAVs",
+    "-matchUAVs",
+    "-enable_unbounded_descriptor_tables",
+    "-res-may-alias",
+    "-res_may_alias",
+    "-all-resources-bound",
+    "-all_resources_bound",
+    "-setprivate",
+    "-getprivate",
+    "-nologo",
+    "-unchanged",
+    "-skip-fn-body",
+    "-skip-static",
+    "-global-extern-by-default",
+    "-keep-user-macro",
+    "-extract-entry-uniforms",
+    "-remove-unused-globals",
+    "-remove-unused-functions",
+    "-line-directive",
+    "-decl-global-cb",
+];
+
+#[test]
+fn every_dxc_option_is_known() {
+    for &spelling in DXC_SPELLINGS {
+        let cl = parse(&[spelling]);
+        for d in &cl.diagnostics {
+            assert!(
+                !d.message.starts_with("unknown option"),
+                "{spelling}: {}",
+                d.message
+            );
+            // A refusal names the option as DXC spells it.
+            if d.code == codes::UNSUPPORTED {
+                assert!(
+                    d.message.contains(spelling.trim_end_matches('=')),
+                    "{spelling}: {}",
+                    d.message
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn sixteen_bit_types_need_shader_model_6_2_and_hlsl_2018() {
+    ok(&["-T", "cs_6_2", "-enable-16bit-types"]);
+    ok(&["-T", "ps_6_6", "-HV", "2018", "-enable-16bit-types"]);
+    assert!(err(&["-T", "cs_6_0", "-enable-16bit-types"]).contains("shader model 6.2 or later"));
+    assert!(
+        err(&["-T", "cs_6_2", "-HV", "2016", "-enable-16bit-types"]).contains("HLSL 2018 or later")
+    );
+}
+
+#[test]
+fn header_include_listing_and_dependency_options() {
+    let cl = ok(&[
+        "-Fh",
+        "x.h",
+        "-Vn",
+        "g_blur",
+        "-Vi",
+        "-nologo",
+        "-Ges",
+        "-Qstrip_debug",
+    ]);
+    assert_eq!(cl.outputs.header, Some(PathBuf::from("x.h")));
+    assert_eq!(cl.outputs.header_variable.as_deref(), Some("g_blur"));
+    assert!(cl.reporting.show_includes);
+    assert!(ok(&["-H"]).reporting.show_includes);
+    assert_eq!(ok(&["-M"]).action, Action::Dependencies);
+    assert!(ok(&["-w"]).reporting.no_warnings);
+    assert!(ok(&["-fno-color-diagnostics"]).reporting.no_color);
+    assert!(ok(&["-fcolor-diagnostics"]).reporting.force_color);
+    assert!(!ok(&["-T", "cs_6_0"]).emit_given);
+    assert!(ok(&["-emit", "spirv"]).emit_given);
 }

@@ -140,7 +140,74 @@ impl Writer<'_> {
                 _ => {}
             }
         }
+        if self.options.spv_reflect {
+            self.decorate_for_reflection(id, g);
+        }
         Ok(id)
+    }
+
+    /// `-fspv-reflect` (SPIR-V.rst, "Reflection"): a stage variable's HLSL
+    /// semantic (`HlslSemanticGOOGLE`, SPV_GOOGLE_hlsl_functionality1) and a
+    /// resource's HLSL type (`UserTypeGOOGLE`, SPV_GOOGLE_user_type). The
+    /// counter-buffer links come once every global has its id
+    /// ([`Self::decorate_counter_buffers`]).
+    fn decorate_for_reflection(&mut self, id: Word, g: &ir::GlobalVariable) {
+        if g.io.is_some()
+            && let Some(semantic) = &g.semantic
+        {
+            self.decorate_string(id, Decoration::UserSemantic, semantic);
+        }
+        if let Some(user_type) = &g.user_type {
+            self.decorate_string(id, Decoration::UserTypeGOOGLE, user_type);
+            self.extension("SPV_GOOGLE_user_type", None);
+        }
+    }
+
+    /// `OpDecorateString`, spelt `OpDecorateStringGOOGLE` before SPIR-V 1.4:
+    /// SPV_GOOGLE_hlsl_functionality1 allows it (and `OpDecorateId`) from
+    /// SPIR-V 1.0 on, and DXC declares the extension at every version.
+    fn decorate_string(&mut self, target: Word, decoration: Decoration, value: &str) {
+        self.extensions
+            .insert("SPV_GOOGLE_hlsl_functionality1".to_string());
+        self.annotations.push(Instruction::new(
+            Op::DecorateString,
+            None,
+            None,
+            vec![
+                Operand::IdRef(target),
+                Operand::Decoration(decoration),
+                Operand::LiteralString(value.to_string()),
+            ],
+        ));
+    }
+
+    /// `-fspv-reflect`: `OpDecorateId BUFFER HlslCounterBufferGOOGLE
+    /// COUNTER` for each RW/Append/Consume structured buffer with a counter
+    /// (SPIR-V.rst, "Counter buffers for RW/Append/Consume
+    /// StructuredBuffer").
+    pub fn decorate_counter_buffers(&mut self) {
+        if !self.options.spv_reflect {
+            return;
+        }
+        for (handle, g) in self.ir.globals.iter() {
+            let Some(counter) = g.counter else { continue };
+            let (buffer, counter) = (
+                self.global_ids[handle.index()],
+                self.global_ids[counter.index()],
+            );
+            self.extensions
+                .insert("SPV_GOOGLE_hlsl_functionality1".to_string());
+            self.annotations.push(Instruction::new(
+                Op::DecorateId,
+                None,
+                None,
+                vec![
+                    Operand::IdRef(buffer),
+                    Operand::Decoration(Decoration::CounterBuffer),
+                    Operand::IdRef(counter),
+                ],
+            ));
+        }
     }
 
     /// `Block` (or `BufferBlock`) on the struct of a buffer global, and

@@ -48,6 +48,9 @@ pub struct Options {
     /// `-fvk-use-dx-position-w`: a pixel shader reading `SV_Position` sees
     /// `1 / FragCoord.w` in `w`, as in Direct3D.
     pub dx_position_w: bool,
+    /// `-fspv-reflect`: HLSL semantics, resource types and counter links
+    /// as decorations (SPV_GOOGLE_hlsl_functionality1, SPV_GOOGLE_user_type).
+    pub spv_reflect: bool,
 }
 
 /// Writes `module` as SPIR-V words.

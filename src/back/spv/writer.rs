@@ -192,6 +192,7 @@ impl<'a> Writer<'a> {
             let id = self.write_global(handle, global)?;
             self.global_ids.push(id);
         }
+        self.decorate_counter_buffers();
         for &f in &reachable {
             self.write_function(f)?;
         }

@@ -55,7 +55,7 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.spv_reflect = true;
             Ok(())
         }),
-        "Emit reflection decorations (HLSL semantics, counter buffers): not supported yet",
+        "Decorate stage variables with their HLSL semantics, resources with their HLSL types and buffers with their counters (SPV_GOOGLE_hlsl_functionality1, SPV_GOOGLE_user_type)",
     ),
     dxc(
         &["-fspv-debug="],

@@ -288,6 +288,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             invariant: false,
             semantic: None,
             counter: None,
+            user_type: None,
         });
         let pty = self.ptr_type(irt, ir::AddressSpace::Private);
         let ptr = self.add(ir::Expression::GlobalVariable(gv), pty);

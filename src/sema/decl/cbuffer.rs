@@ -96,6 +96,7 @@ impl<'a> Sema<'a> {
             ir::AddressSpace::Storage { writable: false }
         };
         let gv = ir::build::add_global(&mut self.module, cb.name.name.as_str(), space, block);
+        self.module.globals[gv].user_type = Some(if is_cb { "cbuffer" } else { "tbuffer" }.into());
         let (vk_binding, counter_binding) = self.binding_attrs(&cb.attrs, &env);
         let register = self.register_annotation(&cb.annotations, space);
         self.res.decls.push(ResourceDecl {

@@ -180,6 +180,7 @@ impl<'a> Sema<'a> {
             });
         }
         let gv = ir::build::add_global(&mut self.module, d.name.name.as_str(), space, gty);
+        self.module.globals[gv].user_type = self.user_type(vd, elem, &env);
         let class = match self.types.get(elem) {
             Ty::Resource(k, _) => k.register_class(),
             _ => crate::options::RegisterClass::S,
@@ -215,6 +216,39 @@ impl<'a> Sema<'a> {
             }
         }
         self.new_global(info, scope, d.name);
+    }
+
+    /// The `UserTypeGOOGLE` string of a resource for `-fspv-reflect`
+    /// (SPIR-V.rst, "HLSL User Types"): the type's name in lower case,
+    /// then, when the declaration writes template arguments, `:<` the
+    /// arguments without spaces `>` (`texture2dmsarray:<float4,64>`,
+    /// `texture1d`). Samplers have none.
+    fn user_type(&mut self, vd: &'a ast::VarDecl, elem: TyId, env: &Env) -> Option<String> {
+        let Ty::Resource(kind, e) = *self.types.get(elem) else {
+            return None;
+        };
+        let name = kind.name().to_lowercase();
+        let ast::TypeSpecKind::Named {
+            args: Some(args), ..
+        } = &vd.ty.kind
+        else {
+            return Some(name);
+        };
+        if args.is_empty() {
+            return Some(name);
+        }
+        let mut written = Vec::new();
+        if let Some(e) = e {
+            written.push(self.ty_name(e).replace(' ', ""));
+        }
+        for a in args.iter().skip(1) {
+            if let ast::TemplateArg::Expr(x) = a
+                && let Ok(k) = self.const_eval(x, env)
+            {
+                written.push(k.as_i64().to_string());
+            }
+        }
+        Some(format!("{name}:<{}>", written.join(",")))
     }
 
     /// The counter buffer of a RW/Append/Consume structured buffer: a block

@@ -165,6 +165,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             invariant: false,
             semantic: Some(sname.to_string()),
             counter: None,
+            user_type: None,
         });
         let v = VertexIo::Var { g, ty, var_ty };
         io.vertex_vars.insert(key, v.clone());
@@ -227,6 +228,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     invariant: false,
                     semantic: None,
                     counter: None,
+                    user_type: None,
                 });
                 io.vertex_vars.insert(
                     key,

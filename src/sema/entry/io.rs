@@ -180,6 +180,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 return None;
             }
             let g = self.builtin_var(io, b, IoDir::Input, vname, nt);
+            self.name_builtin(g, sname.as_str());
             let it = self.s.ir_ty(nt);
             let pty = self.ptr_type(it, ir::AddressSpace::Input);
             let p = self.add(ir::Expression::GlobalVariable(g), pty);
@@ -267,6 +268,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             invariant: false,
             semantic: Some(sname.to_string()),
             counter: None,
+            user_type: None,
         });
         let pty = self.ptr_type(it, ir::AddressSpace::Input);
         let p = if per_vertex {
@@ -363,6 +365,37 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 .sum(),
             _ => 1,
         }
+    }
+
+    /// Stores `v` to the built-in output that the system-value semantic
+    /// `sname` names, when it names one; false otherwise.
+    fn store_system_value(
+        &mut self,
+        io: &mut Io,
+        v: ir::Handle<ir::Expression>,
+        ty: TyId,
+        sname: Symbol,
+        precise: bool,
+        span: Span,
+    ) -> bool {
+        let Some((b, vname, nat)) = system_value(self.s.stage, IoDir::Output, sname.as_str())
+        else {
+            return false;
+        };
+        let nt = self.natural_type(nat);
+        let g = self.builtin_var(io, b, IoDir::Output, vname, nt);
+        self.name_builtin(g, sname.as_str());
+        self.s.module.globals[g].precise |= precise;
+        let c = self.cast(Val::expr(ty, v), nt, span);
+        let Some(h) = self.value(&c) else { return true };
+        let it = self.s.ir_ty(nt);
+        let pty = self.ptr_type(it, ir::AddressSpace::Output);
+        let p = self.add(ir::Expression::GlobalVariable(g), pty);
+        self.stmt(ir::Statement::Store {
+            pointer: p,
+            value: h,
+        });
+        true
     }
 
     /// Stores an entry result (or out parameter) of type `ty` to stage
@@ -479,19 +512,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if self.stage_sysval_output(io, v, ty, (sname, sspan), precise, name, span) {
             return;
         }
-        if let Some((b, vname, nat)) = system_value(self.s.stage, IoDir::Output, sname.as_str()) {
-            let nt = self.natural_type(nat);
-            let g = self.builtin_var(io, b, IoDir::Output, vname, nt);
-            self.s.module.globals[g].precise |= precise;
-            let c = self.cast(Val::expr(ty, v), nt, span);
-            let Some(h) = self.value(&c) else { return };
-            let it = self.s.ir_ty(nt);
-            let pty = self.ptr_type(it, ir::AddressSpace::Output);
-            let p = self.add(ir::Expression::GlobalVariable(g), pty);
-            self.stmt(ir::Statement::Store {
-                pointer: p,
-                value: h,
-            });
+        if self.store_system_value(io, v, ty, sname, precise, span) {
             return;
         }
         let lower = sname.as_str().to_ascii_lowercase();
@@ -581,6 +602,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             invariant: false,
             semantic: Some(sname.to_string()),
             counter: None,
+            user_type: None,
         });
         let pty = self.ptr_type(it, ir::AddressSpace::Output);
         let p = self.add(ir::Expression::GlobalVariable(g), pty);

@@ -231,6 +231,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         g
     }
 
+    /// Keeps the first HLSL semantic that names a built-in variable: with
+    /// `-fspv-reflect` it becomes the variable's `UserSemantic` decoration.
+    pub(super) fn name_builtin(&mut self, g: ir::Handle<ir::GlobalVariable>, semantic: &str) {
+        self.s.module.globals[g]
+            .semantic
+            .get_or_insert_with(|| semantic.to_string());
+    }
+
     pub(super) fn natural_type(&mut self, k: TyKind) -> TyId {
         match k {
             TyKind::Uint => types::UINT,

@@ -282,6 +282,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let vt = self.sysval_var_type(sv.var);
         let g = self.builtin_var(io, sv.builtin, IoDir::Input, sv.var_name, vt);
+        self.name_builtin(g, sem.0.as_str());
         // `centroid` and `sample` barycentrics are decorated like the
         // inputs they would interpolate (SPIR-V.rst, interpolation modes).
         if matches!(sv.builtin, B::BaryCoordKHR | B::BaryCoordNoPerspKHR) {
@@ -332,6 +333,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let vt = self.sysval_var_type(sv.var);
         let g = self.builtin_var(io, sv.builtin, IoDir::Output, sv.var_name, vt);
+        self.name_builtin(g, sem.0.as_str());
         self.s.module.globals[g].precise |= precise;
         let elem = if sv.var == VarTy::UintArray1 {
             types::UINT

@@ -113,6 +113,7 @@ fn read_only_buffers_are_non_writable() {
         invariant: false,
         semantic: None,
         counter: None,
+        user_type: None,
     });
     let _ = g;
     for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
