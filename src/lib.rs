@@ -45,6 +45,8 @@
 //!   `hlslc` binary, its language server and [`build`] use.
 //! - [`diag`]: [`diag::Diagnostic`], the codes, rendering (human with
 //!   carets, short one-line, JSON).
+//! - [`batch`]: DXC command lines as the `hlslc` binary runs them, one or
+//!   many at once (`hlslc --jobs-file`), on every core.
 //! - [`build`]: compiling shaders from a Cargo build script, in the spirit
 //!   of `cc::Build`.
 //! - [`reflect`]: the bindings, block layouts and stage I/O of a module.
@@ -63,6 +65,7 @@
 #![warn(missing_docs)]
 
 pub(crate) mod back;
+pub mod batch;
 pub mod build;
 pub mod diag;
 pub(crate) mod front;

@@ -11,6 +11,7 @@
 //! separate table, each remembering where it was spelled and which expansion
 //! produced it, so diagnostics can say "in expansion of macro X".
 
+pub use crate::front::preprocess::LexCache;
 pub use crate::span::Span;
 
 use crate::intern::Symbol;
@@ -106,6 +107,48 @@ pub trait FileLoader {
     /// Whether there is a file at `path` (the include search asks before
     /// reading).
     fn exists(&self, path: &Path) -> bool;
+    /// The lexed files this loader shares among the compiles that use it,
+    /// if it keeps any ([`CachingLoader`]).
+    fn lex_cache(&self) -> Option<&LexCache> {
+        None
+    }
+}
+
+/// A loader whose compiles share their lexed files, on any number of
+/// threads: the headers of a batch of jobs are lexed once. It reads
+/// through `inner` every time; a file whose text changed since it was
+/// lexed is lexed again.
+#[derive(Debug)]
+pub struct CachingLoader<L> {
+    inner: L,
+    cache: LexCache,
+}
+
+impl<L: FileLoader> CachingLoader<L> {
+    /// Reads through `inner`, with an empty cache.
+    pub fn new(inner: L) -> Self {
+        CachingLoader {
+            inner,
+            cache: LexCache::new(),
+        }
+    }
+
+    /// The loader it reads through.
+    pub fn inner(&self) -> &L {
+        &self.inner
+    }
+}
+
+impl<L: FileLoader> FileLoader for CachingLoader<L> {
+    fn read(&self, path: &Path) -> std::io::Result<String> {
+        self.inner.read(path)
+    }
+    fn exists(&self, path: &Path) -> bool {
+        self.inner.exists(path)
+    }
+    fn lex_cache(&self) -> Option<&LexCache> {
+        Some(&self.cache)
+    }
 }
 
 /// Reads from the file system.

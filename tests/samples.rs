@@ -67,6 +67,20 @@ fn validation_of(options: &Options) -> (String, Vec<&'static str>) {
     (options.target_env.name().to_string(), flags)
 }
 
+/// The `// Compile:` commands of every sample, in file order.
+pub(crate) fn all_compile_commands() -> Vec<Vec<String>> {
+    let mut samples: Vec<_> = std::fs::read_dir(common::root().join("samples"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "hlsl"))
+        .collect();
+    samples.sort();
+    samples
+        .iter()
+        .flat_map(|s| compile_commands(&std::fs::read_to_string(s).unwrap()))
+        .collect()
+}
+
 #[test]
 fn every_sample_compile_command_gives_valid_spirv() {
     let root = common::root();

@@ -11,6 +11,7 @@ mod render;
 pub mod suggest;
 
 pub use codes::Code;
+pub(crate) use render::render;
 pub use render::{DiagnosticFormat, render_json, render_to_string, write_to_stderr};
 
 use crate::span::Span;

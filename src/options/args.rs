@@ -72,6 +72,35 @@ pub struct Reporting {
     pub no_warnings: bool,
 }
 
+/// `--jobs-file` and `-j`: many command lines in one process
+/// ([`crate::batch`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Batch {
+    /// `--jobs-file`: the file of command lines, one a line.
+    pub jobs_file: Option<PathBuf>,
+    /// `-j`: how many jobs compile at once (default: one per core).
+    pub threads: Option<usize>,
+    /// The indices of the arguments that gave these.
+    own_args: Vec<usize>,
+}
+
+impl Batch {
+    /// The arguments of the command line without those of `--jobs-file`
+    /// and `-j`: what every job of the batch starts with.
+    pub fn common_args(&self, args: &[String]) -> Vec<String> {
+        args.iter()
+            .enumerate()
+            .filter(|(i, _)| !self.own_args.contains(i))
+            .map(|(_, a)| a.clone())
+            .collect()
+    }
+
+    /// Whether the command line asks for a batch (`--jobs-file` or `-j`).
+    pub fn is_requested(&self) -> bool {
+        !self.own_args.is_empty()
+    }
+}
+
 /// A parsed command line: the compiler's [`Options`] and what only the
 /// driver uses (input, outputs, reporting).
 #[derive(Clone, Debug)]
@@ -86,6 +115,8 @@ pub struct CommandLine {
     pub outputs: Outputs,
     /// `--diagnostics-format`, `--no-color`, `-WX`, `-no-warnings`, `-Vi`.
     pub reporting: Reporting,
+    /// `--jobs-file`, `-j`.
+    pub batch: Batch,
     /// True when `--emit` (or `--ir-after`) chose what to write: without
     /// `-Fo` the driver writes exactly that to stdout (binary SPIR-V only
     /// to a pipe); otherwise it prints the disassembly there, as DXC does.
@@ -155,6 +186,7 @@ impl Parser {
                 action: Action::default(),
                 outputs: Outputs::default(),
                 reporting: Reporting::default(),
+                batch: Batch::default(),
                 emit_given: false,
                 diagnostics: Vec::new(),
             },
@@ -250,6 +282,10 @@ impl Parser {
                 codes::UNSUPPORTED,
                 format!("not supported yet: {}", spelling.trim_end_matches('=')),
             )),
+        }
+        // The batch's own options are not passed on to its jobs.
+        if matches!(opt.name(), "--jobs-file" | "-j") {
+            self.cl.batch.own_args.extend(i..next);
         }
         next
     }

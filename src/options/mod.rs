@@ -4,7 +4,7 @@
 mod args;
 mod table;
 
-pub use args::{Action, CommandLine, Outputs, Reporting, help};
+pub use args::{Action, Batch, CommandLine, Outputs, Reporting, help};
 
 use crate::diag::{Diagnostic, codes};
 use std::path::PathBuf;

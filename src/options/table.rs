@@ -267,6 +267,32 @@ const GENERAL: &[Opt] = &[
         }),
         "Add a directory to the include search path",
     ),
+    own(
+        &["--jobs-file", "-jobs-file"],
+        Value,
+        "<file>",
+        Compilation,
+        Set(|p, v| {
+            p.cl.batch.jobs_file = Some(PathBuf::from(v[0]));
+            Ok(())
+        }),
+        "Run many command lines in one process, in parallel: one a line of <file>, quoted as a \
+         shell quotes them, # comments; the other arguments are given to every one",
+    ),
+    own(
+        &["-j"],
+        JoinedOrSeparate,
+        "<n>",
+        Compilation,
+        Set(|p, v| {
+            match v[0].parse::<usize>() {
+                Ok(n) if n > 0 => p.cl.batch.threads = Some(n),
+                _ => return Err(format!("'{}' is not a number of threads (1 or more)", v[0])),
+            }
+            Ok(())
+        }),
+        "With --jobs-file: compile <n> jobs at once (default: one per core)",
+    ),
     // DXC takes `-HV 2021` only; hlslc has always taken `-HV2021` too.
     dxc(
         &["-HV"],

@@ -341,7 +341,7 @@ fn sample_value(name: &str) -> &'static str {
         "<env>" => "vulkan1.1",
         "<extension>" => "SPV_KHR_float_controls",
         "<category>" => "line",
-        "<shift>" | "<binding>" | "<max>" => "3",
+        "<shift>" | "<binding>" | "<max>" | "<n>" => "3",
         "<space>" | "<set>" => "1",
         "<register>" => "t2",
         "<order>" => "decl",

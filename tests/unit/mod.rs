@@ -8,6 +8,7 @@
 //! integration tests under `tests/`.
 
 mod back_spv;
+mod batch;
 mod common;
 #[cfg(feature = "lsp")]
 mod lsp;

@@ -10,6 +10,7 @@ use crate::span::Span;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Text the lexer could not turn into tokens.
 #[derive(Clone, Copy, Debug)]
@@ -91,8 +92,8 @@ pub(super) fn lex_file(text: &str) -> (Vec<RawToken>, Vec<LexIssue>) {
 
 /// A lexed file, shared by all its inclusions.
 pub(super) struct LexedFile {
-    pub toks: Rc<[RawToken]>,
-    pub issues: Rc<[LexIssue]>,
+    pub toks: Arc<[RawToken]>,
+    pub issues: Arc<[LexIssue]>,
     /// The source-map file of its first inclusion (its text is copied from
     /// there for later inclusions, each of which gets its own `FileId` so
     /// "included from" notes are right).
@@ -135,12 +136,30 @@ pub(super) struct Files {
 }
 
 impl Files {
-    /// Lexes the text of `file` (just added) and remembers it under `key`.
-    pub fn lex_and_cache(&mut self, sm: &SourceMap, file: FileId, key: PathBuf) -> Rc<LexedFile> {
-        let (toks, issues) = lex_file(&sm.file(file).text);
+    /// Lexes the text of `file` (just added) and remembers it under `key`;
+    /// with a `shared` cache (a batch's), only when no other compile has
+    /// lexed that text already.
+    pub fn lex_and_cache(
+        &mut self,
+        sm: &SourceMap,
+        file: FileId,
+        key: PathBuf,
+        shared: Option<&super::LexCache>,
+    ) -> Rc<LexedFile> {
+        let text = &sm.file(file).text;
+        let (toks, issues) = match shared {
+            Some(cache) => {
+                let l = cache.lex(&key, text);
+                (l.toks.clone(), l.issues.clone())
+            }
+            None => {
+                let (toks, issues) = lex_file(text);
+                (toks.into(), issues.into())
+            }
+        };
         let lexed = Rc::new(LexedFile {
-            toks: toks.into(),
-            issues: issues.into(),
+            toks,
+            issues,
             first: file,
         });
         self.cache.insert(key, lexed.clone());
@@ -336,7 +355,9 @@ impl Preprocessor<'_> {
         let Some(fid) = self.add_file(key.display().to_string(), &key, lexed, Some(hash.lo)) else {
             return;
         };
-        let l = self.files.lex_and_cache(self.sm, fid, key.clone());
+        let l = self
+            .files
+            .lex_and_cache(self.sm, fid, key.clone(), self.loader.lex_cache());
         self.push_file(fid, &l, Some(key), true);
     }
 

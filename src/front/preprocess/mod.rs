@@ -27,9 +27,11 @@ mod expand;
 mod expr;
 mod include;
 mod predefined;
+mod shared;
 mod text;
 
 pub use predefined::predefined_macros;
+pub use shared::LexCache;
 pub use text::tokens_to_text;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
@@ -116,8 +118,8 @@ enum Context {
 /// A file being read.
 struct FileCtx {
     file: FileId,
-    toks: Rc<[RawToken]>,
-    issues: Rc<[include::LexIssue]>,
+    toks: std::sync::Arc<[RawToken]>,
+    issues: std::sync::Arc<[include::LexIssue]>,
     /// Next raw token.
     pos: usize,
     /// Next lex issue not yet reported or skipped.
@@ -319,7 +321,9 @@ impl<'a> Preprocessor<'a> {
         let Some(fid) = self.add_file(main.display().to_string(), main, text, None) else {
             return false;
         };
-        let lexed = self.files.lex_and_cache(self.sm, fid, key.clone());
+        let lexed = self
+            .files
+            .lex_and_cache(self.sm, fid, key.clone(), self.loader.lex_cache());
         self.push_file(fid, &lexed, Some(key), false);
 
         let mut cmdline = String::new();

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""One batch invocation against one process per job.
+
+The jobs: every `// Compile:` command of samples/*.hlsl, each in 16 define
+permutations (-DPERM_A..-DPERM_D = 0/1), writing -Fo and -MF files under a
+temporary directory. Times, best of RUNS:
+
+  batch     `hlslc --jobs-file jobs.txt` (one process, every core)
+  parallel  one `hlslc` process per job, as many at once as there are
+            cores (what `ninja` or `make -j` does)
+  serial    one `hlslc` process per job, one after another
+
+and prints the ratios and the load average before and after.
+
+    python3 benches/batch.py target/release/hlslc [RUNS]
+"""
+import concurrent.futures, os, shlex, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def sample_commands():
+    """The `hlslc` commands in the headers of the samples (as tests/samples.rs reads them)."""
+    out = []
+    for name in sorted(os.listdir(os.path.join(ROOT, 'samples'))):
+        if not name.endswith('.hlsl'):
+            continue
+        in_block = False
+        for line in open(os.path.join(ROOT, 'samples', name)):
+            if not line.startswith('//'):
+                break
+            c = line[2:].strip()
+            if c.startswith('Compile:'):
+                in_block, c = True, c[len('Compile:'):].strip()
+            elif not (in_block and c.startswith('hlslc ')):
+                in_block = False
+                continue
+            words = c.split()[1:]
+            out.append(words[:words.index('-Fo')] if '-Fo' in words else words)
+    return out
+
+
+def jobs(tmp):
+    result = []
+    for n, cmd in enumerate(sample_commands()):
+        for p in range(16):
+            perm = [f'-DPERM_{k}={(p >> i) & 1}' for i, k in enumerate('ABCD')]
+            stem = os.path.join(tmp, f'{n}-{p}')
+            result.append(cmd + perm + ['-Fo', stem + '.spv', '-MF', stem + '.d'])
+    return result
+
+
+def best(runs, f):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main():
+    hlslc = os.path.abspath(sys.argv[1])
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    tmp = tempfile.mkdtemp()
+    js = jobs(tmp)
+    jobs_file = os.path.join(tmp, 'jobs.txt')
+    with open(jobs_file, 'w') as f:
+        f.writelines(shlex.join(j) + '\n' for j in js)
+    cores = os.cpu_count() or 1
+
+    def run(args):
+        subprocess.run([hlslc] + args, cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def parallel():
+        with concurrent.futures.ThreadPoolExecutor(cores) as ex:
+            list(ex.map(run, js))
+
+    print('load average before:', os.getloadavg())
+    batch = best(runs, lambda: run(['--jobs-file', jobs_file]))
+    par = best(runs, parallel)
+    ser = best(runs, lambda: [run(j) for j in js])
+    print('load average after:', os.getloadavg())
+    print(f'{len(js)} jobs, {cores} cores: batch {batch * 1e3:.0f} ms, '
+          f'one process each in parallel {par * 1e3:.0f} ms ({par / batch:.1f}x), '
+          f'one after another {ser * 1e3:.0f} ms ({ser / batch:.1f}x)')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,188 @@
+//! Batch compiles: command lines in files (quoting, comments, response
+//! files), the shared cache of lexed files, job outputs.
+
+use crate::batch::{Job, Terminal, expand_response_files, split_jobs, split_words};
+use crate::source::{CachingLoader, FileLoader};
+use std::cell::RefCell;
+use std::path::Path;
+
+fn words(s: &str) -> Vec<String> {
+    split_words(s).unwrap()
+}
+
+#[test]
+fn words_are_split_as_a_shell_splits_them() {
+    assert_eq!(words("-T cs_6_0\t-E  main"), ["-T", "cs_6_0", "-E", "main"]);
+    assert_eq!(words("'a b' \"c d\" e\\ f"), ["a b", "c d", "e f"]);
+    // Adjacent quoted and bare parts make one word; empty quotes a word.
+    assert_eq!(words("-D'X=1 2'\"3\" ''"), ["-DX=1 23", ""]);
+    // In double quotes, backslash escapes only " \ ` $; in single
+    // quotes, nothing.
+    assert_eq!(words(r#""a\"b\\c\d" 'e\f'"#), [r#"a"b\c\d"#, r"e\f"]);
+    // `#` starts a comment only at the start of a word.
+    assert_eq!(words("-DA=#1 # the rest\n-E m"), ["-DA=#1", "-E", "m"]);
+    assert_eq!(words("a\\\nb"), ["ab"]);
+    assert!(split_words("'open").is_err());
+    assert!(split_words("\"open").is_err());
+}
+
+#[test]
+fn a_jobs_file_is_one_command_line_a_line() {
+    let text = "# permutations\n\n-T cs_6_0 a.hlsl -Fo a.spv\n  # indented comment\n\
+                -T cs_6_0 b.hlsl \\\n  -DX=1 -Fo b.spv\n-T ps_6_0 c.hlsl";
+    let jobs = split_jobs(text).unwrap();
+    let lines: Vec<usize> = jobs.iter().map(|j| j.line).collect();
+    assert_eq!(lines, [3, 5, 7]);
+    assert_eq!(
+        jobs[1].args,
+        ["-T", "cs_6_0", "b.hlsl", "-DX=1", "-Fo", "b.spv"]
+    );
+    assert_eq!(jobs[2].args, ["-T", "ps_6_0", "c.hlsl"]);
+    assert_eq!(
+        split_jobs("ok\n'bad\n"),
+        Err((2, "a single quote (') is not closed".into()))
+    );
+}
+
+#[test]
+fn response_files_expand_in_place_and_may_nest() {
+    let mut read = |p: &str| match p {
+        "a.rsp" => Ok("-T cs_6_0\n@b.rsp\n-Fo 'o u t.spv'".to_string()),
+        "b.rsp" => Ok("-E main".to_string()),
+        "self.rsp" => Ok("@self.rsp".to_string()),
+        _ => Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "not found",
+        )),
+    };
+    let args: Vec<String> = ["x.hlsl", "@a.rsp", "-O0"].map(String::from).to_vec();
+    assert_eq!(
+        expand_response_files(&args, &mut read).unwrap(),
+        [
+            "x.hlsl",
+            "-T",
+            "cs_6_0",
+            "-E",
+            "main",
+            "-Fo",
+            "o u t.spv",
+            "-O0"
+        ]
+    );
+    let e = expand_response_files(&["@self.rsp".into()], &mut read).unwrap_err();
+    assert!(e.contains("nested more than 16 deep"), "{e}");
+    let e = expand_response_files(&["@none.rsp".into()], &mut read).unwrap_err();
+    assert!(e.starts_with("cannot read response file 'none.rsp'"), "{e}");
+}
+
+/// An in-memory file system whose files can change between compiles.
+#[derive(Default)]
+struct Changing(RefCell<Vec<(String, String)>>);
+
+impl Changing {
+    fn set(&self, path: &str, text: &str) {
+        let mut files = self.0.borrow_mut();
+        files.retain(|(p, _)| p != path);
+        files.push((path.into(), text.into()));
+    }
+}
+
+impl FileLoader for Changing {
+    fn read(&self, path: &Path) -> std::io::Result<String> {
+        let files = self.0.borrow();
+        let found = files.iter().find(|(p, _)| Path::new(p) == path);
+        found
+            .map(|(_, t)| t.clone())
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "not found"))
+    }
+    fn exists(&self, path: &Path) -> bool {
+        self.0.borrow().iter().any(|(p, _)| Path::new(p) == path)
+    }
+}
+
+#[test]
+fn a_header_edited_between_compiles_is_lexed_again() {
+    let loader = CachingLoader::new(Changing::default());
+    loader.inner().set(
+        "main.hlsl",
+        "#include \"value.hlsli\"\nRWStructuredBuffer<uint> o;\n\
+         [numthreads(1, 1, 1)] void main() { o[0] = VALUE; }\n",
+    );
+    let options = crate::Options::from_args(["-T", "cs_6_0", "--verify-ir"]).unwrap();
+    let compile = || {
+        let c = crate::compile(Path::new("main.hlsl"), &loader, &options);
+        assert!(!c.has_errors(), "{:?}", c.diagnostics.list);
+        c.artifact.unwrap().spirv
+    };
+    loader.inner().set("value.hlsli", "#define VALUE 7u\n");
+    let seven = compile();
+    assert_eq!(compile(), seven, "the cached tokens compile the same");
+    loader.inner().set("value.hlsli", "#define VALUE 9u\n");
+    let nine = compile();
+    assert_ne!(nine, seven, "an edited header is not served stale");
+    let constants = |spirv: &[u32]| {
+        let m = rspirv::dr::load_words(spirv).unwrap();
+        m.types_global_values
+            .iter()
+            .filter(|i| i.class.opcode == rspirv::spirv::Op::Constant)
+            .filter_map(|i| match i.operands.first() {
+                Some(rspirv::dr::Operand::LiteralBit32(v)) => Some(*v),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    assert!(constants(&seven).contains(&7) && !constants(&seven).contains(&9));
+    assert!(constants(&nine).contains(&9));
+}
+
+#[test]
+fn jobs_report_in_order_whatever_order_they_finish_in() {
+    let dir = std::env::temp_dir().join(format!("hlslc-unit-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("k.hlsl");
+    std::fs::write(
+        &src,
+        "RWStructuredBuffer<uint> o;\n[numthreads(1, 1, 1)] void main() { o[0] = K; }\n",
+    )
+    .unwrap();
+    // Even jobs fail (K undefined), odd ones define it.
+    let jobs: Vec<Job> = (0..12)
+        .map(|i| {
+            let mut args = vec!["-T".to_string(), "cs_6_0".into(), src.display().to_string()];
+            if i % 2 == 1 {
+                args.push(format!("-DK={i}u"));
+            }
+            args.extend([
+                "-Fo".into(),
+                dir.join(format!("{i}.spv")).display().to_string(),
+            ]);
+            Job {
+                args,
+                origin: format!("line {}", i + 1),
+            }
+        })
+        .collect();
+    let mut seen = Vec::new();
+    let failed = crate::batch::run(&jobs, 4, Terminal::default(), |i, job, out| {
+        assert_eq!(out.exit_code, i32::from(i % 2 == 0), "{}", job.origin);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        if i % 2 == 0 {
+            let output = jobs[i].args.last().unwrap();
+            let heading = format!("job {} (line {}, {output}):\n", i + 1, i + 1);
+            assert!(stderr.starts_with(&heading), "{stderr}");
+        } else {
+            assert!(stderr.is_empty(), "{stderr}");
+        }
+        seen.push(i);
+    });
+    assert_eq!(failed, 6);
+    assert_eq!(seen, (0..12).collect::<Vec<_>>());
+}
+
+#[test]
+fn depfiles_escape_spaces() {
+    assert_eq!(
+        crate::batch::driver::depfile("o.spv", &[std::path::PathBuf::from("a b.hlsl")]),
+        "o.spv: \\\n  a\\ b.hlsl\n"
+    );
+}
