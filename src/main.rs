@@ -217,7 +217,7 @@ fn run() -> i32 {
     }
 
     if cl.action == Action::SyntaxOnly {
-        let c = hlslc::check_syntax(&input, &loader, options);
+        let c = hlslc::check(&input, &loader, options);
         return i32::from(reporter.report(&c.diagnostics.list, &c.source_map));
     }
 

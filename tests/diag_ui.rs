@@ -2,7 +2,10 @@
 //! compared with `NAME.stderr` (rustc's tests/ui style).
 //!
 //! The first line of a case may be `// args: -T cs_6_0 -E main` to compile
-//! with those flags (any of `hlslc`'s, read by the library's parser); without it the case is run as `-fsyntax-only`. Other
+//! with those flags (any of `hlslc`'s, read by the library's parser); with
+//! `-fsyntax-only` among them the case is checked as `hlslc -fsyntax-only`
+//! checks ([`hlslc::check`]); without the line it is only preprocessed and
+//! parsed ([`hlslc::check_syntax`]). Other
 //! files in `tests/in/diag/` (headers, `.hlsli`) can be included by cases.
 
 use crate::common;
@@ -10,11 +13,13 @@ use hlslc::Options;
 use hlslc::diag::{DiagnosticFormat, render_to_string};
 
 /// The options of a case: its `// args:` line read by the library's
-/// parser, or `None` for a syntax-only case.
-fn options_from_header(text: &str) -> Option<Options> {
+/// parser, and whether it asks for `-fsyntax-only`; `None` for a case that
+/// is only parsed.
+fn options_from_header(text: &str) -> Option<(Options, bool)> {
     let args = text.lines().next()?.strip_prefix("// args:")?;
     let args: Vec<&str> = args.split_whitespace().collect();
-    Some(common::options_from_args(&args).unwrap_or_else(|e| panic!("test header: {e}")))
+    let options = common::options_from_args(&args).unwrap_or_else(|e| panic!("test header: {e}"));
+    Some((options, args.contains(&"-fsyntax-only")))
 }
 
 #[test]
@@ -33,7 +38,8 @@ fn diagnostics_render_as_expected() {
         let rel = case.strip_prefix(common::root()).expect("case under root");
         let text = std::fs::read_to_string(case).expect("readable case");
         let c = match options_from_header(&text) {
-            Some(options) => hlslc::compile(rel, &loader, &options),
+            Some((options, true)) => hlslc::check(rel, &loader, &options),
+            Some((options, false)) => hlslc::compile(rel, &loader, &options),
             None => hlslc::check_syntax(rel, &loader, &common::verified_options()),
         };
         let rendered =
