@@ -61,10 +61,11 @@ pub fn check(unit: &ast::TranslationUnit, options: &Options, diags: &mut Diagnos
 
 /// Lowers every function and global as a library; returns the functions
 /// that name a stage, with it, in declaration order, and whether a global
-/// function `options.entry` is defined. Problems of code
-/// generation (what hlslc does not support yet, calls to functions
-/// declared without a body, which a library may leave to others) are not
-/// reported for bodies: they concern the entry points that reach them.
+/// function `options.entry` is defined. Problems of code generation (what
+/// hlslc does not support yet, calls to functions declared without a body,
+/// which a library may leave to others) and of the stage (a stream's
+/// `Append` outside a geometry shader) are not reported for bodies: they
+/// concern the entry points that reach them, which their own passes check.
 fn library_pass(
     unit: &ast::TranslationUnit,
     options: &Options,
@@ -94,7 +95,12 @@ fn library_pass(
         s.drain_worklist();
     }
     s.drop_diagnostics_since(from, |d| {
-        d.code == codes::UNSUPPORTED || d.code == codes::UNDEFINED_FUNCTION
+        [
+            codes::UNSUPPORTED,
+            codes::UNDEFINED_FUNCTION,
+            codes::STAGE_STATEMENT,
+        ]
+        .contains(&d.code)
     });
     s.check_recursion();
     s.assign_bindings();
