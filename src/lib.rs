@@ -33,7 +33,8 @@
 //!
 //! # The API
 //!
-//! - [`compile`], [`check_syntax`] (preprocess and parse) and
+//! - [`compile`], [`check`] (`-fsyntax-only`: every semantic error, no
+//!   SPIR-V), [`check_syntax`] (preprocess and parse) and
 //!   [`preprocess_to_string`] (`-P`) take a path, a [`FileLoader`]
 //!   ([`DiskLoader`], [`MemoryLoader`] or your own) and [`Options`], and
 //!   return a [`Compilation`]: diagnostics, the source map that renders
@@ -188,12 +189,46 @@ fn parse(
     (parsed, sm, diags)
 }
 
-/// Preprocesses and parses `path`: reports syntax errors only.
+/// Preprocesses and parses `path`: reports syntax errors only (the
+/// fuzzers' and the front-end benchmark's entry; [`check`] is what
+/// `-fsyntax-only` runs).
 pub fn check_syntax(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
     if let Some(c) = refusal(options) {
         return c;
     }
     let (parsed, sm, diags) = parse(path, loader, options);
+    Compilation {
+        diagnostics: diags,
+        source_map: sm,
+        dependencies: parsed.dependencies,
+        artifact: None,
+    }
+}
+
+/// Checks `path` without compiling it (`-fsyntax-only`): preprocesses,
+/// parses and runs semantic analysis over the whole file as DXC's `lib`
+/// profile does — every function and global, with a stage's rules for
+/// each function whose attributes or semantics name a stage, and for the
+/// entry point that `options` names with a profile (see
+/// [`Options::entry_named`]). No profile is needed; no SPIR-V is made.
+///
+/// ```
+/// use hlslc::{MemoryLoader, Options};
+/// use std::path::Path;
+///
+/// let mut files = MemoryLoader::new();
+/// files.add("lib.hlsl", "float twice(float x) { return x * y; }");
+/// let c = hlslc::check(Path::new("lib.hlsl"), &files, &Options::default());
+/// assert!(c.has_errors()); // `y` is not declared, though nothing calls `twice`
+/// ```
+pub fn check(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
+    if let Some(c) = refusal(options) {
+        return c;
+    }
+    let (parsed, sm, mut diags) = parse(path, loader, options);
+    if !diags.has_errors() {
+        sema::check(&parsed.unit, options, &mut diags);
+    }
     Compilation {
         diagnostics: diags,
         source_map: sm,

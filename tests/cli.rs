@@ -771,3 +771,39 @@ fn fspv_reflect_decorates_semantics_user_types_and_counters() {
         "{text}"
     );
 }
+
+#[test]
+fn syntax_only_checks_every_function_without_a_profile() {
+    let dir = std::env::temp_dir().join(format!("hlslc-cli-lib-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("helpers.hlsl");
+    std::fs::write(
+        &bad,
+        "float luminance(float3 c) { return dot(c, weights); }\n\
+         float4 PSMain(float4 c : COLOR) : SV_Target { return c; }\n",
+    )
+    .unwrap();
+    let out = hlslc().arg("-fsyntax-only").arg(&bad).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("helpers.hlsl:1:43"), "{stderr}");
+    assert!(stderr.contains("E0301"), "{stderr}");
+    assert!(!stderr.contains("E0601"), "{stderr}");
+    // A correct library: exit 0, nothing printed, nothing written.
+    let good = dir.join("good.hlsl");
+    std::fs::write(
+        &good,
+        "float luminance(float3 c) { return dot(c, float3(0.2126, 0.7152, 0.0722)); }\n\
+         float4 PSMain(float4 c : COLOR) : SV_Target { return luminance(c.rgb).xxxx; }\n\
+         float4 VSMain(float4 p : POSITION) : SV_Position { return p; }\n",
+    )
+    .unwrap();
+    let out = hlslc()
+        .current_dir(&dir)
+        .arg("-fsyntax-only")
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stderr.is_empty() && out.stdout.is_empty(), "{out:?}");
+}

@@ -3,8 +3,10 @@
 //!
 //! The first line of a case may be `// args: -T cs_6_0 -E main` to compile
 //! with those flags (any of `hlslc`'s, read by the library's parser; when
-//! they are wrong, the parser's errors are the output); without it the
-//! case is run as `-fsyntax-only`. Other
+//! they are wrong, the parser's errors are the output); with
+//! `-fsyntax-only` among them the case is checked as `hlslc -fsyntax-only`
+//! checks ([`hlslc::check`]); without the line it is only preprocessed and
+//! parsed ([`hlslc::check_syntax`]). Other
 //! files in `tests/in/diag/` (headers, `.hlsli`) can be included by cases.
 
 use crate::common;
@@ -12,12 +14,18 @@ use hlslc::Options;
 use hlslc::diag::{DiagnosticFormat, render_to_string};
 
 /// The options of a case: its `// args:` line read by the library's
-/// parser (`Err`: the parser's errors, which are then the case's
-/// output), or `None` for a syntax-only case.
-fn options_from_header(text: &str) -> Option<Result<Options, Vec<hlslc::diag::Diagnostic>>> {
+/// parser and whether it asks for `-fsyntax-only` (`Err`: the parser's
+/// errors, which are then the case's output), or `None` for a case that is
+/// only parsed.
+#[allow(clippy::type_complexity)]
+fn options_from_header(
+    text: &str,
+) -> Option<Result<(Options, bool), Vec<hlslc::diag::Diagnostic>>> {
     let args = text.lines().next()?.strip_prefix("// args:")?;
-    let args = std::iter::once("--verify-ir").chain(args.split_whitespace());
-    Some(Options::from_args(args))
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let syntax_only = words.contains(&"-fsyntax-only");
+    let args = std::iter::once("--verify-ir").chain(words.iter().copied());
+    Some(Options::from_args(args).map(|o| (o, syntax_only)))
 }
 
 #[test]
@@ -43,7 +51,8 @@ fn diagnostics_render_as_expected() {
             ),
             header => {
                 let c = match header {
-                    Some(Ok(options)) => hlslc::compile(rel, &loader, &options),
+                    Some(Ok((options, true))) => hlslc::check(rel, &loader, &options),
+                    Some(Ok((options, false))) => hlslc::compile(rel, &loader, &options),
                     _ => hlslc::check_syntax(rel, &loader, &common::verified_options()),
                 };
                 render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human)

@@ -10,4 +10,5 @@ mod build_script;
 mod cli;
 mod common;
 mod diag_ui;
+mod editor;
 mod samples;

@@ -295,7 +295,7 @@ fn run_action(
             }
         }
         Action::SyntaxOnly => {
-            let c = crate::check_syntax(input, loader, options);
+            let c = crate::check(input, loader, options);
             show_includes(r, &c.source_map);
             !r.report(&c.diagnostics.list, &c.source_map)
         }

@@ -5,8 +5,10 @@
 //!    settings of `workspace/didChangeConfiguration` (either the object itself
 //!    or its `hlslc` member):
 //!    `{"profile": "cs_6_0", "entry": "main", "defines": ["A=1", "B"] or
-//!    {"A": "1", "B": null}, "includeDirs": ["include"]}` (relative include
-//!    directories are relative to the workspace root);
+//!    {"A": "1", "B": null}, "includeDirs": ["include"],
+//!    "args": ["-fvk-t-shift", "10", "0"]}` (relative include directories
+//!    are relative to the workspace root; `args` are DXC's flags, read by
+//!    the compiler's one argument parser after the other settings);
 //! 2. the document's own command line: the first `// … hlslc ARGS` line among
 //!    the comment lines that open the file, as the samples write
 //!    `// Compile:  hlslc -spirv -T cs_6_0 -E main samples/blur.hlsl`.
@@ -16,8 +18,9 @@
 //!    the line still counts. Relative `-I` directories are relative to the
 //!    workspace root (or the document's directory without one).
 //!
-//! With a profile the document is fully compiled (semantic diagnostics
-//! included); without one only preprocessed and parsed.
+//! With a profile the document is fully compiled; without one it is
+//! checked as a library ([`crate::check`]). The entry counts as named
+//! (`Options::entry_named`) when the `entry` setting or a `-E` gives it.
 
 use crate::options::{CommandLine, Options, Profile};
 use serde_json::Value;
@@ -30,6 +33,8 @@ pub struct Settings {
     pub entry: Option<String>,
     pub defines: Vec<(String, Option<String>)>,
     pub include_dirs: Vec<PathBuf>,
+    /// `args`: DXC command-line flags.
+    pub args: Vec<String>,
 }
 
 impl Settings {
@@ -88,8 +93,40 @@ impl Settings {
                 s.include_dirs.push(resolve_dir(d, root));
             }
         }
+        s.args = read_args(obj.get("args"), &mut warnings);
         (s, warnings)
     }
+}
+
+/// The `args` setting: a list of strings, checked by the compiler's
+/// argument parser now, so that a mistake is reported once, when the
+/// settings arrive. Arguments it cannot read are still passed on: the
+/// parser skips them and honours the rest, as on the command line.
+fn read_args(value: Option<&Value>, warnings: &mut Vec<String>) -> Vec<String> {
+    let items = match value {
+        Some(Value::Array(items)) => items,
+        Some(Value::Null) | None => return Vec::new(),
+        Some(other) => {
+            warnings.push(format!(
+                "settings: args must be a list of strings such as [\"-fvk-t-shift\", \"10\", \"0\"], not {other}"
+            ));
+            return Vec::new();
+        }
+    };
+    let mut args = Vec::new();
+    for a in items {
+        match a.as_str() {
+            Some(a) => args.push(a.to_string()),
+            None => warnings.push(format!("settings: args: {a} is not a string")),
+        }
+    }
+    let cl = CommandLine::parse(&args);
+    warnings.extend(
+        cl.diagnostics
+            .iter()
+            .map(|d| format!("settings: args: {}", d.message)),
+    );
+    args
 }
 
 fn resolve_dir(dir: impl AsRef<Path>, base: Option<&Path>) -> PathBuf {
@@ -148,11 +185,22 @@ pub fn options_for(
     };
     if let Some(e) = &settings.entry {
         o.entry = e.clone();
+        o.entry_named = true;
     }
     let mut warnings = Vec::new();
-    if let Some(args) = command_line_in(text) {
+    let mut args = settings.args.clone();
+    let from_settings = args.len();
+    args.extend(command_line_in(text).unwrap_or_default());
+    if !args.is_empty() {
         let base = root.or(path.parent());
-        apply_args(&args, &mut o, base, &mut warnings);
+        let mut all = Vec::new();
+        apply_args(&args, &mut o, base, &mut all);
+        // The settings' own problems were reported when they arrived.
+        let settings_only = CommandLine::parse(&args[..from_settings]).diagnostics;
+        warnings.extend(
+            all.into_iter()
+                .filter(|w| !settings_only.iter().any(|d| &d.message == w)),
+        );
     }
     (o, warnings)
 }
@@ -172,7 +220,9 @@ pub fn apply_args(
     if let Some(p) = o.profile {
         line.extend(["-T".to_string(), p.to_string()]);
     }
-    line.extend(["-E".to_string(), o.entry.clone()]);
+    if o.entry_named {
+        line.extend(["-E".to_string(), o.entry.clone()]);
+    }
     for (name, value) in &o.defines {
         line.push("-D".into());
         line.push(match value {

@@ -9,8 +9,12 @@
 //!
 //! - Text sync is incremental, in UTF-16 positions (`text.rs`).
 //! - Which options a document is compiled with: `config.rs`. With a profile
-//!   the whole compiler runs ([`crate::compile`]); without one, the
-//!   preprocessor and parser ([`crate::check_syntax`]).
+//!   the whole compiler runs ([`crate::compile`]); without one, or when the
+//!   file lacks the entry no one named (a workspace profile on a file with
+//!   VSMain and PSMain, or on a header), the file is checked as a library
+//!   ([`crate::check`]): every semantic error, no false E0601.
+//! - Stale work is skipped: the `didChange` notifications already waiting
+//!   are applied before compiling, so only the newest text is compiled.
 //! - Roots and headers: an open document is compiled on its own unless an
 //!   open document that is compiled includes it; then that one is compiled
 //!   instead, and the header's diagnostics come from it. (A document with
@@ -45,7 +49,7 @@ use lsp_types::{
 };
 use rustc_hash::FxHashMap;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use text::Document;
@@ -55,16 +59,31 @@ use text::Document;
 /// real one; tests pass others (one that panics, for instance).
 pub(crate) type CompileFn = fn(&Path, &dyn FileLoader, &Options) -> Compilation;
 
-/// Compiles with a profile, else checks syntax.
+/// Compiles with a profile of a stage, else checks the file as a library.
+/// A profile without a named entry (a workspace setting) fits only the
+/// files that define `main`: the others (several entry points, headers)
+/// are checked as libraries rather than given a false E0601.
 pub(crate) fn compile_document(
     path: &Path,
     loader: &dyn FileLoader,
     options: &Options,
 ) -> Compilation {
-    if options.profile.is_some() {
-        crate::compile(path, loader, options)
+    if options
+        .profile
+        .is_none_or(|p| p.stage == crate::options::Stage::Library)
+    {
+        return crate::check(path, loader, options);
+    }
+    let c = crate::compile(path, loader, options);
+    let no_entry = c
+        .diagnostics
+        .list
+        .iter()
+        .any(|d| d.code == crate::diag::codes::ENTRY_NOT_FOUND);
+    if no_entry && !options.entry_named {
+        crate::check(path, loader, options)
     } else {
-        crate::check_syntax(path, loader, options)
+        c
     }
 }
 
@@ -105,9 +124,8 @@ pub(crate) fn serve(connection: Connection, compile: CompileFn) -> i32 {
         eprintln!("hlslc lsp: {e}");
         return 1;
     }
-    for w in std::mem::take(&mut server.startup_warnings) {
-        server.log(MessageType::WARNING, w);
-    }
+    let warnings = std::mem::take(&mut server.startup_warnings);
+    server.settings_warnings(warnings);
     server.run()
 }
 
@@ -153,6 +171,8 @@ struct Server<'c> {
     /// them again.
     logged_warnings: FxHashMap<PathBuf, Vec<String>>,
     shutdown_requested: bool,
+    /// Messages read ahead while looking for queued changes, in order.
+    backlog: VecDeque<Message>,
 }
 
 impl<'c> Server<'c> {
@@ -190,6 +210,7 @@ impl<'c> Server<'c> {
             startup_warnings,
             logged_warnings: FxHashMap::default(),
             shutdown_requested: false,
+            backlog: VecDeque::new(),
         }
     }
 
@@ -208,8 +229,35 @@ impl<'c> Server<'c> {
         );
     }
 
+    /// Problems with the settings: logged, and shown to the user once
+    /// (`window/showMessage`), since a setting that does not take effect
+    /// is otherwise silent.
+    fn settings_warnings(&self, warnings: Vec<String>) {
+        if warnings.is_empty() {
+            return;
+        }
+        let shown = format!("hlslc: {}", warnings.join("; "));
+        for w in warnings {
+            self.log(MessageType::WARNING, w);
+        }
+        self.send(
+            Notification::new(
+                note::ShowMessage::METHOD.to_string(),
+                lsp_types::ShowMessageParams {
+                    typ: MessageType::WARNING,
+                    message: shown,
+                },
+            )
+            .into(),
+        );
+    }
+
     fn run(&mut self) -> i32 {
-        while let Ok(m) = self.connection.receiver.recv() {
+        while let Some(m) = self
+            .backlog
+            .pop_front()
+            .or_else(|| self.connection.receiver.recv().ok())
+        {
             match m {
                 Message::Request(r) => self.request(r),
                 Message::Notification(n) if n.method == note::Exit::METHOD => {
@@ -286,20 +334,67 @@ impl<'c> Server<'c> {
     }
 
     fn did_change(&mut self, p: DidChangeTextDocumentParams) {
+        let mut changed: Vec<PathBuf> = self.apply_change(p).into_iter().collect();
+        for path in self.take_queued_changes() {
+            if !changed.contains(&path) {
+                changed.push(path);
+            }
+        }
+        let mut roots: Vec<PathBuf> = Vec::new();
+        for path in &changed {
+            for r in self.roots_for(path) {
+                if !roots.contains(&r) {
+                    roots.push(r);
+                }
+            }
+        }
+        self.recompile(roots, BTreeSet::new());
+    }
+
+    /// Applies a change to an open document's text; returns its path.
+    fn apply_change(&mut self, p: DidChangeTextDocumentParams) -> Option<PathBuf> {
         let path = paths::uri_to_path(p.text_document.uri.as_str());
         let Some(doc) = self.docs.get_mut(&path) else {
             self.log(
                 MessageType::WARNING,
                 format!("a change to '{}', which is not open", path.display()),
             );
-            return;
+            return None;
         };
         doc.version = p.text_document.version;
         for change in p.content_changes {
             doc.apply(change);
         }
-        let roots = self.roots_for(&path);
-        self.recompile(roots, BTreeSet::new());
+        Some(path)
+    }
+
+    /// Applies the `didChange` notifications that are already waiting, so
+    /// that a burst of keystrokes is compiled once, on the newest text;
+    /// returns the documents they changed. Reading stops at the first
+    /// other message, which waits in the backlog: messages keep their
+    /// order.
+    fn take_queued_changes(&mut self) -> Vec<PathBuf> {
+        let mut changed = Vec::new();
+        while self.backlog.is_empty() {
+            let Ok(m) = self.connection.receiver.try_recv() else {
+                break;
+            };
+            let n = match m {
+                Message::Notification(n) if n.method == note::DidChangeTextDocument::METHOD => n,
+                other => {
+                    self.backlog.push_back(other);
+                    break;
+                }
+            };
+            match n.extract::<DidChangeTextDocumentParams>(note::DidChangeTextDocument::METHOD) {
+                Ok(p) => changed.extend(self.apply_change(p)),
+                Err(e) => self.log(
+                    MessageType::WARNING,
+                    format!("ignored a malformed 'textDocument/didChange' notification: {e}"),
+                ),
+            }
+        }
+        changed
     }
 
     fn did_save(&mut self, p: DidSaveTextDocumentParams) {
@@ -340,9 +435,7 @@ impl<'c> Server<'c> {
 
     fn did_change_configuration(&mut self, p: DidChangeConfigurationParams) {
         let (settings, warnings) = Settings::from_json(&p.settings, self.root.as_deref());
-        for w in warnings {
-            self.log(MessageType::WARNING, w);
-        }
+        self.settings_warnings(warnings);
         if settings != self.settings {
             self.settings = settings;
             let roots = self.results.keys().cloned().collect();

@@ -20,7 +20,8 @@ pub enum Action {
     /// Compile the input (the default).
     #[default]
     Compile,
-    /// `-fsyntax-only`: preprocess and parse, report diagnostics.
+    /// `-fsyntax-only`: check the whole file ([`crate::check`]), report
+    /// diagnostics, write nothing.
     SyntaxOnly,
     /// `-P`: preprocess, print or write (`-Fi`) the text.
     Preprocess,

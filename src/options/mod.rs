@@ -286,6 +286,11 @@ pub struct Options {
     pub profile: Option<Profile>,
     /// `-E` (default `main`).
     pub entry: String,
+    /// Whether `-E` (or the language server's `entry` setting) named the
+    /// entry. [`crate::check`] then reports a missing entry function
+    /// (E0601); otherwise a file without one is checked as a library.
+    /// [`crate::compile`] always needs the entry.
+    pub entry_named: bool,
     /// `-D NAME[=VALUE]`, in order.
     pub defines: Vec<(String, Option<String>)>,
     /// `-I DIR`, in order.
@@ -379,6 +384,7 @@ impl Default for Options {
         Options {
             profile: None,
             entry: "main".to_string(),
+            entry_named: false,
             defines: Vec::new(),
             include_dirs: Vec::new(),
             hlsl_version: 2021,

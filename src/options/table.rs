@@ -241,6 +241,7 @@ const GENERAL: &[Opt] = &[
         Compilation,
         Set(|p, v| {
             p.cl.options.entry = v[0].to_string();
+            p.cl.options.entry_named = true;
             Ok(())
         }),
         "Entry point name (default: main)",
@@ -391,7 +392,7 @@ const GENERAL: &[Opt] = &[
             p.cl.action = super::Action::SyntaxOnly;
             Ok(())
         }),
-        "Preprocess and parse only; report diagnostics",
+        "Check the file without compiling it: every function, as a library (stage rules for the -T/-E entry and for functions whose attributes or semantics name a stage); no output",
     ),
     dxc(
         &["-P"],

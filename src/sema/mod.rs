@@ -14,6 +14,10 @@
 //!    translates only reachable functions.
 //! 5. Recursion is rejected; descriptor bindings are assigned (`bindings`);
 //!    the groupshared budget is checked.
+//!
+//! [`check`] runs the same phases without an entry point, over every
+//! function, as DXC's `lib` profile does (`entry::library`): what
+//! `-fsyntax-only` and the language server report when no entry is known.
 
 pub mod body;
 pub mod calls;
@@ -30,6 +34,12 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::ast;
 use crate::ir;
 use crate::options::{Options, Stage};
+
+/// Checks a parsed translation unit as a library, reporting every semantic
+/// error and keeping no IR: see [`entry::library::check`].
+pub fn check(unit: &ast::TranslationUnit, options: &Options, diags: &mut Diagnostics) {
+    entry::library::check(unit, options, diags);
+}
 
 /// Lowers a parsed translation unit to IR for the entry point and stage
 /// that `options` name. Returns `None` when any error was reported.

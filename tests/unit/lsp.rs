@@ -29,6 +29,8 @@ struct Client {
     state: HashMap<String, Vec<Diagnostic>>,
     /// Log messages received, in order: (type, message).
     logs: Vec<(i64, String)>,
+    /// Messages shown to the user (`window/showMessage`), in order.
+    shown: Vec<String>,
 }
 
 /// A scratch directory for files on disk.
@@ -78,6 +80,7 @@ impl Client {
             next_id: 0,
             state: HashMap::new(),
             logs: Vec::new(),
+            shown: Vec::new(),
         };
         let init = c.request(
             "initialize",
@@ -118,6 +121,11 @@ impl Client {
                 let t = n.params["type"].as_i64().unwrap_or(0);
                 let m = n.params["message"].as_str().unwrap_or("").to_string();
                 self.logs.push((t, m));
+                None
+            }
+            "window/showMessage" => {
+                let m = n.params["message"].as_str().unwrap_or("").to_string();
+                self.shown.push(m);
                 None
             }
             other => panic!("unexpected notification {other}"),
@@ -456,14 +464,16 @@ fn error_directive_moves_with_utf16_edits_and_clears() {
 fn syntax_error_is_reported() {
     let mut c = Client::start(json!(null));
     let u = "file:///w/syntax.hlsl";
-    let pubs = c.open(u, 1, "float x;\nfloat y = ;\n");
+    // (`static`: library checking warns that a uniform's initializer is
+    // ignored.)
+    let pubs = c.open(u, 1, "static float x;\nstatic float y = ;\n");
     let p = published_for(&pubs, u).expect("published");
     assert!(!p.diagnostics.is_empty());
     let d = &p.diagnostics[0];
     assert!(code(d).starts_with("E02"), "{d:?}");
     assert_eq!(d.range.start.line, 1, "{d:?}");
     assert_eq!(d.severity, Some(lsp_types::DiagnosticSeverity::ERROR));
-    let pubs = c.edit(u, 2, Range::new(pos(1, 10), pos(1, 10)), "1");
+    let pubs = c.edit(u, 2, Range::new(pos(1, 17), pos(1, 17)), "1");
     assert!(
         published_for(&pubs, u)
             .expect("cleared")
@@ -672,7 +682,7 @@ fn closing_the_including_document_compiles_the_header_on_its_own() {
 }
 
 #[test]
-fn semantic_errors_with_a_profile_syntax_only_without() {
+fn semantic_errors_with_a_profile_and_without() {
     let mut c = Client::start(json!(null));
     let with = "file:///w/sema.hlsl";
     let text = "// hlslc -T cs_6_0 -E main\nRWStructuredBuffer<float> b;\n[numthreads(1, 1, 1)]\nvoid main() { b[0] = missing; }\n";
@@ -681,10 +691,16 @@ fn semantic_errors_with_a_profile_syntax_only_without() {
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(code(&d[0]), "E0301");
     assert_eq!(d[0].range, Range::new(pos(3, 21), pos(3, 28)));
-    // The same text without a profile is only parsed: no semantic errors.
-    let without = "file:///w/syntax-only.hlsl";
+    // The same text without a profile is checked as a library: the same
+    // error.
+    let without = "file:///w/library.hlsl";
     let pubs = c.open(without, 1, &text[text.find('\n').unwrap() + 1..]);
-    assert!(published_for(&pubs, without).is_none(), "{pubs:?}");
+    let d = &published_for(&pubs, without)
+        .expect("published")
+        .diagnostics;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(code(&d[0]), "E0301");
+    assert_eq!(d[0].range, Range::new(pos(2, 21), pos(2, 28)));
     // Fixing the name clears the error.
     let pubs = c.edit(with, 2, Range::new(pos(3, 21), pos(3, 28)), "1.0");
     assert!(
@@ -833,6 +849,298 @@ fn geometry_and_hull_shader_rules_are_published() {
             .message
             .contains("patch constant function `Missing` is not defined")),
         "{ds:?}"
+    );
+    assert_eq!(c.shutdown(), 0);
+}
+
+// --- no setup: library checking --------------------------------------------
+
+const TWO_ENTRIES: &str = "\
+struct Varyings {
+    float4 position : SV_Position;
+    float2 uv : TEXCOORD0;
+};
+
+Texture2D albedo : register(t0);
+SamplerState linearWrap : register(s1);
+
+float3 tonemap(float3 c) {
+    return c / (1.0 + luminance(c));
+}
+
+Varyings VSMain(uint id : SV_VertexID) {
+    Varyings v;
+    v.uv = float2((id << 1) & 2, id & 2);
+    v.position = float4(v.uv * 2.0 - 1.0, 0.0, 1.0);
+    return v;
+}
+
+float4 PSMain(Varyings v) : SV_Target {
+    float4 c = albedo.Sample(linearWrap, v.uv);
+    return float4(tonemap(c.rgb), c.a);
+}
+";
+
+#[test]
+fn with_no_setup_every_function_is_checked() {
+    let mut c = Client::start(json!(null));
+    let doc = "file:///w/post.hlsl";
+    // `tonemap` calls a function that does not exist; only PSMain calls
+    // it, and nothing names PSMain as an entry point.
+    let pubs = c.open(doc, 1, TWO_ENTRIES);
+    let d = &published_for(&pubs, doc).expect("published").diagnostics;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(code(&d[0]), "E0301", "{d:?}");
+    assert_eq!(d[0].range, Range::new(pos(9, 22), pos(9, 31)));
+    // Stage rules from the semantics: `discard` in the vertex function.
+    let pubs = c.edit(
+        doc,
+        2,
+        Range::new(pos(16, 4), pos(16, 4)),
+        "if (id > 3) discard;\n    ",
+    );
+    let d = &published_for(&pubs, doc).expect("published").diagnostics;
+    let codes: Vec<&str> = d.iter().map(code).collect();
+    assert_eq!(codes, ["E0301", "E0507"], "{d:?}");
+    assert_eq!(d[1].range.start, pos(16, 16));
+    assert!(d.iter().all(|d| code(d) != "E0601"));
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn a_workspace_profile_without_an_entry_gives_no_false_e0601() {
+    let mut c = Client::start(json!({"profile": "ps_6_0"}));
+    // Several entry points and no `main`: checked as a library.
+    let doc = "file:///w/fullscreen.hlsl";
+    let text = TWO_ENTRIES.replace("luminance(c)", "dot(c, float3(0.3, 0.6, 0.1))");
+    let pubs = c.open(doc, 1, &text);
+    assert!(published_for(&pubs, doc).is_none(), "{pubs:?}");
+    // A file with `main` is compiled for the profile: pixel rules.
+    let ps = "file:///w/tint.hlsl";
+    let pubs = c.open(
+        ps,
+        1,
+        "float4 tint;\nfloat4 main(float4 p : SV_Position) : SV_Target {\n    return tint * ddx(p.x);\n}\n",
+    );
+    assert!(published_for(&pubs, ps).is_none(), "{pubs:?}");
+    // (A pixel shader cannot write SV_Position.)
+    let pubs = c.edit(ps, 2, Range::new(pos(1, 38), pos(1, 47)), "SV_Position");
+    let d = &published_for(&pubs, ps).expect("published").diagnostics;
+    assert!(d.iter().any(|d| code(d) == "E0604"), "{d:?}");
+    // An entry named by the settings must exist.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"hlslc": {"profile": "ps_6_0", "entry": "PSMian"}}}),
+    );
+    c.sync();
+    let d = c.diagnostics(doc);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(code(&d[0]), "E0601");
+    assert!(d[0].message.contains("PSMian"), "{d:?}");
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn a_header_alone_is_checked_as_a_library_and_in_the_file_including_it() {
+    let dir = scratch("library-header");
+    let main = uri(&dir.join("lit.hlsl"));
+    let header = uri(&dir.join("brdf.hlsli"));
+    let header_text = "\
+#ifndef BRDF_HLSLI
+#define BRDF_HLSLI
+static const float PI = 3.14159265;
+
+float3 lambert(float3 albedo) {
+    return albedo / PI;
+}
+
+float ggx(float nh, float roughness) {
+    float a2 = roughness * roughness * roughness * roughness;
+    float d = nh * nh * (a2 - 1.0) + 1.0;
+    return a2 / (PI * d * d * rougness);
+}
+#endif
+";
+    let mut c = Client::start(json!({"profile": "ps_6_0"}));
+    // Opened alone, under a workspace profile: no E0601, the mistake found.
+    let pubs = c.open(&header, 1, header_text);
+    let d = &published_for(&pubs, &header)
+        .expect("published")
+        .diagnostics;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(code(&d[0]), "E0301");
+    assert_eq!(d[0].range, Range::new(pos(11, 30), pos(11, 38)));
+    // The file including it is compiled instead; the header's error shows
+    // in the header and at the #include line.
+    let pubs = c.open(
+        &main,
+        1,
+        "#include \"brdf.hlsli\"\n\nfloat4 main(float3 n : NORMAL, float3 albedo : COLOR) : SV_Target {\n    return float4(lambert(albedo) * ggx(n.z, 0.5), 1.0);\n}\n",
+    );
+    let m = &published_for(&pubs, &main)
+        .expect("main published")
+        .diagnostics;
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(m[0].range.start, pos(0, 0));
+    assert!(m[0].message.starts_with("in included file:"), "{m:?}");
+    assert_eq!(c.diagnostics(&header).len(), 1);
+    assert_eq!(code(&c.diagnostics(&header)[0]), "E0301");
+    // Fixing the header clears both.
+    let pubs = c.edit(
+        &header,
+        2,
+        Range::new(pos(11, 30), pos(11, 38)),
+        "roughness",
+    );
+    assert!(
+        published_for(&pubs, &header)
+            .expect("cleared")
+            .diagnostics
+            .is_empty()
+    );
+    assert!(
+        published_for(&pubs, &main)
+            .expect("cleared")
+            .diagnostics
+            .is_empty()
+    );
+    assert_eq!(c.shutdown(), 0);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_header_is_checked_with_what_its_includer_defines() {
+    // The header uses a macro and a struct that only the including file
+    // provides: alone it has errors, in its includer's context none.
+    let dir = scratch("header-context");
+    let main = uri(&dir.join("blur.hlsl"));
+    let header = uri(&dir.join("taps.hlsli"));
+    let header_text = "float4 blurTaps(Texture2D t, SamplerState s, float2 uv) {\n    float4 sum = 0;\n    for (int i = 0; i < TAPS; i++)\n        sum += t.Sample(s, uv + float2(i, 0) * settings.texel);\n    return sum / TAPS;\n}\n";
+    std::fs::write(dir.join("taps.hlsli"), header_text).unwrap();
+    let mut c = Client::start(json!(null));
+    c.open(
+        &main,
+        1,
+        "#define TAPS 4\nstruct Settings { float2 texel; };\nSettings settings;\nTexture2D src : register(t0);\nSamplerState smp : register(s1);\n#include \"taps.hlsli\"\nfloat4 PSMain(float2 uv : TEXCOORD0) : SV_Target { return blurTaps(src, smp, uv); }\n",
+    );
+    let pubs = c.open(&header, 1, header_text);
+    assert!(published_for(&pubs, &header).is_none(), "{pubs:?}");
+    assert!(c.diagnostics(&header).is_empty());
+    assert!(
+        c.diagnostics(&main).is_empty(),
+        "{:?}",
+        c.diagnostics(&main)
+    );
+    // Once the includer closes, the header is checked on its own.
+    let pubs = c.close(&main);
+    let d = &published_for(&pubs, &header)
+        .expect("published")
+        .diagnostics;
+    assert!(d.iter().any(|d| code(d) == "E0301"), "{d:?}");
+    assert_eq!(c.shutdown(), 0);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+// --- settings: args ------------------------------------------------------
+
+const REGISTERS: &str = "\
+cbuffer Frame : register(b0) { float4x4 viewProj; };
+Texture2D diffuse : register(t0);
+SamplerState aniso : register(s0);
+
+float4 PSMain(float2 uv : TEXCOORD0) : SV_Target {
+    return diffuse.Sample(aniso, uv) * viewProj[0];
+}
+";
+
+#[test]
+fn args_setting_takes_dxc_flags() {
+    // Without shifts, b0, t0 and s0 share binding 0: W0601 names the fix.
+    let mut c = Client::start(json!(null));
+    let doc = "file:///w/registers.hlsl";
+    let pubs = c.open(doc, 1, REGISTERS);
+    let d = &published_for(&pubs, doc).expect("published").diagnostics;
+    assert!(
+        !d.is_empty() && d.iter().all(|d| code(d) == "W0601"),
+        "{d:?}"
+    );
+    assert!(d[0].message.contains("-fvk-"), "{}", d[0].message);
+    assert!(d[0].message.contains("vk::binding"), "{}", d[0].message);
+    assert_eq!(c.shutdown(), 0);
+
+    let mut c =
+        Client::start(json!({"args": ["-fvk-t-shift", "10", "0", "-fvk-s-shift", "20", "0"]}));
+    let pubs = c.open(doc, 1, REGISTERS);
+    assert!(published_for(&pubs, doc).is_none(), "{pubs:?}");
+    // The per-file comment still counts, after the settings' args.
+    let pubs = c.edit(
+        doc,
+        2,
+        Range::new(pos(0, 0), pos(0, 0)),
+        "// hlslc -T ps_6_0 -E PSMain\n",
+    );
+    assert!(published_for(&pubs, doc).is_none(), "{pubs:?}");
+    // Bad args: a message for the user, no panic; the good ones still count.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"args": ["-fvk-s-shift", "20", "0", "-fvk-t-shift", "ten", "0", 7]}}),
+    );
+    c.sync();
+    assert!(
+        c.shown
+            .iter()
+            .any(|m| m.contains("-fvk-t-shift") && m.contains("not a string")),
+        "{:?}",
+        c.shown
+    );
+    let d = c.diagnostics(doc);
+    assert_eq!(d.len(), 1, "t0 meets b0 again: {d:?}");
+    assert_eq!(c.shutdown(), 0);
+}
+
+// --- speed: stale work -----------------------------------------------------
+
+#[test]
+fn a_burst_of_changes_ends_with_the_newest_text() {
+    let mut c = Client::start(json!(null));
+    let doc = "file:///w/burst.hlsl";
+    c.open(doc, 1, "float f(float x) { return x; }\n");
+    // Ten keystrokes sent at once, typing `+ y` letter by letter and back
+    // again; only the last text counts.
+    let steps = ["+", " ", "y", " ", "*", " ", "z", "", "", ""];
+    let mut col = 27;
+    for (i, s) in steps.iter().enumerate() {
+        c.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": {"uri": doc, "version": i + 2},
+                "contentChanges": [{"range": Range::new(pos(0, col), pos(0, col)), "text": format!(" {s}")}],
+            }),
+        );
+        col += 1 + s.len() as u32;
+    }
+    let pubs = c.sync();
+    let last = published_for(&pubs, doc).expect("published");
+    assert_eq!(last.version, Some(11));
+    let names: Vec<&str> = last
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(last.diagnostics.len(), 2, "{names:?}");
+    assert!(
+        names[0].contains("`y`") && names[1].contains("`z`"),
+        "{names:?}"
+    );
+    // Every publish for the document came after the last change was
+    // applied: the stale texts were never compiled, or were superseded.
+    assert_eq!(
+        pubs.iter()
+            .filter(|p| p.uri.as_str() == doc)
+            .last()
+            .unwrap()
+            .version,
+        Some(11)
     );
     assert_eq!(c.shutdown(), 0);
 }

@@ -214,8 +214,33 @@ impl<'a> Sema<'a> {
                 ),
             )
             .label(rb.span, "this resource")
-            .label(ra.span, "takes the same binding as this one");
+            .label(ra.span, "takes the same binding as this one")
+            .note(overlap_fix(
+                ra.register.filter(|_| ra.vk_binding.is_none()),
+                rb.register.filter(|_| rb.vk_binding.is_none()),
+            ));
             self.push(d);
         }
+    }
+}
+
+/// How to give two resources on one binding their own: registers of two
+/// classes (`t0`, `s0`) are told apart by shifting one class, as DXC's
+/// `-fvk-{b,s,t,u}-shift` does; otherwise by another register or an
+/// explicit `[[vk::binding]]`.
+fn overlap_fix(a: Option<(Option<char>, u32, u32)>, b: Option<(Option<char>, u32, u32)>) -> String {
+    let class = |r: Option<(Option<char>, u32, u32)>| {
+        r.and_then(|(c, _, _)| c)
+            .filter(|c| crate::options::RegisterClass::from_letter(*c).is_some())
+    };
+    match (class(a), class(b)) {
+        (Some(x), Some(y)) if x != y => format!(
+            "Vulkan has one range of bindings for every register class: shift one class, \
+             e.g. `-fvk-{y}-shift 10 0` for `{y}` registers (on the command line, or in the \
+             language server's `args` setting), or give the resource its own binding with \
+             `[[vk::binding(N)]]`"
+        ),
+        _ => "give one of them another register, or its own binding with `[[vk::binding(N)]]`"
+            .to_string(),
     }
 }

@@ -9,6 +9,7 @@
 pub mod arrayed;
 pub mod geometry;
 pub mod io;
+pub mod library;
 pub mod patch;
 pub mod semantics;
 pub mod sysvals;
