@@ -101,6 +101,9 @@ pub struct Compilation {
     pub dependencies: Vec<PathBuf>,
     /// The outputs, when the compilation succeeded.
     pub artifact: Option<Artifact>,
+    /// What each name resolved to and each expression's type, when
+    /// [`Options::index`] asked for it and sema ran (also after errors).
+    pub(crate) index: Option<sema::index::Index>,
 }
 
 impl Compilation {
@@ -167,6 +170,7 @@ fn refusal(options: &Options) -> Option<Compilation> {
         source_map: SourceMap::new(),
         dependencies: Vec::new(),
         artifact: None,
+        index: None,
     })
 }
 
@@ -202,6 +206,7 @@ pub fn check_syntax(path: &Path, loader: &dyn FileLoader, options: &Options) -> 
         source_map: sm,
         dependencies: parsed.dependencies,
         artifact: None,
+        index: None,
     }
 }
 
@@ -226,14 +231,20 @@ pub fn check(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compila
         return c;
     }
     let (parsed, sm, mut diags) = parse(path, loader, options);
-    if !diags.has_errors() {
-        sema::check(&parsed.unit, options, &mut diags);
-    }
+    let index = if !diags.has_errors() {
+        sema::check(&parsed.unit, options, &mut diags)
+    } else if options.index {
+        // Being edited: the recovered text is still indexed (see `compile`).
+        sema::check(&parsed.unit, options, &mut Diagnostics::new())
+    } else {
+        None
+    };
     Compilation {
         diagnostics: diags,
         source_map: sm,
         dependencies: parsed.dependencies,
         artifact: None,
+        index,
     }
 }
 
@@ -263,6 +274,7 @@ pub fn preprocess_to_string(
             source_map: sm,
             dependencies: pp.dependencies,
             artifact: None,
+            index: None,
         },
     )
 }
@@ -279,10 +291,16 @@ pub(crate) fn compile_to_ir(
         return (c, None);
     }
     let (parsed, sm, mut diags) = parse(path, loader, options);
-    let module = if diags.has_errors() {
-        None
+    let (module, index) = if !diags.has_errors() {
+        sema::lower_indexed(&parsed.unit, options, &mut diags)
+    } else if options.index {
+        // The text is being edited: what the parser recovered is still
+        // indexed, for completion and hover, without sema's complaints
+        // about a half-written program.
+        let (_, index) = sema::lower_indexed(&parsed.unit, options, &mut Diagnostics::new());
+        (None, index)
     } else {
-        sema::lower(&parsed.unit, options, &mut diags)
+        (None, None)
     };
     // With `verify_ir` (`--verify-ir`, debug builds, tests) the IR
     // invariants are checked after lowering: a violation is a bug in hlslc,
@@ -309,6 +327,7 @@ pub(crate) fn compile_to_ir(
             source_map: sm,
             dependencies: parsed.dependencies,
             artifact: None,
+            index,
         },
         module,
     )

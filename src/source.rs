@@ -87,14 +87,31 @@ pub(crate) struct ResolvedSpan {
     pub expansions: Vec<(Symbol, FileSpan)>,
 }
 
+/// A `#define`, for code intelligence.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MacroDefinition {
+    pub name: Symbol,
+    /// The name in the directive.
+    pub name_span: Span,
+    /// The directive's line after the name (parameters and body).
+    pub rest: Span,
+    /// How many expansions were recorded before it: the expansions from
+    /// this index on (until the next definition of the name) are its.
+    pub first_expansion: u32,
+}
+
 /// The files a compilation read, their include relations and macro
 /// expansions: what the renderers of [`crate::diag`] resolve spans with.
+/// It also keeps the `#define`s and the groups that `#if` skipped, for
+/// the language server (a few entries per directive).
 #[derive(Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
     expanded: Vec<ExpandedToken>,
     expansions: Vec<Expansion>,
     next_base: u32,
+    macro_defs: Vec<MacroDefinition>,
+    skipped: Vec<Span>,
 }
 
 /// Reads files for `#include` and the main input. The CLI reads the disk; the
@@ -313,6 +330,31 @@ impl SourceMap {
         });
         let lo = Loc::from_expansion_index(index);
         Some(Span::new(lo, Loc(lo.0 + 1)))
+    }
+
+    /// Records a `#define` (see [`MacroDefinition`]).
+    pub(crate) fn add_macro_definition(&mut self, name: Symbol, name_span: Span, rest: Span) {
+        self.macro_defs.push(MacroDefinition {
+            name,
+            name_span,
+            rest,
+            first_expansion: self.expansions.len() as u32,
+        });
+    }
+    pub(crate) fn macro_definitions(&self) -> &[MacroDefinition] {
+        &self.macro_defs
+    }
+    /// Every macro expansion, in the order they happened.
+    pub(crate) fn expansions(&self) -> &[Expansion] {
+        &self.expansions
+    }
+    /// Records a group that a false `#if`/`#elif`/`#else` skipped.
+    pub(crate) fn add_skipped(&mut self, span: Span) {
+        self.skipped.push(span);
+    }
+    /// The skipped groups, in the order they were skipped.
+    pub(crate) fn skipped(&self) -> &[Span] {
+        &self.skipped
     }
 
     pub(crate) fn expansion(&self, id: ExpansionId) -> &Expansion {

@@ -27,9 +27,12 @@
 //! - `shutdown` then `exit` ends with status 0; `exit` alone, or the input
 //!   ending, with status 1 (LSP "exit Notification").
 
+mod analysis;
+mod complete;
 mod config;
 mod convert;
 mod paths;
+mod requests;
 mod text;
 mod transport;
 
@@ -143,7 +146,7 @@ fn server_capabilities() -> ServerCapabilities {
                 })),
             },
         )),
-        ..ServerCapabilities::default()
+        ..requests::capabilities()
     }
 }
 
@@ -152,6 +155,9 @@ struct RootResult {
     /// Every file it read (normalised), itself first.
     dependencies: Vec<PathBuf>,
     diagnostics: ByFile,
+    /// What code intelligence answers from (`requests.rs`); the previous
+    /// compilation's when this one made none.
+    analysis: Option<std::rc::Rc<analysis::Analysis>>,
 }
 
 struct Server<'c> {
@@ -285,6 +291,8 @@ impl<'c> Server<'c> {
         } else if r.method == "shutdown" {
             self.shutdown_requested = true;
             Response::new_ok(r.id, ())
+        } else if let Some(response) = self.code_request(&r) {
+            response
         } else {
             Response::new_err(
                 r.id,
@@ -481,9 +489,12 @@ impl<'c> Server<'c> {
             if !self.docs.contains_key(&root) {
                 continue;
             }
-            let result = self.compile_root(&root);
+            let mut result = self.compile_root(&root);
             if let Some(old) = self.results.remove(&root) {
                 affected.extend(old.diagnostics.into_keys());
+                if result.analysis.is_none() {
+                    result.analysis = old.analysis;
+                }
             }
             affected.extend(result.diagnostics.keys().cloned());
             // Open documents this one includes are covered by it now
@@ -517,9 +528,10 @@ impl<'c> Server<'c> {
             return RootResult {
                 dependencies: vec![path.to_path_buf()],
                 diagnostics: ByFile::new(),
+                analysis: None,
             };
         };
-        let (options, warnings) =
+        let (mut options, warnings) =
             config::options_for(&doc.text, path, &self.settings, self.root.as_deref());
         if self.logged_warnings.get(path) != Some(&warnings) {
             for w in &warnings {
@@ -527,6 +539,7 @@ impl<'c> Server<'c> {
             }
             self.logged_warnings.insert(path.to_path_buf(), warnings);
         }
+        options.index = true;
         let docs = &self.docs;
         let compile = self.compile;
         let related = self.related_supported;
@@ -543,9 +556,12 @@ impl<'c> Server<'c> {
                     dependencies.push(d);
                 }
             }
+            let analysis =
+                analysis::Analysis::new(c.index.as_ref(), &c.source_map, &options.include_dirs);
             RootResult {
                 dependencies,
                 diagnostics,
+                analysis: Some(std::rc::Rc::new(analysis)),
             }
         };
         match catch_unwind(AssertUnwindSafe(run)) {
@@ -584,6 +600,7 @@ impl<'c> Server<'c> {
                 RootResult {
                     dependencies,
                     diagnostics: BTreeMap::from([(path.to_path_buf(), vec![d])]),
+                    analysis: None,
                 }
             }
         }

@@ -377,6 +377,11 @@ pub struct Options {
     /// module per pass. On by default in debug builds only; the tests and
     /// the fuzz targets turn it on in every build profile.
     pub verify_ir: bool,
+    /// Record what each name resolved to and each expression's type
+    /// ([`Compilation::index`](crate::Compilation::index)), for the
+    /// language server. Off for the command line: lowering then does
+    /// not record anything.
+    pub index: bool,
 }
 
 impl Default for Options {
@@ -420,6 +425,7 @@ impl Default for Options {
             preserve_interface: false,
             preserve_bindings: false,
             verify_ir: cfg!(debug_assertions),
+            index: false,
         }
     }
 }

@@ -626,6 +626,9 @@ pub struct Sema<'a> {
     pub work: Worklist,
     /// Module constants of zero values, by type.
     zero_consts: FxHashMap<ir::Handle<ir::Type>, ir::Handle<ir::Expression>>,
+    /// The code-intelligence side table, when `Options::index` asks for
+    /// it (`sema::index`).
+    pub index: Option<Box<super::index::Recorder>>,
 }
 
 impl<'a> Sema<'a> {
@@ -643,6 +646,7 @@ impl<'a> Sema<'a> {
             entry: EntryState::default(),
             work: Worklist::default(),
             zero_consts: FxHashMap::default(),
+            index: opts.index.then(Box::default),
         }
     }
 

@@ -24,6 +24,7 @@ pub mod calls;
 pub mod context;
 pub mod decl;
 pub mod entry;
+pub mod index;
 pub mod resources;
 pub mod table;
 pub mod types;
@@ -36,9 +37,14 @@ use crate::ir;
 use crate::options::{Options, Stage};
 
 /// Checks a parsed translation unit as a library, reporting every semantic
-/// error and keeping no IR: see [`entry::library::check`].
-pub fn check(unit: &ast::TranslationUnit, options: &Options, diags: &mut Diagnostics) {
-    entry::library::check(unit, options, diags);
+/// error and keeping no IR: see [`entry::library::check`]. Gives the side
+/// table of what names resolved to when `options.index` asks for it.
+pub fn check(
+    unit: &ast::TranslationUnit,
+    options: &Options,
+    diags: &mut Diagnostics,
+) -> Option<index::Index> {
+    entry::library::check(unit, options, diags)
 }
 
 /// Lowers a parsed translation unit to IR for the entry point and stage
@@ -48,6 +54,17 @@ pub fn lower(
     options: &Options,
     diags: &mut Diagnostics,
 ) -> Option<ir::Module> {
+    lower_indexed(unit, options, diags).0
+}
+
+/// [`lower`], and the side table of what names resolved to when
+/// `options.index` asks for it ([`index`]): that comes also when errors
+/// stop the module.
+pub fn lower_indexed(
+    unit: &ast::TranslationUnit,
+    options: &Options,
+    diags: &mut Diagnostics,
+) -> (Option<ir::Module>, Option<index::Index>) {
     let errors_before = diags.error_count();
     let diags_before = diags.list.len();
     let Some(profile) = options.profile else {
@@ -55,7 +72,7 @@ pub fn lower(
             codes::BAD_OPTION,
             "missing target profile: pass -T (e.g. -T cs_6_0)",
         ));
-        return None;
+        return (None, None);
     };
     decl::attrs::check_items(&unit.items, profile.stage, diags);
     let mut s = Sema::new(options, diags, profile.stage);
@@ -71,13 +88,11 @@ pub fn lower(
     s.check_groupshared_budget();
     s.report_misaligned_offsets();
     s.check_unused_functions();
+    let index = index::finish(&mut s);
     let module = s.module;
     // Trial lowerings (constant conditions, `auto`, constant initializers)
     // may report a problem that the real lowering reports again.
     dedup_diagnostics(diags, diags_before);
-    if diags.error_count() > errors_before {
-        None
-    } else {
-        Some(module)
-    }
+    let module = (diags.error_count() <= errors_before).then_some(module);
+    (module, index)
 }

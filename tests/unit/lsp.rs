@@ -255,7 +255,7 @@ fn published_for<'a>(
 fn initialize_shutdown_exit() {
     let mut c = Client::start(json!(null));
     // Requests the server does not handle are errors, not crashes.
-    let r = c.request("textDocument/hover", json!({}));
+    let r = c.request("textDocument/rename", json!({}));
     assert_eq!(
         r.error.unwrap().code,
         lsp_server::ErrorCode::MethodNotFound as i32
@@ -372,6 +372,7 @@ fn options_echo(path: &Path, loader: &dyn FileLoader, o: &Options) -> Compilatio
         source_map: SourceMap::new(),
         dependencies: vec![path.to_path_buf()],
         artifact: None,
+        index: None,
     }
 }
 
@@ -1144,3 +1145,8 @@ fn a_burst_of_changes_ends_with_the_newest_text() {
     );
     assert_eq!(c.shutdown(), 0);
 }
+
+// Code intelligence requests: their own file, a child of this module for
+// its client.
+#[path = "lsp_intel.rs"]
+mod intel;

@@ -150,6 +150,10 @@ impl Preprocessor<'_> {
         let Some(def) = self.parse_define(&line, directive) else {
             return;
         };
+        let rest_lo = line.get(1).map_or(def.name_span.hi, |t| t.span.lo);
+        let rest_hi = line.last().map_or(def.name_span.hi, |t| t.span.hi);
+        let rest = Span::new(rest_lo, rest_hi.max(rest_lo));
+        self.sm.add_macro_definition(def.name, def.name_span, rest);
         let def = Rc::new(def);
         if let Some(old) = self.macros.get(&def.name)
             && !old.def.same_as(&def)

@@ -429,6 +429,7 @@ impl Preprocessor<'_> {
         let toks = &f.toks;
         let mut depth = 0usize;
         let mut i = f.pos;
+        let first = toks.get(i).map_or(text.len() as u32, |t| t.start);
         while i < toks.len() {
             // `i` is at the start of a line.
             if toks[i].kind == Token::Hash
@@ -452,6 +453,10 @@ impl Preprocessor<'_> {
         while f.issues.get(f.issue_pos).is_some_and(|x| x.start < limit) {
             f.issue_pos += 1;
         }
+        let end = limit.min(text.len() as u32).max(first);
+        let file = f.file;
+        let span = self.sm.span(file, first..end);
+        self.sm.add_skipped(span);
     }
 
     /// `#line N ["file"]`, or cpp's `# N "file" flags…` line marker.

@@ -7,6 +7,7 @@ use crate::intern::Symbol;
 use crate::ir;
 use crate::sema::body::place::{Place, Val, ValKind};
 use crate::sema::body::{FnCtx, LocalSym, LocalVar};
+use crate::sema::index::{SymKey, Target};
 use crate::sema::types::consteval::{ConstVal, Konst};
 use crate::sema::types::resolve::literal_konst;
 use crate::sema::types::scope::{GlobalId, Sym};
@@ -99,8 +100,19 @@ pub(in crate::sema) fn parse_matrix_selector(s: &str) -> Option<Vec<(u8, u8)>> {
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {
-    /// Lowers an expression.
+    /// Lowers an expression (and, when indexing, records its type).
     pub fn expr(&mut self, e: &'a ast::Expr) -> Val {
+        let v = self.expr_kind(e);
+        if let Some(ix) = self.s.index.as_deref_mut()
+            && !v.is_error()
+        {
+            let types = &self.s.types;
+            ix.typed(e.span, || types.name(v.ty));
+        }
+        v
+    }
+
+    fn expr_kind(&mut self, e: &'a ast::Expr) -> Val {
         use ast::ExprKind as E;
         match &e.kind {
             E::Literal(l) => match literal_konst(l, self.s.opts.enable_16bit_types) {
@@ -223,6 +235,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let last = path.last();
         let sym = if path.is_single() {
             if let Some(l) = self.fb.locals.lookup(last.name) {
+                if let LocalSym::Var(v) = l {
+                    self.s.record_use(last.span, Target::Decl(v.span));
+                }
                 match l.clone() {
                     LocalSym::Var(LocalVar {
                         konst: Some(k),
@@ -254,6 +269,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
             if let Some(v) = self.implicit_member(last.name, span) {
+                if let Some(t) = self.fb.this_struct {
+                    self.s.record_field_use(t, last.name, last.span);
+                }
                 return v;
             }
             self.s.scopes.lookup(self.fb.scope, last.name).cloned()
@@ -277,6 +295,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 None => return Val::error(),
             }
         };
+        if let Some(key) = sym.as_ref().and_then(SymKey::of) {
+            self.s.record_use(last.span, Target::Sym(key));
+        }
         match sym {
             Some(Sym::Global(g)) => self.global_val(g),
             Some(Sym::Value(v, ty)) => {
@@ -478,7 +499,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let name = id.name.as_str();
         match self.s.types.get(v.ty).clone() {
             Ty::Struct(_) => match self.field_of(v.clone(), id.name, span) {
-                Some(f) => f,
+                Some(f) => {
+                    self.s.record_field_use(v.ty, id.name, id.span);
+                    f
+                }
                 None => {
                     // A static member through an instance.
                     if let Some(scope) = self.s.type_scope(v.ty)

@@ -130,6 +130,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         konst: Option<Konst>,
         span: crate::span::Span,
     ) {
+        if let Some(ix) = self.s.index.as_deref_mut() {
+            ix.local(name, span, span, self.s.types.name(val.ty), false);
+        }
         if let Some(LocalSym::Var(prev)) = self.fb.locals.declared_here(name) {
             let ps = prev.span;
             if self.fb.for_init {

@@ -446,6 +446,10 @@ impl<'a> Sema<'a> {
         let mut fb = FnBuilder::new(shell, handle, sig.ret, env);
         fb.this_struct = this_struct;
         fb.locals.push();
+        let outer_fn = self
+            .index
+            .as_deref_mut()
+            .and_then(|ix| ix.function.replace(def.name.last().span));
         let mut cx = FnCtx::new(self, fb);
         let first_param = match this_ty {
             Some(t) if inst.contains(&TArg::AggThis) => {
@@ -464,6 +468,11 @@ impl<'a> Sema<'a> {
             }
             let idx = next_arg;
             next_arg += 1;
+            if let Some(ix) = cx.s.index.as_deref_mut()
+                && let Some(n) = def.params.get(pi).and_then(|a| a.name)
+            {
+                ix.local(n.name, p.span, n.span, cx.s.types.name(p.ty), true);
+            }
             if let Some(name) = p.name {
                 if let Some(input) = vertex_argument(&inst, pi) {
                     cx.fb.vertex_params.push((name, p.span, input));
@@ -477,6 +486,9 @@ impl<'a> Sema<'a> {
         }
         let f = cx.finish();
         self.module.functions[handle] = f;
+        if let Some(ix) = self.index.as_deref_mut() {
+            ix.function = outer_fn;
+        }
     }
 }
 

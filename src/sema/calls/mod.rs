@@ -152,6 +152,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return self.get_attribute_at_vertex(args, span);
         }
         let a = self.lower_args(args);
+        if let Some(ix) = self.s.index.as_deref_mut()
+            && !cands.is_empty()
+        {
+            ix.set_callee(callee.last().span);
+        }
         if cands.is_empty() {
             if callee.is_single()
                 && let Some(v) = self.intrinsic(name, targs, &a, span)
@@ -241,6 +246,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     return self.no_method(obj.ty, method, args, "unknown method");
                 }
                 let a = self.lower_args(args);
+                if let Some(ix) = self.s.index.as_deref_mut() {
+                    ix.set_callee(method.span);
+                }
                 self.call_candidates(&cands, Some(obj), targs, a, method.name, span, false)
             }
             _ => self.no_method(obj.ty, method, args, "no methods on this type"),

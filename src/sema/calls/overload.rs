@@ -27,6 +27,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         span: Span,
         allow_intrinsic: bool,
     ) -> Val {
+        let callee = self.s.index.as_deref_mut().and_then(|ix| ix.take_callee());
         if args.iter().any(|a| a.val.is_error()) {
             return Val::error();
         }
@@ -76,6 +77,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return Val::error();
         }
         let (chosen, depth) = viable.swap_remove(best[0]);
+        if let Some(c) = callee {
+            let key = crate::sema::index::SymKey::Func(chosen.id);
+            self.s.record_use(c, crate::sema::index::Target::Sym(key));
+        }
         let this_val = match (this_val, self.s.decls.funcs[chosen.id].this_ty) {
             (Some(t), Some(_)) => {
                 let mut v = t;

@@ -76,6 +76,10 @@ impl<'a> Sema<'a> {
                 members.push((d.name, ty));
             }
         }
+        if let Some(ix) = self.index.as_deref_mut() {
+            let spans = members.iter().map(|(n, _)| n.span).collect();
+            ix.cbuffer(cb.name.name, cb.name.span, cb.span, spans);
+        }
         if members.is_empty() {
             // DXC gives an empty cbuffer no binding and no variable.
             return;

@@ -133,6 +133,9 @@ impl<'a> Sema<'a> {
 
     /// Declares `name` in `scope`, reporting a redefinition.
     pub fn declare_name(&mut self, scope: ScopeId, name: ast::Ident, sym: Sym) {
+        if let Some(ix) = self.index.as_deref_mut() {
+            ix.declared(name.name, name.span, &sym);
+        }
         if let Err(_old) = self.scopes.declare(scope, name.name, sym) {
             self.error(
                 codes::REDEFINITION,
@@ -830,6 +833,9 @@ impl<'a> Sema<'a> {
         id: FuncDeclId,
         this_struct: Option<TyId>,
     ) {
+        if let Some(ix) = self.index.as_deref_mut() {
+            ix.declared(name.name, name.span, &Sym::Funcs(vec![id]));
+        }
         if let Err(old) = self.scopes.declare(scope, name.name, Sym::Funcs(vec![id])) {
             let _ = old;
             self.error(

@@ -26,10 +26,14 @@ const NEWEST_MINOR: u32 = 8;
 /// the entry function `options.entry` gets that stage's rules when it is
 /// defined; a missing one is an error (E0601) only when `-E` named it
 /// ([`Options::entry_named`]).
-pub fn check(unit: &ast::TranslationUnit, options: &Options, diags: &mut Diagnostics) {
+pub fn check(
+    unit: &ast::TranslationUnit,
+    options: &Options,
+    diags: &mut Diagnostics,
+) -> Option<crate::sema::index::Index> {
     let diags_before = diags.list.len();
     let named = options.profile.filter(|p| p.stage != Stage::Library);
-    let (mut entries, entry_defined) = library_pass(unit, options, diags);
+    let (mut entries, entry_defined, index) = library_pass(unit, options, diags);
     if let Some(p) = named {
         match entries.iter_mut().find(|(n, _)| *n == options.entry) {
             Some(e) => e.1 = p.stage,
@@ -53,10 +57,18 @@ pub fn check(unit: &ast::TranslationUnit, options: &Options, diags: &mut Diagnos
             entry: name,
             ..options.clone()
         };
-        entry_pass(unit, &entry_options, diags);
+        entry_pass(
+            unit,
+            &Options {
+                index: false,
+                ..entry_options
+            },
+            diags,
+        );
     }
     // The passes share declarations: what they all report once.
     dedup_diagnostics(diags, diags_before);
+    index
 }
 
 /// Lowers every function and global as a library; returns the functions
@@ -66,11 +78,13 @@ pub fn check(unit: &ast::TranslationUnit, options: &Options, diags: &mut Diagnos
 /// which a library may leave to others) and of the stage (a stream's
 /// `Append` outside a geometry shader) are not reported for bodies: they
 /// concern the entry points that reach them, which their own passes check.
+/// With `options.index`, the side table of this pass (which lowers every
+/// function) comes too.
 fn library_pass(
     unit: &ast::TranslationUnit,
     options: &Options,
     diags: &mut Diagnostics,
-) -> (Vec<(String, Stage)>, bool) {
+) -> (Vec<(String, Stage)>, bool, Option<crate::sema::index::Index>) {
     let lib_options = Options {
         profile: None,
         ..options.clone()
@@ -106,7 +120,8 @@ fn library_pass(
     s.assign_bindings();
     s.check_groupshared_budget();
     s.report_misaligned_offsets();
-    (entries, entry_defined)
+    let index = crate::sema::index::finish(&mut s);
+    (entries, entry_defined, index)
 }
 
 /// Lowers the entry point `options` name with its stage's rules, and what

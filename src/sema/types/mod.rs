@@ -594,6 +594,13 @@ impl Types {
     pub fn struct_info(&self, id: StructId) -> &StructInfo {
         &self.structs[id]
     }
+    /// Every struct type (built-in ones and template instances too), in
+    /// the order they were made.
+    pub fn struct_types(&self) -> impl Iterator<Item = (TyId, StructId)> + '_ {
+        self.structs
+            .iter()
+            .filter_map(|(sid, _)| Some((*self.map.get(&Ty::Struct(sid))?, sid)))
+    }
     pub fn struct_info_mut(&mut self, id: StructId) -> &mut StructInfo {
         &mut self.structs[id]
     }

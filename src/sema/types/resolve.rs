@@ -217,6 +217,9 @@ impl<'a> Sema<'a> {
                 }
             }
         };
+        if let Some(key) = sym.as_ref().and_then(crate::sema::index::SymKey::of) {
+            self.record_use(last.span, crate::sema::index::Target::Sym(key));
+        }
         match sym {
             Some(Sym::Type(t)) => {
                 if args.is_some() {

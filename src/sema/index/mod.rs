@@ -1,0 +1,260 @@
+//! The code-intelligence side table: what each name occurrence resolved
+//! to and the type of each expression, recorded by sema while it lowers.
+//!
+//! Nothing here analyses the program again. Sema calls the [`Recorder`]
+//! at the points where it resolves a name (a local, a parameter, a global,
+//! a member, a type, the overload a call chose) and where an expression
+//! gets its type; [`finish`] then adds the declarations from sema's own
+//! tables (functions with their resolved signatures, structs with their
+//! fields, globals, cbuffers). The recorder exists only when
+//! [`Options::index`](crate::Options::index) asks for it (the language
+//! server does; `hlslc` on the command line does not), so lowering
+//! without it only tests one `Option` at each of those points.
+//!
+//! Spans are sema's: global locations that the compilation's
+//! [`SourceMap`](crate::source::SourceMap) resolves to files through
+//! includes and macro expansions. Every function body is lowered (the
+//! entry point's reach first, then the rest, see
+//! `Sema::check_unused_functions`), so every body is indexed, also when
+//! another function has errors.
+
+mod finish;
+
+pub use finish::finish;
+
+use crate::intern::Symbol;
+use crate::sema::types::TyId;
+use crate::sema::types::scope::{FuncDeclId, GlobalId, ScopeId, Sym, TemplateId};
+use crate::span::Span;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// What a declaration declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DefKind {
+    Local,
+    Parameter,
+    /// A global variable: `static`, `groupshared`, uniform (`$Globals`).
+    Global,
+    /// A texture, buffer or sampler.
+    Resource,
+    /// A member of a cbuffer or tbuffer.
+    CBufferMember,
+    CBuffer,
+    Function,
+    Method,
+    Field,
+    Struct,
+    /// A typedef or `using` alias.
+    Typedef,
+    Enum,
+    /// A struct or alias template.
+    Template,
+    Namespace,
+}
+
+/// One declaration.
+#[derive(Clone, Debug)]
+pub struct Def {
+    pub name: String,
+    pub kind: DefKind,
+    /// The declared name (for functions: the first declaration's).
+    pub span: Span,
+    /// For functions: the definition's name, when a prototype came first
+    /// or the definition is the only declaration.
+    pub def_span: Option<Span>,
+    /// The whole declaration (for a function with a body: the definition
+    /// with its body).
+    pub extent: Span,
+    /// What hover shows: `float4 color`, `float4 shade(float3 n, float3 l)`,
+    /// `struct Light`.
+    pub detail: String,
+    /// The struct of a field or method, the cbuffer of a member, the
+    /// function of a local or parameter (an index into [`Index::defs`]).
+    pub container: Option<usize>,
+    /// The type's name, for values (what members after `.` come from).
+    pub ty: Option<String>,
+    /// For functions: each parameter as the signature shows it
+    /// (`float3 n`), for signature help.
+    pub params: Vec<String>,
+    /// For entry points: the stage (`compute`, `pixel`…).
+    pub stage: Option<&'static str>,
+}
+
+/// One name occurrence and the declaration it resolved to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Use {
+    pub span: Span,
+    /// The [`Def::span`] of what it names.
+    pub target: Span,
+}
+
+/// The side table of one compilation.
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    /// Declarations, in the order sema met them; no two share a span.
+    pub defs: Vec<Def>,
+    pub uses: Vec<Use>,
+    /// The type of each expression that lowered without an error, by the
+    /// expression's span (of expressions sharing a span, the outermost).
+    pub types: Vec<(Span, String)>,
+}
+
+/// A scope-level declaration sema's tables name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum SymKey {
+    Type(TyId),
+    Template(TemplateId),
+    Func(FuncDeclId),
+    Global(GlobalId),
+    Namespace(ScopeId),
+}
+
+impl SymKey {
+    pub(crate) fn of(sym: &Sym) -> Option<SymKey> {
+        Some(match sym {
+            Sym::Type(t) => SymKey::Type(t.ty),
+            Sym::Template(t) => SymKey::Template(*t),
+            Sym::Funcs(list) => SymKey::Func(*list.first()?),
+            Sym::Global(g) => SymKey::Global(*g),
+            Sym::Namespace(s) => SymKey::Namespace(*s),
+            Sym::Value(..) => return None,
+        })
+    }
+}
+
+/// What an occurrence names, before [`finish`] knows every declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Target {
+    /// A declaration by its key span (locals, parameters, fields).
+    Decl(Span),
+    Sym(SymKey),
+}
+
+/// A local or parameter, as its function's body declared it.
+pub(crate) struct LocalDef {
+    pub(crate) name: Symbol,
+    /// The span sema keeps for it (`LocalVar::span`), which uses name.
+    pub(crate) key: Span,
+    pub(crate) name_span: Span,
+    pub(crate) ty: String,
+    pub(crate) param: bool,
+    /// The name span of the function whose body declares it.
+    pub(crate) function: Option<Span>,
+}
+
+/// Collects what sema resolves while it lowers (see the module docs).
+#[derive(Default)]
+pub struct Recorder {
+    /// Scope-level names as sema declared them (the first declaration of
+    /// each).
+    pub(crate) names: Vec<(Symbol, Span, SymKey)>,
+    pub(crate) name_spans: FxHashMap<SymKey, Span>,
+    pub(crate) locals: Vec<LocalDef>,
+    local_keys: FxHashSet<Span>,
+    pub(crate) uses: FxHashSet<(Span, Target)>,
+    pub(crate) types: FxHashMap<Span, String>,
+    /// cbuffers: name, whole declaration, member name spans.
+    pub(crate) cbuffers: Vec<(Symbol, Span, Span, Vec<Span>)>,
+    /// The name span of the function whose body is being lowered.
+    pub(crate) function: Option<Span>,
+    /// The callee name of the call being resolved (set just before the
+    /// overload resolution that takes it).
+    callee: Option<Span>,
+}
+
+impl Recorder {
+    /// `name` declared in a scope as `sym`.
+    pub(crate) fn declared(&mut self, name: Symbol, span: Span, sym: &Sym) {
+        let Some(key) = SymKey::of(sym) else {
+            return;
+        };
+        if let std::collections::hash_map::Entry::Vacant(e) = self.name_spans.entry(key) {
+            e.insert(span);
+            self.names.push((name, span, key));
+        }
+    }
+
+    /// A local or parameter declared in the current function.
+    pub(crate) fn local(
+        &mut self,
+        name: Symbol,
+        key: Span,
+        name_span: Span,
+        ty: String,
+        param: bool,
+    ) {
+        if self.local_keys.insert(key) {
+            self.locals.push(LocalDef {
+                name,
+                key,
+                name_span,
+                ty,
+                param,
+                function: self.function,
+            });
+        }
+    }
+
+    /// The occurrence at `span` names `target`.
+    pub(crate) fn used(&mut self, span: Span, target: Target) {
+        if !span.is_dummy() {
+            self.uses.insert((span, target));
+        }
+    }
+
+    /// The expression at `span` has the type named `ty`.
+    pub(crate) fn typed(&mut self, span: Span, ty: impl FnOnce() -> String) {
+        if !span.is_dummy() {
+            self.types.insert(span, ty());
+        }
+    }
+
+    pub(crate) fn cbuffer(
+        &mut self,
+        name: Symbol,
+        name_span: Span,
+        extent: Span,
+        members: Vec<Span>,
+    ) {
+        self.cbuffers.push((name, name_span, extent, members));
+    }
+
+    /// The callee name of the call about to be resolved.
+    pub(crate) fn set_callee(&mut self, span: Span) {
+        self.callee = Some(span);
+    }
+    pub(crate) fn take_callee(&mut self) -> Option<Span> {
+        self.callee.take()
+    }
+}
+
+impl crate::sema::Sema<'_> {
+    /// Records that the occurrence at `span` names `target` (when
+    /// indexing).
+    pub(crate) fn record_use(&mut self, span: Span, target: Target) {
+        if let Some(ix) = self.index.as_deref_mut() {
+            ix.used(span, target);
+        }
+    }
+
+    /// Records that `span` names the field `name` of struct type `ty` (or
+    /// of one of its bases).
+    pub(crate) fn record_field_use(&mut self, ty: TyId, name: Symbol, span: Span) {
+        if self.index.is_none() {
+            return;
+        }
+        let mut cur = self.types.as_struct(ty);
+        for _ in 0..64 {
+            let Some(sid) = cur else {
+                return;
+            };
+            let info = self.types.struct_info(sid);
+            if let Some(f) = info.fields.iter().find(|f| f.name == name) {
+                let target = Target::Decl(f.span);
+                self.record_use(span, target);
+                return;
+            }
+            cur = info.base.and_then(|b| self.types.as_struct(b));
+        }
+    }
+}
