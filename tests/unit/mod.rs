@@ -9,6 +9,7 @@
 
 mod back_spv;
 mod common;
+mod debug_info;
 #[cfg(feature = "lsp")]
 mod lsp;
 mod parse;
