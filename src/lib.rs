@@ -365,7 +365,16 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
         dx_position_w: options.dx_position_w,
         spv_reflect: options.spv_reflect,
     };
-    match back::spv::write(&module, &back_options) {
+    // `-Zi`: NonSemantic.Shader.DebugInfo.100, resolved through the
+    // source map.
+    let debug = options.debug_info.nonsemantic().map(|with_source| {
+        back::spv::DebugInput::new(
+            &c.source_map,
+            with_source,
+            options.debug_info.command_line.clone(),
+        )
+    });
+    match back::spv::write_with_debug(&module, &back_options, debug.as_ref()) {
         Ok(spirv) => {
             let mut artifact = Artifact {
                 spirv,

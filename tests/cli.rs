@@ -204,6 +204,20 @@ fn argument_errors_are_diagnostics() {
 }
 
 #[test]
+fn a_bad_debug_category_is_an_error_naming_the_choices() {
+    let out = hlslc()
+        .args(["-T", "ps_6_0", "-fspv-debug=lines", "-Zi", "x.hlsl"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error[E0002]: -fspv-debug=: unknown debug information category 'lines' \
+         (expected vulkan-with-source, vulkan, file, source, line or tool)\n\n"
+    );
+}
+
+#[test]
 fn hlslc_lsp_on_stdio() {
     use std::io::{Read, Write};
     let frame = |v: Value| {

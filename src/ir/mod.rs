@@ -60,6 +60,22 @@ pub struct Scalar {
 }
 
 impl Scalar {
+    /// HLSL's name of the type (`float`, `uint16_t`, `half`).
+    pub fn hlsl_name(self) -> &'static str {
+        match (self.kind, self.width) {
+            (ScalarKind::Bool, _) => "bool",
+            (ScalarKind::Sint, 2) => "int16_t",
+            (ScalarKind::Sint, 8) => "int64_t",
+            (ScalarKind::Sint, _) => "int",
+            (ScalarKind::Uint, 2) => "uint16_t",
+            (ScalarKind::Uint, 8) => "uint64_t",
+            (ScalarKind::Uint, _) => "uint",
+            (ScalarKind::Float, 2) => "half",
+            (ScalarKind::Float, 8) => "double",
+            (ScalarKind::Float, _) => "float",
+        }
+    }
+
     pub const BOOL: Scalar = Scalar {
         kind: ScalarKind::Bool,
         width: 1,
@@ -962,6 +978,53 @@ pub enum Statement {
     EndPrimitive {
         stream: Option<u32>,
     },
+    /// Source-level debug information (`-Zi`): no effect on what the shader
+    /// computes. Sema writes these only when debug information is asked
+    /// for; passes keep them in order with the code around them, and the
+    /// backend writes them as NonSemantic.Shader.DebugInfo.100.
+    Debug(DebugInfo),
+}
+
+/// What a [`Statement::Debug`] says about the code around it.
+///
+/// `Begin`/`End` pairs nest inside one block; an `End` that a pass dropped
+/// (code after a `return` is removed) is implied by the end of the block
+/// its `Begin` stands in.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DebugInfo {
+    /// The statements that follow, up to the next `Line` in this block or
+    /// the end of the block, come from the source at `span`.
+    Line(Span),
+    /// A scope starts: the statements that follow, up to the matching
+    /// `End`, are in it.
+    Begin(DebugScope),
+    /// The innermost open scope ends.
+    End,
+    /// A source variable comes into view: `value` is a pointer to a local
+    /// (or to what an `out` parameter names) holding it, or its value.
+    Variable {
+        value: Handle<Expression>,
+        name: String,
+        /// Where it is declared.
+        span: Span,
+        /// For a parameter: its number, from 1.
+        arg: Option<u32>,
+    },
+}
+
+/// A scope of source-level debug information.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DebugScope {
+    /// A `{ … }` block of the source (`span` is the block).
+    Lexical(Span),
+    /// The body of `function`, inlined at a call (`call` is the span of the
+    /// calling statement). The function may be gone after inlining, so its
+    /// name and declaration are kept here.
+    Inlined {
+        function: String,
+        decl: Span,
+        call: Span,
+    },
 }
 
 // ---------------------------------------------------------------------------
@@ -1014,6 +1077,9 @@ pub struct Function {
     /// May be shorter than `expressions`: the rest have no span.
     pub expr_spans: Vec<Span>,
     pub body: Block,
+    /// Where the function is declared (its name), for debug information;
+    /// `Span::default()` for functions that have no source.
+    pub span: Span,
 }
 
 impl Function {

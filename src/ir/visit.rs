@@ -5,7 +5,7 @@
 //! fields are declared in), so that passes that renumber handles and the
 //! text form stay deterministic.
 
-use super::{Expression, Handle, ImageQuery, SampleLevel, Statement};
+use super::{DebugInfo, Expression, Handle, ImageQuery, SampleLevel, Statement};
 
 impl Expression {
     /// True for expressions that need no evaluation and therefore never
@@ -316,6 +316,8 @@ impl Statement {
             }
             S::Call { arguments, .. } => arguments.iter().for_each(|&h| f(h)),
             S::Subgroup { args, .. } => args.iter().for_each(|&h| f(h)),
+            S::Debug(DebugInfo::Variable { value, .. }) => f(*value),
+            S::Debug(_) => {}
         }
     }
 
@@ -373,6 +375,8 @@ impl Statement {
                 args.iter_mut().for_each(&mut m);
                 m(result);
             }
+            S::Debug(DebugInfo::Variable { value, .. }) => m(value),
+            S::Debug(_) => {}
         }
     }
 

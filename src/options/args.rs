@@ -154,7 +154,11 @@ impl CommandLine {
         while i < args.len() {
             i = p.argument(&args, i);
         }
-        p.finish()
+        let mut cl = p.finish();
+        if cl.options.debug_info.nonsemantic().is_some() {
+            cl.options.debug_info.command_line = args.join(" ");
+        }
+        cl
     }
 
     /// True when [`CommandLine::diagnostics`] holds an error.
@@ -271,14 +275,7 @@ impl Parser {
                 }
             }
             Effect::None => {}
-            Effect::Ignored(why) => {
-                if !self.warned.contains(&opt.name()) {
-                    self.warned.push(opt.name());
-                    self.cl
-                        .diagnostics
-                        .push(Diagnostic::warning(codes::OPTION_IGNORED, why));
-                }
-            }
+            Effect::Ignored(why) => self.warn_once(opt.name(), why),
             Effect::NotYet => self.cl.diagnostics.push(Diagnostic::error(
                 codes::UNSUPPORTED,
                 format!("not supported yet: {}", spelling.trim_end_matches('=')),
@@ -289,6 +286,17 @@ impl Parser {
             self.cl.batch.own_args.extend(i..next);
         }
         next
+    }
+
+    /// Warning W0001 for an option accepted without effect, once however
+    /// often it is given.
+    pub(crate) fn warn_once(&mut self, option: &'static str, why: &'static str) {
+        if !self.warned.contains(&option) {
+            self.warned.push(option);
+            self.cl
+                .diagnostics
+                .push(Diagnostic::warning(codes::OPTION_IGNORED, why));
+        }
     }
 
     pub(crate) fn opt_level(&mut self, level: u8) -> Result<(), String> {

@@ -140,6 +140,37 @@ impl std::fmt::Display for Profile {
     }
 }
 
+/// Source-level debug information (`-Zi`, `-fspv-debug=`) as DXC's
+/// options combine: a `-fspv-debug=` category overrules `-Zi`, and
+/// `vulkan`/`vulkan-with-source` overrule the other categories.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DebugInfoOptions {
+    /// `-Zi`
+    pub zi: bool,
+    /// `-fspv-debug=vulkan` (`Some(false)`) or `vulkan-with-source`
+    /// (`Some(true)`), the last one given.
+    pub vulkan: Option<bool>,
+    /// `-fspv-debug=` `file`, `source`, `line` or `tool` was given: DXC's
+    /// `OpSource`/`OpLine` debug information, which hlslc does not write.
+    pub legacy: bool,
+    /// The command line, recorded for `DebugEntryPoint` when debug
+    /// information is written.
+    pub command_line: String,
+}
+
+impl DebugInfoOptions {
+    /// Whether NonSemantic.Shader.DebugInfo.100 is written, and then
+    /// whether with the source text: `-Zi` alone means
+    /// `vulkan-with-source`.
+    pub fn nonsemantic(&self) -> Option<bool> {
+        match self.vulkan {
+            Some(with_source) => Some(with_source),
+            None if self.zi && !self.legacy => Some(true),
+            None => None,
+        }
+    }
+}
+
 /// `-fspv-target-env=…`
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TargetEnv {
@@ -327,6 +358,8 @@ pub struct Options {
     pub spv_reflect: bool,
     /// `-fspv-entrypoint-name=`
     pub entrypoint_name: Option<String>,
+    /// `-Zi`, `-fspv-debug=`: source-level debug information.
+    pub debug_info: DebugInfoOptions,
     /// `-fspv-extension=` (empty: allow all).
     pub allowed_extensions: Vec<String>,
     /// `--emit`: what [`Artifact`](crate::Artifact) holds.
@@ -408,6 +441,7 @@ impl Default for Options {
             dx_position_w: false,
             spv_reflect: false,
             entrypoint_name: None,
+            debug_info: DebugInfoOptions::default(),
             allowed_extensions: Vec::new(),
             emit: EmitKind::default(),
             reflect: false,

@@ -748,9 +748,16 @@ const DIAGNOSTICS_AND_COMPATIBILITY: &[Opt] = &[
         "-Wno-<warning> and the like: warning groups are not configurable yet",
     ),
     accepted(&["-Vd"], "Disable validation (hlslc's output needs none)"),
-    accepted(
+    dxc(
         &["-Zi"],
-        "Debug information (hlslc emits debug names always)",
+        Flag,
+        "",
+        Compatibility,
+        Set(|p, _| {
+            p.cl.options.debug_info.zi = true;
+            Ok(())
+        }),
+        "Source-level debug information: -fspv-debug=vulkan-with-source unless -fspv-debug= says otherwise",
     ),
     accepted(
         &["-ffinite-math-only"],

@@ -730,3 +730,33 @@ fn header_include_listing_and_dependency_options() {
     assert!(!ok(&["-T", "cs_6_0"]).emit_given);
     assert!(ok(&["-emit", "spirv"]).emit_given);
 }
+
+#[test]
+fn zi_and_spv_debug_combine_as_dxc_does() {
+    let debug = |args: &[&str]| ok(args).options.debug_info.nonsemantic();
+    assert_eq!(debug(&["x.hlsl"]), None);
+    // -Zi alone: with the source text.
+    assert_eq!(debug(&["-Zi"]), Some(true));
+    // A category overrules -Zi, given before or after it.
+    assert_eq!(debug(&["-fspv-debug=vulkan", "-Zi"]), Some(false));
+    assert_eq!(debug(&["-Zi", "-fspv-debug=vulkan"]), Some(false));
+    assert_eq!(debug(&["-fspv-debug=vulkan-with-source"]), Some(true));
+    // OpenCL.DebugInfo.100 is not written: the NonSemantic set instead,
+    // with a warning.
+    let cl = ok(&["-fspv-debug=rich-with-source"]);
+    assert_eq!(cl.options.debug_info.nonsemantic(), Some(true));
+    assert_eq!(cl.diagnostics[0].code, codes::OPTION_IGNORED);
+    assert_eq!(debug(&["-fspv-debug=rich"]), Some(false));
+    // DXC's OpSource/OpLine categories: a warning, and no NonSemantic
+    // debug information even with -Zi.
+    let cl = ok(&["-Zi", "-fspv-debug=line", "-fspv-debug=tool"]);
+    assert_eq!(cl.options.debug_info.nonsemantic(), None);
+    let warnings: Vec<_> = cl.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(warnings, [codes::OPTION_IGNORED]);
+    // The command line is kept for DebugEntryPoint only when used.
+    assert_eq!(
+        ok(&["-Zi", "-E", "main"]).options.debug_info.command_line,
+        "-Zi -E main"
+    );
+    assert_eq!(ok(&["-E", "main"]).options.debug_info.command_line, "");
+}

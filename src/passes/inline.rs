@@ -24,6 +24,7 @@ use super::rewrite::{Rewrite, rebuild_function};
 use crate::ir::build::Body;
 use crate::ir::visit::{walk_statements, walk_statements_mut};
 use crate::ir::*;
+use crate::span::Span;
 use rustc_hash::FxHashMap;
 
 /// Call results to replace by the values inlining gave them.
@@ -107,8 +108,11 @@ pub fn run(module: &mut Module, policy: Policy) {
         let mut f = std::mem::take(&mut module.functions[caller]);
         let mut replace = FxHashMap::default();
         let old = std::mem::take(&mut f.body);
+        // Calls before any statement's line (an entry wrapper's) are
+        // from the caller's declaration.
+        let line = f.span;
         let mut body = Body::new(f);
-        splice_block(module, &mut body, old, &inlinable, &mut replace);
+        splice_block(module, &mut body, old, &inlinable, &mut replace, line);
         let mut f = body.finish();
         apply_replacements(&mut f, &replace);
         module.functions[caller] = f;
@@ -189,19 +193,25 @@ fn callees_first(module: &Module) -> Vec<Handle<Function>> {
 
 /// Appends the statements of `block` to the current block of `body`,
 /// with the calls that are `inlinable` replaced by the callee's body.
+/// `line` is the source line of the code before the block (debug
+/// information: an inlined body records the line it is called from).
 fn splice_block(
     module: &Module,
     body: &mut Body,
     block: Block,
     inlinable: &dyn Fn(Handle<Function>, &Module) -> bool,
     replace: &mut Replacements,
+    mut line: Span,
 ) {
-    let nested = |body: &mut Body, b: Block, replace: &mut Replacements| {
+    let nested = |body: &mut Body, b: Block, replace: &mut Replacements, line: Span| {
         body.open();
-        splice_block(module, body, b, inlinable, replace);
+        splice_block(module, body, b, inlinable, replace, line);
         body.close()
     };
     for s in block {
+        if let Statement::Debug(DebugInfo::Line(span)) = s {
+            line = span;
+        }
         match s {
             Statement::Call {
                 function,
@@ -213,10 +223,16 @@ fn splice_block(
                     .zip(&module.functions[function].arguments)
                     .all(|(&a, p)| body.function.expr_type(a) == p.ty) =>
             {
-                inline_call(module, body, function, &arguments, result, replace);
+                let call = InlinedCall {
+                    callee: function,
+                    arguments: &arguments,
+                    result,
+                    line,
+                };
+                inline_call(module, body, call, replace);
             }
             Statement::Block(b) => {
-                let b = nested(body, b, replace);
+                let b = nested(body, b, replace, line);
                 body.push(Statement::Block(b));
             }
             Statement::If {
@@ -225,8 +241,8 @@ fn splice_block(
                 reject,
                 control,
             } => {
-                let accept = nested(body, accept, replace);
-                let reject = nested(body, reject, replace);
+                let accept = nested(body, accept, replace, line);
+                let reject = nested(body, reject, replace, line);
                 body.push(Statement::If {
                     condition,
                     accept,
@@ -239,7 +255,7 @@ fn splice_block(
                     .into_iter()
                     .map(|c| SwitchCase {
                         value: c.value,
-                        body: nested(body, c.body, replace),
+                        body: nested(body, c.body, replace, line),
                         fall_through: c.fall_through,
                     })
                     .collect();
@@ -251,8 +267,8 @@ fn splice_block(
                 break_if,
                 control,
             } => {
-                let loop_body = nested(body, loop_body, replace);
-                let continuing = nested(body, continuing, replace);
+                let loop_body = nested(body, loop_body, replace, line);
+                let continuing = nested(body, continuing, replace, line);
                 body.push(Statement::Loop {
                     body: loop_body,
                     continuing,
@@ -265,15 +281,33 @@ fn splice_block(
     }
 }
 
-fn inline_call(
-    module: &Module,
-    body: &mut Body,
-    callee_h: Handle<Function>,
-    arguments: &[Handle<Expression>],
+/// A call being inlined.
+struct InlinedCall<'c> {
+    callee: Handle<Function>,
+    arguments: &'c [Handle<Expression>],
     result: Option<Handle<Expression>>,
-    replace: &mut Replacements,
-) {
+    /// The source line of the calling statement (debug information).
+    line: Span,
+}
+
+fn inline_call(module: &Module, body: &mut Body, call: InlinedCall, replace: &mut Replacements) {
+    let InlinedCall {
+        callee: callee_h,
+        arguments,
+        result,
+        line,
+    } = call;
     let callee = &module.functions[callee_h];
+    // With debug information, the inlined body is a scope of its own that
+    // says where it was called from.
+    let debug = has_debug_info(callee);
+    if debug {
+        body.push(Statement::Debug(DebugInfo::Begin(DebugScope::Inlined {
+            function: callee.name.clone(),
+            decl: callee.span,
+            call: line,
+        })));
+    }
     // Locals.
     let locals: Vec<Handle<LocalVariable>> = callee
         .local_variables
@@ -374,6 +408,9 @@ fn inline_call(
         for s in inlined {
             body.push(s);
         }
+        if debug {
+            body.push(Statement::Debug(DebugInfo::End));
+        }
         if let (Some(r), Some(v)) = (result, value) {
             if result_precise {
                 // Through the precise `$ret` local, for the precise pass.
@@ -401,10 +438,20 @@ fn inline_call(
         break_if: None,
         control: LoopControl::None,
     });
+    if debug {
+        body.push(Statement::Debug(DebugInfo::End));
+    }
     if let (Some(r), Some((ptr, ty))) = (result, ret) {
         let load = body.add(Expression::Load { pointer: ptr }, ty);
         replace.insert(r, load);
     }
+}
+
+/// Whether `f` carries source-level debug information (`-Zi`).
+fn has_debug_info(f: &Function) -> bool {
+    let mut found = false;
+    walk_statements(&f.body, |s| found |= matches!(s, Statement::Debug(_)));
+    found
 }
 
 /// Copies a callee local's initialiser into the caller, emitting its

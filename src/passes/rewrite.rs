@@ -344,6 +344,7 @@ pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Fu
         arguments: old.arguments.clone(),
         result: old.result.clone(),
         local_variables: old.local_variables.clone(),
+        span: old.span,
         expressions: Arena::with_capacity(n),
         expr_types: Vec::with_capacity(n),
         expr_spans: Vec::with_capacity(n),

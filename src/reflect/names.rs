@@ -1,7 +1,7 @@
 //! The spellings reflection uses: HLSL type names, `vk::image_format`
 //! formats, stages and target environments.
 
-use crate::ir::{AddressSpace, ImageDim, ImageFormat, Scalar, ScalarKind};
+use crate::ir::{AddressSpace, ImageDim, ImageFormat, Scalar};
 
 /// The `-fspv-target-env=` spelling.
 pub(super) fn target_env_name(env: crate::options::TargetEnv) -> &'static str {
@@ -16,18 +16,7 @@ pub(super) fn target_env_name(env: crate::options::TargetEnv) -> &'static str {
 }
 
 pub(super) fn scalar_name(s: Scalar) -> &'static str {
-    match (s.kind, s.width) {
-        (ScalarKind::Bool, _) => "bool",
-        (ScalarKind::Sint, 2) => "int16_t",
-        (ScalarKind::Sint, 8) => "int64_t",
-        (ScalarKind::Sint, _) => "int",
-        (ScalarKind::Uint, 2) => "uint16_t",
-        (ScalarKind::Uint, 8) => "uint64_t",
-        (ScalarKind::Uint, _) => "uint",
-        (ScalarKind::Float, 2) => "half",
-        (ScalarKind::Float, 8) => "double",
-        (ScalarKind::Float, _) => "float",
-    }
+    s.hlsl_name()
 }
 
 /// The `[[vk::image_format("…")]]` spelling of a format.

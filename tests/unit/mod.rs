@@ -10,6 +10,7 @@
 mod back_spv;
 mod batch;
 mod common;
+mod debug_info;
 #[cfg(feature = "lsp")]
 mod lsp;
 mod parse;

@@ -2,6 +2,7 @@
 //! structured control flow (selection and loop constructs with their merge
 //! and continue blocks, SPIR-V 2.11).
 
+use super::debug::BodyDebug;
 use super::types::{MatrixRepr, SpvType, matrix_repr, storage_class};
 use super::writer::Writer;
 use super::{BackResult, internal, unsupported};
@@ -58,7 +59,7 @@ pub(super) struct FunctionWriter<'w, 'a> {
     /// `OpVariable`s, placed at the top of the first block.
     variables: Vec<Instruction>,
     blocks: Vec<dr::Block>,
-    current: Option<dr::Block>,
+    pub(super) current: Option<dr::Block>,
     /// Labels that some branch targets (the others are unreachable).
     branched_to: FxHashSet<Word>,
     /// Ids decorated `NonUniform` (copies of `NonUniformResourceIndex`
@@ -69,6 +70,8 @@ pub(super) struct FunctionWriter<'w, 'a> {
     result_type: Option<Word>,
     /// How many blocks deep the statement being written is.
     depth: u32,
+    /// Source-level debug information of the body, when asked for.
+    pub debug: Option<BodyDebug>,
 }
 
 /// The deepest nesting of blocks the backend writes.
@@ -146,10 +149,12 @@ impl Writer<'_> {
             precise: false,
             result_type,
             depth: 0,
+            debug: None,
         };
         fw.prepare(&arg_ids)?;
         let entry = fw.w.id();
         fw.begin_block(entry);
+        fw.debug_begin_function(id)?;
         fw.write_block(&fun.body, Targets::default())?;
         if fw.current.is_some() {
             // Falling off the end of a function with a result cannot happen
@@ -326,6 +331,8 @@ impl<'a> FunctionWriter<'_, 'a> {
             label: Some(Instruction::new(Op::Label, None, Some(label), vec![])),
             instructions: Vec::new(),
         });
+        // Cannot fail: the block is open.
+        let _ = self.debug_after_label();
     }
 
     pub fn emit(&mut self, inst: Instruction) -> BackResult<()> {
@@ -417,9 +424,11 @@ impl<'a> FunctionWriter<'_, 'a> {
             )));
         }
         self.depth += 1;
+        let saved = self.debug_enter_block();
         let result = self.write_statements(block, targets);
         self.depth -= 1;
-        result
+        result?;
+        self.debug_leave_block(saved)
     }
 
     fn write_statements(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
@@ -532,6 +541,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                     self.emit_void(Op::EmitStreamVertex, vec![Operand::IdRef(s)])?;
                 }
             },
+            Statement::Debug(info) => self.write_debug(info)?,
             Statement::EndPrimitive { stream } => match *stream {
                 None => self.emit_void(Op::EndPrimitive, vec![])?,
                 Some(n) => {

@@ -11,13 +11,15 @@
 //! - `math.rs`: arithmetic on matrices, conversions and GLSL.std.450 math;
 //! - `image.rs`: sampling, fetches, reads, writes and queries of images;
 //! - `sync.rs`: atomics, barriers and wave (subgroup) operations;
-//! - `interface.rs`: entry points, built-ins, locations and bindings.
+//! - `interface.rs`: entry points, built-ins, locations and bindings;
+//! - `debug/`: source-level debug information (NonSemantic.Shader.DebugInfo.100).
 //!
 //! The output is deterministic: the same module and options give the same
 //! words, byte for byte (ids are handed out in IR order, capabilities and
 //! extensions are sorted).
 
 mod constant;
+mod debug;
 mod expr;
 mod function;
 mod image;
@@ -26,6 +28,8 @@ mod math;
 mod sync;
 mod types;
 mod writer;
+
+pub use debug::DebugInput;
 
 use crate::diag::{Diagnostic, codes};
 use crate::ir;
@@ -59,8 +63,23 @@ pub struct Options {
 /// example wave operations on Vulkan 1.0), that hlslc does not support it
 /// yet (`E0004`), or that the IR broke one of its invariants (`E0003`, a
 /// bug in hlslc).
+#[cfg_attr(not(test), allow(dead_code))] // the compiler uses `write_with_debug`
 pub fn write(module: &ir::Module, options: &Options) -> Result<Vec<u32>, Diagnostic> {
-    writer::Writer::new(module, options).write()
+    write_with_debug(module, options, None)
+}
+
+/// Writes `module` as SPIR-V words, with source-level debug information
+/// when `debug` is given (`-Zi`).
+pub fn write_with_debug(
+    module: &ir::Module,
+    options: &Options,
+    debug: Option<&DebugInput>,
+) -> Result<Vec<u32>, Diagnostic> {
+    let mut w = writer::Writer::new(module, options);
+    if let Some(d) = debug {
+        w.begin_debug_info(d);
+    }
+    w.write()
 }
 
 /// SPIR-V disassembly text of a module (rspirv's format).

@@ -2,6 +2,7 @@
 //! functions, and the assembly of SPIR-V's logical layout (SPIR-V 2.4).
 
 use super::constant::ConstCache;
+use super::debug::DebugState;
 use super::types::TypeCache;
 use super::{BackResult, Options, internal};
 use crate::ir::{self, Handle};
@@ -50,6 +51,8 @@ pub(super) struct Writer<'a> {
     pub block_structs: FxHashMap<Word, (spirv::Decoration, bool)>,
     /// Fragment inputs (by variable id) decorated `Flat`.
     pub flat_added: FxHashSet<Word>,
+    /// Source-level debug information, when asked for.
+    pub debug: Option<DebugState<'a>>,
 }
 
 impl<'a> Writer<'a> {
@@ -74,6 +77,7 @@ impl<'a> Writer<'a> {
             builtin_inputs: BTreeMap::new(),
             block_structs: FxHashMap::default(),
             flat_added: FxHashSet::default(),
+            debug: None,
         }
     }
 
@@ -203,6 +207,7 @@ impl<'a> Writer<'a> {
             entry_points.push(entry);
             execution_modes.extend(modes);
         }
+        self.debug_entry_points();
 
         self.capability(Capability::Shader);
         for &cap in &self.ir.required_capabilities {
@@ -240,6 +245,15 @@ impl<'a> Writer<'a> {
                 Some(id),
                 vec![Operand::LiteralString("GLSL.std.450".into())],
             ));
+        }
+        if let Some(d) = self.debug.take() {
+            module.ext_inst_imports.push(Instruction::new(
+                Op::ExtInstImport,
+                None,
+                Some(d.set),
+                vec![Operand::LiteralString(super::debug::SET_NAME.into())],
+            ));
+            module.debug_string_source = d.strings;
         }
         module.memory_model = Some(Instruction::new(
             Op::MemoryModel,

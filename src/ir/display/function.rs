@@ -492,6 +492,7 @@ impl FunctionWriter<'_> {
             Statement::Break => "break".into(),
             Statement::Continue => "continue".into(),
             Statement::Kill => "kill".into(),
+            Statement::Debug(d) => debug_info(d, o),
             Statement::Return { value: None } => "return".into(),
             Statement::Return { value: Some(v) } => format!("return {}", o(*v)),
             Statement::Barrier { memory, execution } => {
@@ -600,5 +601,25 @@ fn binary_name(op: BinaryOperator) -> &'static str {
         B::LogicalOr => "lor",
         B::ShiftLeft => "shl",
         B::ShiftRight => "shr",
+    }
+}
+
+/// The text of a debug statement; spans as raw locations (the IR dump has
+/// no source map).
+fn debug_info(d: &DebugInfo, o: impl Fn(Handle<Expression>) -> String) -> String {
+    let span = |s: &crate::span::Span| format!("@{}..{}", s.lo.0, s.hi.0);
+    match d {
+        DebugInfo::Line(s) => format!("debug line {}", span(s)),
+        DebugInfo::Begin(DebugScope::Lexical(s)) => format!("debug begin block {}", span(s)),
+        DebugInfo::Begin(DebugScope::Inlined { function, call, .. }) => {
+            format!("debug begin inlined {function} at {}", span(call))
+        }
+        DebugInfo::End => "debug end".into(),
+        DebugInfo::Variable {
+            value, name, arg, ..
+        } => match arg {
+            Some(n) => format!("debug param {n} {name} = {}", o(*value)),
+            None => format!("debug var {name} = {}", o(*value)),
+        },
     }
 }

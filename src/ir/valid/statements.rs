@@ -125,7 +125,7 @@ impl<'m> FunctionValidator<'_, 'm> {
                 Statement::Continue if !continue_ok => {
                     self.error(None, "`continue` outside a loop body")
                 }
-                Statement::Break | Statement::Continue | Statement::Kill => {}
+                Statement::Break | Statement::Continue | Statement::Kill | Statement::Debug(_) => {}
                 Statement::Return { value } => self.ret(*value),
                 Statement::Store { pointer, value } => self.store(*pointer, *value),
                 Statement::ImageStore { image, .. } => {

@@ -62,10 +62,10 @@ pub(super) const SPIRV: &[Opt] = &[
         Joined,
         "<category>",
         SpirV,
-        Effect::Ignored(
-            "-fspv-debug: hlslc does not emit SPIR-V debug instructions yet (only OpName/OpMemberName)",
-        ),
-        "Debug information categories: hlslc emits debug names only (warning)",
+        Set(spv_debug),
+        "Debug information: vulkan-with-source or vulkan (NonSemantic.Shader.DebugInfo.100, \
+         without the source text; rich[-with-source] likewise, with a warning); file, source, line, \
+         tool (DXC's OpSource/OpLine: warning, not written)",
     ),
     dxc(
         &["-fvk-b-shift"],
@@ -327,3 +327,35 @@ pub(super) const SPIRV: &[Opt] = &[
         "Descriptor set of resources without an explicit space: not supported yet",
     ),
 ];
+
+/// `-fspv-debug=<category>`, as DXC's categories combine (see
+/// [`crate::options::DebugInfoOptions`]).
+fn spv_debug(p: &mut Parser, v: &[&str]) -> Result<(), String> {
+    let d = &mut p.cl.options.debug_info;
+    match v[0] {
+        "vulkan" => d.vulkan = Some(false),
+        "vulkan-with-source" => d.vulkan = Some(true),
+        "file" | "source" | "line" | "tool" => {
+            d.legacy = true;
+            p.warn_once(
+                "-fspv-debug=",
+                "-fspv-debug: hlslc does not write DXC's OpSource/OpLine debug information (file, source, line, tool); -fspv-debug=vulkan-with-source writes NonSemantic.Shader.DebugInfo.100",
+            );
+        }
+        // DXC's OpenCL.DebugInfo.100: the same information in the set
+        // Vulkan tools read.
+        "rich" | "rich-with-source" => {
+            d.vulkan = Some(v[0] == "rich-with-source");
+            p.warn_once(
+                "-fspv-debug=rich",
+                "-fspv-debug=rich: hlslc writes NonSemantic.Shader.DebugInfo.100 (as -fspv-debug=vulkan), not OpenCL.DebugInfo.100",
+            );
+        }
+        other => {
+            return Err(format!(
+                "unknown debug information category '{other}' (expected vulkan-with-source, vulkan, file, source, line or tool)"
+            ));
+        }
+    }
+    Ok(())
+}

@@ -92,6 +92,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             let irt = self.s.ir_ty(ty);
             let lv = self.local_var(Some(name.to_string()), irt, st.precise);
+            self.debug_variable(lv, name.as_str(), d.name.span, None);
             if let Some(v) = &init
                 && let Some(h) = self.value(v)
             {

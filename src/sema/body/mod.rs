@@ -5,6 +5,7 @@
 
 pub mod assign;
 pub mod convert;
+pub mod debug;
 pub mod expr;
 pub mod index;
 pub mod init;
@@ -634,12 +635,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 // after inlining a constant argument stays a constant
                 // (e.g. a texture offset, which Vulkan wants constant).
                 let arg = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
+                self.debug_variable(arg, name.as_str(), p.span, Some(idx + 1));
                 Val::expr(p.ty, arg)
             }
             Dir::In => {
                 // HLSL parameters are mutable copies.
                 let arg = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
                 let lv = self.local_var(Some(name.to_string()), arg_ty, p.precise);
+                self.debug_variable(lv, name.as_str(), p.span, Some(idx + 1));
                 self.stmt(ir::Statement::Store {
                     pointer: lv,
                     value: arg,
@@ -649,6 +652,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Dir::Out | Dir::InOut => {
                 let ptr = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
                 let mem = self.s.ir_ty(p.ty);
+                self.debug_variable(ptr, name.as_str(), p.span, Some(idx + 1));
                 Val::place(p.ty, Place::function(ptr, mem), None)
             }
         }

@@ -37,6 +37,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     pub fn lower_stmt(&mut self, s: &'a ast::Stmt) {
         use ast::StmtKind as S;
+        if !matches!(
+            s.kind,
+            S::Block(_)
+                | S::Empty
+                | S::Error
+                | S::Typedef(_)
+                | S::Struct(_)
+                | S::Enum(_)
+                | S::Using(_)
+                | S::Case(_)
+                | S::Default
+        ) {
+            self.debug_line(s.span);
+        }
         match &s.kind {
             S::Expr(e) => {
                 let _ = self.expr(e);
@@ -63,7 +77,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             S::Block(b) => {
                 self.fb.locals.push();
+                self.debug_begin_block(b.span);
                 self.lower_block_stmts(&b.stmts);
+                self.debug_end_block();
                 self.fb.locals.pop();
             }
             S::If { cond, then, else_ } => self.if_stmt(s, cond, then, else_.as_deref()),
@@ -284,6 +300,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let body_block = self.pop_block();
         self.push_block();
         if let Some(st) = step {
+            self.debug_line(st.span);
             let _ = self.expr(st);
         }
         let continuing = self.pop_block();
@@ -306,6 +323,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.loop_body(body);
         let body_block = self.pop_block();
         self.push_block();
+        self.debug_line(cond.span);
         let c = self.condition(cond);
         let break_if = c.map(|c| {
             let bt = self.s.ir_ty(types::BOOL);
@@ -421,6 +439,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// `if (!cond) break;` at the top of a loop body.
     fn loop_check(&mut self, cond: &'a ast::Expr) {
+        self.debug_line(cond.span);
         let v = self.expr(cond);
         if v.is_error() {
             return;

@@ -155,6 +155,7 @@ impl<'a> Sema<'a> {
             name: name.clone(),
             arguments,
             result,
+            span,
             ..Default::default()
         });
         self.work.set_name(h, name, span);

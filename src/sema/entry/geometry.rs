@@ -260,6 +260,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     ty: it,
                     precise: false,
                 }],
+                span,
                 ..Default::default()
             });
             self.s.work.set_name(h, format!("{pname}.Append"), span);

@@ -84,7 +84,11 @@ fn library_pass(
     unit: &ast::TranslationUnit,
     options: &Options,
     diags: &mut Diagnostics,
-) -> (Vec<(String, Stage)>, bool, Option<crate::sema::index::Index>) {
+) -> (
+    Vec<(String, Stage)>,
+    bool,
+    Option<crate::sema::index::Index>,
+) {
     let lib_options = Options {
         profile: None,
         ..options.clone()

@@ -233,6 +233,7 @@ impl<'a> Sema<'a> {
         self.entry.user = Some(user);
         let wrapper = self.module.functions.append(ir::Function {
             name: entry_name.clone(),
+            span: fspan,
             ..Default::default()
         });
         self.work.set_name(wrapper, entry_name.clone(), fspan);
