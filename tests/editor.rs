@@ -95,3 +95,59 @@ float4 PSMain(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target {
     );
     assert_eq!(r["responses"], json!([]));
 }
+
+#[test]
+fn neovim_hovers_and_jumps_to_a_definition_with_no_settings() {
+    let text = "\
+Texture2D<float4> scene : register(t0);
+SamplerState pointClamp : register(s1);
+
+/// Mixes a colour towards grey.
+float3 desaturate(float3 c, float amount) {
+    float grey = dot(c, float3(0.299, 0.587, 0.114));
+    return lerp(c, grey.xxx, amonut);
+}
+
+float4 PSMain(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target {
+    float4 s = scene.Sample(pointClamp, uv);
+    return float4(desaturate(s.rgb, 0.5), s.a);
+}
+";
+    let requests = json!([
+        {"method": "textDocument/hover", "line": 6, "character": 20},
+        {"method": "textDocument/hover", "line": 11, "character": 20},
+        {"method": "textDocument/definition", "line": 11, "character": 20},
+    ]);
+    let Some(r) = run_editor("hover.hlsl", text, requests) else {
+        return;
+    };
+    assert!(r.get("timeout").is_none(), "no diagnostics arrived: {r}");
+    assert_eq!(r["diagnostics"][0]["code"], "E0301", "{r}");
+    let responses = r["responses"].as_array().expect("responses");
+    assert_eq!(responses.len(), 3, "{r}");
+    let hover_text = |i: usize| {
+        let c = &responses[i]["result"]["contents"];
+        c["value"]
+            .as_str()
+            .or_else(|| c.as_str())
+            .unwrap_or("")
+            .to_string()
+    };
+    // The local's type, then the function's signature with its comment.
+    let local = hover_text(0);
+    assert!(local.contains("float grey"), "{r}");
+    let func = hover_text(1);
+    assert!(
+        func.contains("float3 desaturate(float3 c, float amount)"),
+        "{r}"
+    );
+    assert!(func.contains("Mixes a colour towards grey."), "{r}");
+    // The call jumps to the declaration on line 4 of the same file.
+    let def = &responses[2]["result"];
+    let loc = if def.is_array() { &def[0] } else { def };
+    assert!(
+        loc["uri"].as_str().unwrap_or("").ends_with("hover.hlsl"),
+        "{r}"
+    );
+    assert_eq!(loc["range"]["start"]["line"], 4, "{r}");
+}

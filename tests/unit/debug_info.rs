@@ -16,6 +16,7 @@ const TYPE_COMPOSITE: u32 = 10;
 const FUNCTION: u32 = 20;
 const SCOPE: u32 = 23;
 const INLINED_AT: u32 = 25;
+const LEXICAL_BLOCK: u32 = 21;
 const LOCAL_VARIABLE: u32 = 26;
 const DECLARE: u32 = 28;
 const VALUE: u32 = 29;
@@ -176,8 +177,12 @@ impl DebugModule {
         self.of(SCOPE)
             .filter(|ops| ops.len() == 2)
             .map(|ops| {
-                let (op, f) = self.inst(ops[0]);
-                assert_eq!(op, FUNCTION, "an inlined scope is a function");
+                // A block of inlined code lies in the inlined function.
+                let (mut op, mut f) = self.inst(ops[0]);
+                while op == LEXICAL_BLOCK {
+                    (op, f) = self.inst(f[3]);
+                }
+                assert_eq!(op, FUNCTION, "an inlined scope is in a function");
                 let (op, at) = self.inst(ops[1]);
                 assert_eq!(op, INLINED_AT);
                 (self.string(f[0]).to_string(), self.uint(at[0]))
@@ -305,7 +310,13 @@ fn inlined_calls_point_at_the_calling_line() {
 #[test]
 fn sources_hold_each_file_and_its_text() {
     let words = compile(LIGHTS, &["-T", "cs_6_0", "-Zi"]);
-    let sources = DebugModule::read(&words).sources();
+    // The preprocessor's own inputs (`<built-in>`: the predefined macros)
+    // are sources too; the files follow in the order they were read.
+    let sources: Vec<_> = DebugModule::read(&words)
+        .sources()
+        .into_iter()
+        .filter(|s| !s.0.starts_with('<'))
+        .collect();
     let names: Vec<&str> = sources.iter().map(|s| s.0.as_str()).collect();
     assert_eq!(names, ["debug_lights.hlsl", "lighting.hlsli"]);
     for (path, (_, text)) in [LIGHTS, LIGHTING].iter().zip(&sources) {
@@ -349,13 +360,18 @@ fn debug_modules_validate_at_every_target() {
         (LIGHTS, "cs_6_0"),
         ("samples/blur.hlsl", "cs_6_0"),
         ("samples/skinning.hlsl", "vs_6_0"),
-        ("samples/tonemap.hlsl", "ps_6_0"),
+        ("samples/tonemap.hlsl", "vs_6_0"),
     ];
     for (path, profile) in cases {
+        let entry = if path.ends_with("tonemap.hlsl") {
+            "FullscreenVS"
+        } else {
+            "main"
+        };
         for env in ["vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3"] {
             for level in ["-O0", "-O3"] {
                 let target = format!("-fspv-target-env={env}");
-                let words = compile(path, &["-T", profile, "-Zi", level, &target]);
+                let words = compile(path, &["-T", profile, "-E", entry, "-Zi", level, &target]);
                 if let Err(e) = common::spirv_val(&words, env) {
                     panic!("{path} {env} {level}: {e}");
                 }
@@ -453,11 +469,32 @@ fn without_zi_there_is_no_debug_information() {
     let m = DebugModule::read(&words);
     assert!(m.insts.is_empty());
     assert!(m.strings.is_empty());
-    // And -Zi changes only what debug information adds: the same code.
+    // And -Zi changes only what debug information adds: the same
+    // arithmetic and control flow (the locals a DebugDeclare names are
+    // kept, with their stores, for the debugger to show).
     let plain = common::spirv_dis(&words);
     let debug = common::spirv_dis(&compile(LIGHTS, &["-T", "cs_6_0", "-Zi"]));
     let count = |text: &str, op: &str| text.matches(op).count();
-    for op in ["OpFMul", "OpLoopMerge", "OpSelectionMerge", "OpStore"] {
+    for op in ["OpFMul", "OpLoopMerge", "OpSelectionMerge"] {
         assert_eq!(count(&plain, op), count(&debug, op), "{op}");
     }
+    assert!(count(&plain, "OpStore") <= count(&debug, "OpStore"));
+}
+
+/// `-Fc` and the disassembly on stdout: a `-Zi` module (extended
+/// instructions among the globals, which rspirv's module loader refuses)
+/// is still written out, instruction by instruction.
+#[test]
+fn debug_modules_disassemble() {
+    let words = compile("samples/blur.hlsl", &["-T", "cs_6_0", "-E", "main", "-Zi"]);
+    let text = crate::disassemble(&words);
+    assert!(!text.contains("could not disassemble"), "{text}");
+    assert!(
+        text.contains("OpExtInstImport \"NonSemantic.Shader.DebugInfo.100\""),
+        "{text}"
+    );
+    assert!(text.starts_with("; SPIR-V\n; Version: "), "{text}");
+    let ops = text.lines().filter(|l| l.contains("OpExtInst ")).count();
+    assert!(ops > 20, "{text}");
+    assert!(text.contains("OpFunctionEnd"), "{text}");
 }

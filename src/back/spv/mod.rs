@@ -88,6 +88,40 @@ pub fn disassemble(words: &[u32]) -> String {
     match rspirv::dr::load_words(words) {
         // rspirv leaves the last line open; a text file ends with a newline.
         Ok(module) => module.disassemble() + "\n",
+        // rspirv's module loader refuses extended instructions among the
+        // globals (NonSemantic debug info, `-Zi`): instruction by
+        // instruction then, in binary order.
+        Err(_) => disassemble_in_order(words),
+    }
+}
+
+/// Each instruction of `words` as rspirv writes it, in binary order,
+/// without the module loader's checks of where instructions may stand.
+fn disassemble_in_order(words: &[u32]) -> String {
+    use rspirv::binary::{Consumer, Disassemble, ParseAction};
+    #[derive(Default)]
+    struct Lines(String);
+    impl Consumer for Lines {
+        fn initialize(&mut self) -> ParseAction {
+            ParseAction::Continue
+        }
+        fn finalize(&mut self) -> ParseAction {
+            ParseAction::Continue
+        }
+        fn consume_header(&mut self, header: rspirv::dr::ModuleHeader) -> ParseAction {
+            self.0 += &header.disassemble();
+            self.0.push('\n');
+            ParseAction::Continue
+        }
+        fn consume_instruction(&mut self, inst: rspirv::dr::Instruction) -> ParseAction {
+            self.0 += &inst.disassemble();
+            self.0.push('\n');
+            ParseAction::Continue
+        }
+    }
+    let mut lines = Lines::default();
+    match rspirv::binary::parse_words(words, &mut lines) {
+        Ok(()) => lines.0,
         Err(e) => format!("; could not disassemble: {e}\n"),
     }
 }
