@@ -741,6 +741,7 @@ fn zi_and_spv_debug_combine_as_dxc_does() {
     assert_eq!(debug(&["-fspv-debug=vulkan", "-Zi"]), Some(false));
     assert_eq!(debug(&["-Zi", "-fspv-debug=vulkan"]), Some(false));
     assert_eq!(debug(&["-fspv-debug=vulkan-with-source"]), Some(true));
+    assert_eq!(debug(&["-fspv-debug=vulkan-with-source-test"]), Some(true));
     // OpenCL.DebugInfo.100 is not written: the NonSemantic set instead,
     // with a warning.
     let cl = ok(&["-fspv-debug=rich-with-source"]);

@@ -334,7 +334,9 @@ fn spv_debug(p: &mut Parser, v: &[&str]) -> Result<(), String> {
     let d = &mut p.cl.options.debug_info;
     match v[0] {
         "vulkan" => d.vulkan = Some(false),
-        "vulkan-with-source" => d.vulkan = Some(true),
+        // DXC's `-test` variant only makes its source pieces small for its
+        // own tests: the same information.
+        "vulkan-with-source" | "vulkan-with-source-test" => d.vulkan = Some(true),
         "file" | "source" | "line" | "tool" => {
             d.legacy = true;
             p.warn_once(
