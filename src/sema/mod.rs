@@ -47,6 +47,33 @@ pub fn check(
     entry::library::check(unit, options, diags)
 }
 
+impl<'a> Sema<'a> {
+    /// Sema for `unit` at `stage` with every item declared: the first
+    /// phases, shared by compiling and library checking.
+    fn declared(
+        unit: &'a ast::TranslationUnit,
+        options: &'a Options,
+        diags: &'a mut Diagnostics,
+        stage: Stage,
+    ) -> Self {
+        let mut s = Sema::new(options, diags, stage);
+        s.entry.vertex.enabled = stage == Stage::Pixel && unit.reads_vertex_attributes;
+        s.declare_items(&unit.items, types::scope::GLOBAL_SCOPE);
+        s.decls.summarize_out_params();
+        s.build_globals_block();
+        s
+    }
+
+    /// The entry point, everything it reaches, and the checks that need
+    /// the whole call graph.
+    fn lower_entry_and_reachable(&mut self) {
+        self.lower_entry_point();
+        self.drain_worklist();
+        self.finish_entry_point();
+        self.check_recursion();
+    }
+}
+
 /// Lowers a parsed translation unit to IR for the entry point and stage
 /// that `options` name. Returns `None` when any error was reported.
 pub fn lower(
@@ -75,15 +102,8 @@ pub fn lower_indexed(
         return (None, None);
     };
     decl::attrs::check_items(&unit.items, profile.stage, diags);
-    let mut s = Sema::new(options, diags, profile.stage);
-    s.entry.vertex.enabled = profile.stage == Stage::Pixel && unit.reads_vertex_attributes;
-    s.declare_items(&unit.items, types::scope::GLOBAL_SCOPE);
-    s.decls.summarize_out_params();
-    s.build_globals_block();
-    s.lower_entry_point();
-    s.drain_worklist();
-    s.finish_entry_point();
-    s.check_recursion();
+    let mut s = Sema::declared(unit, options, diags, profile.stage);
+    s.lower_entry_and_reachable();
     s.assign_bindings();
     s.check_groupshared_budget();
     s.report_misaligned_offsets();

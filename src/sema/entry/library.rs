@@ -15,7 +15,7 @@ use crate::diag::{Diagnostics, codes};
 use crate::front::ast;
 use crate::options::{Options, Profile, Stage};
 use crate::sema::decl::find_attr;
-use crate::sema::types::{self, Ty, TyId};
+use crate::sema::types::{Ty, TyId};
 
 /// The shader model entry points found by their attributes are checked
 /// for when no profile names one: the newest, so that no feature is
@@ -94,10 +94,7 @@ fn library_pass(
         ..options.clone()
     };
     super::super::decl::attrs::check_items(&unit.items, Stage::Library, diags);
-    let mut s = Sema::new(&lib_options, diags, Stage::Library);
-    s.declare_items(&unit.items, types::scope::GLOBAL_SCOPE);
-    s.decls.summarize_out_params();
-    s.build_globals_block();
+    let mut s = Sema::declared(unit, &lib_options, diags, Stage::Library);
     let entries = s.library_entries();
     let entry_defined = s.defines_function(&options.entry);
     let from = s.diagnostic_mark();
@@ -134,14 +131,8 @@ fn entry_pass(unit: &ast::TranslationUnit, options: &Options, diags: &mut Diagno
     let Some(profile) = options.profile else {
         return;
     };
-    let mut s = Sema::new(options, diags, profile.stage);
-    s.declare_items(&unit.items, types::scope::GLOBAL_SCOPE);
-    s.decls.summarize_out_params();
-    s.build_globals_block();
-    s.lower_entry_point();
-    s.drain_worklist();
-    s.finish_entry_point();
-    s.check_recursion();
+    let mut s = Sema::declared(unit, options, diags, profile.stage);
+    s.lower_entry_and_reachable();
     s.check_groupshared_budget();
 }
 

@@ -472,3 +472,26 @@ fn attributes_read_per_vertex_are_arrays_of_three() {
     assert_has(&dis, &["OpDecorate %in_var_COLOR Flat"]);
     assert_lacks(&dis, &["PerVertexKHR", "_arr_"]);
 }
+
+/// Library checking (no profile: the editor, `-fsyntax-only`) checks
+/// `GetAttributeAtVertex` in the pixel shader that calls it, with its
+/// per-vertex inputs: no false error, and a real one still found.
+#[test]
+fn attributes_read_per_vertex_in_library_checking() {
+    let check = |src: &str| {
+        let (loader, path) = common::single_file(src);
+        let c = crate::check(&path, &loader, &crate::Options::default());
+        render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Short)
+    };
+    let good = "float4 at(nointerpolation float4 v, uint k) { return GetAttributeAtVertex(v, k); }\n\
+                float4 PSMain(nointerpolation float4 c : COLOR) : SV_Target {\n\
+                  return GetAttributeAtVertex(c, 1) + at(c, 2);\n\
+                }";
+    assert_eq!(check(good), "");
+    let bad = "float4 PSMain(float4 c : COLOR) : SV_Target { return GetAttributeAtVertex(c, 1); }";
+    let text = check(bad);
+    assert!(
+        text.contains("E0604") && text.contains("nointerpolation"),
+        "{text}"
+    );
+}

@@ -500,6 +500,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.group_wave_builtin(c == Custom::GroupWaveCount)
             }
             Custom::IsHelperLane => self.is_helper_lane(),
+            // Library checking: the pixel shaders that reach the call check
+            // it with their inputs.
+            Custom::GetAttributeAtVertex if self.s.stage == Stage::Library => Val::error(),
             Custom::GetAttributeAtVertex if self.s.stage != Stage::Pixel => {
                 let stage = self.s.stage.name();
                 self.s.push(
