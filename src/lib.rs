@@ -107,6 +107,22 @@ pub struct Compilation {
 }
 
 impl Compilation {
+    /// A compilation that stopped before (or made no) outputs.
+    fn without_artifact(
+        diagnostics: Diagnostics,
+        source_map: SourceMap,
+        dependencies: Vec<PathBuf>,
+        index: Option<sema::index::Index>,
+    ) -> Compilation {
+        Compilation {
+            diagnostics,
+            source_map,
+            dependencies,
+            artifact: None,
+            index,
+        }
+    }
+
     /// Whether a diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.has_errors()
@@ -201,13 +217,7 @@ pub fn check_syntax(path: &Path, loader: &dyn FileLoader, options: &Options) -> 
         return c;
     }
     let (parsed, sm, diags) = parse(path, loader, options);
-    Compilation {
-        diagnostics: diags,
-        source_map: sm,
-        dependencies: parsed.dependencies,
-        artifact: None,
-        index: None,
-    }
+    Compilation::without_artifact(diags, sm, parsed.dependencies, None)
 }
 
 /// Checks `path` without compiling it (`-fsyntax-only`): preprocesses,
@@ -239,13 +249,7 @@ pub fn check(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compila
     } else {
         None
     };
-    Compilation {
-        diagnostics: diags,
-        source_map: sm,
-        dependencies: parsed.dependencies,
-        artifact: None,
-        index,
-    }
+    Compilation::without_artifact(diags, sm, parsed.dependencies, index)
 }
 
 /// Preprocesses `path` and returns the text (`-P`).
@@ -322,13 +326,7 @@ pub(crate) fn compile_to_ir(
         m => m,
     };
     (
-        Compilation {
-            diagnostics: diags,
-            source_map: sm,
-            dependencies: parsed.dependencies,
-            artifact: None,
-            index,
-        },
+        Compilation::without_artifact(diags, sm, parsed.dependencies, index),
         module,
     )
 }
