@@ -88,6 +88,9 @@ pub struct ParseCtx<'t> {
     pub(super) eof: Cell<Span>,
     /// A call of `GetAttributeAtVertex` was parsed.
     pub(super) vertex_attribute_call: Cell<bool>,
+    /// The symbol `GetAttributeAtVertex`, interned once per parse so that
+    /// calls compare symbols, not strings.
+    pub(super) get_attribute_at_vertex: Symbol,
 }
 
 impl<'t> ParseCtx<'t> {
@@ -112,6 +115,7 @@ impl<'t> ParseCtx<'t> {
             unclosed: Cell::new(None),
             eof: Cell::new(Span::default()),
             vertex_attribute_call: Cell::new(false),
+            get_attribute_at_vertex: Symbol::intern("GetAttributeAtVertex"),
         }
     }
 

@@ -145,9 +145,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         }
         if cands.is_empty()
+            && self.s.entry.vertex.enabled
             && callee.is_single()
             && name.as_str() == "GetAttributeAtVertex"
-            && self.s.stage == crate::options::Stage::Pixel
         {
             return self.get_attribute_at_vertex(args, span);
         }

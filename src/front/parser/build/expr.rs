@@ -149,7 +149,7 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> PExpr {
         let (args, d) = args;
-        if callee.is_single() && callee.last().name.as_str() == "GetAttributeAtVertex" {
+        if callee.is_single() && callee.last().name == self.get_attribute_at_vertex {
             self.vertex_attribute_call.set(true);
         }
         self.node(
