@@ -114,6 +114,22 @@ const OPTIONAL_EXTENSIONS: &[&CStr] = &[
     c"VK_GOOGLE_decorate_string",
 ];
 
+/// Extensions of the mesh, ray tracing and ray query stages, which the
+/// report lists as offered or not (issue 13's probe).
+const MODERN_STAGE_EXTENSIONS: &[&str] = &[
+    "VK_EXT_mesh_shader",
+    "VK_NV_mesh_shader",
+    "VK_KHR_acceleration_structure",
+    "VK_KHR_ray_tracing_pipeline",
+    "VK_KHR_ray_query",
+    "VK_KHR_ray_tracing_position_fetch",
+    "VK_KHR_ray_tracing_maintenance1",
+    "VK_NV_ray_tracing_motion_blur",
+    "VK_EXT_opacity_micromap",
+    "VK_KHR_deferred_host_operations",
+    "VK_AMDX_shader_enqueue",
+];
+
 /// What the chosen device is and what was enabled on it. Feature and
 /// property structures are Vulkan's own (their `p_next` is null): a feature
 /// is enabled exactly when its field is `vk::TRUE`, since the runner enables
@@ -139,6 +155,8 @@ pub struct DeviceInfo {
     pub queue_flags: vk::QueueFlags,
     /// Device extensions enabled (optional ones the device has).
     pub extensions: Vec<String>,
+    /// Every extension the device offers, enabled or not (for the report).
+    pub available_extensions: Vec<String>,
     pub properties: vk::PhysicalDeviceProperties,
     /// Subgroup size, stages and operations.
     pub properties11: vk::PhysicalDeviceVulkan11Properties<'static>,
@@ -223,6 +241,18 @@ impl DeviceInfo {
             self.max_spirv_version.1
         );
         s += &format!("all devices: {}\n", self.all_devices.join(" | "));
+        let offered = |n: &str| {
+            if self.available_extensions.iter().any(|e| e == n) {
+                "yes"
+            } else {
+                "no"
+            }
+        };
+        s += "modern stages offered:";
+        for n in MODERN_STAGE_EXTENSIONS {
+            s += &format!(" {n} {}", offered(n));
+        }
+        s += "\n";
         s += &format!(
             "pixel shaders: barycentrics {}, demote/helper {}, stencil export {}; vertex output layer {} viewport {}\n",
             yn(self.barycentric.fragment_shader_barycentric),
@@ -594,6 +624,7 @@ unsafe fn create_device(
                 _ => (1, 6),
             },
             all_devices: names.clone(),
+            available_extensions: available.clone(),
             queue_flags,
             extensions: enabled
                 .iter()
