@@ -473,6 +473,25 @@ fn attributes_read_per_vertex_are_arrays_of_three() {
     assert_lacks(&dis, &["PerVertexKHR", "_arr_"]);
 }
 
+/// A vertex shader compiled from a file whose pixel shader calls
+/// `GetAttributeAtVertex` (the usual one-file VSMain + PSMain): the call is
+/// in code the vertex entry does not reach, so it is no error there, as
+/// other stage-only calls are not (found on the H200, where the runtime
+/// test compiles both entries of one file).
+#[test]
+fn attributes_read_per_vertex_in_unreached_code_of_another_stage() {
+    let src = "struct PIn { float4 pos : SV_Position; nointerpolation float4 c : COLOR; };\n\
+               float4 at(nointerpolation float4 v, uint k) { return GetAttributeAtVertex(v, k); }\n\
+               float4 VSMain(float4 p : POSITION) : SV_Position { return p; }\n\
+               float4 PSMain(PIn i) : SV_Target { return GetAttributeAtVertex(i.c, 1) + at(i.c, 2); }";
+    let mut o = common::options_for("vs_6_1");
+    o.entry = "VSMain".into();
+    let (loader, path) = common::single_file(src);
+    let c = crate::compile(&path, &loader, &o);
+    let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Short);
+    assert!(text.is_empty() && c.artifact.is_some(), "{text}");
+}
+
 /// Library checking (no profile: the editor, `-fsyntax-only`) checks
 /// `GetAttributeAtVertex` in the pixel shader that calls it, with its
 /// per-vertex inputs: no false error, and a real one still found.

@@ -507,7 +507,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let stage = self.s.stage.name();
                 self.s.push(
                     Diagnostic::error(
-                        codes::NO_MATCHING_OVERLOAD,
+                        codes::STAGE_STATEMENT,
                         format!("`GetAttributeAtVertex` cannot be called in {stage} shaders"),
                     )
                     .label(span, "not in a pixel shader")
