@@ -745,6 +745,14 @@ fn fspv_reflect_decorates_semantics_user_types_and_counters() {
             id("lights"),
             id("counter.var.lights")
         ));
+        // The counter is declared before the buffer that names it.
+        let declared = |var: &str| {
+            let def = format!("%{} = OpVariable", id(var));
+            text.lines()
+                .position(|l| l.trim().starts_with(&def))
+                .unwrap_or_else(|| panic!("{env}: no OpVariable for {var}"))
+        };
+        assert!(declared("counter.var.lights") < declared("lights"), "{env}");
         let sampler = id("linearClamp");
         assert!(
             !text.contains(&format!("OpDecorateString %{sampler} ")),

@@ -182,6 +182,25 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Declares every global in the IR's order, except that with
+    /// `-fspv-reflect` a buffer's counter comes just before the buffer:
+    /// `OpDecorateId BUFFER CounterBuffer COUNTER` needs its id operand
+    /// declared before its target (newer spirv-val checks this).
+    fn write_globals(&mut self) -> BackResult<()> {
+        let ir = self.ir;
+        let mut ids: Vec<Option<Word>> = vec![None; ir.globals.len()];
+        for (handle, global) in ir.globals.iter() {
+            let first = global.counter.filter(|_| self.options.spv_reflect);
+            for h in first.into_iter().chain([handle]) {
+                if ids[h.index()].is_none() {
+                    ids[h.index()] = Some(self.write_global(h, &ir.globals[h])?);
+                }
+            }
+        }
+        self.global_ids = ids.into_iter().flatten().collect();
+        Ok(())
+    }
+
     /// Writes the whole module.
     pub fn write(mut self) -> BackResult<Vec<u32>> {
         use rspirv::binary::Assemble;
@@ -192,10 +211,7 @@ impl<'a> Writer<'a> {
             let id = self.id();
             self.function_ids[f.index()] = Some(id);
         }
-        for (handle, global) in self.ir.globals.iter() {
-            let id = self.write_global(handle, global)?;
-            self.global_ids.push(id);
-        }
+        self.write_globals()?;
         self.decorate_counter_buffers();
         for &f in &reachable {
             self.write_function(f)?;
