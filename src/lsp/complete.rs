@@ -435,7 +435,7 @@ fn receiver_type(a: &Analysis, c: &Cursor, dot: usize, receiver: &str) -> Option
         .filter(|(at, _)| at.file == c.file && at.range.end == dot)
         .max_by_key(|(at, _)| at.range.len())
     {
-        return Some(t.clone());
+        return Some(t.to_string());
     }
     visible(a, c)
         .into_iter()

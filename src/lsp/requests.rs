@@ -84,9 +84,9 @@ impl Server<'_> {
             .filter(|(r, _)| *r != path)
             .map(|(_, v)| v);
         own.chain(others).find_map(|res| {
-            let a = res.analysis.as_ref()?;
+            let a = res.analysis.as_ref()?.get();
             let f = a.file_of(path)?;
-            Some((a.clone(), f))
+            Some((a, f))
         })
     }
 
@@ -171,9 +171,10 @@ impl Server<'_> {
         let mut out = Vec::new();
         let mut seen: Vec<(PathBuf, usize)> = Vec::new();
         for res in self.results.values() {
-            let Some(a) = &res.analysis else {
+            let Some(a) = res.analysis.as_ref().map(|l| l.get()) else {
                 continue;
             };
+            let a = &a;
             for s in &a.symbols {
                 if !s.kind_is_real()
                     || matches!(s.kind, DefKind::Local | DefKind::Parameter)

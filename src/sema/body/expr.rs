@@ -106,8 +106,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if let Some(ix) = self.s.index.as_deref_mut()
             && !v.is_error()
         {
-            let types = &self.s.types;
-            ix.typed(e.span, || types.name(v.ty));
+            ix.typed(e.span, v.ty);
         }
         v
     }

@@ -7,11 +7,12 @@ use crate::front::ast;
 use crate::intern::Symbol;
 use crate::options::Stage;
 use crate::sema::decl::find_attr;
-use crate::sema::types::Ty;
 use crate::sema::types::scope::{FuncDeclId, ScopeKind};
+use crate::sema::types::{Ty, TyId};
 use crate::sema::{Dir, GlobalKind, Sema, TemplateKind};
 use crate::span::Span;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// The index of `s`'s compilation, when it was recording.
 pub fn finish(s: &mut Sema) -> Option<Index> {
@@ -39,7 +40,15 @@ pub fn finish(s: &mut Sema) -> Option<Index> {
         })
         .collect();
     uses.sort_by_key(|u| (u.span.lo, u.span.hi));
-    let mut types: Vec<(Span, String)> = rec.types.into_iter().collect();
+    let mut names: FxHashMap<TyId, Arc<str>> = FxHashMap::default();
+    let mut types: Vec<(Span, Arc<str>)> = rec
+        .types
+        .into_iter()
+        .map(|(sp, ty)| {
+            let name = names.entry(ty).or_insert_with(|| s.ty_name(ty).into());
+            (sp, name.clone())
+        })
+        .collect();
     types.sort_by_key(|(sp, _)| (sp.lo, sp.hi));
     Some(Index {
         defs: b.defs,

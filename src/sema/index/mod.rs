@@ -27,6 +27,7 @@ use crate::sema::types::TyId;
 use crate::sema::types::scope::{FuncDeclId, GlobalId, ScopeId, Sym, TemplateId};
 use crate::span::Span;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 /// What a declaration declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,8 +96,9 @@ pub struct Index {
     pub defs: Vec<Def>,
     pub uses: Vec<Use>,
     /// The type of each expression that lowered without an error, by the
-    /// expression's span (of expressions sharing a span, the outermost).
-    pub types: Vec<(Span, String)>,
+    /// expression's span (of expressions sharing a span, the outermost);
+    /// expressions of one type share its name.
+    pub types: Vec<(Span, Arc<str>)>,
 }
 
 /// A scope-level declaration sema's tables name.
@@ -152,7 +154,7 @@ pub struct Recorder {
     pub(crate) locals: Vec<LocalDef>,
     local_keys: FxHashSet<Span>,
     pub(crate) uses: FxHashSet<(Span, Target)>,
-    pub(crate) types: FxHashMap<Span, String>,
+    pub(crate) types: FxHashMap<Span, TyId>,
     /// cbuffers: name, whole declaration, member name spans.
     pub(crate) cbuffers: Vec<(Symbol, Span, Span, Vec<Span>)>,
     /// The name span of the function whose body is being lowered.
@@ -202,10 +204,11 @@ impl Recorder {
         }
     }
 
-    /// The expression at `span` has the type named `ty`.
-    pub(crate) fn typed(&mut self, span: Span, ty: impl FnOnce() -> String) {
+    /// The expression at `span` has type `ty` (named in [`finish`], once
+    /// per type: most expressions share a few types).
+    pub(crate) fn typed(&mut self, span: Span, ty: TyId) {
         if !span.is_dummy() {
-            self.types.insert(span, ty());
+            self.types.insert(span, ty);
         }
     }
 
