@@ -55,9 +55,19 @@ pub struct Symbol {
     pub container: Option<usize>,
     pub ty: Option<String>,
     pub params: Vec<String>,
+    /// Each parameter's name (empty when it has none).
+    pub param_names: Vec<String>,
     pub stage: Option<&'static str>,
     /// The `//` or `/* */` comment lines directly above the declaration.
     pub doc: Option<String>,
+}
+
+/// A call of a user function or method.
+pub struct Call {
+    pub callee: At,
+    pub function: usize,
+    /// Each argument with its position among the arguments.
+    pub args: Vec<(usize, At)>,
 }
 
 /// A `#define`.
@@ -83,6 +93,9 @@ pub struct Analysis {
     pub includes: Vec<(At, usize)>,
     /// The groups `#if` skipped.
     pub inactive: Vec<At>,
+    /// Calls of user functions: the callee's name, the function's symbol,
+    /// each argument (those that map to no file left out).
+    pub calls: Vec<Call>,
     /// The directories `#include <…>` searches (for completion).
     pub include_dirs: Vec<PathBuf>,
 }
@@ -108,6 +121,7 @@ impl Analysis {
             macro_uses: Vec::new(),
             includes: Vec::new(),
             inactive: Vec::new(),
+            calls: Vec::new(),
             include_dirs: include_dirs.to_vec(),
         };
         if let Some(ix) = index {
@@ -147,6 +161,7 @@ impl Analysis {
                 container: d.container,
                 ty: d.ty.clone(),
                 params: d.params.clone(),
+                param_names: d.param_names.clone(),
                 stage: d.stage,
                 doc,
             });
@@ -165,6 +180,29 @@ impl Analysis {
             }
         }
         self.uses.dedup();
+        for (callee, args) in &ix.calls {
+            let Ok(u) = ix
+                .uses
+                .binary_search_by_key(&(callee.lo, callee.hi), |u| (u.span.lo, u.span.hi))
+            else {
+                continue;
+            };
+            let (Some(&function), Some(callee)) =
+                (by_span.get(&ix.uses[u].target), resolve(*callee))
+            else {
+                continue;
+            };
+            let args = args
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| Some((i, resolve(*s)?)))
+                .collect();
+            self.calls.push(Call {
+                callee,
+                function,
+                args,
+            });
+        }
         for (s, t) in &ix.types {
             if let Some(a) = resolve(*s) {
                 self.types.push((a, t.clone()));
@@ -339,6 +377,7 @@ impl Symbol {
             container: None,
             ty: None,
             params: Vec::new(),
+            param_names: Vec::new(),
             stage: None,
             doc: None,
         }

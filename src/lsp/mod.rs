@@ -31,6 +31,7 @@ mod analysis;
 mod complete;
 mod config;
 mod convert;
+mod inlay;
 mod paths;
 mod requests;
 mod text;

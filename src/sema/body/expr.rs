@@ -297,6 +297,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if let Some(key) = sym.as_ref().and_then(SymKey::of) {
             self.s.record_use(last.span, Target::Sym(key));
         }
+        if let Some(Sym::Value(_, ty)) = sym {
+            self.s.record_enum_value_use(ty, last.name, last.span);
+        }
         match sym {
             Some(Sym::Global(g)) => self.global_val(g),
             Some(Sym::Value(v, ty)) => {
