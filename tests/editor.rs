@@ -151,3 +151,209 @@ float4 PSMain(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target {
     );
     assert_eq!(loc["range"]["start"]["line"], 4, "{r}");
 }
+
+/// The fenced block of `lang` that follows the first line of README.md
+/// containing `marker`.
+fn readme_block(marker: &str, lang: &str) -> String {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let from = readme
+        .find(marker)
+        .unwrap_or_else(|| panic!("README.md has no `{marker}`"));
+    let fence = format!("```{lang}\n");
+    let start = from + readme[from..].find(&fence).expect("a fenced block") + fence.len();
+    let len = readme[start..].find("```").expect("the block ends");
+    readme[start..start + len].to_string()
+}
+
+/// Runs `nvim` headless with `init` as its `init.lua`, in a scratch
+/// directory holding `files`, with `hlslc` first on `PATH`; returns the
+/// JSON the init wrote to `$HLSLC_EDITOR_OUT`, or `None` without `nvim`.
+fn run_init_lua(name: &str, init: &str, files: &[(&str, &str)]) -> Option<Value> {
+    if Command::new("nvim").arg("--version").output().is_err() {
+        eprintln!("README snippet test skipped: `nvim` is not installed");
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("hlslc-readme-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (f, text) in files {
+        std::fs::write(dir.join(f), text).unwrap();
+    }
+    std::fs::write(dir.join("init.lua"), init).unwrap();
+    let out = dir.join("result.json");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hlslc"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut child = Command::new("nvim")
+        .args(["--headless", "-i", "NONE", "-n", "-u"])
+        .arg(dir.join("init.lua"))
+        .env("PATH", path)
+        .env("HLSLC_EDITOR_DIR", &dir)
+        .env("HLSLC_EDITOR_OUT", &out)
+        .env("XDG_STATE_HOME", &dir)
+        .env("XDG_CACHE_HOME", &dir)
+        .env("XDG_CONFIG_HOME", &dir)
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nvim starts");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            panic!("nvim did not finish within {TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let written = std::fs::read_to_string(&out).expect("the init wrote its result");
+    let _ = std::fs::remove_dir_all(&dir);
+    Some(serde_json::from_str(&written).expect("the result is JSON"))
+}
+
+/// The README's Neovim 0.7–0.10 snippet, as a user's whole `init.lua`:
+/// opening a `.hlsl` file starts `hlslc lsp` and shows its diagnostics.
+#[test]
+fn readme_neovim_0_7_snippet_shows_diagnostics() {
+    let snippet = readme_block("**Neovim 0.7–0.10**", "lua");
+    let init = format!(
+        "{snippet}\n{}",
+        r#"
+local dir = os.getenv('HLSLC_EDITOR_DIR')
+vim.cmd('edit ' .. vim.fn.fnameescape(dir .. '/grey.hlsl'))
+local ok = vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 20)
+local d = vim.diagnostic.get(0)
+local f = assert(io.open(os.getenv('HLSLC_EDITOR_OUT'), 'w'))
+f:write(vim.json.encode({ ok = ok, count = #d, message = d[1] and d[1].message or '' }))
+f:close()
+vim.cmd('qa!')
+"#
+    );
+    // The shifts in the snippet's `args` keep b0/t0/s0 apart: the only
+    // diagnostic is the misspelt name.
+    let shader = "\
+Texture2D<float4> scene : register(t0);
+SamplerState pointClamp : register(s0);
+cbuffer Frame : register(b0) { float amount; };
+
+float3 grey(float3 c) {
+    return lerp(c, dot(c, float3(0.299, 0.587, 0.114)).xxx, amuont);
+}
+
+float4 PSMain(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target {
+    return scene.Sample(pointClamp, uv) * amount;
+}
+";
+    let Some(r) = run_init_lua("nvim07", &init, &[("grey.hlsl", shader)]) else {
+        return;
+    };
+    assert_eq!(r["ok"], true, "no diagnostics arrived: {r}");
+    assert_eq!(r["count"], 1, "{r}");
+    assert!(
+        r["message"].as_str().unwrap_or("").contains("amuont"),
+        "{r}"
+    );
+}
+
+/// The Neovim 0.11 snippet needs `vim.lsp.config`, which the Neovim here
+/// (Debian's 0.7) lacks: it is compiled by Neovim's Lua, not run.
+#[test]
+fn readme_neovim_0_11_snippet_is_valid_lua() {
+    let snippet = readme_block("**Neovim 0.11 or later**", "lua");
+    assert!(snippet.contains("vim.lsp.config('hlslc'"), "{snippet}");
+    assert!(snippet.contains("vim.lsp.enable('hlslc')"), "{snippet}");
+    let init = r#"
+local f = assert(io.open(os.getenv('HLSLC_EDITOR_DIR') .. '/snippet.lua'))
+local chunk, err = loadstring(f:read('*a'))
+f:close()
+local out = assert(io.open(os.getenv('HLSLC_EDITOR_OUT'), 'w'))
+out:write(vim.json.encode({ ok = chunk ~= nil, error = err or '' }))
+out:close()
+vim.cmd('qa!')
+"#;
+    let Some(r) = run_init_lua("nvim011", init, &[("snippet.lua", &snippet)]) else {
+        return;
+    };
+    assert_eq!(r["ok"], true, "{r}");
+}
+
+/// The settings objects of the README parse as JSON, with the members
+/// the server reads.
+#[test]
+fn readme_json_snippets_parse() {
+    let init: Value = serde_json::from_str(&readme_block("`initializationOptions`:", "json"))
+        .expect("the initializationOptions example is JSON");
+    assert_eq!(init["profile"], "ps_6_0");
+    assert!(init["args"].is_array());
+    let vscode: Value = serde_json::from_str(&readme_block("**VS Code**", "json"))
+        .expect("the VS Code settings are JSON");
+    assert_eq!(vscode["glspc.server.command"], "hlslc");
+    assert_eq!(vscode["glspc.server.commandArguments"], json!(["lsp"]));
+    assert!(vscode["glspc.server.initializationOptions"]["args"].is_array());
+}
+
+/// The Helix `languages.toml` parses (with Python's `tomllib`, as the
+/// crate has no TOML parser; skipped without Python 3.11) and names
+/// `hlslc lsp` for HLSL.
+#[test]
+fn readme_helix_snippet_parses() {
+    let toml = readme_block("**Helix**", "toml");
+    let script = "import json, sys, tomllib; print(json.dumps(tomllib.loads(sys.stdin.read())))";
+    let Ok(mut child) = Command::new("python3")
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    else {
+        eprintln!("Helix snippet test skipped: no python3");
+        return;
+    };
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(toml.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if err.contains("No module named 'tomllib'") {
+        eprintln!("Helix snippet test skipped: python3 has no tomllib (3.11+)");
+        return;
+    }
+    assert!(out.status.success(), "the snippet is no TOML: {err}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let server = &v["language-server"]["hlslc"];
+    assert_eq!(server["command"], "hlslc");
+    assert_eq!(server["args"], json!(["lsp"]));
+    assert!(server["config"]["args"].is_array());
+    assert_eq!(v["language"][0]["name"], "hlsl");
+    assert_eq!(v["language"][0]["language-servers"], json!(["hlslc"]));
+}
+
+/// The VS Code extension snippet is valid JavaScript as far as `node
+/// --check` reads it (it has no TypeScript-only syntax); skipped without
+/// Node.
+#[test]
+fn readme_vscode_extension_snippet_parses() {
+    let ts = readme_block("`vscode-languageclient`:", "ts");
+    let dir = std::env::temp_dir().join(format!("hlslc-readme-ts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("extension.mjs");
+    std::fs::write(&file, ts).unwrap();
+    let Ok(out) = Command::new("node").arg("--check").arg(&file).output() else {
+        eprintln!("VS Code snippet test skipped: no node");
+        return;
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

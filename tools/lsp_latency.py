@@ -12,6 +12,13 @@ edit from sending didChange to reading its publishDiagnostics. Prints the
 median, 90th percentile, the server's CPU time per edit and the load
 average (a shared machine's wall-clock numbers are only as good as its
 load).
+
+Then, with `--requests N` (default 60), N more edits, each followed at
+once by one request (hover, definition and completion in turn, at a call
+of a helper in the pixel entry point and in the edited function): the time
+from sending the request to its answer, which includes building the code
+intelligence of the edit just published (the server builds it on the
+first request, or when idle).
 """
 import json, os, statistics, subprocess, sys, time
 
@@ -84,13 +91,15 @@ def cpu_seconds(pid):
 def main():
     args = sys.argv[1:]
     exe = "target/release/hlslc"
-    lines, edits = 1500, 200
+    lines, edits, requests = 1500, 200, 60
     while args:
         a = args.pop(0)
         if a == "--lines":
             lines = int(args.pop(0))
         elif a == "--edits":
             edits = int(args.pop(0))
+        elif a == "--requests":
+            requests = int(args.pop(0))
         else:
             exe = a
     text, edit_line = shader(lines)
@@ -116,6 +125,12 @@ def main():
             m = read()
             if m.get("method") == "textDocument/publishDiagnostics":
                 return m["params"]
+
+    def wait_response(id):
+        while True:
+            m = read()
+            if m.get("id") == id:
+                return m
 
     uri = "file:///tmp/hlslc-latency/post.hlsl"
     send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
@@ -146,6 +161,33 @@ def main():
         if e > 0:
             times.append(dt * 1000)
     cpu = (cpu_seconds(p.pid) - cpu0) * 1000 / (edits + 1)
+    # A call `helperK(` in the pixel entry point: hover and definition on
+    # the name; completion at the start of the edited line.
+    call_line = text.split("\n").index(next(l for l in text.split("\n") if "c = helper" in l))
+    kinds = ["textDocument/hover", "textDocument/definition", "textDocument/completion"]
+    answered = {k: [] for k in kinds}
+    version = edits + 2
+    for r in range(requests + (requests % 2)):
+        add = r % 2 == 0
+        change = ({"range": {"start": {"line": edit_line, "character": col},
+                             "end": {"line": edit_line, "character": col}},
+                   "text": "undefinedName; "} if add else
+                  {"range": {"start": {"line": edit_line, "character": col},
+                             "end": {"line": edit_line, "character": col + 15}},
+                   "text": ""})
+        version += 1
+        send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}})
+        wait_publish()
+        kind = kinds[r % 3]
+        at = ({"line": edit_line, "character": col} if kind.endswith("completion")
+              else {"line": call_line, "character": 10})
+        t0 = time.perf_counter()
+        send({"jsonrpc": "2.0", "id": 100 + r, "method": kind, "params": {
+            "textDocument": {"uri": uri}, "position": at}})
+        answer = wait_response(100 + r)
+        answered[kind].append((time.perf_counter() - t0) * 1000)
+        assert answer.get("result") is not None, answer
     send({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
     while read().get("id") != 2:
         pass
@@ -156,6 +198,12 @@ def main():
     print(f"{lines} lines, {len(times)} edits: median {statistics.median(times):.1f} ms, "
           f"p90 {q[-1]:.1f} ms, min {times[0]:.1f} ms; server CPU {cpu:.1f} ms per edit; "
           f"load average {tuple(round(x, 2) for x in os.getloadavg())}")
+    for kind, ms in answered.items():
+        if len(ms) >= 2:
+            ms.sort()
+            q = statistics.quantiles(ms, n=10)
+            print(f"  {kind.split('/')[1]} just after an edit ({len(ms)}): "
+                  f"median {statistics.median(ms):.1f} ms, p90 {q[-1]:.1f} ms")
 
 if __name__ == "__main__":
     main()

@@ -55,9 +55,19 @@ pub struct Symbol {
     pub container: Option<usize>,
     pub ty: Option<String>,
     pub params: Vec<String>,
+    /// Each parameter's name (empty when it has none).
+    pub param_names: Vec<String>,
     pub stage: Option<&'static str>,
     /// The `//` or `/* */` comment lines directly above the declaration.
     pub doc: Option<String>,
+}
+
+/// A call of a user function or method.
+pub struct Call {
+    pub callee: At,
+    pub function: usize,
+    /// Each argument with its position among the arguments.
+    pub args: Vec<(usize, At)>,
 }
 
 /// A `#define`.
@@ -76,13 +86,16 @@ pub struct Analysis {
     /// in file and offset order.
     pub uses: Vec<(At, usize)>,
     /// Expression types.
-    pub types: Vec<(At, String)>,
+    pub types: Vec<(At, std::sync::Arc<str>)>,
     pub macros: Vec<Macro>,
     pub macro_uses: Vec<(At, usize)>,
     /// `#include` lines and the file each brought in.
     pub includes: Vec<(At, usize)>,
     /// The groups `#if` skipped.
     pub inactive: Vec<At>,
+    /// Calls of user functions: the callee's name, the function's symbol,
+    /// each argument (those that map to no file left out).
+    pub calls: Vec<Call>,
     /// The directories `#include <…>` searches (for completion).
     pub include_dirs: Vec<PathBuf>,
 }
@@ -108,6 +121,7 @@ impl Analysis {
             macro_uses: Vec::new(),
             includes: Vec::new(),
             inactive: Vec::new(),
+            calls: Vec::new(),
             include_dirs: include_dirs.to_vec(),
         };
         if let Some(ix) = index {
@@ -147,6 +161,7 @@ impl Analysis {
                 container: d.container,
                 ty: d.ty.clone(),
                 params: d.params.clone(),
+                param_names: d.param_names.clone(),
                 stage: d.stage,
                 doc,
             });
@@ -165,6 +180,29 @@ impl Analysis {
             }
         }
         self.uses.dedup();
+        for (callee, args) in &ix.calls {
+            let Ok(u) = ix
+                .uses
+                .binary_search_by_key(&(callee.lo, callee.hi), |u| (u.span.lo, u.span.hi))
+            else {
+                continue;
+            };
+            let (Some(&function), Some(callee)) =
+                (by_span.get(&ix.uses[u].target), resolve(*callee))
+            else {
+                continue;
+            };
+            let args = args
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| Some((i, resolve(*s)?)))
+                .collect();
+            self.calls.push(Call {
+                callee,
+                function,
+                args,
+            });
+        }
         for (s, t) in &ix.types {
             if let Some(a) = resolve(*s) {
                 self.types.push((a, t.clone()));
@@ -289,7 +327,7 @@ impl Analysis {
             .iter()
             .filter(|(a, _)| a.touches(file, offset))
             .min_by_key(|(a, _)| a.range.len())
-            .map(|(a, t)| (a, t.as_str()))
+            .map(|(a, t)| (a, &**t))
     }
 
     /// Every occurrence of symbol `i` (its declarations included).
@@ -339,6 +377,7 @@ impl Symbol {
             container: None,
             ty: None,
             params: Vec::new(),
+            param_names: Vec::new(),
             stage: None,
             doc: None,
         }
@@ -347,6 +386,44 @@ impl Symbol {
     /// False for the placeholder of a declaration that maps to no file.
     pub fn kind_is_real(&self) -> bool {
         self.at.file != usize::MAX
+    }
+}
+
+/// A compilation's [`Analysis`], built when it is first asked for (or
+/// when the server is idle): a change publishes its diagnostics without
+/// waiting for it.
+pub struct Lazy {
+    built: std::cell::OnceCell<std::rc::Rc<Analysis>>,
+    inputs: std::cell::RefCell<Option<(Option<Index>, SourceMap, Vec<PathBuf>)>>,
+}
+
+impl Lazy {
+    pub fn new(index: Option<Index>, sm: SourceMap, include_dirs: Vec<PathBuf>) -> Lazy {
+        Lazy {
+            built: std::cell::OnceCell::new(),
+            inputs: std::cell::RefCell::new(Some((index, sm, include_dirs))),
+        }
+    }
+
+    /// Whether [`Lazy::get`] has built it.
+    pub fn is_built(&self) -> bool {
+        self.built.get().is_some()
+    }
+
+    /// The analysis, built now if it was not. A panic while building it
+    /// (a bug) gives an empty analysis rather than ending the server.
+    pub fn get(&self) -> std::rc::Rc<Analysis> {
+        self.built
+            .get_or_init(|| {
+                let inputs = self.inputs.borrow_mut().take();
+                let (index, sm, dirs) =
+                    inputs.unwrap_or_else(|| (None, SourceMap::new(), Vec::new()));
+                let build = || Analysis::new(index.as_ref(), &sm, &dirs);
+                let a = std::panic::catch_unwind(std::panic::AssertUnwindSafe(build))
+                    .unwrap_or_else(|_| Analysis::new(None, &SourceMap::new(), &[]));
+                std::rc::Rc::new(a)
+            })
+            .clone()
     }
 }
 
@@ -364,19 +441,17 @@ fn at(sm: &SourceMap, span: Span) -> Option<At> {
 
 /// The comment directly above the line holding `offset`: `//` lines, or
 /// one `/* */` block, with no blank line between it and the declaration.
+/// Reads only the lines it keeps (and the one that stops it), backwards
+/// from the declaration: every symbol of a file asks, so a scan of the
+/// whole text above each would be quadratic in the file's length.
 pub fn doc_above(text: &str, offset: usize) -> Option<String> {
     let offset = offset.min(text.len());
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let above = &text[..line_start];
-    let lines: Vec<&str> = above.lines().collect();
+    let line_start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
+    let mut lines = text[..line_start].lines().rev().map(str::trim).peekable();
     let mut out: Vec<String> = Vec::new();
-    let mut i = lines.len();
-    let last = lines.last().map(|l| l.trim()).unwrap_or("");
-    if last.ends_with("*/") {
+    if lines.peek().is_some_and(|l| l.ends_with("*/")) {
         // A block comment: back to its `/*`.
-        while i > 0 {
-            i -= 1;
-            let l = lines[i].trim();
+        for l in lines {
             let opened = l.starts_with("/*");
             let l = l.trim_start_matches("/**").trim_start_matches("/*");
             let l = l.trim_end_matches("*/").trim();
@@ -387,14 +462,12 @@ pub fn doc_above(text: &str, offset: usize) -> Option<String> {
             }
         }
     } else {
-        while i > 0 {
-            let l = lines[i - 1].trim();
+        for l in lines {
             let Some(c) = l.strip_prefix("//") else {
                 break;
             };
             let c = c.trim_start_matches('/').trim_start_matches('!');
             out.push(c.strip_prefix(' ').unwrap_or(c).trim_end().to_string());
-            i -= 1;
         }
     }
     out.reverse();

@@ -323,6 +323,7 @@ fn item_kind(k: DefKind) -> CompletionItemKind {
         DefKind::Struct | DefKind::Template | DefKind::CBuffer => CompletionItemKind::STRUCT,
         DefKind::Typedef => CompletionItemKind::TYPE_PARAMETER,
         DefKind::Enum => CompletionItemKind::ENUM,
+        DefKind::EnumValue => CompletionItemKind::ENUM_MEMBER,
         DefKind::Namespace => CompletionItemKind::MODULE,
     }
 }
@@ -384,7 +385,12 @@ fn visible(a: &Analysis, c: &Cursor) -> Vec<usize> {
     locals.sort_by_key(|&i| std::cmp::Reverse(a.symbols[i].at.range.start));
     let others = (0..a.symbols.len()).filter(|&i| {
         let s = &a.symbols[i];
-        s.kind_is_real() && !local(s) && !matches!(s.kind, DefKind::Field | DefKind::Method)
+        // A scoped enum's values are named through their enum (`E::V`).
+        let scoped_value = s.kind == DefKind::EnumValue && s.detail.contains("::");
+        s.kind_is_real()
+            && !local(s)
+            && !scoped_value
+            && !matches!(s.kind, DefKind::Field | DefKind::Method)
     });
     for i in locals.into_iter().chain(others) {
         if names.insert(a.symbols[i].name.as_str()) {
@@ -435,7 +441,7 @@ fn receiver_type(a: &Analysis, c: &Cursor, dot: usize, receiver: &str) -> Option
         .filter(|(at, _)| at.file == c.file && at.range.end == dot)
         .max_by_key(|(at, _)| at.range.len())
     {
-        return Some(t.clone());
+        return Some(t.to_string());
     }
     visible(a, c)
         .into_iter()

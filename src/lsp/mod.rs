@@ -31,6 +31,7 @@ mod analysis;
 mod complete;
 mod config;
 mod convert;
+mod inlay;
 mod paths;
 mod requests;
 mod text;
@@ -157,7 +158,7 @@ struct RootResult {
     diagnostics: ByFile,
     /// What code intelligence answers from (`requests.rs`); the previous
     /// compilation's when this one made none.
-    analysis: Option<std::rc::Rc<analysis::Analysis>>,
+    analysis: Option<std::rc::Rc<analysis::Lazy>>,
 }
 
 struct Server<'c> {
@@ -259,11 +260,7 @@ impl<'c> Server<'c> {
     }
 
     fn run(&mut self) -> i32 {
-        while let Some(m) = self
-            .backlog
-            .pop_front()
-            .or_else(|| self.connection.receiver.recv().ok())
-        {
+        while let Some(m) = self.backlog.pop_front().or_else(|| self.next_message()) {
             match m {
                 Message::Request(r) => self.request(r),
                 Message::Notification(n) if n.method == note::Exit::METHOD => {
@@ -279,6 +276,32 @@ impl<'c> Server<'c> {
         }
         // The client went away without `exit`.
         1
+    }
+
+    /// The next message from the client. When none comes for a moment,
+    /// the analyses not built yet (code intelligence of the last
+    /// compilations, [`analysis::Lazy`]) are built meanwhile, so that a
+    /// later request finds them ready; `None` when the client is gone.
+    fn next_message(&mut self) -> Option<Message> {
+        const QUIET: std::time::Duration = std::time::Duration::from_millis(30);
+        loop {
+            let pending = self
+                .results
+                .values()
+                .filter_map(|r| r.analysis.as_ref())
+                .find(|l| !l.is_built())
+                .cloned();
+            let Some(lazy) = pending else {
+                return self.connection.receiver.recv().ok();
+            };
+            match self.connection.receiver.recv_timeout(QUIET) {
+                Ok(m) => return Some(m),
+                Err(e) if e.is_disconnected() => return None,
+                Err(_) => {
+                    lazy.get();
+                }
+            }
+        }
     }
 
     fn request(&mut self, r: Request) {
@@ -485,6 +508,9 @@ impl<'c> Server<'c> {
     /// Compiles `roots` and publishes what changed, including the files in
     /// `affected` (whose diagnostics may have gone).
     fn recompile(&mut self, roots: Vec<PathBuf>, mut affected: BTreeSet<PathBuf>) {
+        // The analyses replaced, freed after publishing (a large file's
+        // side table takes a while to free).
+        let mut replaced = Vec::new();
         for root in roots {
             if !self.docs.contains_key(&root) {
                 continue;
@@ -492,8 +518,9 @@ impl<'c> Server<'c> {
             let mut result = self.compile_root(&root);
             if let Some(old) = self.results.remove(&root) {
                 affected.extend(old.diagnostics.into_keys());
-                if result.analysis.is_none() {
-                    result.analysis = old.analysis;
+                match result.analysis {
+                    None => result.analysis = old.analysis,
+                    Some(_) => replaced.push(old.analysis),
                 }
             }
             affected.extend(result.diagnostics.keys().cloned());
@@ -510,6 +537,7 @@ impl<'c> Server<'c> {
             self.results.insert(root, result);
         }
         self.publish(affected);
+        drop(replaced);
     }
 
     /// The URI to publish a file's diagnostics under: the open document's
@@ -556,8 +584,7 @@ impl<'c> Server<'c> {
                     dependencies.push(d);
                 }
             }
-            let analysis =
-                analysis::Analysis::new(c.index.as_ref(), &c.source_map, &options.include_dirs);
+            let analysis = analysis::Lazy::new(c.index, c.source_map, options.include_dirs.clone());
             RootResult {
                 dependencies,
                 diagnostics,

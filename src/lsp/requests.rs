@@ -58,6 +58,16 @@ impl Server<'_> {
             }
             "textDocument/foldingRange" => json(self.document(p).map(|(a, f)| folding(&a, f))),
             "textDocument/documentLink" => json(self.document(p).map(|(a, f)| self.links(&a, f))),
+            "textDocument/inlayHint" => {
+                let range = p
+                    .get("range")
+                    .and_then(|r| serde_json::from_value::<lsp_types::Range>(r.clone()).ok());
+                json(
+                    self.document(p)
+                        .zip(range)
+                        .map(|((a, f), r)| super::inlay::parameter_names(&a, f, r)),
+                )
+            }
             "textDocument/semanticTokens/full" => {
                 json(self.document(p).map(|(a, f)| inactive_tokens(&a, f)))
             }
@@ -84,9 +94,9 @@ impl Server<'_> {
             .filter(|(r, _)| *r != path)
             .map(|(_, v)| v);
         own.chain(others).find_map(|res| {
-            let a = res.analysis.as_ref()?;
+            let a = res.analysis.as_ref()?.get();
             let f = a.file_of(path)?;
-            Some((a.clone(), f))
+            Some((a, f))
         })
     }
 
@@ -171,9 +181,10 @@ impl Server<'_> {
         let mut out = Vec::new();
         let mut seen: Vec<(PathBuf, usize)> = Vec::new();
         for res in self.results.values() {
-            let Some(a) = &res.analysis else {
+            let Some(a) = res.analysis.as_ref().map(|l| l.get()) else {
                 continue;
             };
+            let a = &a;
             for s in &a.symbols {
                 if !s.kind_is_real()
                     || matches!(s.kind, DefKind::Local | DefKind::Parameter)
@@ -255,7 +266,7 @@ fn symbol_header(a: &Analysis, s: &Symbol) -> String {
     if let Some(c) = s.container
         && matches!(
             s.kind,
-            DefKind::Field | DefKind::Method | DefKind::CBufferMember
+            DefKind::Field | DefKind::Method | DefKind::CBufferMember | DefKind::EnumValue
         )
     {
         h = format!("{h} // in {}", a.symbols[c].detail);
@@ -326,6 +337,7 @@ pub(super) fn symbol_kind(k: DefKind) -> SymbolKind {
         DefKind::Struct | DefKind::Template => SymbolKind::STRUCT,
         DefKind::Typedef => SymbolKind::TYPE_PARAMETER,
         DefKind::Enum => SymbolKind::ENUM,
+        DefKind::EnumValue => SymbolKind::ENUM_MEMBER,
         DefKind::Namespace => SymbolKind::NAMESPACE,
     }
 }
@@ -338,8 +350,12 @@ fn document_symbols(a: &Analysis, f: usize) -> Vec<DocumentSymbol> {
         s.kind_is_real()
             && s.at.file == f
             && !matches!(s.kind, DefKind::Local | DefKind::Parameter)
-            && s.container
-                .is_none_or(|c| !matches!(a.symbols[c].kind, DefKind::Struct | DefKind::CBuffer))
+            && s.container.is_none_or(|c| {
+                !matches!(
+                    a.symbols[c].kind,
+                    DefKind::Struct | DefKind::CBuffer | DefKind::Enum
+                )
+            })
     };
     let mut out: Vec<DocumentSymbol> = a
         .symbols
@@ -487,6 +503,7 @@ pub(super) fn capabilities() -> lsp_types::ServerCapabilities {
         references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
+        inlay_hint_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         document_link_provider: Some(DocumentLinkOptions {
             resolve_provider: Some(false),

@@ -90,13 +90,18 @@ struct Fixture {
 }
 
 fn fixture(name: &str) -> Fixture {
+    fixture_of(name, MAIN)
+}
+
+/// A fixture whose document (`main.hlsl`, beside the header) is `text`.
+fn fixture_of(name: &str, text: &str) -> Fixture {
     let dir = scratch(name);
     std::fs::write(dir.join("lighting.hlsli"), HEADER).unwrap();
-    std::fs::write(dir.join("main.hlsl"), MAIN).unwrap();
+    std::fs::write(dir.join("main.hlsl"), text).unwrap();
     let main = uri(&dir.join("main.hlsl"));
     let header = uri(&dir.join("lighting.hlsli"));
     let mut client = Client::start(json!({}));
-    client.open(&main, 1, MAIN);
+    client.open(&main, 1, text);
     assert_eq!(client.diagnostics(&main), &[], "the fixture compiles");
     Fixture {
         client,
@@ -169,6 +174,7 @@ fn capabilities_name_the_requests_answered() {
         "completionProvider",
         "signatureHelpProvider",
         "foldingRangeProvider",
+        "inlayHintProvider",
         "documentLinkProvider",
         "semanticTokensProvider",
     ] {
@@ -178,7 +184,7 @@ fn capabilities_name_the_requests_answered() {
         caps["semanticTokensProvider"]["legend"]["tokenTypes"],
         json!(["comment"])
     );
-    for key in ["renameProvider", "inlayHintProvider", "codeActionProvider"] {
+    for key in ["renameProvider", "codeActionProvider"] {
         assert!(
             caps[key].is_null(),
             "{key} is not answered, so not advertised"
@@ -614,6 +620,140 @@ fn any_position_gets_an_answer() {
         json!({"textDocument": {"uri": "file:///nowhere.hlsl"}, "position": pos(0, 0)}),
     );
     assert_eq!(r.result, Some(Value::Null));
+}
+
+const ENUMS: &str = "\
+#include \"lighting.hlsli\"
+
+enum Mode { Plain, Shaded = 4, Toned };
+enum class Tone { Linear, Filmic };
+
+cbuffer Params : register(b0) {
+    uint mode;
+};
+
+float3 finish(float3 c, Tone tone) {
+    return tone == Tone::Filmic ? c / (c + 1.0) : c;
+}
+
+[numthreads(8, 8, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    Light sun = makeLight(float3(0, 1, 0));
+    float3 n = float3(0, 0, 1);
+    float3 c = mode == Shaded ? shade(sun, n) : float3(1, 1, 1);
+    c = finish(c, Tone::Linear);
+}
+";
+
+#[test]
+fn enum_values_hover_definition_references_completion() {
+    let mut f = fixture_of("enums", ENUMS);
+    // Hover on a use: the value, its number and its enum.
+    let h = f.hover(find(ENUMS, "== Shaded", 0, 4));
+    assert!(h.contains("Mode Shaded = 4"), "{h}");
+    assert!(h.contains("enum Mode"), "{h}");
+    let h = f.hover(find(ENUMS, "Tone::Filmic ?", 0, 7));
+    assert!(h.contains("Tone::Filmic = 1"), "{h}");
+    // Definition: the value's name in its enum.
+    let decl = find(ENUMS, "Shaded = 4", 0, 0);
+    assert_eq!(
+        f.definition("textDocument/definition", find(ENUMS, "== Shaded", 0, 4)),
+        (f.main.clone(), decl.line as u64, decl.character as u64)
+    );
+    // References: the declaration and the use.
+    let uri = f.main.clone();
+    let refs = f.ask("textDocument/references", &uri, decl);
+    let lines: Vec<u64> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    let use_line = find(ENUMS, "== Shaded", 0, 0).line as u64;
+    assert_eq!(lines, [decl.line as u64, use_line], "{refs}");
+    // Completion: the plain enum's values by name; the scoped enum's
+    // only through `Tone::`.
+    let labels = f.labels(find(ENUMS, "    c = finish", 0, 4));
+    for v in ["Plain", "Shaded", "Toned"] {
+        assert!(labels.iter().any(|l| l == v), "{v} in {labels:?}");
+    }
+    assert!(!labels.iter().any(|l| l == "Filmic"), "{labels:?}");
+    // The outline lists the values under their enum.
+    let syms = f.client.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let list = syms.result.unwrap();
+    let mode = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Mode")
+        .expect("Mode in the outline");
+    let children: Vec<&str> = mode["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(children, ["Plain", "Shaded", "Toned"]);
+    assert!(
+        !list
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["name"] == "Plain")
+    );
+}
+
+#[test]
+fn inlay_hints_name_the_parameters_of_user_functions() {
+    let mut f = fixture_of("inlay", ENUMS);
+    let uri = f.main.clone();
+    let r = f.client.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri},
+               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 40, "character": 0}}}),
+    );
+    assert!(r.error.is_none(), "{r:?}");
+    let hints: Vec<(u64, u64, String)> = r
+        .result
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            assert_eq!(h["kind"], 2, "a parameter hint: {h}");
+            (
+                h["position"]["line"].as_u64().unwrap(),
+                h["position"]["character"].as_u64().unwrap(),
+                h["label"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let at = |needle: &str, label: &str| {
+        let p = find(ENUMS, needle, 0, 0);
+        (p.line as u64, p.character as u64, label.to_string())
+    };
+    // Into the header (`makeLight(float3 dir)`, `shade(Light l, float3
+    // n)`) and the document's own function; arguments that name
+    // themselves (`n`, `c`) and intrinsics (`float3(...)`) get none.
+    assert_eq!(
+        hints,
+        [
+            at("float3(0, 1, 0))", "dir:"),
+            at("sun, n)", "l:"),
+            at("Tone::Linear)", "tone:"),
+        ]
+    );
+    // Only the requested range.
+    let line = find(ENUMS, "c = finish", 0, 0).line;
+    let r = f.client.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri},
+               "range": {"start": {"line": line, "character": 0}, "end": {"line": line + 1, "character": 0}}}),
+    );
+    assert_eq!(r.result.unwrap().as_array().unwrap().len(), 1);
 }
 
 /// Latency of hover, definition and completion on a 1,500-line shader,

@@ -106,8 +106,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if let Some(ix) = self.s.index.as_deref_mut()
             && !v.is_error()
         {
-            let types = &self.s.types;
-            ix.typed(e.span, || types.name(v.ty));
+            ix.typed(e.span, v.ty);
         }
         v
     }
@@ -297,6 +296,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         if let Some(key) = sym.as_ref().and_then(SymKey::of) {
             self.s.record_use(last.span, Target::Sym(key));
+        }
+        if let Some(Sym::Value(_, ty)) = sym {
+            self.s.record_enum_value_use(ty, last.name, last.span);
         }
         match sym {
             Some(Sym::Global(g)) => self.global_val(g),

@@ -80,6 +80,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if let Some(c) = callee {
             let key = crate::sema::index::SymKey::Func(chosen.id);
             self.s.record_use(c, crate::sema::index::Target::Sym(key));
+            if let Some(ix) = self.s.index.as_deref_mut() {
+                ix.call(c, args.iter().map(|a| a.span).collect());
+            }
         }
         let this_val = match (this_val, self.s.decls.funcs[chosen.id].this_ty) {
             (Some(t), Some(_)) => {

@@ -342,6 +342,15 @@ impl<'a> Sema<'a> {
             let v = super::types::consteval::wrap_int(v, underlying);
             next = v.wrapping_add(1);
             self.types.enum_info_mut(eid).values.push((id.name, v));
+            if let Some(ix) = self.index.as_deref_mut() {
+                ix.enum_value(crate::sema::index::EnumValueDef {
+                    name: id.name,
+                    span: id.span,
+                    ty,
+                    value: v,
+                    scoped: ed.scoped,
+                });
+            }
             let sym = Sym::Value(ConstVal::Int(v), ty);
             let _ = self.scopes.declare(escope, id.name, sym.clone());
             if !ed.scoped {

@@ -7,11 +7,12 @@ use crate::front::ast;
 use crate::intern::Symbol;
 use crate::options::Stage;
 use crate::sema::decl::find_attr;
-use crate::sema::types::Ty;
 use crate::sema::types::scope::{FuncDeclId, ScopeKind};
+use crate::sema::types::{Ty, TyId};
 use crate::sema::{Dir, GlobalKind, Sema, TemplateKind};
 use crate::span::Span;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// The index of `s`'s compilation, when it was recording.
 pub fn finish(s: &mut Sema) -> Option<Index> {
@@ -25,6 +26,7 @@ pub fn finish(s: &mut Sema) -> Option<Index> {
         b.scope_name(&rec, name, span, key);
     }
     b.fields(&rec);
+    b.enum_values(&rec);
     b.cbuffers(&rec);
     let local_names = b.locals(&rec.locals);
     let mut uses: Vec<Use> = rec
@@ -39,12 +41,24 @@ pub fn finish(s: &mut Sema) -> Option<Index> {
         })
         .collect();
     uses.sort_by_key(|u| (u.span.lo, u.span.hi));
-    let mut types: Vec<(Span, String)> = rec.types.into_iter().collect();
+    let mut names: FxHashMap<TyId, Arc<str>> = FxHashMap::default();
+    let mut types: Vec<(Span, Arc<str>)> = rec
+        .types
+        .into_iter()
+        .map(|(sp, ty)| {
+            let name = names.entry(ty).or_insert_with(|| s.ty_name(ty).into());
+            (sp, name.clone())
+        })
+        .collect();
     types.sort_by_key(|(sp, _)| (sp.lo, sp.hi));
+    let mut calls = rec.calls;
+    calls.sort_by_key(|(sp, _)| (sp.lo, sp.hi));
+    calls.dedup_by_key(|(sp, _)| *sp);
     Some(Index {
         defs: b.defs,
         uses,
         types,
+        calls,
     })
 }
 
@@ -79,6 +93,7 @@ impl Builder<'_, '_> {
             container: None,
             ty: None,
             params: Vec::new(),
+            param_names: Vec::new(),
             stage: None,
         }
     }
@@ -97,7 +112,11 @@ impl Builder<'_, '_> {
                         d.extent = info.span;
                         d
                     }
-                    Ty::Enum(_) => self.def(name, DefKind::Enum, span, format!("enum {tname}")),
+                    Ty::Enum(eid) => {
+                        let mut d = self.def(name, DefKind::Enum, span, format!("enum {tname}"));
+                        d.extent = s.types.enum_info(*eid).span;
+                        d
+                    }
                     _ => self.def(
                         name,
                         DefKind::Typedef,
@@ -167,6 +186,11 @@ impl Builder<'_, '_> {
         let mut d = self.def(f.name, kind, span, String::new());
         let (ret, params) = match &f.sig {
             Some(sig) => {
+                d.param_names = sig
+                    .params
+                    .iter()
+                    .map(|p| p.name.map_or_else(String::new, |n| n.to_string()))
+                    .collect();
                 let params: Vec<String> = sig
                     .params
                     .iter()
@@ -233,6 +257,23 @@ impl Builder<'_, '_> {
                 d.container = container;
                 self.push(d);
             }
+        }
+    }
+
+    /// Enum values, in their enum: `Mode Fast = 1` (`Mode::Fast = 1` for
+    /// an `enum class`).
+    fn enum_values(&mut self, rec: &Recorder) {
+        for v in &rec.enum_values {
+            let ename = self.s.ty_name(v.ty);
+            let sep = if v.scoped { "::" } else { " " };
+            let detail = format!("{ename}{sep}{} = {}", v.name, v.value);
+            let mut d = self.def(v.name, DefKind::EnumValue, v.span, detail);
+            d.container = rec
+                .name_spans
+                .get(&SymKey::Type(v.ty))
+                .and_then(|sp| self.by_span.get(sp).copied());
+            d.ty = Some(ename);
+            self.push(d);
         }
     }
 

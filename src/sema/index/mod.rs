@@ -27,6 +27,7 @@ use crate::sema::types::TyId;
 use crate::sema::types::scope::{FuncDeclId, GlobalId, ScopeId, Sym, TemplateId};
 use crate::span::Span;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 /// What a declaration declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +48,8 @@ pub enum DefKind {
     /// A typedef or `using` alias.
     Typedef,
     Enum,
+    /// A value of an enum (its container is the enum).
+    EnumValue,
     /// A struct or alias template.
     Template,
     Namespace,
@@ -76,6 +79,9 @@ pub struct Def {
     /// For functions: each parameter as the signature shows it
     /// (`float3 n`), for signature help.
     pub params: Vec<String>,
+    /// For functions: each parameter's name (empty when it has none),
+    /// for the names shown at call arguments.
+    pub param_names: Vec<String>,
     /// For entry points: the stage (`compute`, `pixel`…).
     pub stage: Option<&'static str>,
 }
@@ -95,8 +101,12 @@ pub struct Index {
     pub defs: Vec<Def>,
     pub uses: Vec<Use>,
     /// The type of each expression that lowered without an error, by the
-    /// expression's span (of expressions sharing a span, the outermost).
-    pub types: Vec<(Span, String)>,
+    /// expression's span (of expressions sharing a span, the outermost);
+    /// expressions of one type share its name.
+    pub types: Vec<(Span, Arc<str>)>,
+    /// Calls of user functions and methods: the callee's name (one of
+    /// [`Index::uses`]) and each argument's span, in source order.
+    pub calls: Vec<(Span, Vec<Span>)>,
 }
 
 /// A scope-level declaration sema's tables name.
@@ -142,6 +152,17 @@ pub(crate) struct LocalDef {
     pub(crate) function: Option<Span>,
 }
 
+/// A value declared by an enum.
+pub(crate) struct EnumValueDef {
+    pub(crate) name: Symbol,
+    pub(crate) span: Span,
+    /// The enum's type.
+    pub(crate) ty: TyId,
+    pub(crate) value: i64,
+    /// Of an `enum class`: named `E::V`.
+    pub(crate) scoped: bool,
+}
+
 /// Collects what sema resolves while it lowers (see the module docs).
 #[derive(Default)]
 pub struct Recorder {
@@ -152,9 +173,14 @@ pub struct Recorder {
     pub(crate) locals: Vec<LocalDef>,
     local_keys: FxHashSet<Span>,
     pub(crate) uses: FxHashSet<(Span, Target)>,
-    pub(crate) types: FxHashMap<Span, String>,
+    pub(crate) types: FxHashMap<Span, TyId>,
     /// cbuffers: name, whole declaration, member name spans.
     pub(crate) cbuffers: Vec<(Symbol, Span, Span, Vec<Span>)>,
+    pub(crate) enum_values: Vec<EnumValueDef>,
+    /// Calls of user functions: the callee's name and the arguments.
+    pub(crate) calls: Vec<(Span, Vec<Span>)>,
+    /// The name span of each enum value, by its enum and name.
+    enum_value_spans: FxHashMap<(TyId, Symbol), Span>,
     /// The name span of the function whose body is being lowered.
     pub(crate) function: Option<Span>,
     /// The callee name of the call being resolved (set just before the
@@ -202,10 +228,11 @@ impl Recorder {
         }
     }
 
-    /// The expression at `span` has the type named `ty`.
-    pub(crate) fn typed(&mut self, span: Span, ty: impl FnOnce() -> String) {
+    /// The expression at `span` has type `ty` (named in [`finish`], once
+    /// per type: most expressions share a few types).
+    pub(crate) fn typed(&mut self, span: Span, ty: TyId) {
         if !span.is_dummy() {
-            self.types.insert(span, ty());
+            self.types.insert(span, ty);
         }
     }
 
@@ -217,6 +244,25 @@ impl Recorder {
         members: Vec<Span>,
     ) {
         self.cbuffers.push((name, name_span, extent, members));
+    }
+
+    /// A value of the enum `ty` declared at `span`.
+    pub(crate) fn enum_value(&mut self, v: EnumValueDef) {
+        if self
+            .enum_value_spans
+            .insert((v.ty, v.name), v.span)
+            .is_none()
+        {
+            self.enum_values.push(v);
+        }
+    }
+
+    /// A call of the function named at `callee` (a use of it) with
+    /// arguments at `args`.
+    pub(crate) fn call(&mut self, callee: Span, args: Vec<Span>) {
+        if !callee.is_dummy() {
+            self.calls.push((callee, args));
+        }
     }
 
     /// The callee name of the call about to be resolved.
@@ -234,6 +280,17 @@ impl crate::sema::Sema<'_> {
     pub(crate) fn record_use(&mut self, span: Span, target: Target) {
         if let Some(ix) = self.index.as_deref_mut() {
             ix.used(span, target);
+        }
+    }
+
+    /// Records that `span` names the value `name` of the enum `ty` (a
+    /// value of another type, such as a template's value parameter, is
+    /// no enum value and is not recorded).
+    pub(crate) fn record_enum_value_use(&mut self, ty: TyId, name: Symbol, span: Span) {
+        if let Some(ix) = self.index.as_deref_mut()
+            && let Some(&decl) = ix.enum_value_spans.get(&(ty, name))
+        {
+            ix.used(span, Target::Decl(decl));
         }
     }
 

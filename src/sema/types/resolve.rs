@@ -617,6 +617,7 @@ impl<'a> Sema<'a> {
         };
         match sym {
             Some(Sym::Value(v, ty)) => {
+                self.record_enum_value_use(ty, last.name, last.span);
                 let sc = self.types.component(ty).unwrap_or(Sc::I32);
                 Ok(Konst { sc, v })
             }
