@@ -58,7 +58,7 @@ impl Instance {
     }
 
     /// `p` in world space.
-    pub fn to_world(&self, p: [f32; 3]) -> [f32; 3] {
+    pub fn to_world(self, p: [f32; 3]) -> [f32; 3] {
         self.transform
             .map(|row| row[0] * p[0] + row[1] * p[1] + row[2] * p[2] + row[3])
     }
