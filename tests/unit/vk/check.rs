@@ -90,6 +90,17 @@ impl Runner {
             );
         }
 
+        self.resource_layout(&module, &[ep], resources)
+    }
+
+    /// The layout `resources` make, checked for consistency and against
+    /// what the `entries` of `module` declare.
+    pub(super) fn resource_layout(
+        &self,
+        module: &interface::Interface,
+        entries: &[&interface::EntryPoint],
+        resources: &[Resource],
+    ) -> Result<Layout, String> {
         // What the resources ask for, checked for consistency.
         let mut layout: Layout = BTreeMap::new();
         let mut given: BTreeMap<(u32, u32), Vec<u32>> = BTreeMap::new();
@@ -120,7 +131,7 @@ impl Runner {
         // layout that does not match the shader makes pipeline creation
         // invalid (VUID-VkComputePipelineCreateInfo-layout-07988, -07990,
         // -07991), which drivers are free to crash on.
-        for d in module.descriptors(ep) {
+        for d in entries.iter().flat_map(|ep| module.descriptors(ep)) {
             let place = format!("set={} binding={}", d.set, d.binding);
             let Some(&(ty, count)) = layout.get(&d.set).and_then(|s| s.get(&d.binding)) else {
                 return Err(format!(
@@ -260,6 +271,10 @@ impl Runner {
                     .map_err(|e| format!("{}: {e}", r.place()))?;
             }
             ResourceKind::Sampler(_) => {}
+            ResourceKind::AccelerationStructure(scene) => {
+                self.check_scene(scene)
+                    .map_err(|e| format!("{}: {e}", r.place()))?;
+            }
         }
         Ok(())
     }

@@ -189,7 +189,38 @@ impl Scope<'_> {
                 );
             }
             d.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
-            for (res, b) in resources.iter().zip(&backings) {
+            self.record_read_back(
+                cmd,
+                resources,
+                &backings,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+            );
+            d.end_command_buffer(cmd)
+                .map_err(|e| format!("vkEndCommandBuffer: {e}"))?;
+
+            // Submit and wait.
+            self.submit_and_wait(cmd, options.timeout, &format!("a dispatch of `{entry}`"))?;
+
+            read_back(resources, &backings);
+            Ok(())
+        }
+    }
+}
+
+impl Scope<'_> {
+    /// Records the copies of storage images to their staging buffers after
+    /// the `shader_stage` stages wrote them, and the barrier that makes
+    /// every device write visible to the host.
+    pub(super) unsafe fn record_read_back(
+        &self,
+        cmd: vk::CommandBuffer,
+        resources: &[Resource],
+        backings: &[Backing],
+        shader_stage: vk::PipelineStageFlags,
+    ) {
+        let d = &self.runner.device;
+        unsafe {
+            for (res, b) in resources.iter().zip(backings) {
                 if let (
                     Backing::Image {
                         image,
@@ -210,7 +241,7 @@ impl Scope<'_> {
                     );
                     d.cmd_pipeline_barrier(
                         cmd,
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
+                        shader_stage,
                         vk::PipelineStageFlags::TRANSFER,
                         vk::DependencyFlags::empty(),
                         &[],
@@ -235,45 +266,16 @@ impl Scope<'_> {
                 .dst_access_mask(vk::AccessFlags::HOST_READ);
             d.cmd_pipeline_barrier(
                 cmd,
-                vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                shader_stage | vk::PipelineStageFlags::TRANSFER,
                 vk::PipelineStageFlags::HOST,
                 vk::DependencyFlags::empty(),
                 &[to_host],
                 &[],
                 &[],
             );
-            d.end_command_buffer(cmd)
-                .map_err(|e| format!("vkEndCommandBuffer: {e}"))?;
-
-            // Submit and wait.
-            self.submit_and_wait(cmd, options.timeout, &format!("a dispatch of `{entry}`"))?;
-
-            // Read back.
-            for (res, b) in resources.iter_mut().zip(&backings) {
-                match b {
-                    Backing::Buffer { ptr, .. } => {
-                        std::ptr::copy_nonoverlapping(*ptr, res.data.as_mut_ptr(), res.data.len());
-                    }
-                    Backing::Image { ptr, copies, .. }
-                        if matches!(res.kind, ResourceKind::StorageImage(_)) =>
-                    {
-                        for &(at, offset, bytes, _) in copies {
-                            std::ptr::copy_nonoverlapping(
-                                ptr.add(offset as usize),
-                                res.data[at..].as_mut_ptr(),
-                                bytes,
-                            );
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            Ok(())
         }
     }
-}
 
-impl Scope<'_> {
     /// Submits `cmd` and waits for it. A device lost, or work that does not
     /// finish within `timeout` (the device is then abandoned: its objects
     /// are leaked and the next test makes a new one), marks the runner
@@ -465,6 +467,9 @@ impl Scope<'_> {
                     ResourceKind::SparseImage(sparse) => {
                         self.sparse_image(sparse, &res.data, timeout)?
                     }
+                    ResourceKind::AccelerationStructure(scene) => {
+                        self.acceleration_structure(scene, timeout)?
+                    }
                 };
                 backings.push(backing);
             }
@@ -473,6 +478,7 @@ impl Scope<'_> {
                 Buffer([vk::DescriptorBufferInfo; 1]),
                 Image([vk::DescriptorImageInfo; 1]),
                 Texel([vk::BufferView; 1]),
+                Accel([vk::AccelerationStructureKHR; 1]),
             }
             let infos: Vec<Info> = resources
                 .iter()
@@ -508,8 +514,22 @@ impl Scope<'_> {
                             image_layout: layout,
                         }])
                     }
+                    Backing::AccelerationStructure(a) => Info::Accel([a]),
                 })
                 .collect();
+            // Acceleration structures are written through a chained
+            // structure (VkWriteDescriptorSetAccelerationStructureKHR).
+            let mut accel_writes: Vec<vk::WriteDescriptorSetAccelerationStructureKHR> = infos
+                .iter()
+                .filter_map(|i| match i {
+                    Info::Accel(a) => Some(
+                        vk::WriteDescriptorSetAccelerationStructureKHR::default()
+                            .acceleration_structures(a),
+                    ),
+                    _ => None,
+                })
+                .collect();
+            let mut accel_next = accel_writes.iter_mut();
             let writes: Vec<vk::WriteDescriptorSet> = resources
                 .iter()
                 .zip(&infos)
@@ -523,6 +543,10 @@ impl Scope<'_> {
                         Info::Buffer(b) => w.buffer_info(b),
                         Info::Image(i) => w.image_info(i),
                         Info::Texel(t) => w.texel_buffer_view(t),
+                        Info::Accel(_) => match accel_next.next() {
+                            Some(next) => w.descriptor_count(1).push_next(next),
+                            None => unreachable!("one chained write per acceleration structure"),
+                        },
                     }
                 })
                 .collect();
@@ -719,4 +743,32 @@ fn copy_regions(desc: &ImageDesc, copies: &[(usize, u64, usize, u32)]) -> Vec<vk
             }
         })
         .collect()
+}
+
+/// Copies what the run left in every buffer and storage image into the
+/// resources' `data`, after the fence signalled.
+pub(super) unsafe fn read_back(resources: &mut [Resource], backings: &[Backing]) {
+    for (res, b) in resources.iter_mut().zip(backings) {
+        // SAFETY: each pointer maps memory at least as large as the copy
+        // (made for this resource by `descriptor_sets`).
+        unsafe {
+            match b {
+                Backing::Buffer { ptr, .. } => {
+                    std::ptr::copy_nonoverlapping(*ptr, res.data.as_mut_ptr(), res.data.len());
+                }
+                Backing::Image { ptr, copies, .. }
+                    if matches!(res.kind, ResourceKind::StorageImage(_)) =>
+                {
+                    for &(at, offset, bytes, _) in copies {
+                        std::ptr::copy_nonoverlapping(
+                            ptr.add(offset as usize),
+                            res.data[at..].as_mut_ptr(),
+                            bytes,
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }

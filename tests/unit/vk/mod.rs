@@ -55,21 +55,27 @@
 //!   fails, saying what to install: Vulkan tests are never skipped silently.
 #![allow(dead_code)]
 
+mod accel;
 mod check;
 mod dispatch;
 mod graphics;
 mod interface;
 pub mod probe;
+mod raytracing;
 mod resource;
 mod scope;
 #[cfg(test)]
 mod selftest;
 pub mod sparse;
 
+#[allow(unused_imports)]
+pub use accel::{Instance, Scene};
 #[allow(unused_imports)] // a toolbox for tests: not every helper is used yet
 pub use dispatch::ComputeOptions;
 #[allow(unused_imports)]
 pub use graphics::{Draw, TARGET_FORMAT, VertexBuffer};
+#[allow(unused_imports)]
+pub use raytracing::{HitGroup, RayTracing, RayTracingFeatures};
 #[allow(unused_imports)]
 pub use resource::{
     ImageDesc, Resource, ResourceKind, SamplerDesc, f32_bytes, i32_bytes, to_f32s, to_i32s,
@@ -112,6 +118,12 @@ const OPTIONAL_EXTENSIONS: &[&CStr] = &[
     c"VK_GOOGLE_hlsl_functionality1",
     c"VK_GOOGLE_user_type",
     c"VK_GOOGLE_decorate_string",
+    // Ray tracing pipelines and ray queries over acceleration structures
+    // (tests/unit/vk/accel.rs, raytracing.rs).
+    c"VK_KHR_deferred_host_operations",
+    c"VK_KHR_acceleration_structure",
+    c"VK_KHR_ray_tracing_pipeline",
+    c"VK_KHR_ray_query",
 ];
 
 /// Extensions of the mesh, ray tracing and ray query stages, which the
@@ -184,6 +196,9 @@ pub struct DeviceInfo {
     /// Its limits (`transformFeedbackStreamsLinesTriangles`: several
     /// streams of lines or triangles); zero without the extension.
     pub transform_feedback_properties: vk::PhysicalDeviceTransformFeedbackPropertiesEXT<'static>,
+    /// Acceleration structures, ray tracing pipelines and ray queries:
+    /// features and limits, all false or zero without the extensions.
+    pub ray_tracing: RayTracingFeatures,
 }
 
 /// `vk::Bool32` as `bool`.
@@ -335,6 +350,7 @@ impl DeviceInfo {
                 "no"
             },
         );
+        s += &self.ray_tracing.report(on(f12.buffer_device_address));
         s += &format!("extensions enabled: {}\n", self.extensions.join(", "));
         s
     }
@@ -363,6 +379,10 @@ pub struct Runner {
     abandoned: AtomicBool,
     /// Vulkan objects created by runs and not destroyed yet.
     live: AtomicIsize,
+    /// VK_KHR_acceleration_structure and VK_KHR_ray_tracing_pipeline's
+    /// functions, when enabled.
+    accel: Option<ash::khr::acceleration_structure::Device>,
+    ray_tracing_pipeline: Option<ash::khr::ray_tracing_pipeline::Device>,
 }
 
 impl Runner {
@@ -402,6 +422,16 @@ impl Runner {
                 .map_err(|e| format!("vkCreateInstance: {e}"))?;
             match create_device(&instance, api) {
                 Ok(d) => Ok(Runner {
+                    accel: d
+                        .info
+                        .has_extension("VK_KHR_acceleration_structure")
+                        .then(|| {
+                            ash::khr::acceleration_structure::Device::new(&instance, &d.device)
+                        }),
+                    ray_tracing_pipeline: d
+                        .info
+                        .has_extension("VK_KHR_ray_tracing_pipeline")
+                        .then(|| ash::khr::ray_tracing_pipeline::Device::new(&instance, &d.device)),
                     _entry: entry,
                     instance,
                     physical_device: d.physical_device,
@@ -516,13 +546,8 @@ unsafe fn create_device(
             .copied()
             .filter(|e| available.iter().any(|a| a.as_bytes() == e.to_bytes()))
             .collect();
+        drop_unmet_dependencies(&mut enabled);
         let has = |list: &[&CStr], n: &CStr| list.contains(&n);
-        if !has(&enabled, c"VK_KHR_shader_maximal_reconvergence") {
-            enabled.retain(|e| *e != c"VK_KHR_shader_quad_control");
-        }
-        if !has(&enabled, c"VK_EXT_shader_atomic_float") {
-            enabled.retain(|e| *e != c"VK_EXT_shader_atomic_float2");
-        }
 
         // Query every feature structure, then hand the same chain to
         // vkCreateDevice: that enables exactly what is supported.
@@ -576,6 +601,8 @@ unsafe fn create_device(
         if has(&enabled, c"VK_EXT_transform_feedback") {
             features2 = features2.push_next(&mut transform_feedback);
         }
+        let mut ray_tracing = raytracing::FeatureChain::default();
+        features2 = ray_tracing.features(features2, &enabled);
         instance.get_physical_device_features2(physical_device, &mut features2);
 
         let priorities = [1.0f32];
@@ -607,6 +634,7 @@ unsafe fn create_device(
         if has(&enabled, c"VK_EXT_transform_feedback") {
             props2 = props2.push_next(&mut ptf);
         }
+        props2 = ray_tracing.properties(props2, &enabled);
         instance.get_physical_device_properties2(physical_device, &mut props2);
         let properties = props2.properties;
 
@@ -646,6 +674,7 @@ unsafe fn create_device(
             barycentric: unchain(barycentric),
             transform_feedback: unchain(transform_feedback),
             transform_feedback_properties: unchain(ptf),
+            ray_tracing: ray_tracing.unchained(),
         };
         Ok(DeviceParts {
             physical_device,
@@ -655,6 +684,37 @@ unsafe fn create_device(
             queue_family,
             info,
         })
+    }
+}
+
+/// Leaves out the optional extensions whose required extensions are not
+/// enabled (Vulkan: VUID-vkCreateDevice-ppEnabledExtensionNames-01387).
+fn drop_unmet_dependencies(enabled: &mut Vec<&CStr>) {
+    // (extension, what it needs), in an order where a dropped extension
+    // drops the ones that need it.
+    const NEEDS: &[(&CStr, &CStr)] = &[
+        (
+            c"VK_KHR_shader_quad_control",
+            c"VK_KHR_shader_maximal_reconvergence",
+        ),
+        (
+            c"VK_EXT_shader_atomic_float2",
+            c"VK_EXT_shader_atomic_float",
+        ),
+        (
+            c"VK_KHR_acceleration_structure",
+            c"VK_KHR_deferred_host_operations",
+        ),
+        (
+            c"VK_KHR_ray_tracing_pipeline",
+            c"VK_KHR_acceleration_structure",
+        ),
+        (c"VK_KHR_ray_query", c"VK_KHR_acceleration_structure"),
+    ];
+    for (ext, needs) in NEEDS {
+        if !enabled.contains(needs) {
+            enabled.retain(|e| e != ext);
+        }
     }
 }
 

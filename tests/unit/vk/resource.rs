@@ -1,6 +1,7 @@
 //! What a test binds to a dispatch: buffers, texel buffers, images and
 //! samplers at (set, binding), with their bytes.
 
+use super::accel::Scene;
 use super::sparse::SparseImage;
 use ash::vk;
 
@@ -33,6 +34,7 @@ pub struct Resource {
 /// | `RWTexture*` / `Texture*` | `StorageImage` / `SampledImage` |
 /// | `SamplerState`, `SamplerComparisonState` | `Sampler` |
 /// | `[[vk::combinedImageSampler]]` pairs | `CombinedImageSampler` |
+/// | `RaytracingAccelerationStructure` | `AccelerationStructure` |
 #[derive(Clone, Debug)]
 pub enum ResourceKind {
     StorageBuffer,
@@ -50,6 +52,9 @@ pub enum ResourceKind {
     /// A partially resident 2D image (`Texture2D`, or `RWTexture2D` when
     /// `storage`) for the tiled-resources tests; see `tests/unit/vk/sparse.rs`.
     SparseImage(SparseImage),
+    /// A top-level acceleration structure built over `Scene` before the
+    /// run (`tests/unit/vk/accel.rs`); its `data` stays empty.
+    AccelerationStructure(Scene),
 }
 
 impl ResourceKind {
@@ -65,6 +70,9 @@ impl ResourceKind {
             ResourceKind::CombinedImageSampler(..) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
             ResourceKind::SparseImage(s) if s.storage => vk::DescriptorType::STORAGE_IMAGE,
             ResourceKind::SparseImage(_) => vk::DescriptorType::SAMPLED_IMAGE,
+            ResourceKind::AccelerationStructure(_) => {
+                vk::DescriptorType::ACCELERATION_STRUCTURE_KHR
+            }
         }
     }
 }
@@ -243,6 +251,15 @@ impl Resource {
         data: impl Into<Vec<u8>>,
     ) -> Resource {
         Self::new(set, binding, ResourceKind::SparseImage(image), data.into())
+    }
+    /// `RaytracingAccelerationStructure`: the top-level structure over `scene`.
+    pub fn acceleration_structure(set: u32, binding: u32, scene: Scene) -> Resource {
+        Self::new(
+            set,
+            binding,
+            ResourceKind::AccelerationStructure(scene),
+            Vec::new(),
+        )
     }
     /// The same resource as element `i` of a descriptor array.
     pub fn at(mut self, i: u32) -> Resource {

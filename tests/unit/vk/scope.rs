@@ -37,6 +37,7 @@ pub(super) enum Object {
     Fence(vk::Fence),
     RenderPass(vk::RenderPass),
     Framebuffer(vk::Framebuffer),
+    AccelerationStructure(vk::AccelerationStructureKHR),
 }
 
 /// The device side of one resource.
@@ -69,6 +70,8 @@ pub(super) enum Backing {
         levels: u32,
         layout: vk::ImageLayout,
     },
+    /// A top-level acceleration structure, built (tests/unit/vk/accel.rs).
+    AccelerationStructure(vk::AccelerationStructureKHR),
 }
 
 /// The objects of one run; destroys them in reverse order when dropped.
@@ -106,6 +109,12 @@ impl Drop for Scope<'_> {
                     Object::Fence(x) => d.destroy_fence(x, None),
                     Object::RenderPass(x) => d.destroy_render_pass(x, None),
                     Object::Framebuffer(x) => d.destroy_framebuffer(x, None),
+                    Object::AccelerationStructure(x) => {
+                        // Made only through this loader (tests/unit/vk/accel.rs).
+                        if let Some(accel) = &self.runner.accel {
+                            accel.destroy_acceleration_structure(x, None);
+                        }
+                    }
                 }
             }
             self.runner.live.fetch_sub(1, Ordering::SeqCst);
@@ -216,6 +225,55 @@ impl<'r> Scope<'r> {
         usage: vk::BufferUsageFlags,
         data: &[u8],
     ) -> Result<(vk::Buffer, *mut u8), String> {
+        unsafe {
+            let (buffer, memory, allocated) = self.bound_buffer(size, usage, &HOST_MEMORY)?;
+            let ptr = self.map_with(memory, allocated, data)?;
+            Ok((buffer, ptr))
+        }
+    }
+
+    /// A buffer used through its device address (acceleration structure
+    /// inputs and storage, scratch, shader binding tables): host-visible and
+    /// mapped, holding `data`, when `host`; device-local (pointer null)
+    /// otherwise. Returns the buffer, the pointer and the address.
+    pub(super) unsafe fn address_buffer(
+        &mut self,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        host: bool,
+        data: &[u8],
+    ) -> Result<(vk::Buffer, *mut u8, vk::DeviceAddress), String> {
+        let d = &self.runner.device;
+        let usage = usage | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+        let device_local = [
+            vk::MemoryPropertyFlags::DEVICE_LOCAL,
+            vk::MemoryPropertyFlags::empty(),
+        ];
+        unsafe {
+            let wanted: &[vk::MemoryPropertyFlags] =
+                if host { &HOST_MEMORY } else { &device_local };
+            let (buffer, memory, allocated) = self.bound_buffer(size, usage, wanted)?;
+            let ptr = if host {
+                self.map_with(memory, allocated, data)?
+            } else {
+                std::ptr::null_mut()
+            };
+            let address =
+                d.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer));
+            Ok((buffer, ptr, address))
+        }
+    }
+
+    /// A buffer of at least `size` bytes bound to new memory of the first
+    /// `wanted` kind the buffer allows; memory that a device address
+    /// reaches is allocated with `DEVICE_ADDRESS` (VUID-vkBindBufferMemory-bufferDeviceAddress-03339).
+    /// Returns the buffer, its memory and the allocated size.
+    unsafe fn bound_buffer(
+        &mut self,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        wanted: &[vk::MemoryPropertyFlags],
+    ) -> Result<(vk::Buffer, vk::DeviceMemory, u64), String> {
         let d = &self.runner.device;
         let size = round16(size);
         unsafe {
@@ -231,11 +289,16 @@ impl<'r> Scope<'r> {
             let req = d.get_buffer_memory_requirements(buffer);
             let ty = self
                 .runner
-                .memory_type(req.memory_type_bits, &HOST_MEMORY)
-                .ok_or("no host-visible coherent memory type for a buffer")?;
-            let alloc = vk::MemoryAllocateInfo::default()
+                .memory_type(req.memory_type_bits, wanted)
+                .ok_or_else(|| format!("no memory type of {wanted:?} for a buffer"))?;
+            let mut flags = vk::MemoryAllocateFlagsInfo::default()
+                .flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+            let mut alloc = vk::MemoryAllocateInfo::default()
                 .allocation_size(req.size)
                 .memory_type_index(ty);
+            if usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS) {
+                alloc = alloc.push_next(&mut flags);
+            }
             let memory = self.track(
                 d.allocate_memory(&alloc, None),
                 Object::Memory,
@@ -243,12 +306,26 @@ impl<'r> Scope<'r> {
             )?;
             d.bind_buffer_memory(buffer, memory, 0)
                 .map_err(|e| format!("vkBindBufferMemory: {e}"))?;
+            Ok((buffer, memory, req.size))
+        }
+    }
+
+    /// Maps all `size` bytes of host-visible `memory` and fills them with
+    /// `data` then zeros.
+    unsafe fn map_with(
+        &self,
+        memory: vk::DeviceMemory,
+        size: u64,
+        data: &[u8],
+    ) -> Result<*mut u8, String> {
+        let d = &self.runner.device;
+        unsafe {
             let ptr = d
                 .map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty())
                 .map_err(|e| format!("vkMapMemory: {e}"))? as *mut u8;
             std::ptr::copy_nonoverlapping(data.as_ptr(), ptr, data.len());
-            std::ptr::write_bytes(ptr.add(data.len()), 0, req.size as usize - data.len());
-            Ok((buffer, ptr))
+            std::ptr::write_bytes(ptr.add(data.len()), 0, size as usize - data.len());
+            Ok(ptr)
         }
     }
 
