@@ -59,6 +59,7 @@ mod check;
 mod dispatch;
 mod graphics;
 mod interface;
+pub mod mesh;
 pub mod probe;
 mod resource;
 mod scope;
@@ -70,6 +71,8 @@ pub mod sparse;
 pub use dispatch::ComputeOptions;
 #[allow(unused_imports)]
 pub use graphics::{Draw, TARGET_FORMAT, VertexBuffer};
+#[allow(unused_imports)]
+pub use mesh::MeshStages;
 #[allow(unused_imports)]
 pub use resource::{
     ImageDesc, Resource, ResourceKind, SamplerDesc, f32_bytes, i32_bytes, to_f32s, to_i32s,
@@ -184,6 +187,9 @@ pub struct DeviceInfo {
     /// Its limits (`transformFeedbackStreamsLinesTriangles`: several
     /// streams of lines or triangles); zero without the extension.
     pub transform_feedback_properties: vk::PhysicalDeviceTransformFeedbackPropertiesEXT<'static>,
+    /// `VK_EXT_mesh_shader`: the task and mesh shader features enabled;
+    /// all false without the extension.
+    pub mesh_shader: vk::PhysicalDeviceMeshShaderFeaturesEXT<'static>,
 }
 
 /// `vk::Bool32` as `bool`.
@@ -523,6 +529,17 @@ unsafe fn create_device(
         if !has(&enabled, c"VK_EXT_shader_atomic_float") {
             enabled.retain(|e| *e != c"VK_EXT_shader_atomic_float2");
         }
+        // Mesh shaders take SPIR-V 1.4, core from Vulkan 1.2.
+        let mut mesh_features = if api >= vk::API_VERSION_1_2
+            && available
+                .iter()
+                .any(|a| a.as_bytes() == mesh::EXTENSION.to_bytes())
+        {
+            enabled.push(mesh::EXTENSION);
+            mesh::features_to_enable(instance, physical_device)
+        } else {
+            vk::PhysicalDeviceMeshShaderFeaturesEXT::default()
+        };
 
         // Query every feature structure, then hand the same chain to
         // vkCreateDevice: that enables exactly what is supported.
@@ -584,10 +601,13 @@ unsafe fn create_device(
             .queue_priorities(&priorities)];
         let extension_ptrs: Vec<*const c_char> = enabled.iter().map(|e| e.as_ptr()).collect();
         let core_features = features2.features;
-        let create = vk::DeviceCreateInfo::default()
+        let mut create = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .enabled_extension_names(&extension_ptrs)
             .push_next(&mut features2);
+        if has(&enabled, mesh::EXTENSION) {
+            create = create.push_next(&mut mesh_features);
+        }
         let device = instance
             .create_device(physical_device, &create, None)
             .map_err(|e| format!("vkCreateDevice on {}: {e}", names[index]))?;
@@ -646,6 +666,7 @@ unsafe fn create_device(
             barycentric: unchain(barycentric),
             transform_feedback: unchain(transform_feedback),
             transform_feedback_properties: unchain(ptf),
+            mesh_shader: unchain(mesh_features),
         };
         Ok(DeviceParts {
             physical_device,
