@@ -297,6 +297,10 @@ pub enum AddressSpace {
     Private,
     /// `groupshared`.
     Workgroup,
+    /// The payload an amplification shader passes to its mesh shaders
+    /// (SPV_EXT_mesh_shader `TaskPayloadWorkgroupEXT`): the groupshared
+    /// variable given to `DispatchMesh`, and the mesh shader's `in payload`.
+    TaskPayload,
     /// `cbuffer`, `ConstantBuffer<T>`, `$Globals` (block in Uniform storage).
     Uniform,
     /// Structured and byte-address buffers. The backend picks BufferBlock in
@@ -977,6 +981,21 @@ pub enum Statement {
     /// Geometry shader `RestartStrip`; `stream` as for `EmitVertex`.
     EndPrimitive {
         stream: Option<u32>,
+    },
+    /// Mesh shader `SetMeshOutputCounts(vertices, primitives)`
+    /// (`OpSetMeshOutputsEXT`); both are `uint`.
+    SetMeshOutputs {
+        vertices: Handle<Expression>,
+        primitives: Handle<Expression>,
+    },
+    /// Amplification shader `DispatchMesh(x, y, z, payload)`
+    /// (`OpEmitMeshTasksEXT`): ends the invocation. The counts are `uint`;
+    /// `payload` is a pointer to the `TaskPayload` variable.
+    EmitMeshTasks {
+        x: Handle<Expression>,
+        y: Handle<Expression>,
+        z: Handle<Expression>,
+        payload: Option<Handle<Expression>>,
     },
     /// Source-level debug information (`-Zi`): no effect on what the shader
     /// computes. Sema writes these only when debug information is asked

@@ -316,6 +316,19 @@ impl Statement {
             }
             S::Call { arguments, .. } => arguments.iter().for_each(|&h| f(h)),
             S::Subgroup { args, .. } => args.iter().for_each(|&h| f(h)),
+            S::SetMeshOutputs {
+                vertices,
+                primitives,
+            } => {
+                f(*vertices);
+                f(*primitives)
+            }
+            S::EmitMeshTasks { x, y, z, payload } => {
+                f(*x);
+                f(*y);
+                f(*z);
+                payload.iter().for_each(|&h| f(h));
+            }
             S::Debug(DebugInfo::Variable { value, .. }) => f(*value),
             S::Debug(_) => {}
         }
@@ -374,6 +387,19 @@ impl Statement {
             S::Subgroup { args, result, .. } => {
                 args.iter_mut().for_each(&mut m);
                 m(result);
+            }
+            S::SetMeshOutputs {
+                vertices,
+                primitives,
+            } => {
+                m(vertices);
+                m(primitives)
+            }
+            S::EmitMeshTasks { x, y, z, payload } => {
+                m(x);
+                m(y);
+                m(z);
+                payload.iter_mut().for_each(&mut m);
             }
             S::Debug(DebugInfo::Variable { value, .. }) => m(value),
             S::Debug(_) => {}

@@ -147,7 +147,11 @@ impl<'a> Cx<'a> {
         for s in old {
             let terminator = matches!(
                 s,
-                Statement::Break | Statement::Continue | Statement::Return { .. } | Statement::Kill
+                Statement::Break
+                    | Statement::Continue
+                    | Statement::Return { .. }
+                    | Statement::Kill
+                    | Statement::EmitMeshTasks { .. }
             );
             self.statement(rw, s);
             if terminator {

@@ -491,6 +491,8 @@ pub struct EntryState<'a> {
     pub streams: Vec<StreamOut>,
     /// Per-vertex pixel inputs (`GetAttributeAtVertex`).
     pub vertex: VertexInputs,
+    /// Mesh shader outputs and the amplification shader's payload.
+    pub mesh: super::entry::mesh::MeshState,
 }
 
 /// A pixel shader's `nointerpolation` inputs read one vertex at a time.

@@ -58,6 +58,9 @@ impl<'a> Sema<'a> {
     ) -> Self {
         let mut s = Sema::new(options, diags, stage);
         s.entry.vertex.enabled = stage == Stage::Pixel && unit.reads_vertex_attributes;
+        if stage == Stage::Amplification {
+            s.entry.mesh.payload_names = entry::mesh::dispatch_payloads(&unit.items);
+        }
         s.declare_items(&unit.items, types::scope::GLOBAL_SCOPE);
         s.decls.summarize_out_params();
         s.build_globals_block();

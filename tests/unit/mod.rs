@@ -22,6 +22,7 @@ mod runtime;
 mod runtime_fma;
 mod runtime_graphics;
 mod runtime_ieee;
+mod runtime_mesh;
 mod runtime_raytracing;
 mod runtime_stages;
 mod sema;

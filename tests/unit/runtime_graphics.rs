@@ -17,7 +17,19 @@ const H: u32 = 16;
 /// Compiles entry `entry` of `tests/in/runtime_graphics/NAME.hlsl` with
 /// `profile` for `env` and validates it.
 fn compile(name: &str, entry: &str, profile: &str, env: TargetEnv) -> Vec<u32> {
-    let rel = std::path::PathBuf::from(format!("tests/in/runtime_graphics/{name}.hlsl"));
+    compile_in("runtime_graphics", name, entry, profile, env)
+}
+
+/// Compiles entry `entry` of `tests/in/DIR/NAME.hlsl` with `profile` for
+/// `env` and validates it.
+pub(crate) fn compile_in(
+    dir: &str,
+    name: &str,
+    entry: &str,
+    profile: &str,
+    env: TargetEnv,
+) -> Vec<u32> {
+    let rel = std::path::PathBuf::from(format!("tests/in/{dir}/{name}.hlsl"));
     let mut o = common::options_for(profile);
     o.target_env = env;
     o.entry = entry.to_string();

@@ -367,7 +367,7 @@ impl<'a> FunctionWriter<'_, 'a> {
         self.emit(Instruction::new(op, None, None, operands))
     }
 
-    fn terminate(&mut self, op: Op, operands: Vec<Operand>) -> BackResult<()> {
+    pub(super) fn terminate(&mut self, op: Op, operands: Vec<Operand>) -> BackResult<()> {
         let Some(mut block) = self.current.take() else {
             return Err(internal("a block was terminated twice"));
         };
@@ -541,6 +541,13 @@ impl<'a> FunctionWriter<'_, 'a> {
                     self.emit_void(Op::EmitStreamVertex, vec![Operand::IdRef(s)])?;
                 }
             },
+            Statement::SetMeshOutputs {
+                vertices,
+                primitives,
+            } => self.write_set_mesh_outputs(*vertices, *primitives)?,
+            Statement::EmitMeshTasks { x, y, z, payload } => {
+                self.write_emit_mesh_tasks([*x, *y, *z], *payload)?
+            }
             Statement::Debug(info) => self.write_debug(info)?,
             Statement::EndPrimitive { stream } => match *stream {
                 None => self.emit_void(Op::EndPrimitive, vec![])?,

@@ -5,7 +5,7 @@
 
 use super::types::storage_class;
 use super::writer::Writer;
-use super::{BackResult, internal, unsupported};
+use super::{BackResult, internal};
 use crate::ir::{self, AddressSpace, Handle, ScalarKind, TypeInner};
 use crate::options::Stage;
 use rspirv::dr::{Instruction, Operand};
@@ -323,7 +323,11 @@ impl Writer<'_> {
         &mut self,
         ep: &ir::EntryPoint,
     ) -> BackResult<(Instruction, Vec<Instruction>)> {
-        let model = execution_model(ep)?;
+        let mut model = execution_model(ep)?;
+        if matches!(ep.stage, Stage::Mesh | Stage::Amplification) {
+            model = self.mesh_execution_model(ep.stage);
+            self.mesh_capabilities();
+        }
         match model {
             ExecutionModel::Geometry => self.capability(Capability::Geometry),
             ExecutionModel::TessellationControl | ExecutionModel::TessellationEvaluation => {
@@ -414,13 +418,15 @@ impl Writer<'_> {
             modes.push(Instruction::new(Op::ExecutionMode, None, None, ops));
         };
         match ep.stage {
-            Stage::Compute
+            Stage::Compute | Stage::Mesh | Stage::Amplification
                 if !has_mode(ExecutionMode::LocalSize) && !has_mode(ExecutionMode::LocalSizeId) =>
             {
                 if ep.workgroup_size.contains(&0) {
                     return Err(internal(format!(
-                        "compute entry point `{}` has workgroup size {:?}",
-                        ep.name, ep.workgroup_size
+                        "{} entry point `{}` has workgroup size {:?}",
+                        ep.stage.name(),
+                        ep.name,
+                        ep.workgroup_size
                     )));
                 }
                 add_mode(ExecutionMode::LocalSize, &ep.workgroup_size);
@@ -627,9 +633,9 @@ fn execution_model(ep: &ir::EntryPoint) -> BackResult<ExecutionModel> {
         Stage::Hull => ExecutionModel::TessellationControl,
         Stage::Domain => ExecutionModel::TessellationEvaluation,
         Stage::Compute => ExecutionModel::GLCompute,
-        Stage::Mesh | Stage::Amplification => {
-            return Err(unsupported("mesh and amplification shaders"));
-        }
+        // The EXT or NV model: `Writer::mesh_execution_model`.
+        Stage::Mesh => ExecutionModel::MeshEXT,
+        Stage::Amplification => ExecutionModel::TaskEXT,
         Stage::Library => {
             return Err(internal(format!(
                 "entry point `{}` has the library stage; sema gives each entry its own stage",

@@ -12,6 +12,7 @@
 //! - `image.rs`: sampling, fetches, reads, writes and queries of images;
 //! - `sync.rs`: atomics, barriers and wave (subgroup) operations;
 //! - `interface.rs`: entry points, built-ins, locations and bindings;
+//! - `mesh.rs`: mesh and amplification shaders (SPV_EXT/NV_mesh_shader);
 //! - `debug/`: source-level debug information (NonSemantic.Shader.DebugInfo.100).
 //!
 //! The output is deterministic: the same module and options give the same
@@ -25,6 +26,7 @@ mod function;
 mod image;
 mod interface;
 mod math;
+mod mesh;
 mod sync;
 mod types;
 mod writer;

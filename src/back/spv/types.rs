@@ -115,6 +115,7 @@ pub(super) fn storage_class(space: ir::AddressSpace, version: (u8, u8)) -> Stora
         A::Function => StorageClass::Function,
         A::Private => StorageClass::Private,
         A::Workgroup => StorageClass::Workgroup,
+        A::TaskPayload => StorageClass::TaskPayloadWorkgroupEXT,
         A::Uniform => StorageClass::Uniform,
         A::Storage { .. } if version >= (1, 3) => StorageClass::StorageBuffer,
         A::Storage { .. } => StorageClass::Uniform,

@@ -492,6 +492,17 @@ impl FunctionWriter<'_> {
             Statement::Break => "break".into(),
             Statement::Continue => "continue".into(),
             Statement::Kill => "kill".into(),
+            Statement::SetMeshOutputs {
+                vertices,
+                primitives,
+            } => format!("set_mesh_outputs {}, {}", o(*vertices), o(*primitives)),
+            Statement::EmitMeshTasks { x, y, z, payload } => {
+                let mut t = format!("emit_mesh_tasks {}, {}, {}", o(*x), o(*y), o(*z));
+                if let Some(p) = payload {
+                    t.push_str(&format!(", {}", o(*p)));
+                }
+                t
+            }
             Statement::Debug(d) => debug_info(d, o),
             Statement::Return { value: None } => "return".into(),
             Statement::Return { value: Some(v) } => format!("return {}", o(*v)),

@@ -229,6 +229,7 @@ pub fn space_name(s: AddressSpace) -> &'static str {
         AddressSpace::Function => "Function",
         AddressSpace::Private => "Private",
         AddressSpace::Workgroup => "Workgroup",
+        AddressSpace::TaskPayload => "TaskPayload",
         AddressSpace::Uniform => "Uniform",
         AddressSpace::Storage { writable: false } => "Storage",
         AddressSpace::Storage { writable: true } => "StorageRW",

@@ -168,7 +168,9 @@ impl<'m> FunctionValidator<'_, 'm> {
                 }
                 Statement::Barrier { .. }
                 | Statement::EmitVertex { .. }
-                | Statement::EndPrimitive { .. } => {}
+                | Statement::EndPrimitive { .. }
+                | Statement::SetMeshOutputs { .. }
+                | Statement::EmitMeshTasks { .. } => {}
             }
         }
     }
@@ -278,6 +280,7 @@ impl<'m> FunctionValidator<'_, 'm> {
                     AddressSpace::Function
                     | AddressSpace::Private
                     | AddressSpace::Workgroup
+                    | AddressSpace::TaskPayload
                     | AddressSpace::Output => true,
                     AddressSpace::Storage { writable } => writable,
                     AddressSpace::Uniform

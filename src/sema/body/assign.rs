@@ -83,6 +83,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         r: &'a ast::Expr,
         span: Span,
     ) -> Val {
+        if let Some(v) = self.mesh_assign(op, l, r, span) {
+            return v;
+        }
         // Members of a local struct holding resources rebind.
         if op.is_none()
             && let Some(v) = self.agg_assign(l, r, span)
@@ -131,7 +134,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return v;
         }
         let lv = self.expr(l);
-        if !self.check_writable(&lv, l.span) {
+        self.assign_to(op, lv, l.span, r, span)
+    }
+
+    /// Assigns `r` (with `op`, for compound assignments) to the lowered
+    /// target `lv`, written at `lspan`.
+    pub(in crate::sema) fn assign_to(
+        &mut self,
+        op: Option<BinaryOp>,
+        lv: Val,
+        lspan: Span,
+        r: &'a ast::Expr,
+        span: Span,
+    ) -> Val {
+        if !self.check_writable(&lv, lspan) {
             let _ = self.expr(r);
             return Val::error();
         }

@@ -231,6 +231,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     // --- names --------------------------------------------------------
 
     pub(in crate::sema) fn name(&mut self, path: &'a ast::Path, span: Span) -> Val {
+        if let Some(v) = self.mesh_output_read(path, span) {
+            return v;
+        }
         let last = path.last();
         let sym = if path.is_single() {
             if let Some(l) = self.fb.locals.lookup(last.name) {

@@ -695,7 +695,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         fn stmt(s: &ir::Statement) -> bool {
             match s {
-                ir::Statement::Return { .. } | ir::Statement::Kill => true,
+                ir::Statement::Return { .. }
+                | ir::Statement::Kill
+                | ir::Statement::EmitMeshTasks { .. } => true,
                 ir::Statement::Block(b) => block(b),
                 ir::Statement::If { accept, reject, .. } => block(accept) && block(reject),
                 ir::Statement::Switch { cases, .. } => {

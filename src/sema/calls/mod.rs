@@ -145,6 +145,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         }
         if cands.is_empty()
+            && callee.is_single()
+            && let Some(v) = self.mesh_call(name, args, span)
+        {
+            return v;
+        }
+        if cands.is_empty()
             && self.s.entry.vertex.enabled
             && callee.is_single()
             && name.as_str() == "GetAttributeAtVertex"

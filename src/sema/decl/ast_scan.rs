@@ -23,6 +23,7 @@ impl Writes {
         let mut w = Scan {
             out_at,
             writes: Writes::default(),
+            args_of: None,
         };
         w.block(body);
         w.writes
@@ -37,6 +38,20 @@ impl Writes {
 struct Scan<'f> {
     out_at: &'f dyn Fn(Symbol, usize) -> bool,
     writes: Writes,
+    /// `call_arg_roots`: the callee, the argument, the roots found.
+    args_of: Option<(&'f str, usize, Vec<Symbol>)>,
+}
+
+/// The variables at the root of argument `index` of every call of
+/// `callee` in `body` (`DispatchMesh`'s payload).
+pub fn call_arg_roots(body: &ast::Block, callee: &str, index: usize) -> Vec<Symbol> {
+    let mut w = Scan {
+        out_at: &|_, _| false,
+        writes: Writes::default(),
+        args_of: Some((callee, index, Vec::new())),
+    };
+    w.block(body);
+    w.args_of.map(|a| a.2).unwrap_or_default()
 }
 
 /// The variable `e` names at its root (`x`, `x.y`, `x[i]`).
@@ -154,6 +169,12 @@ impl Scan<'_> {
                 self.expr(x);
             }
             ExprKind::Call { callee, args, .. } => {
+                if let Some((name, index, found)) = &mut self.args_of
+                    && callee.last().name.as_str() == *name
+                    && let Some(n) = args.get(*index).and_then(root)
+                {
+                    found.push(n);
+                }
                 for (i, a) in args.iter().enumerate() {
                     if (self.out_at)(callee.last().name, i) {
                         self.write(a);

@@ -278,7 +278,8 @@ impl<'a> Sema<'a> {
             self.new_global(info, scope, d.name);
             return;
         }
-        let (gv, irt) = self.add_variable(d.name.name, ir::AddressSpace::Workgroup, ty, precise);
+        let space = self.groupshared_space(d.name.name);
+        let (gv, irt) = self.add_variable(d.name.name, space, ty, precise);
         self.decls.groupshared.push((d.name.name, ty, span));
         info.kind = GlobalKind::Var { gv, mem: irt };
         self.new_global(info, scope, d.name);

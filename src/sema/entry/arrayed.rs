@@ -17,7 +17,7 @@ use crate::span::Span;
 
 /// The variables behind a per-vertex value of HLSL type `ty`.
 #[derive(Clone, Debug)]
-pub(super) enum VertexIo {
+pub(in crate::sema) enum VertexIo {
     /// One variable of type `var_ty[n]`, for a value of type `ty`.
     Var {
         g: ir::Handle<ir::GlobalVariable>,

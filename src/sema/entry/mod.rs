@@ -10,6 +10,8 @@ pub mod arrayed;
 pub mod geometry;
 pub mod io;
 pub mod library;
+pub mod mesh;
+pub mod mesh_calls;
 pub mod patch;
 pub mod semantics;
 pub mod sysvals;
@@ -216,6 +218,7 @@ impl<'a> Sema<'a> {
         } else {
             [0, 0, 0]
         };
+        self.check_mesh_calls(id);
         let Some(user) = self.func_ir(id) else {
             return;
         };

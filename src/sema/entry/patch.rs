@@ -103,6 +103,14 @@ impl<'a> Sema<'a> {
                 modes: self.geometry_modes(id, &sig.params),
                 ..StageSetup::default()
             },
+            Stage::Mesh => StageSetup {
+                modes: self.mesh_modes(id, &sig.params),
+                ..StageSetup::default()
+            },
+            Stage::Amplification => {
+                self.amplification_setup(id);
+                StageSetup::default()
+            }
             Stage::Hull => match self.hull_attrs(id) {
                 Some(h) => StageSetup {
                     modes: h.modes.clone(),
@@ -187,6 +195,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         // A type that failed to resolve was reported already.
         if p.ty == types::ERROR {
             return Some(None);
+        }
+        if matches!(stage, Stage::Mesh | Stage::Amplification)
+            && let Some(arg) = self.mesh_param(io, p, vk, name)
+        {
+            return Some(arg);
         }
         if let Ty::Stream(..) = *self.s.types.get(p.ty) {
             if stage != Stage::Geometry {

@@ -73,10 +73,23 @@ pub(super) fn system_value(
             (B::InstanceIndex, "gl_InstanceIndex", TyKind::Uint)
         }
         (
-            Stage::Vertex | Stage::Domain | Stage::Geometry | Stage::Hull,
+            Stage::Vertex | Stage::Domain | Stage::Geometry | Stage::Hull | Stage::Mesh,
             IoDir::Output,
             "sv_position",
         ) => (B::Position, "gl_Position", TyKind::Float4),
+        // Per-primitive outputs of mesh shaders.
+        (Stage::Mesh, IoDir::Output, "sv_primitiveid") => {
+            (B::PrimitiveId, "gl_PrimitiveID", TyKind::Uint)
+        }
+        (Stage::Mesh, IoDir::Output, "sv_rendertargetarrayindex") => {
+            (B::Layer, "gl_Layer", TyKind::Uint)
+        }
+        (Stage::Mesh, IoDir::Output, "sv_viewportarrayindex") => {
+            (B::ViewportIndex, "gl_ViewportIndex", TyKind::Uint)
+        }
+        (Stage::Mesh, IoDir::Output, "sv_cullprimitive") => {
+            (B::CullPrimitiveEXT, "gl_CullPrimitiveEXT", TyKind::Bool)
+        }
         // Per-vertex inputs of the stages after the vertex shader.
         (Stage::Geometry | Stage::Hull | Stage::Domain, IoDir::Input, "sv_position") => {
             (B::Position, "gl_Position", TyKind::Float4)

@@ -108,7 +108,7 @@ impl<'a> Sema<'a> {
     }
 
     /// The one string argument of attribute `a`, lower case.
-    fn string_arg(&mut self, a: &ast::Attribute, what: &str) -> Option<String> {
+    pub(super) fn string_arg(&mut self, a: &ast::Attribute, what: &str) -> Option<String> {
         match a.args.as_slice() {
             [
                 ast::Expr {

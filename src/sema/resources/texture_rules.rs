@@ -115,8 +115,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         Val::error()
     }
 
-    /// Implicit-LOD sampling and derivatives exist in pixel shaders, and in
-    /// compute, mesh and amplification shaders from shader model 6.6 (they
+    /// Implicit-LOD sampling and derivatives exist in pixel, mesh and
+    /// amplification shaders, and in compute shaders from shader model 6.6 (they
     /// then get a derivative group mode, `finish_entry_point`). SPIR-V
     /// allows implicit-LOD instructions only in the Fragment model, or with
     /// a derivative group mode (OpImageSampleImplicitLod;
@@ -124,8 +124,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// their entry points.
     pub(in crate::sema) fn derivatives_available(&mut self, what: &str, span: Span) -> bool {
         match self.s.stage {
-            Stage::Pixel | Stage::Library => true,
-            Stage::Compute | Stage::Mesh | Stage::Amplification => self.require_shader_model(
+            // Mesh and amplification profiles start at 6.5, where DXC
+            // already accepts derivatives in them.
+            Stage::Pixel | Stage::Library | Stage::Mesh | Stage::Amplification => true,
+            Stage::Compute => self.require_shader_model(
                 6,
                 6,
                 what,

@@ -497,11 +497,13 @@ fn broken_ir_is_an_internal_error() {
     assert_eq!(err.code, crate::diag::codes::UNSUPPORTED);
     assert!(err.message.contains("nested"), "{}", err.message);
 
-    // Mesh shaders are not supported yet.
+    // A mesh entry point gets the MeshEXT model and its capability.
     let mut m = super::control_flow::simple_kernel();
     m.entry_points[0].stage = Stage::Mesh;
-    let err = spv::write(&m, &options(TargetEnv::Vulkan1_2)).expect_err("mesh");
-    assert_eq!(err.code, crate::diag::codes::UNSUPPORTED);
+    let words = spv::write(&m, &options(TargetEnv::Vulkan1_2)).expect("mesh");
+    let dis = crate::tests::common::spirv_dis(&words);
+    assert!(dis.contains("OpEntryPoint MeshEXT"), "{dis}");
+    assert!(dis.contains("OpCapability MeshShadingEXT"), "{dis}");
 }
 
 /// `if (WaveGetLaneIndex() == 0) discard;` in a pixel shader, on every

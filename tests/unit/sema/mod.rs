@@ -12,6 +12,7 @@ use crate::tests::vk::{self, Resource};
 mod end_to_end;
 mod gaps;
 mod language;
+mod mesh;
 mod resources;
 mod stages;
 mod storage;

@@ -16,7 +16,8 @@
 //! Optional geometry, hull and domain shaders join the pipeline
 //! (`Draw::gs`, `Draw::hs`/`Draw::ds` with a patch-list topology), and
 //! targets may have several array layers (`Draw::layers`, for
-//! `SV_RenderTargetArrayIndex`), each read back on its own.
+//! `SV_RenderTargetArrayIndex`), each read back on its own. With
+//! `Draw::mesh` a task and mesh shader replace the vertex stages (`mesh.rs`).
 
 use super::check::Layout;
 use super::interface::{self, Count};
@@ -70,6 +71,9 @@ pub struct Draw<'a> {
     /// Array layers of every target; `draw` returns target `t`'s layer `l`
     /// at index `t * layers + l`.
     pub layers: u32,
+    /// A mesh pipeline: the task and mesh shaders instead of `vs` (and the
+    /// tessellation and geometry stages), launched as mesh task groups.
+    pub mesh: Option<super::mesh::MeshStages<'a>>,
 }
 
 impl<'a> Draw<'a> {
@@ -98,12 +102,40 @@ impl<'a> Draw<'a> {
             topology: vk::PrimitiveTopology::TRIANGLE_LIST,
             patch_control_points: 0,
             layers: 1,
+            mesh: None,
         }
     }
 
     /// The shader stages of the pipeline: (module, entry, stage, model
     /// number, name).
     fn stages(&self) -> Vec<(&'a [u32], &'a str, vk::ShaderStageFlags, u32, &'static str)> {
+        if let Some(m) = &self.mesh {
+            let mut v = Vec::new();
+            if let Some((words, entry)) = m.task {
+                v.push((
+                    words,
+                    entry,
+                    vk::ShaderStageFlags::TASK_EXT,
+                    super::mesh::MODEL_TASK_EXT,
+                    "TaskEXT",
+                ));
+            }
+            v.push((
+                m.mesh.0,
+                m.mesh.1,
+                vk::ShaderStageFlags::MESH_EXT,
+                super::mesh::MODEL_MESH_EXT,
+                "MeshEXT",
+            ));
+            v.push((
+                self.ps,
+                self.ps_entry,
+                vk::ShaderStageFlags::FRAGMENT,
+                interface::MODEL_FRAGMENT,
+                "Fragment",
+            ));
+            return v;
+        }
         let mut v = vec![(
             self.vs,
             self.vs_entry,
@@ -205,6 +237,9 @@ impl Runner {
                 draw.push_constants.len(),
                 limits.max_push_constants_size
             ));
+        }
+        if let Some(m) = &draw.mesh {
+            super::mesh::check(m, &self.info.mesh_shader)?;
         }
         let f = &self.info.features;
         if draw.gs.is_some() && !super::on(f.geometry_shader) {
@@ -534,8 +569,6 @@ impl Scope<'_> {
                 vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
             let mut pipeline_info = vk::GraphicsPipelineCreateInfo::default()
                 .stages(&shader_stages)
-                .vertex_input_state(&vertex_input)
-                .input_assembly_state(&input_assembly)
                 .viewport_state(&viewport)
                 .rasterization_state(&raster)
                 .multisample_state(&multisample)
@@ -543,6 +576,14 @@ impl Scope<'_> {
                 .layout(pipeline_layout)
                 .render_pass(render_pass)
                 .subpass(0);
+            // Mesh pipelines have no vertex input or input assembly
+            // (VUID-VkGraphicsPipelineCreateInfo-pStages-02098 asks for
+            // them only with a vertex shader).
+            if draw.mesh.is_none() {
+                pipeline_info = pipeline_info
+                    .vertex_input_state(&vertex_input)
+                    .input_assembly_state(&input_assembly);
+            }
             if draw.hs.is_some() {
                 pipeline_info = pipeline_info.tessellation_state(&tessellation);
             }
@@ -612,7 +653,10 @@ impl Scope<'_> {
             if let Some(vb) = vertex_buffer {
                 d.cmd_bind_vertex_buffers(cmd, 0, &[vb], &[0]);
             }
-            d.cmd_draw(cmd, draw.vertex_count, draw.instance_count, 0, 0);
+            match &draw.mesh {
+                Some(m) => super::mesh::record_draw(&r.instance, d, cmd, m),
+                None => d.cmd_draw(cmd, draw.vertex_count, draw.instance_count, 0, 0),
+            }
             d.cmd_end_render_pass(cmd);
             // The render pass's final dependency made the targets readable
             // by transfers, in TRANSFER_SRC_OPTIMAL.
@@ -686,6 +730,12 @@ impl Scope<'_> {
 /// The pipeline stages of shader stages `s`.
 fn shader_stages_mask(s: vk::ShaderStageFlags) -> vk::PipelineStageFlags {
     let mut m = vk::PipelineStageFlags::VERTEX_SHADER | vk::PipelineStageFlags::FRAGMENT_SHADER;
+    if s.contains(vk::ShaderStageFlags::MESH_EXT) {
+        m |= vk::PipelineStageFlags::MESH_SHADER_EXT;
+    }
+    if s.contains(vk::ShaderStageFlags::TASK_EXT) {
+        m |= vk::PipelineStageFlags::TASK_SHADER_EXT;
+    }
     if s.contains(vk::ShaderStageFlags::GEOMETRY) {
         m |= vk::PipelineStageFlags::GEOMETRY_SHADER;
     }

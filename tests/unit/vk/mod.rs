@@ -60,6 +60,7 @@ mod check;
 mod dispatch;
 mod graphics;
 mod interface;
+pub mod mesh;
 pub mod probe;
 mod raytracing;
 mod resource;
@@ -74,6 +75,8 @@ pub use accel::{Instance, Scene};
 pub use dispatch::ComputeOptions;
 #[allow(unused_imports)]
 pub use graphics::{Draw, TARGET_FORMAT, VertexBuffer};
+#[allow(unused_imports)]
+pub use mesh::MeshStages;
 #[allow(unused_imports)]
 pub use raytracing::{HitGroup, RayTracing, RayTracingFeatures};
 #[allow(unused_imports)]
@@ -199,6 +202,9 @@ pub struct DeviceInfo {
     /// Acceleration structures, ray tracing pipelines and ray queries:
     /// features and limits, all false or zero without the extensions.
     pub ray_tracing: RayTracingFeatures,
+    /// `VK_EXT_mesh_shader`: the task and mesh shader features enabled;
+    /// all false without the extension.
+    pub mesh_shader: vk::PhysicalDeviceMeshShaderFeaturesEXT<'static>,
 }
 
 /// `vk::Bool32` as `bool`.
@@ -548,6 +554,17 @@ unsafe fn create_device(
             .collect();
         drop_unmet_dependencies(&mut enabled);
         let has = |list: &[&CStr], n: &CStr| list.contains(&n);
+        // Mesh shaders take SPIR-V 1.4, core from Vulkan 1.2.
+        let mut mesh_features = if api >= vk::API_VERSION_1_2
+            && available
+                .iter()
+                .any(|a| a.as_bytes() == mesh::EXTENSION.to_bytes())
+        {
+            enabled.push(mesh::EXTENSION);
+            mesh::features_to_enable(instance, physical_device)
+        } else {
+            vk::PhysicalDeviceMeshShaderFeaturesEXT::default()
+        };
 
         // Query every feature structure, then hand the same chain to
         // vkCreateDevice: that enables exactly what is supported.
@@ -611,10 +628,13 @@ unsafe fn create_device(
             .queue_priorities(&priorities)];
         let extension_ptrs: Vec<*const c_char> = enabled.iter().map(|e| e.as_ptr()).collect();
         let core_features = features2.features;
-        let create = vk::DeviceCreateInfo::default()
+        let mut create = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .enabled_extension_names(&extension_ptrs)
             .push_next(&mut features2);
+        if has(&enabled, mesh::EXTENSION) {
+            create = create.push_next(&mut mesh_features);
+        }
         let device = instance
             .create_device(physical_device, &create, None)
             .map_err(|e| format!("vkCreateDevice on {}: {e}", names[index]))?;
@@ -675,6 +695,7 @@ unsafe fn create_device(
             transform_feedback: unchain(transform_feedback),
             transform_feedback_properties: unchain(ptf),
             ray_tracing: ray_tracing.unchained(),
+            mesh_shader: unchain(mesh_features),
         };
         Ok(DeviceParts {
             physical_device,

@@ -1,0 +1,865 @@
+//! Mesh and amplification shaders (SPIR-V.rst, "Mesh and Amplification
+//! Shaders"; D3D12 mesh shader spec): `[outputtopology]` and the output
+//! counts as execution modes, the `out vertices`/`out indices`/`out
+//! primitives` arrays as arrayed stage outputs (per-primitive ones
+//! decorated `PerPrimitiveEXT`), the payload (`in payload` of a mesh
+//! shader, the groupshared argument of `DispatchMesh`) in
+//! `TaskPayloadWorkgroupEXT`, and `SetMeshOutputCounts`/`DispatchMesh`.
+//!
+//! Mesh outputs are shared by the whole thread group and written element
+//! by element from many threads, so an assignment to `verts[i].field`
+//! stores straight into the output variable of that field
+//! ([`FnCtx::mesh_assign`]); the parameter itself is never copied.
+
+use super::VkLoc;
+use super::arrayed::VertexIo;
+use super::io::Io;
+use super::semantics::IoDir;
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::intern::Symbol;
+use crate::ir;
+use crate::options::Stage;
+use crate::sema::body::place::{Place, Val};
+use crate::sema::body::{FnCtx, LocalSym};
+use crate::sema::types::scope::FuncDeclId;
+use crate::sema::types::{self, Sc, Ty, TyId};
+use crate::sema::{Dir, ParamSig, Sema};
+use crate::span::Span;
+use spirv::ExecutionMode as EM;
+
+/// D3D12: a mesh shader outputs at most 256 vertices and 256 primitives.
+const MAX_OUTPUTS: u32 = 256;
+
+/// Which output array a mesh shader parameter is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::sema) enum MeshArray {
+    Vertices,
+    Indices,
+    Primitives,
+}
+
+impl MeshArray {
+    fn name(self) -> &'static str {
+        match self {
+            MeshArray::Vertices => "vertices",
+            MeshArray::Indices => "indices",
+            MeshArray::Primitives => "primitives",
+        }
+    }
+}
+
+/// The primitive a mesh shader outputs (`[outputtopology]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::sema) enum Topology {
+    Point,
+    Line,
+    Triangle,
+}
+
+impl Topology {
+    /// Vertices per primitive: the length of an `indices` element.
+    fn vertices(self) -> u8 {
+        match self {
+            Topology::Point => 1,
+            Topology::Line => 2,
+            Topology::Triangle => 3,
+        }
+    }
+}
+
+/// One output array of the mesh shader: the parameter (name and span, to
+/// tell it from a local of the same name) and its variables.
+#[derive(Clone, Debug)]
+pub(in crate::sema) struct MeshOutput {
+    name: Symbol,
+    span: Span,
+    tree: VertexIo,
+}
+
+/// The mesh and amplification state of the entry point.
+#[derive(Default)]
+pub struct MeshState {
+    /// The output topology, once `[outputtopology]` is read.
+    topology: Option<Topology>,
+    outputs: Vec<MeshOutput>,
+    /// Amplification shaders: the groupshared variables some code passes to
+    /// `DispatchMesh` (found before declarations, so that they are made in
+    /// `TaskPayload` memory).
+    pub(in crate::sema) payload_names: Vec<Symbol>,
+}
+
+/// The groupshared variables named as the payload (4th argument) of a
+/// `DispatchMesh` call anywhere in `items`.
+pub(in crate::sema) fn dispatch_payloads(items: &[ast::Item]) -> Vec<Symbol> {
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            ast::Item::Function(f) => {
+                if let Some(body) = &f.body {
+                    out.extend(crate::sema::decl::ast_scan::call_arg_roots(
+                        body,
+                        "DispatchMesh",
+                        3,
+                    ));
+                }
+            }
+            ast::Item::Namespace(ns) => out.extend(dispatch_payloads(&ns.items)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The mesh modifier of a parameter, with its span.
+fn mesh_modifier(p: &ParamSig<'_>) -> Option<(Option<MeshArray>, Span)> {
+    p.modifiers.list.iter().find_map(|&(m, span)| match m {
+        ast::Modifier::Vertices => Some((Some(MeshArray::Vertices), span)),
+        ast::Modifier::Indices => Some((Some(MeshArray::Indices), span)),
+        ast::Modifier::Primitives => Some((Some(MeshArray::Primitives), span)),
+        ast::Modifier::Payload => Some((None, span)),
+        _ => None,
+    })
+}
+
+impl<'a> Sema<'a> {
+    /// Picks SPV_EXT_mesh_shader, or SPV_NV_mesh_shader when
+    /// `-fspv-extension=SPV_NV_mesh_shader` asks for it; the EXT extension
+    /// needs SPIR-V 1.4.
+    fn choose_mesh_extension(&mut self, fspan: Span) {
+        let nv_asked = self
+            .opts
+            .allowed_extensions
+            .iter()
+            .any(|e| e == "SPV_NV_mesh_shader");
+        if nv_asked {
+            self.module
+                .required_capabilities
+                .push(spirv::Capability::MeshShadingNV);
+            self.push(
+                Diagnostic::error(
+                    codes::UNSUPPORTED,
+                    "not supported yet: SPV_NV_mesh_shader (mesh shaders compile to SPV_EXT_mesh_shader)",
+                )
+                .label(fspan, "entry point")
+                .note("leave out -fspv-extension=SPV_NV_mesh_shader to get SPV_EXT_mesh_shader"),
+            );
+            return;
+        }
+        if self.opts.target_env.spirv_version() < (1, 4) {
+            self.push(
+                Diagnostic::error(
+                    codes::BAD_OPTION,
+                    format!(
+                        "{} shaders need SPIR-V 1.4 (SPV_EXT_mesh_shader), but -fspv-target-env={} gives SPIR-V {}.{}",
+                        self.stage.name(),
+                        self.opts.target_env.name(),
+                        self.opts.target_env.spirv_version().0,
+                        self.opts.target_env.spirv_version().1
+                    ),
+                )
+                .label(fspan, "entry point")
+                .note("use -fspv-target-env=vulkan1.1spirv1.4 or later"),
+            );
+        }
+    }
+
+    /// The execution modes of a mesh shader: the output topology and the
+    /// vertex and primitive counts; checks the output parameters.
+    pub(super) fn mesh_modes(
+        &mut self,
+        id: FuncDeclId,
+        params: &[ParamSig<'a>],
+    ) -> Vec<(EM, Vec<u32>)> {
+        let fspan = self.decls.funcs[id].ast.name.span;
+        self.choose_mesh_extension(fspan);
+        let mut modes = Vec::new();
+        let topology = match self.entry_attr(id, "outputtopology") {
+            None => {
+                self.missing_entry_attr(id, "outputtopology", "[outputtopology(\"triangle\")]");
+                None
+            }
+            Some(a) => match self.string_arg(a, "outputtopology").as_deref() {
+                Some("triangle") => Some(Topology::Triangle),
+                Some("line") => Some(Topology::Line),
+                Some("point") => Some(Topology::Point),
+                Some(other) => {
+                    self.push(
+                        Diagnostic::error(
+                            codes::BAD_ATTRIBUTE,
+                            format!("unknown output topology \"{other}\""),
+                        )
+                        .label(a.span, "expected \"triangle\", \"line\" or \"point\""),
+                    );
+                    None
+                }
+                None => None,
+            },
+        };
+        if let Some(t) = topology {
+            modes.push((
+                match t {
+                    Topology::Triangle => EM::OutputTrianglesEXT,
+                    Topology::Line => EM::OutputLinesEXT,
+                    Topology::Point => EM::OutputPoints,
+                },
+                Vec::new(),
+            ));
+        }
+        self.entry.mesh.topology = topology;
+        let mut seen: Vec<(MeshArray, Span, u32)> = Vec::new();
+        for p in params {
+            let Some((Some(kind), mspan)) = mesh_modifier(p) else {
+                continue;
+            };
+            if p.dir != Dir::Out {
+                self.error(
+                    codes::BAD_SEMANTIC,
+                    format!("a `{}` array must be an `out` parameter", kind.name()),
+                    mspan,
+                    "add `out`",
+                );
+                continue;
+            }
+            let Ty::Array(elem, Some(n)) = *self.types.get(p.ty) else {
+                self.push(
+                    Diagnostic::error(
+                        codes::SEMANTIC_TYPE,
+                        format!(
+                            "a `{}` parameter is an array of one dimension, not `{}`",
+                            kind.name(),
+                            self.ty_name(p.ty)
+                        ),
+                    )
+                    .label(
+                        p.span,
+                        "declare it as an array, e.g. `out vertices V verts[64]`",
+                    ),
+                );
+                continue;
+            };
+            if matches!(self.types.get(elem), Ty::Array(..)) {
+                self.error(
+                    codes::SEMANTIC_TYPE,
+                    format!("a `{}` parameter is an array of one dimension", kind.name()),
+                    p.span,
+                    "an array of arrays",
+                );
+                continue;
+            }
+            if let Some(&(_, first, _)) = seen.iter().find(|(k, _, _)| *k == kind) {
+                self.push(
+                    Diagnostic::error(
+                        codes::BAD_SEMANTIC,
+                        format!("a mesh shader has one `{}` parameter", kind.name()),
+                    )
+                    .label(mspan, "second one")
+                    .label(first, "first one"),
+                );
+                continue;
+            }
+            if n > MAX_OUTPUTS {
+                self.push(
+                    Diagnostic::error(
+                        codes::SEMANTIC_TYPE,
+                        format!(
+                            "a mesh shader outputs at most {MAX_OUTPUTS} {}, not {n}",
+                            if kind == MeshArray::Vertices {
+                                "vertices"
+                            } else {
+                                "primitives"
+                            }
+                        ),
+                    )
+                    .label(p.span, format!("{n} elements")),
+                );
+            }
+            if kind == MeshArray::Indices
+                && let Some(t) = topology
+            {
+                self.check_indices_type(elem, t, p.span);
+            }
+            seen.push((kind, mspan, n));
+        }
+        let count = |k: MeshArray| seen.iter().find(|s| s.0 == k).map(|s| s.2);
+        match count(MeshArray::Vertices) {
+            Some(n) => modes.push((EM::OutputVertices, vec![n])),
+            None => self.push(
+                Diagnostic::error(
+                    codes::BAD_SEMANTIC,
+                    format!(
+                        "mesh shader entry point `{}` has no `out vertices` parameter",
+                        self.decls.funcs[id].name
+                    ),
+                )
+                .label(fspan, "declared here")
+                .note("add a parameter such as `out vertices VertexOut verts[64]`"),
+            ),
+        }
+        match count(MeshArray::Indices) {
+            Some(n) => {
+                if let Some(m) = count(MeshArray::Primitives)
+                    && m != n
+                    && let Some(&(_, span, _)) = seen.iter().find(|s| s.0 == MeshArray::Primitives)
+                {
+                    self.push(
+                        Diagnostic::error(
+                            codes::SEMANTIC_TYPE,
+                            format!(
+                                "the `primitives` array has {m} elements but the `indices` array {n}"
+                            ),
+                        )
+                        .label(span, "one element per primitive, as `indices` has"),
+                    );
+                }
+                modes.push((EM::OutputPrimitivesEXT, vec![n]));
+            }
+            None => self.push(
+                Diagnostic::error(
+                    codes::BAD_SEMANTIC,
+                    format!(
+                        "mesh shader entry point `{}` has no `out indices` parameter",
+                        self.decls.funcs[id].name
+                    ),
+                )
+                .label(fspan, "declared here")
+                .note("add a parameter such as `out indices uint3 tris[128]`"),
+            ),
+        }
+        modes
+    }
+
+    /// The element of an `indices` array: `uint3` for triangles, `uint2`
+    /// for lines, `uint` for points.
+    fn check_indices_type(&mut self, elem: TyId, t: Topology, span: Span) {
+        let n = t.vertices();
+        let ok = match *self.types.get(elem) {
+            Ty::Scalar(Sc::U32) => n == 1,
+            Ty::Vector(Sc::U32, k) => k == n,
+            _ => false,
+        };
+        if !ok {
+            let want = if n == 1 {
+                "uint".to_string()
+            } else {
+                format!("uint{n}")
+            };
+            let topo = match t {
+                Topology::Point => "point",
+                Topology::Line => "line",
+                Topology::Triangle => "triangle",
+            };
+            self.push(
+                Diagnostic::error(
+                    codes::SEMANTIC_TYPE,
+                    format!(
+                        "the indices of a {topo} mesh are `{want}`, not `{}`",
+                        self.ty_name(elem)
+                    ),
+                )
+                .label(span, format!("declare the elements as `{want}`"))
+                .note(format!(
+                    "[outputtopology(\"{topo}\")] gives each primitive {n} vertex {}",
+                    if n == 1 { "index" } else { "indices" }
+                )),
+            );
+        }
+    }
+
+    /// Amplification shaders: the extension, and `DispatchMesh`'s payload.
+    pub(super) fn amplification_setup(&mut self, id: FuncDeclId) {
+        let fspan = self.decls.funcs[id].ast.name.span;
+        self.choose_mesh_extension(fspan);
+    }
+
+    /// The payload variable of `DispatchMesh`: made in `TaskPayload`
+    /// memory instead of `Workgroup` (SPV_EXT_mesh_shader).
+    pub(in crate::sema) fn groupshared_space(&self, name: Symbol) -> ir::AddressSpace {
+        if self.stage == Stage::Amplification && self.entry.mesh.payload_names.contains(&name) {
+            ir::AddressSpace::TaskPayload
+        } else {
+            ir::AddressSpace::Workgroup
+        }
+    }
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// The argument for a mesh or amplification shader parameter that is
+    /// an output array or the payload; `None` for the others. Reports user
+    /// semantics, which these stages do not have as inputs or plain outputs.
+    pub(super) fn mesh_param(
+        &mut self,
+        io: &mut Io,
+        p: &ParamSig<'a>,
+        vk: VkLoc,
+        name: &str,
+    ) -> Option<Option<ir::Handle<ir::Expression>>> {
+        match mesh_modifier(p) {
+            Some((Some(kind), _)) if self.s.stage == Stage::Mesh && p.dir == Dir::Out => {
+                Some(self.mesh_output(io, kind, p, vk, name))
+            }
+            // Reported with the execution modes.
+            Some((Some(_), _)) if self.s.stage == Stage::Mesh => Some(None),
+            Some((None, mspan)) if self.s.stage == Stage::Mesh => {
+                Some(self.mesh_payload_input(p, mspan))
+            }
+            Some((_, mspan)) => {
+                self.s.error(
+                    codes::BAD_SEMANTIC,
+                    format!(
+                        "this modifier marks mesh shader parameters; this is {}",
+                        super::mesh_calls::a_shader(self.s.stage)
+                    ),
+                    mspan,
+                    "mesh shaders only",
+                );
+                Some(None)
+            }
+            None => {
+                let builtin = crate::sema::decl::find_attr(p.attrs, "vk::builtin").is_some();
+                if let Some((sem, sspan)) = p.semantic
+                    && !builtin
+                    && !sem.as_str().to_ascii_lowercase().starts_with("sv_")
+                    && self.s.types.as_struct(p.ty).is_none()
+                {
+                    self.s.push(
+                        Diagnostic::error(
+                            codes::BAD_SEMANTIC,
+                            format!(
+                                "user semantic `{sem}` on a parameter of {}",
+                                super::mesh_calls::a_shader(self.s.stage)
+                            ),
+                        )
+                        .label(sspan, "not a system value")
+                        .note(if self.s.stage == Stage::Mesh {
+                            "a mesh shader's outputs are its `out vertices` and `out primitives` arrays; it reads other data through `in payload` and resources"
+                        } else {
+                            "an amplification shader reads only system values; it passes data on through `DispatchMesh`'s payload"
+                        }),
+                    );
+                    return Some(None);
+                }
+                None
+            }
+        }
+    }
+
+    /// An `out vertices`/`out primitives`/`out indices` array: its output
+    /// variables, recorded for the assignments in the body. The argument
+    /// is a temporary nothing reads.
+    fn mesh_output(
+        &mut self,
+        io: &mut Io,
+        kind: MeshArray,
+        p: &ParamSig<'a>,
+        vk: VkLoc,
+        name: &str,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        let Ty::Array(elem, Some(n)) = *self.s.types.get(p.ty) else {
+            return None;
+        };
+        let before = self.s.module.globals.len();
+        let tree = if kind == MeshArray::Indices {
+            let topology = self.s.entry.mesh.topology?;
+            let (b, vname) = match topology {
+                Topology::Triangle => (
+                    spirv::BuiltIn::PrimitiveTriangleIndicesEXT,
+                    "gl_PrimitiveTriangleIndicesEXT",
+                ),
+                Topology::Line => (
+                    spirv::BuiltIn::PrimitiveLineIndicesEXT,
+                    "gl_PrimitiveLineIndicesEXT",
+                ),
+                Topology::Point => (
+                    spirv::BuiltIn::PrimitivePointIndicesEXT,
+                    "gl_PrimitivePointIndicesEXT",
+                ),
+            };
+            let arr = self.s.types.array(elem, Some(n));
+            let g = self.builtin_var(io, b, IoDir::Output, vname, arr);
+            VertexIo::Var {
+                g,
+                ty: elem,
+                var_ty: elem,
+            }
+        } else {
+            self.vertex_io(io, IoDir::Output, elem, n, p.semantic, vk, name, p.span)?
+        };
+        if kind == MeshArray::Primitives {
+            let made: Vec<_> = self
+                .s
+                .module
+                .globals
+                .iter()
+                .filter(|(g, _)| g.index() >= before)
+                .map(|(g, _)| g)
+                .collect();
+            for g in made {
+                self.s
+                    .module
+                    .io_decorations
+                    .push((g, spirv::Decoration::PerPrimitiveEXT));
+            }
+        }
+        if let Some(pname) = p.name {
+            self.s.entry.mesh.outputs.push(MeshOutput {
+                name: pname,
+                span: p.span,
+                tree,
+            });
+        }
+        let (tmp, _) = self.temp(p.ty);
+        Some(tmp)
+    }
+
+    /// A mesh shader's `in payload` struct: the `TaskPayload` variable the
+    /// amplification shader wrote, loaded.
+    fn mesh_payload_input(
+        &mut self,
+        p: &ParamSig<'a>,
+        mspan: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        if p.dir != Dir::In {
+            self.s.error(
+                codes::BAD_SEMANTIC,
+                "a `payload` parameter must be an `in` parameter",
+                mspan,
+                "the mesh shader reads the payload",
+            );
+            return None;
+        }
+        if self.s.types.as_struct(p.ty).is_none() {
+            self.s.push(
+                Diagnostic::error(
+                    codes::SEMANTIC_TYPE,
+                    format!("a payload is a struct, not `{}`", self.s.ty_name(p.ty)),
+                )
+                .label(p.span, "wrap the data in a struct"),
+            );
+            return None;
+        }
+        let it = self.s.ir_ty(p.ty);
+        let name = p
+            .name
+            .map(|n| n.to_string())
+            .unwrap_or_else(|| "payload".into());
+        let g = ir::build::add_global(&mut self.s.module, &name, ir::AddressSpace::TaskPayload, it);
+        let pty = self.ptr_type(it, ir::AddressSpace::TaskPayload);
+        let ptr = self.add(ir::Expression::GlobalVariable(g), pty);
+        Some(self.add(ir::Expression::Load { pointer: ptr }, it))
+    }
+
+    /// The mesh output array `path` names in the entry function, if any.
+    fn mesh_output_named(&self, path: &ast::Path) -> Option<MeshOutput> {
+        if !path.is_single() || Some(self.fb.handle) != self.s.entry.user {
+            return None;
+        }
+        let name = path.last().name;
+        let out = self.s.entry.mesh.outputs.iter().find(|o| o.name == name)?;
+        match self.fb.locals.lookup(name) {
+            Some(LocalSym::Var(lv)) if lv.span == out.span => Some(out.clone()),
+            _ => None,
+        }
+    }
+
+    /// A mesh output array used other than by assigning to its elements.
+    pub(in crate::sema) fn mesh_output_read(
+        &mut self,
+        path: &ast::Path,
+        span: Span,
+    ) -> Option<Val> {
+        let out = self.mesh_output_named(path)?;
+        Some(self.error(
+            codes::NOT_ASSIGNABLE,
+            format!(
+                "the mesh output array `{}` can only be written, element by element",
+                out.name
+            ),
+            span,
+            format!("assign to its elements, e.g. `{}[i] = …`", out.name),
+        ))
+    }
+}
+
+/// Where an assignment into a mesh output goes.
+enum MeshLhs {
+    /// The whole array (not assignable), and its variables.
+    Root(Span, VertexIo),
+    /// Element `index` of the variables in `node`.
+    Part {
+        node: VertexIo,
+        index: ir::Handle<ir::Expression>,
+    },
+    /// An ordinary place (inside one output variable's element, or a
+    /// temporary written back).
+    Val(Val),
+}
+
+/// A temporary standing for element `index` of `node`, stored back after
+/// the assignment.
+struct WriteBack {
+    node: VertexIo,
+    index: ir::Handle<ir::Expression>,
+    tmp: ir::Handle<ir::Expression>,
+    ty: TyId,
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// An assignment whose target is inside a mesh output array: stores
+    /// into the output variables. `None` when the target is something else.
+    pub(in crate::sema) fn mesh_assign(
+        &mut self,
+        op: Option<ast::BinaryOp>,
+        l: &'a ast::Expr,
+        r: &'a ast::Expr,
+        span: Span,
+    ) -> Option<Val> {
+        if self.s.stage != Stage::Mesh || self.s.entry.mesh.outputs.is_empty() {
+            return None;
+        }
+        let mut backs = Vec::new();
+        let lhs = self.mesh_lhs(l, &mut backs)?;
+        let result = match lhs {
+            None => {
+                let _ = self.expr(r);
+                Val::error()
+            }
+            Some(MeshLhs::Root(rspan, _)) => self.error(
+                codes::NOT_ASSIGNABLE,
+                "a mesh output array is written element by element",
+                rspan,
+                "assign to `name[i]` or its fields",
+            ),
+            Some(MeshLhs::Part { node, index }) if op.is_none() => {
+                let ty = node_ty(&node);
+                let v = self.expr_as(r, ty);
+                match self.value(&v) {
+                    Some(h) => {
+                        self.store_vertex_io_at(&node, h, index, span);
+                        Val::expr(ty, h)
+                    }
+                    None => Val::error(),
+                }
+            }
+            Some(MeshLhs::Part { node, index }) => {
+                let v = self.write_back_place(node, index, &mut backs);
+                self.assign_to(op, v, l.span, r, span)
+            }
+            Some(MeshLhs::Val(v)) => self.assign_to(op, v, l.span, r, span),
+        };
+        for b in backs.into_iter().rev() {
+            let it = self.s.ir_ty(b.ty);
+            let v = self.add(ir::Expression::Load { pointer: b.tmp }, it);
+            self.store_vertex_io_at(&b.node, v, b.index, span);
+        }
+        Some(result)
+    }
+
+    /// Resolves the target of an assignment: `None` when it is not in a
+    /// mesh output, `Some(None)` after an error.
+    fn mesh_lhs(
+        &mut self,
+        e: &'a ast::Expr,
+        backs: &mut Vec<WriteBack>,
+    ) -> Option<Option<MeshLhs>> {
+        match &e.kind {
+            ast::ExprKind::Name(path) => {
+                let out = self.mesh_output_named(path)?;
+                Some(Some(MeshLhs::Root(e.span, out.tree)))
+            }
+            ast::ExprKind::Index(b, i) => {
+                let base = self.mesh_lhs(b, backs)?;
+                Some(base.and_then(|base| self.mesh_index(base, i, e.span, backs)))
+            }
+            ast::ExprKind::Member(b, id) => {
+                let base = self.mesh_lhs(b, backs)?;
+                Some(base.and_then(|base| self.mesh_member(base, *id, e.span, backs)))
+            }
+            _ => None,
+        }
+    }
+
+    fn mesh_index(
+        &mut self,
+        base: MeshLhs,
+        i: &'a ast::Expr,
+        span: Span,
+        backs: &mut Vec<WriteBack>,
+    ) -> Option<MeshLhs> {
+        let out = match base {
+            MeshLhs::Root(_, node) => {
+                let iv = self.expr(i);
+                let index = self.index_value(iv, i.span)?;
+                return Some(MeshLhs::Part { node, index });
+            }
+            MeshLhs::Part { node, index } => self.write_back_place(node, index, backs),
+            MeshLhs::Val(v) => v,
+        };
+        let iv = self.expr(i);
+        Some(MeshLhs::Val(self.index_val(out, iv, i.span, span)))
+    }
+
+    fn mesh_member(
+        &mut self,
+        base: MeshLhs,
+        id: ast::Ident,
+        span: Span,
+        backs: &mut Vec<WriteBack>,
+    ) -> Option<MeshLhs> {
+        let v = match base {
+            MeshLhs::Root(rspan, _) => {
+                self.error(
+                    codes::NOT_ASSIGNABLE,
+                    "a mesh output array is written element by element",
+                    rspan,
+                    "index it first",
+                );
+                return None;
+            }
+            MeshLhs::Part {
+                node: VertexIo::Struct { ty, parts },
+                index,
+            } => {
+                if let Some(k) = self.struct_part_index(ty, id.name) {
+                    let node = parts.get(k)?.clone();
+                    return Some(MeshLhs::Part { node, index });
+                }
+                self.write_back_place(VertexIo::Struct { ty, parts }, index, backs)
+            }
+            MeshLhs::Part { node, index } => self.write_back_place(node, index, backs),
+            MeshLhs::Val(v) => v,
+        };
+        Some(MeshLhs::Val(self.member(v, id, span)))
+    }
+
+    /// The position of field `name` among the parts of a struct's
+    /// variables (the base first, then the fields that are not shared
+    /// bit-field units).
+    fn struct_part_index(&self, ty: TyId, name: Symbol) -> Option<usize> {
+        let sid = self.s.types.as_struct(ty)?;
+        let info = self.s.types.struct_info(sid);
+        let first = usize::from(info.base.is_some());
+        info.fields
+            .iter()
+            .filter(|f| !f.bits.is_some_and(|b| b.shares))
+            .position(|f| f.name == name)
+            .map(|k| k + first)
+    }
+
+    /// A place for element `index` of `node`: into the output variable
+    /// itself when it holds the HLSL type, else a temporary loaded from
+    /// the outputs and stored back after the assignment.
+    fn write_back_place(
+        &mut self,
+        node: VertexIo,
+        index: ir::Handle<ir::Expression>,
+        backs: &mut Vec<WriteBack>,
+    ) -> Val {
+        if let VertexIo::Var { g, ty, var_ty } = node
+            && ty == var_ty
+        {
+            let mem = self.s.ir_ty(ty);
+            let gt = self.s.module.globals[g].ty;
+            let gpty = self.ptr_type(gt, ir::AddressSpace::Output);
+            let epty = self.ptr_type(mem, ir::AddressSpace::Output);
+            let base = self.add(ir::Expression::GlobalVariable(g), gpty);
+            let ptr = self.add(ir::Expression::Access { base, index }, epty);
+            return Val::place(
+                ty,
+                Place::Ptr {
+                    ptr,
+                    mem,
+                    space: ir::AddressSpace::Output,
+                },
+                None,
+            );
+        }
+        let ty = node_ty(&node);
+        let (tmp, it) = self.temp(ty);
+        if let Some(v) = self.load_vertex_io_at(&node, index) {
+            self.stmt(ir::Statement::Store {
+                pointer: tmp,
+                value: v,
+            });
+        }
+        backs.push(WriteBack {
+            node,
+            index,
+            tmp,
+            ty,
+        });
+        Val::place(ty, Place::function(tmp, it), None)
+    }
+
+    /// Loads element `index` of the variables in `node` as its HLSL type.
+    fn load_vertex_io_at(
+        &mut self,
+        node: &VertexIo,
+        index: ir::Handle<ir::Expression>,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        match node {
+            VertexIo::Var { g, ty, var_ty } => {
+                let gt = self.s.module.globals[*g].ty;
+                let gpty = self.ptr_type(gt, ir::AddressSpace::Output);
+                let et = self.s.ir_ty(*var_ty);
+                let epty = self.ptr_type(et, ir::AddressSpace::Output);
+                let base = self.add(ir::Expression::GlobalVariable(*g), gpty);
+                let p = self.add(ir::Expression::Access { base, index }, epty);
+                let v = self.add(ir::Expression::Load { pointer: p }, et);
+                let c = self.cast(Val::expr(*var_ty, v), *ty, Span::default());
+                self.value(&c)
+            }
+            VertexIo::Distance {
+                g,
+                ty,
+                size,
+                offset,
+                count,
+            } => {
+                let gt = self.s.module.globals[*g].ty;
+                let gpty = self.ptr_type(gt, ir::AddressSpace::Output);
+                let one = self.s.types.array(types::FLOAT, Some(*size));
+                let one_it = self.s.ir_ty(one);
+                let opty = self.ptr_type(one_it, ir::AddressSpace::Output);
+                let ft = self.s.ir_ty(types::FLOAT);
+                let fpty = self.ptr_type(ft, ir::AddressSpace::Output);
+                let base = self.add(ir::Expression::GlobalVariable(*g), gpty);
+                let vert = self.add(ir::Expression::Access { base, index }, opty);
+                let mut comps = Vec::new();
+                for j in 0..*count {
+                    let p = self.add(
+                        ir::Expression::AccessIndex {
+                            base: vert,
+                            index: offset + j,
+                        },
+                        fpty,
+                    );
+                    comps.push(self.add(ir::Expression::Load { pointer: p }, ft));
+                }
+                let it = self.s.ir_ty(*ty);
+                Some(if comps.len() == 1 {
+                    comps[0]
+                } else {
+                    self.add(
+                        ir::Expression::Compose {
+                            ty: it,
+                            components: comps,
+                        },
+                        it,
+                    )
+                })
+            }
+            // A whole struct is assigned whole: nothing to load.
+            VertexIo::Struct { .. } => None,
+        }
+    }
+}
+
+/// The HLSL type of the value `node` holds per element.
+fn node_ty(node: &VertexIo) -> TyId {
+    match node {
+        VertexIo::Var { ty, .. } | VertexIo::Struct { ty, .. } | VertexIo::Distance { ty, .. } => {
+            *ty
+        }
+    }
+}
