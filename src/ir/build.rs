@@ -131,7 +131,11 @@ impl Body {
         self.current().last().is_some_and(|s| {
             matches!(
                 s,
-                Statement::Return { .. } | Statement::Break | Statement::Continue | Statement::Kill
+                Statement::Return { .. }
+                    | Statement::Break
+                    | Statement::Continue
+                    | Statement::Kill
+                    | Statement::EndHit { .. }
             )
         })
     }

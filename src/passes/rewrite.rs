@@ -147,7 +147,11 @@ impl<'a> Cx<'a> {
         for s in old {
             let terminator = matches!(
                 s,
-                Statement::Break | Statement::Continue | Statement::Return { .. } | Statement::Kill
+                Statement::Break
+                    | Statement::Continue
+                    | Statement::Return { .. }
+                    | Statement::Kill
+                    | Statement::EndHit { .. }
             );
             self.statement(rw, s);
             if terminator {
@@ -198,6 +202,7 @@ impl<'a> Cx<'a> {
                                     | Statement::Continue
                                     | Statement::Return { .. }
                                     | Statement::Kill
+                                    | Statement::EndHit { .. }
                             )
                         );
                         if ends {
@@ -269,7 +274,9 @@ impl<'a> Cx<'a> {
                 // Statement results are appended when their statement is
                 // reached, so a dropped statement leaves none behind.
                 let result = match &mut s {
-                    Statement::Call { result, .. } | Statement::Atomic { result, .. } => result,
+                    Statement::Call { result, .. }
+                    | Statement::Atomic { result, .. }
+                    | Statement::Ray { result, .. } => result,
                     Statement::Subgroup { result, .. } => {
                         let r = *result;
                         self.define_result(r);
