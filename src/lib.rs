@@ -362,6 +362,14 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
         invert_y: options.invert_y,
         dx_position_w: options.dx_position_w,
         spv_reflect: options.spv_reflect,
+        nv_ray_tracing: options
+            .allowed_extensions
+            .iter()
+            .any(|e| e == "SPV_NV_ray_tracing")
+            && !options
+                .allowed_extensions
+                .iter()
+                .any(|e| e == "SPV_KHR_ray_tracing"),
     };
     // `-Zi`: NonSemantic.Shader.DebugInfo.100, resolved through the
     // source map.

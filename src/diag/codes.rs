@@ -229,6 +229,14 @@ pub const MISALIGNED_OFFSET: Code = Code("E0610");
 /// A feature the target profile's shader model does not have (derivatives
 /// in compute shaders need 6.6, `SampleCmpLevel` 6.7, `SampleCmpBias` 6.8).
 pub const SHADER_MODEL_TOO_OLD: Code = Code("E0611");
+/// A ray tracing entry whose signature does not fit its stage (a
+/// closest-hit shader without its payload and attributes, a ray
+/// generation shader with parameters), or a ray tracing stage outside a
+/// library profile.
+pub const RAY_TRACING_ENTRY: Code = Code("E0620");
+/// A ray payload, hit attribute or callable data type that is not a
+/// struct.
+pub const RAY_TRACING_TYPE: Code = Code("E0621");
 /// Two resources given the same binding (warning, as DXC).
 pub const BINDING_OVERLAP: Code = Code("W0601");
 

@@ -136,6 +136,7 @@ impl Body {
                     | Statement::Continue
                     | Statement::Kill
                     | Statement::EmitMeshTasks { .. }
+                    | Statement::EndHit { .. }
             )
         })
     }

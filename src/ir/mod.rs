@@ -277,6 +277,9 @@ pub enum TypeInner {
         image: Handle<Type>,
     },
     AccelerationStructure,
+    /// The state of an inline ray query (`RayQuery<flags>`,
+    /// OpTypeRayQueryKHR); only ever in a function-local variable.
+    RayQuery,
     /// A pointer, the type of variable references and access chains.
     Pointer {
         base: Handle<Type>,
@@ -318,6 +321,30 @@ pub enum AddressSpace {
     Output,
     /// Textures, samplers, acceleration structures (UniformConstant).
     Handle,
+    /// Ray tracing (SPV_KHR_ray_tracing) interface storage: see
+    /// [`RayStorage`].
+    Ray(RayStorage),
+}
+
+/// The storage classes of ray tracing interface variables (SPIR-V.rst,
+/// "Interface Variables"). None of them has an initialiser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RayStorage {
+    /// The payload a `TraceRay` call passes (`RayPayloadKHR`).
+    Payload,
+    /// The payload an any-hit, closest-hit or miss shader receives
+    /// (`IncomingRayPayloadKHR`).
+    IncomingPayload,
+    /// Hit attributes: written by `ReportHit`, read by hit shaders
+    /// (`HitAttributeKHR`).
+    HitAttribute,
+    /// The argument a `CallShader` call passes (`CallableDataKHR`).
+    CallableData,
+    /// What a callable shader receives (`IncomingCallableDataKHR`).
+    IncomingCallableData,
+    /// `[[vk::shader_record_ext]]`/`[[vk::shader_record_nv]]` buffers: a
+    /// block laid out as a storage buffer (`ShaderRecordBufferKHR`).
+    ShaderRecord,
 }
 
 /// Descriptor set and binding of a resource.
@@ -792,6 +819,8 @@ pub enum Expression {
     AtomicResult,
     /// The result of a `Subgroup` statement.
     SubgroupResult,
+    /// The result of a `Ray` statement.
+    RayResult,
 }
 
 // ---------------------------------------------------------------------------
@@ -997,11 +1026,90 @@ pub enum Statement {
         z: Handle<Expression>,
         payload: Option<Handle<Expression>>,
     },
+    /// A ray tracing or ray query operation (SPV_KHR_ray_tracing,
+    /// SPV_KHR_ray_query); `result` is a `RayResult` expression when the
+    /// operation gives a value. Its operands are in `args`, as
+    /// [`RayOperation`] lists them.
+    Ray {
+        op: RayOperation,
+        args: Vec<Handle<Expression>>,
+        result: Option<Handle<Expression>>,
+    },
+    /// A terminator of any-hit shaders: `IgnoreHit` and
+    /// `AcceptHitAndEndSearch` end the invocation (OpIgnoreIntersectionKHR,
+    /// OpTerminateRayKHR).
+    EndHit {
+        /// `AcceptHitAndEndSearch` (else `IgnoreHit`).
+        accept: bool,
+    },
     /// Source-level debug information (`-Zi`): no effect on what the shader
     /// computes. Sema writes these only when debug information is asked
     /// for; passes keep them in order with the code around them, and the
     /// backend writes them as NonSemantic.Shader.DebugInfo.100.
     Debug(DebugInfo),
+}
+
+/// A ray tracing or ray query operation of [`Statement::Ray`], with the
+/// operands it takes in `args`, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RayOperation {
+    /// `TraceRay`: acceleration structure, ray flags, cull mask, SBT
+    /// offset, SBT stride, miss index, origin, tmin, direction, tmax, and
+    /// the payload: a `GlobalVariable` in `Ray(Payload)` storage.
+    TraceRay,
+    /// `ReportHit`: hit t, hit kind (the attributes were stored to the
+    /// `Ray(HitAttribute)` global before). Gives a bool.
+    ReportHit,
+    /// `CallShader`: the SBT index and the data, a `GlobalVariable` in
+    /// `Ray(CallableData)` storage.
+    ExecuteCallable,
+    /// `q.TraceRayInline`: query pointer, acceleration structure, ray
+    /// flags, cull mask, origin, tmin, direction, tmax.
+    QueryInitialize,
+    /// `q.Proceed()`: query pointer. Gives a bool.
+    QueryProceed,
+    /// `q.Abort()`: query pointer.
+    QueryTerminate,
+    /// `q.CommitNonOpaqueTriangleHit()`: query pointer.
+    QueryConfirmIntersection,
+    /// `q.CommitProceduralPrimitiveHit(t)`: query pointer, hit t.
+    QueryGenerateIntersection,
+    /// A `Committed*`/`Candidate*`/ray getter: query pointer, then (for
+    /// the intersection getters) nothing more; `committed` picks the
+    /// committed (1) or candidate (0) intersection where the getter has one.
+    QueryGet {
+        what: RayQueryValue,
+        committed: bool,
+    },
+}
+
+/// What a ray query getter reads (SPV_KHR_ray_query's
+/// `OpRayQueryGet*KHR` instructions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RayQueryValue {
+    /// `CommittedStatus`/`CandidateType`: uint.
+    IntersectionType,
+    RayTMin,
+    RayFlags,
+    WorldRayOrigin,
+    WorldRayDirection,
+    /// `CommittedRayT` (and the candidate's, for triangles).
+    T,
+    InstanceCustomIndex,
+    InstanceId,
+    InstanceSbtOffset,
+    GeometryIndex,
+    PrimitiveIndex,
+    Barycentrics,
+    FrontFace,
+    /// `CandidateProceduralPrimitiveNonOpaque`: the negation of
+    /// OpRayQueryGetIntersectionCandidateAABBOpaqueKHR (sema negates).
+    CandidateAabbOpaque,
+    ObjectRayDirection,
+    ObjectRayOrigin,
+    /// A 4x3 matrix (SPIR-V: 4 columns of 3).
+    ObjectToWorld,
+    WorldToObject,
 }
 
 /// What a [`Statement::Debug`] says about the code around it.

@@ -25,6 +25,7 @@ impl Expression {
                 | Expression::CallResult(_)
                 | Expression::AtomicResult
                 | Expression::SubgroupResult
+                | Expression::RayResult
         )
     }
 
@@ -33,7 +34,10 @@ impl Expression {
     pub fn is_statement_result(&self) -> bool {
         matches!(
             self,
-            Expression::CallResult(_) | Expression::AtomicResult | Expression::SubgroupResult
+            Expression::CallResult(_)
+                | Expression::AtomicResult
+                | Expression::SubgroupResult
+                | Expression::RayResult
         )
     }
 
@@ -62,7 +66,8 @@ impl Expression {
             | E::LocalVariable(_)
             | E::CallResult(_)
             | E::AtomicResult
-            | E::SubgroupResult => {}
+            | E::SubgroupResult
+            | E::RayResult => {}
             E::Compose { components, .. } => components.iter().for_each(|&h| f(h)),
             E::Splat { value, .. } => f(*value),
             E::Swizzle { vector, .. } => f(*vector),
@@ -172,7 +177,8 @@ impl Expression {
             | E::LocalVariable(_)
             | E::CallResult(_)
             | E::AtomicResult
-            | E::SubgroupResult => {}
+            | E::SubgroupResult
+            | E::RayResult => {}
             E::Compose { components, .. } => components.iter_mut().for_each(m),
             E::Splat { value, .. } => m(value),
             E::Swizzle { vector, .. } => m(vector),
@@ -282,6 +288,7 @@ impl Statement {
             | S::Break
             | S::Continue
             | S::Kill
+            | S::EndHit { .. }
             | S::Barrier { .. }
             | S::EmitVertex { .. }
             | S::EndPrimitive { .. } => {}
@@ -315,7 +322,7 @@ impl Statement {
                 compare.iter().for_each(|&h| f(h));
             }
             S::Call { arguments, .. } => arguments.iter().for_each(|&h| f(h)),
-            S::Subgroup { args, .. } => args.iter().for_each(|&h| f(h)),
+            S::Subgroup { args, .. } | S::Ray { args, .. } => args.iter().for_each(|&h| f(h)),
             S::SetMeshOutputs {
                 vertices,
                 primitives,
@@ -346,6 +353,7 @@ impl Statement {
             | S::Break
             | S::Continue
             | S::Kill
+            | S::EndHit { .. }
             | S::Barrier { .. }
             | S::EmitVertex { .. }
             | S::EndPrimitive { .. } => {}
@@ -400,6 +408,10 @@ impl Statement {
                 m(y);
                 m(z);
                 payload.iter_mut().for_each(&mut m);
+            }
+            S::Ray { args, result, .. } => {
+                args.iter_mut().for_each(&mut m);
+                result.iter_mut().for_each(&mut m);
             }
             S::Debug(DebugInfo::Variable { value, .. }) => m(value),
             S::Debug(_) => {}

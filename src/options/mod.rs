@@ -30,6 +30,18 @@ pub enum Stage {
     Amplification,
     /// `lib_6_x`: a library of entry points chosen by attributes.
     Library,
+    /// `[shader("raygeneration")]` in a library.
+    RayGeneration,
+    /// `[shader("intersection")]` in a library.
+    Intersection,
+    /// `[shader("anyhit")]` in a library.
+    AnyHit,
+    /// `[shader("closesthit")]` in a library.
+    ClosestHit,
+    /// `[shader("miss")]` in a library.
+    Miss,
+    /// `[shader("callable")]` in a library.
+    Callable,
 }
 
 impl Stage {
@@ -45,6 +57,12 @@ impl Stage {
             Stage::Mesh => "mesh",
             Stage::Amplification => "amplification",
             Stage::Library => "library",
+            Stage::RayGeneration => "ray generation",
+            Stage::Intersection => "intersection",
+            Stage::AnyHit => "any-hit",
+            Stage::ClosestHit => "closest-hit",
+            Stage::Miss => "miss",
+            Stage::Callable => "callable",
         }
     }
 
@@ -59,7 +77,15 @@ impl Stage {
             Stage::Compute => "cs",
             Stage::Mesh => "ms",
             Stage::Amplification => "as",
-            Stage::Library => "lib",
+            // Ray tracing stages have no profile of their own: they are
+            // entries of a library.
+            Stage::Library
+            | Stage::RayGeneration
+            | Stage::Intersection
+            | Stage::AnyHit
+            | Stage::ClosestHit
+            | Stage::Miss
+            | Stage::Callable => "lib",
         }
     }
 
@@ -73,6 +99,12 @@ impl Stage {
             Stage::Domain => 4,
             Stage::Compute => 5,
             Stage::Library => 6,
+            Stage::RayGeneration => 7,
+            Stage::Intersection => 8,
+            Stage::AnyHit => 9,
+            Stage::ClosestHit => 10,
+            Stage::Miss => 11,
+            Stage::Callable => 12,
             Stage::Mesh => 13,
             Stage::Amplification => 14,
         }
@@ -89,8 +121,27 @@ impl Stage {
             "compute" => Stage::Compute,
             "mesh" => Stage::Mesh,
             "amplification" => Stage::Amplification,
+            "raygeneration" => Stage::RayGeneration,
+            "intersection" => Stage::Intersection,
+            "anyhit" => Stage::AnyHit,
+            "closesthit" => Stage::ClosestHit,
+            "miss" => Stage::Miss,
+            "callable" => Stage::Callable,
             _ => return None,
         })
+    }
+
+    /// The six ray tracing stages (DXR), entries of `lib_6_3`+ libraries.
+    pub fn is_ray_tracing(self) -> bool {
+        matches!(
+            self,
+            Stage::RayGeneration
+                | Stage::Intersection
+                | Stage::AnyHit
+                | Stage::ClosestHit
+                | Stage::Miss
+                | Stage::Callable
+        )
     }
 }
 

@@ -97,7 +97,10 @@ fn remove_write_only_stores(f: &mut Function) {
         }
     }
     walk_statements(&f.body, |s| match s {
-        Statement::Call { arguments, .. } => {
+        Statement::Call { arguments, .. }
+        | Statement::Ray {
+            args: arguments, ..
+        } => {
             for &a in arguments {
                 mark(f, a);
             }

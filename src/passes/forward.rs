@@ -301,7 +301,11 @@ fn stores_in(
         if stop_at_terminator
             && matches!(
                 s,
-                Statement::Break | Statement::Continue | Statement::Return { .. } | Statement::Kill
+                Statement::Break
+                    | Statement::Continue
+                    | Statement::Return { .. }
+                    | Statement::Kill
+                    | Statement::EndHit { .. }
             )
         {
             break;

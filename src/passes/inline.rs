@@ -561,7 +561,9 @@ fn apply_replacements(f: &mut Function, replace: &Replacements) {
     walk_statements_mut(&mut f.body, |s| {
         // Statement results are not uses: keep them.
         let result = match s {
-            Statement::Call { result, .. } | Statement::Atomic { result, .. } => *result,
+            Statement::Call { result, .. }
+            | Statement::Atomic { result, .. }
+            | Statement::Ray { result, .. } => *result,
             Statement::Subgroup { result, .. } => Some(*result),
             _ => None,
         };

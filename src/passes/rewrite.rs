@@ -152,6 +152,7 @@ impl<'a> Cx<'a> {
                     | Statement::Return { .. }
                     | Statement::Kill
                     | Statement::EmitMeshTasks { .. }
+                    | Statement::EndHit { .. }
             );
             self.statement(rw, s);
             if terminator {
@@ -202,6 +203,7 @@ impl<'a> Cx<'a> {
                                     | Statement::Continue
                                     | Statement::Return { .. }
                                     | Statement::Kill
+                                    | Statement::EndHit { .. }
                             )
                         );
                         if ends {
@@ -273,7 +275,9 @@ impl<'a> Cx<'a> {
                 // Statement results are appended when their statement is
                 // reached, so a dropped statement leaves none behind.
                 let result = match &mut s {
-                    Statement::Call { result, .. } | Statement::Atomic { result, .. } => result,
+                    Statement::Call { result, .. }
+                    | Statement::Atomic { result, .. }
+                    | Statement::Ray { result, .. } => result,
                     Statement::Subgroup { result, .. } => {
                         let r = *result;
                         self.define_result(r);

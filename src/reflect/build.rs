@@ -662,6 +662,7 @@ impl<'a> Reflector<'a> {
             TypeInner::Sampler { comparison: true } => "SamplerComparisonState".to_string(),
             TypeInner::SampledImage { .. } => "combined image sampler".to_string(),
             TypeInner::AccelerationStructure => "RaytracingAccelerationStructure".to_string(),
+            TypeInner::RayQuery => "RayQuery".to_string(),
             TypeInner::Pointer { base, .. } if depth < MAX_DEPTH => {
                 self.type_name(*base, depth + 1)
             }

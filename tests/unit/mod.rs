@@ -17,6 +17,7 @@ mod parse;
 mod passes;
 mod precise_spirv;
 mod preprocess;
+mod raytracing;
 mod reflect;
 mod runtime;
 mod runtime_fma;

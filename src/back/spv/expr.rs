@@ -243,7 +243,8 @@ impl FunctionWriter<'_, '_> {
             | Expression::FunctionArgument(_)
             | Expression::CallResult(_)
             | Expression::AtomicResult
-            | Expression::SubgroupResult => {
+            | Expression::SubgroupResult
+            | Expression::RayResult => {
                 // Set up front or by their statement; nothing to evaluate.
                 return Ok(self.values[h.index()].clone());
             }

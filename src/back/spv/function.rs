@@ -513,6 +513,8 @@ impl<'a> FunctionWriter<'_, 'a> {
                 }
             },
             Statement::Kill => self.terminate(Op::Kill, vec![])?,
+            Statement::EndHit { accept } => self.write_end_hit(*accept)?,
+            Statement::Ray { op, args, result } => self.write_ray(*op, args, *result)?,
             Statement::Barrier { memory, execution } => self.write_barrier(*memory, *execution)?,
             Statement::Store { pointer, value } => self.write_store(*pointer, *value)?,
             Statement::ImageStore {

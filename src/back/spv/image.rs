@@ -41,7 +41,10 @@ impl Operands {
 impl FunctionWriter<'_, '_> {
     /// The image (or sampler) value of `h` and its IR type: a pointer to a
     /// `Handle` global is loaded.
-    fn handle_value(&mut self, h: Handle<Expression>) -> BackResult<(Word, Handle<ir::Type>)> {
+    pub(super) fn handle_value(
+        &mut self,
+        h: Handle<Expression>,
+    ) -> BackResult<(Word, Handle<ir::Type>)> {
         if let Some(Value::Pointer(pv)) = self.values.get(h.index()) {
             let pv = pv.clone();
             let p = self.pointer_id(&pv)?;

@@ -20,6 +20,7 @@ impl Writer<'_> {
         for ep in &self.ir.entry_points {
             execution_model(ep)?;
         }
+        self.check_ray_tracing_target()?;
         if self.options.entry_point_name.is_some() && self.ir.entry_points.len() != 1 {
             return Err(crate::diag::Diagnostic::error(
                 crate::diag::codes::BAD_OPTION,
@@ -47,7 +48,10 @@ impl Writer<'_> {
                     "global {handle:?} is in the Function address space"
                 )));
             }
-            AddressSpace::Uniform | AddressSpace::PushConstant | AddressSpace::Storage { .. } => {
+            AddressSpace::Uniform
+            | AddressSpace::PushConstant
+            | AddressSpace::Storage { .. }
+            | AddressSpace::Ray(ir::RayStorage::ShaderRecord) => {
                 self.decorate_block(g)?;
             }
             _ => {}
@@ -129,6 +133,7 @@ impl Writer<'_> {
         if g.invariant {
             self.decorate(id, Decoration::Invariant, &[]);
         }
+        self.decorate_ray_global(id, handle);
         for &(_, d) in self.ir.io_decorations.iter().filter(|(h, _)| *h == handle) {
             self.decorate(id, d, &[]);
             match d {
@@ -333,6 +338,7 @@ impl Writer<'_> {
             ExecutionModel::TessellationControl | ExecutionModel::TessellationEvaluation => {
                 self.capability(Capability::Tessellation)
             }
+            _ if ep.stage.is_ray_tracing() => self.ray_tracing_capabilities(),
             _ => {}
         }
         let Some(function) = self
@@ -642,5 +648,14 @@ fn execution_model(ep: &ir::EntryPoint) -> BackResult<ExecutionModel> {
                 ep.name
             )));
         }
+        Stage::RayGeneration
+        | Stage::Intersection
+        | Stage::AnyHit
+        | Stage::ClosestHit
+        | Stage::Miss
+        | Stage::Callable => match super::raytracing::execution_model(ep.stage) {
+            Some(m) => m,
+            None => return Err(internal("a ray tracing stage without execution model")),
+        },
     })
 }

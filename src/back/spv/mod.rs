@@ -10,6 +10,8 @@
 //! - `expr.rs`: expressions;
 //! - `math.rs`: arithmetic on matrices, conversions and GLSL.std.450 math;
 //! - `image.rs`: sampling, fetches, reads, writes and queries of images;
+//! - `raytracing.rs`: ray tracing and ray query instructions, storage
+//!   classes and capabilities;
 //! - `sync.rs`: atomics, barriers and wave (subgroup) operations;
 //! - `interface.rs`: entry points, built-ins, locations and bindings;
 //! - `mesh.rs`: mesh and amplification shaders (SPV_EXT/NV_mesh_shader);
@@ -27,6 +29,7 @@ mod image;
 mod interface;
 mod math;
 mod mesh;
+mod raytracing;
 mod sync;
 mod types;
 mod writer;
@@ -57,6 +60,9 @@ pub struct Options {
     /// `-fspv-reflect`: HLSL semantics, resource types and counter links
     /// as decorations (SPV_GOOGLE_hlsl_functionality1, SPV_GOOGLE_user_type).
     pub spv_reflect: bool,
+    /// `-fspv-extension=SPV_NV_ray_tracing` (without SPV_KHR_ray_tracing):
+    /// NVIDIA's ray tracing extension instead of the Khronos one.
+    pub nv_ray_tracing: bool,
 }
 
 /// Writes `module` as SPIR-V words.

@@ -64,6 +64,8 @@ pub(super) enum SpvType {
     SampledImage {
         image: Word,
     },
+    AccelerationStructure,
+    RayQuery,
 }
 
 pub(super) struct TypeCache {
@@ -123,6 +125,7 @@ pub(super) fn storage_class(space: ir::AddressSpace, version: (u8, u8)) -> Stora
         A::Input => StorageClass::Input,
         A::Output => StorageClass::Output,
         A::Handle => StorageClass::UniformConstant,
+        A::Ray(r) => super::raytracing::storage_class(r),
     }
 }
 
@@ -300,6 +303,8 @@ impl<'a> Writer<'a> {
             ),
             SpvType::Sampler => (Op::TypeSampler, vec![]),
             SpvType::SampledImage { image } => (Op::TypeSampledImage, vec![Operand::IdRef(*image)]),
+            SpvType::AccelerationStructure => (Op::TypeAccelerationStructureKHR, vec![]),
+            SpvType::RayQuery => (Op::TypeRayQueryKHR, vec![]),
         };
         self.globals
             .push(Instruction::new(op, None, Some(id), operands));
@@ -432,9 +437,12 @@ impl<'a> Writer<'a> {
                 self.spv_type(SpvType::SampledImage { image })
             }
             TypeInner::AccelerationStructure => {
-                return Err(unsupported(
-                    "acceleration structures (ray tracing and ray queries)",
-                ));
+                self.acceleration_structure_capabilities();
+                self.spv_type(SpvType::AccelerationStructure)
+            }
+            TypeInner::RayQuery => {
+                self.ray_query_capabilities();
+                self.spv_type(SpvType::RayQuery)
             }
             TypeInner::Pointer { base, space } => {
                 let pointee = self.type_id(*base)?;

@@ -357,6 +357,7 @@ impl FunctionWriter<'_> {
             E::CallResult(_) => "call_result".into(),
             E::AtomicResult => "atomic_result".into(),
             E::SubgroupResult => "subgroup_result".into(),
+            E::RayResult => "ray_result".into(),
         };
         s.push_str(&body);
         s
@@ -503,6 +504,19 @@ impl FunctionWriter<'_> {
                 }
                 t
             }
+            Statement::EndHit { accept: false } => "ignore_hit".into(),
+            Statement::EndHit { accept: true } => "accept_hit_and_end_search".into(),
+            Statement::Ray {
+                op,
+                args,
+                result: r,
+            } => {
+                let mut t = format!("{}ray {}", result(*r), ray_operation_name(op));
+                if !args.is_empty() {
+                    let _ = write!(t, " {}", self.operands(args));
+                }
+                t
+            }
             Statement::Debug(d) => debug_info(d, o),
             Statement::Return { value: None } => "return".into(),
             Statement::Return { value: Some(v) } => format!("return {}", o(*v)),
@@ -632,5 +646,25 @@ fn debug_info(d: &DebugInfo, o: impl Fn(Handle<Expression>) -> String) -> String
             Some(n) => format!("debug param {n} {name} = {}", o(*value)),
             None => format!("debug var {name} = {}", o(*value)),
         },
+    }
+}
+
+/// The text of a ray tracing or ray query operation.
+fn ray_operation_name(op: &crate::ir::RayOperation) -> String {
+    use crate::ir::RayOperation as R;
+    match op {
+        R::TraceRay => "trace_ray".into(),
+        R::ReportHit => "report_hit".into(),
+        R::ExecuteCallable => "execute_callable".into(),
+        R::QueryInitialize => "query_initialize".into(),
+        R::QueryProceed => "query_proceed".into(),
+        R::QueryTerminate => "query_terminate".into(),
+        R::QueryConfirmIntersection => "query_confirm_intersection".into(),
+        R::QueryGenerateIntersection => "query_generate_intersection".into(),
+        R::QueryGet { what, committed } => format!(
+            "query_get {}{}",
+            format!("{what:?}").to_lowercase(),
+            if *committed { " committed" } else { "" }
+        ),
     }
 }

@@ -237,6 +237,14 @@ pub fn space_name(s: AddressSpace) -> &'static str {
         AddressSpace::Input => "Input",
         AddressSpace::Output => "Output",
         AddressSpace::Handle => "Handle",
+        AddressSpace::Ray(r) => match r {
+            crate::ir::RayStorage::Payload => "RayPayload",
+            crate::ir::RayStorage::IncomingPayload => "IncomingRayPayload",
+            crate::ir::RayStorage::HitAttribute => "HitAttribute",
+            crate::ir::RayStorage::CallableData => "CallableData",
+            crate::ir::RayStorage::IncomingCallableData => "IncomingCallableData",
+            crate::ir::RayStorage::ShaderRecord => "ShaderRecord",
+        },
     }
 }
 
@@ -441,6 +449,7 @@ impl Names {
                 format!("sampled_image<{}>", self.type_name(module, *image))
             }
             TypeInner::AccelerationStructure => "accel".into(),
+            TypeInner::RayQuery => "ray_query".into(),
             TypeInner::Pointer { base, space } => {
                 format!(
                     "ptr<{}, {}>",

@@ -125,7 +125,11 @@ impl<'m> FunctionValidator<'_, 'm> {
                 Statement::Continue if !continue_ok => {
                     self.error(None, "`continue` outside a loop body")
                 }
-                Statement::Break | Statement::Continue | Statement::Kill | Statement::Debug(_) => {}
+                Statement::Break
+                | Statement::Continue
+                | Statement::Kill
+                | Statement::EndHit { .. }
+                | Statement::Debug(_) => {}
                 Statement::Return { value } => self.ret(*value),
                 Statement::Store { pointer, value } => self.store(*pointer, *value),
                 Statement::ImageStore { image, .. } => {
@@ -165,6 +169,12 @@ impl<'m> FunctionValidator<'_, 'm> {
                 Statement::Subgroup { result, .. } => {
                     let ok = matches!(f.expressions[*result], Expression::SubgroupResult);
                     self.define_result(*result, ok, "SubgroupResult");
+                }
+                Statement::Ray { result, .. } => {
+                    if let Some(r) = *result {
+                        let ok = matches!(f.expressions[r], Expression::RayResult);
+                        self.define_result(r, ok, "RayResult");
+                    }
                 }
                 Statement::Barrier { .. }
                 | Statement::EmitVertex { .. }
@@ -283,6 +293,7 @@ impl<'m> FunctionValidator<'_, 'm> {
                     | AddressSpace::TaskPayload
                     | AddressSpace::Output => true,
                     AddressSpace::Storage { writable } => writable,
+                    AddressSpace::Ray(r) => r != crate::ir::RayStorage::ShaderRecord,
                     AddressSpace::Uniform
                     | AddressSpace::PushConstant
                     | AddressSpace::Input

@@ -328,6 +328,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "a namespace",
             ),
             None if path.is_single()
+                && crate::sema::calls::raytracing::dxr_constant(last.name.as_str()).is_some() =>
+            {
+                let v =
+                    crate::sema::calls::raytracing::dxr_constant(last.name.as_str()).unwrap_or(0);
+                Val::konst(
+                    types::UINT,
+                    Konst {
+                        sc: Sc::U32,
+                        v: ConstVal::Int(i64::from(v)),
+                    },
+                )
+            }
+            None if path.is_single()
                 && matches!(
                     last.name.as_str(),
                     "ResourceDescriptorHeap" | "SamplerDescriptorHeap"

@@ -622,6 +622,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             };
             return Val::place(p.ty, Place::Ptr { ptr, mem, space }, None);
         }
+        if let types::Ty::RayQuery(_) = self.s.types.get(p.ty) {
+            // By reference (see `param_ir_type`).
+            let ptr = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
+            let mem = self.s.ir_ty(p.ty);
+            return Val::place(p.ty, Place::function(ptr, mem), None);
+        }
         match p.dir {
             Dir::In
                 if !p.precise
@@ -698,6 +704,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 ir::Statement::Return { .. }
                 | ir::Statement::Kill
                 | ir::Statement::EmitMeshTasks { .. } => true,
+                ir::Statement::EndHit { .. } => true,
                 ir::Statement::Block(b) => block(b),
                 ir::Statement::If { accept, reject, .. } => block(accept) && block(reject),
                 ir::Statement::Switch { cases, .. } => {

@@ -756,7 +756,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
                 Some(ir::Statement::Return { .. })
                 | Some(ir::Statement::Continue)
-                | Some(ir::Statement::Kill) => {
+                | Some(ir::Statement::Kill)
+                | Some(ir::Statement::EndHit { .. }) => {
                     c.fall_through = false;
                 }
                 _ => {}

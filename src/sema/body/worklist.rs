@@ -169,8 +169,15 @@ impl<'a> Sema<'a> {
             return self.resource_pointer_type(ty);
         }
         let base = self.ir_ty(ty);
+        // A ray query is an object: passed by reference, whatever the
+        // direction (DXC inlines the callee on it).
+        let by_reference = matches!(self.types.get(ty), super::super::types::Ty::RayQuery(_));
         match dir {
-            Dir::In => base,
+            Dir::In if !by_reference => base,
+            Dir::In => self.module.ty(ir::TypeInner::Pointer {
+                base,
+                space: ir::AddressSpace::Function,
+            }),
             Dir::Out | Dir::InOut => self.module.ty(ir::TypeInner::Pointer {
                 base,
                 space: ir::AddressSpace::Function,

@@ -375,6 +375,24 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 )),
             };
         }
+        if let crate::sema::types::Ty::RayQuery(_) = self.s.types.get(p.ty) {
+            // By reference (see `param_ir_type`).
+            return match &val.kind {
+                ValKind::Place(Place::Ptr { ptr, .. }) if val.ty == p.ty => {
+                    call.ir.push(*ptr);
+                    Ok(())
+                }
+                _ => Err(self.error(
+                    codes::TYPE_MISMATCH,
+                    format!(
+                        "this argument must be a `{}` variable",
+                        self.s.ty_name(p.ty)
+                    ),
+                    aspan,
+                    "not a ray query variable of this type",
+                )),
+            };
+        }
         if p.dir == Dir::In {
             let c = self.convert(val, p.ty, aspan);
             let h = self.value(&c).ok_or_else(Val::error)?;

@@ -6,6 +6,8 @@
 pub mod emit;
 pub mod intrinsics;
 pub mod overload;
+pub mod ray_query;
+pub mod raytracing;
 pub mod recursion;
 
 use super::body::FnCtx;
@@ -165,6 +167,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         if cands.is_empty() {
             if callee.is_single()
+                && let Some(v) = self.ray_tracing_intrinsic(name, &a, span)
+            {
+                return v;
+            }
+            if callee.is_single()
                 && let Some(v) = self.intrinsic(name, targs, &a, span)
             {
                 return v;
@@ -197,6 +204,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         .iter()
                         .map(|i| i.name),
                 );
+                names.extend(raytracing::intrinsic_names());
                 if let Some(c) = crate::diag::suggest::closest(callee.last().name.as_str(), names) {
                     d = d.note(format!("did you mean `{c}`?"));
                 }
@@ -245,6 +253,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Ty::Stream(_, elem) => {
                 let a = self.lower_args(args);
                 self.stream_method(obj, elem, method, a, span)
+            }
+            Ty::RayQuery(flags) => {
+                let a = self.lower_args(args);
+                self.ray_query_method(obj, flags, method, a, span)
             }
             Ty::Struct(_) => {
                 let cands = self.struct_methods(obj.ty, method.name);

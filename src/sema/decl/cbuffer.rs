@@ -18,6 +18,7 @@ impl<'a> Sema<'a> {
     pub(in crate::sema) fn declare_cbuffer(&mut self, cb: &'a ast::CBuffer, scope: ScopeId) {
         let env = Env::at(scope);
         let is_cb = cb.kind == ast::CBufferKind::CBuffer;
+        let shader_record = is_cb && super::shader_record::shader_record_attr(&cb.attrs).is_some();
         let rule = Rule::for_buffer(
             self.opts.layout,
             if is_cb {
@@ -26,6 +27,11 @@ impl<'a> Sema<'a> {
                 BufferKind::Storage
             },
         );
+        let rule = if shader_record {
+            self.shader_record_rule()
+        } else {
+            rule
+        };
         let mut specs = Vec::new();
         let mut members: Vec<(ast::Ident, TyId)> = Vec::new();
         for vd in &cb.members {
@@ -94,7 +100,10 @@ impl<'a> Sema<'a> {
                 rule,
             )
             .ty;
-        let space = if is_cb {
+        let space = if shader_record {
+            self.check_shader_record_binding(&cb.attrs);
+            ir::AddressSpace::Ray(ir::RayStorage::ShaderRecord)
+        } else if is_cb {
             ir::AddressSpace::Uniform
         } else {
             ir::AddressSpace::Storage { writable: false }
@@ -103,7 +112,8 @@ impl<'a> Sema<'a> {
         self.module.globals[gv].user_type = Some(if is_cb { "cbuffer" } else { "tbuffer" }.into());
         let (vk_binding, counter_binding) = self.binding_attrs(&cb.attrs, &env);
         let register = self.register_annotation(&cb.annotations, space);
-        self.res.decls.push(ResourceDecl {
+        // A shader record has no descriptor.
+        let decl = ResourceDecl {
             gv,
             name: cb.name.name,
             vk_binding,
@@ -116,7 +126,10 @@ impl<'a> Sema<'a> {
             },
             counter_of: None,
             span: cb.name.span,
-        });
+        };
+        if !shader_record {
+            self.res.decls.push(decl);
+        }
         let mem_types: Vec<ir::Handle<ir::Type>> = match &self.module.types[block].inner {
             ir::TypeInner::Struct { members, .. } => members.iter().map(|m| m.ty).collect(),
             _ => Vec::new(),

@@ -10,6 +10,7 @@ pub mod cbuffer;
 pub mod checks;
 pub mod globals;
 pub mod resource_decl;
+pub mod shader_record;
 pub mod storage;
 
 use super::body::FnBuilder;

@@ -58,6 +58,10 @@ impl<'a> Sema<'a> {
             self.declare_push_constant(vd, d, ty, scope, info);
             return;
         }
+        if super::shader_record::shader_record_attr(&vd.attrs).is_some() && dims.is_empty() {
+            self.declare_shader_record(vd, d, ty, scope, info);
+            return;
+        }
         let (mem, space, hlsl_ty, read_only) = match self.types.get(elem).clone() {
             Ty::Resource(ResKind::ConstantBuffer, Some(t))
             | Ty::Resource(ResKind::TextureBuffer, Some(t)) => {

@@ -13,6 +13,7 @@ pub mod library;
 pub mod mesh;
 pub mod mesh_calls;
 pub mod patch;
+pub mod raytracing;
 pub mod semantics;
 pub mod sysvals;
 pub mod tess;
@@ -201,15 +202,23 @@ impl<'a> Sema<'a> {
 
     pub(super) fn lower_entry_point(&mut self) {
         if self.stage == Stage::Library {
-            self.push(Diagnostic::error(
-                codes::UNSUPPORTED,
-                "not supported yet: library targets (lib_6_x)",
-            ));
+            self.lower_library_entries();
             return;
         }
         let Some(id) = self.find_entry() else {
             return;
         };
+        let entry_name = self
+            .opts
+            .entrypoint_name
+            .clone()
+            .unwrap_or_else(|| self.opts.entry.clone());
+        self.lower_entry_function(id, entry_name);
+    }
+
+    /// The wrapper of entry function `id` (at the stage `self.stage`),
+    /// named `entry_name` in `OpEntryPoint`, and its IR entry point.
+    pub(super) fn lower_entry_function(&mut self, id: FuncDeclId, entry_name: String) {
         let wg = if matches!(
             self.stage,
             Stage::Compute | Stage::Mesh | Stage::Amplification
@@ -225,14 +234,12 @@ impl<'a> Sema<'a> {
         let Some(sig) = self.decls.funcs[id].sig.clone() else {
             return;
         };
+        if self.stage.is_ray_tracing() && !self.check_ray_tracing_signature(id, &sig) {
+            return;
+        }
         let stage_setup = self.stage_setup(id, &sig);
         let fspan = self.decls.funcs[id].ast.name.span;
-        let entry_name = self
-            .opts
-            .entrypoint_name
-            .clone()
-            .unwrap_or_else(|| self.opts.entry.clone());
-        self.module.functions[user].name = format!("src.{}", self.opts.entry);
+        self.module.functions[user].name = format!("src.{}", self.decls.funcs[id].name);
         self.entry.user = Some(user);
         let wrapper = self.module.functions.append(ir::Function {
             name: entry_name.clone(),
@@ -294,7 +301,12 @@ impl<'a> Sema<'a> {
         }
         let mut args = Vec::new();
         let mut outs = Vec::new();
+        let mut ray = raytracing::RayParams::default();
         for (i, (p, &vk)) in sig.params.iter().zip(&param_locs).enumerate() {
+            if let Some(arg) = cx.ray_tracing_param(&mut ray, i, p) {
+                args.push(arg);
+                continue;
+            }
             let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
             if p.dir != Dir::Out {
                 cx.s.vertex_root(p.name, p.span);
@@ -349,6 +361,7 @@ impl<'a> Sema<'a> {
             arguments: args,
             result,
         });
+        cx.ray_tracing_copy_back(ray);
         let mut patch_constant_function = None;
         if let Some(hull) = &stage_setup.hull {
             patch_constant_function = cx.hull_tail(&mut io, hull, result, &sig, ret_loc, fspan);

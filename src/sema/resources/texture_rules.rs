@@ -134,7 +134,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 span,
                 " in compute, mesh and amplification shaders",
             ),
-            Stage::Vertex | Stage::Geometry | Stage::Hull | Stage::Domain => {
+            Stage::Vertex
+            | Stage::Geometry
+            | Stage::Hull
+            | Stage::Domain
+            | Stage::RayGeneration
+            | Stage::Intersection
+            | Stage::AnyHit
+            | Stage::ClosestHit
+            | Stage::Miss
+            | Stage::Callable => {
                 self.s.push(
                     Diagnostic::error(
                         codes::STAGE_STATEMENT,

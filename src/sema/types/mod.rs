@@ -347,6 +347,10 @@ pub enum Ty {
     /// of type `T`. Its value is the stream's number (a `uint`): `Append`
     /// and `RestartStrip` pick the stream's output variables by it.
     Stream(StreamKind, TyId),
+    /// `RayQuery<FLAGS>`: the state of an inline ray query (a
+    /// function-local OpTypeRayQueryKHR variable), with the ray flags of
+    /// its template argument.
+    RayQuery(u32),
 }
 
 /// The primitive a geometry shader output stream makes.
@@ -751,6 +755,7 @@ impl Types {
                 }
             }
             Ty::Stream(k, e) => format!("{}<{}>", k.name(), self.name(e)),
+            Ty::RayQuery(flags) => format!("RayQuery<{flags}>"),
         }
     }
 
@@ -833,6 +838,7 @@ impl Types {
             | Ty::Heap { .. }
             | Ty::HeapElem { .. }
             | Ty::Stream(..) => ir::TypeInner::Scalar(ir::Scalar::U32),
+            Ty::RayQuery(_) => ir::TypeInner::RayQuery,
         };
         let h = module.ty(inner);
         self.ir_cache.insert(ty, h);

@@ -415,6 +415,21 @@ impl<'a> Sema<'a> {
                 }
                 return Some(self.types.intern(Ty::Stream(kind, elem)));
             }
+            // `RayQuery<RAY_FLAGS[, RAYQUERY_FLAGS]>` (the second, SM 6.9's
+            // opacity micromap flag, changes nothing in SPIR-V).
+            "RayQuery" => {
+                let Some(first) = args.and_then(|a| a.first()) else {
+                    self.error(
+                        codes::BAD_TEMPLATE_ARGS,
+                        "`RayQuery` needs its ray flags: `RayQuery<RAY_FLAG_NONE>`",
+                        span,
+                        "missing template argument",
+                    );
+                    return Some(types::ERROR);
+                };
+                let flags = self.template_int_arg(Some(first), env, span, 0)?;
+                return Some(self.types.intern(Ty::RayQuery(flags as u32)));
+            }
             // `InputPatch<T, N>` and `OutputPatch<T, N>` are arrays of `N`
             // control points (SPIR-V.rst, "InputPatch and OutputPatch"); the
             // entry point tells them apart by the parameter's written type.
@@ -622,6 +637,15 @@ impl<'a> Sema<'a> {
                 Ok(Konst { sc, v })
             }
             Some(Sym::Global(g)) => self.decls.globals[g].konst.ok_or(false),
+            None if path.is_single() => {
+                match crate::sema::calls::raytracing::dxr_constant(last.name.as_str()) {
+                    Some(v) => Ok(Konst {
+                        sc: Sc::U32,
+                        v: ConstVal::Int(i64::from(v)),
+                    }),
+                    None => Err(false),
+                }
+            }
             _ => Err(false),
         }
     }
@@ -672,7 +696,7 @@ impl Sema<'_> {
     /// The predefined struct types of the ray tracing headers, which shader
     /// code of any stage may name: `RayDesc` and
     /// `BuiltInTriangleIntersectionAttributes`.
-    fn builtin_struct(&mut self, name: &str) -> Option<TyId> {
+    pub(in crate::sema) fn builtin_struct(&mut self, name: &str) -> Option<TyId> {
         let (key, fields): (&'static str, &[(&str, Sc, u8)]) = match name {
             "RayDesc" => (
                 "RayDesc",

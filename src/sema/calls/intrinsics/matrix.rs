@@ -100,7 +100,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
-    pub(super) fn transpose(&mut self, h: ir::Handle<ir::Expression>, t: TyId) -> Val {
+    pub(in crate::sema) fn transpose(&mut self, h: ir::Handle<ir::Expression>, t: TyId) -> Val {
         let Ty::Matrix(sc, r, c) = *self.s.types.get(t) else {
             return Val::expr(t, h);
         };

@@ -1,0 +1,84 @@
+//! Shader record buffers: a `ConstantBuffer<T>` or `cbuffer` marked
+//! `[[vk::shader_record_ext]]` (or `[[vk::shader_record_nv]]`) is the
+//! shader binding table record of a ray tracing shader, a block in
+//! ShaderRecordBufferKHR storage laid out as a storage buffer, with no
+//! descriptor (SPIR-V.rst, "Vulkan specific attributes").
+
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::ir;
+use crate::sema::decl::find_attr;
+use crate::sema::types::layout::{BufferKind, Rule};
+use crate::sema::types::scope::ScopeId;
+use crate::sema::types::{ResKind, Ty, TyId};
+use crate::sema::{GlobalInfo, GlobalKind, ReadOnly, Sema};
+
+/// The attribute that marks a shader record buffer, if one does.
+pub(in crate::sema) fn shader_record_attr(attrs: &[ast::Attribute]) -> Option<&ast::Attribute> {
+    find_attr(attrs, "vk::shader_record_ext").or_else(|| find_attr(attrs, "vk::shader_record_nv"))
+}
+
+impl<'a> Sema<'a> {
+    /// The layout rule of shader record blocks: that of storage buffers.
+    pub(in crate::sema) fn shader_record_rule(&self) -> Rule {
+        Rule::for_buffer(self.opts.layout, BufferKind::Storage)
+    }
+
+    /// A shader record block has no descriptor: `vk::binding` beside it
+    /// is an error.
+    pub(in crate::sema) fn check_shader_record_binding(&mut self, attrs: &[ast::Attribute]) {
+        if let (Some(r), Some(b)) = (shader_record_attr(attrs), find_attr(attrs, "vk::binding")) {
+            let which = if find_attr(attrs, "vk::shader_record_ext").is_some() {
+                "vk::shader_record_ext"
+            } else {
+                "vk::shader_record_nv"
+            };
+            self.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    format!("`{which}` cannot be used together with `vk::binding`"),
+                )
+                .label(b.span, "a binding")
+                .label(
+                    r.span,
+                    "for a shader record buffer, which has no descriptor",
+                ),
+            );
+        }
+    }
+
+    /// `[[vk::shader_record_ext]] ConstantBuffer<T> name;`
+    pub(in crate::sema) fn declare_shader_record(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        d: &'a ast::Declarator,
+        ty: TyId,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+    ) {
+        self.check_shader_record_binding(&vd.attrs);
+        let Ty::Resource(ResKind::ConstantBuffer, Some(elem)) = *self.types.get(ty) else {
+            self.error(
+                codes::RESOURCE_MISUSE,
+                "a shader record buffer is a `ConstantBuffer<T>` or a `cbuffer`",
+                d.span,
+                "not a constant buffer",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        };
+        let name = format!("type.ConstantBuffer.{}", self.ty_name(elem));
+        let rule = self.shader_record_rule();
+        let block = self.struct_block(elem, name, rule);
+        let gv = ir::build::add_global(
+            &mut self.module,
+            d.name.name.as_str(),
+            ir::AddressSpace::Ray(ir::RayStorage::ShaderRecord),
+            block,
+        );
+        info.ty = elem;
+        info.kind = GlobalKind::Var { gv, mem: block };
+        info.read_only = Some(ReadOnly::CBuffer(d.name.span));
+        self.new_global(info, scope, d.name);
+    }
+}
