@@ -836,17 +836,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     );
                     comps.push(self.add(ir::Expression::Load { pointer: p }, ft));
                 }
-                let it = self.s.ir_ty(*ty);
                 Some(if comps.len() == 1 {
                     comps[0]
                 } else {
-                    self.add(
-                        ir::Expression::Compose {
-                            ty: it,
-                            components: comps,
-                        },
-                        it,
-                    )
+                    self.compose(*ty, comps)
                 })
             }
             // A whole struct is assigned whole: nothing to load.

@@ -61,3 +61,34 @@ impl crate::source::FileLoader for RootedLoader {
         root().join(path).is_file()
     }
 }
+
+/// A compiled module, parsed back by rspirv, for tests that look at its
+/// instructions (each test module adds the queries it needs in its own
+/// `impl Spv`).
+pub struct Spv {
+    pub module: rspirv::dr::Module,
+}
+
+impl Spv {
+    /// Every instruction with opcode `op`.
+    pub fn all(&self, op: spirv::Op) -> Vec<&rspirv::dr::Instruction> {
+        self.module
+            .all_inst_iter()
+            .filter(|i| i.class.opcode == op)
+            .collect()
+    }
+    /// The instruction that defines `id`.
+    pub fn def(&self, id: u32) -> &rspirv::dr::Instruction {
+        self.module
+            .all_inst_iter()
+            .find(|i| i.result_id == Some(id))
+            .unwrap_or_else(|| panic!("no definition of %{id}"))
+    }
+    /// Whether the module declares `cap`.
+    pub fn has_capability(&self, cap: spirv::Capability) -> bool {
+        self.module
+            .capabilities
+            .iter()
+            .any(|i| i.operands[0] == rspirv::dr::Operand::Capability(cap))
+    }
+}

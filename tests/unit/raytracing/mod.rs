@@ -10,13 +10,10 @@ mod queries;
 
 use crate::diag::{DiagnosticFormat, render_to_string};
 use crate::tests::common;
-use rspirv::dr::{Instruction, Module, Operand};
-use spirv::{Capability, Op, StorageClass};
+use rspirv::dr::Operand;
+use spirv::{Op, StorageClass};
 
-/// A compiled module, parsed back.
-pub struct Spv {
-    pub module: Module,
-}
+pub use common::Spv;
 
 /// The rendered diagnostics and whether the compile succeeded.
 pub fn compile_result(src: &str, args: &[&str]) -> (bool, String, Vec<u32>) {
@@ -70,24 +67,6 @@ pub fn compile_error(src: &str, args: &[&str]) -> String {
 }
 
 impl Spv {
-    pub fn all(&self, op: Op) -> Vec<&Instruction> {
-        self.module
-            .all_inst_iter()
-            .filter(|i| i.class.opcode == op)
-            .collect()
-    }
-    pub fn def(&self, id: u32) -> &Instruction {
-        self.module
-            .all_inst_iter()
-            .find(|i| i.result_id == Some(id))
-            .unwrap_or_else(|| panic!("no definition of %{id}"))
-    }
-    pub fn has_capability(&self, cap: Capability) -> bool {
-        self.module
-            .capabilities
-            .iter()
-            .any(|i| i.operands[0] == Operand::Capability(cap))
-    }
     pub fn has_extension(&self, name: &str) -> bool {
         self.module
             .extensions

@@ -6,7 +6,7 @@
 use crate::diag::{DiagnosticFormat, render_to_string};
 use crate::options::TargetEnv;
 use crate::tests::common;
-use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::dr::{Instruction, Operand};
 use spirv::{Capability, ImageOperands as IO, Op};
 
 /// Every texture kind, with float4 texels unless named `d*` (depth-style
@@ -36,10 +36,7 @@ float4 main(float4 p : P, nointerpolation int4 q : Q) : SV_Target {{
     )
 }
 
-/// A compiled module, parsed back.
-pub struct Spv {
-    pub module: Module,
-}
+pub use common::Spv;
 
 /// Compiles `src` for `profile` and `env`; panics with the diagnostics when
 /// it fails and with spirv-val's message when the module is invalid.
@@ -68,24 +65,6 @@ pub fn compile(src: &str, profile: &str, env: TargetEnv) -> Spv {
 }
 
 impl Spv {
-    pub fn all(&self, op: Op) -> Vec<&Instruction> {
-        self.module
-            .all_inst_iter()
-            .filter(|i| i.class.opcode == op)
-            .collect()
-    }
-    pub fn def(&self, id: u32) -> &Instruction {
-        self.module
-            .all_inst_iter()
-            .find(|i| i.result_id == Some(id))
-            .unwrap_or_else(|| panic!("no definition of %{id}"))
-    }
-    pub fn has_capability(&self, cap: Capability) -> bool {
-        self.module
-            .capabilities
-            .iter()
-            .any(|i| i.operands[0] == Operand::Capability(cap))
-    }
     /// Instructions that take `id` as an operand.
     pub fn users(&self, id: u32) -> Vec<&Instruction> {
         self.module
