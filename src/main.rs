@@ -2,6 +2,11 @@
 //! (the library's one parser) → [`hlslc::batch`] (compile, write the
 //! files, render the diagnostics) → stdout and stderr. Exit code 0 on
 //! success, 1 on any error.
+//!
+//! The process starts at [`main`], called by the C runtime, not through
+//! std's `lang_start`: see there.
+
+#![no_main]
 
 use hlslc::batch::{self, Terminal};
 use hlslc::diag::{self, Diagnostic, DiagnosticFormat};
@@ -151,6 +156,24 @@ fn run() -> i32 {
     out.exit_code
 }
 
-fn main() {
-    std::process::exit(run());
+/// The process entry point, called by the C runtime with the process's
+/// arguments (std reads them itself, so they are not used here).
+///
+/// std's usual start-up (`lang_start`) is skipped on purpose: before
+/// `main` it reads and parses `/proc/self/maps` to find the main thread's
+/// stack guard and installs a signal handler whose only job is to print a
+/// message when a stack overflows — about a third of what `hlslc
+/// --version` ran. The compiler bounds its own recursion (deep input is a
+/// diagnostic, not an overflow), so the handler is not needed. What else
+/// `lang_start` did is kept: a panic (a bug) still exits with code 101
+/// after printing its message, and [`std::process::exit`] flushes stdout.
+/// `SIGPIPE` keeps its default action, as for C tools: `hlslc … | head`
+/// ends quietly when the reader stops.
+#[unsafe(no_mangle)]
+extern "C" fn main(
+    _argc: std::ffi::c_int,
+    _argv: *const *const std::ffi::c_char,
+) -> std::ffi::c_int {
+    let code = std::panic::catch_unwind(run).unwrap_or(101);
+    std::process::exit(code)
 }

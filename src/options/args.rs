@@ -13,6 +13,7 @@ use super::table::{Arity, Effect, Opt, Origin, Section, options};
 use super::{EmitKind, LayoutRule, MatrixLayout, Options};
 use crate::diag::{Diagnostic, DiagnosticFormat, codes};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 /// What a command line asks the `hlslc` driver to do.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -386,34 +387,85 @@ fn exclusive(chosen: &mut Option<&'static str>, from: &'static str) -> Result<()
 /// spelling, and the value joined to it.
 fn find(arg: &str) -> Option<(&'static Opt, &'static str, Option<&str>)> {
     let mut best: Option<(&'static Opt, &'static str, Option<&str>)> = None;
-    for opt in options() {
-        for &spelling in opt.spellings {
-            let joined = match opt.arity {
-                Arity::Flag | Arity::Separate | Arity::Multi(_) => {
-                    if arg != spelling {
-                        continue;
-                    }
-                    None
+    for (opt, spelling) in spellings_sharing_second_byte(arg) {
+        let joined = match opt.arity {
+            Arity::Flag | Arity::Separate | Arity::Multi(_) => {
+                if arg != spelling {
+                    continue;
                 }
-                Arity::Joined | Arity::JoinedOrSeparate => match arg.strip_prefix(spelling) {
-                    Some(rest) => Some(rest),
-                    None => continue,
-                },
-                Arity::Value => match arg.strip_prefix(spelling) {
-                    Some("") => None,
-                    Some(rest) => match rest.strip_prefix('=') {
-                        Some(v) => Some(v),
-                        None => continue,
-                    },
-                    None => continue,
-                },
-            };
-            if best.is_none_or(|(_, s, _)| spelling.len() > s.len()) {
-                best = Some((opt, spelling, joined));
+                None
             }
+            Arity::Joined | Arity::JoinedOrSeparate => match arg.strip_prefix(spelling) {
+                Some(rest) => Some(rest),
+                None => continue,
+            },
+            Arity::Value => match arg.strip_prefix(spelling) {
+                Some("") => None,
+                Some(rest) => match rest.strip_prefix('=') {
+                    Some(v) => Some(v),
+                    None => continue,
+                },
+                None => continue,
+            },
+        };
+        if best.is_none_or(|(_, s, _)| spelling.len() > s.len()) {
+            best = Some((opt, spelling, joined));
         }
     }
     best
+}
+
+/// Every option's spellings, grouped by their second byte (the one after
+/// the leading `-`), in table order within a group: `entries[starts[b] ..
+/// starts[b + 1]]` start with byte `b`.
+struct SpellingIndex {
+    starts: [u16; 257],
+    entries: Vec<(&'static Opt, &'static str)>,
+}
+
+/// The spellings that can match `arg`: a spelling matches only as a prefix
+/// of the argument, so it shares the argument's second byte. The table has
+/// hundreds of spellings and a build system passes a dozen arguments per
+/// job: comparing each argument with all of them was most of what parsing
+/// a command line cost. Grouped by a counting sort, in one pass over the
+/// table (a comparison sort would cost more than it saves a single
+/// command line).
+fn spellings_sharing_second_byte(arg: &str) -> impl Iterator<Item = (&'static Opt, &'static str)> {
+    static INDEX: OnceLock<SpellingIndex> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut starts = [0u16; 257];
+        let mut n = 0;
+        for opt in options() {
+            for &s in opt.spellings {
+                starts[second_byte(s) as usize + 1] += 1;
+                n += 1;
+            }
+        }
+        for b in 1..257 {
+            starts[b] += starts[b - 1];
+        }
+        let mut next = starts;
+        let mut entries = Vec::with_capacity(n);
+        let first = options().next().map(|opt| (opt, ""));
+        entries.resize(n, first.expect("the option table is not empty"));
+        for opt in options() {
+            for &s in opt.spellings {
+                let slot = &mut next[second_byte(s) as usize];
+                entries[*slot as usize] = (opt, s);
+                *slot += 1;
+            }
+        }
+        SpellingIndex { starts, entries }
+    });
+    let b = second_byte(arg) as usize;
+    index.entries[index.starts[b] as usize..index.starts[b + 1] as usize]
+        .iter()
+        .copied()
+}
+
+/// The byte after the first (0 for a string shorter than two bytes).
+fn second_byte(s: &str) -> u8 {
+    s.as_bytes().get(1).copied().unwrap_or(0)
 }
 
 /// The spelling closest to an unknown `arg`, if one is close: DXC's
