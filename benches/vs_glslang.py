@@ -8,6 +8,10 @@ keeps each one's fastest wall time; prints the median over files of
 glslang's time / hlslc's time (and the load average before and after).
 
     DXC_CORPUS=/tmp/dxc-corpus python3 benches/vs_glslang.py target/release/hlslc [RUNS] [LIMIT]
+
+Several hlslc builds separated by commas (`A,B`) are measured in the same
+pass, each file's runs alternating between all of them and glslang, so that
+their ratios are comparable at one load.
 """
 import csv, os, statistics, subprocess, sys, tempfile, time
 
@@ -21,34 +25,39 @@ def timed(cmd, cwd):
 
 
 def main():
-    hlslc = os.path.abspath(sys.argv[1])
+    hlslcs = [os.path.abspath(h) for h in sys.argv[1].split(',')]
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 10**9
     root = os.environ.get('DXC_CORPUS', '/tmp/dxc-corpus')
     tmp = tempfile.mkdtemp()
     print('load average before:', os.getloadavg())
-    ratios = []
+    ratios = [[] for _ in hlslcs]
     with open(os.path.join(root, 'manifest.tsv')) as f:
         rows = [r for r in csv.DictReader(f, delimiter='\t')
                 if r['expects_error'] == '0' and r['profile'][:2] in STAGES]
     for r in rows[:limit]:
         d, name = os.path.split(os.path.join(root, r['relative_path']))
-        h = [hlslc, '-spirv', '-T', r['profile'], '-E', r['entry'], name, '-Fo', tmp + '/h.spv']
+        hs = [[h, '-spirv', '-T', r['profile'], '-E', r['entry'], name, '-Fo', tmp + '/h.spv']
+              for h in hlslcs]
         g = ['glslangValidator', '-V', '-D', '-e', r['entry'], '-S', STAGES[r['profile'][:2]],
              name, '-o', tmp + '/g.spv']
-        th, tg, ok = [], [], True
+        th, tg, ok = [[] for _ in hs], [], True
         for _ in range(runs):
-            t, a = timed(h, d)
+            for i, h in enumerate(hs):
+                t, a = timed(h, d)
+                ok &= a
+                th[i].append(t)
             u, b = timed(g, d)
-            ok &= a and b
-            th.append(t)
+            ok &= b
             tg.append(u)
         if ok:
-            ratios.append(min(tg) / min(th))
+            for i in range(len(hs)):
+                ratios[i].append(min(tg) / min(th[i]))
     print('load average after:', os.getloadavg())
-    print(f'{len(ratios)} files both compile; glslang / hlslc per file: '
-          f'median {statistics.median(ratios):.1f}x, '
-          f'quartiles {statistics.quantiles(ratios, n=4)}')
+    for h, rs in zip(hlslcs, ratios):
+        print(f'{h}: {len(rs)} files both compile; glslang / hlslc per file: '
+              f'median {statistics.median(rs):.1f}x, '
+              f'quartiles {statistics.quantiles(rs, n=4)}')
 
 
 if __name__ == '__main__':
