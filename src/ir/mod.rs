@@ -1292,6 +1292,46 @@ pub struct Module {
     /// with `centroid`/`sample`), `PerVertexKHR` on a pixel input read one
     /// vertex at a time (`GetAttributeAtVertex`).
     pub io_decorations: Vec<(Handle<GlobalVariable>, spirv::Decoration)>,
+    /// Where user declarations stand, for debug information (`-Zi`).
+    pub decl_spans: DeclSpans,
+}
+
+/// Declaration sites of globals and struct types (the IR's own types and
+/// globals carry no spans: types are deduplicated by value). Only debug
+/// information reads them; passes leave them alone (they never renumber
+/// globals or types).
+#[derive(Clone, Debug, Default)]
+pub struct DeclSpans {
+    /// A user global's declaration: a `static`, a resource, a cbuffer.
+    pub globals: rustc_hash::FxHashMap<Handle<GlobalVariable>, Span>,
+    /// A struct type's declaration (the first, when two identical ones
+    /// share a type).
+    pub types: rustc_hash::FxHashMap<Handle<Type>, Span>,
+    /// A struct member's declaration: (struct type, member index).
+    pub members: rustc_hash::FxHashMap<(Handle<Type>, u32), Span>,
+}
+
+impl DeclSpans {
+    /// Records where struct type `ty` and its members are declared (the
+    /// first declaration wins).
+    pub fn set_struct(&mut self, ty: Handle<Type>, span: Span, members: &[Option<Span>]) {
+        if self.types.contains_key(&ty) || span.is_dummy() {
+            return;
+        }
+        self.types.insert(ty, span);
+        for (i, m) in members.iter().enumerate() {
+            if let Some(m) = m.filter(|m| !m.is_dummy()) {
+                self.members.insert((ty, i as u32), m);
+            }
+        }
+    }
+
+    /// Records where global `g` is declared.
+    pub fn set_global(&mut self, g: Handle<GlobalVariable>, span: Span) {
+        if !span.is_dummy() {
+            self.globals.insert(g, span);
+        }
+    }
 }
 
 /// A specialization constant.

@@ -13,6 +13,7 @@ const TYPE_BASIC: u32 = 2;
 const TYPE_ARRAY: u32 = 5;
 const TYPE_VECTOR: u32 = 6;
 const TYPE_COMPOSITE: u32 = 10;
+const GLOBAL_VARIABLE: u32 = 18;
 const FUNCTION: u32 = 20;
 const SCOPE: u32 = 23;
 const INLINED_AT: u32 = 25;
@@ -25,6 +26,7 @@ const SOURCE_CONTINUED: u32 = 102;
 const LINE: u32 = 103;
 const ENTRY_POINT: u32 = 107;
 const TYPE_MATRIX: u32 = 108;
+const TYPE_MEMBER: u32 = 11;
 
 /// The debug instructions of a module, read back from its words.
 struct DebugModule {
@@ -282,6 +284,57 @@ fn locals_and_parameters_are_named_and_typed() {
             assert!(vars.contains(v), "{level}: no `{v}` in {vars:?}");
         }
     }
+}
+
+/// (file, line) where a `DebugGlobalVariable`, `DebugTypeComposite` or
+/// `DebugTypeMember` named `name` says it is declared.
+fn declared_at(m: &DebugModule, op: u32, name: &str) -> Option<(String, u32)> {
+    m.of(op)
+        .find(|ops| m.string(ops[0]) == name)
+        .map(|ops| (m.file_of(ops[2]), m.uint(ops[3])))
+}
+
+#[test]
+fn globals_and_structs_point_at_their_declarations() {
+    let words = compile(LIGHTS, &["-T", "cs_6_0", "-Zi", "-O0"]);
+    let m = DebugModule::read(&words);
+    let lights = file_name(LIGHTS);
+    let lighting = file_name(LIGHTING);
+    for (name, needle) in [
+        ("Scene", "cbuffer Scene"),
+        ("Output", "RWStructuredBuffer<float4> Output"),
+        ("Gain", "static float Gain"),
+    ] {
+        let at = declared_at(&m, GLOBAL_VARIABLE, name);
+        assert_eq!(
+            at,
+            Some((lights.clone(), line_of(LIGHTS, needle))),
+            "{name}"
+        );
+    }
+    // Each names its variable and a debug type (the static's is `float`).
+    let gain = m
+        .of(GLOBAL_VARIABLE)
+        .find(|ops| m.string(ops[0]) == "Gain")
+        .expect("Gain");
+    assert_eq!(m.type_name(gain[1]), "float");
+    assert!(
+        !m.by_id.contains_key(&gain[7]),
+        "the variable is an OpVariable"
+    );
+    // The struct and its members, in the header that declares them.
+    assert_eq!(
+        declared_at(&m, TYPE_COMPOSITE, "Light"),
+        Some((lighting.clone(), line_of(LIGHTING, "struct Light")))
+    );
+    assert_eq!(
+        declared_at(&m, TYPE_MEMBER, "radius"),
+        Some((lighting, line_of(LIGHTING, "float  radius")))
+    );
+    assert_eq!(
+        declared_at(&m, TYPE_MEMBER, "LightCount"),
+        Some((lights, line_of(LIGHTS, "uint LightCount")))
+    );
 }
 
 #[test]

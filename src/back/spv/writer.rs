@@ -212,6 +212,7 @@ impl<'a> Writer<'a> {
             self.function_ids[f.index()] = Some(id);
         }
         self.write_globals()?;
+        self.debug_globals();
         self.decorate_counter_buffers();
         for &f in &reachable {
             self.write_function(f)?;

@@ -11,6 +11,7 @@ use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::ScopeId;
 use crate::sema::types::{self, TyId};
 use crate::sema::{GlobalInfo, GlobalKind, ReadOnly, ResourceDecl, Sema};
+use crate::span::Span;
 
 impl<'a> Sema<'a> {
     // --- cbuffers ---------------------------------------------------------
@@ -109,6 +110,10 @@ impl<'a> Sema<'a> {
             ir::AddressSpace::Storage { writable: false }
         };
         let gv = ir::build::add_global(&mut self.module, cb.name.name.as_str(), space, block);
+        let member_spans: Vec<Option<Span>> = specs.iter().map(|m| m.span).collect();
+        let spans = &mut self.module.decl_spans;
+        spans.set_struct(block, cb.span, &member_spans);
+        spans.set_global(gv, cb.name.span);
         self.module.globals[gv].user_type = Some(if is_cb { "cbuffer" } else { "tbuffer" }.into());
         let (vk_binding, counter_binding) = self.binding_attrs(&cb.attrs, &env);
         let register = self.register_annotation(&cb.annotations, space);

@@ -80,6 +80,9 @@ impl<'a> Sema<'a> {
         name: ast::Ident,
     ) -> GlobalId {
         let id = self.decls.globals.next_id();
+        if let GlobalKind::Var { gv, .. } = info.kind {
+            self.module.decl_spans.set_global(gv, name.span);
+        }
         self.decls.globals.push(info);
         self.declare_name(scope, name, Sym::Global(id));
         id

@@ -356,7 +356,11 @@ impl Layouts {
             Ty::Struct(sid) => {
                 let info = types.struct_info(sid).clone();
                 let members = struct_members(types, &info);
-                self.structure(types, module, Some(info.display.clone()), &members, rule)
+                let laid =
+                    self.structure(types, module, Some(info.display.clone()), &members, rule);
+                let spans: Vec<Option<Span>> = members.iter().map(|m| m.span).collect();
+                module.decl_spans.set_struct(laid.ty, info.span, &spans);
+                laid
             }
             // Opaque types have no layout; sema reports them before asking.
             _ => Laid {

@@ -792,7 +792,9 @@ impl Types {
             Ty::Struct(s) => {
                 let info = self.struct_info(s).clone();
                 let mut members = Vec::new();
+                let mut spans = Vec::new();
                 if let Some(b) = info.base {
+                    spans.push(Some(info.span));
                     members.push(ir::StructMember {
                         name: Some(self.name(b)),
                         ty: self.ir_type(module, b),
@@ -807,6 +809,7 @@ impl Types {
                     .iter()
                     .filter(|f| !f.bits.is_some_and(|b| b.shares))
                 {
+                    spans.push(Some(f.span));
                     members.push(ir::StructMember {
                         name: Some(f.name.to_string()),
                         ty: self.ir_type(module, f.ty),
@@ -820,6 +823,7 @@ impl Types {
                     name: Some(info.display.clone()),
                     inner: ir::TypeInner::Struct { members, size: 0 },
                 });
+                module.decl_spans.set_struct(h, info.span, &spans);
                 self.ir_cache.insert(ty, h);
                 return h;
             }

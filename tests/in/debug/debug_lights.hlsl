@@ -11,6 +11,7 @@ cbuffer Scene : register(b0)
 };
 
 RWStructuredBuffer<float4> Output : register(u1);
+static float Gain = 1.0;
 
 float4 Shade(float3 p, uint count)
 {
@@ -22,7 +23,7 @@ float4 Shade(float3 p, uint count)
         if (f > 0.0)                             //@
         {
             float4 c = l.color * f;              //@
-            sum.rgb += c.rgb;                    //@
+            sum.rgb += c.rgb * Gain;             //@
         }
     }
     return sum;                                  //@

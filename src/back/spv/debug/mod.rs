@@ -273,6 +273,47 @@ impl<'a> Writer<'a> {
         Some(id)
     }
 
+    /// The `DebugSource`, line and column constants of a declaration
+    /// (line 1 of the main source when it is not known).
+    pub(super) fn decl_site(&mut self, span: Option<Span>) -> (Word, Word, Word) {
+        let loc = span.and_then(|s| self.debug_loc(s));
+        let (source, line, column) = match loc {
+            Some(l) => (l.source, l.line, l.column),
+            None => (self.main_source(), 1, 1),
+        };
+        (source, self.const_u32(line), self.const_u32(column))
+    }
+
+    /// `DebugGlobalVariable` of each user global whose declaration is
+    /// known and whose type has a debug type (`static`s, groupshared
+    /// variables, cbuffer and buffer blocks, push constants), in the
+    /// order of the module's globals; after the global variables.
+    pub(super) fn debug_globals(&mut self) {
+        let Some(cu) = self.debug.as_ref().map(|d| d.compilation_unit) else {
+            return;
+        };
+        let ir = self.ir;
+        let flags = self.const_u32(table::flags::PUBLIC | table::flags::DEFINITION);
+        for (h, g) in ir.globals.iter() {
+            let (Some(&span), Some(name)) = (ir.decl_spans.globals.get(&h), g.name.as_deref())
+            else {
+                continue;
+            };
+            let Some(&variable) = self.global_ids.get(h.index()) else {
+                continue;
+            };
+            let Some(ty) = self.debug_type(g.ty) else {
+                continue;
+            };
+            let (source, line, column) = self.decl_site(Some(span));
+            let name = self.debug_string(name);
+            self.debug_inst(
+                DebugOp::GlobalVariable,
+                &[name, ty, source, line, column, cu, name, variable, flags],
+            );
+        }
+    }
+
     /// `DebugEntryPoint` of each entry point, after the functions.
     pub(super) fn debug_entry_points(&mut self) {
         let Some(d) = self.debug.as_ref() else {

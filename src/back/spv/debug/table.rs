@@ -21,6 +21,7 @@ pub enum DebugOp {
     TypeFunction = 8,
     TypeComposite = 10,
     TypeMember = 11,
+    GlobalVariable = 18,
     Function = 20,
     LexicalBlock = 21,
     Scope = 23,

@@ -155,8 +155,8 @@ impl Writer<'_> {
         depth: u32,
     ) -> Option<Word> {
         let ir = self.ir;
-        let source = self.main_source();
-        let one = self.const_u32(1);
+        let spans = &ir.decl_spans;
+        let (source, line, column) = self.decl_site(spans.types.get(&h).copied());
         let public = self.const_u32(table::flags::PUBLIC);
         let mut member_ids = Vec::with_capacity(members.len());
         let mut offset = 0u32;
@@ -174,9 +174,14 @@ impl Writer<'_> {
             let mname = self.debug_string(&mname);
             let off = self.const_u32(moffset.saturating_mul(8));
             let bits = self.const_u32(msize.saturating_mul(8));
+            let at = spans.members.get(&(h, i as u32)).copied();
+            let (msource, mline, mcolumn) = match at {
+                Some(_) => self.decl_site(at),
+                None => (source, line, column),
+            };
             member_ids.push(self.debug_inst(
                 DebugOp::TypeMember,
-                &[mname, mty, source, one, one, off, bits, public],
+                &[mname, mty, msource, mline, mcolumn, off, bits, public],
             ));
         }
         let total = if size > 0 { size } else { byte_size(ir, h, 0) };
@@ -184,7 +189,7 @@ impl Writer<'_> {
         let tag = self.const_u32(table::TAG_STRUCTURE);
         let cu = self.debug.as_ref()?.compilation_unit;
         let bits = self.const_u32(total.saturating_mul(8));
-        let mut ops = vec![name, tag, source, one, one, cu, name, bits, public];
+        let mut ops = vec![name, tag, source, line, column, cu, name, bits, public];
         ops.extend(member_ids);
         Some(self.debug_inst(DebugOp::TypeComposite, &ops))
     }
