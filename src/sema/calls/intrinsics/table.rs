@@ -258,7 +258,10 @@ macro_rules! interlocked {
     };
 }
 
+use crate::intern::Symbol;
 use crate::sema::types::Sc;
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 /// Every intrinsic, sorted by name for binary search.
 pub static TABLE: &[Intrinsic] = &[
@@ -772,6 +775,24 @@ pub fn find(name: &str) -> Option<&'static Intrinsic> {
         .map(|i| &TABLE[i])
 }
 
+/// [`find`] by interned name, through a map made once per process: sema
+/// asks at every call it lowers, and for every argument of every call
+/// when it scans a body for the variables it writes (hundreds of times
+/// per edit of a large file in the language server).
+pub fn find_symbol(name: Symbol) -> Option<&'static Intrinsic> {
+    static BY_SYMBOL: OnceLock<FxHashMap<Symbol, &'static Intrinsic>> = OnceLock::new();
+    BY_SYMBOL
+        .get_or_init(|| {
+            let mut map = FxHashMap::default();
+            for i in TABLE {
+                map.entry(Symbol::intern(i.name)).or_insert(i);
+            }
+            map
+        })
+        .get(&name)
+        .copied()
+}
+
 impl Overload {
     /// The overload as hover and signature help show it: the signature
     /// with one template type per slot (`T0 lerp(T0, T0, T0)`), each
@@ -854,5 +875,14 @@ mod tests {
         assert!(find("lerp").is_some());
         assert!(find("WaveActiveSum").is_some());
         assert!(find("nothing").is_none());
+    }
+
+    #[test]
+    fn find_symbol_agrees_with_find() {
+        for i in TABLE {
+            let found = find_symbol(Symbol::intern(i.name));
+            assert!(found.is_some_and(|f| std::ptr::eq(f, i)), "{}", i.name);
+        }
+        assert!(find_symbol(Symbol::intern("nothing")).is_none());
     }
 }
