@@ -3,17 +3,11 @@
 //! One process-wide table behind a lock. Interned text is leaked on purpose:
 //! the set of distinct identifiers a compiler (or the LSP server over a
 //! session) sees is small, and `&'static str` keeps every use borrow-free.
-//!
-//! Each thread keeps a copy of what it has looked up (the table only
-//! grows and its strings never move), so that the preprocessor's one
-//! intern per identifier and sema's many `as_str` take no lock once a
-//! name has been seen.
 
 pub mod builtins;
 
 use builtins::for_each_preinterned;
 use rustc_hash::FxHashMap;
-use std::cell::RefCell;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
@@ -60,67 +54,22 @@ fn table() -> &'static Mutex<Table> {
     TABLE.get_or_init(|| Mutex::new(Table::with_builtins()))
 }
 
-/// This thread's copy of part of the table (module docs): the symbols of
-/// the text it interned, and the table's strings up to some point.
-struct Local {
-    map: FxHashMap<&'static str, Symbol>,
-    strings: Vec<&'static str>,
-}
-
-thread_local! {
-    static LOCAL: RefCell<Local> = const {
-        RefCell::new(Local {
-            map: FxHashMap::with_hasher(rustc_hash::FxBuildHasher),
-            strings: Vec::new(),
-        })
-    };
-}
-
 impl Symbol {
     pub fn intern(s: &str) -> Symbol {
-        // (`try_with`: a thread being torn down uses the shared table.)
-        LOCAL
-            .try_with(|l| {
-                let mut l = l.borrow_mut();
-                if let Some(&sym) = l.map.get(s) {
-                    return sym;
-                }
-                let (text, sym) = Self::intern_shared(s);
-                l.map.insert(text, sym);
-                sym
-            })
-            .unwrap_or_else(|_| Self::intern_shared(s).1)
-    }
-
-    /// Interns `s` in the process-wide table; gives its text there too.
-    fn intern_shared(s: &str) -> (&'static str, Symbol) {
         let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((&text, &sym)) = t.map.get_key_value(s) {
-            return (text, sym);
+        if let Some(&sym) = t.map.get(s) {
+            return sym;
         }
         let leaked: &'static str = Box::leak(s.to_owned().into_boxed_str());
         let sym = Symbol(t.strings.len() as u32);
         t.strings.push(leaked);
         t.map.insert(leaked, sym);
-        (leaked, sym)
+        sym
     }
 
     pub fn as_str(self) -> &'static str {
-        let i = self.0 as usize;
-        let shared = || table().lock().unwrap_or_else(|e| e.into_inner()).strings[i];
-        LOCAL
-            .try_with(|l| {
-                let mut l = l.borrow_mut();
-                if let Some(&s) = l.strings.get(i) {
-                    return s;
-                }
-                // Copy what the table gained since (every symbol is in it).
-                let t = table().lock().unwrap_or_else(|e| e.into_inner());
-                let have = l.strings.len();
-                l.strings.extend_from_slice(&t.strings[have..]);
-                t.strings[i]
-            })
-            .unwrap_or_else(|_| shared())
+        let t = table().lock().unwrap_or_else(|e| e.into_inner());
+        t.strings[self.0 as usize]
     }
 
     pub fn index(self) -> u32 {
