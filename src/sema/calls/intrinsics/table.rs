@@ -261,7 +261,7 @@ macro_rules! interlocked {
 use crate::intern::Symbol;
 use crate::sema::types::Sc;
 use rustc_hash::FxHashMap;
-use std::sync::OnceLock;
+use std::cell::RefCell;
 
 /// Every intrinsic, sorted by name for binary search.
 pub static TABLE: &[Intrinsic] = &[
@@ -775,22 +775,24 @@ pub fn find(name: &str) -> Option<&'static Intrinsic> {
         .map(|i| &TABLE[i])
 }
 
-/// [`find`] by interned name, through a map made once per process: sema
-/// asks at every call it lowers, and for every argument of every call
-/// when it scans a body for the variables it writes (hundreds of times
-/// per edit of a large file in the language server).
+/// [`find`] by interned name, remembered per thread: sema asks at every
+/// call it lowers and, when it scans a body for the variables it writes,
+/// for every argument of every call (hundreds of times per edit of a
+/// large file in the language server), mostly for the same few names.
+/// Filled as names are asked for, so a short compile pays nothing up
+/// front.
 pub fn find_symbol(name: Symbol) -> Option<&'static Intrinsic> {
-    static BY_SYMBOL: OnceLock<FxHashMap<Symbol, &'static Intrinsic>> = OnceLock::new();
-    BY_SYMBOL
-        .get_or_init(|| {
-            let mut map = FxHashMap::default();
-            for i in TABLE {
-                map.entry(Symbol::intern(i.name)).or_insert(i);
-            }
-            map
+    thread_local! {
+        static FOUND: RefCell<FxHashMap<Symbol, Option<&'static Intrinsic>>> =
+            const { RefCell::new(FxHashMap::with_hasher(rustc_hash::FxBuildHasher)) };
+    }
+    FOUND
+        .try_with(|m| {
+            *m.borrow_mut()
+                .entry(name)
+                .or_insert_with(|| find(name.as_str()))
         })
-        .get(&name)
-        .copied()
+        .unwrap_or_else(|_| find(name.as_str()))
 }
 
 impl Overload {
