@@ -20,15 +20,19 @@ pub struct Ident {
 pub struct Path {
     /// `::x` (global scope).
     pub global: bool,
-    pub segments: Vec<Ident>,
+    pub segments: Segments,
     pub span: Span,
 }
+
+/// A path's names. Nearly every path is one name (every variable, call
+/// and type named in a body): it is kept inline, without an allocation.
+pub type Segments = smallvec::SmallVec<[Ident; 1]>;
 
 impl Path {
     pub fn single(id: Ident) -> Path {
         Path {
             global: false,
-            segments: vec![id],
+            segments: smallvec::smallvec![id],
             span: id.span,
         }
     }

@@ -157,6 +157,10 @@ impl<T> Arena<T> {
             data: Vec::with_capacity(n),
         }
     }
+    /// Makes room for `n` more elements.
+    pub fn reserve(&mut self, n: usize) {
+        self.data.reserve(n);
+    }
     pub fn append(&mut self, value: T) -> Handle<T> {
         let h = Handle::from_index(self.data.len());
         self.data.push(value);

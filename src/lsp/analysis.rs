@@ -103,7 +103,7 @@ pub struct Analysis {
 impl Analysis {
     /// Resolves `index` (when sema ran) and the preprocessor's records in
     /// `sm`.
-    pub fn new(index: Option<&Index>, sm: &SourceMap, include_dirs: &[PathBuf]) -> Analysis {
+    pub fn new(index: Option<Index>, sm: &SourceMap, include_dirs: &[PathBuf]) -> Analysis {
         let files: Vec<File> = sm
             .files()
             .map(|(_, f)| File {
@@ -124,8 +124,9 @@ impl Analysis {
             calls: Vec::new(),
             include_dirs: include_dirs.to_vec(),
         };
-        if let Some(ix) = index {
-            a.add_index(ix, sm);
+        if let Some(mut ix) = index {
+            ix.resolve();
+            a.add_index(&ix, sm);
         }
         a.add_preprocessor(sm);
         a.uses.sort_by_key(|(at, _)| (at.file, at.range.start));
@@ -418,7 +419,7 @@ impl Lazy {
                 let inputs = self.inputs.borrow_mut().take();
                 let (index, sm, dirs) =
                     inputs.unwrap_or_else(|| (None, SourceMap::new(), Vec::new()));
-                let build = || Analysis::new(index.as_ref(), &sm, &dirs);
+                let build = || Analysis::new(index, &sm, &dirs);
                 let a = std::panic::catch_unwind(std::panic::AssertUnwindSafe(build))
                     .unwrap_or_else(|_| Analysis::new(None, &SourceMap::new(), &[]));
                 std::rc::Rc::new(a)

@@ -14,13 +14,14 @@
 //! - A diagnostic without a location sits at the start of the document.
 
 use super::paths::normalize;
-use super::text::LineIndex;
+use super::text::{Document, LineIndex};
 use crate::diag::{self, Severity};
 use crate::source::{FileId, FileSpan, SourceMap};
 use lsp_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
     Position, Range, Uri,
 };
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -32,9 +33,16 @@ struct Converter<'a> {
     main: &'a Path,
     uri_for: &'a dyn Fn(&Path) -> Option<Uri>,
     related_supported: bool,
-    /// Line indexes of the files seen so far, built on first use.
-    lines: Vec<Option<LineIndex>>,
+    /// The open documents, whose line indexes serve the files the
+    /// compiler read from them.
+    open: &'a Open,
+    /// Line indexes of the files seen so far: an open document's, else
+    /// built on first use.
+    lines: Vec<Option<Cow<'a, LineIndex>>>,
 }
+
+/// The open documents by normalised path.
+pub type Open = rustc_hash::FxHashMap<PathBuf, Document>;
 
 impl Converter<'_> {
     fn path(&self, file: FileId) -> PathBuf {
@@ -42,12 +50,21 @@ impl Converter<'_> {
     }
 
     fn range(&mut self, file: FileId, start: usize, end: usize) -> Range {
-        let text = &self.sm.file(file).text;
+        let f = self.sm.file(file);
+        let text = &f.text;
         let i = file.0 as usize;
         if self.lines.len() <= i {
             self.lines.resize(i + 1, None);
         }
-        let index = self.lines[i].get_or_insert_with(|| LineIndex::new(text));
+        let open = self.open;
+        let index = self.lines[i].get_or_insert_with(|| {
+            // The document's own index when the compiler read its text
+            // (the editor's, unsaved): no scan of the whole file.
+            match open.get(&normalize(&f.path)) {
+                Some(d) if d.text == *text => Cow::Borrowed(d.lines()),
+                _ => Cow::Owned(LineIndex::new(text)),
+            }
+        });
         index.range(text, start, end)
     }
 
@@ -216,12 +233,14 @@ pub fn convert(
     main: &Path,
     uri_for: &dyn Fn(&Path) -> Option<Uri>,
     related_supported: bool,
+    open: &Open,
 ) -> ByFile {
     let mut c = Converter {
         sm,
         main,
         uri_for,
         related_supported,
+        open,
         lines: Vec::new(),
     };
     let mut out = ByFile::new();

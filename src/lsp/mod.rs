@@ -575,8 +575,14 @@ impl<'c> Server<'c> {
             let loader = paths::OverlayLoader { open: docs };
             let c = compile(path, &loader, &options);
             let uri_for = |p: &Path| Self::uri_for(docs, p);
-            let diagnostics =
-                convert::convert(&c.diagnostics.list, &c.source_map, path, &uri_for, related);
+            let diagnostics = convert::convert(
+                &c.diagnostics.list,
+                &c.source_map,
+                path,
+                &uri_for,
+                related,
+                docs,
+            );
             let mut dependencies = vec![path.to_path_buf()];
             for d in &c.dependencies {
                 let d = paths::normalize(d);

@@ -35,6 +35,40 @@ impl LineIndex {
         LineIndex { starts }
     }
 
+    /// Whether a line starts at byte `at` of `text`: after a `\n`, or
+    /// after a `\r` that no `\n` follows.
+    fn starts_at(bytes: &[u8], at: usize) -> bool {
+        at == 0
+            || match bytes.get(at - 1) {
+                Some(b'\n') => true,
+                Some(b'\r') => bytes.get(at) != Some(&b'\n'),
+                _ => false,
+            }
+    }
+
+    /// Updates the index after bytes `start..old_end` of the text were
+    /// replaced by `new_len` bytes, giving `text`: the lines before the
+    /// change are kept, those after it shifted, and only the changed
+    /// bytes (and one on each side, where a `\r\n` may have formed or
+    /// split) are scanned again. What [`LineIndex::new`] of `text` gives,
+    /// without reading a large file whole on every keystroke.
+    fn replace(&mut self, text: &str, start: usize, old_end: usize, new_len: usize) {
+        let bytes = text.as_bytes();
+        // Whether a line starts at `s` depends on bytes `s - 1` and `s`:
+        // old starts before `start` and from `old_end + 2` on are kept.
+        let first = self.starts.partition_point(|&s| s < start);
+        let last = self.starts.partition_point(|&s| s < old_end + 2);
+        let rescan_end = (start + new_len + 1).min(bytes.len());
+        let rescanned: Vec<usize> = (start..=rescan_end)
+            .filter(|&s| Self::starts_at(bytes, s))
+            .collect();
+        let added = rescanned.len();
+        self.starts.splice(first..last, rescanned);
+        for s in &mut self.starts[first + added..] {
+            *s = *s - old_end + start + new_len;
+        }
+    }
+
     /// The byte range of line `line`'s content, without its terminator.
     fn line_content(&self, text: &str, line: usize) -> (usize, usize) {
         let start = self.starts[line];
@@ -125,7 +159,10 @@ impl Document {
     /// (changes of one notification apply one after another).
     pub fn apply(&mut self, change: TextDocumentContentChangeEvent) {
         match change.range {
-            None => self.text = change.text,
+            None => {
+                self.text = change.text;
+                self.index = LineIndex::new(&self.text);
+            }
             Some(range) => {
                 let mut start = self.index.offset(&self.text, range.start);
                 let mut end = self.index.offset(&self.text, range.end);
@@ -133,9 +170,15 @@ impl Document {
                     std::mem::swap(&mut start, &mut end);
                 }
                 self.text.replace_range(start..end, &change.text);
+                self.index
+                    .replace(&self.text, start, end, change.text.len());
             }
         }
-        self.index = LineIndex::new(&self.text);
+    }
+
+    /// The line index of [`Document::text`].
+    pub fn lines(&self) -> &LineIndex {
+        &self.index
     }
 }
 
@@ -239,6 +282,8 @@ mod tests {
                 text: insert,
             });
             let li = LineIndex::new(&d.text);
+            // The index updated edit by edit is the one made afresh.
+            assert_eq!(d.index.starts, li.starts, "after {:?}", (a, b));
             let at = next(d.text.len() as u64 + 1) as usize;
             if d.text.is_char_boundary(at)
                 && !(at > 0

@@ -408,7 +408,7 @@ impl<'a> Decls<'a> {
             .is_some_and(|&bits| index < 64 && bits & (1 << index) != 0)
             || (index >= 64 && self.funcs.values().take(*summarized).any(takes))
             || self.funcs.since(*summarized).iter().any(takes);
-        user || super::calls::intrinsics::table::find(callee.as_str()).is_some_and(|i| {
+        user || super::calls::intrinsics::table::find_symbol(callee).is_some_and(|i| {
             i.overloads
                 .iter()
                 .any(|o| o.params.get(index).is_some_and(|p| p.out))

@@ -2,13 +2,14 @@
 //! [`Index`]: declarations from sema's tables, with the details hover
 //! shows, and every occurrence pointing at its declaration's name.
 
-use super::{Def, DefKind, Index, LocalDef, Recorder, SymKey, Target, Use};
+use super::{Def, DefKind, Index, LocalDef, Raw, Recorder, SymKey};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::options::Stage;
 use crate::sema::decl::find_attr;
+use crate::sema::table::Id;
+use crate::sema::types::Ty;
 use crate::sema::types::scope::{FuncDeclId, ScopeKind};
-use crate::sema::types::{Ty, TyId};
 use crate::sema::{Dir, GlobalKind, Sema, TemplateKind};
 use crate::span::Span;
 use rustc_hash::FxHashMap;
@@ -29,36 +30,34 @@ pub fn finish(s: &mut Sema) -> Option<Index> {
     b.enum_values(&rec);
     b.cbuffers(&rec);
     let local_names = b.locals(&rec.locals);
-    let mut uses: Vec<Use> = rec
-        .uses
-        .iter()
-        .filter_map(|&(span, target)| {
-            let target = match target {
-                Target::Decl(k) => local_names.get(&k).copied().unwrap_or(k),
-                Target::Sym(key) => *rec.name_spans.get(&key)?,
-            };
-            Some(Use { span, target })
-        })
-        .collect();
-    uses.sort_by_key(|u| (u.span.lo, u.span.hi));
-    let mut names: FxHashMap<TyId, Arc<str>> = FxHashMap::default();
-    let mut types: Vec<(Span, Arc<str>)> = rec
-        .types
-        .into_iter()
-        .map(|(sp, ty)| {
-            let name = names.entry(ty).or_insert_with(|| s.ty_name(ty).into());
-            (sp, name.clone())
-        })
-        .collect();
-    types.sort_by_key(|(sp, _)| (sp.lo, sp.hi));
-    let mut calls = rec.calls;
-    calls.sort_by_key(|(sp, _)| (sp.lo, sp.hi));
-    calls.dedup_by_key(|(sp, _)| *sp);
+    // Only the types are named here (each once: most expressions share a
+    // few), which needs sema's tables; the occurrences are resolved and
+    // sorted by the reader ([`Index::resolve`]) when it is asked, not on
+    // the way to publishing diagnostics.
+    let mut type_names: Vec<Option<Arc<str>>> = Vec::new();
+    for &(_, ty) in &rec.types {
+        let i = ty.index();
+        if type_names.len() <= i {
+            type_names.resize(i + 1, None);
+        }
+        if type_names[i].is_none() {
+            type_names[i] = Some(s.ty_name(ty).into());
+        }
+    }
+    let defs = b.defs;
     Some(Index {
-        defs: b.defs,
-        uses,
-        types,
-        calls,
+        defs,
+        uses: Vec::new(),
+        types: Vec::new(),
+        calls: Vec::new(),
+        raw: Raw {
+            uses: rec.uses,
+            types: rec.types,
+            type_names,
+            local_names,
+            name_spans: rec.name_spans,
+            calls: rec.calls,
+        },
     })
 }
 

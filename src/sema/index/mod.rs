@@ -23,6 +23,7 @@ mod finish;
 pub use finish::finish;
 
 use crate::intern::Symbol;
+use crate::sema::table::Id;
 use crate::sema::types::TyId;
 use crate::sema::types::scope::{FuncDeclId, GlobalId, ScopeId, Sym, TemplateId};
 use crate::span::Span;
@@ -94,19 +95,78 @@ pub struct Use {
     pub target: Span,
 }
 
-/// The side table of one compilation.
+/// The side table of one compilation. [`finish`] fills the declarations;
+/// the occurrences, types and calls come with [`Index::resolve`].
 #[derive(Clone, Debug, Default)]
 pub struct Index {
     /// Declarations, in the order sema met them; no two share a span.
     pub defs: Vec<Def>,
+    /// Name occurrences, by span.
     pub uses: Vec<Use>,
     /// The type of each expression that lowered without an error, by the
     /// expression's span (of expressions sharing a span, the outermost);
     /// expressions of one type share its name.
     pub types: Vec<(Span, Arc<str>)>,
     /// Calls of user functions and methods: the callee's name (one of
-    /// [`Index::uses`]) and each argument's span, in source order.
+    /// [`Index::uses`]) and each argument's span, by span.
     pub calls: Vec<(Span, Vec<Span>)>,
+    /// What sema recorded, as it recorded it, until [`Index::resolve`].
+    raw: Raw,
+}
+
+/// The occurrences, types and calls as the [`Recorder`] collected them:
+/// in the order sema met them, repeats included (a trial lowering
+/// resolves a name again), occurrences naming their target by key.
+#[derive(Clone, Debug, Default)]
+struct Raw {
+    uses: Vec<(Span, Target)>,
+    types: Vec<(Span, TyId)>,
+    /// The name of each type of `types`, by its index.
+    type_names: Vec<Option<Arc<str>>>,
+    /// The name span of each local and parameter, by its key span.
+    local_names: FxHashMap<Span, Span>,
+    name_spans: FxHashMap<SymKey, Span>,
+    calls: Vec<(Span, Vec<Span>)>,
+}
+
+impl Index {
+    /// Resolves what sema recorded into [`Index::uses`], [`Index::types`]
+    /// and [`Index::calls`], in source order (by span), one of each: an
+    /// occurrence once per declaration it names, the type of the
+    /// outermost of the expressions sharing a span, the first call at a
+    /// callee's name. [`finish`] leaves this to the reader, so that it is
+    /// not paid for before the diagnostics are published.
+    pub fn resolve(&mut self) {
+        let raw = std::mem::take(&mut self.raw);
+        self.uses
+            .extend(raw.uses.iter().filter_map(|&(span, target)| {
+                let target = match target {
+                    Target::Decl(k) => raw.local_names.get(&k).copied().unwrap_or(k),
+                    Target::Sym(key) => *raw.name_spans.get(&key)?,
+                };
+                Some(Use { span, target })
+            }));
+        self.types.extend(raw.types.iter().filter_map(|&(sp, ty)| {
+            let name = raw.type_names.get(ty.index())?.clone()?;
+            Some((sp, name))
+        }));
+        self.calls.extend(raw.calls);
+        let key = |s: Span| (s.lo, s.hi);
+        self.uses
+            .sort_unstable_by_key(|u| (key(u.span), key(u.target)));
+        self.uses.dedup();
+        // Stable: of a span's types, the last recorded is the outermost.
+        self.types.sort_by_key(|(sp, _)| key(*sp));
+        self.types.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(&mut later.1, &mut kept.1);
+            }
+            same
+        });
+        self.calls.sort_by_key(|(sp, _)| key(*sp));
+        self.calls.dedup_by_key(|(sp, _)| *sp);
+    }
 }
 
 /// A scope-level declaration sema's tables name.
@@ -172,8 +232,13 @@ pub struct Recorder {
     pub(crate) name_spans: FxHashMap<SymKey, Span>,
     pub(crate) locals: Vec<LocalDef>,
     local_keys: FxHashSet<Span>,
-    pub(crate) uses: FxHashSet<(Span, Target)>,
-    pub(crate) types: FxHashMap<Span, TyId>,
+    /// In the order sema resolved them, repeats included: a push is
+    /// cheaper than a set's insert, and [`finish`] (on the way to
+    /// publishing diagnostics) only names them; who reads the index
+    /// sorts it, later.
+    pub(crate) uses: Vec<(Span, Target)>,
+    /// As `uses`: the expression types in the order sema gave them.
+    pub(crate) types: Vec<(Span, TyId)>,
     /// cbuffers: name, whole declaration, member name spans.
     pub(crate) cbuffers: Vec<(Symbol, Span, Span, Vec<Span>)>,
     pub(crate) enum_values: Vec<EnumValueDef>,
@@ -224,7 +289,7 @@ impl Recorder {
     /// The occurrence at `span` names `target`.
     pub(crate) fn used(&mut self, span: Span, target: Target) {
         if !span.is_dummy() {
-            self.uses.insert((span, target));
+            self.uses.push((span, target));
         }
     }
 
@@ -232,7 +297,7 @@ impl Recorder {
     /// per type: most expressions share a few types).
     pub(crate) fn typed(&mut self, span: Span, ty: TyId) {
         if !span.is_dummy() {
-            self.types.insert(span, ty);
+            self.types.push((span, ty));
         }
     }
 

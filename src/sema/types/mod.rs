@@ -489,6 +489,22 @@ pub struct Types {
     enums: Table<EnumId, EnumInfo>,
     /// Canonical IR type of each type, filled lazily.
     ir_cache: FxHashMap<TyId, ir::Handle<ir::Type>>,
+    /// The scalar and vector types met so far, by [`numeric_slot`]: sema
+    /// asks for them at nearly every expression, and this spares hashing
+    /// the type each time.
+    numeric: [Option<TyId>; NUMERIC_SLOTS],
+}
+
+/// One slot per scalar type and vector width (1 to 4).
+const NUMERIC_SLOTS: usize = (Sc::LitFloat as usize + 1) * 4;
+
+/// The slot of [`Types::numeric`] of a scalar or vector type.
+fn numeric_slot(ty: &Ty) -> Option<usize> {
+    match *ty {
+        Ty::Scalar(s) => Some(s as usize * 4),
+        Ty::Vector(s, n @ 2..=4) => Some(s as usize * 4 + n as usize - 1),
+        _ => None,
+    }
 }
 
 impl Default for Types {
@@ -534,6 +550,7 @@ impl Types {
             structs: Table::new(),
             enums: Table::new(),
             ir_cache: FxHashMap::default(),
+            numeric: [None; NUMERIC_SLOTS],
         };
         for ty in [
             Ty::Error,
@@ -552,11 +569,21 @@ impl Types {
     }
 
     pub fn intern(&mut self, ty: Ty) -> TyId {
-        if let Some(&id) = self.map.get(&ty) {
+        let slot = numeric_slot(&ty);
+        if let Some(id) = slot.and_then(|i| self.numeric[i]) {
             return id;
         }
-        let id = self.list.push(ty.clone());
-        self.map.insert(ty, id);
+        let id = match self.map.get(&ty) {
+            Some(&id) => id,
+            None => {
+                let id = self.list.push(ty.clone());
+                self.map.insert(ty, id);
+                id
+            }
+        };
+        if let Some(i) = slot {
+            self.numeric[i] = Some(id);
+        }
         id
     }
 

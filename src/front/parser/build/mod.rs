@@ -172,7 +172,7 @@ impl ParseCtx<'_> {
     pub fn global_path(&self, id: ast::Ident, l: Loc) -> ast::Path {
         ast::Path {
             global: true,
-            segments: vec![id],
+            segments: smallvec::smallvec![id],
             span: sp(l, id.span.hi),
         }
     }

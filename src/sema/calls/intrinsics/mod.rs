@@ -166,7 +166,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args: &[Arg],
         span: Span,
     ) -> Option<Val> {
-        let intr = table::find(name.as_str())?;
+        let intr = table::find_symbol(name)?;
         if args.iter().any(|a| a.val.is_error()) {
             return Some(Val::error());
         }

@@ -258,7 +258,10 @@ macro_rules! interlocked {
     };
 }
 
+use crate::intern::Symbol;
 use crate::sema::types::Sc;
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 
 /// Every intrinsic, sorted by name for binary search.
 pub static TABLE: &[Intrinsic] = &[
@@ -772,6 +775,26 @@ pub fn find(name: &str) -> Option<&'static Intrinsic> {
         .map(|i| &TABLE[i])
 }
 
+/// [`find`] by interned name, remembered per thread: sema asks at every
+/// call it lowers and, when it scans a body for the variables it writes,
+/// for every argument of every call (hundreds of times per edit of a
+/// large file in the language server), mostly for the same few names.
+/// Filled as names are asked for, so a short compile pays nothing up
+/// front.
+pub fn find_symbol(name: Symbol) -> Option<&'static Intrinsic> {
+    thread_local! {
+        static FOUND: RefCell<FxHashMap<Symbol, Option<&'static Intrinsic>>> =
+            const { RefCell::new(FxHashMap::with_hasher(rustc_hash::FxBuildHasher)) };
+    }
+    FOUND
+        .try_with(|m| {
+            *m.borrow_mut()
+                .entry(name)
+                .or_insert_with(|| find(name.as_str()))
+        })
+        .unwrap_or_else(|_| find(name.as_str()))
+}
+
 impl Overload {
     /// The overload as hover and signature help show it: the signature
     /// with one template type per slot (`T0 lerp(T0, T0, T0)`), each
@@ -854,5 +877,14 @@ mod tests {
         assert!(find("lerp").is_some());
         assert!(find("WaveActiveSum").is_some());
         assert!(find("nothing").is_none());
+    }
+
+    #[test]
+    fn find_symbol_agrees_with_find() {
+        for i in TABLE {
+            let found = find_symbol(Symbol::intern(i.name));
+            assert!(found.is_some_and(|f| std::ptr::eq(f, i)), "{}", i.name);
+        }
+        assert!(find_symbol(Symbol::intern("nothing")).is_none());
     }
 }
