@@ -104,6 +104,29 @@ pub struct Compilation {
     /// What each name resolved to and each expression's type, when
     /// [`Options::index`] asked for it and sema ran (also after errors).
     pub(crate) index: Option<sema::index::Index>,
+    /// What the compilation built on the way and its results do not need
+    /// (the syntax tree), for the caller to free when it suits it.
+    pub leftovers: Leftovers,
+}
+
+/// Intermediate data of a compilation (its syntax tree), kept so that the
+/// caller chooses when to free it: freeing a large file's tree is a few
+/// per cent of checking it, which a language server does after publishing
+/// the diagnostics rather than before. Dropped with the compilation
+/// unless taken out of it (`std::mem::take`).
+#[derive(Default)]
+pub struct Leftovers(Vec<Box<dyn std::any::Any + Send + Sync>>);
+
+impl Leftovers {
+    fn keep(&mut self, value: impl std::any::Any + Send + Sync) {
+        self.0.push(Box::new(value));
+    }
+}
+
+impl std::fmt::Debug for Leftovers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Leftovers({} items)", self.0.len())
+    }
 }
 
 impl Compilation {
@@ -120,6 +143,7 @@ impl Compilation {
             dependencies,
             artifact: None,
             index,
+            leftovers: Leftovers::default(),
         }
     }
 
@@ -187,6 +211,7 @@ fn refusal(options: &Options) -> Option<Compilation> {
         dependencies: Vec::new(),
         artifact: None,
         index: None,
+        leftovers: Leftovers::default(),
     })
 }
 
@@ -249,7 +274,9 @@ pub fn check(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compila
     } else {
         None
     };
-    Compilation::without_artifact(diags, sm, parsed.dependencies, index)
+    let mut c = Compilation::without_artifact(diags, sm, parsed.dependencies, index);
+    c.leftovers.keep(parsed.unit);
+    c
 }
 
 /// Preprocesses `path` and returns the text (`-P`).
@@ -279,6 +306,7 @@ pub fn preprocess_to_string(
             dependencies: pp.dependencies,
             artifact: None,
             index: None,
+            leftovers: Leftovers::default(),
         },
     )
 }
@@ -325,10 +353,9 @@ pub(crate) fn compile_to_ir(
         },
         m => m,
     };
-    (
-        Compilation::without_artifact(diags, sm, parsed.dependencies, index),
-        module,
-    )
+    let mut c = Compilation::without_artifact(diags, sm, parsed.dependencies, index);
+    c.leftovers.keep(parsed.unit);
+    (c, module)
 }
 
 /// The SPIR-V assembly text of a module (`-Fc`, `--emit asm`), as

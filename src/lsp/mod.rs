@@ -159,6 +159,8 @@ struct RootResult {
     /// What code intelligence answers from (`requests.rs`); the previous
     /// compilation's when this one made none.
     analysis: Option<std::rc::Rc<analysis::Lazy>>,
+    /// The compilation's syntax tree, freed after publishing.
+    leftovers: crate::Leftovers,
 }
 
 struct Server<'c> {
@@ -511,11 +513,13 @@ impl<'c> Server<'c> {
         // The analyses replaced, freed after publishing (a large file's
         // side table takes a while to free).
         let mut replaced = Vec::new();
+        let mut freed_later = Vec::new();
         for root in roots {
             if !self.docs.contains_key(&root) {
                 continue;
             }
             let mut result = self.compile_root(&root);
+            freed_later.push(std::mem::take(&mut result.leftovers));
             if let Some(old) = self.results.remove(&root) {
                 affected.extend(old.diagnostics.into_keys());
                 match result.analysis {
@@ -538,6 +542,12 @@ impl<'c> Server<'c> {
         }
         self.publish(affected);
         drop(replaced);
+        // On another core when there is one: the next edit's check need
+        // not wait for it (if the thread cannot start, the closure and
+        // the trees are dropped here).
+        let _ = std::thread::Builder::new()
+            .name("hlslc-free".into())
+            .spawn(move || drop(freed_later));
     }
 
     /// The URI to publish a file's diagnostics under: the open document's
@@ -557,6 +567,7 @@ impl<'c> Server<'c> {
                 dependencies: vec![path.to_path_buf()],
                 diagnostics: ByFile::new(),
                 analysis: None,
+                leftovers: crate::Leftovers::default(),
             };
         };
         let (mut options, warnings) =
@@ -573,7 +584,8 @@ impl<'c> Server<'c> {
         let related = self.related_supported;
         let run = || {
             let loader = paths::OverlayLoader { open: docs };
-            let c = compile(path, &loader, &options);
+            let mut c = compile(path, &loader, &options);
+            let leftovers = std::mem::take(&mut c.leftovers);
             let uri_for = |p: &Path| Self::uri_for(docs, p);
             let diagnostics = convert::convert(
                 &c.diagnostics.list,
@@ -595,6 +607,7 @@ impl<'c> Server<'c> {
                 dependencies,
                 diagnostics,
                 analysis: Some(std::rc::Rc::new(analysis)),
+                leftovers,
             }
         };
         match catch_unwind(AssertUnwindSafe(run)) {
@@ -634,6 +647,7 @@ impl<'c> Server<'c> {
                     dependencies,
                     diagnostics: BTreeMap::from([(path.to_path_buf(), vec![d])]),
                     analysis: None,
+                    leftovers: crate::Leftovers::default(),
                 }
             }
         }

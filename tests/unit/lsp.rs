@@ -373,6 +373,7 @@ fn options_echo(path: &Path, loader: &dyn FileLoader, o: &Options) -> Compilatio
         dependencies: vec![path.to_path_buf()],
         artifact: None,
         index: None,
+        leftovers: crate::Leftovers::default(),
     }
 }
 
