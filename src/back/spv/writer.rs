@@ -125,6 +125,23 @@ impl<'a> Writer<'a> {
             .push(Instruction::new(Op::Decorate, None, None, operands));
     }
 
+    /// `LinkageAttributes "name" Export` on an `export` function (Linkage
+    /// capability), as DXC writes it.
+    pub fn decorate_export(&mut self, target: Word, name: &str) {
+        self.capability(Capability::Linkage);
+        self.annotations.push(Instruction::new(
+            Op::Decorate,
+            None,
+            None,
+            vec![
+                Operand::IdRef(target),
+                Operand::Decoration(spirv::Decoration::LinkageAttributes),
+                Operand::LiteralString(name.to_string()),
+                Operand::LinkageType(spirv::LinkageType::Export),
+            ],
+        ));
+    }
+
     pub fn decorate_builtin(&mut self, target: Word, builtin: spirv::BuiltIn) {
         self.annotations.push(Instruction::new(
             Op::Decorate,
@@ -339,6 +356,9 @@ impl<'a> Writer<'a> {
             }
             stack.push(ep.function);
         }
+        // Exported functions are roots too: a linker may call them.
+        let exported = self.ir.functions.iter().filter(|(_, f)| f.export.is_some());
+        stack.extend(exported.map(|(h, _)| h));
         while let Some(f) = stack.pop() {
             if std::mem::replace(&mut reachable[f.index()], true) {
                 continue;
