@@ -129,30 +129,27 @@ impl<'a> Writer<'a> {
     /// capability), as DXC writes it.
     pub fn decorate_export(&mut self, target: Word, name: &str) {
         self.capability(Capability::Linkage);
-        self.annotations.push(Instruction::new(
-            Op::Decorate,
-            None,
-            None,
+        self.decorate_with(
+            target,
+            spirv::Decoration::LinkageAttributes,
             vec![
-                Operand::IdRef(target),
-                Operand::Decoration(spirv::Decoration::LinkageAttributes),
                 Operand::LiteralString(name.to_string()),
                 Operand::LinkageType(spirv::LinkageType::Export),
             ],
-        ));
+        );
     }
 
     pub fn decorate_builtin(&mut self, target: Word, builtin: spirv::BuiltIn) {
-        self.annotations.push(Instruction::new(
-            Op::Decorate,
-            None,
-            None,
-            vec![
-                Operand::IdRef(target),
-                Operand::Decoration(spirv::Decoration::BuiltIn),
-                Operand::BuiltIn(builtin),
-            ],
-        ));
+        let operand = vec![Operand::BuiltIn(builtin)];
+        self.decorate_with(target, spirv::Decoration::BuiltIn, operand);
+    }
+
+    /// `OpDecorate target decoration operands…`.
+    fn decorate_with(&mut self, target: Word, decoration: spirv::Decoration, extra: Vec<Operand>) {
+        let mut operands = vec![Operand::IdRef(target), Operand::Decoration(decoration)];
+        operands.extend(extra);
+        self.annotations
+            .push(Instruction::new(Op::Decorate, None, None, operands));
     }
 
     pub fn decorate_member(
