@@ -120,8 +120,8 @@ const VK: &[(&str, Support)] = &[
     ("ext_literal", Support::NotYet),
     ("ext_storage_class", Support::NotYet),
     ("ext_type_def", Support::NotYet),
-    ("ext_builtin_input", Support::NotYet),
-    ("ext_builtin_output", Support::NotYet),
+    ("ext_builtin_input", Support::Yes),
+    ("ext_builtin_output", Support::Yes),
 ];
 
 /// How hlslc treats the attribute `a`; `None` for an unknown one.

@@ -1207,6 +1207,10 @@ pub struct Function {
     /// Where the function is declared (its name), for debug information;
     /// `Span::default()` for functions that have no source.
     pub span: Span,
+    /// `export` in HLSL: the name a linker sees (SPIR-V LinkageAttributes
+    /// with the Export type). An exported function is kept even when no
+    /// entry point calls it.
+    pub export: Option<String>,
 }
 
 impl Function {

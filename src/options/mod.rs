@@ -232,6 +232,11 @@ pub enum TargetEnv {
     Vulkan1_1,
     /// SPIR-V 1.4 on Vulkan 1.1 (`vulkan1.1spirv1.4`)
     Vulkan1_1Spirv1_4,
+    /// SPIR-V 1.5 under the universal (non-Vulkan) rules (`universal1.5`):
+    /// e.g. libraries of `export` functions for a linker. Ordered as
+    /// SPIRV-Tools orders its environments (after vulkan1.1spirv1.4,
+    /// before vulkan1.2), which is how DXC compares them.
+    Universal1_5,
     /// SPIR-V 1.5
     Vulkan1_2,
     /// SPIR-V 1.6
@@ -247,6 +252,7 @@ impl TargetEnv {
             "vulkan1.1spirv1.4" => TargetEnv::Vulkan1_1Spirv1_4,
             "vulkan1.2" => TargetEnv::Vulkan1_2,
             "vulkan1.3" => TargetEnv::Vulkan1_3,
+            "universal1.5" => TargetEnv::Universal1_5,
             _ => return None,
         })
     }
@@ -256,7 +262,7 @@ impl TargetEnv {
             TargetEnv::Vulkan1_0 => (1, 0),
             TargetEnv::Vulkan1_1 => (1, 3),
             TargetEnv::Vulkan1_1Spirv1_4 => (1, 4),
-            TargetEnv::Vulkan1_2 => (1, 5),
+            TargetEnv::Vulkan1_2 | TargetEnv::Universal1_5 => (1, 5),
             TargetEnv::Vulkan1_3 => (1, 6),
         }
     }
@@ -268,6 +274,7 @@ impl TargetEnv {
             TargetEnv::Vulkan1_1Spirv1_4 => "vulkan1.1spv1.4",
             TargetEnv::Vulkan1_2 => "vulkan1.2",
             TargetEnv::Vulkan1_3 => "vulkan1.3",
+            TargetEnv::Universal1_5 => "spv1.5",
         }
     }
 }

@@ -249,18 +249,22 @@ fn compact_locals(f: &mut Function) {
     f.local_variables = locals;
 }
 
-/// Drops functions no entry point reaches (when there are entry points).
+/// Drops functions that no entry point and no exported function reaches
+/// (when there are entry points or exports).
 fn remove_unreachable_functions(module: &mut Module) {
-    if module.entry_points.is_empty() {
+    let exported = module.functions.iter().filter(|(_, f)| f.export.is_some());
+    let mut stack: Vec<Handle<Function>> = exported.map(|(h, _)| h).collect();
+    if module.entry_points.is_empty() && stack.is_empty() {
         return;
     }
     let n = module.functions.len();
     let mut reached = vec![false; n];
-    let mut stack: Vec<Handle<Function>> = module
-        .entry_points
-        .iter()
-        .flat_map(|ep| std::iter::once(ep.function).chain(ep.patch_constant_function))
-        .collect();
+    stack.extend(
+        module
+            .entry_points
+            .iter()
+            .flat_map(|ep| std::iter::once(ep.function).chain(ep.patch_constant_function)),
+    );
     while let Some(h) = stack.pop() {
         if h.index() >= n || reached[h.index()] {
             continue;

@@ -353,6 +353,7 @@ pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Fu
         result: old.result.clone(),
         local_variables: old.local_variables.clone(),
         span: old.span,
+        export: old.export.clone(),
         expressions: Arena::with_capacity(n),
         expr_types: Vec::with_capacity(n),
         expr_spans: Vec::with_capacity(n),

@@ -12,6 +12,7 @@ pub(super) fn target_env_name(env: crate::options::TargetEnv) -> &'static str {
         E::Vulkan1_1Spirv1_4 => "vulkan1.1spirv1.4",
         E::Vulkan1_2 => "vulkan1.2",
         E::Vulkan1_3 => "vulkan1.3",
+        E::Universal1_5 => "universal1.5",
     }
 }
 

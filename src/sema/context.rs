@@ -493,6 +493,23 @@ pub struct EntryState<'a> {
     pub vertex: VertexInputs,
     /// Mesh shader outputs and the amplification shader's payload.
     pub mesh: super::entry::mesh::MeshState,
+    /// A hit or miss shader's incoming ray payload (global, IR type), which
+    /// the user's function holds in its first (`inout`) parameter.
+    pub ray_payload: Option<(ir::Handle<ir::GlobalVariable>, ir::Handle<ir::Type>)>,
+    /// A library's functions are lowered once, under the stage of the
+    /// first entry that reaches them: each function's uses of intrinsics
+    /// that only some stages have, with that stage, so that the other
+    /// entries reaching it are checked too.
+    pub stage_uses: rustc_hash::FxHashMap<ir::Handle<ir::Function>, (Stage, Vec<StageUse>)>,
+}
+
+/// A call of an intrinsic that only some stages have (`ReportHit`,
+/// `DispatchRaysIndex`…), where a function's body makes it.
+#[derive(Clone, Copy)]
+pub struct StageUse {
+    pub name: &'static str,
+    pub stages: &'static [Stage],
+    pub span: Span,
 }
 
 /// A pixel shader's `nointerpolation` inputs read one vertex at a time.

@@ -92,6 +92,9 @@ impl Writer<'_> {
         let Some(id) = self.function_ids[handle.index()] else {
             return Err(internal(format!("function `{}` has no id", fun.name)));
         };
+        if let Some(name) = &fun.export {
+            self.decorate_export(id, name);
+        }
         let result_type = match &fun.result {
             Some(r) => Some(self.type_id(r.ty)?),
             None => None,

@@ -78,12 +78,21 @@ impl Writer<'_> {
             .ir
             .entry_points
             .iter()
-            .any(|ep| ep.stage.is_ray_tracing());
-        if !rt || self.options.nv_ray_tracing || self.version_at_least(1, 4) {
+            .find(|ep| ep.stage.is_ray_tracing());
+        let Some(ep) = rt else { return Ok(()) };
+        if self.options.nv_ray_tracing || self.version_at_least(1, 4) {
             return Ok(());
         }
         let env = self.options.target_env;
         let (major, minor) = env.spirv_version();
+        // The wrapper carries the span of the entry function's name.
+        let span = self
+            .ir
+            .functions
+            .get(ep.function)
+            .map(|f| f.span)
+            .unwrap_or_default();
+        let label = format!("{} shader", ep.stage.name());
         Err(crate::diag::Diagnostic::error(
             crate::diag::codes::TARGET_TOO_OLD,
             format!(
@@ -91,6 +100,7 @@ impl Writer<'_> {
                 env.name()
             ),
         )
+        .label(span, label)
         .note("choose -fspv-target-env=vulkan1.2 (or vulkan1.1spirv1.4), or -fspv-extension=SPV_NV_ray_tracing for NVIDIA's extension"))
     }
 

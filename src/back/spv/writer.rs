@@ -125,17 +125,31 @@ impl<'a> Writer<'a> {
             .push(Instruction::new(Op::Decorate, None, None, operands));
     }
 
-    pub fn decorate_builtin(&mut self, target: Word, builtin: spirv::BuiltIn) {
-        self.annotations.push(Instruction::new(
-            Op::Decorate,
-            None,
-            None,
+    /// `LinkageAttributes "name" Export` on an `export` function (Linkage
+    /// capability), as DXC writes it.
+    pub fn decorate_export(&mut self, target: Word, name: &str) {
+        self.capability(Capability::Linkage);
+        self.decorate_with(
+            target,
+            spirv::Decoration::LinkageAttributes,
             vec![
-                Operand::IdRef(target),
-                Operand::Decoration(spirv::Decoration::BuiltIn),
-                Operand::BuiltIn(builtin),
+                Operand::LiteralString(name.to_string()),
+                Operand::LinkageType(spirv::LinkageType::Export),
             ],
-        ));
+        );
+    }
+
+    pub fn decorate_builtin(&mut self, target: Word, builtin: spirv::BuiltIn) {
+        let operand = vec![Operand::BuiltIn(builtin)];
+        self.decorate_with(target, spirv::Decoration::BuiltIn, operand);
+    }
+
+    /// `OpDecorate target decoration operands…`.
+    fn decorate_with(&mut self, target: Word, decoration: spirv::Decoration, extra: Vec<Operand>) {
+        let mut operands = vec![Operand::IdRef(target), Operand::Decoration(decoration)];
+        operands.extend(extra);
+        self.annotations
+            .push(Instruction::new(Op::Decorate, None, None, operands));
     }
 
     pub fn decorate_member(
@@ -340,6 +354,9 @@ impl<'a> Writer<'a> {
             }
             stack.push(ep.function);
         }
+        // Exported functions are roots too: a linker may call them.
+        let exported = self.ir.functions.iter().filter(|(_, f)| f.export.is_some());
+        stack.extend(exported.map(|(h, _)| h));
         while let Some(f) = stack.pop() {
             if std::mem::replace(&mut reachable[f.index()], true) {
                 continue;

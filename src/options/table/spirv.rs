@@ -16,13 +16,13 @@ pub(super) const SPIRV: &[Opt] = &[
         Set(|p, v| {
             p.cl.options.target_env = TargetEnv::parse(v[0]).ok_or_else(|| {
                 format!(
-                    "unknown target environment '{}' (expected vulkan1.0, vulkan1.1, vulkan1.1spirv1.4, vulkan1.2 or vulkan1.3)",
+                    "unknown target environment '{}' (expected vulkan1.0, vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3 or universal1.5)",
                     v[0]
                 )
             })?;
             Ok(())
         }),
-        "vulkan1.0 (default), vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3",
+        "vulkan1.0 (default), vulkan1.1, vulkan1.1spirv1.4, vulkan1.2, vulkan1.3, universal1.5",
     ),
     dxc(
         &["-fspv-entrypoint-name="],

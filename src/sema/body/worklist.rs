@@ -78,6 +78,8 @@ impl<'a> Sema<'a> {
         let specialized = args.is_some_and(|a| a.iter().any(|t| matches!(t, TArg::Res(_))));
         let this_ty = decl.this_ty;
         let span = decl.ast.name.span;
+        // `export`: the linker's name is the function's own (DXC's too).
+        let export = (self.is_exported(id) && args.is_none()).then(|| decl.name.to_string());
         let agg_this = args.is_some_and(|a| a.contains(&TArg::AggThis));
         let mut arguments = Vec::new();
         if let (Some(t), true) = (this_ty, agg_this) {
@@ -156,10 +158,19 @@ impl<'a> Sema<'a> {
             arguments,
             result,
             span,
+            export,
             ..Default::default()
         });
         self.work.set_name(h, name, span);
         h
+    }
+
+    /// Whether a function is declared `export` (on its prototype or its
+    /// definition).
+    pub(in crate::sema) fn is_exported(&self, id: FuncDeclId) -> bool {
+        let d = &self.decls.funcs[id];
+        let export = crate::front::ast::Modifier::Export;
+        d.ast.modifiers.has(export) || d.def.is_some_and(|f| f.modifiers.has(export))
     }
 
     /// The IR type of a parameter: a value for `in`, a Function pointer for

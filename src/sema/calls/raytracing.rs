@@ -12,9 +12,11 @@ use crate::diag::{Diagnostic, codes};
 use crate::intern::Symbol;
 use crate::ir::{self, RayOperation, RayStorage};
 use crate::options::Stage;
+use crate::sema::Sema;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::Val;
 use crate::sema::calls::Arg;
+use crate::sema::context::StageUse;
 use crate::sema::types::{self, Sc, TyId};
 use crate::span::Span;
 use spirv::BuiltIn;
@@ -98,6 +100,66 @@ fn stage_list(stages: &[Stage]) -> String {
     }
 }
 
+/// `name` is not available in `stage`.
+fn stage_use_error(u: StageUse, stage: Stage) -> Diagnostic {
+    Diagnostic::error(
+        codes::STAGE_STATEMENT,
+        format!("`{}` is not available in {} shaders", u.name, stage.name()),
+    )
+    .label(u.span, "not available in this stage")
+    .note(format!(
+        "`{}` is available in {}",
+        u.name,
+        stage_list(u.stages)
+    ))
+}
+
+impl Sema<'_> {
+    /// After a library entry of stage `stage` is lowered: the functions it
+    /// reaches that an earlier entry of another stage had lowered (their
+    /// uses were checked against that stage only), checked against this
+    /// one. The error points at the use and names the entry.
+    pub(in crate::sema) fn check_stage_uses(
+        &mut self,
+        entry: ir::Handle<ir::Function>,
+        stage: Stage,
+        entry_span: Span,
+    ) {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![entry];
+        let mut errors = Vec::new();
+        while let Some(f) = stack.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            let Some(fun) = self.module.functions.get(f) else {
+                continue;
+            };
+            ir::visit::walk_statements(&fun.body, |st| {
+                if let ir::Statement::Call { function, .. } = st {
+                    stack.push(*function);
+                }
+            });
+            let Some((lowered_for, uses)) = self.entry.stage_uses.get(&f) else {
+                continue;
+            };
+            if *lowered_for == stage {
+                continue;
+            }
+            for u in uses.iter().filter(|u| !u.stages.contains(&stage)) {
+                errors.push(*u);
+            }
+        }
+        for u in errors {
+            let d = stage_use_error(u, stage).label(
+                entry_span,
+                format!("reached from this {} shader", stage.name()),
+            );
+            self.push(d);
+        }
+    }
+}
+
 impl<'s, 'a> FnCtx<'s, 'a> {
     /// A call of a ray tracing intrinsic named `name`; `None` when `name`
     /// is not one.
@@ -108,8 +170,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         span: Span,
     ) -> Option<Val> {
         let n = name.as_str();
-        if let Some(&(_, b, shape, stages)) = SYSTEM_VALUES.iter().find(|s| s.0 == n) {
-            if !self.arg_count(n, args, 0, span) || !self.ray_stage_ok(n, stages, span) {
+        if let Some(&(sv, b, shape, stages)) = SYSTEM_VALUES.iter().find(|s| s.0 == n) {
+            if !self.arg_count(n, args, 0, span) || !self.ray_stage_ok(sv, stages, span) {
                 return Some(Val::error());
             }
             return Some(self.ray_system_value(n, b, shape));
@@ -119,8 +181,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             "ReportHit" => self.report_hit(args, span),
             "CallShader" => self.call_shader(args, span),
             "IgnoreHit" | "AcceptHitAndEndSearch" => {
-                if self.arg_count(n, args, 0, span) && self.ray_stage_ok(n, &[AnyHit], span) {
-                    let accept = n == "AcceptHitAndEndSearch";
+                let accept = n == "AcceptHitAndEndSearch";
+                let name = if accept {
+                    "AcceptHitAndEndSearch"
+                } else {
+                    "IgnoreHit"
+                };
+                if self.arg_count(n, args, 0, span) && self.ray_stage_ok(name, &[AnyHit], span) {
+                    self.ray_payload_before_end_hit();
                     self.stmt(ir::Statement::EndHit { accept });
                 }
                 Val::void()
@@ -152,20 +220,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// Whether the current stage may call `name`; an error if not. A
-    /// library being checked as a whole leaves that to its entries.
-    fn ray_stage_ok(&mut self, name: &str, stages: &[Stage], span: Span) -> bool {
+    /// library being checked as a whole leaves that to its entries. The
+    /// use is recorded for the other entries that reach this function
+    /// ([`Sema::check_stage_uses`]).
+    fn ray_stage_ok(&mut self, name: &'static str, stages: &'static [Stage], span: Span) -> bool {
         let stage = self.s.stage;
+        let uses = self.s.entry.stage_uses.entry(self.fb.handle);
+        let uses = &mut uses.or_insert_with(|| (stage, Vec::new())).1;
+        uses.push(StageUse { name, stages, span });
         if stage == Stage::Library || stages.contains(&stage) {
             return true;
         }
-        self.s.push(
-            Diagnostic::error(
-                codes::STAGE_STATEMENT,
-                format!("`{name}` is not available in {} shaders", stage.name()),
-            )
-            .label(span, "not available in this stage")
-            .note(format!("`{name}` is available in {}", stage_list(stages))),
-        );
+        self.s
+            .push(stage_use_error(StageUse { name, stages, span }, stage));
         false
     }
 

@@ -50,8 +50,17 @@ impl<'a> Sema<'a> {
     }
 
     /// groupshared memory is limited to 32 KB in D3D11+ compute shaders.
+    /// A library (`-T lib_6_x`) without a compute, mesh or amplification
+    /// entry has no thread group to count against: its `export` functions
+    /// meet one when they are linked (DXC checks none there either).
     pub(in crate::sema) fn check_groupshared_budget(&mut self) {
         const LIMIT: u64 = 32768;
+        use crate::options::Stage;
+        let library = self.opts.profile.is_some_and(|p| p.stage == Stage::Library);
+        let grouped = |s: Stage| matches!(s, Stage::Compute | Stage::Mesh | Stage::Amplification);
+        if library && !self.module.entry_points.iter().any(|e| grouped(e.stage)) {
+            return;
+        }
         let mut total = 0u64;
         let mut sizes = Vec::new();
         for &(name, ty, span) in &self.decls.groupshared {

@@ -143,7 +143,13 @@ impl<'a> Sema<'a> {
             self.declare_push_constant(vd, d, ty, scope, info);
             return;
         }
-        if let Some(gs) = st.groupshared {
+        if let Some((a, space)) = ext_builtin_attr(&vd.attrs) {
+            if self.check_ext_builtin(vd, st, a, space) {
+                self.declare_ext_builtin(d, a, space, scope, info);
+            } else {
+                self.new_global(info, scope, d.name);
+            }
+        } else if let Some(gs) = st.groupshared {
             self.declare_groupshared(d, gs, st.precise, scope, info);
         } else if st.is_static.is_some() {
             self.declare_static(d, st, scope, info);
@@ -212,6 +218,115 @@ impl<'a> Sema<'a> {
                 None
             }
         }
+    }
+
+    /// The rules of `vk::ext_builtin_input`/`_output` (DXC's): not both,
+    /// on a `static` variable, `const` for an input. False (with an error)
+    /// when one is broken.
+    fn check_ext_builtin(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        st: &Storage,
+        a: &'a ast::Attribute,
+        space: ir::AddressSpace,
+    ) -> bool {
+        let both = find_attr(&vd.attrs, "vk::ext_builtin_output").filter(|o| o.span != a.span);
+        let problem = if let Some(o) = both {
+            Some((
+                o.span,
+                "`vk::ext_builtin_input` cannot be used together with `vk::ext_builtin_output`",
+                "a built-in is an input or an output",
+            ))
+        } else if st.is_static.is_none() {
+            Some((
+                a.span,
+                "`vk::ext_builtin_input` and `vk::ext_builtin_output` apply to `static` variables only",
+                "add `static` to the variable",
+            ))
+        } else if space == ir::AddressSpace::Input && st.is_const.is_none() {
+            Some((
+                a.span,
+                "`vk::ext_builtin_input` applies to `const` variables only",
+                "an input is read-only: declare it `static const`",
+            ))
+        } else {
+            None
+        };
+        let Some((span, msg, label)) = problem else {
+            return true;
+        };
+        self.error(codes::BAD_ATTRIBUTE, msg, span, label);
+        false
+    }
+
+    /// `[[vk::ext_builtin_input(N)]] static const T name;` (or
+    /// `ext_builtin_output`, without `const`): the Input (Output) variable
+    /// decorated `BuiltIn N`, shared with the built-ins hlslc makes itself
+    /// (inline SPIR-V, SPIR-V.rst).
+    fn declare_ext_builtin(
+        &mut self,
+        d: &'a ast::Declarator,
+        a: &'a ast::Attribute,
+        space: ir::AddressSpace,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+    ) {
+        let env = Env::at(scope);
+        let n = match a.args.as_slice() {
+            [e] => self.const_int(e, &env).and_then(|v| u32::try_from(v).ok()),
+            _ => None,
+        };
+        let Some(b) = n.and_then(spirv::BuiltIn::from_u32) else {
+            self.error(
+                codes::BAD_ATTRIBUTE,
+                "this attribute takes the number of a SPIR-V `BuiltIn`",
+                a.span,
+                "expected e.g. `[[vk::ext_builtin_input(23)]]` for HelperInvocation",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        };
+        let other = self.module.globals.iter().find(|(_, g)| {
+            g.io == Some(ir::Binding::BuiltIn(b))
+                && matches!(g.space, ir::AddressSpace::Input | ir::AddressSpace::Output)
+                && g.space != space
+        });
+        if let Some((_, g)) = other {
+            let was = if g.space == ir::AddressSpace::Input {
+                "an input"
+            } else {
+                "an output"
+            };
+            let now = if space == ir::AddressSpace::Input {
+                "an input"
+            } else {
+                "an output"
+            };
+            let msg = format!("built-in {} ({b:?}) is declared again as {now}", b as u32);
+            let label = format!(
+                "`{}` already declares it as {was}",
+                g.name.as_deref().unwrap_or("a variable")
+            );
+            self.push(
+                Diagnostic::error(codes::BAD_ATTRIBUTE, msg)
+                    .label(a.span, "declared again here")
+                    .note(label),
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        }
+        let name = d.name.name.as_str();
+        let gv = if space == ir::AddressSpace::Input {
+            info.read_only = Some(ReadOnly::Const(a.span));
+            self.builtin_input(b, name, info.ty)
+        } else {
+            let (gv, _) = self.add_variable(d.name.name, space, info.ty, false);
+            self.module.globals[gv].io = Some(ir::Binding::BuiltIn(b));
+            gv
+        };
+        let mem = self.module.globals[gv].ty;
+        info.kind = GlobalKind::Var { gv, mem };
+        self.new_global(info, scope, d.name);
     }
 
     /// A module-scope variable of the IR in `space`, for a global of HLSL
@@ -582,4 +697,13 @@ impl<'a> Sema<'a> {
         info.read_only = Some(ReadOnly::CBuffer(d.name.span));
         self.new_global(info, scope, d.name);
     }
+}
+
+/// `vk::ext_builtin_input`/`vk::ext_builtin_output` and the storage each
+/// gives.
+fn ext_builtin_attr(attrs: &[ast::Attribute]) -> Option<(&ast::Attribute, ir::AddressSpace)> {
+    let input = find_attr(attrs, "vk::ext_builtin_input").map(|a| (a, ir::AddressSpace::Input));
+    input.or_else(|| {
+        find_attr(attrs, "vk::ext_builtin_output").map(|a| (a, ir::AddressSpace::Output))
+    })
 }

@@ -208,6 +208,9 @@ impl<'a> Sema<'a> {
         let Some(id) = self.find_entry() else {
             return;
         };
+        if !self.check_entry_shader_attribute(id) {
+            return;
+        }
         let entry_name = self
             .opts
             .entrypoint_name

@@ -84,7 +84,8 @@ impl<'a> Sema<'a> {
     /// lowered as an entry point of its stage with what it reaches.
     pub(super) fn lower_library_entries(&mut self) {
         let entries = self.shader_entries();
-        if entries.is_empty() {
+        let exports = self.exported_functions();
+        if entries.is_empty() && exports.is_empty() {
             self.push(
                 Diagnostic::error(
                     codes::ENTRY_NOT_FOUND,
@@ -98,14 +99,39 @@ impl<'a> Sema<'a> {
             self.stage = stage;
             self.entry.wrapper = None;
             self.entry.user = None;
+            self.entry.ray_payload = None;
             self.entry.uses_derivatives = false;
             self.entry.streams.clear();
             let name = self.decls.funcs[id].name.to_string();
             self.lower_entry_function(id, name);
             self.drain_worklist();
+            if let Some(w) = self.entry.wrapper {
+                let span = self.decls.funcs[id].ast.name.span;
+                self.check_stage_uses(w, stage, span);
+            }
             self.finish_entry_point();
         }
         self.stage = Stage::Library;
+        // `export` functions are compiled whether or not an entry calls
+        // them (DXC's library does the same): a linker may.
+        self.entry.wrapper = None;
+        self.entry.user = None;
+        for id in exports {
+            self.func_ir(id);
+        }
+        self.drain_worklist();
+    }
+
+    /// The global, non-template functions with a body declared `export`.
+    fn exported_functions(&self) -> Vec<FuncDeclId> {
+        let funcs = &self.decls.funcs;
+        funcs
+            .ids()
+            .filter(|&id| {
+                let d = &funcs[id];
+                d.def.is_some() && !d.is_template && d.this_ty.is_none() && self.is_exported(id)
+            })
+            .collect()
     }
 
     /// The global functions with a body and a `[shader("…")]` attribute
@@ -115,28 +141,22 @@ impl<'a> Sema<'a> {
         let ids: Vec<FuncDeclId> = self.decls.funcs.ids().collect();
         for id in ids {
             let d = &self.decls.funcs[id];
-            let Some(f) = d.def else { continue };
-            if d.is_template || d.this_ty.is_some() || self.scopes.get(d.scope).parent.is_some() {
+            if d.def.is_none()
+                || d.is_template
+                || d.this_ty.is_some()
+                || self.scopes.get(d.scope).parent.is_some()
+            {
                 continue;
             }
             if out.iter().any(|(o, _)| self.decls.funcs[*o].name == d.name) {
                 continue;
             }
-            let Some(a) =
-                find_attr(&f.attrs, "shader").or_else(|| find_attr(&d.ast.attrs, "shader"))
-            else {
+            let Some((named, span)) = self.shader_attribute(id) else {
                 continue;
-            };
-            let named = match a.args.first().map(|e| &e.kind) {
-                Some(ast::ExprKind::Literal(ast::Literal::String(s))) => {
-                    Some(s.as_str().to_string())
-                }
-                _ => None,
             };
             match named.as_deref().and_then(Stage::from_attribute_name) {
                 Some(stage) => out.push((id, stage)),
                 None => {
-                    let span = a.span;
                     self.push(
                         Diagnostic::error(
                             codes::BAD_ATTRIBUTE,
@@ -152,6 +172,67 @@ impl<'a> Sema<'a> {
             }
         }
         out
+    }
+
+    /// The `[shader("…")]` attribute of a function (on its definition or
+    /// its declaration): the string it names (`None` if not a string) and
+    /// its span.
+    fn shader_attribute(&self, id: FuncDeclId) -> Option<(Option<String>, crate::span::Span)> {
+        let d = &self.decls.funcs[id];
+        let on_def = d.def.and_then(|f| find_attr(&f.attrs, "shader"));
+        let a = on_def.or_else(|| find_attr(&d.ast.attrs, "shader"))?;
+        let named = match a.args.first().map(|e| &e.kind) {
+            Some(ast::ExprKind::Literal(ast::Literal::String(s))) => Some(s.as_str().to_string()),
+            _ => None,
+        };
+        Some((named, a.span))
+    }
+
+    /// With a stage profile (`-T cs_6_5`), an entry whose `[shader("…")]`
+    /// names another stage is an error (DXC's too); false then. Ray
+    /// tracing stages exist only in libraries.
+    pub(super) fn check_entry_shader_attribute(&mut self, id: FuncDeclId) -> bool {
+        let Some((Some(named), span)) = self.shader_attribute(id) else {
+            return true;
+        };
+        let Some(stage) = Stage::from_attribute_name(&named) else {
+            return true;
+        };
+        if stage == self.stage {
+            return true;
+        }
+        let name = self.decls.funcs[id].name;
+        let profile = self.opts.profile.map(|p| p.to_string()).unwrap_or_default();
+        let (code, note) = if stage.is_ray_tracing() {
+            (
+                codes::RAY_TRACING_ENTRY,
+                format!(
+                    "{} shaders only exist in libraries: compile with `-T lib_6_3` (or later), which compiles every `[shader]` function",
+                    stage.name()
+                ),
+            )
+        } else {
+            (
+                codes::BAD_ATTRIBUTE,
+                format!(
+                    "compile it with a {} profile, or remove the attribute",
+                    stage.name()
+                ),
+            )
+        };
+        self.push(
+            Diagnostic::error(
+                code,
+                format!(
+                    "the profile `{profile}` compiles `{name}` as a {} shader, but its `shader` attribute says {}",
+                    self.stage.name(),
+                    stage.name()
+                ),
+            )
+            .label(span, format!("a {} shader", stage.name()))
+            .note(note),
+        );
+        false
     }
 
     /// Checks a ray tracing entry's signature against its stage; false
@@ -305,7 +386,37 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             value: v,
         });
         ray.copy_back.push((tmp, g, it));
+        if storage == RayStorage::IncomingPayload {
+            self.s.entry.ray_payload = Some((g, it));
+        }
         Some(tmp)
+    }
+
+    /// Before `IgnoreHit`/`AcceptHitAndEndSearch`, which end the invocation
+    /// so that the wrapper's copy-back never runs: in the entry's own
+    /// function, stores what its payload parameter holds into the incoming
+    /// payload (DXC does the same). A helper's copy of the payload is not
+    /// reachable from here, as in DXC.
+    pub(in crate::sema) fn ray_payload_before_end_hit(&mut self) {
+        let Some((g, it)) = self.s.entry.ray_payload else {
+            return;
+        };
+        if self.s.entry.user != Some(self.fb.handle) {
+            return;
+        }
+        let Some(arg) = self.fb.body.function.arguments.first() else {
+            return;
+        };
+        let arg_ty = arg.ty;
+        let param = self.add(ir::Expression::FunctionArgument(0), arg_ty);
+        let v = self.add(ir::Expression::Load { pointer: param }, it);
+        let space = self.s.module.globals[g].space;
+        let pty = self.ptr_type(it, space);
+        let gp = self.add(ir::Expression::GlobalVariable(g), pty);
+        self.stmt(ir::Statement::Store {
+            pointer: gp,
+            value: v,
+        });
     }
 
     /// Stores what the user's function left in each `inout` temporary

@@ -264,6 +264,49 @@ void filter(inout Payload p, in Attribs a) {
     }
 }
 
+/// `IgnoreHit` and `AcceptHitAndEndSearch` end the invocation, so the
+/// wrapper's copy of the payload back into IncomingRayPayloadKHR never
+/// runs after them: what the shader wrote before one must be stored there
+/// first, in the terminator's own block.
+#[test]
+fn payload_writes_before_a_terminator_are_kept() {
+    let src = lib(r#"
+[shader("anyhit")]
+void filter(inout Payload p, in Attribs a) {
+    p.dist = a.uv.x;
+    if (a.uv.x > 0.5) { p.color = 1; IgnoreHit(); }
+    if (a.uv.y > 0.5) { p.dist = 3; AcceptHitAndEndSearch(); }
+}
+"#);
+    for opt in ["-O0", "-O3"] {
+        let spv = compile(&src, &["-T", "lib_6_3", opt]);
+        let incoming = spv.variables_in(SC::IncomingRayPayloadKHR);
+        assert_eq!(incoming.len(), 1, "{opt}");
+        let mut ends = 0;
+        for b in spv.module.functions.iter().flat_map(|f| &f.blocks) {
+            let Some(last) = b.instructions.last() else {
+                continue;
+            };
+            if !matches!(
+                last.class.opcode,
+                Op::IgnoreIntersectionKHR | Op::TerminateRayKHR
+            ) {
+                continue;
+            }
+            ends += 1;
+            let stored = b.instructions.iter().any(|i| {
+                i.class.opcode == Op::Store && i.operands[0].unwrap_id_ref() == incoming[0]
+            });
+            assert!(
+                stored,
+                "{opt}: no store to the incoming payload before {:?}",
+                last.class.opcode
+            );
+        }
+        assert_eq!(ends, 2, "{opt}");
+    }
+}
+
 #[test]
 fn call_shader_passes_callable_data() {
     let src = lib(r#"

@@ -6,7 +6,9 @@
 //! operands.
 
 mod entries;
+mod linkage;
 mod queries;
+mod records;
 
 use crate::diag::{DiagnosticFormat, render_to_string};
 use crate::tests::common;
@@ -44,11 +46,7 @@ pub fn compile(src: &str, args: &[&str]) -> Spv {
         ok,
         "compile failed ({all:?}):\n{text}\n--- source ---\n{src}"
     );
-    let val_env = if env == "vulkan1.1spirv1.4" {
-        "vulkan1.1spv1.4"
-    } else {
-        env
-    };
+    let val_env = crate::options::TargetEnv::parse(env).map_or(env, |e| e.name());
     if let Err(e) = common::spirv_val(&words, val_env) {
         panic!(
             "invalid SPIR-V ({all:?}): {e}\n{}\n--- source ---\n{src}",

@@ -397,3 +397,36 @@ fn clip_distances_pack_into_one_array_by_semantic_index() {
         );
     }
 }
+
+/// `vk::ext_builtin_input(N)` on a `static const` global reads the
+/// built-in N (23: HelperInvocation) from an Input variable on the entry's
+/// interface; `vk::ext_builtin_output(N)` (1: PointSize) writes an Output.
+#[test]
+fn ext_builtin_attributes_declare_builtin_variables() {
+    let a = pixel_asm(
+        "[[vk::ext_builtin_input(23)]] static const bool Helper;\n\
+         float4 main() : SV_Target { return Helper ? 0 : 1; }",
+    );
+    for want in [
+        "OpDecorate %Helper BuiltIn HelperInvocation",
+        "%Helper = OpVariable %_ptr_Input_bool Input",
+    ] {
+        assert!(a.contains(want), "missing `{want}` in:\n{a}");
+    }
+    let entry = a
+        .lines()
+        .find(|l| l.contains("OpEntryPoint"))
+        .unwrap_or_default();
+    assert!(entry.contains("%Helper"), "{entry}");
+    let v = stage_asm(
+        "vs_6_0",
+        "[[vk::ext_builtin_output(1)]] static float Size;\n\
+         float4 main() : SV_Position { Size = 2; return 0; }",
+    );
+    for want in [
+        "OpDecorate %Size BuiltIn PointSize",
+        "%Size = OpVariable %_ptr_Output_float Output",
+    ] {
+        assert!(v.contains(want), "missing `{want}` in:\n{v}");
+    }
+}
