@@ -10,6 +10,7 @@
 
 use crate::common;
 use serde_json::{Value, json};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -32,7 +33,7 @@ fn run_editor(name: &str, text: &str, requests: Value) -> Option<Value> {
     std::fs::write(&file, text).unwrap();
     let out = dir.join("result.json");
     let script = common::root().join("tests/in/editor/client.lua");
-    let mut child = Command::new("nvim")
+    let child = Command::new("nvim")
         .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
         .arg(format!("luafile {}", script.display()))
         .env("HLSLC", env!("CARGO_BIN_EXE_hlslc"))
@@ -47,6 +48,12 @@ fn run_editor(name: &str, text: &str, requests: Value) -> Option<Value> {
         .stderr(Stdio::null())
         .spawn()
         .expect("nvim starts");
+    Some(finish(child, &out, &dir, "the Lua client"))
+}
+
+/// Waits for a headless nvim to exit (killed after [`TIMEOUT`]), reads the
+/// JSON its script (`who`) wrote to `out`, and removes `dir`.
+fn finish(mut child: std::process::Child, out: &Path, dir: &Path, who: &str) -> Value {
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > TIMEOUT {
@@ -55,9 +62,10 @@ fn run_editor(name: &str, text: &str, requests: Value) -> Option<Value> {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let written = std::fs::read_to_string(&out).expect("the Lua client wrote its result");
-    let _ = std::fs::remove_dir_all(&dir);
-    Some(serde_json::from_str(&written).expect("the result is JSON"))
+    let written =
+        std::fs::read_to_string(out).unwrap_or_else(|e| panic!("{who} wrote no result: {e}"));
+    let _ = std::fs::remove_dir_all(dir);
+    serde_json::from_str(&written).expect("the result is JSON")
 }
 
 #[test]
@@ -187,7 +195,7 @@ fn run_init_lua(name: &str, init: &str, files: &[(&str, &str)]) -> Option<Value>
         bin.parent().unwrap().display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let mut child = Command::new("nvim")
+    let child = Command::new("nvim")
         .args(["--headless", "-i", "NONE", "-n", "-u"])
         .arg(dir.join("init.lua"))
         .env("PATH", path)
@@ -202,17 +210,7 @@ fn run_init_lua(name: &str, init: &str, files: &[(&str, &str)]) -> Option<Value>
         .stderr(Stdio::null())
         .spawn()
         .expect("nvim starts");
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            panic!("nvim did not finish within {TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let written = std::fs::read_to_string(&out).expect("the init wrote its result");
-    let _ = std::fs::remove_dir_all(&dir);
-    Some(serde_json::from_str(&written).expect("the result is JSON"))
+    Some(finish(child, &out, &dir, "the init"))
 }
 
 /// The README's Neovim 0.7–0.10 snippet, as a user's whole `init.lua`:

@@ -79,6 +79,14 @@ def shader(lines):
     text = head + body + tail
     return "\n".join(text) + "\n", len(text) - 2
 
+def toggle_error(line, col, add):
+    """The edit that inserts an undefined name at (line, col), or removes it."""
+    end = col if add else col + 15
+    return {"range": {"start": {"line": line, "character": col},
+                      "end": {"line": line, "character": end}},
+            "text": "undefinedName; " if add else ""}
+
+
 def cpu_seconds(pid):
     """User + system CPU time of a process (Linux), which a loaded machine
     does not inflate as it does wall-clock time."""
@@ -146,12 +154,7 @@ def main():
     cpu0 = cpu_seconds(p.pid)
     for e in range(edits + 1):
         add = e % 2 == 0
-        change = ({"range": {"start": {"line": edit_line, "character": col},
-                             "end": {"line": edit_line, "character": col}},
-                   "text": "undefinedName; "} if add else
-                  {"range": {"start": {"line": edit_line, "character": col},
-                             "end": {"line": edit_line, "character": col + 15}},
-                   "text": ""})
+        change = toggle_error(edit_line, col, add)
         t0 = time.perf_counter()
         send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
             "textDocument": {"uri": uri, "version": e + 2}, "contentChanges": [change]}})
@@ -169,12 +172,7 @@ def main():
     version = edits + 2
     for r in range(requests + (requests % 2)):
         add = r % 2 == 0
-        change = ({"range": {"start": {"line": edit_line, "character": col},
-                             "end": {"line": edit_line, "character": col}},
-                   "text": "undefinedName; "} if add else
-                  {"range": {"start": {"line": edit_line, "character": col},
-                             "end": {"line": edit_line, "character": col + 15}},
-                   "text": ""})
+        change = toggle_error(edit_line, col, add)
         version += 1
         send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
             "textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}})

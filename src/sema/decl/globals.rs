@@ -639,20 +639,16 @@ impl<'a> Sema<'a> {
         d: &'a ast::Declarator,
         ty: TyId,
         scope: ScopeId,
-        mut info: GlobalInfo,
+        info: GlobalInfo,
     ) {
         // Push constants have no descriptor: no binding to give.
-        if let Some(b) = find_attr(&vd.attrs, "vk::binding") {
-            let pc = find_attr(&vd.attrs, "vk::push_constant").map_or(d.span, |a| a.span);
-            self.push(
-                Diagnostic::error(
-                    codes::BAD_ATTRIBUTE,
-                    "`vk::push_constant` cannot be used together with `vk::binding`",
-                )
-                .label(b.span, "a binding")
-                .label(pc, "for a push constant block"),
-            );
-        }
+        let pc = find_attr(&vd.attrs, "vk::push_constant").map_or(d.span, |a| a.span);
+        self.refuse_binding(
+            &vd.attrs,
+            "vk::push_constant",
+            pc,
+            "for a push constant block",
+        );
         // Vulkan: one push constant block per entry point
         // (VUID-StandaloneSpirv-OpVariable-06673).
         if let Some(prev) = self.res.push_constant_span {
@@ -685,17 +681,15 @@ impl<'a> Sema<'a> {
                 return;
             }
         };
-        let block = self.struct_block(elem, name, rule);
-        let gv = ir::build::add_global(
-            &mut self.module,
-            d.name.name.as_str(),
+        self.declare_block_var(
+            d,
+            scope,
+            info,
+            elem,
+            name,
+            rule,
             ir::AddressSpace::PushConstant,
-            block,
         );
-        info.ty = elem;
-        info.kind = GlobalKind::Var { gv, mem: block };
-        info.read_only = Some(ReadOnly::CBuffer(d.name.span));
-        self.new_global(info, scope, d.name);
     }
 }
 

@@ -12,6 +12,7 @@ use crate::sema::types::layout::{BufferKind, Rule};
 use crate::sema::types::scope::ScopeId;
 use crate::sema::types::{ResKind, Ty, TyId};
 use crate::sema::{GlobalInfo, GlobalKind, ReadOnly, Sema};
+use crate::span::Span;
 
 /// The attribute that marks a shader record buffer, if one does.
 pub(in crate::sema) fn shader_record_attr(attrs: &[ast::Attribute]) -> Option<&ast::Attribute> {
@@ -27,24 +28,62 @@ impl<'a> Sema<'a> {
     /// A shader record block has no descriptor: `vk::binding` beside it
     /// is an error.
     pub(in crate::sema) fn check_shader_record_binding(&mut self, attrs: &[ast::Attribute]) {
-        if let (Some(r), Some(b)) = (shader_record_attr(attrs), find_attr(attrs, "vk::binding")) {
+        if let Some(r) = shader_record_attr(attrs) {
             let which = if find_attr(attrs, "vk::shader_record_ext").is_some() {
                 "vk::shader_record_ext"
             } else {
                 "vk::shader_record_nv"
             };
+            self.refuse_binding(
+                attrs,
+                which,
+                r.span,
+                "for a shader record buffer, which has no descriptor",
+            );
+        }
+    }
+
+    /// `vk::binding` beside `attr` (at `at`), which makes a block without a
+    /// descriptor (`why` says which), is an error.
+    pub(in crate::sema) fn refuse_binding(
+        &mut self,
+        attrs: &[ast::Attribute],
+        attr: &str,
+        at: Span,
+        why: &str,
+    ) {
+        if let Some(b) = find_attr(attrs, "vk::binding") {
             self.push(
                 Diagnostic::error(
                     codes::BAD_ATTRIBUTE,
-                    format!("`{which}` cannot be used together with `vk::binding`"),
+                    format!("`{attr}` cannot be used together with `vk::binding`"),
                 )
                 .label(b.span, "a binding")
-                .label(
-                    r.span,
-                    "for a shader record buffer, which has no descriptor",
-                ),
+                .label(at, why),
             );
         }
+    }
+
+    /// A block variable without a descriptor (push constants, a shader
+    /// record): `elem` laid out by `rule` as block type `block_name`, in
+    /// `space`, read-only as a cbuffer is.
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::sema) fn declare_block_var(
+        &mut self,
+        d: &'a ast::Declarator,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+        elem: TyId,
+        block_name: String,
+        rule: Rule,
+        space: ir::AddressSpace,
+    ) {
+        let block = self.struct_block(elem, block_name, rule);
+        let gv = ir::build::add_global(&mut self.module, d.name.name.as_str(), space, block);
+        info.ty = elem;
+        info.kind = GlobalKind::Var { gv, mem: block };
+        info.read_only = Some(ReadOnly::CBuffer(d.name.span));
+        self.new_global(info, scope, d.name);
     }
 
     /// `[[vk::shader_record_ext]] ConstantBuffer<T> name;`
@@ -54,7 +93,7 @@ impl<'a> Sema<'a> {
         d: &'a ast::Declarator,
         ty: TyId,
         scope: ScopeId,
-        mut info: GlobalInfo,
+        info: GlobalInfo,
     ) {
         self.check_shader_record_binding(&vd.attrs);
         let Ty::Resource(ResKind::ConstantBuffer, Some(elem)) = *self.types.get(ty) else {
@@ -69,16 +108,7 @@ impl<'a> Sema<'a> {
         };
         let name = format!("type.ConstantBuffer.{}", self.ty_name(elem));
         let rule = self.shader_record_rule();
-        let block = self.struct_block(elem, name, rule);
-        let gv = ir::build::add_global(
-            &mut self.module,
-            d.name.name.as_str(),
-            ir::AddressSpace::Ray(ir::RayStorage::ShaderRecord),
-            block,
-        );
-        info.ty = elem;
-        info.kind = GlobalKind::Var { gv, mem: block };
-        info.read_only = Some(ReadOnly::CBuffer(d.name.span));
-        self.new_global(info, scope, d.name);
+        let space = ir::AddressSpace::Ray(ir::RayStorage::ShaderRecord);
+        self.declare_block_var(d, scope, info, elem, name, rule, space);
     }
 }

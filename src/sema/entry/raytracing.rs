@@ -328,19 +328,7 @@ impl<'a> Sema<'a> {
         ty: TyId,
     ) -> ir::Handle<ir::GlobalVariable> {
         let it = self.ir_ty(ty);
-        self.module.globals.append(ir::GlobalVariable {
-            name: Some(name),
-            space: ir::AddressSpace::Ray(storage),
-            ty: it,
-            init: None,
-            binding: None,
-            io: None,
-            precise: false,
-            invariant: false,
-            semantic: None,
-            counter: None,
-            user_type: None,
-        })
+        ir::build::add_global(&mut self.module, &name, ir::AddressSpace::Ray(storage), it)
     }
 }
 
