@@ -384,6 +384,12 @@ pub enum Binding {
         /// A hull-shader patch constant output / domain-shader patch input.
         patch: bool,
     },
+    /// SPV_NV_mesh_shader: one member of the payload an amplification
+    /// shader passes to its mesh shaders (`PerTaskNV`), at `offset` in the
+    /// task memory.
+    PerTask {
+        offset: u32,
+    },
 }
 
 /// A module-level variable.

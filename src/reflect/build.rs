@@ -306,7 +306,8 @@ impl<'a> Reflector<'a> {
                 };
                 v.patch = patch;
             }
-            None => {}
+            // A payload member of the NV mesh pipeline: no location.
+            Some(ir::Binding::PerTask { .. }) | None => {}
         }
         v
     }

@@ -1,9 +1,10 @@
 //! Mesh pipelines on Vulkan: the meshlets of `tests/in/runtime_mesh/`
-//! compiled by hlslc (SPV_EXT_mesh_shader), drawn with
-//! `vkCmdDrawMeshTasksEXT` into a 64×64 float target, and every pixel
-//! compared with the grid computed here. lavapipe has no mesh shaders:
-//! these tests run on a GPU that offers VK_EXT_mesh_shader and skip, saying
-//! so, on a device without it.
+//! compiled by hlslc (SPV_EXT_mesh_shader for Vulkan 1.2, SPV_NV_mesh_shader
+//! for Vulkan 1.1), drawn with `vkCmdDrawMeshTasksEXT`/`NV` into a 64×64
+//! float target, and every pixel compared with the grid computed here.
+//! lavapipe has no mesh shaders: these tests run on a GPU that offers
+//! VK_EXT_mesh_shader (VK_NV_mesh_shader) and skip, saying so, on a device
+//! without it.
 
 use crate::options::TargetEnv;
 use crate::tests::common;
@@ -17,24 +18,41 @@ const CELL: u32 = SIZE / CELLS;
 const INSET: u32 = 2;
 const CLEAR: [f32; 4] = [-1.0; 4];
 const ENV: TargetEnv = TargetEnv::Vulkan1_2;
+/// SPIR-V 1.3: below the 1.4 of SPV_EXT_mesh_shader, so hlslc emits
+/// SPV_NV_mesh_shader, as DXC does.
+const ENV_NV: TargetEnv = TargetEnv::Vulkan1_1;
 
 fn compile(name: &str, entry: &str, profile: &str) -> Vec<u32> {
     compile_in("runtime_mesh", name, entry, profile, ENV)
 }
 
-/// The shared runner when its device has task and mesh shaders; `None`,
-/// after printing why, when it has not.
-fn mesh_runner() -> Option<std::sync::Arc<vk::Runner>> {
+fn compile_nv(name: &str, entry: &str, profile: &str) -> Vec<u32> {
+    compile_in("runtime_mesh", name, entry, profile, ENV_NV)
+}
+
+/// The shared runner when its device has task and mesh shaders of the EXT
+/// (or, `nv`, the NV) extension; `None`, after printing why, when it has
+/// not.
+fn mesh_runner_for(nv: bool) -> Option<std::sync::Arc<vk::Runner>> {
     let runner = vk::shared();
-    let f = runner.info().mesh_shader;
-    if f.mesh_shader != ash::vk::TRUE || f.task_shader != ash::vk::TRUE {
+    let f = runner.info().mesh_enabled(nv);
+    if !f.mesh || !f.task {
         println!(
-            "skipped: the device ({}) has no VK_EXT_mesh_shader task and mesh shaders",
-            runner.info().name
+            "skipped: the device ({}) has no {} task and mesh shaders",
+            runner.info().name,
+            if nv {
+                "VK_NV_mesh_shader"
+            } else {
+                "VK_EXT_mesh_shader"
+            }
         );
         return None;
     }
     Some(runner)
+}
+
+fn mesh_runner() -> Option<std::sync::Arc<vk::Runner>> {
+    mesh_runner_for(false)
 }
 
 /// What pixel (x, y) shows when the cells for which `drawn` holds are
@@ -89,7 +107,7 @@ fn check_grid(target: &[f32], what: &str, drawn: impl Fn(u32) -> bool) -> usize 
 }
 
 fn draw(stages: MeshStages, ps: &[u32]) -> Vec<f32> {
-    let runner = mesh_runner().expect("checked by the caller");
+    let runner = mesh_runner_for(stages.nv).expect("checked by the caller");
     let mut d = Draw::new(&[], "", ps, "PSMain");
     d.width = SIZE;
     d.height = SIZE;
@@ -115,6 +133,7 @@ fn mesh_shader_draws_a_grid_of_meshlets() {
         task: None,
         mesh: (&ms, "MSGrid"),
         groups: [CELLS, CELLS, 1],
+        nv: false,
     };
     let t = draw(stages, &ps);
     let covered = check_grid(&t, "grid", |_| true);
@@ -142,12 +161,68 @@ fn amplification_shader_culls_half_the_meshlets() {
         task: Some((&task, "ASCull")),
         mesh: (&ms, "MSCulled"),
         groups: [1, 1, 1],
+        nv: false,
     };
     let t = draw(stages, &ps);
     let kept = |cell: u32| (cell % CELLS + cell / CELLS).is_multiple_of(2);
     let covered = check_grid(&t, "culled grid", kept);
     println!(
         "amplification culling on {}: {covered} of {} pixels drawn, culled cells empty",
+        vk::shared().info().name,
+        SIZE * SIZE
+    );
+    assert!(covered > 0);
+}
+
+/// SPV_NV_mesh_shader: a row of 16 mesh groups, each writing its quad
+/// through a helper function, draws the same grid.
+#[test]
+#[ignore = "lavapipe (Mesa 22.3) has no VK_NV_mesh_shader; run with HLSLC_VK_DEVICE=NVIDIA and --ignored"]
+fn nv_mesh_shader_draws_the_grid() {
+    if mesh_runner_for(true).is_none() {
+        return;
+    }
+    let ms = compile_nv("meshlets", "MSRow", "ms_6_5");
+    let ps = compile_nv("pixel", "PSMain", "ps_6_0");
+    let stages = MeshStages {
+        task: None,
+        mesh: (&ms, "MSRow"),
+        groups: [CELLS * CELLS, 1, 1],
+        nv: true,
+    };
+    let t = draw(stages, &ps);
+    let covered = check_grid(&t, "NV grid", |_| true);
+    println!(
+        "NV mesh grid on {}: {covered} of {} pixels drawn, all as expected",
+        vk::shared().info().name,
+        SIZE * SIZE
+    );
+    assert!(covered > 0);
+}
+
+/// SPV_NV_mesh_shader: the amplification shader's payload reaches the mesh
+/// shaders through `PerTaskNV` variables, and its task count is the
+/// number of kept cells.
+#[test]
+#[ignore = "lavapipe (Mesa 22.3) has no VK_NV_mesh_shader; run with HLSLC_VK_DEVICE=NVIDIA and --ignored"]
+fn nv_amplification_shader_culls_half_the_meshlets() {
+    if mesh_runner_for(true).is_none() {
+        return;
+    }
+    let task = compile_nv("meshlets", "ASCull", "as_6_5");
+    let ms = compile_nv("meshlets", "MSCulled", "ms_6_5");
+    let ps = compile_nv("pixel", "PSMain", "ps_6_0");
+    let stages = MeshStages {
+        task: Some((&task, "ASCull")),
+        mesh: (&ms, "MSCulled"),
+        groups: [1, 1, 1],
+        nv: true,
+    };
+    let t = draw(stages, &ps);
+    let kept = |cell: u32| (cell % CELLS + cell / CELLS).is_multiple_of(2);
+    let covered = check_grid(&t, "NV culled grid", kept);
+    println!(
+        "NV amplification culling on {}: {covered} of {} pixels drawn, culled cells empty",
         vk::shared().info().name,
         SIZE * SIZE
     );
@@ -179,6 +254,22 @@ fn meshlet_shaders_compile() {
             "OpEntryPoint TaskEXT %ASCull",
             "%kept = OpVariable %_ptr_TaskPayloadWorkgroupEXT_Payload TaskPayloadWorkgroupEXT",
             "OpEmitMeshTasksEXT",
+        ],
+    );
+    has(
+        &compile_nv("meshlets", "MSRow", "ms_6_5"),
+        &[
+            "OpEntryPoint MeshNV %MSRow",
+            "BuiltIn PrimitiveIndicesNV",
+            "OpStore %gl_PrimitiveCountNV %uint_2",
+        ],
+    );
+    has(
+        &compile_nv("meshlets", "ASCull", "as_6_5"),
+        &[
+            "OpEntryPoint TaskNV %ASCull",
+            "OpDecorate %out_var_cells PerTaskNV",
+            "BuiltIn TaskCountNV",
         ],
     );
 }

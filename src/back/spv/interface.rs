@@ -128,6 +128,10 @@ impl Writer<'_> {
                     self.decorate(id, Decoration::Patch, &[]);
                 }
             }
+            Some(ir::Binding::PerTask { offset }) => {
+                self.decorate(id, Decoration::PerTaskNV, &[]);
+                self.decorate(id, Decoration::Offset, &[offset]);
+            }
             None => {}
         }
         if g.invariant {
@@ -386,7 +390,7 @@ impl Writer<'_> {
                         interpolation != Some(ir::Interpolation::Flat) && !per_vertex
                     }
                     Some(ir::Binding::BuiltIn(_)) => true,
-                    None => false,
+                    Some(ir::Binding::PerTask { .. }) | None => false,
                 };
                 if global.space == AddressSpace::Input && needs_flat {
                     self.require_flat_fragment_input(id, global.ty)?;
@@ -515,6 +519,10 @@ impl Writer<'_> {
                 self.capability(Capability::TessellationPointSize)
             }
             BuiltIn::CullDistance => self.capability(Capability::CullDistance),
+            BuiltIn::ViewportMaskNV => {
+                self.capability(Capability::ShaderViewportMaskNV);
+                self.extension("SPV_NV_viewport_array2", None);
+            }
             BuiltIn::SampleId | BuiltIn::SamplePosition => {
                 self.capability(Capability::SampleRateShading)
             }

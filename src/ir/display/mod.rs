@@ -251,6 +251,7 @@ pub fn space_name(s: AddressSpace) -> &'static str {
 fn binding_to_string(b: &Binding) -> String {
     match b {
         Binding::BuiltIn(bi) => format!("builtin({bi:?})"),
+        Binding::PerTask { offset } => format!("per_task(offset {offset})"),
         Binding::Location {
             location,
             index,

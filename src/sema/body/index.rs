@@ -152,6 +152,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     val: iv,
                     span: ispan,
                     vertex: None,
+                    mesh: None,
                 };
                 self.call_candidates(&cands, Some(v), None, vec![arg], name, span, false)
             }

@@ -132,6 +132,10 @@ pub struct FnBuilder {
     /// `nointerpolation` parameters bound to per-vertex pixel inputs
     /// (`TArg::Vertex`): name, declaration span, the input's name.
     pub vertex_params: Vec<(Symbol, Span, Symbol)>,
+    /// A mesh shader's helper: its `out vertices`/`out indices`/`out
+    /// primitives` parameters (name, declaration span, kind), which stand
+    /// for the entry's output arrays.
+    pub mesh_params: Vec<(Symbol, Span, crate::sema::entry::mesh::MeshArray)>,
 }
 
 impl FnBuilder {
@@ -157,6 +161,7 @@ impl FnBuilder {
             scope,
             temp_count: 0,
             vertex_params: Vec::new(),
+            mesh_params: Vec::new(),
         }
     }
 }
@@ -477,6 +482,11 @@ impl<'a> Sema<'a> {
             if let Some(name) = p.name {
                 if let Some(input) = vertex_argument(&inst, pi) {
                     cx.fb.vertex_params.push((name, p.span, input));
+                }
+                if cx.s.stage == crate::options::Stage::Mesh
+                    && let Some((Some(kind), _)) = crate::sema::entry::mesh::mesh_modifier(p)
+                {
+                    cx.fb.mesh_params.push((name, p.span, kind));
                 }
                 cx.bind_param(p, name, idx, &writes, const_argument(&inst, pi));
             }

@@ -339,6 +339,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     val: vb,
                     span,
                     vertex: None,
+                    mesh: None,
                 };
                 return self.call_candidates(&cands, Some(va), None, vec![arg], name, span, false);
             }

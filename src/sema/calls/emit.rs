@@ -145,6 +145,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args: &[Arg],
         span: Span,
     ) -> Result<Specialization, Val> {
+        if self.s.stage == crate::options::Stage::Mesh {
+            self.check_mesh_arguments(chosen, args)?;
+        }
         let sig = &chosen.sig;
         let has_res = sig.params.iter().any(|p| self.s.types.is_resource(p.ty))
             || self.s.types.is_resource(sig.ret);

@@ -19,10 +19,11 @@ use super::{Sig, TArg};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
+use crate::sema::entry::mesh::MeshArray;
 use crate::span::Span;
 
 /// A viable candidate of a call.
-pub(super) struct Viable<'a> {
+pub(in crate::sema) struct Viable<'a> {
     pub id: FuncDeclId,
     pub sig: Sig<'a>,
     pub inst: Option<(Vec<TArg>, ScopeId)>,
@@ -36,17 +37,37 @@ pub struct Arg {
     /// The per-vertex pixel input the argument names, if any (only when
     /// some code calls `GetAttributeAtVertex`).
     pub vertex: Option<Symbol>,
+    /// The mesh output array the argument names, if any: passed on only to
+    /// a parameter of the same kind, never read (see `entry/mesh.rs`).
+    pub mesh: Option<MeshArray>,
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {
     pub fn lower_args(&mut self, args: &'a [ast::Expr]) -> Vec<Arg> {
-        args.iter()
-            .map(|a| Arg {
-                val: self.expr(a),
+        args.iter().map(|a| self.lower_arg(a)).collect()
+    }
+
+    fn lower_arg(&mut self, a: &'a ast::Expr) -> Arg {
+        // A mesh output array passed to a helper's parameter of its kind:
+        // the helper writes the entry's outputs, so the argument is only a
+        // temporary for the `out` parameter.
+        if let ast::ExprKind::Name(path) = &a.kind
+            && let Some(out) = self.mesh_output_named(path)
+        {
+            let place = self.temp_place(out.ty());
+            return Arg {
+                val: Val::place(out.ty(), place, None),
                 span: a.span,
-                vertex: self.vertex_name(a).map(|n| Symbol::intern(&n)),
-            })
-            .collect()
+                vertex: None,
+                mesh: Some(out.kind()),
+            };
+        }
+        Arg {
+            val: self.expr(a),
+            span: a.span,
+            vertex: self.vertex_name(a).map(|n| Symbol::intern(&n)),
+            mesh: None,
+        }
     }
 
     /// Methods named `name` of a struct and its bases, each with the number

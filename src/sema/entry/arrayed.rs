@@ -48,6 +48,17 @@ impl VertexIo {
     }
 }
 
+/// The built-ins `[[vk::builtin("…")]]` names on a field of a per-vertex
+/// (or per-primitive) output struct: the point size, and the viewport
+/// mask of SPV_NV_viewport_array2.
+fn arrayed_vk_builtin(name: &str, dir: IoDir) -> Option<spirv::BuiltIn> {
+    match (name, dir) {
+        ("PointSize", IoDir::Output) => Some(spirv::BuiltIn::PointSize),
+        ("ViewportMaskNV", IoDir::Output) => Some(spirv::BuiltIn::ViewportMaskNV),
+        _ => None,
+    }
+}
+
 impl<'s, 'a> FnCtx<'s, 'a> {
     /// The variables for a per-vertex value of element type `ty`, `n`
     /// vertices: made on first use, shared by later uses of the same
@@ -92,6 +103,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     return None;
                 }
                 let fname = format!("{name}.{}", f.name);
+                if let Some(b) = f
+                    .vk_builtin
+                    .and_then(|b| arrayed_vk_builtin(b.as_str(), dir))
+                {
+                    parts.push(self.vertex_builtin(io, dir, b, f.ty, n));
+                    continue;
+                }
                 let vk = VkLoc {
                     location: f.vk_location,
                     index: f.vk_index,
@@ -128,30 +146,42 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             io.vertex_vars.insert(key, v.clone());
             return Some(v);
         }
-        let (var_ty, binding, vname) =
-            if let Some((b, vn, nat)) = system_value(self.s.stage, dir, sname.as_str()) {
-                let nt = self.natural_type(nat);
-                (nt, ir::Binding::BuiltIn(b), vn.to_string())
-            } else if self.wrong_stage_semantic(sname, sspan, dir) {
+        let (var_ty, binding, vname) = if let Some((b, vn, nat)) =
+            system_value(self.s.stage, dir, sname.as_str())
+        {
+            if b == spirv::BuiltIn::CullPrimitiveEXT && self.s.nv_mesh() {
+                self.s.push(
+                        Diagnostic::error(
+                            codes::BAD_SEMANTIC,
+                            "`SV_CullPrimitive` needs SPV_EXT_mesh_shader; this mesh shader compiles to SPV_NV_mesh_shader",
+                        )
+                        .label(sspan, "no NV built-in for it")
+                        .note("target SPIR-V 1.4 or later (e.g. -fspv-target-env=vulkan1.2) without -fspv-extension=SPV_NV_mesh_shader"),
+                    );
                 return None;
-            } else {
-                // User semantics, and system values without a built-in here,
-                // which pass to the next stage as user semantics (DXC).
-                let location = self.user_location(io, dir, ty, sname, vk, span, sspan);
-                let var_ty = self.io_type(ty);
-                let prefix = if dir == IoDir::Input { "in" } else { "out" };
-                (
-                    var_ty,
-                    ir::Binding::Location {
-                        location,
-                        index: None,
-                        interpolation: None,
-                        sampling: None,
-                        patch: false,
-                    },
-                    format!("{prefix}.var.{sname}"),
-                )
-            };
+            }
+            let nt = self.natural_type(nat);
+            (nt, ir::Binding::BuiltIn(b), vn.to_string())
+        } else if self.wrong_stage_semantic(sname, sspan, dir) {
+            return None;
+        } else {
+            // User semantics, and system values without a built-in here,
+            // which pass to the next stage as user semantics (DXC).
+            let location = self.user_location(io, dir, ty, sname, vk, span, sspan);
+            let var_ty = self.io_type(ty);
+            let prefix = if dir == IoDir::Input { "in" } else { "out" };
+            (
+                var_ty,
+                ir::Binding::Location {
+                    location,
+                    index: None,
+                    interpolation: None,
+                    sampling: None,
+                    patch: false,
+                },
+                format!("{prefix}.var.{sname}"),
+            )
+        };
         let arr = self.s.types.array(var_ty, Some(n));
         let it = self.s.ir_ty(arr);
         let g = self.s.module.globals.append(ir::GlobalVariable {
@@ -295,6 +325,26 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 l
             }
         }
+    }
+
+    /// A field bound by `[[vk::builtin]]`: built-in `b` of each of the `n`
+    /// elements (the point size a `float`, whatever the field's type).
+    fn vertex_builtin(
+        &mut self,
+        io: &mut Io,
+        dir: IoDir,
+        b: spirv::BuiltIn,
+        ty: TyId,
+        n: u32,
+    ) -> VertexIo {
+        let var_ty = if b == spirv::BuiltIn::PointSize {
+            types::FLOAT
+        } else {
+            ty
+        };
+        let arr = self.s.types.array(var_ty, Some(n));
+        let g = self.builtin_var(io, b, dir, &format!("gl_{b:?}"), arr);
+        VertexIo::Var { g, ty, var_ty }
     }
 
     /// Loads a per-vertex value: an array of `n` elements of the tree's

@@ -33,7 +33,7 @@ const MAX_OUTPUTS: u32 = 256;
 
 /// Which output array a mesh shader parameter is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::sema) enum MeshArray {
+pub enum MeshArray {
     Vertices,
     Indices,
     Primitives,
@@ -69,12 +69,28 @@ impl Topology {
 }
 
 /// One output array of the mesh shader: the parameter (name and span, to
-/// tell it from a local of the same name) and its variables.
+/// tell it from a local of the same name, and its array type) and its
+/// variables.
 #[derive(Clone, Debug)]
 pub(in crate::sema) struct MeshOutput {
     name: Symbol,
     span: Span,
+    kind: MeshArray,
+    ty: TyId,
     tree: VertexIo,
+    /// SPV_NV_mesh_shader's `PrimitiveIndicesNV`: one flat `uint` array,
+    /// this many indices per primitive (`tree` is unused).
+    flat: Option<(ir::Handle<ir::GlobalVariable>, u32)>,
+}
+
+impl MeshOutput {
+    pub(in crate::sema) fn kind(&self) -> MeshArray {
+        self.kind
+    }
+    /// The parameter's array type.
+    pub(in crate::sema) fn ty(&self) -> TyId {
+        self.ty
+    }
 }
 
 /// The mesh and amplification state of the entry point.
@@ -112,7 +128,7 @@ pub(in crate::sema) fn dispatch_payloads(items: &[ast::Item]) -> Vec<Symbol> {
 }
 
 /// The mesh modifier of a parameter, with its span.
-fn mesh_modifier(p: &ParamSig<'_>) -> Option<(Option<MeshArray>, Span)> {
+pub(in crate::sema) fn mesh_modifier(p: &ParamSig<'_>) -> Option<(Option<MeshArray>, Span)> {
     p.modifiers.list.iter().find_map(|&(m, span)| match m {
         ast::Modifier::Vertices => Some((Some(MeshArray::Vertices), span)),
         ast::Modifier::Indices => Some((Some(MeshArray::Indices), span)),
@@ -123,27 +139,19 @@ fn mesh_modifier(p: &ParamSig<'_>) -> Option<(Option<MeshArray>, Span)> {
 }
 
 impl<'a> Sema<'a> {
-    /// Picks SPV_EXT_mesh_shader, or SPV_NV_mesh_shader when
-    /// `-fspv-extension=SPV_NV_mesh_shader` asks for it; the EXT extension
-    /// needs SPIR-V 1.4.
+    /// Picks SPV_EXT_mesh_shader, or SPV_NV_mesh_shader ([`Sema::nv_mesh`]);
+    /// the EXT extension needs SPIR-V 1.4.
     fn choose_mesh_extension(&mut self, fspan: Span) {
-        let nv_asked = self
-            .opts
-            .allowed_extensions
-            .iter()
-            .any(|e| e == "SPV_NV_mesh_shader");
-        if nv_asked {
-            self.module
+        if self.nv_mesh() {
+            if !self
+                .module
                 .required_capabilities
-                .push(spirv::Capability::MeshShadingNV);
-            self.push(
-                Diagnostic::error(
-                    codes::UNSUPPORTED,
-                    "not supported yet: SPV_NV_mesh_shader (mesh shaders compile to SPV_EXT_mesh_shader)",
-                )
-                .label(fspan, "entry point")
-                .note("leave out -fspv-extension=SPV_NV_mesh_shader to get SPV_EXT_mesh_shader"),
-            );
+                .contains(&spirv::Capability::MeshShadingNV)
+            {
+                self.module
+                    .required_capabilities
+                    .push(spirv::Capability::MeshShadingNV);
+            }
             return;
         }
         if self.opts.target_env.spirv_version() < (1, 4) {
@@ -151,15 +159,14 @@ impl<'a> Sema<'a> {
                 Diagnostic::error(
                     codes::BAD_OPTION,
                     format!(
-                        "{} shaders need SPIR-V 1.4 (SPV_EXT_mesh_shader), but -fspv-target-env={} gives SPIR-V {}.{}",
-                        self.stage.name(),
+                        "SPV_EXT_mesh_shader needs SPIR-V 1.4, but -fspv-target-env={} gives SPIR-V {}.{}",
                         self.opts.target_env.name(),
                         self.opts.target_env.spirv_version().0,
                         self.opts.target_env.spirv_version().1
                     ),
                 )
-                .label(fspan, "entry point")
-                .note("use -fspv-target-env=vulkan1.1spirv1.4 or later"),
+                .label(fspan, format!("{} shader", self.stage.name()))
+                .note("use -fspv-target-env=vulkan1.1spirv1.4 or later, or allow SPV_NV_mesh_shader instead"),
             );
         }
     }
@@ -375,7 +382,10 @@ impl<'a> Sema<'a> {
     /// The payload variable of `DispatchMesh`: made in `TaskPayload`
     /// memory instead of `Workgroup` (SPV_EXT_mesh_shader).
     pub(in crate::sema) fn groupshared_space(&self, name: Symbol) -> ir::AddressSpace {
-        if self.stage == Stage::Amplification && self.entry.mesh.payload_names.contains(&name) {
+        if self.stage == Stage::Amplification
+            && !self.nv_mesh()
+            && self.entry.mesh.payload_names.contains(&name)
+        {
             ir::AddressSpace::TaskPayload
         } else {
             ir::AddressSpace::Workgroup
@@ -459,7 +469,28 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return None;
         };
         let before = self.s.module.globals.len();
-        let tree = if kind == MeshArray::Indices {
+        let mut flat = None;
+        let tree = if kind == MeshArray::Indices && self.s.nv_mesh() {
+            let topology = self.s.entry.mesh.topology?;
+            let stride = u32::from(topology.vertices());
+            let arr = self
+                .s
+                .types
+                .array(types::UINT, Some(n.saturating_mul(stride)));
+            let g = self.builtin_var(
+                io,
+                spirv::BuiltIn::PrimitiveIndicesNV,
+                IoDir::Output,
+                "gl_PrimitiveIndicesNV",
+                arr,
+            );
+            flat = Some((g, stride));
+            VertexIo::Var {
+                g,
+                ty: elem,
+                var_ty: elem,
+            }
+        } else if kind == MeshArray::Indices {
             let topology = self.s.entry.mesh.topology?;
             let (b, vname) = match topology {
                 Topology::Triangle => (
@@ -505,7 +536,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.s.entry.mesh.outputs.push(MeshOutput {
                 name: pname,
                 span: p.span,
+                kind,
+                ty: p.ty,
                 tree,
+                flat,
             });
         }
         let (tmp, _) = self.temp(p.ty);
@@ -538,6 +572,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             );
             return None;
         }
+        if self.s.nv_mesh() {
+            return self.nv_payload_input(p.ty);
+        }
         let it = self.s.ir_ty(p.ty);
         let name = p
             .name
@@ -549,17 +586,69 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         Some(self.add(ir::Expression::Load { pointer: ptr }, it))
     }
 
-    /// The mesh output array `path` names in the entry function, if any.
-    fn mesh_output_named(&self, path: &ast::Path) -> Option<MeshOutput> {
-        if !path.is_single() || Some(self.fb.handle) != self.s.entry.user {
+    /// The mesh output array `path` names, if any: a parameter of the
+    /// entry function, or a helper's `out vertices`/`out indices`/`out
+    /// primitives` parameter, which stands for the entry's array of that
+    /// kind (a mesh shader has one of each).
+    pub(in crate::sema) fn mesh_output_named(&self, path: &ast::Path) -> Option<MeshOutput> {
+        if !path.is_single() || self.s.entry.mesh.outputs.is_empty() {
             return None;
         }
         let name = path.last().name;
-        let out = self.s.entry.mesh.outputs.iter().find(|o| o.name == name)?;
-        match self.fb.locals.lookup(name) {
-            Some(LocalSym::Var(lv)) if lv.span == out.span => Some(out.clone()),
-            _ => None,
+        let Some(LocalSym::Var(lv)) = self.fb.locals.lookup(name) else {
+            return None;
+        };
+        let outputs = &self.s.entry.mesh.outputs;
+        if Some(self.fb.handle) == self.s.entry.user {
+            return outputs
+                .iter()
+                .find(|o| o.name == name && o.span == lv.span)
+                .cloned();
         }
+        let &(_, _, kind) = self
+            .fb
+            .mesh_params
+            .iter()
+            .find(|(n, sp, _)| *n == name && *sp == lv.span)?;
+        outputs.iter().find(|o| o.kind == kind).cloned()
+    }
+
+    /// A call's arguments for `out vertices`/`out indices`/`out
+    /// primitives` parameters: each is the mesh shader's output array of
+    /// that kind, and an output array is passed to no other parameter.
+    pub(in crate::sema) fn check_mesh_arguments(
+        &mut self,
+        chosen: &crate::sema::calls::Viable<'a>,
+        args: &[crate::sema::calls::Arg],
+    ) -> Result<(), Val> {
+        let f = self.s.decls.funcs[chosen.id].name;
+        for (i, p) in chosen.sig.params.iter().enumerate() {
+            let Some(a) = args.get(i) else { continue };
+            let want = mesh_modifier(p).and_then(|(k, _)| k);
+            if a.mesh == want {
+                continue;
+            }
+            let msg = match (want, a.mesh) {
+                (Some(k), _) => format!(
+                    "parameter {i} of `{f}` is `out {}`: pass the mesh shader's `{}` array",
+                    k.name(),
+                    k.name()
+                ),
+                (None, Some(k)) => format!(
+                    "the mesh shader's `{}` array is passed on only to an `out {}` parameter",
+                    k.name(),
+                    k.name()
+                ),
+                (None, None) => continue,
+            };
+            self.s.push(
+                Diagnostic::error(codes::TYPE_MISMATCH, msg)
+                    .label(a.span, "this argument")
+                    .label(p.span, "parameter declared here"),
+            );
+            return Err(Val::error());
+        }
+        Ok(())
     }
 
     /// A mesh output array used other than by assigning to its elements.
@@ -582,7 +671,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 }
 
 /// Where an assignment into a mesh output goes.
-enum MeshLhs {
+pub(super) enum MeshLhs {
     /// The whole array (not assignable), and its variables.
     Root(Span, VertexIo),
     /// Element `index` of the variables in `node`.
@@ -593,15 +682,45 @@ enum MeshLhs {
     /// An ordinary place (inside one output variable's element, or a
     /// temporary written back).
     Val(Val),
+    /// SPV_NV_mesh_shader's flat index array (the whole of it, not
+    /// assignable).
+    FlatRoot(Span, FlatIndices),
+    /// Some components of one primitive's indices in the flat array.
+    Flat(FlatPart),
 }
 
-/// A temporary standing for element `index` of `node`, stored back after
-/// the assignment.
-struct WriteBack {
-    node: VertexIo,
-    index: ir::Handle<ir::Expression>,
-    tmp: ir::Handle<ir::Expression>,
-    ty: TyId,
+/// `PrimitiveIndicesNV`: `stride` indices per primitive in one `uint`
+/// array.
+#[derive(Clone, Copy)]
+pub(super) struct FlatIndices {
+    pub(super) g: ir::Handle<ir::GlobalVariable>,
+    pub(super) stride: u32,
+}
+
+/// Components `comps` (of `0..stride`) of primitive `index`'s indices.
+#[derive(Clone)]
+pub(super) struct FlatPart {
+    pub(super) at: FlatIndices,
+    pub(super) index: ir::Handle<ir::Expression>,
+    pub(super) comps: Vec<u32>,
+}
+
+/// Where a [`WriteBack`] stores: element `index` of `node`, or components
+/// of the flat index array.
+pub(super) enum BackTo {
+    Io {
+        node: VertexIo,
+        index: ir::Handle<ir::Expression>,
+    },
+    Flat(FlatPart),
+}
+
+/// A temporary standing for a mesh output element (or some of its
+/// components), stored back after the assignment.
+pub(super) struct WriteBack {
+    pub(super) to: BackTo,
+    pub(super) tmp: ir::Handle<ir::Expression>,
+    pub(super) ty: TyId,
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {
@@ -624,12 +743,27 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let _ = self.expr(r);
                 Val::error()
             }
-            Some(MeshLhs::Root(rspan, _)) => self.error(
+            Some(MeshLhs::Root(rspan, _) | MeshLhs::FlatRoot(rspan, _)) => self.error(
                 codes::NOT_ASSIGNABLE,
                 "a mesh output array is written element by element",
                 rspan,
                 "assign to `name[i]` or its fields",
             ),
+            Some(MeshLhs::Flat(part)) if op.is_none() => {
+                let ty = self.flat_ty(&part);
+                let v = self.expr_as(r, ty);
+                match self.value(&v) {
+                    Some(h) => {
+                        self.store_flat(&part, h);
+                        Val::expr(ty, h)
+                    }
+                    None => Val::error(),
+                }
+            }
+            Some(MeshLhs::Flat(part)) => {
+                let v = self.flat_write_back(part, &mut backs);
+                self.assign_to(op, v, l.span, r, span)
+            }
             Some(MeshLhs::Part { node, index }) if op.is_none() => {
                 let ty = node_ty(&node);
                 let v = self.expr_as(r, ty);
@@ -650,7 +784,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         for b in backs.into_iter().rev() {
             let it = self.s.ir_ty(b.ty);
             let v = self.add(ir::Expression::Load { pointer: b.tmp }, it);
-            self.store_vertex_io_at(&b.node, v, b.index, span);
+            match b.to {
+                BackTo::Io { node, index } => self.store_vertex_io_at(&node, v, index, span),
+                BackTo::Flat(part) => self.store_flat(&part, v),
+            }
         }
         Some(result)
     }
@@ -665,7 +802,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         match &e.kind {
             ast::ExprKind::Name(path) => {
                 let out = self.mesh_output_named(path)?;
-                Some(Some(MeshLhs::Root(e.span, out.tree)))
+                Some(Some(match out.flat {
+                    Some((g, stride)) => MeshLhs::FlatRoot(e.span, FlatIndices { g, stride }),
+                    None => MeshLhs::Root(e.span, out.tree),
+                }))
             }
             ast::ExprKind::Index(b, i) => {
                 let base = self.mesh_lhs(b, backs)?;
@@ -694,6 +834,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             MeshLhs::Part { node, index } => self.write_back_place(node, index, backs),
             MeshLhs::Val(v) => v,
+            MeshLhs::FlatRoot(_, at) => {
+                let iv = self.expr_as(i, types::UINT);
+                let index = self.value(&iv)?;
+                return Some(MeshLhs::Flat(FlatPart {
+                    at,
+                    index,
+                    comps: (0..at.stride).collect(),
+                }));
+            }
+            MeshLhs::Flat(part) => return self.flat_component(part, i, span).map(MeshLhs::Val),
         };
         let iv = self.expr(i);
         Some(MeshLhs::Val(self.index_val(out, iv, i.span, span)))
@@ -707,7 +857,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         backs: &mut Vec<WriteBack>,
     ) -> Option<MeshLhs> {
         let v = match base {
-            MeshLhs::Root(rspan, _) => {
+            MeshLhs::Root(rspan, _) | MeshLhs::FlatRoot(rspan, _) => {
                 self.error(
                     codes::NOT_ASSIGNABLE,
                     "a mesh output array is written element by element",
@@ -728,6 +878,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             MeshLhs::Part { node, index } => self.write_back_place(node, index, backs),
             MeshLhs::Val(v) => v,
+            MeshLhs::Flat(part) => return self.flat_swizzle(part, id, span),
         };
         Some(MeshLhs::Val(self.member(v, id, span)))
     }
@@ -783,8 +934,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             });
         }
         backs.push(WriteBack {
-            node,
-            index,
+            to: BackTo::Io { node, index },
             tmp,
             ty,
         });

@@ -72,7 +72,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             counts.push(self.value(&v));
         }
         if want == 2 {
-            if let [Some(v), Some(p)] = counts[..] {
+            if let [Some(_), Some(p)] = counts[..]
+                && self.s.nv_mesh()
+            {
+                self.nv_set_mesh_outputs(p);
+            } else if let [Some(v), Some(p)] = counts[..] {
                 self.stmt(ir::Statement::SetMeshOutputs {
                     vertices: v,
                     primitives: p,
@@ -91,29 +95,43 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 },
                 execution: true,
             });
-            self.stmt(ir::Statement::EmitMeshTasks {
-                x: *x,
-                y: *y,
-                z: *z,
-                payload: Some(p),
-            });
+            match p {
+                (ptr, Some(ty)) => self.nv_dispatch_mesh([*x, *y, *z], ptr, ty),
+                (ptr, None) => self.stmt(ir::Statement::EmitMeshTasks {
+                    x: *x,
+                    y: *y,
+                    z: *z,
+                    payload: Some(ptr),
+                }),
+            }
         }
         Some(Val::void())
     }
 
     /// The payload argument of `DispatchMesh`: a groupshared struct
-    /// variable (made in `TaskPayload` memory), at most 16 KB.
-    fn dispatch_payload(&mut self, a: &'a ast::Expr) -> Option<ir::Handle<ir::Expression>> {
+    /// variable (made in `TaskPayload` memory for SPV_EXT_mesh_shader), at
+    /// most 16 KB. With SPV_NV_mesh_shader, also its type: the call copies
+    /// its members out.
+    fn dispatch_payload(
+        &mut self,
+        a: &'a ast::Expr,
+    ) -> Option<(ir::Handle<ir::Expression>, Option<TyId>)> {
         let v = self.expr(a);
         if v.is_error() {
             return None;
         }
+        let nv = self.s.nv_mesh();
+        let want = if nv {
+            ir::AddressSpace::Workgroup
+        } else {
+            ir::AddressSpace::TaskPayload
+        };
         let ptr = match v.as_place() {
-            Some(Place::Ptr {
-                ptr,
-                space: ir::AddressSpace::TaskPayload,
-                ..
-            }) if matches!(a.kind, ExprKind::Name(_)) => *ptr,
+            Some(Place::Ptr { ptr, space, .. })
+                if *space == want && matches!(a.kind, ExprKind::Name(_)) =>
+            {
+                *ptr
+            }
             _ => {
                 self.s.push(
                     Diagnostic::error(
@@ -127,7 +145,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         };
         self.check_payload_type(v.ty, a.span);
-        Some(ptr)
+        Some((ptr, nv.then_some(v.ty)))
     }
 
     /// A payload is a struct of at most 16 KB.

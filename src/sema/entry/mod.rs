@@ -12,6 +12,7 @@ pub mod io;
 pub mod library;
 pub mod mesh;
 pub mod mesh_calls;
+pub mod mesh_nv;
 pub mod patch;
 pub mod raytracing;
 pub mod semantics;

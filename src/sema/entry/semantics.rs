@@ -208,13 +208,37 @@ impl<'a> Sema<'a> {
         name: &str,
         ty: TyId,
     ) -> ir::Handle<ir::GlobalVariable> {
-        if let Some((h, _)) = self.module.globals.iter().find(|(_, g)| {
-            g.io == Some(ir::Binding::BuiltIn(b)) && g.space == ir::AddressSpace::Input
-        }) {
+        self.builtin_global(b, name, ty, ir::AddressSpace::Input)
+    }
+
+    /// An Output built-in written by an intrinsic (one global per
+    /// built-in).
+    pub fn builtin_output(
+        &mut self,
+        b: spirv::BuiltIn,
+        name: &str,
+        ty: TyId,
+    ) -> ir::Handle<ir::GlobalVariable> {
+        self.builtin_global(b, name, ty, ir::AddressSpace::Output)
+    }
+
+    fn builtin_global(
+        &mut self,
+        b: spirv::BuiltIn,
+        name: &str,
+        ty: TyId,
+        space: ir::AddressSpace,
+    ) -> ir::Handle<ir::GlobalVariable> {
+        if let Some((h, _)) = self
+            .module
+            .globals
+            .iter()
+            .find(|(_, g)| g.io == Some(ir::Binding::BuiltIn(b)) && g.space == space)
+        {
             return h;
         }
         let it = self.ir_ty(ty);
-        let g = ir::build::add_global(&mut self.module, name, ir::AddressSpace::Input, it);
+        let g = ir::build::add_global(&mut self.module, name, space, it);
         self.module.globals[g].io = Some(ir::Binding::BuiltIn(b));
         g
     }

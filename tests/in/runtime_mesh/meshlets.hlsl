@@ -2,6 +2,8 @@
 // one quad (4 vertices, 2 triangles) inset 2 pixels into its cell, with a
 // colour and a primitive id per triangle.
 //   MSGrid:   one mesh group per cell (a 4x4x1 launch).
+//   MSRow:    the same from a row of 16 groups (VK_NV_mesh_shader launches
+//             are one-dimensional), written by a helper function.
 //   ASCull:   one amplification group keeps the cells whose x + y is even
 //             and passes their numbers to MSCulled through the payload.
 //   pixel.hlsl draws what they output.
@@ -48,6 +50,28 @@ void MSGrid(uint tid : SV_GroupThreadID, uint3 gid : SV_GroupID,
         prims[tid].color = cell_color(cell, tid);
         prims[tid].id = cell * 2 + tid;
     }
+}
+
+// Writes the quad of `cell`: thread `tid` its corner, threads 0 and 1 a
+// triangle each, into the mesh shader's output arrays.
+void emit_quad(uint cell, uint tid, out vertices Vertex verts[4],
+               out indices uint3 tris[2], out primitives Primitive prims[2]) {
+    verts[tid].pos = corner_position(cell, tid);
+    if (tid < 2) {
+        tris[tid] = tid == 0 ? uint3(0, 1, 2) : uint3(1, 3, 2);
+        prims[tid].color = cell_color(cell, tid);
+        prims[tid].id = cell * 2 + tid;
+    }
+}
+
+[outputtopology("triangle")]
+[numthreads(4, 1, 1)]
+void MSRow(uint tid : SV_GroupThreadID, uint3 gid : SV_GroupID,
+           out vertices Vertex verts[4],
+           out indices uint3 tris[2],
+           out primitives Primitive prims[2]) {
+    SetMeshOutputCounts(4, 2);
+    emit_quad(gid.x, tid, verts, tris, prims);
 }
 
 groupshared Payload kept;

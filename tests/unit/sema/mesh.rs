@@ -3,25 +3,33 @@
 //! arrays, in the validated disassembly (SPV_EXT_mesh_shader).
 
 use crate::diag::{DiagnosticFormat, render_to_string};
+use crate::options::TargetEnv;
 use crate::tests::common;
 
 fn asm(profile: &str, src: &str) -> String {
+    asm_for(profile, src, TargetEnv::Vulkan1_2, &[])
+}
+
+/// The validated disassembly of `main` compiled for `env`, with
+/// `-fspv-extension` for each of `extensions`.
+pub(super) fn asm_for(profile: &str, src: &str, env: TargetEnv, extensions: &[&str]) -> String {
     let mut o = common::options_for(profile);
     o.entry = "main".into();
-    o.target_env = crate::options::TargetEnv::Vulkan1_2;
+    o.target_env = env;
+    o.allowed_extensions = extensions.iter().map(|e| e.to_string()).collect();
     let (loader, path) = common::single_file(src);
     let c = crate::compile(&path, &loader, &o);
     let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
     let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
         panic!("compile failed:\n{text}");
     };
-    if let Err(e) = common::spirv_val(&a.spirv, "vulkan1.2") {
+    if let Err(e) = common::spirv_val(&a.spirv, env.name()) {
         panic!("invalid SPIR-V: {e}\n{}", common::spirv_dis(&a.spirv));
     }
     common::spirv_dis(&a.spirv)
 }
 
-fn has_all(asm: &str, wants: &[&str]) {
+pub(super) fn has_all(asm: &str, wants: &[&str]) {
     for w in wants {
         assert!(asm.contains(w), "missing `{w}` in:\n{asm}");
     }
@@ -121,4 +129,35 @@ fn payload_lives_in_task_payload_memory() {
             "OpEmitMeshTasksEXT %uint_2 %uint_1 %uint_1 %pl",
         ],
     );
+}
+
+/// `[[vk::builtin("PointSize")]]` and `[[vk::builtin("ViewportMaskNV")]]`
+/// on fields of the vertex and primitive structs are arrays of those
+/// built-ins, the mask per primitive.
+#[test]
+fn vk_builtin_fields_of_mesh_outputs() {
+    let a = asm(
+        "ms_6_5",
+        "struct V { float4 pos : SV_Position; [[vk::builtin(\"PointSize\")]] float size : PSIZE; };\n\
+         struct P { [[vk::builtin(\"ViewportMaskNV\")]] int mask[1] : VMASK; };\n\
+         [outputtopology(\"point\")] [numthreads(1, 1, 1)]\n\
+         void main(out vertices V verts[2], out indices uint pts[2], out primitives P prims[2]) {\n\
+           SetMeshOutputCounts(2, 2);\n\
+           verts[1].pos = 0;\n\
+           verts[1].size = 3;\n\
+           prims[1].mask[0] = 1;\n\
+           pts[1] = 1;\n\
+         }",
+    );
+    has_all(
+        &a,
+        &[
+            "OpDecorate %gl_PointSize BuiltIn PointSize",
+            "%gl_PointSize = OpVariable %_ptr_Output__arr_float_uint_2 Output",
+            "OpDecorate %gl_ViewportMaskNV BuiltIn ViewportMaskNV",
+            "OpDecorate %gl_ViewportMaskNV PerPrimitive",
+            "OpCapability ShaderViewportMaskNV",
+        ],
+    );
+    assert!(!a.contains("PSIZE"), "{a}");
 }

@@ -13,6 +13,7 @@ mod end_to_end;
 mod gaps;
 mod language;
 mod mesh;
+mod mesh_nv;
 mod resources;
 mod stages;
 mod storage;

@@ -111,21 +111,27 @@ impl<'a> Draw<'a> {
     fn stages(&self) -> Vec<(&'a [u32], &'a str, vk::ShaderStageFlags, u32, &'static str)> {
         if let Some(m) = &self.mesh {
             let mut v = Vec::new();
+            use super::mesh::{MODEL_MESH_EXT, MODEL_MESH_NV, MODEL_TASK_EXT, MODEL_TASK_NV};
+            let (task_model, mesh_model) = if m.nv {
+                ((MODEL_TASK_NV, "TaskNV"), (MODEL_MESH_NV, "MeshNV"))
+            } else {
+                ((MODEL_TASK_EXT, "TaskEXT"), (MODEL_MESH_EXT, "MeshEXT"))
+            };
             if let Some((words, entry)) = m.task {
                 v.push((
                     words,
                     entry,
                     vk::ShaderStageFlags::TASK_EXT,
-                    super::mesh::MODEL_TASK_EXT,
-                    "TaskEXT",
+                    task_model.0,
+                    task_model.1,
                 ));
             }
             v.push((
                 m.mesh.0,
                 m.mesh.1,
                 vk::ShaderStageFlags::MESH_EXT,
-                super::mesh::MODEL_MESH_EXT,
-                "MeshEXT",
+                mesh_model.0,
+                mesh_model.1,
             ));
             v.push((
                 self.ps,
@@ -239,7 +245,7 @@ impl Runner {
             ));
         }
         if let Some(m) = &draw.mesh {
-            super::mesh::check(m, &self.info.mesh_shader)?;
+            super::mesh::check(m, self.info.mesh_enabled(m.nv))?;
         }
         let f = &self.info.features;
         if draw.gs.is_some() && !super::on(f.geometry_shader) {

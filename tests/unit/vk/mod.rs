@@ -205,6 +205,8 @@ pub struct DeviceInfo {
     /// `VK_EXT_mesh_shader`: the task and mesh shader features enabled;
     /// all false without the extension.
     pub mesh_shader: vk::PhysicalDeviceMeshShaderFeaturesEXT<'static>,
+    /// `VK_NV_mesh_shader`: the same, for SPV_NV_mesh_shader modules.
+    pub mesh_shader_nv: vk::PhysicalDeviceMeshShaderFeaturesNV<'static>,
 }
 
 /// `vk::Bool32` as `bool`.
@@ -213,6 +215,25 @@ pub fn on(b: vk::Bool32) -> bool {
 }
 
 impl DeviceInfo {
+    /// The task and mesh shader features enabled for the EXT or (`nv`)
+    /// the NV extension.
+    pub fn mesh_enabled(&self, nv: bool) -> mesh::Enabled {
+        let on = |b: vk::Bool32| b == vk::TRUE;
+        if nv {
+            let f = &self.mesh_shader_nv;
+            mesh::Enabled {
+                task: on(f.task_shader),
+                mesh: on(f.mesh_shader),
+            }
+        } else {
+            let f = &self.mesh_shader;
+            mesh::Enabled {
+                task: on(f.task_shader),
+                mesh: on(f.mesh_shader),
+            }
+        }
+    }
+
     /// True when the device runs on Mesa's lavapipe.
     pub fn is_lavapipe(&self) -> bool {
         self.driver_id == vk::DriverId::MESA_LLVMPIPE
@@ -565,6 +586,15 @@ unsafe fn create_device(
         } else {
             vk::PhysicalDeviceMeshShaderFeaturesEXT::default()
         };
+        let mut mesh_nv_features = if available
+            .iter()
+            .any(|a| a.as_bytes() == mesh::NV_EXTENSION.to_bytes())
+        {
+            enabled.push(mesh::NV_EXTENSION);
+            mesh::nv_features_to_enable(instance, physical_device)
+        } else {
+            vk::PhysicalDeviceMeshShaderFeaturesNV::default()
+        };
 
         // Query every feature structure, then hand the same chain to
         // vkCreateDevice: that enables exactly what is supported.
@@ -635,6 +665,9 @@ unsafe fn create_device(
         if has(&enabled, mesh::EXTENSION) {
             create = create.push_next(&mut mesh_features);
         }
+        if has(&enabled, mesh::NV_EXTENSION) {
+            create = create.push_next(&mut mesh_nv_features);
+        }
         let device = instance
             .create_device(physical_device, &create, None)
             .map_err(|e| format!("vkCreateDevice on {}: {e}", names[index]))?;
@@ -696,6 +729,7 @@ unsafe fn create_device(
             transform_feedback_properties: unchain(ptf),
             ray_tracing: ray_tracing.unchained(),
             mesh_shader: unchain(mesh_features),
+            mesh_shader_nv: unchain(mesh_nv_features),
         };
         Ok(DeviceParts {
             physical_device,
