@@ -51,10 +51,6 @@ fn mesh_runner_for(nv: bool) -> Option<std::sync::Arc<vk::Runner>> {
     Some(runner)
 }
 
-fn mesh_runner() -> Option<std::sync::Arc<vk::Runner>> {
-    mesh_runner_for(false)
-}
-
 /// What pixel (x, y) shows when the cells for which `drawn` holds are
 /// drawn: the colour of its triangle (red and green the cell's column and
 /// row / 4, blue the triangle, alpha the primitive id), `None` on a
@@ -119,30 +115,65 @@ fn draw(stages: MeshStages, ps: &[u32]) -> Vec<f32> {
     }
 }
 
+/// One mesh draw of `meshlets.hlsl`: the entries `task` (if any) and
+/// `mesh`, compiled for SPV_NV_mesh_shader when `nv`, launched as
+/// `groups`; every pixel is checked against the grid of the cells for
+/// which `drawn` holds.
+fn draw_and_check(
+    what: &str,
+    nv: bool,
+    task: Option<&str>,
+    mesh: &str,
+    groups: [u32; 3],
+    drawn: impl Fn(u32) -> bool,
+) {
+    if mesh_runner_for(nv).is_none() {
+        return;
+    }
+    let build = |name: &str, entry: &str, profile: &str| {
+        if nv {
+            compile_nv(name, entry, profile)
+        } else {
+            compile(name, entry, profile)
+        }
+    };
+    let task_words = task.map(|t| build("meshlets", t, "as_6_5"));
+    let ms = build("meshlets", mesh, "ms_6_5");
+    let ps = build("pixel", "PSMain", "ps_6_0");
+    let stages = MeshStages {
+        task: task_words.as_deref().zip(task),
+        mesh: (&ms, mesh),
+        groups,
+        nv,
+    };
+    let t = draw(stages, &ps);
+    let covered = check_grid(&t, what, drawn);
+    println!(
+        "{what} on {}: {covered} of {} pixels drawn, each as expected",
+        vk::shared().info().name,
+        SIZE * SIZE
+    );
+    assert!(covered > 0);
+}
+
+/// The cells an amplification shader keeps: those whose x + y is even.
+fn even_cell(cell: u32) -> bool {
+    (cell % CELLS + cell / CELLS).is_multiple_of(2)
+}
+
 /// A mesh shader draws a 4×4 grid of meshlets, one group each: every
 /// pixel shows its triangle's per-primitive colour and primitive id.
 #[test]
 #[ignore = "lavapipe (Mesa 22.3) has no VK_EXT_mesh_shader; run with HLSLC_VK_DEVICE=NVIDIA and --ignored"]
 fn mesh_shader_draws_a_grid_of_meshlets() {
-    if mesh_runner().is_none() {
-        return;
-    }
-    let ms = compile("meshlets", "MSGrid", "ms_6_5");
-    let ps = compile("pixel", "PSMain", "ps_6_0");
-    let stages = MeshStages {
-        task: None,
-        mesh: (&ms, "MSGrid"),
-        groups: [CELLS, CELLS, 1],
-        nv: false,
-    };
-    let t = draw(stages, &ps);
-    let covered = check_grid(&t, "grid", |_| true);
-    println!(
-        "mesh grid on {}: {covered} of {} pixels drawn, all as expected",
-        vk::shared().info().name,
-        SIZE * SIZE
+    draw_and_check(
+        "mesh grid",
+        false,
+        None,
+        "MSGrid",
+        [CELLS, CELLS, 1],
+        |_| true,
     );
-    assert!(covered > 0);
 }
 
 /// An amplification shader keeps the meshlets of the even cells (x + y
@@ -151,27 +182,15 @@ fn mesh_shader_draws_a_grid_of_meshlets() {
 #[test]
 #[ignore = "lavapipe (Mesa 22.3) has no VK_EXT_mesh_shader; run with HLSLC_VK_DEVICE=NVIDIA and --ignored"]
 fn amplification_shader_culls_half_the_meshlets() {
-    if mesh_runner().is_none() {
-        return;
-    }
-    let task = compile("meshlets", "ASCull", "as_6_5");
-    let ms = compile("meshlets", "MSCulled", "ms_6_5");
-    let ps = compile("pixel", "PSMain", "ps_6_0");
-    let stages = MeshStages {
-        task: Some((&task, "ASCull")),
-        mesh: (&ms, "MSCulled"),
-        groups: [1, 1, 1],
-        nv: false,
-    };
-    let t = draw(stages, &ps);
-    let kept = |cell: u32| (cell % CELLS + cell / CELLS).is_multiple_of(2);
-    let covered = check_grid(&t, "culled grid", kept);
-    println!(
-        "amplification culling on {}: {covered} of {} pixels drawn, culled cells empty",
-        vk::shared().info().name,
-        SIZE * SIZE
+    let (task, mesh) = (Some("ASCull"), "MSCulled");
+    draw_and_check(
+        "amplification culling",
+        false,
+        task,
+        mesh,
+        [1, 1, 1],
+        even_cell,
     );
-    assert!(covered > 0);
 }
 
 /// SPV_NV_mesh_shader: a row of 16 mesh groups, each writing its quad
@@ -179,25 +198,8 @@ fn amplification_shader_culls_half_the_meshlets() {
 #[test]
 #[ignore = "lavapipe (Mesa 22.3) has no VK_NV_mesh_shader; run with HLSLC_VK_DEVICE=NVIDIA and --ignored"]
 fn nv_mesh_shader_draws_the_grid() {
-    if mesh_runner_for(true).is_none() {
-        return;
-    }
-    let ms = compile_nv("meshlets", "MSRow", "ms_6_5");
-    let ps = compile_nv("pixel", "PSMain", "ps_6_0");
-    let stages = MeshStages {
-        task: None,
-        mesh: (&ms, "MSRow"),
-        groups: [CELLS * CELLS, 1, 1],
-        nv: true,
-    };
-    let t = draw(stages, &ps);
-    let covered = check_grid(&t, "NV grid", |_| true);
-    println!(
-        "NV mesh grid on {}: {covered} of {} pixels drawn, all as expected",
-        vk::shared().info().name,
-        SIZE * SIZE
-    );
-    assert!(covered > 0);
+    let groups = [CELLS * CELLS, 1, 1];
+    draw_and_check("NV mesh grid", true, None, "MSRow", groups, |_| true);
 }
 
 /// SPV_NV_mesh_shader: the amplification shader's payload reaches the mesh
@@ -206,27 +208,15 @@ fn nv_mesh_shader_draws_the_grid() {
 #[test]
 #[ignore = "lavapipe (Mesa 22.3) has no VK_NV_mesh_shader; run with HLSLC_VK_DEVICE=NVIDIA and --ignored"]
 fn nv_amplification_shader_culls_half_the_meshlets() {
-    if mesh_runner_for(true).is_none() {
-        return;
-    }
-    let task = compile_nv("meshlets", "ASCull", "as_6_5");
-    let ms = compile_nv("meshlets", "MSCulled", "ms_6_5");
-    let ps = compile_nv("pixel", "PSMain", "ps_6_0");
-    let stages = MeshStages {
-        task: Some((&task, "ASCull")),
-        mesh: (&ms, "MSCulled"),
-        groups: [1, 1, 1],
-        nv: true,
-    };
-    let t = draw(stages, &ps);
-    let kept = |cell: u32| (cell % CELLS + cell / CELLS).is_multiple_of(2);
-    let covered = check_grid(&t, "NV culled grid", kept);
-    println!(
-        "NV amplification culling on {}: {covered} of {} pixels drawn, culled cells empty",
-        vk::shared().info().name,
-        SIZE * SIZE
+    let (task, mesh) = (Some("ASCull"), "MSCulled");
+    draw_and_check(
+        "NV amplification culling",
+        true,
+        task,
+        mesh,
+        [1, 1, 1],
+        even_cell,
     );
-    assert!(covered > 0);
 }
 
 /// The meshlet shaders compile to valid SPIR-V on every machine, with the
