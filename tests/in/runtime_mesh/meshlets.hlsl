@@ -100,11 +100,5 @@ void MSCulled(uint tid : SV_GroupThreadID, uint3 gid : SV_GroupID,
               out indices uint3 tris[2],
               out primitives Primitive prims[2]) {
     SetMeshOutputCounts(4, 2);
-    uint cell = from_task.cells[gid.x];
-    verts[tid].pos = corner_position(cell, tid);
-    if (tid < 2) {
-        tris[tid] = tid == 0 ? uint3(0, 1, 2) : uint3(1, 3, 2);
-        prims[tid].color = cell_color(cell, tid);
-        prims[tid].id = cell * 2 + tid;
-    }
+    emit_quad(from_task.cells[gid.x], tid, verts, tris, prims);
 }
