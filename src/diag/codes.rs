@@ -237,6 +237,14 @@ pub const RAY_TRACING_ENTRY: Code = Code("E0620");
 /// A ray payload, hit attribute or callable data type that is not a
 /// struct.
 pub const RAY_TRACING_TYPE: Code = Code("E0621");
+/// A work graph node entry whose attributes or parameters do not make a
+/// node: a launch that does not exist, a broadcasting node without a
+/// dispatch grid, an input of another launch's kind, two inputs.
+pub const NODE_ENTRY: Code = Code("E0622");
+/// A work graph object used where it means nothing: a method its kind
+/// lacks (`Get()` on a group's records), a node input or output outside a
+/// node shader, an `SV_DispatchGrid` field of a wrong type.
+pub const NODE_OBJECT: Code = Code("E0623");
 /// Two resources given the same binding (warning, as DXC).
 pub const BINDING_OVERLAP: Code = Code("W0601");
 

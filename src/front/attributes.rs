@@ -64,22 +64,28 @@ const HLSL: &[(&str, Support)] = &[
     // (SPV_KHR_quad_control), newer than the spirv-tools the tests
     // validate with.
     ("waveopsincludehelperlanes", Support::NotYetIn(Stage::Pixel)),
-    // Work graphs (SM 6.8).
-    ("nodelaunch", Support::NotYet),
-    ("nodeisprogramentry", Support::NotYet),
-    ("nodeid", Support::NotYet),
-    ("nodelocalrootargumentstableindex", Support::NotYet),
-    ("nodeshareinputof", Support::NotYet),
-    ("nodedispatchgrid", Support::NotYet),
-    ("nodemaxdispatchgrid", Support::NotYet),
-    ("nodemaxrecursiondepth", Support::NotYet),
-    ("nodemaxinputrecordspergraphentryrecord", Support::NotYet),
-    ("maxrecords", Support::NotYet),
-    ("maxrecordssharedwith", Support::NotYet),
-    ("nodearraysize", Support::NotYet),
-    ("allowsparsenodes", Support::NotYet),
-    ("unboundedsparsenodes", Support::NotYet),
-    ("nodetrackrwinputsharing", Support::NotYet),
+    // Work graphs (SM 6.8): SPV_AMDX_shader_enqueue (sema/entry/node.rs).
+    ("nodelaunch", Support::Yes),
+    ("nodeisprogramentry", Support::Yes),
+    ("nodeid", Support::Yes),
+    (
+        "nodelocalrootargumentstableindex",
+        Support::Warn("Vulkan has no local root arguments"),
+    ),
+    ("nodeshareinputof", Support::Yes),
+    ("nodedispatchgrid", Support::Yes),
+    ("nodemaxdispatchgrid", Support::Yes),
+    ("nodemaxrecursiondepth", Support::Yes),
+    (
+        "nodemaxinputrecordspergraphentryrecord",
+        Support::Warn("SPV_AMDX_shader_enqueue has no limit on the records of a graph entry"),
+    ),
+    ("maxrecords", Support::Yes),
+    ("maxrecordssharedwith", Support::Yes),
+    ("nodearraysize", Support::Yes),
+    ("allowsparsenodes", Support::Yes),
+    ("unboundedsparsenodes", Support::Yes),
+    ("nodetrackrwinputsharing", Support::Yes),
 ];
 
 /// The `vk::` attributes, without the namespace.

@@ -588,6 +588,7 @@ pub fn add_compute_entry(module: &mut Module, name: &str, function: Handle<Funct
         stage: Stage::Compute,
         function,
         workgroup_size: [1, 1, 1],
+        node: None,
         execution_modes: Vec::new(),
         patch_constant_function: None,
         streams: Vec::new(),

@@ -280,6 +280,20 @@ pub enum TypeInner {
     /// The state of an inline ray query (`RayQuery<flags>`,
     /// OpTypeRayQueryKHR); only ever in a function-local variable.
     RayQuery,
+    /// A work graph payload array (SPV_AMDX_shader_enqueue
+    /// OpTypeNodePayloadArrayAMDX): the records a node receives (the
+    /// type of its `NodePayload` input variable) or allocates for another
+    /// node (`output` says which). Its length is only known at run time;
+    /// it is indexed like an array.
+    NodePayloadArray {
+        /// The record type (a struct; an empty one for the `Empty*` forms).
+        payload: Handle<Type>,
+        /// `NodeMaxPayloadsAMDX`: the most records in one array (an input's
+        /// `[MaxRecords]`, an output's).
+        max_payloads: Option<u32>,
+        /// For an output: the node its records are enqueued for.
+        output: Option<NodeTarget>,
+    },
     /// A pointer, the type of variable references and access chains.
     Pointer {
         base: Handle<Type>,
@@ -290,6 +304,25 @@ pub enum TypeInner {
 // ---------------------------------------------------------------------------
 // Globals and constants
 // ---------------------------------------------------------------------------
+
+/// The node an output payload array's records go to, with the decorations
+/// SPV_AMDX_shader_enqueue gives its OpTypeNodePayloadArrayAMDX.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NodeTarget {
+    /// `PayloadNodeNameAMDX`: the output parameter's name, or its
+    /// `[NodeID]` name.
+    pub name: String,
+    /// `PayloadNodeBaseIndexAMDX` (the `[NodeID]` index; 0 is not written).
+    pub base_index: u32,
+    /// `PayloadNodeArraySizeAMDX`: `[NodeArraySize]` of an output array.
+    pub array_size: Option<u32>,
+    /// `PayloadNodeSparseArrayAMDX`: `[AllowSparseNodes]` or
+    /// `[UnboundedSparseNodes]`.
+    pub sparse: bool,
+    /// `NodeSharesPayloadLimitsWithAMDX`: `[MaxRecordsSharedWith]` names
+    /// the output whose limit this one shares (its payload array type).
+    pub shares_limits_with: Option<Handle<Type>>,
+}
 
 /// Where a variable lives; mirrors SPIR-V storage classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -324,6 +357,9 @@ pub enum AddressSpace {
     /// Ray tracing (SPV_KHR_ray_tracing) interface storage: see
     /// [`RayStorage`].
     Ray(RayStorage),
+    /// Work graph records (SPV_AMDX_shader_enqueue `NodePayloadAMDX`): a
+    /// node's input variable, and the payload arrays it allocates.
+    NodePayload,
 }
 
 /// The storage classes of ray tracing interface variables (SPIR-V.rst,
@@ -827,6 +863,8 @@ pub enum Expression {
     SubgroupResult,
     /// The result of a `Ray` statement.
     RayResult,
+    /// The result of a `Node` statement.
+    NodeResult,
 }
 
 // ---------------------------------------------------------------------------
@@ -1048,6 +1086,22 @@ pub enum Statement {
         /// `AcceptHitAndEndSearch` (else `IgnoreHit`).
         accept: bool,
     },
+    /// A barrier with explicit scopes and semantics (SM 6.8
+    /// `Barrier(…)`): with `execution`, an OpControlBarrier of that
+    /// execution scope, else an OpMemoryBarrier.
+    ScopedBarrier {
+        execution: Option<spirv::Scope>,
+        memory: spirv::Scope,
+        semantics: spirv::MemorySemantics,
+    },
+    /// A work graph operation (SPV_AMDX_shader_enqueue); `result` is a
+    /// `NodeResult` expression when the operation gives a value. Its
+    /// operands are in `args`, as [`NodeOperation`] lists them.
+    Node {
+        op: NodeOperation,
+        args: Vec<Handle<Expression>>,
+        result: Option<Handle<Expression>>,
+    },
     /// Source-level debug information (`-Zi`): no effect on what the shader
     /// computes. Sema writes these only when debug information is asked
     /// for; passes keep them in order with the code around them, and the
@@ -1087,6 +1141,27 @@ pub enum RayOperation {
         what: RayQueryValue,
         committed: bool,
     },
+}
+
+/// A work graph operation of [`Statement::Node`], with the operands it
+/// takes in `args`, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeOperation {
+    /// `Get{Thread,Group}NodeOutputRecords(count)`, `{Thread,Group}IncrementOutputCount(count)`:
+    /// the record count and the node index (`uint`s). Gives a pointer
+    /// (`NodePayload`) to a payload array whose type names the node;
+    /// `group` picks the Workgroup visibility (else Invocation).
+    Allocate { group: bool },
+    /// `OutputComplete()`: the pointer an `Allocate` gave.
+    Enqueue,
+    /// `IsValid()` of an output: the node index; gives a bool. `payload`
+    /// is the output's payload array type.
+    IsValid { payload: Handle<Type> },
+    /// `FinishedCrossGroupSharing()`: the pointer to the input variable;
+    /// gives a bool.
+    FinishWriting,
+    /// `Count()`: the pointer to a payload array; gives a uint.
+    Count,
 }
 
 /// What a ray query getter reads (SPV_KHR_ray_query's
@@ -1260,8 +1335,10 @@ pub struct EntryPoint {
     /// The entry function: no arguments and no result; it reads and writes
     /// Input/Output globals.
     pub function: Handle<Function>,
-    /// `[numthreads(x, y, z)]` (compute, mesh, amplification).
+    /// `[numthreads(x, y, z)]` (compute, mesh, amplification, nodes).
     pub workgroup_size: [u32; 3],
+    /// A work graph node's attributes (stage `Node`).
+    pub node: Option<Box<NodeEntry>>,
     /// Other execution modes with their literal operands (`OutputVertices 3`,
     /// `Triangles`, `OriginUpperLeft`, `DenormPreserve 32`…).
     pub execution_modes: Vec<(spirv::ExecutionMode, Vec<u32>)>,
@@ -1273,6 +1350,41 @@ pub struct EntryPoint {
     /// the backend decorates each variable `Stream N`. Empty for other
     /// stages.
     pub streams: Vec<Vec<Handle<GlobalVariable>>>,
+}
+
+/// How a work graph node is launched (`[NodeLaunch("…")]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeLaunch {
+    /// One record is shared by every thread group of a dispatch grid.
+    Broadcasting,
+    /// Each thread group gets up to `[MaxRecords]` records
+    /// (`CoalescingAMDX`).
+    Coalescing,
+    /// Each thread gets one record: a coalescing group of one thread.
+    Thread,
+}
+
+/// A work graph node's attributes, written as SPV_AMDX_shader_enqueue
+/// execution modes (their operands are ids of constants).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeEntry {
+    pub launch: NodeLaunch,
+    /// `[NodeIsProgramEntry]` → `IsApiEntryAMDX true`.
+    pub program_entry: bool,
+    /// The `[NodeID]` index → `ShaderIndexAMDX`.
+    pub index: Option<u32>,
+    /// `[NodeShareInputOf(name, index)]` → `SharesInputWithAMDX`.
+    pub share_input: Option<(String, u32)>,
+    /// `[NodeDispatchGrid]` → `StaticNumWorkgroupsAMDX`.
+    pub dispatch_grid: Option<[u32; 3]>,
+    /// `[NodeMaxDispatchGrid]` → `MaxNumWorkgroupsAMDX`.
+    pub max_dispatch_grid: Option<[u32; 3]>,
+    /// `[NodeMaxRecursionDepth]` → `MaxNodeRecursionAMDX`.
+    pub max_recursion: Option<u32>,
+    /// The payload array types of its outputs, in parameter order: the
+    /// backend declares them even when no record is allocated, since
+    /// they say which nodes this one feeds.
+    pub outputs: Vec<Handle<Type>>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -1302,6 +1414,10 @@ pub struct Module {
     /// with `centroid`/`sample`), `PerVertexKHR` on a pixel input read one
     /// vertex at a time (`GetAttributeAtVertex`).
     pub io_decorations: Vec<(Handle<GlobalVariable>, spirv::Decoration)>,
+    /// Decorations of work graph record structs: `TrackFinishWritingAMDX`
+    /// on a struct (member `None`), `PayloadDispatchIndirectAMDX` on its
+    /// `SV_DispatchGrid` member.
+    pub record_decorations: Vec<(Handle<Type>, Option<u32>, spirv::Decoration)>,
     /// Where user declarations stand, for debug information (`-Zi`).
     pub decl_spans: DeclSpans,
 }

@@ -26,6 +26,7 @@ impl Expression {
                 | Expression::AtomicResult
                 | Expression::SubgroupResult
                 | Expression::RayResult
+                | Expression::NodeResult
         )
     }
 
@@ -38,6 +39,7 @@ impl Expression {
                 | Expression::AtomicResult
                 | Expression::SubgroupResult
                 | Expression::RayResult
+                | Expression::NodeResult
         )
     }
 
@@ -67,7 +69,8 @@ impl Expression {
             | E::CallResult(_)
             | E::AtomicResult
             | E::SubgroupResult
-            | E::RayResult => {}
+            | E::RayResult
+            | E::NodeResult => {}
             E::Compose { components, .. } => components.iter().for_each(|&h| f(h)),
             E::Splat { value, .. } => f(*value),
             E::Swizzle { vector, .. } => f(*vector),
@@ -178,7 +181,8 @@ impl Expression {
             | E::CallResult(_)
             | E::AtomicResult
             | E::SubgroupResult
-            | E::RayResult => {}
+            | E::RayResult
+            | E::NodeResult => {}
             E::Compose { components, .. } => components.iter_mut().for_each(m),
             E::Splat { value, .. } => m(value),
             E::Swizzle { vector, .. } => m(vector),
@@ -290,6 +294,7 @@ impl Statement {
             | S::Kill
             | S::EndHit { .. }
             | S::Barrier { .. }
+            | S::ScopedBarrier { .. }
             | S::EmitVertex { .. }
             | S::EndPrimitive { .. } => {}
             S::If { condition, .. } => f(*condition),
@@ -322,7 +327,9 @@ impl Statement {
                 compare.iter().for_each(|&h| f(h));
             }
             S::Call { arguments, .. } => arguments.iter().for_each(|&h| f(h)),
-            S::Subgroup { args, .. } | S::Ray { args, .. } => args.iter().for_each(|&h| f(h)),
+            S::Subgroup { args, .. } | S::Ray { args, .. } | S::Node { args, .. } => {
+                args.iter().for_each(|&h| f(h))
+            }
             S::SetMeshOutputs {
                 vertices,
                 primitives,
@@ -355,6 +362,7 @@ impl Statement {
             | S::Kill
             | S::EndHit { .. }
             | S::Barrier { .. }
+            | S::ScopedBarrier { .. }
             | S::EmitVertex { .. }
             | S::EndPrimitive { .. } => {}
             S::If { condition, .. } => m(condition),
@@ -409,7 +417,7 @@ impl Statement {
                 m(z);
                 payload.iter_mut().for_each(&mut m);
             }
-            S::Ray { args, result, .. } => {
+            S::Ray { args, result, .. } | S::Node { args, result, .. } => {
                 args.iter_mut().for_each(&mut m);
                 result.iter_mut().for_each(&mut m);
             }

@@ -42,6 +42,9 @@ pub enum Stage {
     Miss,
     /// `[shader("callable")]` in a library.
     Callable,
+    /// `[shader("node")]` in a library (SM 6.8 work graphs): a compute
+    /// shader enqueued by the graph (SPV_AMDX_shader_enqueue).
+    Node,
 }
 
 impl Stage {
@@ -63,6 +66,7 @@ impl Stage {
             Stage::ClosestHit => "closest-hit",
             Stage::Miss => "miss",
             Stage::Callable => "callable",
+            Stage::Node => "node",
         }
     }
 
@@ -85,7 +89,8 @@ impl Stage {
             | Stage::AnyHit
             | Stage::ClosestHit
             | Stage::Miss
-            | Stage::Callable => "lib",
+            | Stage::Callable
+            | Stage::Node => "lib",
         }
     }
 
@@ -107,6 +112,7 @@ impl Stage {
             Stage::Callable => 12,
             Stage::Mesh => 13,
             Stage::Amplification => 14,
+            Stage::Node => 15,
         }
     }
 
@@ -127,6 +133,7 @@ impl Stage {
             "closesthit" => Stage::ClosestHit,
             "miss" => Stage::Miss,
             "callable" => Stage::Callable,
+            "node" => Stage::Node,
             _ => return None,
         })
     }

@@ -172,7 +172,11 @@ fn liveness(f: &Function) -> Vec<bool> {
         Statement::Loop {
             break_if: Some(b), ..
         } => live[b.index()] = true,
-        Statement::Subgroup { result, .. } => {
+        Statement::Subgroup { result, .. }
+        | Statement::Node {
+            result: Some(result),
+            ..
+        } => {
             live[result.index()] = true;
             s.for_each_operand(|h| live[h.index()] = true);
         }

@@ -563,7 +563,8 @@ fn apply_replacements(f: &mut Function, replace: &Replacements) {
         let result = match s {
             Statement::Call { result, .. }
             | Statement::Atomic { result, .. }
-            | Statement::Ray { result, .. } => *result,
+            | Statement::Ray { result, .. }
+            | Statement::Node { result, .. } => *result,
             Statement::Subgroup { result, .. } => Some(*result),
             _ => None,
         };

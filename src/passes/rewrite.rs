@@ -285,6 +285,16 @@ impl<'a> Cx<'a> {
                         rw.statement(self, s);
                         return;
                     }
+                    // A node operation's result is kept even when unused:
+                    // an allocation always gives its payload array.
+                    Statement::Node { result, .. } => {
+                        if let Some(r) = *result {
+                            self.define_result(r);
+                        }
+                        s.map_expressions(|h| self.map(h));
+                        rw.statement(self, s);
+                        return;
+                    }
                     _ => {
                         s.map_expressions(|h| self.map(h));
                         rw.statement(self, s);

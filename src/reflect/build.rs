@@ -664,6 +664,9 @@ impl<'a> Reflector<'a> {
             TypeInner::SampledImage { .. } => "combined image sampler".to_string(),
             TypeInner::AccelerationStructure => "RaytracingAccelerationStructure".to_string(),
             TypeInner::RayQuery => "RayQuery".to_string(),
+            TypeInner::NodePayloadArray { payload, .. } => {
+                format!("NodePayloadArray<{}>", self.type_name(*payload, depth + 1))
+            }
             TypeInner::Pointer { base, .. } if depth < MAX_DEPTH => {
                 self.type_name(*base, depth + 1)
             }

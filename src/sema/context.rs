@@ -496,6 +496,8 @@ pub struct EntryState<'a> {
     /// A hit or miss shader's incoming ray payload (global, IR type), which
     /// the user's function holds in its first (`inout`) parameter.
     pub ray_payload: Option<(ir::Handle<ir::GlobalVariable>, ir::Handle<ir::Type>)>,
+    /// A work graph node's input and outputs.
+    pub node: super::entry::node::NodeState,
     /// A library's functions are lowered once, under the stage of the
     /// first entry that reaches them: each function's uses of intrinsics
     /// that only some stages have, with that stage, so that the other

@@ -30,3 +30,4 @@ mod sema;
 mod snapshots;
 mod sparse;
 mod vk;
+mod work_graphs;

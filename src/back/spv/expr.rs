@@ -244,7 +244,8 @@ impl FunctionWriter<'_, '_> {
             | Expression::CallResult(_)
             | Expression::AtomicResult
             | Expression::SubgroupResult
-            | Expression::RayResult => {
+            | Expression::RayResult
+            | Expression::NodeResult => {
                 // Set up front or by their statement; nothing to evaluate.
                 return Ok(self.values[h.index()].clone());
             }

@@ -518,6 +518,12 @@ impl<'a> FunctionWriter<'_, 'a> {
             Statement::Kill => self.terminate(Op::Kill, vec![])?,
             Statement::EndHit { accept } => self.write_end_hit(*accept)?,
             Statement::Ray { op, args, result } => self.write_ray(*op, args, *result)?,
+            Statement::Node { op, args, result } => self.write_node(*op, args, *result)?,
+            Statement::ScopedBarrier {
+                execution,
+                memory,
+                semantics,
+            } => self.write_scoped_barrier(*execution, *memory, *semantics)?,
             Statement::Barrier { memory, execution } => self.write_barrier(*memory, *execution)?,
             Statement::Store { pointer, value } => self.write_store(*pointer, *value)?,
             Statement::ImageStore {

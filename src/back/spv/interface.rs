@@ -428,7 +428,7 @@ impl Writer<'_> {
             modes.push(Instruction::new(Op::ExecutionMode, None, None, ops));
         };
         match ep.stage {
-            Stage::Compute | Stage::Mesh | Stage::Amplification
+            Stage::Compute | Stage::Mesh | Stage::Amplification | Stage::Node
                 if !has_mode(ExecutionMode::LocalSize) && !has_mode(ExecutionMode::LocalSizeId) =>
             {
                 if ep.workgroup_size.contains(&0) {
@@ -473,6 +473,9 @@ impl Writer<'_> {
         }
         for (mode, literals) in &ep.execution_modes {
             add_mode(*mode, literals);
+        }
+        if let Some(node) = &ep.node {
+            self.node_entry_modes(node, function, &mut modes)?;
         }
         // Several geometry streams: each output variable says its stream.
         if ep.streams.len() > 1 {
@@ -646,7 +649,8 @@ fn execution_model(ep: &ir::EntryPoint) -> BackResult<ExecutionModel> {
         Stage::Geometry => ExecutionModel::Geometry,
         Stage::Hull => ExecutionModel::TessellationControl,
         Stage::Domain => ExecutionModel::TessellationEvaluation,
-        Stage::Compute => ExecutionModel::GLCompute,
+        // Work graph nodes are compute shaders (SPV_AMDX_shader_enqueue).
+        Stage::Compute | Stage::Node => ExecutionModel::GLCompute,
         // The EXT or NV model: `Writer::mesh_execution_model`.
         Stage::Mesh => ExecutionModel::MeshEXT,
         Stage::Amplification => ExecutionModel::TaskEXT,

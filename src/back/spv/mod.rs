@@ -15,6 +15,7 @@
 //! - `sync.rs`: atomics, barriers and wave (subgroup) operations;
 //! - `interface.rs`: entry points, built-ins, locations and bindings;
 //! - `mesh.rs`: mesh and amplification shaders (SPV_EXT/NV_mesh_shader);
+//! - `node.rs`: work graph nodes (SPV_AMDX_shader_enqueue);
 //! - `debug/`: source-level debug information (NonSemantic.Shader.DebugInfo.100).
 //!
 //! The output is deterministic: the same module and options give the same
@@ -29,6 +30,7 @@ mod image;
 mod interface;
 mod math;
 mod mesh;
+mod node;
 mod raytracing;
 mod sync;
 mod types;

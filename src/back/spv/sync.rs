@@ -10,6 +10,7 @@ use spirv::{BuiltIn, Capability, GroupOperation, MemorySemantics, Op, Scope, Sto
 
 impl FunctionWriter<'_, '_> {
     fn scope(&mut self, scope: Scope) -> Word {
+        self.w.device_scope_used |= scope == Scope::Device;
         self.w.const_u32(scope as u32)
     }
 
@@ -62,6 +63,42 @@ impl FunctionWriter<'_, '_> {
                     Operand::IdMemorySemantics(semantics),
                 ],
             )
+        }
+    }
+
+    /// SM 6.8 `Barrier(…)`: the scopes and semantics sema computed.
+    pub fn write_scoped_barrier(
+        &mut self,
+        execution: Option<Scope>,
+        memory: Scope,
+        semantics: MemorySemantics,
+    ) -> BackResult<()> {
+        // Node output memory and the queue family scope exist in the
+        // Vulkan memory model only (the writer switches to it).
+        if memory == Scope::QueueFamily || semantics.contains(MemorySemantics::OUTPUT_MEMORY) {
+            self.w.capability(Capability::VulkanMemoryModel);
+        }
+        let memory_scope = self.scope(memory);
+        let semantics = self.w.const_u32(semantics.bits());
+        match execution {
+            Some(e) => {
+                let exec = self.scope(e);
+                self.emit_void(
+                    Op::ControlBarrier,
+                    vec![
+                        Operand::IdScope(exec),
+                        Operand::IdScope(memory_scope),
+                        Operand::IdMemorySemantics(semantics),
+                    ],
+                )
+            }
+            None => self.emit_void(
+                Op::MemoryBarrier,
+                vec![
+                    Operand::IdScope(memory_scope),
+                    Operand::IdMemorySemantics(semantics),
+                ],
+            ),
         }
     }
 

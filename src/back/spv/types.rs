@@ -72,6 +72,8 @@ pub(super) struct TypeCache {
     lookup: FxHashMap<SpvType, Word>,
     /// The id of each IR type, once written.
     ir: Vec<Option<Word>>,
+    /// Work graph node names: their `OpConstantStringAMDX`.
+    pub node_names: FxHashMap<String, Word>,
 }
 
 impl TypeCache {
@@ -79,6 +81,7 @@ impl TypeCache {
         TypeCache {
             lookup: FxHashMap::default(),
             ir: vec![None; ir_types],
+            node_names: FxHashMap::default(),
         }
     }
 }
@@ -126,6 +129,7 @@ pub(super) fn storage_class(space: ir::AddressSpace, version: (u8, u8)) -> Stora
         A::Output => StorageClass::Output,
         A::Handle => StorageClass::UniformConstant,
         A::Ray(r) => super::raytracing::storage_class(r),
+        A::NodePayload => StorageClass::NodePayloadAMDX,
     }
 }
 
@@ -381,6 +385,14 @@ impl<'a> Writer<'a> {
         };
         match &ty.inner {
             TypeInner::Array { base, .. } | TypeInner::Pointer { base, .. } => earlier(*base)?,
+            TypeInner::NodePayloadArray {
+                payload, output, ..
+            } => {
+                earlier(*payload)?;
+                if let Some(shared) = output.as_ref().and_then(|o| o.shares_limits_with) {
+                    earlier(shared)?;
+                }
+            }
             TypeInner::SampledImage { image } => earlier(*image)?,
             TypeInner::Struct { members, .. } => {
                 for m in members {
@@ -423,7 +435,11 @@ impl<'a> Writer<'a> {
                     }
                 }
             }
-            TypeInner::Struct { members, .. } => self.struct_type(ty, members)?,
+            TypeInner::Struct { members, .. } => {
+                let id = self.struct_type(ty, members)?;
+                self.decorate_record(h, id);
+                id
+            }
             TypeInner::Image {
                 dim,
                 arrayed,
@@ -444,6 +460,11 @@ impl<'a> Writer<'a> {
                 self.ray_query_capabilities();
                 self.spv_type(SpvType::RayQuery)
             }
+            TypeInner::NodePayloadArray {
+                payload,
+                max_payloads,
+                output,
+            } => self.node_payload_array_type(*payload, *max_payloads, output.as_ref())?,
             TypeInner::Pointer { base, space } => {
                 let pointee = self.type_id(*base)?;
                 let class = storage_class(*space, self.version);

@@ -53,6 +53,9 @@ pub(super) struct Writer<'a> {
     pub flat_added: FxHashSet<Word>,
     /// Source-level debug information, when asked for.
     pub debug: Option<DebugState<'a>>,
+    /// Some instruction has the Device scope (under the Vulkan memory
+    /// model that needs `VulkanMemoryModelDeviceScope`).
+    pub device_scope_used: bool,
 }
 
 impl<'a> Writer<'a> {
@@ -78,6 +81,7 @@ impl<'a> Writer<'a> {
             block_structs: FxHashMap::default(),
             flat_added: FxHashSet::default(),
             debug: None,
+            device_scope_used: false,
         }
     }
 
@@ -247,6 +251,16 @@ impl<'a> Writer<'a> {
         for ext in &self.ir.required_extensions {
             self.extensions.insert(ext.clone());
         }
+        // The Vulkan memory model, when an instruction needs it (SM 6.8
+        // barriers on node output memory or at device scope): Device scope
+        // then needs a capability of its own.
+        let vulkan_memory_model = self.capabilities.contains(&Capability::VulkanMemoryModel);
+        if vulkan_memory_model {
+            self.extension("SPV_KHR_vulkan_memory_model", Some((1, 5)));
+            if self.device_scope_used {
+                self.capability(Capability::VulkanMemoryModelDeviceScope);
+            }
+        }
 
         let mut module = dr::Module::new();
         let mut header = dr::ModuleHeader::new(self.next_id);
@@ -292,7 +306,11 @@ impl<'a> Writer<'a> {
             None,
             vec![
                 Operand::AddressingModel(spirv::AddressingModel::Logical),
-                Operand::MemoryModel(spirv::MemoryModel::GLSL450),
+                Operand::MemoryModel(if vulkan_memory_model {
+                    spirv::MemoryModel::Vulkan
+                } else {
+                    spirv::MemoryModel::GLSL450
+                }),
             ],
         ));
         module.entry_points = entry_points;

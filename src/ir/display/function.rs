@@ -358,6 +358,7 @@ impl FunctionWriter<'_> {
             E::AtomicResult => "atomic_result".into(),
             E::SubgroupResult => "subgroup_result".into(),
             E::RayResult => "ray_result".into(),
+            E::NodeResult => "node_result".into(),
         };
         s.push_str(&body);
         s
@@ -512,6 +513,39 @@ impl FunctionWriter<'_> {
                 result: r,
             } => {
                 let mut t = format!("{}ray {}", result(*r), ray_operation_name(op));
+                if !args.is_empty() {
+                    let _ = write!(t, " {}", self.operands(args));
+                }
+                t
+            }
+            Statement::ScopedBarrier {
+                execution,
+                memory,
+                semantics,
+            } => match execution {
+                Some(e) => format!("control_barrier {e:?}, {memory:?}, {:#x}", semantics.bits()),
+                None => format!("memory_barrier {memory:?}, {:#x}", semantics.bits()),
+            },
+            Statement::Node {
+                op,
+                args,
+                result: r,
+            } => {
+                let name = match op {
+                    crate::ir::NodeOperation::Allocate { group: true } => {
+                        "allocate_group".to_string()
+                    }
+                    crate::ir::NodeOperation::Allocate { group: false } => {
+                        "allocate_thread".to_string()
+                    }
+                    crate::ir::NodeOperation::Enqueue => "enqueue".to_string(),
+                    crate::ir::NodeOperation::IsValid { payload } => {
+                        format!("is_valid %type{}", payload.index())
+                    }
+                    crate::ir::NodeOperation::FinishWriting => "finish_writing".to_string(),
+                    crate::ir::NodeOperation::Count => "count".to_string(),
+                };
+                let mut t = format!("{}node {name}", result(*r));
                 if !args.is_empty() {
                     let _ = write!(t, " {}", self.operands(args));
                 }

@@ -245,6 +245,7 @@ pub fn space_name(s: AddressSpace) -> &'static str {
             crate::ir::RayStorage::IncomingCallableData => "IncomingCallableData",
             crate::ir::RayStorage::ShaderRecord => "ShaderRecord",
         },
+        AddressSpace::NodePayload => "NodePayload",
     }
 }
 
@@ -451,6 +452,21 @@ impl Names {
             }
             TypeInner::AccelerationStructure => "accel".into(),
             TypeInner::RayQuery => "ray_query".into(),
+            TypeInner::NodePayloadArray {
+                payload,
+                max_payloads,
+                output,
+            } => {
+                let mut t = format!("node_payloads<{}", self.type_name(module, *payload));
+                if let Some(n) = max_payloads {
+                    t.push_str(&format!(", max {n}"));
+                }
+                if let Some(o) = output {
+                    t.push_str(&format!(", to \"{}\"", o.name));
+                }
+                t.push('>');
+                t
+            }
             TypeInner::Pointer { base, space } => {
                 format!(
                     "ptr<{}, {}>",

@@ -176,7 +176,14 @@ impl<'m> FunctionValidator<'_, 'm> {
                         self.define_result(r, ok, "RayResult");
                     }
                 }
+                Statement::Node { result, .. } => {
+                    if let Some(r) = *result {
+                        let ok = matches!(f.expressions[r], Expression::NodeResult);
+                        self.define_result(r, ok, "NodeResult");
+                    }
+                }
                 Statement::Barrier { .. }
+                | Statement::ScopedBarrier { .. }
                 | Statement::EmitVertex { .. }
                 | Statement::EndPrimitive { .. }
                 | Statement::SetMeshOutputs { .. }
@@ -291,6 +298,7 @@ impl<'m> FunctionValidator<'_, 'm> {
                     | AddressSpace::Private
                     | AddressSpace::Workgroup
                     | AddressSpace::TaskPayload
+                    | AddressSpace::NodePayload
                     | AddressSpace::Output => true,
                     AddressSpace::Storage { writable } => writable,
                     AddressSpace::Ray(r) => r != crate::ir::RayStorage::ShaderRecord,

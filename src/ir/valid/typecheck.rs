@@ -23,6 +23,7 @@ impl FunctionValidator<'_, '_> {
                 ArraySize::Constant(n) if !in_range(n) => Err(format!("index out of {n} elements")),
                 _ => Ok(CompType::Type(base)),
             },
+            TypeInner::NodePayloadArray { payload, .. } => Ok(CompType::Type(payload)),
             TypeInner::Struct { ref members, .. } => match index {
                 Some(i) => members
                     .get(i as usize)
@@ -251,7 +252,7 @@ impl FunctionValidator<'_, '_> {
                 Some(_) => bad("call result type differs from the callee's result"),
                 None => bad("call result of a function without result"),
             },
-            E::AtomicResult | E::SubgroupResult | E::RayResult => None,
+            E::AtomicResult | E::SubgroupResult | E::RayResult | E::NodeResult => None,
         }
     }
 

@@ -109,6 +109,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.fb.locals.rebind(path.last().name, LocalSym::Var(nl));
                 return Val::void();
             }
+            if matches!(self.s.types.get(lv.val.ty), Ty::Node(..)) {
+                let v = self.expr(r);
+                let v = self.node_alias(v, lv.val.ty, r.span);
+                if v.is_error() {
+                    return v;
+                }
+                let mut nl = lv.clone();
+                nl.val = v;
+                self.fb.locals.rebind(path.last().name, LocalSym::Var(nl));
+                return Val::void();
+            }
             if self.s.types.is_resource(lv.val.ty) {
                 let v = self.expr(r);
                 if v.is_error() {

@@ -79,6 +79,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             _ => None,
         };
         match self.s.types.get(ty).clone() {
+            Ty::Node(..) => self.node_index(v, iv, ispan, span),
             Ty::Array(elem, n) => {
                 if let (Some(ci), Some(n)) = (const_index, n)
                     && ci >= n

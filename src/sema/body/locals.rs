@@ -60,6 +60,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.resource_local(d, ty0);
                 continue;
             }
+            if matches!(self.s.types.get(ty0), Ty::Node(..)) {
+                self.node_local(d, ty0);
+                continue;
+            }
             if self.s.types.contains_resource(ty0) {
                 self.resource_struct_local(d, ty0);
                 continue;
@@ -249,6 +253,57 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.declare_local(name, v, None, d.name.span);
             }
         }
+    }
+
+    /// A local holding a work graph object names the object (its records
+    /// are not copied): like a resource local, an alias.
+    fn node_local(&mut self, d: &'a ast::Declarator, ty: types::TyId) {
+        let name = d.name.name;
+        let v = match &d.init {
+            Some(ast::Initializer::Expr(e)) => {
+                let v = self.expr(e);
+                self.node_alias(v, ty, e.span)
+            }
+            Some(ast::Initializer::List(_, span)) => self.error(
+                codes::TYPE_MISMATCH,
+                format!("a `{}` is not made from a list", self.s.ty_name(ty)),
+                *span,
+                "not an object",
+            ),
+            None => Val {
+                ty,
+                kind: ValKind::Void,
+                read_only: None,
+            },
+        };
+        self.declare_local(name, v, None, d.name.span);
+    }
+
+    /// `v` given to a local (or assigned to one) of work graph object type
+    /// `ty`: the same kind of object, with the same record type.
+    pub(in crate::sema) fn node_alias(
+        &mut self,
+        v: Val,
+        ty: types::TyId,
+        span: crate::span::Span,
+    ) -> Val {
+        if v.is_error() {
+            return v;
+        }
+        let same = match (self.s.types.get(v.ty), self.s.types.get(ty)) {
+            (Ty::Node(a, ra, _), Ty::Node(b, rb, _)) => a == b && ra == rb,
+            _ => false,
+        };
+        if !same {
+            let (from, to) = (self.s.ty_name(v.ty), self.s.ty_name(ty));
+            return self.error(
+                codes::TYPE_MISMATCH,
+                format!("cannot use `{from}` as `{to}`"),
+                span,
+                "another kind of work graph object",
+            );
+        }
+        v
     }
 
     /// `static` locals live in Private memory, initialised once: a

@@ -632,6 +632,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             };
             return Val::place(p.ty, Place::Ptr { ptr, mem, space }, None);
         }
+        if let types::Ty::Node(..) = self.s.types.get(p.ty) {
+            return self.node_param_value(p, idx);
+        }
         if let types::Ty::RayQuery(_) = self.s.types.get(p.ty) {
             // By reference (see `param_ir_type`).
             let ptr = self.add(ir::Expression::FunctionArgument(idx), arg_ty);

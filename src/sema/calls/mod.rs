@@ -5,6 +5,7 @@
 
 pub mod emit;
 pub mod intrinsics;
+pub mod node;
 pub mod overload;
 pub mod ray_query;
 pub mod raytracing;
@@ -193,6 +194,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 return v;
             }
             if callee.is_single()
+                && let Some(v) = self.node_intrinsic(name, args, &a, span)
+            {
+                return v;
+            }
+            if callee.is_single()
                 && let Some(v) = self.intrinsic(name, targs, &a, span)
             {
                 return v;
@@ -226,6 +232,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         .map(|i| i.name),
                 );
                 names.extend(raytracing::intrinsic_names());
+                names.extend(["Barrier", "GetRemainingRecursionLevels"]);
                 if let Some(c) = crate::diag::suggest::closest(callee.last().name.as_str(), names) {
                     d = d.note(format!("did you mean `{c}`?"));
                 }
@@ -278,6 +285,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Ty::RayQuery(flags) => {
                 let a = self.lower_args(args);
                 self.ray_query_method(obj, flags, method, a, span)
+            }
+            Ty::Node(kind, record, slot) => {
+                let a = self.lower_args(args);
+                self.node_method(obj, kind, record, slot, method, a, span)
             }
             Ty::Struct(_) => {
                 let cands = self.struct_methods(obj.ty, method.name);

@@ -550,6 +550,15 @@ pub fn dxr_constant(name: &str) -> Option<u32> {
         "CANDIDATE_PROCEDURAL_PRIMITIVE" => 1,
         "RAYQUERY_FLAG_NONE" => 0,
         "RAYQUERY_FLAG_ALLOW_OPACITY_MICROMAPS" => 0x1,
+        // SM 6.8 `Barrier` flags (the work graph headers define them too).
+        "UAV_MEMORY" => 0x1,
+        "GROUP_SHARED_MEMORY" => 0x2,
+        "NODE_INPUT_MEMORY" => 0x4,
+        "NODE_OUTPUT_MEMORY" => 0x8,
+        "ALL_MEMORY" => 0xF,
+        "GROUP_SYNC" => 0x1,
+        "GROUP_SCOPE" => 0x2,
+        "DEVICE_SCOPE" => 0x4,
         _ => return None,
     })
 }

@@ -444,6 +444,8 @@ impl<'a> Sema<'a> {
             }
         };
         let env = Env::at(sscope);
+        self.types.struct_info_mut(sid).track_rw_sharing =
+            find_attr(&sd.attrs, "NodeTrackRWInputSharing").is_some();
         for b in &sd.bases {
             let bt = self.resolve_type(b, &env).ty;
             match self.types.get(bt) {
@@ -507,6 +509,7 @@ impl<'a> Sema<'a> {
             scope: sscope,
             is_interface: kind == ast::StructKind::Interface,
             complete: false,
+            track_rw_sharing: false,
             span,
         });
         self.scopes.get_mut(sscope).kind = ScopeKind::Struct(ty);

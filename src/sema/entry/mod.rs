@@ -13,6 +13,7 @@ pub mod library;
 pub mod mesh;
 pub mod mesh_calls;
 pub mod mesh_nv;
+pub mod node;
 pub mod patch;
 pub mod raytracing;
 pub mod semantics;
@@ -223,11 +224,18 @@ impl<'a> Sema<'a> {
     /// The wrapper of entry function `id` (at the stage `self.stage`),
     /// named `entry_name` in `OpEntryPoint`, and its IR entry point.
     pub(super) fn lower_entry_function(&mut self, id: FuncDeclId, entry_name: String) {
+        let mut node = None;
         let wg = if matches!(
             self.stage,
             Stage::Compute | Stage::Mesh | Stage::Amplification
         ) {
             self.numthreads(id)
+        } else if self.stage == Stage::Node
+            && let Some(sig) = self.decls.funcs[id].sig.clone()
+        {
+            let (n, wg) = self.node_entry(id, &sig);
+            node = n;
+            wg
         } else {
             [0, 0, 0]
         };
@@ -307,6 +315,10 @@ impl<'a> Sema<'a> {
         let mut outs = Vec::new();
         let mut ray = raytracing::RayParams::default();
         for (i, (p, &vk)) in sig.params.iter().zip(&param_locs).enumerate() {
+            if let Some(arg) = cx.node_param(p) {
+                args.push(arg);
+                continue;
+            }
             if let Some(arg) = cx.ray_tracing_param(&mut ray, i, p) {
                 args.push(arg);
                 continue;
@@ -414,6 +426,7 @@ impl<'a> Sema<'a> {
             stage: self.stage,
             function: wrapper,
             workgroup_size: wg,
+            node,
             execution_modes,
             patch_constant_function,
             streams,

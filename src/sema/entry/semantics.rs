@@ -47,7 +47,7 @@ pub(super) fn system_value(
     let s = sem.to_ascii_lowercase();
     Some(match (stage, dir, s.as_str()) {
         (
-            Stage::Compute | Stage::Mesh | Stage::Amplification,
+            Stage::Compute | Stage::Mesh | Stage::Amplification | Stage::Node,
             IoDir::Input,
             "sv_dispatchthreadid",
         ) => (
@@ -55,13 +55,21 @@ pub(super) fn system_value(
             "gl_GlobalInvocationID",
             TyKind::Uint3,
         ),
-        (Stage::Compute | Stage::Mesh | Stage::Amplification, IoDir::Input, "sv_groupid") => {
-            (B::WorkgroupId, "gl_WorkGroupID", TyKind::Uint3)
-        }
-        (Stage::Compute | Stage::Mesh | Stage::Amplification, IoDir::Input, "sv_groupthreadid") => {
-            (B::LocalInvocationId, "gl_LocalInvocationID", TyKind::Uint3)
-        }
-        (Stage::Compute | Stage::Mesh | Stage::Amplification, IoDir::Input, "sv_groupindex") => (
+        (
+            Stage::Compute | Stage::Mesh | Stage::Amplification | Stage::Node,
+            IoDir::Input,
+            "sv_groupid",
+        ) => (B::WorkgroupId, "gl_WorkGroupID", TyKind::Uint3),
+        (
+            Stage::Compute | Stage::Mesh | Stage::Amplification | Stage::Node,
+            IoDir::Input,
+            "sv_groupthreadid",
+        ) => (B::LocalInvocationId, "gl_LocalInvocationID", TyKind::Uint3),
+        (
+            Stage::Compute | Stage::Mesh | Stage::Amplification | Stage::Node,
+            IoDir::Input,
+            "sv_groupindex",
+        ) => (
             B::LocalInvocationIndex,
             "gl_LocalInvocationIndex",
             TyKind::Uint,
@@ -171,9 +179,14 @@ pub(super) fn stage_only(sem: &str) -> Option<(&'static [Stage], IoDir, &'static
             "a patch-constant output of hull shaders and an input of domain shaders",
         ),
         "sv_dispatchthreadid" | "sv_groupid" | "sv_groupthreadid" | "sv_groupindex" => (
-            &[Stage::Compute, Stage::Mesh, Stage::Amplification],
+            &[
+                Stage::Compute,
+                Stage::Mesh,
+                Stage::Amplification,
+                Stage::Node,
+            ],
             IoDir::Input,
-            "an input of compute, mesh and amplification shaders",
+            "an input of compute, mesh, amplification and node shaders",
         ),
         "sv_depth" | "sv_depthgreaterequal" | "sv_depthlessequal" | "sv_stencilref" => {
             (&[Stage::Pixel], IoDir::Output, "an output of pixel shaders")

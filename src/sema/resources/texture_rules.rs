@@ -143,7 +143,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             | Stage::AnyHit
             | Stage::ClosestHit
             | Stage::Miss
-            | Stage::Callable => {
+            | Stage::Callable
+            | Stage::Node => {
                 self.s.push(
                     Diagnostic::error(
                         codes::STAGE_STATEMENT,

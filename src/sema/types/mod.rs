@@ -12,6 +12,7 @@
 pub mod consteval;
 pub mod image;
 pub mod layout;
+pub mod node;
 pub mod resolve;
 pub mod scope;
 pub mod templates;
@@ -351,6 +352,14 @@ pub enum Ty {
     /// function-local OpTypeRayQueryKHR variable), with the ray flags of
     /// its template argument.
     RayQuery(u32),
+    /// A work graph object (`DispatchNodeInputRecord<T>`, `NodeOutput<T>`,
+    /// …) with its record type (none for the `Empty*` ones). Objects are
+    /// compile-time values: an input names the entry's input variable, an
+    /// output is its node index (a `uint`), output records are the
+    /// pointer their allocation gave. For outputs, the last field is the
+    /// entry parameter declaring it, from 1 (0: not known here), which
+    /// says which node the records go to.
+    Node(node::NodeObj, Option<TyId>, u32),
 }
 
 /// The primitive a geometry shader output stream makes.
@@ -449,6 +458,9 @@ pub struct StructInfo {
     pub is_interface: bool,
     /// Fields and base are known.
     pub complete: bool,
+    /// `[NodeTrackRWInputSharing]`: as a work graph record, it works with
+    /// `FinishedCrossGroupSharing` (`TrackFinishWritingAMDX`).
+    pub track_rw_sharing: bool,
     pub span: Span,
 }
 
@@ -465,6 +477,7 @@ impl StructInfo {
             scope: scope::GLOBAL_SCOPE,
             is_interface: false,
             complete: true,
+            track_rw_sharing: false,
             span,
         }
     }
@@ -783,6 +796,10 @@ impl Types {
             }
             Ty::Stream(k, e) => format!("{}<{}>", k.name(), self.name(e)),
             Ty::RayQuery(flags) => format!("RayQuery<{flags}>"),
+            Ty::Node(obj, record, _) => {
+                let r = record.map(|r| self.name(r));
+                obj.name(r.as_deref())
+            }
         }
     }
 
@@ -869,6 +886,9 @@ impl Types {
             | Ty::Heap { .. }
             | Ty::HeapElem { .. }
             | Ty::Stream(..) => ir::TypeInner::Scalar(ir::Scalar::U32),
+            // Node objects are compile-time values (see `Ty::Node`): what
+            // stands for them in the IR is a node index.
+            Ty::Node(..) => ir::TypeInner::Scalar(ir::Scalar::U32),
             Ty::RayQuery(_) => ir::TypeInner::RayQuery,
         };
         let h = module.ty(inner);

@@ -343,6 +343,9 @@ impl<'a> Sema<'a> {
         if let Some(t) = self.builtin_struct(s) {
             return Some(t);
         }
+        if let Some(t) = self.node_object_type(s, args, env, span) {
+            return Some(t);
+        }
         match s {
             "void" => return Some(types::VOID),
             "string" => return Some(types::STRING),

@@ -153,6 +153,7 @@ impl ModuleBuilder {
             stage,
             function,
             workgroup_size,
+            node: None,
             execution_modes: Vec::new(),
             patch_constant_function: None,
             streams: Vec::new(),

@@ -85,10 +85,21 @@ pub fn spirv_val(words: &[u32], target_env: &str) -> Result<(), String> {
 /// `-fspv-target-env=vulkan1.0` with DXC's relaxed layout) or
 /// `--uniform-buffer-standard-layout`.
 pub fn spirv_val_with(words: &[u32], target_env: &str, flags: &[&str]) -> Result<(), String> {
+    spirv_val_program("spirv-val", words, target_env, flags)
+}
+
+/// [`spirv_val_with`] with another spirv-val program (a path), for
+/// modules Debian's SPIRV-Tools is too old to read.
+pub fn spirv_val_program(
+    program: &str,
+    words: &[u32],
+    target_env: &str,
+    flags: &[&str],
+) -> Result<(), String> {
     let mut args = vec!["--target-env", target_env];
     args.extend_from_slice(flags);
     args.push("-");
-    let (ok, stdout, stderr) = run_tool("spirv-val", &args, &words_to_bytes(words))?;
+    let (ok, stdout, stderr) = run_tool(program, &args, &words_to_bytes(words))?;
     if ok {
         Ok(())
     } else {
