@@ -15,13 +15,28 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// A possibly qualified name: `x`, `ns::f`, `S::method`, `::g`.
+/// A possibly qualified name: `x`, `ns::f`, `S::method`, `::g`,
+/// `S<T>::value`, `A<B<int>>::Inner::f`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Path {
     /// `::x` (global scope).
     pub global: bool,
+    /// A template instance the path starts in: `S<T>` in `S<T>::value`
+    /// (the segments then name members of that type).
+    pub qualifier: Option<TypeQualifier>,
     pub segments: Segments,
     pub span: Span,
+}
+
+/// The type a qualified name starts from (`S<T>` in `S<T>::x`). Two
+/// qualifiers are equal when they are the same text: the same span.
+#[derive(Clone, Debug)]
+pub struct TypeQualifier(pub Box<TypeSpec>);
+
+impl PartialEq for TypeQualifier {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.span == other.0.span
+    }
 }
 
 /// A path's names. Nearly every path is one name (every variable, call
@@ -32,6 +47,7 @@ impl Path {
     pub fn single(id: Ident) -> Path {
         Path {
             global: false,
+            qualifier: None,
             segments: smallvec::smallvec![id],
             span: id.span,
         }
@@ -44,7 +60,7 @@ impl Path {
             .expect("a path has at least one segment")
     }
     pub fn is_single(&self) -> bool {
-        !self.global && self.segments.len() == 1
+        !self.global && self.qualifier.is_none() && self.segments.len() == 1
     }
 }
 

@@ -159,6 +159,7 @@ impl<'a> Sema<'a> {
                 // `using namespace a::b;` — the path names a namespace.
                 let full = ast::Path {
                     global: path.global,
+                    qualifier: None,
                     segments: path.segments.clone(),
                     span: *span,
                 };

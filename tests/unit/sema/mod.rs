@@ -17,6 +17,7 @@ mod resources;
 mod stages;
 mod storage;
 mod sysvals;
+mod templates;
 
 pub fn options() -> Options {
     common::options_for("cs_6_0")

@@ -417,6 +417,9 @@ impl ParseCtx<'_> {
     }
 
     pub fn typedef_members(&self, t: TypedefOut) -> Vec<ast::StructMember> {
+        for td in &t.typedefs {
+            self.note_member_type(td.name.name);
+        }
         let mut v: Vec<ast::StructMember> = t
             .structs
             .into_iter()
@@ -591,6 +594,27 @@ impl ParseCtx<'_> {
             name,
             ty: *specs.ty,
             span,
+        }
+    }
+
+    /// `using type = half;` in a struct: a member typedef.
+    pub fn member_alias(
+        &self,
+        alias: (ast::Ident, Vec<ast::Attribute>, DeclSpecs),
+        span: Span,
+    ) -> ast::StructMember {
+        match self.alias(alias, span) {
+            ast::Using::Alias { name, ty, span, .. } => {
+                self.note_member_type(name.name);
+                ast::StructMember::Typedef(ast::Typedef {
+                    modifiers: ast::Modifiers::default(),
+                    ty,
+                    name,
+                    array: Vec::new(),
+                    span,
+                })
+            }
+            ast::Using::Namespace { span, .. } => ast::StructMember::Error(span),
         }
     }
 

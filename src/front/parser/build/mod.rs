@@ -169,9 +169,21 @@ impl ParseCtx<'_> {
         p
     }
 
+    /// The start of a name qualified by a template instance (`S<T>::`):
+    /// a path with no segments yet; the grammar pushes the names after it.
+    pub fn type_qualifier(&self, ty: ast::TypeSpec) -> ast::Path {
+        ast::Path {
+            global: false,
+            span: ty.span,
+            qualifier: Some(ast::TypeQualifier(Box::new(ty))),
+            segments: smallvec::SmallVec::new(),
+        }
+    }
+
     pub fn global_path(&self, id: ast::Ident, l: Loc) -> ast::Path {
         ast::Path {
             global: true,
+            qualifier: None,
             segments: smallvec::smallvec![id],
             span: sp(l, id.span.hi),
         }

@@ -1,0 +1,112 @@
+//! Templates: static members named through an instance (`S<T>::value`),
+//! member types (`typename Trait<T>::type`), explicit and partial
+//! specialisation, and the errors of incomplete and duplicate ones.
+
+use super::*;
+use rspirv::dr::Operand;
+use spirv::Op;
+
+/// A scalar constant as the module spells it: the type (`u64`, `i64`,
+/// `f16`, …) and the literal's bits.
+#[derive(Debug, PartialEq)]
+struct Stored(String, u64);
+
+/// Compiles the compute shader `src` (`cs_6_2`, `-enable-16bit-types`),
+/// validates it, and lists the constant values that its `OpStore`s write,
+/// in order, with their types.
+fn stored_constants(src: &str) -> Vec<Stored> {
+    let mut o = common::options_for("cs_6_2");
+    o.enable_16bit_types = true;
+    let (loader, path) = common::single_file(src);
+    let c = crate::compile(&path, &loader, &o);
+    let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
+    let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
+        panic!("compile failed:\n{text}");
+    };
+    if let Err(e) = common::spirv_val(&a.spirv, "vulkan1.1") {
+        panic!("invalid SPIR-V: {e}\n{}", common::spirv_dis(&a.spirv));
+    }
+    let spv = common::Spv {
+        module: rspirv::dr::load_words(&a.spirv).expect("rspirv reads the module"),
+    };
+    let mut out = Vec::new();
+    for st in spv.all(Op::Store) {
+        let Operand::IdRef(v) = st.operands[1] else {
+            continue;
+        };
+        let k = spv.def(v);
+        if k.class.opcode != Op::Constant {
+            continue;
+        }
+        let ty = spv.def(k.result_type.expect("a typed constant"));
+        let name = match (ty.class.opcode, &ty.operands[..]) {
+            (Op::TypeInt, [Operand::LiteralBit32(w), Operand::LiteralBit32(s)]) => {
+                format!("{}{w}", if *s == 1 { 'i' } else { 'u' })
+            }
+            (Op::TypeFloat, [Operand::LiteralBit32(w), ..]) => format!("f{w}"),
+            other => panic!("unexpected constant type {other:?}"),
+        };
+        let bits = match k.operands[0] {
+            Operand::LiteralBit32(b) => u64::from(b),
+            Operand::LiteralBit64(b) => b,
+            ref other => panic!("unexpected literal {other:?}"),
+        };
+        out.push(Stored(name, bits));
+    }
+    out
+}
+
+fn s(ty: &str, bits: u64) -> Stored {
+    Stored(ty.to_string(), bits)
+}
+
+#[test]
+fn static_members_of_instances_fold_to_constants_of_their_type() {
+    let got = stored_constants(
+        "template <typename T> struct Big { static const T value = (T)1 << 33; };
+         template <typename T> struct Neg { static const T value = -2.5; typedef T type; };
+         template <uint W> struct Twice { static const uint value = W * 2; };
+         RWStructuredBuffer<uint64_t> a; RWStructuredBuffer<int64_t> b;
+         RWStructuredBuffer<half> c; RWStructuredBuffer<uint> d;
+         [numthreads(1, 1, 1)] void main() {
+             a[0] = Big<uint64_t>::value;
+             b[0] = Neg<int64_t>::value;
+             c[0] = Neg<half>::value;
+             Neg<half>::type h = 0.5;
+             c[1] = h;
+             d[0] = Twice<21>::value;
+         }",
+    );
+    assert_eq!(
+        got,
+        vec![
+            s("u64", 1 << 33),
+            s("i64", (-2i64) as u64),
+            s("f16", 0xc100),
+            s("f16", 0x3800),
+            s("u32", 42),
+        ]
+    );
+}
+
+#[test]
+fn member_types_and_nested_qualified_names() {
+    let got = stored_constants(
+        "template <typename T> struct Box {
+             typedef T type;
+             static const int size = sizeof(T);
+             struct Inner { static const uint depth = 7; };
+         };
+         template <typename T> uint bytes() {
+             typename Box<T>::type zero = 0;
+             return Box<Box<T> >::Inner::depth + Box<T>::size + (uint)zero;
+         }
+         RWStructuredBuffer<uint> o;
+         [numthreads(1, 1, 1)] void main() {
+             o[0] = bytes<uint64_t>();
+             o[1] = Box<int16_t>::size;
+         }",
+    );
+    // The call is inlined or not; the second store is the folded size.
+    assert_eq!(got.last(), Some(&s("u32", 2)));
+}
