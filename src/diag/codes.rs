@@ -148,6 +148,12 @@ pub const BAD_CAST: Code = Code("E0316");
 pub const UNSIZED_ARRAY: Code = Code("E0317");
 /// Calling something that is not a function.
 pub const NOT_CALLABLE: Code = Code("E0318");
+/// A template instance whose template is declared but never defined
+/// (and no specialisation matches its arguments).
+pub const INCOMPLETE_TYPE: Code = Code("E0319");
+/// A template specialised twice for the same arguments, or after those
+/// arguments were instantiated; or several partial specialisations match.
+pub const BAD_SPECIALIZATION: Code = Code("E0320");
 /// Implicit truncation of a vector or matrix (DXC warns too).
 pub const IMPLICIT_TRUNCATION: Code = Code("W0301");
 /// A conversion that may lose precision or sign (warning).

@@ -373,6 +373,13 @@ pub struct StructDecl {
     pub attrs: Vec<Attribute>,
     pub kind: StructKind,
     pub template: Option<TemplateParams>,
+    /// The arguments of an explicit or partial specialisation:
+    /// `template<> struct Trait<half> {…}`, `template<typename T, int N>
+    /// struct Traits<vector<T, N> > {…}`.
+    pub specialization: Option<Vec<TemplateArg>>,
+    /// `template<typename T> struct Trait;`: a template declared, not
+    /// defined (its members are empty; instantiating it is an error).
+    pub forward: bool,
     /// `None` for an anonymous struct.
     pub name: Option<Ident>,
     /// `struct B : A, I` (base struct and interfaces).

@@ -173,11 +173,42 @@ pub struct ResPath {
 pub struct Template<'a> {
     pub name: Symbol,
     pub params: &'a ast::TemplateParams,
+    /// For a struct template, the primary template: `forward` when it was
+    /// only declared (`template<typename T> struct Trait;`).
     pub kind: TemplateKind<'a>,
     /// The scope the template was declared in.
     pub scope: ScopeId,
+    /// Each argument list instantiated so far (instantiation is linear:
+    /// once per list).
     pub instances: FxHashMap<Vec<TArg>, TyId>,
+    /// Explicit specialisations by their argument list
+    /// (`template<> struct Trait<half> {…}`).
+    pub specializations: FxHashMap<Vec<TArg>, &'a ast::StructDecl>,
+    /// Partial specialisations, in declaration order
+    /// (`template<typename T, int N> struct Trait<vector<T, N> > {…}`).
+    pub partials: Vec<&'a ast::StructDecl>,
     pub span: Span,
+}
+
+impl<'a> Template<'a> {
+    pub fn new(
+        name: Symbol,
+        params: &'a ast::TemplateParams,
+        kind: TemplateKind<'a>,
+        scope: ScopeId,
+        span: Span,
+    ) -> Template<'a> {
+        Template {
+            name,
+            params,
+            kind,
+            scope,
+            instances: FxHashMap::default(),
+            specializations: FxHashMap::default(),
+            partials: Vec::new(),
+            span,
+        }
+    }
 }
 
 pub enum TemplateKind<'a> {

@@ -293,6 +293,12 @@ impl<'t> ParseCtx<'t> {
         self.template_pending.set(true);
     }
 
+    /// The head of a specialisation (`struct Trait<half>`) was read: it
+    /// names a template already declared, so no name is the template's.
+    pub fn specialization_head(&self) {
+        self.template_pending.set(false);
+    }
+
     /// The templated declaration is complete: its parameters go out of scope.
     pub fn end_template(&self) {
         self.template_pending.set(false);

@@ -197,14 +197,13 @@ impl<'a> Sema<'a> {
             } => {
                 if let Some(params) = template {
                     let id = self.decls.templates.next_id();
-                    self.decls.templates.push(Template {
-                        name: name.name,
+                    self.decls.templates.push(Template::new(
+                        name.name,
                         params,
-                        kind: TemplateKind::Alias(ty),
+                        TemplateKind::Alias(ty),
                         scope,
-                        instances: Default::default(),
-                        span: *span,
-                    });
+                        *span,
+                    ));
                     self.declare_name(scope, *name, Sym::Template(id));
                     return;
                 }
@@ -382,16 +381,32 @@ impl<'a> Sema<'a> {
             let Some(name) = sd.name else {
                 return types::ERROR;
             };
+            if sd.specialization.is_some() {
+                self.declare_specialization(sd, name, scope);
+                return types::ERROR;
+            }
+            if self.define_declared_template(sd, name, scope) {
+                return types::ERROR;
+            }
             let id = self.decls.templates.next_id();
-            self.decls.templates.push(Template {
-                name: name.name,
+            self.decls.templates.push(Template::new(
+                name.name,
                 params,
-                kind: TemplateKind::Struct(sd),
+                TemplateKind::Struct(sd),
                 scope,
-                instances: Default::default(),
-                span: sd.span,
-            });
+                sd.span,
+            ));
             self.declare_name(scope, name, Sym::Template(id));
+            return types::ERROR;
+        }
+        if sd.specialization.is_some() {
+            // `struct Trait<half> {…}` without `template<>`.
+            self.error(
+                codes::BAD_TEMPLATE_ARGS,
+                "a specialisation needs a template head",
+                sd.name.map_or(sd.span, |n| n.span),
+                "write `template<>` before `struct`",
+            );
             return types::ERROR;
         }
         self.declare_struct_named(sd, scope, None, true)

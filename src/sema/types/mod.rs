@@ -14,6 +14,7 @@ pub mod image;
 pub mod layout;
 pub mod resolve;
 pub mod scope;
+pub mod specialize;
 pub mod templates;
 
 use crate::intern::Symbol;

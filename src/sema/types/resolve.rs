@@ -222,6 +222,16 @@ impl<'a> Sema<'a> {
         }
         match sym {
             Some(Sym::Type(t)) => {
+                // Inside a template instance its own name with arguments
+                // names the template (`Trait<T>` in a specialisation of
+                // `Trait`): C++'s injected class name.
+                if args.is_some()
+                    && let Some(inner) = self.type_scope(t.ty)
+                    && let Some(outer) = self.scopes.get(inner).parent
+                    && let Some(Sym::Template(id)) = self.scopes.lookup(outer, last.name).cloned()
+                {
+                    return Self::entry(self.instantiate_type_template(id, args, env, span));
+                }
                 if args.is_some() {
                     self.error(
                         codes::BAD_TEMPLATE_ARGS,

@@ -110,3 +110,86 @@ fn member_types_and_nested_qualified_names() {
     // The call is inlined or not; the second store is the folded size.
     assert_eq!(got.last(), Some(&s("u32", 2)));
 }
+
+/// A trait declared for every type and defined per type, as engine code
+/// dispatches on types at compile time.
+const TRAITS: &str = "
+    template <typename S> struct Trait;
+    template <> struct Trait<half> {
+        using type = half;
+        static const uint32_t size = 2;
+        static const half one = 1.0;
+    };
+    template <> struct Trait<uint64_t> {
+        typedef uint64_t type;
+        static const uint32_t size = 8;
+        static const uint64_t one = 1;
+    };
+    template <typename T, int N> struct Trait<vector<T, N> > {
+        typedef T type;
+        static const uint32_t size = Trait<T>::size * N;
+    };
+    template <typename T, int R, int C> struct Trait<matrix<T, R, C> > {
+        static const uint32_t size = Trait<T>::size * R * C;
+    };
+";
+
+#[test]
+fn specialisations_are_chosen_over_the_primary_template() {
+    let got = stored_constants(&format!(
+        "{TRAITS}
+         RWStructuredBuffer<uint> sizes; RWStructuredBuffer<half> h;
+         RWStructuredBuffer<uint64_t> l;
+         template <typename T> typename Trait<T>::type first() {{ return Trait<T>::one; }}
+         [numthreads(1, 1, 1)] void main() {{
+             sizes[0] = Trait<half>::size;
+             sizes[1] = Trait<uint64_t>::size;
+             sizes[2] = Trait<vector<half, 3> >::size;
+             sizes[3] = Trait<uint64_t2x4>::size;
+             Trait<half3>::type x = Trait<half>::one;
+             h[0] = x;
+             l[0] = Trait<uint64_t>::one;
+         }}"
+    ));
+    assert_eq!(
+        got,
+        vec![
+            s("u32", 2),
+            s("u32", 8),
+            s("u32", 6),
+            s("u32", 64),
+            s("f16", 0x3c00),
+            s("u64", 1),
+        ]
+    );
+}
+
+/// On Vulkan: sizes and values picked through explicit and partial
+/// specialisations, and a `bool_type<false>` specialisation of a value
+/// template (the primary template would give `true`).
+#[test]
+fn specialised_traits_on_vulkan() {
+    let out = run_outputs(
+        "template <typename T> struct Trait;
+         template <> struct Trait<float> { static const uint size = 4; static const float scale = 0.5; };
+         template <> struct Trait<uint> { static const uint size = 40; static const float scale = 3.0; };
+         template <typename T, int N> struct Trait<vector<T, N> > {
+             static const uint size = Trait<T>::size * N;
+             static const float scale = Trait<T>::scale * N;
+         };
+         template <bool B> struct Flag { static const bool value = B; };
+         template <> struct Flag<false> { static const bool value = true; };
+         template <typename T> uint scaled(uint x) { return (uint)(x * Trait<T>::scale) + Trait<T>::size; }
+         RWStructuredBuffer<uint> o;
+         [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {
+             o[0] = Trait<float>::size;
+             o[1] = Trait<uint3>::size;
+             o[2] = scaled<float>(id.x + 10);
+             o[3] = scaled<uint2>(id.y + 10);
+             o[4] = Flag<false>::value ? 7 : 9;
+             o[5] = Flag<true>::value ? 11 : 13;
+         }",
+        6,
+    );
+    assert_eq!(out, vec![4, 120, 9, 140, 7, 11]);
+}

@@ -290,8 +290,19 @@ impl ParseCtx<'_> {
                 s.template = template;
                 vec![ast::Item::Struct(*s)]
             }
-            // A forward-declared template is declared by its definition.
-            Decl::Forward(_) if template.is_some() => vec![ast::Item::Empty(span)],
+            // `template<typename T> struct Trait;`: the primary template of
+            // specialisations, or a template defined later.
+            Decl::Forward(name) if template.is_some() => vec![ast::Item::Struct(ast::StructDecl {
+                attrs,
+                kind: ast::StructKind::Struct,
+                template,
+                specialization: None,
+                forward: true,
+                name: Some(name),
+                bases: Vec::new(),
+                members: Vec::new(),
+                span,
+            })],
             Decl::Forward(name) => vec![ast::Item::ForwardStruct(name, span)],
             f @ Decl::Function(_) => self
                 .function(attrs, template, f, span)
