@@ -347,6 +347,9 @@ pub struct Param {
 pub struct Function {
     pub attrs: Vec<Attribute>,
     pub template: Option<TemplateParams>,
+    /// The arguments of an explicit specialisation of a function template:
+    /// `<half>` in `template<> float f<half>(half x) {…}`.
+    pub specialization: Option<Vec<TemplateArg>>,
     pub modifiers: Modifiers,
     pub return_type: TypeSpec,
     /// `main`, or `S::method` for a method defined outside its struct.

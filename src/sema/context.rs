@@ -107,6 +107,10 @@ pub struct FuncDecl<'a> {
     pub ir: Option<ir::Handle<ir::Function>>,
     /// Template instantiations by their arguments.
     pub instances: FxHashMap<Vec<TArg>, FuncInstance<'a>>,
+    /// A template's explicit specialisations by their arguments
+    /// (`template<> float f<half>(half x) {…}`): an instance with those
+    /// arguments has that signature and body.
+    pub specializations: FxHashMap<Vec<TArg>, &'a ast::Function>,
 }
 
 /// A function template instantiation.

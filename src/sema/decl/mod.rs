@@ -778,6 +778,10 @@ impl<'a> Sema<'a> {
             (scope, this_struct)
         };
         let this_ty = if is_static { None } else { this_struct };
+        if f.specialization.is_some() {
+            self.declare_function_specialization(f, name, scope);
+            return None;
+        }
         if f.template.is_some() {
             return Some(self.new_function(f, name, scope, this_ty, this_struct, None));
         }
@@ -847,6 +851,7 @@ impl<'a> Sema<'a> {
             sig,
             ir: None,
             instances: Default::default(),
+            specializations: Default::default(),
         });
         self.register_func(scope, name, id, this_struct);
         id

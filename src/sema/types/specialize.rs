@@ -1,13 +1,15 @@
-//! Specialisations of struct templates: declaring explicit
+//! Specialisations of templates: declaring explicit
 //! (`template<> struct Trait<half> {…}`) and partial ones
-//! (`template<typename T, int N> struct Trait<vector<T, N> > {…}`),
-//! choosing the one an instance uses, and matching a partial
-//! specialisation's argument patterns against an instance's arguments.
+//! (`template<typename T, int N> struct Trait<vector<T, N> > {…}`) of struct
+//! templates, choosing the one an instance uses, matching a partial
+//! specialisation's argument patterns against an instance's arguments;
+//! and explicit specialisations of function templates
+//! (`template<> float f<half>(half x) {…}`).
 
 use super::resolve::Env;
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
-use crate::sema::types::scope::{ScopeId, Sym, TemplateId};
+use crate::sema::types::scope::{FuncDeclId, ScopeId, Sym, TemplateId};
 use crate::sema::types::{Ty, TyId};
 use crate::sema::{Sema, TArg, TemplateKind};
 use crate::span::Span;
@@ -375,5 +377,89 @@ impl<'a> Sema<'a> {
             }
             _ => None,
         }
+    }
+
+    /// `template<> float f<half>(half x) {…}`: records the specialisation
+    /// on the function template `f` (the first of that name whose
+    /// parameters the arguments fit).
+    pub(in crate::sema) fn declare_function_specialization(
+        &mut self,
+        f: &'a ast::Function,
+        name: ast::Ident,
+        scope: ScopeId,
+    ) {
+        let Some(args) = f.specialization.as_deref() else {
+            return;
+        };
+        if f.template.as_ref().is_none_or(|t| !t.params.is_empty()) {
+            self.error(
+                codes::BAD_SPECIALIZATION,
+                format!(
+                    "a specialisation of `{}` needs the head `template<>`",
+                    name.name
+                ),
+                name.span,
+                "specialised here",
+            );
+            return;
+        }
+        let candidates: Vec<FuncDeclId> = match self.scopes.lookup(scope, name.name) {
+            Some(Sym::Funcs(list)) => list
+                .iter()
+                .copied()
+                .filter(|&id| {
+                    let d = &self.decls.funcs[id];
+                    d.is_template && d.ast.params.len() == f.params.len()
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let Some(&id) = candidates.first() else {
+            self.error(
+                codes::BAD_TEMPLATE_ARGS,
+                format!(
+                    "no function template `{}` with {} parameter{} to specialise",
+                    name.name,
+                    f.params.len(),
+                    if f.params.len() == 1 { "" } else { "s" }
+                ),
+                name.span,
+                "specialised here",
+            );
+            return;
+        };
+        let d = &self.decls.funcs[id];
+        let Some(params) = d.def.unwrap_or(d.ast).template.as_ref() else {
+            return;
+        };
+        let at = (params, d.scope, d.name);
+        let Some(key) = self.template_args_for(at, Some(args), &Env::at(scope), name.span) else {
+            return;
+        };
+        let display = format!("{}<{}>", name.name, self.targs_display(&key));
+        if let Some(first) = self.decls.funcs[id].specializations.get(&key) {
+            let first_span = first.name.span;
+            self.push(
+                Diagnostic::error(
+                    codes::BAD_SPECIALIZATION,
+                    format!("`{display}` is specialised twice"),
+                )
+                .label(name.span, "specialised again here")
+                .label(first_span, "first specialised here"),
+            );
+            return;
+        }
+        self.decls.funcs[id].specializations.insert(key, f);
+    }
+
+    /// The declaration an instance of function template `id` with
+    /// arguments `key` takes its signature and body from.
+    pub(in crate::sema) fn function_instance_def(
+        &self,
+        id: FuncDeclId,
+        key: &[TArg],
+    ) -> Option<&'a ast::Function> {
+        let d = &self.decls.funcs[id];
+        d.specializations.get(key).copied().or(d.def)
     }
 }

@@ -168,8 +168,22 @@ impl<'a> Sema<'a> {
         env: &Env,
         span: Span,
     ) -> Option<Vec<TArg>> {
-        let params = self.decls.templates[id].params;
-        let tname = self.decls.templates[id].name;
+        let t = &self.decls.templates[id];
+        let at = (t.params, t.scope, t.name);
+        self.template_args_for(at, args, env, span)
+    }
+
+    /// The arguments `args` give the parameters of a template (`at`: its
+    /// parameters, the scope its defaults resolve in, and its name),
+    /// defaults filled in. `None`: an error was reported.
+    pub(in crate::sema) fn template_args_for(
+        &mut self,
+        at: (&'a ast::TemplateParams, ScopeId, crate::intern::Symbol),
+        args: Option<&'a [ast::TemplateArg]>,
+        env: &Env,
+        span: Span,
+    ) -> Option<Vec<TArg>> {
+        let (params, scope, tname) = at;
         let given = args.unwrap_or(&[]);
         if given.len() > params.params.len() {
             self.error(
@@ -198,7 +212,6 @@ impl<'a> Sema<'a> {
                     None,
                 ) => {
                     // Defaults resolve in the template's own scope.
-                    let scope = self.decls.templates[id].scope;
                     TArg::Type(self.resolve_type(d, &Env::at(scope)).ty)
                 }
                 (ast::TemplateParam::Value { .. }, Some(arg)) => {
@@ -209,10 +222,7 @@ impl<'a> Sema<'a> {
                         default: Some(d), ..
                     },
                     None,
-                ) => {
-                    let scope = self.decls.templates[id].scope;
-                    TArg::Value(self.const_int(d, &Env::at(scope))?)
-                }
+                ) => TArg::Value(self.const_int(d, &Env::at(scope))?),
                 _ => {
                     self.error(
                         codes::BAD_TEMPLATE_ARGS,

@@ -193,3 +193,27 @@ fn specialised_traits_on_vulkan() {
     );
     assert_eq!(out, vec![4, 120, 9, 140, 7, 11]);
 }
+
+/// `template<> uint code<float>(float x)`: instances with those arguments
+/// (deduced or explicit) run the specialisation's body; others the
+/// primary template's.
+#[test]
+fn function_specialisations_replace_the_body() {
+    let out = run_outputs(
+        "template <typename T> uint code(T x) { return 1; }
+         template <> uint code<float>(float x) { return 2 + (uint)x; }
+         template <> uint code<uint>(uint x) { return 30 + x; }
+         template <typename T, int N> uint width() { return N; }
+         template <> uint width<float, 8>() { return 800; }
+         RWStructuredBuffer<uint> o;
+         [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {
+             o[0] = code(1.0f);
+             o[1] = code(id.x + 3);
+             o[2] = code<int>(5);
+             o[3] = code<float>(2.0);
+             o[4] = width<float, 4>() + width<float, 8>();
+         }",
+        5,
+    );
+    assert_eq!(out, vec![3, 33, 1, 4, 804]);
+}

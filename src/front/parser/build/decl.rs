@@ -232,6 +232,7 @@ impl ParseCtx<'_> {
         let FnParts {
             specs,
             name,
+            specialization,
             mut params,
             tail,
             body,
@@ -257,6 +258,7 @@ impl ParseCtx<'_> {
         Some(ast::Function {
             attrs,
             template,
+            specialization,
             modifiers: specs.modifiers,
             return_type: *specs.ty,
             name,

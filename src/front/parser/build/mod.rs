@@ -98,6 +98,8 @@ pub enum Decl {
 pub struct FnParts {
     pub specs: DeclSpecs,
     pub name: ast::Path,
+    /// `<half>` in `template<> float f<half>(half x)`.
+    pub specialization: Option<Vec<ast::TemplateArg>>,
     pub params: Vec<ast::Param>,
     pub tail: FnTail,
     pub body: Option<ast::Block>,
