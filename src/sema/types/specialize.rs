@@ -137,14 +137,7 @@ impl<'a> Sema<'a> {
         let earlier = self.decls.templates[id].specializations.get(&key).copied();
         if let Some(first) = earlier {
             let first_span = first.name.map_or(first.span, |n| n.span);
-            self.push(
-                Diagnostic::error(
-                    codes::BAD_SPECIALIZATION,
-                    format!("`{display}` is specialised twice"),
-                )
-                .label(name.span, "specialised again here")
-                .label(first_span, "first specialised here"),
-            );
+            self.specialised_twice(&display, name.span, first_span);
             return;
         }
         if self.decls.templates[id].instances.contains_key(&key) {
@@ -159,6 +152,18 @@ impl<'a> Sema<'a> {
             return;
         }
         self.decls.templates[id].specializations.insert(key, sd);
+    }
+
+    /// "`Trait<half>` is specialised twice" (E0320).
+    fn specialised_twice(&mut self, display: &str, again: Span, first: Span) {
+        self.push(
+            Diagnostic::error(
+                codes::BAD_SPECIALIZATION,
+                format!("`{display}` is specialised twice"),
+            )
+            .label(again, "specialised again here")
+            .label(first, "first specialised here"),
+        );
     }
 
     /// `template<typename T> struct S {…}` after `template<typename T>
@@ -439,14 +444,7 @@ impl<'a> Sema<'a> {
         let display = format!("{}<{}>", name.name, self.targs_display(&key));
         if let Some(first) = self.decls.funcs[id].specializations.get(&key) {
             let first_span = first.name.span;
-            self.push(
-                Diagnostic::error(
-                    codes::BAD_SPECIALIZATION,
-                    format!("`{display}` is specialised twice"),
-                )
-                .label(name.span, "specialised again here")
-                .label(first_span, "first specialised here"),
-            );
+            self.specialised_twice(&display, name.span, first_span);
             return;
         }
         self.decls.funcs[id].specializations.insert(key, f);

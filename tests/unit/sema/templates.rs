@@ -17,17 +17,10 @@ struct Stored(String, u64);
 fn stored_constants(src: &str) -> Vec<Stored> {
     let mut o = common::options_for("cs_6_2");
     o.enable_16bit_types = true;
-    let (loader, path) = common::single_file(src);
-    let c = crate::compile(&path, &loader, &o);
-    let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
-    let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
-        panic!("compile failed:\n{text}");
-    };
-    if let Err(e) = common::spirv_val(&a.spirv, "vulkan1.1") {
-        panic!("invalid SPIR-V: {e}\n{}", common::spirv_dis(&a.spirv));
-    }
+    o.target_env = TargetEnv::Vulkan1_1;
+    let words = compile_valid_words_with(src, &o);
     let spv = common::Spv {
-        module: rspirv::dr::load_words(&a.spirv).expect("rspirv reads the module"),
+        module: rspirv::dr::load_words(&words).expect("rspirv reads the module"),
     };
     let mut out = Vec::new();
     for st in spv.all(Op::Store) {
