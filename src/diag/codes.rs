@@ -197,7 +197,8 @@ pub const CONTINUE_OUTSIDE: Code = Code("E0503");
 pub const BAD_RETURN: Code = Code("E0504");
 /// A `case` label that is not an integer constant, or repeated.
 pub const BAD_CASE: Code = Code("E0505");
-/// A function that is called but never defined.
+/// A function that is called, or a `const static` member that is used, but
+/// never defined.
 pub const UNDEFINED_FUNCTION: Code = Code("E0506");
 /// A statement not allowed in this stage (`discard` outside pixel shaders).
 pub const STAGE_STATEMENT: Code = Code("E0507");

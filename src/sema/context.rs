@@ -358,6 +358,9 @@ pub struct Decls<'a> {
     pub globals: Table<GlobalId, GlobalInfo>,
     /// Struct template instances: their template and arguments.
     pub struct_instances: FxHashMap<TyId, (TemplateId, Vec<TArg>)>,
+    /// `const static` members declared without a value and not defined
+    /// (yet): where, and their qualified names. A use is an error.
+    pub undefined_statics: FxHashMap<GlobalId, (Span, String)>,
     /// Inline struct definitions already declared (by address).
     pub inline_structs: FxHashMap<usize, TyId>,
     /// Structs declared `struct S;` and not defined yet.
@@ -382,6 +385,7 @@ impl<'a> Decls<'a> {
             templates: Table::new(),
             globals: Table::new(),
             struct_instances: FxHashMap::default(),
+            undefined_statics: FxHashMap::default(),
             inline_structs: FxHashMap::default(),
             forward_structs: Vec::new(),
             builtin_structs: FxHashMap::default(),

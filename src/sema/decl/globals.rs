@@ -55,6 +55,7 @@ impl<'a> Sema<'a> {
         };
         let ty = self.array_type(base.ty, &d.array, &Env::at(s), None);
         let Some(init) = &d.init else { return };
+        self.decls.undefined_statics.remove(&g);
         if let GlobalKind::Var { gv, .. } = self.decls.globals[g].kind {
             let (_, c) = self.lower_global_init(ty, init, s);
             match c {

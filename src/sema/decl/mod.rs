@@ -583,7 +583,7 @@ impl<'a> Sema<'a> {
         &mut self,
         vd: &'a ast::VarDecl,
         sid: types::StructId,
-        _sty: TyId,
+        sty: TyId,
         sscope: ScopeId,
     ) {
         let st = self.check_modifiers(&vd.modifiers, DeclSite::Field);
@@ -593,6 +593,14 @@ impl<'a> Sema<'a> {
             // Static members are globals in the struct's scope.
             for d in &vd.declarators {
                 self.declare_one_global(vd, d, &st, base, sscope);
+                if d.init.is_none()
+                    && vd.modifiers.has(ast::Modifier::Const)
+                    && let Some(Sym::Global(g)) = self.scopes.lookup_in(sscope, d.name.name)
+                {
+                    let name = format!("{}::{}", self.ty_name(sty), d.name.name);
+                    let g = *g;
+                    self.decls.undefined_statics.insert(g, (d.name.span, name));
+                }
             }
             return;
         }
