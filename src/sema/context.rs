@@ -358,6 +358,11 @@ pub struct Decls<'a> {
     pub globals: Table<GlobalId, GlobalInfo>,
     /// Struct template instances: their template and arguments.
     pub struct_instances: FxHashMap<TyId, (TemplateId, Vec<TArg>)>,
+    /// The template instance whose struct `declare_struct_named` makes
+    /// next: cached as soon as its (empty) type exists, so that its body
+    /// naming it (`S<T>` inside `S`) finds it instead of instantiating it
+    /// again.
+    pub pending_instance: Option<(TemplateId, Vec<TArg>)>,
     /// `const static` members declared without a value and not defined
     /// (yet): where, and their qualified names. A use is an error.
     pub undefined_statics: FxHashMap<GlobalId, (Span, String)>,
@@ -385,6 +390,7 @@ impl<'a> Decls<'a> {
             templates: Table::new(),
             globals: Table::new(),
             struct_instances: FxHashMap::default(),
+            pending_instance: None,
             undefined_statics: FxHashMap::default(),
             inline_structs: FxHashMap::default(),
             forward_structs: Vec::new(),

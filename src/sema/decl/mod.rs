@@ -456,6 +456,10 @@ impl<'a> Sema<'a> {
                 if by_name && let Some(n) = sd.name {
                     self.declare_name(scope, n, Sym::Type(TypeEntry { ty, major: None }));
                 }
+                if let Some((id, key)) = self.decls.pending_instance.take() {
+                    self.decls.templates[id].instances.insert(key.clone(), ty);
+                    self.decls.struct_instances.insert(ty, (id, key));
+                }
                 (ty, sid, sscope)
             }
         };

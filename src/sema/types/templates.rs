@@ -135,9 +135,10 @@ impl<'a> Sema<'a> {
                 );
                 match self.specialization_for(id, &key, span) {
                     Some(Some((decl, envscope))) => {
-                        // Register before the body so that members may name it.
+                        // Cached before the body so that members may name it.
+                        self.decls.pending_instance = Some((id, key.clone()));
                         let t = self.declare_struct_named(decl, envscope, Some(display), false);
-                        self.decls.struct_instances.insert(t, (id, key.clone()));
+                        self.decls.pending_instance = None;
                         t
                     }
                     Some(None) => types::ERROR,

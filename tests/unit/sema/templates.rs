@@ -210,3 +210,23 @@ fn function_specialisations_replace_the_body() {
     );
     assert_eq!(out, vec![3, 33, 1, 4, 804]);
 }
+
+/// An instance naming itself (`S<T>` inside `S`) is the instance being
+/// made; one naming ever deeper instances stops at the nesting limit,
+/// quickly (each instance is made once).
+#[test]
+fn instances_naming_themselves_or_deeper_ones() {
+    let got = stored_constants(
+        "template <typename T> struct S { static const int v = 3; static const int w = S<T>::v + 1; };
+         RWStructuredBuffer<int> o;
+         [numthreads(1, 1, 1)] void main() { o[0] = S<int>::w; }",
+    );
+    assert_eq!(got, vec![s("i32", 4)]);
+    let t = fails_with(
+        "template <typename T> struct D { typedef D<D<T> > deeper; static const int v = D<D<T> >::v; };
+         RWStructuredBuffer<int> o;
+         [numthreads(1, 1, 1)] void main() { o[0] = D<int>::v; }",
+        "E0312",
+    );
+    assert!(t.contains("nested too deeply"), "{t}");
+}
