@@ -148,6 +148,12 @@ pub const BAD_CAST: Code = Code("E0316");
 pub const UNSIZED_ARRAY: Code = Code("E0317");
 /// Calling something that is not a function.
 pub const NOT_CALLABLE: Code = Code("E0318");
+/// A template instance whose template is declared but never defined
+/// (and no specialisation matches its arguments).
+pub const INCOMPLETE_TYPE: Code = Code("E0319");
+/// A template specialised twice for the same arguments, or after those
+/// arguments were instantiated; or several partial specialisations match.
+pub const BAD_SPECIALIZATION: Code = Code("E0320");
 /// Implicit truncation of a vector or matrix (DXC warns too).
 pub const IMPLICIT_TRUNCATION: Code = Code("W0301");
 /// A conversion that may lose precision or sign (warning).
@@ -191,7 +197,8 @@ pub const CONTINUE_OUTSIDE: Code = Code("E0503");
 pub const BAD_RETURN: Code = Code("E0504");
 /// A `case` label that is not an integer constant, or repeated.
 pub const BAD_CASE: Code = Code("E0505");
-/// A function that is called but never defined.
+/// A function that is called, or a `const static` member that is used, but
+/// never defined.
 pub const UNDEFINED_FUNCTION: Code = Code("E0506");
 /// A statement not allowed in this stage (`discard` outside pixel shaders).
 pub const STAGE_STATEMENT: Code = Code("E0507");

@@ -15,13 +15,28 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// A possibly qualified name: `x`, `ns::f`, `S::method`, `::g`.
+/// A possibly qualified name: `x`, `ns::f`, `S::method`, `::g`,
+/// `S<T>::value`, `A<B<int>>::Inner::f`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Path {
     /// `::x` (global scope).
     pub global: bool,
+    /// A template instance the path starts in: `S<T>` in `S<T>::value`
+    /// (the segments then name members of that type).
+    pub qualifier: Option<TypeQualifier>,
     pub segments: Segments,
     pub span: Span,
+}
+
+/// The type a qualified name starts from (`S<T>` in `S<T>::x`). Two
+/// qualifiers are equal when they are the same text: the same span.
+#[derive(Clone, Debug)]
+pub struct TypeQualifier(pub Box<TypeSpec>);
+
+impl PartialEq for TypeQualifier {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.span == other.0.span
+    }
 }
 
 /// A path's names. Nearly every path is one name (every variable, call
@@ -32,6 +47,7 @@ impl Path {
     pub fn single(id: Ident) -> Path {
         Path {
             global: false,
+            qualifier: None,
             segments: smallvec::smallvec![id],
             span: id.span,
         }
@@ -44,7 +60,7 @@ impl Path {
             .expect("a path has at least one segment")
     }
     pub fn is_single(&self) -> bool {
-        !self.global && self.segments.len() == 1
+        !self.global && self.qualifier.is_none() && self.segments.len() == 1
     }
 }
 
@@ -331,6 +347,9 @@ pub struct Param {
 pub struct Function {
     pub attrs: Vec<Attribute>,
     pub template: Option<TemplateParams>,
+    /// The arguments of an explicit specialisation of a function template:
+    /// `<half>` in `template<> float f<half>(half x) {…}`.
+    pub specialization: Option<Vec<TemplateArg>>,
     pub modifiers: Modifiers,
     pub return_type: TypeSpec,
     /// `main`, or `S::method` for a method defined outside its struct.
@@ -357,6 +376,13 @@ pub struct StructDecl {
     pub attrs: Vec<Attribute>,
     pub kind: StructKind,
     pub template: Option<TemplateParams>,
+    /// The arguments of an explicit or partial specialisation:
+    /// `template<> struct Trait<half> {…}`, `template<typename T, int N>
+    /// struct Traits<vector<T, N> > {…}`.
+    pub specialization: Option<Vec<TemplateArg>>,
+    /// `template<typename T> struct Trait;`: a template declared, not
+    /// defined (its members are empty; instantiating it is an error).
+    pub forward: bool,
     /// `None` for an anonymous struct.
     pub name: Option<Ident>,
     /// `struct B : A, I` (base struct and interfaces).

@@ -107,6 +107,10 @@ pub struct FuncDecl<'a> {
     pub ir: Option<ir::Handle<ir::Function>>,
     /// Template instantiations by their arguments.
     pub instances: FxHashMap<Vec<TArg>, FuncInstance<'a>>,
+    /// A template's explicit specialisations by their arguments
+    /// (`template<> float f<half>(half x) {…}`): an instance with those
+    /// arguments has that signature and body.
+    pub specializations: FxHashMap<Vec<TArg>, &'a ast::Function>,
 }
 
 /// A function template instantiation.
@@ -173,11 +177,42 @@ pub struct ResPath {
 pub struct Template<'a> {
     pub name: Symbol,
     pub params: &'a ast::TemplateParams,
+    /// For a struct template, the primary template: `forward` when it was
+    /// only declared (`template<typename T> struct Trait;`).
     pub kind: TemplateKind<'a>,
     /// The scope the template was declared in.
     pub scope: ScopeId,
+    /// Each argument list instantiated so far (instantiation is linear:
+    /// once per list).
     pub instances: FxHashMap<Vec<TArg>, TyId>,
+    /// Explicit specialisations by their argument list
+    /// (`template<> struct Trait<half> {…}`).
+    pub specializations: FxHashMap<Vec<TArg>, &'a ast::StructDecl>,
+    /// Partial specialisations, in declaration order
+    /// (`template<typename T, int N> struct Trait<vector<T, N> > {…}`).
+    pub partials: Vec<&'a ast::StructDecl>,
     pub span: Span,
+}
+
+impl<'a> Template<'a> {
+    pub fn new(
+        name: Symbol,
+        params: &'a ast::TemplateParams,
+        kind: TemplateKind<'a>,
+        scope: ScopeId,
+        span: Span,
+    ) -> Template<'a> {
+        Template {
+            name,
+            params,
+            kind,
+            scope,
+            instances: FxHashMap::default(),
+            specializations: FxHashMap::default(),
+            partials: Vec::new(),
+            span,
+        }
+    }
 }
 
 pub enum TemplateKind<'a> {
@@ -323,6 +358,14 @@ pub struct Decls<'a> {
     pub globals: Table<GlobalId, GlobalInfo>,
     /// Struct template instances: their template and arguments.
     pub struct_instances: FxHashMap<TyId, (TemplateId, Vec<TArg>)>,
+    /// The template instance whose struct `declare_struct_named` makes
+    /// next: cached as soon as its (empty) type exists, so that its body
+    /// naming it (`S<T>` inside `S`) finds it instead of instantiating it
+    /// again.
+    pub pending_instance: Option<(TemplateId, Vec<TArg>)>,
+    /// `const static` members declared without a value and not defined
+    /// (yet): where, and their qualified names. A use is an error.
+    pub undefined_statics: FxHashMap<GlobalId, (Span, String)>,
     /// Inline struct definitions already declared (by address).
     pub inline_structs: FxHashMap<usize, TyId>,
     /// Structs declared `struct S;` and not defined yet.
@@ -347,6 +390,8 @@ impl<'a> Decls<'a> {
             templates: Table::new(),
             globals: Table::new(),
             struct_instances: FxHashMap::default(),
+            pending_instance: None,
+            undefined_statics: FxHashMap::default(),
             inline_structs: FxHashMap::default(),
             forward_structs: Vec::new(),
             builtin_structs: FxHashMap::default(),

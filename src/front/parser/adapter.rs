@@ -56,6 +56,9 @@ pub struct Adapter<'c, 't> {
     templates: Vec<usize>,
     /// Consecutive prefix-operator tokens.
     unary_run: usize,
+    /// Inside a name after `typename` (`typename Trait<T>::type`): the
+    /// bracket depth of the `typename`. A name after `::` there is a type.
+    typename_at: Option<usize>,
     eof_sent: bool,
     empty: Symbol,
 }
@@ -108,6 +111,7 @@ impl<'c, 't> Adapter<'c, 't> {
             brackets: Vec::new(),
             templates: Vec::new(),
             unary_run: 0,
+            typename_at: None,
             eof_sent: false,
             empty,
         }
@@ -193,6 +197,17 @@ impl<'c, 't> Adapter<'c, 't> {
             return kind;
         }
         let name = t.sym;
+        if self.prev == Token::ColonColon {
+            // `typename Trait<T>::type`; `Trait<half>::type` where some
+            // struct declares a member type `type`; `S<T>::Inner::x`.
+            let after_type = matches!(self.prev2, Token::TypeName | Token::Gt);
+            if self.typename_at == Some(self.depth())
+                || (after_type
+                    && (self.ctx.is_member_type(name) || next == Some(Token::ColonColon)))
+            {
+                return Token::TypeName;
+            }
+        }
         // `vk::SpirvType`, `vk::khr::CooperativeMatrixA`
         if self.prev == Token::ColonColon && self.prev2 == Token::NamespaceName {
             let vk = builtins::vk_symbol();
@@ -377,6 +392,24 @@ impl<'c, 't> Adapter<'c, 't> {
         })
     }
 
+    /// Starts or ends the name after a `typename` (see `typename_at`): it
+    /// goes on through names, `::` and template argument lists.
+    fn track_typename(&mut self, kind: Token) {
+        if kind == Token::Typename {
+            self.typename_at = Some(self.depth());
+        } else if self.typename_at == Some(self.depth())
+            && !matches!(
+                kind,
+                Token::TypeName | Token::NamespaceName | Token::ColonColon | Token::Lt
+            )
+        {
+            self.typename_at = None;
+        } else if self.typename_at.is_some_and(|d| d > self.depth()) {
+            // A bracket closed around the `typename`.
+            self.typename_at = None;
+        }
+    }
+
     fn template_open_here(&self) -> bool {
         self.templates.last() == Some(&self.brackets.len())
     }
@@ -442,6 +475,7 @@ impl Iterator for Adapter<'_, '_> {
                     dot_span.hi,
                 ));
             }
+            self.track_typename(kind);
             match kind {
                 Token::LParen | Token::LBracket | Token::LBrace => {
                     if self.depth() >= MAX_NESTING {

@@ -91,6 +91,10 @@ pub struct ParseCtx<'t> {
     /// The symbol `GetAttributeAtVertex`, interned once per parse so that
     /// calls compare symbols, not strings.
     pub(super) get_attribute_at_vertex: Symbol,
+    /// Names declared as member types (`typedef`/`using` in a struct body)
+    /// anywhere so far: after `S<T>::` such a name lexes as a type, also
+    /// when the struct was a template whose scope has ended.
+    member_types: RefCell<rustc_hash::FxHashSet<Symbol>>,
 }
 
 impl<'t> ParseCtx<'t> {
@@ -116,6 +120,7 @@ impl<'t> ParseCtx<'t> {
             eof: Cell::new(Span::default()),
             vertex_attribute_call: Cell::new(false),
             get_attribute_at_vertex: Symbol::intern("GetAttributeAtVertex"),
+            member_types: RefCell::new(Default::default()),
         }
     }
 
@@ -164,6 +169,16 @@ impl<'t> ParseCtx<'t> {
         } else {
             self.declare(name.name, NameKind::Type);
         }
+    }
+
+    /// A `typedef` or `using` alias declared in a struct body.
+    pub fn note_member_type(&self, name: Symbol) {
+        self.member_types.borrow_mut().insert(name);
+    }
+
+    /// Was `name` declared as a member type of some struct?
+    pub fn is_member_type(&self, name: Symbol) -> bool {
+        self.member_types.borrow().contains(&name)
     }
 
     /// A template type parameter (`typename T`), scoped to its template.
@@ -276,6 +291,12 @@ impl<'t> ParseCtx<'t> {
     /// A `template<…>` head was reduced.
     pub fn template_head(&self) {
         self.template_pending.set(true);
+    }
+
+    /// The head of a specialisation (`struct Trait<half>`) was read: it
+    /// names a template already declared, so no name is the template's.
+    pub fn specialization_head(&self) {
+        self.template_pending.set(false);
     }
 
     /// The templated declaration is complete: its parameters go out of scope.

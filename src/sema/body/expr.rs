@@ -304,6 +304,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.s.record_enum_value_use(ty, last.name, last.span);
         }
         match sym {
+            Some(Sym::Global(g)) if self.undefined_static(g, span) => Val::error(),
             Some(Sym::Global(g)) => self.global_val(g),
             Some(Sym::Value(v, ty)) => {
                 let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
@@ -461,6 +462,24 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.field_of(b, name, span)
     }
 
+    /// A use at `span` of a `const static` member never defined: reported
+    /// (at the first use; the module fails then anyway).
+    fn undefined_static(&mut self, g: GlobalId, span: Span) -> bool {
+        let Some((decl, name)) = self.s.decls.undefined_statics.remove(&g) else {
+            return false;
+        };
+        self.s.push(
+            Diagnostic::error(
+                codes::UNDEFINED_FUNCTION,
+                format!("static member `{name}` is used but never defined"),
+            )
+            .label(span, "used here")
+            .label(decl, "declared here without a value")
+            .note("give it an initializer, or define it after the struct"),
+        );
+        true
+    }
+
     pub fn global_val(&mut self, g: GlobalId) -> Val {
         let info = self.s.decls.globals[g].clone();
         // A `static const` scalar with a constant value is that value.
@@ -527,6 +546,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         && let Some(Sym::Global(g)) =
                             self.s.scopes.lookup_in(scope, id.name).cloned()
                     {
+                        if self.undefined_static(g, id.span) {
+                            return Val::error();
+                        }
                         return self.global_val(g);
                     }
                     self.no_member(v.ty, &id)

@@ -420,8 +420,14 @@ impl<'a> Sema<'a> {
         env: ScopeId,
         inst: Option<Vec<TArg>>,
     ) {
+        let def = match &inst {
+            Some(args) if self.decls.funcs[decl].is_template => {
+                self.function_instance_def(decl, args)
+            }
+            _ => self.decls.funcs[decl].def,
+        };
         let d = &self.decls.funcs[decl];
-        let Some(def) = d.def else {
+        let Some(def) = def else {
             return;
         };
         let this_ty = d.this_ty;

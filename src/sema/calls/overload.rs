@@ -296,6 +296,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let env = self.s.template_env(scope, params, &targs);
         let errors = self.s.error_count();
+        // An explicit specialisation for these arguments has its own
+        // (concrete) signature.
+        let def = self.s.function_instance_def(id, &targs).unwrap_or(def);
         let sig = self.s.resolve_sig(def, &Env::at(env));
         if self.s.error_count() > errors {
             return None;

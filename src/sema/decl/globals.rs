@@ -41,9 +41,7 @@ impl<'a> Sema<'a> {
         scope: ScopeId,
     ) {
         let Some(q) = &d.qualifier else { return };
-        let mut full = q.clone();
-        full.segments.push(d.name);
-        let Some(s) = self.resolve_scope_path(&full, &Env::at(scope)) else {
+        let Some(s) = self.resolve_path_prefix(q, q.segments.len(), &Env::at(scope)) else {
             return;
         };
         let Some(Sym::Global(g)) = self.scopes.lookup_in(s, d.name.name).cloned() else {
@@ -57,6 +55,7 @@ impl<'a> Sema<'a> {
         };
         let ty = self.array_type(base.ty, &d.array, &Env::at(s), None);
         let Some(init) = &d.init else { return };
+        self.decls.undefined_statics.remove(&g);
         if let GlobalKind::Var { gv, .. } = self.decls.globals[g].kind {
             let (_, c) = self.lower_global_init(ty, init, s);
             match c {

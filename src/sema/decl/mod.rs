@@ -159,6 +159,7 @@ impl<'a> Sema<'a> {
                 // `using namespace a::b;` — the path names a namespace.
                 let full = ast::Path {
                     global: path.global,
+                    qualifier: None,
                     segments: path.segments.clone(),
                     span: *span,
                 };
@@ -196,14 +197,13 @@ impl<'a> Sema<'a> {
             } => {
                 if let Some(params) = template {
                     let id = self.decls.templates.next_id();
-                    self.decls.templates.push(Template {
-                        name: name.name,
+                    self.decls.templates.push(Template::new(
+                        name.name,
                         params,
-                        kind: TemplateKind::Alias(ty),
+                        TemplateKind::Alias(ty),
                         scope,
-                        instances: Default::default(),
-                        span: *span,
-                    });
+                        *span,
+                    ));
                     self.declare_name(scope, *name, Sym::Template(id));
                     return;
                 }
@@ -381,16 +381,32 @@ impl<'a> Sema<'a> {
             let Some(name) = sd.name else {
                 return types::ERROR;
             };
+            if sd.specialization.is_some() {
+                self.declare_specialization(sd, name, scope);
+                return types::ERROR;
+            }
+            if self.define_declared_template(sd, name, scope) {
+                return types::ERROR;
+            }
             let id = self.decls.templates.next_id();
-            self.decls.templates.push(Template {
-                name: name.name,
+            self.decls.templates.push(Template::new(
+                name.name,
                 params,
-                kind: TemplateKind::Struct(sd),
+                TemplateKind::Struct(sd),
                 scope,
-                instances: Default::default(),
-                span: sd.span,
-            });
+                sd.span,
+            ));
             self.declare_name(scope, name, Sym::Template(id));
+            return types::ERROR;
+        }
+        if sd.specialization.is_some() {
+            // `struct Trait<half> {…}` without `template<>`.
+            self.error(
+                codes::BAD_TEMPLATE_ARGS,
+                "a specialisation needs a template head",
+                sd.name.map_or(sd.span, |n| n.span),
+                "write `template<>` before `struct`",
+            );
             return types::ERROR;
         }
         self.declare_struct_named(sd, scope, None, true)
@@ -439,6 +455,10 @@ impl<'a> Sema<'a> {
                 };
                 if by_name && let Some(n) = sd.name {
                     self.declare_name(scope, n, Sym::Type(TypeEntry { ty, major: None }));
+                }
+                if let Some((id, key)) = self.decls.pending_instance.take() {
+                    self.decls.templates[id].instances.insert(key.clone(), ty);
+                    self.decls.struct_instances.insert(ty, (id, key));
                 }
                 (ty, sid, sscope)
             }
@@ -570,7 +590,7 @@ impl<'a> Sema<'a> {
         &mut self,
         vd: &'a ast::VarDecl,
         sid: types::StructId,
-        _sty: TyId,
+        sty: TyId,
         sscope: ScopeId,
     ) {
         let st = self.check_modifiers(&vd.modifiers, DeclSite::Field);
@@ -580,6 +600,14 @@ impl<'a> Sema<'a> {
             // Static members are globals in the struct's scope.
             for d in &vd.declarators {
                 self.declare_one_global(vd, d, &st, base, sscope);
+                if d.init.is_none()
+                    && vd.modifiers.has(ast::Modifier::Const)
+                    && let Some(Sym::Global(g)) = self.scopes.lookup_in(sscope, d.name.name)
+                {
+                    let name = format!("{}::{}", self.ty_name(sty), d.name.name);
+                    let g = *g;
+                    self.decls.undefined_statics.insert(g, (d.name.span, name));
+                }
             }
             return;
         }
@@ -765,6 +793,10 @@ impl<'a> Sema<'a> {
             (scope, this_struct)
         };
         let this_ty = if is_static { None } else { this_struct };
+        if f.specialization.is_some() {
+            self.declare_function_specialization(f, name, scope);
+            return None;
+        }
         if f.template.is_some() {
             return Some(self.new_function(f, name, scope, this_ty, this_struct, None));
         }
@@ -834,6 +866,7 @@ impl<'a> Sema<'a> {
             sig,
             ir: None,
             instances: Default::default(),
+            specializations: Default::default(),
         });
         self.register_func(scope, name, id, this_struct);
         id

@@ -15,6 +15,7 @@ pub mod layout;
 pub mod node;
 pub mod resolve;
 pub mod scope;
+pub mod specialize;
 pub mod templates;
 
 use crate::intern::Symbol;

@@ -222,6 +222,16 @@ impl<'a> Sema<'a> {
         }
         match sym {
             Some(Sym::Type(t)) => {
+                // Inside a template instance its own name with arguments
+                // names the template (`Trait<T>` in a specialisation of
+                // `Trait`): C++'s injected class name.
+                if args.is_some()
+                    && let Some(inner) = self.type_scope(t.ty)
+                    && let Some(outer) = self.scopes.get(inner).parent
+                    && let Some(Sym::Template(id)) = self.scopes.lookup(outer, last.name).cloned()
+                {
+                    return Self::entry(self.instantiate_type_template(id, args, env, span));
+                }
                 if args.is_some() {
                     self.error(
                         codes::BAD_TEMPLATE_ARGS,
@@ -267,11 +277,27 @@ impl<'a> Sema<'a> {
 
     /// Resolves all but the last segment of a qualified path to a scope
     /// (namespaces, structs, enums).
-    pub fn resolve_scope_path(&mut self, path: &ast::Path, env: &Env) -> Option<ScopeId> {
-        let segs = &path.segments[..path.segments.len().saturating_sub(1)];
+    pub fn resolve_scope_path(&mut self, path: &'a ast::Path, env: &Env) -> Option<ScopeId> {
+        self.resolve_path_prefix(path, path.segments.len().saturating_sub(1), env)
+    }
+
+    /// Resolves the qualifier and the first `n` segments of a path to the
+    /// scope they name.
+    pub fn resolve_path_prefix(
+        &mut self,
+        path: &'a ast::Path,
+        n: usize,
+        env: &Env,
+    ) -> Option<ScopeId> {
+        let segs = &path.segments[..n.min(path.segments.len())];
         let mut cur = if path.global { GLOBAL_SCOPE } else { env.scope };
+        if let Some(q) = &path.qualifier {
+            // `S<T>::…`: the members of the template instance.
+            let t = self.resolve_type(&q.0, env).ty;
+            cur = self.member_scope(t, q.0.span)?;
+        }
         for (i, seg) in segs.iter().enumerate() {
-            let found = if i == 0 && !path.global {
+            let found = if i == 0 && !path.global && path.qualifier.is_none() {
                 // A local type (struct declared in the function) may start the path.
                 if let Some(LocalSym::Type(t)) = env.locals.and_then(|l| l.lookup(seg.name)) {
                     Some(Sym::Type(*t))
@@ -283,18 +309,7 @@ impl<'a> Sema<'a> {
             };
             cur = match found {
                 Some(Sym::Namespace(s)) => s,
-                Some(Sym::Type(t)) => match self.type_scope(t.ty) {
-                    Some(s) => s,
-                    None => {
-                        self.error(
-                            codes::UNKNOWN_NAME,
-                            format!("type `{}` has no members to name", self.ty_name(t.ty)),
-                            seg.span,
-                            "not a struct or enum",
-                        );
-                        return None;
-                    }
-                },
+                Some(Sym::Type(t)) => self.member_scope(t.ty, seg.span)?,
                 _ => {
                     self.error(
                         codes::UNKNOWN_NAME,
@@ -307,6 +322,23 @@ impl<'a> Sema<'a> {
             };
         }
         Some(cur)
+    }
+
+    /// The scope of the members of `ty`, named before `::` at `span`.
+    fn member_scope(&mut self, ty: TyId, span: Span) -> Option<ScopeId> {
+        if ty == types::ERROR {
+            return None;
+        }
+        let s = self.type_scope(ty);
+        if s.is_none() {
+            self.error(
+                codes::UNKNOWN_NAME,
+                format!("type `{}` has no members to name", self.ty_name(ty)),
+                span,
+                "not a struct or enum",
+            );
+        }
+        s
     }
 
     /// The scope holding a struct's or enum's members.

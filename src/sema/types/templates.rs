@@ -101,7 +101,9 @@ impl<'a> Sema<'a> {
         }
     }
 
-    /// Instantiates a struct template or alias template.
+    /// Instantiates a struct template or alias template: the explicit
+    /// specialisation for the arguments, else the partial specialisation
+    /// that matches them, else the primary template.
     pub(in crate::sema) fn instantiate_type_template(
         &mut self,
         id: TemplateId,
@@ -109,8 +111,80 @@ impl<'a> Sema<'a> {
         env: &Env,
         span: Span,
     ) -> TyId {
-        let params = self.decls.templates[id].params;
-        let tname = self.decls.templates[id].name;
+        let Some(key) = self.template_key(id, args, env, span) else {
+            return types::ERROR;
+        };
+        if let Some(&t) = self.decls.templates[id].instances.get(&key) {
+            return t;
+        }
+        if !self.decls.enter_instantiation() {
+            self.error(
+                codes::BAD_TEMPLATE_ARGS,
+                "template instantiation nested too deeply",
+                span,
+                "instantiated here",
+            );
+            return types::ERROR;
+        }
+        let ty = match self.decls.templates[id].kind {
+            TemplateKind::Struct(primary) => {
+                let display = format!(
+                    "{}<{}>",
+                    self.decls.templates[id].name,
+                    self.targs_display(&key)
+                );
+                match self.specialization_for(id, &key, span) {
+                    Some(Some((decl, envscope))) => {
+                        // Cached before the body so that members may name it.
+                        self.decls.pending_instance = Some((id, key.clone()));
+                        let t = self.declare_struct_named(decl, envscope, Some(display), false);
+                        self.decls.pending_instance = None;
+                        t
+                    }
+                    Some(None) => types::ERROR,
+                    None => {
+                        self.incomplete_instance(primary, &display, span);
+                        types::ERROR
+                    }
+                }
+            }
+            TemplateKind::Alias(ts) => {
+                let tscope = self.decls.templates[id].scope;
+                let params = self.decls.templates[id].params;
+                let envscope = self.template_env(tscope, params, &key);
+                self.resolve_type(ts, &Env::at(envscope)).ty
+            }
+        };
+        self.decls.leave_instantiation();
+        self.decls.templates[id].instances.insert(key, ty);
+        ty
+    }
+
+    /// The arguments of an instance of template `id`, defaults filled in
+    /// (the key its instances are cached by). `None`: an error was reported.
+    pub(in crate::sema) fn template_key(
+        &mut self,
+        id: TemplateId,
+        args: Option<&'a [ast::TemplateArg]>,
+        env: &Env,
+        span: Span,
+    ) -> Option<Vec<TArg>> {
+        let t = &self.decls.templates[id];
+        let at = (t.params, t.scope, t.name);
+        self.template_args_for(at, args, env, span)
+    }
+
+    /// The arguments `args` give the parameters of a template (`at`: its
+    /// parameters, the scope its defaults resolve in, and its name),
+    /// defaults filled in. `None`: an error was reported.
+    pub(in crate::sema) fn template_args_for(
+        &mut self,
+        at: (&'a ast::TemplateParams, ScopeId, crate::intern::Symbol),
+        args: Option<&'a [ast::TemplateArg]>,
+        env: &Env,
+        span: Span,
+    ) -> Option<Vec<TArg>> {
+        let (params, scope, tname) = at;
         let given = args.unwrap_or(&[]);
         if given.len() > params.params.len() {
             self.error(
@@ -124,7 +198,7 @@ impl<'a> Sema<'a> {
                 span,
                 "too many template arguments",
             );
-            return types::ERROR;
+            return None;
         }
         let mut key = Vec::new();
         for (i, p) in params.params.iter().enumerate() {
@@ -139,27 +213,17 @@ impl<'a> Sema<'a> {
                     None,
                 ) => {
                     // Defaults resolve in the template's own scope.
-                    let scope = self.decls.templates[id].scope;
                     TArg::Type(self.resolve_type(d, &Env::at(scope)).ty)
                 }
                 (ast::TemplateParam::Value { .. }, Some(arg)) => {
-                    match self.template_int_arg(Some(arg), env, span, 0) {
-                        Some(v) => TArg::Value(v),
-                        None => return types::ERROR,
-                    }
+                    TArg::Value(self.template_int_arg(Some(arg), env, span, 0)?)
                 }
                 (
                     ast::TemplateParam::Value {
                         default: Some(d), ..
                     },
                     None,
-                ) => {
-                    let scope = self.decls.templates[id].scope;
-                    match self.const_int(d, &Env::at(scope)) {
-                        Some(v) => TArg::Value(v),
-                        None => return types::ERROR,
-                    }
-                }
+                ) => TArg::Value(self.const_int(d, &Env::at(scope))?),
                 _ => {
                     self.error(
                         codes::BAD_TEMPLATE_ARGS,
@@ -167,41 +231,15 @@ impl<'a> Sema<'a> {
                         span,
                         "not enough template arguments",
                     );
-                    return types::ERROR;
+                    return None;
                 }
             };
             if a == TArg::Type(types::ERROR) {
-                return types::ERROR;
+                return None;
             }
             key.push(a);
         }
-        if let Some(&t) = self.decls.templates[id].instances.get(&key) {
-            return t;
-        }
-        if !self.decls.enter_instantiation() {
-            self.error(
-                codes::BAD_TEMPLATE_ARGS,
-                "template instantiation nested too deeply",
-                span,
-                "instantiated here",
-            );
-            return types::ERROR;
-        }
-        let tscope = self.decls.templates[id].scope;
-        let envscope = self.template_env(tscope, params, &key);
-        let ty = match self.decls.templates[id].kind {
-            TemplateKind::Struct(decl) => {
-                let display = format!("{}<{}>", tname, self.targs_display(&key));
-                // Register before the body so that members may name it.
-                let t = self.declare_struct_named(decl, envscope, Some(display), false);
-                self.decls.struct_instances.insert(t, (id, key.clone()));
-                t
-            }
-            TemplateKind::Alias(ts) => self.resolve_type(ts, &Env::at(envscope)).ty,
-        };
-        self.decls.leave_instantiation();
-        self.decls.templates[id].instances.insert(key, ty);
-        ty
+        Some(key)
     }
 
     pub fn targs_display(&self, args: &[TArg]) -> String {

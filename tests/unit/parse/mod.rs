@@ -80,14 +80,23 @@ pub(super) fn expr_of(u: &ast::TranslationUnit, i: usize) -> &ast::Expr {
     }
 }
 
+/// A path as written: `ns::S`, `::g`, `[S<T>]::value` (the template
+/// instance qualifier in brackets).
+pub(super) fn path_name(path: &ast::Path) -> String {
+    let mut s: Vec<String> = path.segments.iter().map(|s| s.name.to_string()).collect();
+    if path.global {
+        s.insert(0, String::new());
+    }
+    if let Some(q) = &path.qualifier {
+        s.insert(0, format!("[{}]", type_name(&q.0)));
+    }
+    s.join("::")
+}
+
 pub(super) fn type_name(t: &ast::TypeSpec) -> String {
     match &t.kind {
         TypeSpecKind::Named { path, args } => {
-            let mut s: Vec<String> = path.segments.iter().map(|s| s.name.to_string()).collect();
-            if path.global {
-                s.insert(0, String::new());
-            }
-            let mut s = s.join("::");
+            let mut s = path_name(path);
             if let Some(a) = args {
                 let inner: Vec<String> = a
                     .iter()
@@ -116,12 +125,7 @@ pub(super) fn show(e: &ast::Expr) -> String {
         ExprKind::Literal(Literal::Float { text, .. }) => text.to_string(),
         ExprKind::Literal(Literal::Bool(b)) => b.to_string(),
         ExprKind::Literal(Literal::String(s)) => format!("{:?}", s.as_str()),
-        ExprKind::Name(p) => p
-            .segments
-            .iter()
-            .map(|s| s.name.to_string())
-            .collect::<Vec<_>>()
-            .join("::"),
+        ExprKind::Name(p) => path_name(p),
         ExprKind::This => "this".into(),
         ExprKind::Unary(op, x) => format!("({op:?} {})", show(x)),
         ExprKind::Binary(op, a, b) => format!("({op:?} {} {})", show(a), show(b)),
@@ -494,6 +498,33 @@ fn templates() {
     assert_eq!(show(expr_of(&u, 1)), "(call sum arr)");
     // `T` is a type only inside its template.
     assert_eq!(expr("T + 1;"), "(Add T 1)");
+}
+
+#[test]
+fn names_qualified_by_template_instances() {
+    let u = ok(
+        "template <typename T> struct Trait { typedef T type; static const uint size = 4; };
+        template <typename T> struct Outer { struct Inner { static const int k = 1; }; };
+        template <typename T> T zero() { typename Trait<T>::type z = 0; return z; }
+        void main() {
+            uint a = Trait<half>::size;
+            Trait<float>::type b = Outer<Trait<int> >::Inner::k;
+            return Outer<Outer<int>>::Inner::k;
+        }",
+    );
+    // `typename Trait<T>::type` declares a local of that type.
+    match &body(func(&u, "zero"))[0].kind {
+        StmtKind::Decl(d) => assert_eq!(type_name(&d.ty), "[Trait<T>]::type"),
+        other => panic!("not a declaration: {other:?}"),
+    }
+    assert_eq!(show(expr_of(&u, 0)), "[Trait<half>]::size");
+    match &body(func(&u, "main"))[1].kind {
+        // Without `typename`: `type` is a member type of some struct.
+        StmtKind::Decl(d) => assert_eq!(type_name(&d.ty), "[Trait<float>]::type"),
+        other => panic!("not a declaration: {other:?}"),
+    }
+    assert_eq!(show(expr_of(&u, 1)), "[Outer<Trait<int>>]::Inner::k");
+    assert_eq!(show(expr_of(&u, 2)), "[Outer<Outer<int>>]::Inner::k");
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod resources;
 mod stages;
 mod storage;
 mod sysvals;
+mod templates;
 
 pub fn options() -> Options {
     common::options_for("cs_6_0")
@@ -155,8 +156,14 @@ pub fn compile_valid(src: &str, envs: &[TargetEnv]) {
 pub fn compile_valid_words(src: &str, env: TargetEnv) -> Vec<u32> {
     let mut o = options();
     o.target_env = env;
+    compile_valid_words_with(src, &o)
+}
+
+/// [`compile_valid_words`] with options `o` (their target environment).
+pub fn compile_valid_words_with(src: &str, o: &Options) -> Vec<u32> {
+    let env = o.target_env;
     let (loader, path) = common::single_file(src);
-    let c = crate::compile(&path, &loader, &o);
+    let c = crate::compile(&path, &loader, o);
     let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
     let Some(a) = c.artifact.filter(|_| !c.diagnostics.has_errors()) else {
         panic!("compile failed for {env:?}:\n{text}");

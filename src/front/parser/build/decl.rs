@@ -232,6 +232,7 @@ impl ParseCtx<'_> {
         let FnParts {
             specs,
             name,
+            specialization,
             mut params,
             tail,
             body,
@@ -257,6 +258,7 @@ impl ParseCtx<'_> {
         Some(ast::Function {
             attrs,
             template,
+            specialization,
             modifiers: specs.modifiers,
             return_type: *specs.ty,
             name,
@@ -290,8 +292,19 @@ impl ParseCtx<'_> {
                 s.template = template;
                 vec![ast::Item::Struct(*s)]
             }
-            // A forward-declared template is declared by its definition.
-            Decl::Forward(_) if template.is_some() => vec![ast::Item::Empty(span)],
+            // `template<typename T> struct Trait;`: the primary template of
+            // specialisations, or a template defined later.
+            Decl::Forward(name) if template.is_some() => vec![ast::Item::Struct(ast::StructDecl {
+                attrs,
+                kind: ast::StructKind::Struct,
+                template,
+                specialization: None,
+                forward: true,
+                name: Some(name),
+                bases: Vec::new(),
+                members: Vec::new(),
+                span,
+            })],
             Decl::Forward(name) => vec![ast::Item::ForwardStruct(name, span)],
             f @ Decl::Function(_) => self
                 .function(attrs, template, f, span)
@@ -417,6 +430,9 @@ impl ParseCtx<'_> {
     }
 
     pub fn typedef_members(&self, t: TypedefOut) -> Vec<ast::StructMember> {
+        for td in &t.typedefs {
+            self.note_member_type(td.name.name);
+        }
         let mut v: Vec<ast::StructMember> = t
             .structs
             .into_iter()
@@ -591,6 +607,27 @@ impl ParseCtx<'_> {
             name,
             ty: *specs.ty,
             span,
+        }
+    }
+
+    /// `using type = half;` in a struct: a member typedef.
+    pub fn member_alias(
+        &self,
+        alias: (ast::Ident, Vec<ast::Attribute>, DeclSpecs),
+        span: Span,
+    ) -> ast::StructMember {
+        match self.alias(alias, span) {
+            ast::Using::Alias { name, ty, span, .. } => {
+                self.note_member_type(name.name);
+                ast::StructMember::Typedef(ast::Typedef {
+                    modifiers: ast::Modifiers::default(),
+                    ty,
+                    name,
+                    array: Vec::new(),
+                    span,
+                })
+            }
+            ast::Using::Namespace { span, .. } => ast::StructMember::Error(span),
         }
     }
 

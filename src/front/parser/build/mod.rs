@@ -98,6 +98,8 @@ pub enum Decl {
 pub struct FnParts {
     pub specs: DeclSpecs,
     pub name: ast::Path,
+    /// `<half>` in `template<> float f<half>(half x)`.
+    pub specialization: Option<Vec<ast::TemplateArg>>,
     pub params: Vec<ast::Param>,
     pub tail: FnTail,
     pub body: Option<ast::Block>,
@@ -169,9 +171,21 @@ impl ParseCtx<'_> {
         p
     }
 
+    /// The start of a name qualified by a template instance (`S<T>::`):
+    /// a path with no segments yet; the grammar pushes the names after it.
+    pub fn type_qualifier(&self, ty: ast::TypeSpec) -> ast::Path {
+        ast::Path {
+            global: false,
+            span: ty.span,
+            qualifier: Some(ast::TypeQualifier(Box::new(ty))),
+            segments: smallvec::SmallVec::new(),
+        }
+    }
+
     pub fn global_path(&self, id: ast::Ident, l: Loc) -> ast::Path {
         ast::Path {
             global: true,
+            qualifier: None,
             segments: smallvec::smallvec![id],
             span: sp(l, id.span.hi),
         }
