@@ -43,27 +43,33 @@ impl FunctionWriter<'_, '_> {
         } else {
             Scope::Invocation
         };
-        let memory_scope = self.scope(memory_scope);
+        self.emit_barrier(
+            execution.then_some(Scope::Workgroup),
+            memory_scope,
+            semantics,
+        )
+    }
+
+    /// `OpControlBarrier` with an execution scope, else `OpMemoryBarrier`.
+    fn emit_barrier(
+        &mut self,
+        execution: Option<Scope>,
+        memory: Scope,
+        semantics: MemorySemantics,
+    ) -> BackResult<()> {
+        let memory_scope = self.scope(memory);
         let semantics = self.w.const_u32(semantics.bits());
-        if execution {
-            let exec = self.scope(Scope::Workgroup);
-            self.emit_void(
-                Op::ControlBarrier,
-                vec![
-                    Operand::IdScope(exec),
-                    Operand::IdScope(memory_scope),
-                    Operand::IdMemorySemantics(semantics),
-                ],
-            )
-        } else {
-            self.emit_void(
-                Op::MemoryBarrier,
-                vec![
-                    Operand::IdScope(memory_scope),
-                    Operand::IdMemorySemantics(semantics),
-                ],
-            )
-        }
+        let mut operands = Vec::with_capacity(3);
+        let op = match execution {
+            Some(e) => {
+                operands.push(Operand::IdScope(self.scope(e)));
+                Op::ControlBarrier
+            }
+            None => Op::MemoryBarrier,
+        };
+        operands.push(Operand::IdScope(memory_scope));
+        operands.push(Operand::IdMemorySemantics(semantics));
+        self.emit_void(op, operands)
     }
 
     /// SM 6.8 `Barrier(…)`: the scopes and semantics sema computed.
@@ -78,28 +84,7 @@ impl FunctionWriter<'_, '_> {
         if memory == Scope::QueueFamily || semantics.contains(MemorySemantics::OUTPUT_MEMORY) {
             self.w.capability(Capability::VulkanMemoryModel);
         }
-        let memory_scope = self.scope(memory);
-        let semantics = self.w.const_u32(semantics.bits());
-        match execution {
-            Some(e) => {
-                let exec = self.scope(e);
-                self.emit_void(
-                    Op::ControlBarrier,
-                    vec![
-                        Operand::IdScope(exec),
-                        Operand::IdScope(memory_scope),
-                        Operand::IdMemorySemantics(semantics),
-                    ],
-                )
-            }
-            None => self.emit_void(
-                Op::MemoryBarrier,
-                vec![
-                    Operand::IdScope(memory_scope),
-                    Operand::IdMemorySemantics(semantics),
-                ],
-            ),
-        }
+        self.emit_barrier(execution, memory, semantics)
     }
 
     /// `Interlocked*` and buffer counters: scope Workgroup for groupshared,
