@@ -48,21 +48,36 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args.iter().map(|a| self.lower_arg(a)).collect()
     }
 
-    fn lower_arg(&mut self, a: &'a ast::Expr) -> Arg {
-        // A mesh output array passed to a helper's parameter of its kind:
-        // the helper writes the entry's outputs, so the argument is only a
-        // temporary for the `out` parameter.
+    /// The arguments of a call to user functions: as [`Self::lower_args`],
+    /// but a mesh output array may be passed on to a helper's parameter of
+    /// its kind (checked once the callee is chosen), which writes the
+    /// entry's outputs; the argument is then only a temporary for the `out`
+    /// parameter.
+    fn lower_user_call_args(&mut self, args: &'a [ast::Expr]) -> Vec<Arg> {
+        args.iter()
+            .map(|a| match self.mesh_output_arg(a) {
+                Some(arg) => arg,
+                None => self.lower_arg(a),
+            })
+            .collect()
+    }
+
+    fn mesh_output_arg(&mut self, a: &'a ast::Expr) -> Option<Arg> {
         if let ast::ExprKind::Name(path) = &a.kind
             && let Some(out) = self.mesh_output_named(path)
         {
             let place = self.temp_place(out.ty());
-            return Arg {
+            return Some(Arg {
                 val: Val::place(out.ty(), place, None),
                 span: a.span,
                 vertex: None,
                 mesh: Some(out.kind()),
-            };
+            });
         }
+        None
+    }
+
+    fn lower_arg(&mut self, a: &'a ast::Expr) -> Arg {
         Arg {
             val: self.expr(a),
             span: a.span,
@@ -181,7 +196,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         {
             return self.get_attribute_at_vertex(args, span);
         }
-        let a = self.lower_args(args);
+        let a = if cands.is_empty() {
+            self.lower_args(args)
+        } else {
+            self.lower_user_call_args(args)
+        };
         if let Some(ix) = self.s.index.as_deref_mut()
             && !cands.is_empty()
         {
