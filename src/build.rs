@@ -57,6 +57,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// One shader's compilation with the options it ran with, or why it could
+/// not run.
+type ShaderResult = Result<(Compilation, Options), String>;
+
 /// A set of shaders to compile, and the settings they share.
 #[derive(Clone, Debug, Default)]
 pub struct Build {
@@ -356,7 +360,7 @@ impl Build {
     }
 
     /// Compiles every shader, several at once; the results in shader order.
-    fn compile_all(&self) -> Vec<Result<(Compilation, Options), String>> {
+    fn compile_all(&self) -> Vec<ShaderResult> {
         let jobs = std::env::var("NUM_JOBS")
             .ok()
             .and_then(|n| n.parse().ok())
@@ -364,7 +368,7 @@ impl Build {
             .unwrap_or(1)
             .clamp(1, self.shaders.len().max(1));
         let next = AtomicUsize::new(0);
-        let results: Vec<Mutex<Option<Result<(Compilation, Options), String>>>> =
+        let results: Vec<Mutex<Option<ShaderResult>>> =
             self.shaders.iter().map(|_| Mutex::new(None)).collect();
         std::thread::scope(|scope| {
             for _ in 0..jobs {

@@ -290,11 +290,6 @@ impl SourceMap {
             .collect()
     }
 
-    /// The location of byte `offset` of `file`.
-    pub(crate) fn loc(&self, file: FileId, offset: u32) -> Loc {
-        Loc(self.file(file).base + offset)
-    }
-
     /// The span of bytes `range` of `file`.
     pub(crate) fn span(&self, file: FileId, range: Range<u32>) -> Span {
         let base = self.file(file).base;
@@ -378,6 +373,26 @@ impl SourceMap {
         }
         let f = &self.files[i - 1];
         (loc.0 - f.base <= f.text.len() as u32).then_some(FileId((i - 1) as u32))
+    }
+
+    /// The location of byte `offset` of `file` (for tests).
+    #[cfg(test)]
+    pub(crate) fn loc(&self, file: FileId, offset: u32) -> Loc {
+        Loc(self.file(file).base + offset)
+    }
+
+    /// "file:line:col" for a location, following expansions to their
+    /// spelling (for tests).
+    #[cfg(test)]
+    pub(crate) fn describe(&self, loc: Loc) -> String {
+        let s = self.spelling_span(Span::new(loc, loc));
+        match self.file_span(s) {
+            Some(fs) => {
+                let (l, c) = self.line_col(fs.file, fs.range.start);
+                format!("{}:{}:{}", self.file(fs.file).name, l, c)
+            }
+            None => "<unknown>".to_string(),
+        }
     }
 
     /// Follows an expansion location to the file span where its token was spelled.
@@ -513,18 +528,6 @@ impl SourceMap {
                 (d.name.as_str(), d.line as usize + line - from)
             }
             None => (f.name.as_str(), line),
-        }
-    }
-
-    /// "file:line:col" for a location (following expansions to their spelling).
-    pub(crate) fn describe(&self, loc: Loc) -> String {
-        let s = self.spelling_span(Span::new(loc, loc));
-        match self.file_span(s) {
-            Some(fs) => {
-                let (l, c) = self.line_col(fs.file, fs.range.start);
-                format!("{}:{}:{}", self.file(fs.file).name, l, c)
-            }
-            None => "<unknown>".to_string(),
         }
     }
 

@@ -336,11 +336,8 @@ fn write_outputs(
     };
     let out = cl.outputs.object.as_deref();
     match out {
-        Some(f) => {
-            if !r.write_file(f, &bytes) {
-                return false;
-            }
-        }
+        Some(f) if !r.write_file(f, &bytes) => return false,
+        Some(_) => {}
         // `--emit` asked for this: text, or binary SPIR-V to a pipe.
         None if cl.emit_given => {
             if options.emit == EmitKind::Spirv && terminal.stdout {

@@ -138,7 +138,7 @@ pub fn run(
             }
         }
         // A job whose thread could not start or died: a failure, said so.
-        for i in shown..jobs.len() {
+        for (i, job) in jobs.iter().enumerate().skip(shown) {
             failed += 1;
             let mut out = Output {
                 exit_code: 1,
@@ -146,10 +146,10 @@ pub fn run(
             };
             out.stderr = format!(
                 "{}: error: internal error: this job did not run\n",
-                label(i, &jobs[i], None)
+                label(i, job, None)
             )
             .into_bytes();
-            done(i, &jobs[i], out);
+            done(i, job, out);
         }
     });
     failed

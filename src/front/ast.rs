@@ -79,7 +79,7 @@ pub struct TranslationUnit {
 pub enum Item {
     /// A global variable declaration (possibly several declarators).
     Var(VarDecl),
-    Function(Function),
+    Function(Box<Function>),
     /// `struct`/`class`/`interface`, possibly followed by declarators
     /// (`struct S { … } s;` gives a `Struct` and a `Var` item).
     Struct(StructDecl),
@@ -91,21 +91,20 @@ pub enum Item {
     /// `#pragma` text passed on by the preprocessor (`pack_matrix(row_major)`).
     Pragma(Pragma),
     /// An effects-framework `technique`/`pass` block: parsed and ignored.
-    Technique(Span),
+    Technique,
     /// `struct S;`: the struct is defined later in the same scope (and
     /// may be named in declarations before that).
     ForwardStruct(Ident, Span),
     /// A `;` on its own.
-    Empty(Span),
+    Empty,
     /// A declaration that failed to parse (already diagnosed).
-    Error(Span),
+    Error,
 }
 
 #[derive(Clone, Debug)]
 pub struct Pragma {
     /// The text after `#pragma`, e.g. `pack_matrix(row_major)`.
     pub text: Symbol,
-    pub span: Span,
 }
 
 // ---------------------------------------------------------------------------
@@ -118,8 +117,6 @@ pub struct Attribute {
     /// `numthreads`, or `vk::binding` (namespace segments included).
     pub name: Path,
     pub args: Vec<Expr>,
-    /// Written with double brackets (C++11 style).
-    pub cxx11: bool,
     pub span: Span,
 }
 
@@ -272,12 +269,9 @@ pub enum TemplateParam {
         name: Ident,
         default: Option<TypeSpec>,
     },
-    /// `int N`, with an optional default value.
-    Value {
-        ty: TypeSpec,
-        name: Ident,
-        default: Option<Expr>,
-    },
+    /// `int N`, with an optional default value (the value's type is not
+    /// kept: every value parameter holds an integer constant).
+    Value { name: Ident, default: Option<Expr> },
 }
 
 // ---------------------------------------------------------------------------
@@ -394,11 +388,11 @@ pub struct StructDecl {
 #[derive(Clone, Debug)]
 pub enum StructMember {
     Field(VarDecl),
-    Method(Function),
+    Method(Box<Function>),
     Struct(StructDecl),
     Typedef(Typedef),
     Enum(EnumDecl),
-    Error(Span),
+    Error,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -444,7 +438,6 @@ pub struct EnumDecl {
 pub struct Namespace {
     pub name: Ident,
     pub items: Vec<Item>,
-    pub span: Span,
 }
 
 #[derive(Clone, Debug)]

@@ -76,23 +76,14 @@ impl<T> Range<T> {
             marker: PhantomData,
         }
     }
-    pub fn from_handles(first: Handle<T>, last_inclusive: Handle<T>) -> Self {
-        Range::new(first.index(), last_inclusive.index() + 1)
-    }
     pub fn is_empty(&self) -> bool {
         self.start >= self.end
-    }
-    pub fn len(&self) -> usize {
-        (self.end - self.start.min(self.end)) as usize
     }
     pub fn start_index(&self) -> usize {
         self.start as usize
     }
     pub fn end_index(&self) -> usize {
         self.end as usize
-    }
-    pub fn contains(&self, h: Handle<T>) -> bool {
-        (self.start as usize..self.end as usize).contains(&h.index())
     }
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = Handle<T>> + ExactSizeIterator + use<T> {
         (self.start as usize..self.end as usize).map(Handle::from_index)
@@ -169,9 +160,6 @@ impl<T> Arena<T> {
     pub fn len(&self) -> usize {
         self.data.len()
     }
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
-    }
     /// Drops the elements from `len` on (sema uses it to throw away code it
     /// lowered only to check it, such as unreachable statements).
     pub fn truncate(&mut self, len: usize) {
@@ -193,10 +181,6 @@ impl<T> Arena<T> {
     }
     pub fn get(&self, h: Handle<T>) -> Option<&T> {
         self.data.get(h.index())
-    }
-    /// The range of handles appended since the arena had `start` elements.
-    pub fn range_from(&self, start: usize) -> Range<T> {
-        Range::new(start, self.data.len())
     }
     pub fn handles(
         &self,
@@ -241,9 +225,6 @@ impl<T: Eq + Hash + Clone + fmt::Debug> fmt::Debug for UniqueArena<T> {
 }
 
 impl<T: Eq + Hash + Clone> UniqueArena<T> {
-    pub fn new() -> Self {
-        Self::default()
-    }
     /// Returns the handle of `value`, adding it if it is new.
     pub fn insert(&mut self, value: T) -> Handle<T> {
         if let Some(&h) = self.map.get(&value) {
@@ -259,9 +240,6 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
     }
     pub fn len(&self) -> usize {
         self.data.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
     }
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (Handle<T>, &T)> + ExactSizeIterator {
         self.data
@@ -288,13 +266,13 @@ mod tests {
         let h1 = a.append(11);
         assert_eq!(a[h0], 10);
         assert_eq!(a[h1], 11);
-        let r = a.range_from(1);
+        let r = Range::new(1, a.len());
         assert_eq!(r.iter().collect::<Vec<_>>(), vec![h1]);
         assert_eq!(std::mem::size_of::<Option<Handle<u8>>>(), 4);
     }
     #[test]
     fn unique_arena_dedups() {
-        let mut u = UniqueArena::new();
+        let mut u = UniqueArena::default();
         let a = u.insert("x");
         let b = u.insert("y");
         assert_eq!(u.insert("x"), a);

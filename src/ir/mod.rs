@@ -272,10 +272,6 @@ pub enum TypeInner {
     Sampler {
         comparison: bool,
     },
-    /// An image combined with a sampler (`[[vk::combinedImageSampler]]`).
-    SampledImage {
-        image: Handle<Type>,
-    },
     AccelerationStructure,
     /// The state of an inline ray query (`RayQuery<flags>`,
     /// OpTypeRayQueryKHR); only ever in a function-local variable.
@@ -402,7 +398,6 @@ pub enum Interpolation {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sampling {
-    Center,
     Centroid,
     Sample,
 }
@@ -613,7 +608,6 @@ pub enum MathFunction {
     FaceForward,
     Transpose,
     Determinant,
-    Ldexp,
     CountOneBits,
     ReverseBits,
     /// `firstbitlow`
@@ -628,11 +622,6 @@ pub enum MathFunction {
     Reciprocal,
     Degrees,
     Radians,
-    /// Extract bits (`BitFieldSExtract`/`BitFieldUExtract`): args value, offset, count.
-    ExtractBits,
-    InsertBits,
-    /// `msad4`
-    Msad4,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -920,13 +909,6 @@ pub enum AtomicFunction {
     Exchange,
     /// Compare and exchange; `compare` holds the comparator.
     CompareExchange,
-    /// `IncrementCounter` of Append/RW structured buffers.
-    Increment,
-    /// `DecrementCounter`/`Consume`. Like every atomic, the result is the
-    /// value before the operation; HLSL's `DecrementCounter` returns the
-    /// value after it, so sema subtracts one.
-    Decrement,
-    Load,
     Store,
 }
 
@@ -1300,17 +1282,6 @@ impl Function {
         self.expr_types.push(ty);
         self.expressions.append(expr)
     }
-    /// Appends an expression with its type and source span.
-    pub fn add_expression_at(
-        &mut self,
-        expr: Expression,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Handle<Expression> {
-        let h = self.add_expression(expr, ty);
-        self.set_expr_span(h, span);
-        h
-    }
     pub fn expr_type(&self, h: Handle<Expression>) -> Handle<Type> {
         self.expr_types[h.index()]
     }
@@ -1490,6 +1461,8 @@ impl Module {
     pub fn scalar_type(&mut self, scalar: Scalar) -> Handle<Type> {
         self.ty(TypeInner::Scalar(scalar))
     }
+    /// A test's shorthand for `ty(TypeInner::Vector { .. })`.
+    #[cfg(test)]
     pub fn vector_type(&mut self, size: u8, scalar: Scalar) -> Handle<Type> {
         self.ty(TypeInner::Vector { size, scalar })
     }

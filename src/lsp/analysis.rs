@@ -390,12 +390,16 @@ impl Symbol {
     }
 }
 
+/// What a [`Lazy`] builds its analysis from: the side table, the source
+/// map and the include directories.
+type LazyInputs = (Option<Index>, SourceMap, Vec<PathBuf>);
+
 /// A compilation's [`Analysis`], built when it is first asked for (or
 /// when the server is idle): a change publishes its diagnostics without
 /// waiting for it.
 pub struct Lazy {
     built: std::cell::OnceCell<std::rc::Rc<Analysis>>,
-    inputs: std::cell::RefCell<Option<(Option<Index>, SourceMap, Vec<PathBuf>)>>,
+    inputs: std::cell::RefCell<Option<LazyInputs>>,
 }
 
 impl Lazy {

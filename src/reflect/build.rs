@@ -302,7 +302,7 @@ impl<'a> Reflector<'a> {
                 v.sampling = match sampling {
                     Some(ir::Sampling::Centroid) => Some("centroid".to_string()),
                     Some(ir::Sampling::Sample) => Some("sample".to_string()),
-                    Some(ir::Sampling::Center) | None => None,
+                    None => None,
                 };
                 v.patch = patch;
             }
@@ -384,12 +384,6 @@ impl<'a> Reflector<'a> {
                 r.kind = kind;
                 r.image = Some(image);
                 r.access = access;
-                r.hlsl_type = Some(hlsl);
-            }
-            (_, TypeInner::SampledImage { image }) => {
-                let (_, img, _, hlsl) = self.image(*image)?;
-                r.kind = ResourceKind::CombinedImageSampler;
-                r.image = Some(img);
                 r.hlsl_type = Some(hlsl);
             }
             (_, TypeInner::Sampler { comparison }) => {
@@ -661,7 +655,6 @@ impl<'a> Reflector<'a> {
             ),
             TypeInner::Sampler { comparison: false } => "SamplerState".to_string(),
             TypeInner::Sampler { comparison: true } => "SamplerComparisonState".to_string(),
-            TypeInner::SampledImage { .. } => "combined image sampler".to_string(),
             TypeInner::AccelerationStructure => "RaytracingAccelerationStructure".to_string(),
             TypeInner::RayQuery => "RayQuery".to_string(),
             TypeInner::NodePayloadArray { payload, .. } => {

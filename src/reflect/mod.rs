@@ -194,6 +194,7 @@ pub struct EntryPoint {
     /// stream number.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub streams: Vec<Vec<String>>,
+    /// By location, then built-ins.
     pub inputs: Vec<StageVariable>,
     /// By location, then built-ins.
     pub outputs: Vec<StageVariable>,

@@ -16,8 +16,9 @@ use rustc_hash::FxHashMap;
 /// Drops repeated diagnostics (same code, message and labels) reported
 /// from index `from` on, keeping the first.
 pub(super) fn dedup_diagnostics(diags: &mut Diagnostics, from: usize) {
-    let mut seen: rustc_hash::FxHashSet<(&'static str, String, Vec<(Span, String)>)> =
-        Default::default();
+    // A diagnostic's code, message and labels.
+    type Key = (&'static str, String, Vec<(Span, String)>);
+    let mut seen: rustc_hash::FxHashSet<Key> = Default::default();
     let mut kept = Vec::with_capacity(diags.list.len());
     for (i, d) in std::mem::take(&mut diags.list).into_iter().enumerate() {
         if i >= from {
@@ -68,12 +69,9 @@ pub struct ParamSig<'a> {
     pub dir: Dir,
     pub default: Option<&'a ast::Expr>,
     pub precise: bool,
-    pub major: Option<bool>,
     pub interp: Option<ir::Interpolation>,
     pub sampling: Option<ir::Sampling>,
     pub semantic: Option<(Symbol, Span)>,
-    /// `uniform` parameter of an entry point.
-    pub uniform: bool,
     /// Geometry/mesh/hull parameter kinds that the interface needs.
     pub modifiers: ast::Modifiers,
     pub attrs: &'a [ast::Attribute],
@@ -238,7 +236,7 @@ pub enum GlobalKind {
     },
     /// A `$Globals` member before the block is built (index into
     /// `Sema::globals_members`).
-    PendingGlobal(GlobalsMemberId),
+    PendingGlobal,
     /// A `static` resource variable: another name for a resource, set by
     /// its initializer or an assignment (index into `Sema::res_paths`).
     ResAlias(Option<ResPathId>),

@@ -77,16 +77,6 @@ impl<'a> Sema<'a> {
     }
 }
 
-/// Lowers a parsed translation unit to IR for the entry point and stage
-/// that `options` name. Returns `None` when any error was reported.
-pub fn lower(
-    unit: &ast::TranslationUnit,
-    options: &Options,
-    diags: &mut Diagnostics,
-) -> Option<ir::Module> {
-    lower_indexed(unit, options, diags).0
-}
-
 /// [`lower`], and the side table of what names resolved to when
 /// `options.index` asks for it ([`index`]): that comes also when errors
 /// stop the module.

@@ -83,8 +83,7 @@ impl FunctionWriter<'_, '_> {
         Ok((img, dim, multisampled, class))
     }
 
-    /// An `OpSampledImage` of `image` and `sampler` (or the image itself
-    /// when it is already a combined image sampler).
+    /// An `OpSampledImage` of `image` and `sampler`.
     fn sampled_image(
         &mut self,
         image: Handle<Expression>,
@@ -92,7 +91,6 @@ impl FunctionWriter<'_, '_> {
     ) -> BackResult<Word> {
         let (img, img_ty) = self.handle_value(image)?;
         match self.image_inner(img_ty)? {
-            TypeInner::SampledImage { .. } => Ok(img),
             TypeInner::Image { .. } => {
                 let (s, _) = self.handle_value(sampler)?;
                 let image_ty = self.w.type_id(img_ty)?;

@@ -122,7 +122,7 @@ impl Writer<'_> {
                         self.decorate(id, Decoration::Sample, &[]);
                         self.capability(Capability::SampleRateShading);
                     }
-                    Some(ir::Sampling::Center) | None => {}
+                    None => {}
                 }
                 if patch {
                     self.decorate(id, Decoration::Patch, &[]);

@@ -54,7 +54,6 @@ mod glsl {
     pub const STEP: u32 = 48;
     pub const SMOOTH_STEP: u32 = 49;
     pub const FMA: u32 = 50;
-    pub const LDEXP: u32 = 53;
     pub const PACK_HALF_2X16: u32 = 58;
     pub const UNPACK_HALF_2X16: u32 = 62;
     pub const LENGTH: u32 = 66;
@@ -497,7 +496,6 @@ impl FunctionWriter<'_, '_> {
             M::FaceForward => return self.glsl(glsl::FACE_FORWARD, rt, &ids),
             M::Determinant => return self.glsl(glsl::DETERMINANT, rt, &ids),
             M::Transpose => return self.write_transpose(rt, first, arg0, ids[0]),
-            M::Msad4 => return Err(unsupported("msad4()")),
             _ => {}
         }
         let Some(result_scalar) = result.scalar() else {
@@ -593,7 +591,6 @@ impl FunctionWriter<'_, '_> {
             M::SmoothStep => glsl::SMOOTH_STEP,
             M::Degrees => glsl::DEGREES,
             M::Radians => glsl::RADIANS,
-            M::Ldexp => glsl::LDEXP,
             M::Sign => {
                 // HLSL sign() returns int: FSign, then convert.
                 if kind == K::Float && result_scalar.kind != K::Float {
@@ -611,15 +608,6 @@ impl FunctionWriter<'_, '_> {
                 let one = self.w.const_splat(scalar, size, 1);
                 return self.arith(Op::FDiv, ty, &[one, args[0]]);
             }
-            M::ExtractBits => {
-                let op = if kind == K::Sint {
-                    Op::BitFieldSExtract
-                } else {
-                    Op::BitFieldUExtract
-                };
-                return self.arith(op, ty, args);
-            }
-            M::InsertBits => return self.arith(Op::BitFieldInsert, ty, args),
             M::PackHalf => return self.pack_half(ty, args[0], size),
             M::UnpackHalf => return self.unpack_half(ty, args[0], size),
             M::Dot
@@ -631,8 +619,7 @@ impl FunctionWriter<'_, '_> {
             | M::Refract
             | M::FaceForward
             | M::Determinant
-            | M::Transpose
-            | M::Msad4 => return Err(internal(format!("{fun:?} is not component-wise"))),
+            | M::Transpose => return Err(internal(format!("{fun:?} is not component-wise"))),
         };
         if kind == K::Bool {
             return Err(internal(format!("{fun:?} of booleans")));

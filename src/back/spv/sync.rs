@@ -132,7 +132,6 @@ impl FunctionWriter<'_, '_> {
             }
             A::Add => Op::AtomicIAdd,
             A::Exchange => Op::AtomicExchange,
-            A::Load => Op::AtomicLoad,
             A::Store => Op::AtomicStore,
             _ if float => {
                 return Err(unsupported(format!("atomic {fun:?} on floats")));
@@ -146,8 +145,6 @@ impl FunctionWriter<'_, '_> {
             A::Max if scalar.kind == ScalarKind::Sint => Op::AtomicSMax,
             A::Max => Op::AtomicUMax,
             A::CompareExchange => Op::AtomicCompareExchange,
-            A::Increment => Op::AtomicIIncrement,
-            A::Decrement => Op::AtomicIDecrement,
         };
         let mut operands = vec![
             Operand::IdRef(p),
@@ -167,7 +164,6 @@ impl FunctionWriter<'_, '_> {
                 operands.push(Operand::IdRef(v));
                 operands.push(Operand::IdRef(c));
             }
-            A::Increment | A::Decrement | A::Load => {}
             _ => {
                 let v = value_id(self)?;
                 operands.push(Operand::IdRef(v));

@@ -393,7 +393,6 @@ impl<'a> Writer<'a> {
                     earlier(shared)?;
                 }
             }
-            TypeInner::SampledImage { image } => earlier(*image)?,
             TypeInner::Struct { members, .. } => {
                 for m in members {
                     earlier(m.ty)?;
@@ -448,10 +447,6 @@ impl<'a> Writer<'a> {
                 class,
             } => self.image_type(*dim, *arrayed, *multisampled, *sampled, *class)?,
             TypeInner::Sampler { .. } => self.spv_type(SpvType::Sampler),
-            TypeInner::SampledImage { image } => {
-                let image = self.type_id(*image)?;
-                self.spv_type(SpvType::SampledImage { image })
-            }
             TypeInner::AccelerationStructure => {
                 self.acceleration_structure_capabilities();
                 self.spv_type(SpvType::AccelerationStructure)

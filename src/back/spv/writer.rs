@@ -240,7 +240,14 @@ impl<'a> Writer<'a> {
         for ep in &self.ir.entry_points {
             let (entry, modes) = self.write_entry_point(ep)?;
             entry_points.push(entry);
-            execution_modes.extend(modes);
+            // A mode belongs to the entry point's function: entry points
+            // that share one function state it once (SPIR-V forbids a
+            // mode twice on one entry point, such as LocalSize).
+            for m in modes {
+                if !execution_modes.contains(&m) {
+                    execution_modes.push(m);
+                }
+            }
         }
         self.debug_entry_points();
 

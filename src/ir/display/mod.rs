@@ -272,7 +272,7 @@ fn binding_to_string(b: &Binding) -> String {
             match sampling {
                 Some(Sampling::Centroid) => s.push_str(" centroid"),
                 Some(Sampling::Sample) => s.push_str(" sample"),
-                Some(Sampling::Center) | None => {}
+                None => {}
             }
             if *patch {
                 s.push_str(" patch");
@@ -447,9 +447,6 @@ impl Names {
             }
             TypeInner::Sampler { comparison: false } => "sampler".into(),
             TypeInner::Sampler { comparison: true } => "sampler_cmp".into(),
-            TypeInner::SampledImage { image } => {
-                format!("sampled_image<{}>", self.type_name(module, *image))
-            }
             TypeInner::AccelerationStructure => "accel".into(),
             TypeInner::RayQuery => "ray_query".into(),
             TypeInner::NodePayloadArray {

@@ -171,14 +171,6 @@ impl<'m> Validator<'m> {
                     .iter()
                     .position(|m| !earlier(m.ty))
                     .map(|i| format!("struct member {i} type is not an earlier type")),
-                TypeInner::SampledImage { image } => match module.types.iter().nth(image.index()) {
-                    Some((_, t))
-                        if earlier(*image) && matches!(t.inner, TypeInner::Image { .. }) =>
-                    {
-                        None
-                    }
-                    _ => Some("sampled image of a non-image type".into()),
-                },
                 TypeInner::Pointer { base, .. } if !earlier(*base) => {
                     Some("pointer base is not an earlier type".into())
                 }

@@ -219,21 +219,16 @@ impl FunctionValidator<'_, '_> {
                 }
             }
             E::ImageSample { image, sampler, .. } => {
-                let img_ok = matches!(
-                    self.handle_inner(*image),
-                    TypeInner::Image { .. } | TypeInner::SampledImage { .. }
-                );
-                let smp_ok = matches!(self.handle_inner(*sampler), TypeInner::Sampler { .. })
-                    || matches!(self.handle_inner(*image), TypeInner::SampledImage { .. });
+                let img_ok = matches!(self.handle_inner(*image), TypeInner::Image { .. });
+                let smp_ok = matches!(self.handle_inner(*sampler), TypeInner::Sampler { .. });
                 (!(img_ok && smp_ok)).then(|| "sample needs an image and a sampler".into())
             }
             E::ImageLoad { image, .. }
             | E::ImageQuery { image, .. }
-            | E::ImageTexelPointer { image, .. } => (!matches!(
-                self.handle_inner(*image),
-                TypeInner::Image { .. } | TypeInner::SampledImage { .. }
-            ))
-            .then(|| "operand is not an image".into()),
+            | E::ImageTexelPointer { image, .. } => {
+                (!matches!(self.handle_inner(*image), TypeInner::Image { .. }))
+                    .then(|| "operand is not an image".into())
+            }
             E::SparseTexelsResident { .. } => {
                 (*r != TypeInner::Scalar(Scalar::BOOL)).then(|| "result must be bool".into())
             }
@@ -459,16 +454,7 @@ pub fn math_arity(fun: MathFunction) -> usize {
         | M::Dot
         | M::Cross
         | M::Distance
-        | M::Reflect
-        | M::Ldexp => 2,
-        M::Clamp
-        | M::Fma
-        | M::Mix
-        | M::SmoothStep
-        | M::Refract
-        | M::FaceForward
-        | M::ExtractBits
-        | M::Msad4 => 3,
-        M::InsertBits => 4,
+        | M::Reflect => 2,
+        M::Clamp | M::Fma | M::Mix | M::SmoothStep | M::Refract | M::FaceForward => 3,
     }
 }

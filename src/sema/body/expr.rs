@@ -523,7 +523,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     ..Val::expr(info.ty, h)
                 }
             }
-            GlobalKind::PendingGlobal(_) | GlobalKind::Error => Val::error(),
+            GlobalKind::PendingGlobal | GlobalKind::Error => Val::error(),
         }
     }
 

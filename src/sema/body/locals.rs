@@ -370,7 +370,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             });
             let (_, v) = self.lower_initializer(ty, init);
             if let Some(h) = self.value(&v) {
-                let h = self.to_memory(h, ty, irt);
+                let h = self.stored_value(h, ty, irt);
                 self.stmt(ir::Statement::Store {
                     pointer: ptr,
                     value: h,

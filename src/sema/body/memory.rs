@@ -11,7 +11,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Converts a value loaded from memory of IR type `mem` (the type of
     /// `h`) to the value type of `ty` (bools stored as uint, laid-out
     /// structs and arrays rebuilt member by member).
-    pub fn from_memory(
+    pub fn loaded_value(
         &mut self,
         h: ir::Handle<ir::Expression>,
         ty: TyId,
@@ -25,7 +25,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// Converts a value of the value type of `ty` to memory type `mem`.
-    pub fn to_memory(
+    pub fn stored_value(
         &mut self,
         h: ir::Handle<ir::Expression>,
         ty: TyId,
@@ -200,7 +200,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// The element value from a 4-vector texel.
-    pub fn from_texel(
+    pub fn texel_element(
         &mut self,
         v4: ir::Handle<ir::Expression>,
         elem: TyId,
@@ -212,16 +212,5 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Ty::Vector(_, n) => self.swizzle_value(v4, v4t, &[0, 1, 2, 3][..n as usize]),
             _ => self.swizzle_value(v4, v4t, &[0]),
         }
-    }
-
-    /// A value of the element type widened to the 4-vector a texel write
-    /// takes (OpImageWrite accepts fewer components for storage images, so
-    /// scalars and small vectors are written as they are).
-    pub fn to_texel(
-        &mut self,
-        v: ir::Handle<ir::Expression>,
-        _elem: TyId,
-    ) -> ir::Handle<ir::Expression> {
-        v
     }
 }

@@ -16,10 +16,9 @@ pub mod place;
 pub mod stmt;
 pub mod worklist;
 
-use super::body::place::{Place, Val, ValKind};
+use super::body::place::{Place, Val};
 use super::decl::ast_scan::Writes;
 use super::types::consteval::{ConstVal, Konst};
-use super::types::resolve::Env;
 use super::types::scope::{FuncDeclId, ScopeId, TypeEntry};
 use super::types::{self, Sc, TyId};
 use super::{Dir, ParamSig, ReadOnly, Sema, TArg};
@@ -194,14 +193,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.fb.body.finish()
     }
 
-    /// The environment for resolving names here.
-    pub fn env(&self) -> Env<'_> {
-        Env {
-            scope: self.fb.scope,
-            locals: Some(&self.fb.locals),
-        }
-    }
-
     // --- emission --------------------------------------------------------
 
     /// Appends an expression of IR type `ty`. A zero value is evaluated
@@ -216,11 +207,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         } else {
             self.fb.body.add(e, ty)
         }
-    }
-
-    /// Closes the current run of expressions with an `Emit`.
-    pub fn flush(&mut self) {
-        self.fb.body.flush();
     }
 
     pub fn stmt(&mut self, s: ir::Statement) {
@@ -746,9 +732,4 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         block(self.fb.body.current())
     }
-}
-
-/// The kind of an error value, for readability.
-pub fn is_error(v: &Val) -> bool {
-    matches!(v.kind, ValKind::Error)
 }

@@ -5,10 +5,10 @@
 //! element selections.
 
 use crate::ir;
+use crate::sema::ReadOnly;
 use crate::sema::body::FnCtx;
 use crate::sema::types::consteval::{ConstVal, Konst};
 use crate::sema::types::{self, Sc, Ty, TyId};
-use crate::sema::{ReadOnly, types::scope::FuncDeclId};
 use crate::span::Span;
 
 /// Something assignable.
@@ -74,8 +74,6 @@ pub enum ValKind {
     /// A scalar constant not yet materialised (literals adapt to context).
     Const(Konst),
     Place(Place),
-    /// A function name (only callable).
-    Funcs(Vec<FuncDeclId>),
     /// A resource known at compile time (interned in `Sema::res`);
     /// names and members holding one materialise it where it is used.
     Res(crate::sema::ResPathId),
@@ -158,11 +156,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Literal constants become `int`/`float`. `None` for errors and void.
     pub fn value(&mut self, v: &Val) -> Option<ir::Handle<ir::Expression>> {
         match &v.kind {
-            ValKind::Error
-            | ValKind::Void
-            | ValKind::Funcs(_)
-            | ValKind::Res(_)
-            | ValKind::Agg(_) => None,
+            ValKind::Error | ValKind::Void | ValKind::Res(_) | ValKind::Agg(_) => None,
             ValKind::Expr(h) => Some(*h),
             ValKind::Const(k) => {
                 let sc = match self.s.types.get(v.ty) {
@@ -190,11 +184,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         match p {
             Place::Ptr { ptr, mem, .. } => {
                 let loaded = self.add(ir::Expression::Load { pointer: *ptr }, *mem);
-                Some(self.from_memory(loaded, ty))
+                Some(self.loaded_value(loaded, ty))
             }
             Place::Texel { image, coord, elem } => {
                 let v4 = self.image_read(*image, *coord, *elem);
-                Some(self.from_texel(v4, *elem))
+                Some(self.texel_element(v4, *elem))
             }
             Place::Swizzle {
                 base,
@@ -390,18 +384,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     pub fn write_place(&mut self, p: &Place, ty: TyId, value: ir::Handle<ir::Expression>) {
         match p {
             Place::Ptr { ptr, mem, .. } => {
-                let v = self.to_memory(value, ty, *mem);
+                let v = self.stored_value(value, ty, *mem);
                 self.stmt(ir::Statement::Store {
                     pointer: *ptr,
                     value: v,
                 });
             }
-            Place::Texel { image, coord, elem } => {
-                let v = self.to_texel(value, *elem);
+            Place::Texel { image, coord, .. } => {
+                // OpImageWrite takes the element as it is: storage images
+                // accept fewer components than four.
                 self.stmt(ir::Statement::ImageStore {
                     image: *image,
                     coordinate: *coord,
-                    value: v,
+                    value,
                 });
             }
             Place::Swizzle {
@@ -432,7 +427,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                                 sir,
                             )
                         };
-                        let v = self.to_memory(one, sty, *mem);
+                        let v = self.stored_value(one, sty, *mem);
                         self.stmt(ir::Statement::Store {
                             pointer: *ptr,
                             value: v,
@@ -459,7 +454,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                             },
                             cptr_ty,
                         );
-                        let v = self.to_memory(comp, sty, mem_comp);
+                        let v = self.stored_value(comp, sty, mem_comp);
                         self.stmt(ir::Statement::Store {
                             pointer: cp,
                             value: v,

@@ -227,16 +227,16 @@ impl<'a> Sema<'a> {
                 }
             }
             let mut cur = end;
-            for i in 0..specs.len() {
-                if specs[i].offset.is_none() {
+            for spec in specs.iter_mut() {
+                if spec.offset.is_none() {
                     let (l, off, _) = self.layouts.place_member(
                         &mut self.types,
                         &mut self.module,
-                        &specs[i],
+                        spec,
                         rule,
                         cur,
                     );
-                    specs[i].offset = Some(off);
+                    spec.offset = Some(off);
                     cur = off + l.size;
                 }
             }

@@ -508,7 +508,7 @@ impl<'a> Sema<'a> {
                 .note("`-fvk-bind-globals N M` sets the binding of $Globals"),
             );
         }
-        let idx = self.res.globals_members.push(GlobalsMember {
+        self.res.globals_members.push(GlobalsMember {
             global: self.decls.globals.next_id(),
             name: d.name.name,
             ty,
@@ -519,7 +519,7 @@ impl<'a> Sema<'a> {
         if self.res.globals_block_order.is_none() {
             self.res.globals_block_order = Some(self.res.decls.len());
         }
-        info.kind = GlobalKind::PendingGlobal(idx);
+        info.kind = GlobalKind::PendingGlobal;
         info.read_only = Some(ReadOnly::Uniform(span));
         self.new_global(info, scope, d.name);
     }

@@ -110,7 +110,7 @@ impl<'a> Sema<'a> {
             ast::Item::Using(u) => self.declare_using(u, &Env::at(scope), scope, None),
             ast::Item::Pragma(p) => self.pragma(p),
             ast::Item::ForwardStruct(name, span) => self.forward_struct(*name, *span, scope),
-            ast::Item::Technique(_) | ast::Item::Empty(_) | ast::Item::Error(_) => {}
+            ast::Item::Technique | ast::Item::Empty | ast::Item::Error => {}
         }
     }
 
@@ -307,7 +307,6 @@ impl<'a> Sema<'a> {
         let escope = self.scopes.add(scope, ScopeKind::Enum, Some(name));
         let ty = self.types.add_enum(EnumInfo {
             name,
-            scoped: ed.scoped,
             underlying,
             values: Vec::new(),
             scope: escope,
@@ -503,7 +502,7 @@ impl<'a> Sema<'a> {
                 ast::StructMember::Enum(ed) => {
                     self.declare_enum(ed, &env, sscope, None);
                 }
-                ast::StructMember::Error(_) => {}
+                ast::StructMember::Error => {}
             }
         }
         self.types.struct_info_mut(sid).complete = true;
@@ -521,7 +520,6 @@ impl<'a> Sema<'a> {
     ) -> Option<(TyId, crate::sema::types::StructId, ScopeId)> {
         let sscope = self.scopes.add(scope, ScopeKind::Namespace, Some(name));
         let ty = self.types.add_struct(StructInfo {
-            name,
             display,
             base: None,
             fields: Vec::new(),
@@ -927,11 +925,9 @@ impl<'a> Sema<'a> {
                 dir: st.dir.unwrap_or(Dir::In),
                 default: p.default.as_ref(),
                 precise: st.precise,
-                major: st.major.map(|(m, _)| m).or(base.major),
                 interp: st.interp,
                 sampling: st.sampling,
                 semantic: p.annotations.semantic.map(|s| (s.name, s.span)),
-                uniform: st.uniform.is_some(),
                 modifiers: p.modifiers.clone(),
                 attrs: &p.attrs,
                 span: p.span,

@@ -441,8 +441,10 @@ impl<'a> Sema<'a> {
         use spirv::Capability as C;
         use spirv::ExecutionMode as EM;
         const EARLY_LATE: &str = "SPV_AMD_shader_early_and_late_fragment_tests";
+        // An attribute, its execution modes, capabilities and extensions.
+        type Row<'t> = (&'t str, &'t [EM], &'t [C], &'t [&'t str]);
         #[rustfmt::skip]
-        let table: &[(&str, &[EM], &[C], &[&str])] = &[
+        let table: &[Row] = &[
             ("earlydepthstencil", &[EM::EarlyFragmentTests], &[], &[]),
             ("vk::post_depth_coverage", &[EM::PostDepthCoverage],
                 &[C::SampleMaskPostDepthCoverage], &["SPV_KHR_post_depth_coverage"]),

@@ -8,10 +8,10 @@ use crate::diag::codes;
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
+use crate::sema::Sema;
 use crate::sema::body::place::{Place, Val, ValKind};
 use crate::sema::body::{FnCtx, LocalSym, LocalVar};
-use crate::sema::types::{self, Ty, TyId};
-use crate::sema::{ReadOnly, Sema};
+use crate::sema::types::TyId;
 use crate::span::Span;
 use std::collections::VecDeque;
 
@@ -385,17 +385,5 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             kind: ValKind::Agg(members),
             read_only: None,
         }
-    }
-}
-
-/// The read-only reason of a resource alias's contents.
-pub fn alias_read_only(types: &types::Types, ty: TyId) -> Option<ReadOnly> {
-    let mut t = ty;
-    while let Ty::Array(e, _) = types.get(t) {
-        t = *e;
-    }
-    match types.get(t) {
-        Ty::Resource(k, _) if k.is_rw() => None,
-        _ => Some(ReadOnly::Resource(crate::sema::body::place::NO_SPAN)),
     }
 }

@@ -271,7 +271,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     }
                     let v4 = self.image_load(image, coord, level, sample, offset, elem_ty, status);
                     self.tag_span(v4, span);
-                    let h = self.from_texel(v4, elem_ty);
+                    let h = self.texel_element(v4, elem_ty);
                     Val::expr(elem_ty, h)
                 }
                 "CalculateLevelOfDetail" | "CalculateLevelOfDetailUnclamped" if !rw && !ms => {
@@ -369,7 +369,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     }
                     let _ = rw;
                     let v4 = self.image_load(image, i, None, None, None, elem_ty, status);
-                    let h = self.from_texel(v4, elem_ty);
+                    let h = self.texel_element(v4, elem_ty);
                     Val::expr(elem_ty, h)
                 }
                 "GetDimensions" => self.texture_dims(obj, kind, args, span),

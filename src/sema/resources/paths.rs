@@ -281,7 +281,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     (Some(self.i32_lit(0)), None)
                 };
                 let v4 = self.image_load(image, coord, level, sample, None, elem_ty, None);
-                let h = self.from_texel(v4, elem_ty);
+                let h = self.texel_element(v4, elem_ty);
                 Val::expr(elem_ty, h)
             }
             ResKind::TexelBuffer { rw } => {
@@ -300,7 +300,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     );
                 }
                 let v4 = self.image_load(image, index, None, None, None, elem_ty, None);
-                let h = self.from_texel(v4, elem_ty);
+                let h = self.texel_element(v4, elem_ty);
                 Val::expr(elem_ty, h)
             }
             _ => self.error(

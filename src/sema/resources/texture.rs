@@ -59,7 +59,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             },
             sit,
         );
-        for i in 0..n as usize {
+        for (i, out) in outs.iter().enumerate().take(n as usize) {
             let c = if n == 1 {
                 size
             } else {
@@ -72,7 +72,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     u,
                 )
             };
-            self.write_out(&outs[i], c, types::UINT);
+            self.write_out(out, c, types::UINT);
         }
         let u = self.s.ir_ty(types::UINT);
         // The sample count or the level count follows the dimensions.
@@ -250,7 +250,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if depth_ref.is_some() || gather.is_some() {
             return Ok(Val::expr(result_ty, h));
         }
-        let r = self.from_texel(h, elem);
+        let r = self.texel_element(h, elem);
         Ok(Val::expr(elem, r))
     }
 
@@ -475,7 +475,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let _ = span;
         let (level, sample) = if ms { (None, Some(s)) } else { (Some(s), None) };
         let v4 = self.image_load(image, c, level, sample, None, elem_ty, None);
-        let h = self.from_texel(v4, elem_ty);
+        let h = self.texel_element(v4, elem_ty);
         Val::expr(elem_ty, h)
     }
 

@@ -76,14 +76,6 @@ impl Konst {
             ConstVal::Float(f) => f != 0.0,
         }
     }
-    /// A non-negative integer that fits `u32` (array sizes, counts).
-    pub fn as_u32(self) -> Option<u32> {
-        match self.v {
-            ConstVal::Int(i) => u32::try_from(i).ok(),
-            ConstVal::Bool(b) => Some(b as u32),
-            ConstVal::Float(_) => None,
-        }
-    }
 
     /// Converts to `to` as an HLSL conversion does (float→int truncates
     /// toward zero, saturating; int→bool compares with zero).

@@ -120,34 +120,12 @@ impl Sc {
             (K::Float, _) => Sc::F32,
         }
     }
-    /// The same kind at another width.
-    pub fn with_width(self, width: u8) -> Sc {
-        match (self.kind(), width) {
-            (ScKind::Bool, _) => Sc::Bool,
-            (ScKind::Sint, 2) => Sc::I16,
-            (ScKind::Sint, 8) => Sc::I64,
-            (ScKind::Sint, _) => Sc::I32,
-            (ScKind::Uint, 2) => Sc::U16,
-            (ScKind::Uint, 8) => Sc::U64,
-            (ScKind::Uint, _) => Sc::U32,
-            (ScKind::Float, 2) => Sc::F16,
-            (ScKind::Float, 8) => Sc::F64,
-            (ScKind::Float, _) => Sc::F32,
-        }
-    }
     /// The unsigned type of the same width (for `asuint`, counters…).
     pub fn to_unsigned(self) -> Sc {
         match self.concrete().width() {
             2 => Sc::U16,
             8 => Sc::U64,
             _ => Sc::U32,
-        }
-    }
-    pub fn to_signed(self) -> Sc {
-        match self.concrete().width() {
-            2 => Sc::I16,
-            8 => Sc::I64,
-            _ => Sc::I32,
         }
     }
     pub fn name(self) -> &'static str {
@@ -273,15 +251,6 @@ impl ResKind {
             self,
             ResKind::StructuredBuffer
                 | ResKind::RWStructuredBuffer
-                | ResKind::AppendStructuredBuffer
-                | ResKind::ConsumeStructuredBuffer
-        )
-    }
-    /// RW/Append/Consume structured buffers have an associated counter.
-    pub fn has_counter(self) -> bool {
-        matches!(
-            self,
-            ResKind::RWStructuredBuffer
                 | ResKind::AppendStructuredBuffer
                 | ResKind::ConsumeStructuredBuffer
         )
@@ -446,7 +415,6 @@ impl Field {
 /// A struct (or class or interface) type.
 #[derive(Clone, Debug)]
 pub struct StructInfo {
-    pub name: Symbol,
     /// The name with template arguments, for diagnostics and IR names.
     pub display: String,
     /// The base struct (DXC makes it member 0 of the struct).
@@ -470,7 +438,6 @@ impl StructInfo {
     /// or methods (built-in structs).
     pub fn global(name: &str, fields: Vec<Field>, span: Span) -> StructInfo {
         StructInfo {
-            name: Symbol::intern(name),
             display: name.to_string(),
             base: None,
             fields,
@@ -487,7 +454,6 @@ impl StructInfo {
 #[derive(Clone, Debug)]
 pub struct EnumInfo {
     pub name: Symbol,
-    pub scoped: bool,
     pub underlying: Sc,
     pub values: Vec<(Symbol, i64)>,
     /// The scope of its values (named `E::V` when scoped).
@@ -703,9 +669,6 @@ impl Types {
     }
     pub fn is_scalar(&self, ty: TyId) -> bool {
         matches!(self.get(ty), Ty::Scalar(_) | Ty::Enum(_))
-    }
-    pub fn is_error(&self, ty: TyId) -> bool {
-        ty == ERROR
     }
     pub fn is_resource(&self, ty: TyId) -> bool {
         match self.get(ty) {

@@ -22,12 +22,6 @@ pub struct Env<'e> {
 }
 
 impl<'e> Env<'e> {
-    pub fn global() -> Env<'static> {
-        Env {
-            scope: GLOBAL_SCOPE,
-            locals: None,
-        }
-    }
     pub fn at(scope: ScopeId) -> Env<'static> {
         Env {
             scope,

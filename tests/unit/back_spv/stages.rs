@@ -154,7 +154,7 @@ fn fragment_interface_and_execution_modes() {
         (Some(Interpolation::Flat), None),
         (Some(Interpolation::NoPerspective), Some(Sampling::Centroid)),
         (None, Some(Sampling::Sample)),
-        (Some(Interpolation::Perspective), Some(Sampling::Center)),
+        (Some(Interpolation::Perspective), None),
     ]
     .into_iter()
     .enumerate()

@@ -96,7 +96,7 @@ fn deep_braces_are_an_error_not_a_crash() {
                 .map(|i| match i {
                     Item::Var(_) => "var",
                     Item::Function(_) => "fn",
-                    Item::Error(_) => "error",
+                    Item::Error => "error",
                     _ => "other",
                 })
                 .collect::<Vec<_>>()

@@ -177,10 +177,11 @@ fn compute_module() -> ir::Module {
     let gc = f.global(counter, counter_ptr);
     let cp = f.index(gc, 0, int_ptr);
     let slot = f.add(Expression::AtomicResult, i32_ty);
+    let one = f.lit(Literal::I32(1), i32_ty);
     f.stmt(Statement::Atomic {
         pointer: cp,
-        fun: AtomicFunction::Increment,
-        value: None,
+        fun: AtomicFunction::Add,
+        value: Some(one),
         compare: None,
         result: Some(slot),
     });

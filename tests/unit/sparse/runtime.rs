@@ -993,8 +993,8 @@ fn texture_probe_expectations() {
     let c00 = colour(0, Some(Tile::new(0, 0, 0))).map(|b| f32::from(b) / 255.0);
     let straddle = find("SampleLevel bilinear lod 0 at (127+0.5,64+0) straddling");
     assert_eq!(straddle.mapped, 0);
-    for c in 0..4 {
-        assert!((straddle.value[c] - c00[c] / 2.0).abs() < 1e-6);
+    for (v, c) in straddle.value.iter().zip(c00) {
+        assert!((v - c / 2.0).abs() < 1e-6);
     }
     assert_eq!(find("just inside bound").mapped, 1);
     let corner = find("corner of");

@@ -245,7 +245,7 @@ impl<'a> Writer<'a> {
         &mut self,
         name: &str,
         decl: Span,
-        signature: Option<(Option<Handle<ir::Type>>, Vec<Handle<ir::Type>>)>,
+        signature: Option<Signature>,
     ) -> Option<Word> {
         let key = (name.to_string(), decl);
         if let Some(&id) = self.debug.as_ref()?.functions.get(&key) {
@@ -338,9 +338,10 @@ impl<'a> Writer<'a> {
 
 /// The result and parameter types of a function (pointers for `out`
 /// parameters: their debug type is the pointee's).
-pub(super) fn function_signature(
-    f: &ir::Function,
-) -> (Option<Handle<ir::Type>>, Vec<Handle<ir::Type>>) {
+/// A function's result type (none for `void`) and parameter types.
+pub(super) type Signature = (Option<Handle<ir::Type>>, Vec<Handle<ir::Type>>);
+
+pub(super) fn function_signature(f: &ir::Function) -> Signature {
     (
         f.result.as_ref().map(|r| r.ty),
         f.arguments.iter().map(|a| a.ty).collect(),

@@ -195,10 +195,7 @@ impl Writer<'_> {
     }
 
     /// `DebugTypeFunction` of a signature (`void` for an unknown one).
-    pub(super) fn debug_function_type(
-        &mut self,
-        signature: Option<(Option<Handle<ir::Type>>, Vec<Handle<ir::Type>>)>,
-    ) -> Word {
+    pub(super) fn debug_function_type(&mut self, signature: Option<super::Signature>) -> Word {
         let flags = self.const_u32(table::flags::PUBLIC);
         let (result, params) = signature.unwrap_or_default();
         let result = match result.and_then(|r| self.debug_type(r)) {

@@ -308,7 +308,7 @@ impl ParseCtx<'_> {
             Decl::Forward(name) => vec![ast::Item::ForwardStruct(name, span)],
             f @ Decl::Function(_) => self
                 .function(attrs, template, f, span)
-                .map(ast::Item::Function)
+                .map(|f| ast::Item::Function(Box::new(f)))
                 .into_iter()
                 .collect(),
         }
@@ -555,7 +555,7 @@ impl ParseCtx<'_> {
             "effects `technique` blocks are ignored",
             "this technique has no effect",
         );
-        ast::Item::Technique(span)
+        ast::Item::Technique
     }
 
     pub fn attribute(
@@ -568,7 +568,6 @@ impl ParseCtx<'_> {
         let a = ast::Attribute {
             name,
             args,
-            cxx11,
             span: if cxx11 { body_span } else { span },
         };
         if crate::front::attributes::support(&a).is_none() {
@@ -627,7 +626,7 @@ impl ParseCtx<'_> {
                     span,
                 })
             }
-            ast::Using::Namespace { span, .. } => ast::StructMember::Error(span),
+            ast::Using::Namespace { .. } => ast::StructMember::Error,
         }
     }
 

@@ -117,7 +117,7 @@ pub struct TypedefOut {
 pub enum CbMember {
     Var(ast::VarDecl),
     Struct(ast::StructDecl),
-    Function(ast::Function),
+    Function(Box<ast::Function>),
     None,
 }
 

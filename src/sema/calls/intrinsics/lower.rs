@@ -31,6 +31,11 @@ fn is_vector_fn(f: M) -> bool {
     )
 }
 
+/// An operation on one row of matrix operands: the rows and the row's IR
+/// type give the row's result.
+type RowOp<'f, C> = dyn FnMut(&mut C, &[ir::Handle<ir::Expression>], ir::Handle<ir::Type>) -> ir::Handle<ir::Expression>
+    + 'f;
+
 impl<'s, 'a> FnCtx<'s, 'a> {
     pub(super) fn lower_intrinsic(
         &mut self,
@@ -133,11 +138,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         &mut self,
         ret: TyId,
         vals: &[ir::Handle<ir::Expression>],
-        f: &mut dyn FnMut(
-            &mut Self,
-            &[ir::Handle<ir::Expression>],
-            ir::Handle<ir::Type>,
-        ) -> ir::Handle<ir::Expression>,
+        f: &mut RowOp<'_, Self>,
     ) -> ir::Handle<ir::Expression> {
         if let Ty::Matrix(sc, r, c) = *self.s.types.get(ret) {
             let mut rows = Vec::with_capacity(r as usize);
@@ -371,7 +372,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let ret = r.ret;
         let t0 = r.params.first().copied().unwrap_or(ret);
         match c {
-            Custom::Identity => Val::expr(ret, vals[0]),
             Custom::Abs => {
                 if self
                     .s

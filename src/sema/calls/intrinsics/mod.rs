@@ -27,8 +27,6 @@ pub struct Resolved {
     pub overload: &'static Overload,
     /// The type of each parameter.
     pub params: Vec<TyId>,
-    /// The type of each slot.
-    pub slots: [TyId; 4],
     pub ret: TyId,
 }
 
@@ -150,7 +148,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Resolved {
                 overload: ov,
                 params,
-                slots,
                 ret,
             },
             cost,

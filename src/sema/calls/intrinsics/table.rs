@@ -101,7 +101,6 @@ pub enum Custom {
     Modf,
     Sincos,
     Clip,
-    Identity,
     Interlocked(&'static str),
     Length,
     Normalize,
