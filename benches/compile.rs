@@ -9,8 +9,8 @@
 //! without criterion's statistics).
 
 use criterion::{Criterion, criterion_group};
+use hlslc::MemoryLoader;
 use hlslc::options::{Profile, RegisterClass, TargetEnv};
-use hlslc::source::MemoryLoader;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 

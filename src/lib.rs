@@ -81,10 +81,8 @@ pub(crate) mod sema;
 pub mod source;
 pub(crate) mod span;
 
+pub use front::loader::{CachingLoader, DiskLoader, FileLoader, MemoryLoader};
 pub use options::Options;
-/// `crate::cx_env!` for sema's files, without exporting it.
-pub(crate) use sema::body::cx_env;
-pub use source::{DiskLoader, FileLoader, MemoryLoader};
 
 use diag::Diagnostics;
 use source::SourceMap;
@@ -180,18 +178,9 @@ impl Artifact {
     /// `options.reflect` asks for it (the `spirv` words must be set).
     pub(crate) fn add_reflection(&mut self, module: &ir::Module, options: &Options) {
         if options.reflect {
-            self.reflection = Some(reflect::reflect(module, options, &self.spirv));
+            let view = options.reflect_options();
+            self.reflection = Some(reflect::reflect(module, &view, &self.spirv));
         }
-    }
-}
-
-/// The preprocessor options that `options` implies: `-D`, `-I` and the
-/// macros DXC predefines for the profile.
-pub(crate) fn preprocess_options(options: &Options) -> front::preprocess::PreprocessOptions {
-    front::preprocess::PreprocessOptions {
-        defines: options.defines.clone(),
-        include_dirs: options.include_dirs.clone(),
-        predefined: front::preprocess::predefined_macros(options),
     }
 }
 
@@ -227,7 +216,7 @@ fn parse(
     let parsed = front::parse_program(
         path,
         loader,
-        &preprocess_options(options),
+        &options.preprocess_options(),
         &mut sm,
         &mut diags,
     );
@@ -267,10 +256,14 @@ pub fn check(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compila
     }
     let (parsed, sm, mut diags) = parse(path, loader, options);
     let index = if !diags.has_errors() {
-        sema::check(&parsed.unit, options, &mut diags)
+        sema::check(&parsed.unit, &options.sema_options(), &mut diags)
     } else if options.index {
         // Being edited: the recovered text is still indexed (see `compile`).
-        sema::check(&parsed.unit, options, &mut Diagnostics::new())
+        sema::check(
+            &parsed.unit,
+            &options.sema_options(),
+            &mut Diagnostics::new(),
+        )
     } else {
         None
     };
@@ -293,7 +286,7 @@ pub fn preprocess_to_string(
     let pp = front::preprocess::preprocess(
         path,
         loader,
-        &preprocess_options(options),
+        &options.preprocess_options(),
         &mut sm,
         &mut diags,
     );
@@ -324,12 +317,13 @@ pub(crate) fn compile_to_ir(
     }
     let (parsed, sm, mut diags) = parse(path, loader, options);
     let (module, index) = if !diags.has_errors() {
-        sema::lower_indexed(&parsed.unit, options, &mut diags)
+        sema::lower_indexed(&parsed.unit, &options.sema_options(), &mut diags)
     } else if options.index {
         // The text is being edited: what the parser recovered is still
         // indexed, for completion and hover, without sema's complaints
         // about a half-written program.
-        let (_, index) = sema::lower_indexed(&parsed.unit, options, &mut Diagnostics::new());
+        let view = options.sema_options();
+        let (_, index) = sema::lower_indexed(&parsed.unit, &view, &mut Diagnostics::new());
         (None, index)
     } else {
         (None, None)
@@ -370,7 +364,7 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
     let Some(mut module) = module else {
         return c;
     };
-    passes::run(&mut module, options, &mut c.diagnostics);
+    passes::run(&mut module, &options.pipeline_options(), &mut c.diagnostics);
     if c.diagnostics.has_errors() {
         return c;
     }
@@ -382,22 +376,7 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
         });
         return c;
     }
-    let back_options = back::spv::Options {
-        target_env: options.target_env,
-        debug_names: true,
-        entry_point_name: options.entrypoint_name.clone(),
-        invert_y: options.invert_y,
-        dx_position_w: options.dx_position_w,
-        spv_reflect: options.spv_reflect,
-        nv_ray_tracing: options
-            .allowed_extensions
-            .iter()
-            .any(|e| e == "SPV_NV_ray_tracing")
-            && !options
-                .allowed_extensions
-                .iter()
-                .any(|e| e == "SPV_KHR_ray_tracing"),
-    };
+    let back_options = options.writer_options();
     // `-Zi`: NonSemantic.Shader.DebugInfo.100, resolved through the
     // source map.
     let debug = options.debug_info.nonsemantic().map(|with_source| {

@@ -8,10 +8,11 @@
 
 #![no_main]
 
+use hlslc::DiskLoader;
 use hlslc::batch::{self, Terminal};
 use hlslc::diag::{self, Diagnostic, DiagnosticFormat};
 use hlslc::options::CommandLine;
-use hlslc::source::{DiskLoader, SourceMap};
+use hlslc::source::SourceMap;
 use std::ffi::OsString;
 use std::io::Write;
 

@@ -13,3 +13,4 @@ mod common;
 mod diag_ui;
 mod editor;
 mod samples;
+mod tidy;

@@ -6,7 +6,7 @@
 use hlslc::Compilation;
 use hlslc::diag::DiagnosticFormat;
 use hlslc::options::TargetEnv;
-use hlslc::source::MemoryLoader;
+use hlslc::MemoryLoader;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

@@ -3,9 +3,10 @@
 //! prints on stdout and stderr in buffers, so that a batch can print each
 //! job's output whole and in order.
 
+use crate::FileLoader;
 use crate::diag::{self, Diagnostic, DiagnosticFormat, Severity};
 use crate::options::{Action, CommandLine, EmitKind};
-use crate::source::{FileLoader, SourceMap};
+use crate::source::SourceMap;
 use crate::{Artifact, Compilation};
 use codespan_reporting::term::termcolor::{Ansi, NoColor, WriteColor};
 use std::path::{Path, PathBuf};

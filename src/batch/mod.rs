@@ -35,7 +35,7 @@ pub use driver::{Output, Terminal};
 pub use words::{expand_response_files, split_jobs, split_words};
 
 use crate::options::CommandLine;
-use crate::source::{CachingLoader, DiskLoader, FileLoader};
+use crate::{CachingLoader, DiskLoader, FileLoader};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;

@@ -9,7 +9,7 @@
 //! ignoring them would give SPIR-V that means something else.
 
 use crate::front::ast;
-use crate::options::Stage;
+use crate::ir::Stage;
 
 /// What hlslc does with a known attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,11 +8,13 @@
 pub mod ast;
 pub mod attributes;
 pub mod lexer;
+pub mod loader;
 pub mod parser;
 pub mod preprocess;
 
 use crate::diag::Diagnostics;
-use crate::source::{FileLoader, SourceMap};
+use crate::source::SourceMap;
+use loader::FileLoader;
 use std::path::{Path, PathBuf};
 
 /// The result of running the front end.

@@ -166,10 +166,11 @@ impl<T> Arena<T> {
         self.data.truncate(len);
     }
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (Handle<T>, &T)> + ExactSizeIterator {
-        self.data
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (Handle::from_index(i), v))
+        self.data.iter().enumerate().map(|(i, v)| {
+            #[cfg(test)]
+            super::visit::work::visit();
+            (Handle::from_index(i), v)
+        })
     }
     pub fn iter_mut(
         &mut self,
@@ -192,12 +193,16 @@ impl<T> Arena<T> {
 impl<T> std::ops::Index<Handle<T>> for Arena<T> {
     type Output = T;
     fn index(&self, h: Handle<T>) -> &T {
+        #[cfg(test)]
+        super::visit::work::visit();
         &self.data[h.index()]
     }
 }
 
 impl<T> std::ops::IndexMut<Handle<T>> for Arena<T> {
     fn index_mut(&mut self, h: Handle<T>) -> &mut T {
+        #[cfg(test)]
+        super::visit::work::visit();
         &mut self.data[h.index()]
     }
 }

@@ -12,9 +12,11 @@
 //! the tests build through it too.
 //!
 //! [`FunctionBuilder`] is a `Body` with the module at hand, for writing IR
-//! by hand: tests of passes and of the backend build modules with it
-//! instead of going through sema. It infers result types for the common
-//! operations and builds structured statements from closures.
+//! by hand: tests of the passes and the IR build modules with it instead of
+//! going through sema. It infers result types for the common operations
+//! and builds structured statements from closures. (The backend's tests
+//! build functions before their module, with every type given: their
+//! builder, in `tests/unit/back_spv`, is a `Body` too.)
 
 use super::*;
 
@@ -135,17 +137,7 @@ impl Body {
     /// Whether the current block ends in a return, break, continue or kill
     /// (so what follows is unreachable).
     pub fn terminated(&self) -> bool {
-        self.current().last().is_some_and(|s| {
-            matches!(
-                s,
-                Statement::Return { .. }
-                    | Statement::Break
-                    | Statement::Continue
-                    | Statement::Kill
-                    | Statement::EmitMeshTasks { .. }
-                    | Statement::EndHit { .. }
-            )
-        })
+        self.current().last().is_some_and(Statement::ends_block)
     }
 
     /// Drops the expressions from index `len` on (which no statement may

@@ -39,7 +39,7 @@ mod transport;
 
 pub(crate) use config::Settings;
 
-use crate::source::FileLoader;
+use crate::FileLoader;
 use crate::{Compilation, Options};
 use convert::ByFile;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};

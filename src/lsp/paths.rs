@@ -1,7 +1,7 @@
 //! File URIs and paths, and the file loader that overlays open documents on
 //! the disk.
 
-use crate::source::{DiskLoader, FileLoader};
+use crate::{DiskLoader, FileLoader};
 use rustc_hash::FxHashMap;
 use std::path::{Component, Path, PathBuf};
 

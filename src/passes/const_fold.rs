@@ -60,7 +60,7 @@ impl FoldOptions {
     pub fn from_pipeline(o: &super::PipelineOptions) -> Self {
         FoldOptions {
             env: FloatEnv {
-                flush_f32_denormals: o.denorm == Some(crate::options::DenormMode::Ftz),
+                flush_f32_denormals: o.denorm == Some(crate::passes::DenormMode::Ftz),
             },
             fold_branches: o.opt_level >= 1,
         }

@@ -24,7 +24,7 @@
 use super::PipelineOptions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::*;
-use crate::options::DenormMode;
+use crate::passes::DenormMode;
 use spirv::{Capability, ExecutionMode};
 
 const EXTENSION: &str = "SPV_KHR_float_controls";
@@ -118,8 +118,8 @@ pub fn run(module: &mut Module, options: &PipelineOptions, diags: &mut Diagnosti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::TargetEnv;
     use crate::ir::build::{FunctionBuilder, add_compute_entry};
-    use crate::options::TargetEnv;
 
     fn module() -> Module {
         let mut m = Module::default();

@@ -298,16 +298,7 @@ fn stores_in(
                 }
             }
         }
-        if stop_at_terminator
-            && matches!(
-                s,
-                Statement::Break
-                    | Statement::Continue
-                    | Statement::Return { .. }
-                    | Statement::Kill
-                    | Statement::EndHit { .. }
-            )
-        {
+        if stop_at_terminator && s.ends_block() {
             break;
         }
     }

@@ -145,17 +145,10 @@ impl<'a> Cx<'a> {
         self.body.open();
         rw.enter_block(self);
         for s in old {
-            let terminator = matches!(
-                s,
-                Statement::Break
-                    | Statement::Continue
-                    | Statement::Return { .. }
-                    | Statement::Kill
-                    | Statement::EmitMeshTasks { .. }
-                    | Statement::EndHit { .. }
-            );
+            #[cfg(test)]
+            crate::ir::visit::work::visit();
             self.statement(rw, s);
-            if terminator {
+            if s.ends_block() {
                 // Anything after it in this block is unreachable.
                 break;
             }
@@ -196,16 +189,7 @@ impl<'a> Cx<'a> {
                 match rw.constant_condition(self, condition) {
                     Some(taken) => {
                         let b = self.block(rw, if taken { accept } else { reject });
-                        let ends = matches!(
-                            b.last(),
-                            Some(
-                                Statement::Break
-                                    | Statement::Continue
-                                    | Statement::Return { .. }
-                                    | Statement::Kill
-                                    | Statement::EndHit { .. }
-                            )
-                        );
+                        let ends = b.last().is_some_and(Statement::ends_block);
                         if ends {
                             // Keep the rest of this block out of reach
                             // behind a scope of its own.

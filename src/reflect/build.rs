@@ -3,10 +3,10 @@
 use super::names::*;
 use super::words::{Summary, summarize};
 use super::*;
+use crate::ir::Stage;
 use crate::ir::{
     self, AddressSpace, ArraySize, Handle, ImageClass, ImageDim, Scalar, ScalarKind, TypeInner,
 };
-use crate::options::{LayoutRule, Options, Stage};
 
 /// Nesting deeper than this (arrays of structs of arrays…) is not described
 /// further; real shaders stay far below it, and it keeps reflection of a
@@ -14,7 +14,7 @@ use crate::options::{LayoutRule, Options, Stage};
 const MAX_DEPTH: u32 = 64;
 
 /// Reflects `module`, which the backend wrote as `spirv` with `options`.
-pub fn reflect(module: &ir::Module, options: &Options, spirv: &[u32]) -> Reflection {
+pub fn reflect(module: &ir::Module, options: &ReflectOptions, spirv: &[u32]) -> Reflection {
     let words = summarize(spirv);
     // The buffer each counter belongs to.
     let mut counter_owner = vec![None; module.globals.len()];
@@ -59,14 +59,8 @@ pub fn reflect(module: &ir::Module, options: &Options, spirv: &[u32]) -> Reflect
         schema: SCHEMA_VERSION,
         target_env: target_env_name(options.target_env).to_string(),
         spirv_version: format!("{major}.{minor}"),
-        profile: options.profile.map(|p| p.to_string()),
-        layout_rule: match options.layout {
-            LayoutRule::Relaxed => "relaxed",
-            LayoutRule::Dx => "dx",
-            LayoutRule::Gl => "gl",
-            LayoutRule::Scalar => "scalar",
-        }
-        .to_string(),
+        profile: options.profile.clone(),
+        layout_rule: options.layout_rule.to_string(),
         capabilities: words.capabilities,
         extensions: words.extensions,
         entry_points,
@@ -155,12 +149,12 @@ impl<'a> Reflector<'a> {
         index: usize,
         ep: &ir::EntryPoint,
         words: &Summary,
-        options: &Options,
+        options: &ReflectOptions,
     ) -> EntryPoint {
         // The backend writes the entry points in IR order.
         let spv = words.entry_points.get(index);
         let name = spv.map_or_else(
-            || options.entrypoint_name.clone().unwrap_or(ep.name.clone()),
+            || options.entry_point_name.clone().unwrap_or(ep.name.clone()),
             |(_, n)| n.clone(),
         );
         let execution_modes = spv.map_or_else(Vec::new, |(id, _)| words.modes_of(*id));

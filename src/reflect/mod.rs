@@ -131,6 +131,22 @@ pub(crate) use build::reflect;
 
 use serde::{Deserialize, Serialize};
 
+/// What reflection says of the compilation besides the module: the
+/// command line's part of the JSON.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ReflectOptions {
+    /// `-fspv-target-env=`, named in `"target_env"` (and giving the SPIR-V
+    /// version when no words were written).
+    pub target_env: crate::ir::TargetEnv,
+    /// `-T`, as written (`"profile"`).
+    pub profile: Option<String>,
+    /// The `-fvk-use-*-layout` rule: `relaxed`, `dx`, `gl` or `scalar`.
+    pub layout_rule: &'static str,
+    /// `-fspv-entrypoint-name=`, the entry point's name when the SPIR-V
+    /// does not say it.
+    pub entry_point_name: Option<String>,
+}
+
 /// The version of the schema written in `"schema"`.
 pub const SCHEMA_VERSION: u32 = 1;
 

@@ -4,8 +4,8 @@
 use crate::ir::{AddressSpace, ImageDim, ImageFormat, Scalar};
 
 /// The `-fspv-target-env=` spelling.
-pub(super) fn target_env_name(env: crate::options::TargetEnv) -> &'static str {
-    use crate::options::TargetEnv as E;
+pub(super) fn target_env_name(env: crate::ir::TargetEnv) -> &'static str {
+    use crate::ir::TargetEnv as E;
     match env {
         E::Vulkan1_0 => "vulkan1.0",
         E::Vulkan1_1 => "vulkan1.1",

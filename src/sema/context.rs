@@ -9,7 +9,8 @@ use crate::diag::{Code, Diagnostic, Diagnostics, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
-use crate::options::{Options, Stage};
+use crate::ir::Stage;
+use crate::sema::options::SemaOptions;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
 
@@ -325,7 +326,7 @@ pub struct ResourceDecl {
     /// `[[vk::counter_binding(n)]]`
     pub counter_binding: Option<u32>,
     /// The register class the resource type implies (auto shift).
-    pub class: crate::options::RegisterClass,
+    pub class: crate::sema::options::RegisterClass,
     /// For a counter: the resource it counts (index into `resources`).
     pub counter_of: Option<ResourceId>,
     pub span: Span,
@@ -672,7 +673,7 @@ impl Worklist {
 /// it reaches is grouped by role: the types and scopes, the declarations,
 /// the resource registry, the entry point, the worklist of bodies.
 pub struct Sema<'a> {
-    pub opts: &'a Options,
+    pub opts: &'a SemaOptions,
     /// The stage `-T` names.
     pub stage: Stage,
     diags: &'a mut Diagnostics,
@@ -690,13 +691,13 @@ pub struct Sema<'a> {
     pub work: Worklist,
     /// Module constants of zero values, by type.
     zero_consts: FxHashMap<ir::Handle<ir::Type>, ir::Handle<ir::Expression>>,
-    /// The code-intelligence side table, when `Options::index` asks for
+    /// The code-intelligence side table, when `SemaOptions::index` asks for
     /// it (`sema::index`).
     pub index: Option<Box<super::index::Recorder>>,
 }
 
 impl<'a> Sema<'a> {
-    pub fn new(opts: &'a Options, diags: &'a mut Diagnostics, stage: Stage) -> Self {
+    pub fn new(opts: &'a SemaOptions, diags: &'a mut Diagnostics, stage: Stage) -> Self {
         Sema {
             opts,
             stage,
@@ -705,7 +706,7 @@ impl<'a> Sema<'a> {
             types: Types::new(),
             scopes: Scopes::new(),
             layouts: Layouts::default(),
-            decls: Decls::new(opts.matrix_layout == crate::options::MatrixLayout::RowMajor),
+            decls: Decls::new(opts.matrix_layout == crate::sema::options::MatrixLayout::RowMajor),
             res: ResourceRegistry::default(),
             entry: EntryState::default(),
             work: Worklist::default(),

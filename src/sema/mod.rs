@@ -25,6 +25,7 @@ pub mod context;
 pub mod decl;
 pub mod entry;
 pub mod index;
+pub mod options;
 pub mod resources;
 pub mod table;
 pub mod types;
@@ -34,14 +35,15 @@ pub use context::*;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::ast;
 use crate::ir;
-use crate::options::{Options, Stage};
+use crate::ir::Stage;
+use crate::sema::options::SemaOptions;
 
 /// Checks a parsed translation unit as a library, reporting every semantic
 /// error and keeping no IR: see [`entry::library::check`]. Gives the side
 /// table of what names resolved to when `options.index` asks for it.
 pub fn check(
     unit: &ast::TranslationUnit,
-    options: &Options,
+    options: &SemaOptions,
     diags: &mut Diagnostics,
 ) -> Option<index::Index> {
     entry::library::check(unit, options, diags)
@@ -52,7 +54,7 @@ impl<'a> Sema<'a> {
     /// phases, shared by compiling and library checking.
     fn declared(
         unit: &'a ast::TranslationUnit,
-        options: &'a Options,
+        options: &'a SemaOptions,
         diags: &'a mut Diagnostics,
         stage: Stage,
     ) -> Self {
@@ -82,7 +84,7 @@ impl<'a> Sema<'a> {
 /// stop the module.
 pub fn lower_indexed(
     unit: &ast::TranslationUnit,
-    options: &Options,
+    options: &SemaOptions,
     diags: &mut Diagnostics,
 ) -> (Option<ir::Module>, Option<index::Index>) {
     let errors_before = diags.error_count();

@@ -2,7 +2,7 @@
 //! files), the shared cache of lexed files, job outputs.
 
 use crate::batch::{Job, Terminal, expand_response_files, split_jobs, split_words};
-use crate::source::{CachingLoader, FileLoader};
+use crate::{CachingLoader, FileLoader};
 use std::cell::RefCell;
 use std::path::Path;
 

@@ -388,7 +388,7 @@ fn long_sources_continue_in_debug_source_continued() {
     let (c, module) = crate::compile_to_ir(Path::new(LIGHTS), &common::RootedLoader, &options);
     let mut module = module.expect("the sample lowers");
     let mut diags = crate::diag::Diagnostics::new();
-    crate::passes::run(&mut module, &options, &mut diags);
+    crate::passes::run(&mut module, &options.pipeline_options(), &mut diags);
     let mut input = crate::back::spv::DebugInput::new(&c.source_map, true, String::new());
     input.max_string_bytes = 100;
     let back = crate::back::spv::Options {

@@ -7,9 +7,10 @@
 //! it published before answering that request is the complete effect of
 //! the step.
 
+use crate::FileLoader;
 use crate::diag::{Diagnostic as HlslDiagnostic, Diagnostics, codes};
 use crate::lsp::{CompileFn, compile_document, serve};
-use crate::source::{FileLoader, SourceMap};
+use crate::source::SourceMap;
 use crate::{Compilation, Options};
 use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
 use lsp_types::{Diagnostic, NumberOrString, Position, PublishDiagnosticsParams, Range};

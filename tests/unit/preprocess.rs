@@ -3,10 +3,9 @@
 
 use crate::diag::Diagnostics;
 use crate::front::lexer::{PpToken, Token, flags};
-use crate::front::preprocess::{
-    PreprocessOptions, Preprocessed, predefined_macros, preprocess, tokens_to_text,
-};
-use crate::source::{FileLoader, MemoryLoader, SourceMap};
+use crate::front::preprocess::{PreprocessOptions, Preprocessed, preprocess, tokens_to_text};
+use crate::source::SourceMap;
+use crate::{FileLoader, MemoryLoader};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -1056,7 +1055,7 @@ fn predefined(profile: &str, f: impl FnOnce(&mut crate::Options)) -> PreprocessO
         ..Default::default()
     };
     f(&mut o);
-    crate::preprocess_options(&o)
+    o.preprocess_options()
 }
 
 #[test]
@@ -1091,7 +1090,7 @@ dxc
     let r = run_files(&[("main.hlsl", probe)], &predefined("as_6_5", |_| {}));
     assert_eq!(r.text(), "14 6 5 2021 1 1 1 0 amplification dxc");
     // Without a profile, no target stage (and no stage matches).
-    let m = predefined_macros(&crate::Options::default());
+    let m = crate::Options::default().preprocess_options().predefined;
     assert!(m.iter().all(|(n, _)| n != "__SHADER_TARGET_STAGE"));
     assert!(
         m.iter()

@@ -147,7 +147,7 @@ const FUSED: u32 = 0x3380_0000;
 
 /// Compiles the kernel at `level` (in-process, no tools).
 pub fn compile(level: u8) -> Vec<u32> {
-    let mut loader = crate::source::MemoryLoader::new();
+    let mut loader = crate::MemoryLoader::new();
     loader.add("fma.hlsl", KERNEL);
     let options = crate::Options {
         profile: crate::options::Profile::parse("cs_6_0"),

@@ -455,7 +455,7 @@ fn folded_stores(src: &str, level: u8) -> Vec<Option<u32>> {
         );
     };
     let mut d = Diagnostics::new();
-    crate::passes::run(&mut m, &o, &mut d);
+    crate::passes::run(&mut m, &o.pipeline_options(), &mut d);
     assert!(!d.has_errors(), "{:?}", d.list);
     let n = values().len();
     let mut out = vec![None; 4 * n * n];

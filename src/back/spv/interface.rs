@@ -6,8 +6,8 @@
 use super::types::storage_class;
 use super::writer::Writer;
 use super::{BackResult, internal};
+use crate::ir::Stage;
 use crate::ir::{self, AddressSpace, Handle, ScalarKind, TypeInner};
-use crate::options::Stage;
 use rspirv::dr::{Instruction, Operand};
 use spirv::{
     BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, Op, StorageClass, Word,

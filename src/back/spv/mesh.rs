@@ -8,8 +8,8 @@
 use super::function::FunctionWriter;
 use super::writer::Writer;
 use super::{BackResult, internal};
+use crate::ir::Stage;
 use crate::ir::{Expression, Handle};
-use crate::options::Stage;
 use rspirv::dr::Operand;
 use spirv::{Capability, ExecutionModel, Op};
 

@@ -40,7 +40,7 @@ pub use debug::DebugInput;
 
 use crate::diag::{Diagnostic, codes};
 use crate::ir;
-use crate::options::TargetEnv;
+use crate::ir::TargetEnv;
 
 /// What the backend needs to know beyond the IR.
 #[derive(Clone, Debug, Default)]

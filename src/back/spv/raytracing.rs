@@ -6,8 +6,8 @@
 use super::function::FunctionWriter;
 use super::writer::Writer;
 use super::{BackResult, internal};
+use crate::ir::Stage;
 use crate::ir::{self, AddressSpace, Expression, Handle, RayOperation, RayQueryValue, RayStorage};
-use crate::options::Stage;
 use rspirv::dr::Operand;
 use spirv::{Capability, ExecutionModel, Op, StorageClass, Word};
 

@@ -18,26 +18,25 @@
 //! (`#define`, `#undef`, the macro table), `expand.rs` (invocation,
 //! substitution, `#`, `##`, built-in macros), `include.rs` (search paths,
 //! file cache, `#pragma once` and include guards), `expr.rs` (`#if`
-//! arithmetic), `predefined.rs` (DXC's predefined macros), `text.rs` (`-P`
-//! output).
+//! arithmetic), `text.rs` (`-P` output). The macros DXC predefines for
+//! the profile come in [`PreprocessOptions::predefined`].
 
 mod define;
 mod directive;
 mod expand;
 mod expr;
 mod include;
-mod predefined;
 mod shared;
 mod text;
 
-pub use predefined::predefined_macros;
 pub use shared::LexCache;
 pub use text::tokens_to_text;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::lexer::{PpToken, RawToken, Token, flags};
+use crate::front::loader::FileLoader;
 use crate::intern::Symbol;
-use crate::source::{ExpansionId, FileId, FileLoader, SourceMap};
+use crate::source::{ExpansionId, FileId, SourceMap};
 use crate::span::Span;
 use define::{MacroDef, MacroEntry};
 use rustc_hash::FxHashMap;

@@ -20,7 +20,7 @@ pub(super) struct Lexed {
 }
 
 /// Lexed files shared by compiles on any number of threads (see
-/// [`crate::source::CachingLoader`]). Holds each file's text, tokens and
+/// [`crate::CachingLoader`]). Holds each file's text, tokens and
 /// lex problems; a file whose text changed is lexed again.
 #[derive(Default)]
 pub struct LexCache {

@@ -201,7 +201,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 .lookup(self.fb.scope, path.last().name)
                 .cloned()
         } else {
-            let s = self.s.resolve_scope_path(path, &crate::cx_env!(self))?;
+            let s = self
+                .s
+                .resolve_scope_path(path, &crate::sema::body::cx_env!(self))?;
             self.s.scopes.lookup_in(s, path.last().name).cloned()
         };
         let Some(Sym::Global(g)) = sym else {
@@ -245,8 +247,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return vc;
         }
         let vector_cond = !self.s.types.is_scalar(vc.ty);
-        if vector_cond || self.s.opts.hlsl_version < 2021 {
-            if vector_cond && self.s.opts.hlsl_version >= 2021 {
+        if vector_cond || !self.s.opts.hlsl_2021 {
+            if vector_cond && self.s.opts.hlsl_2021 {
                 return self.error(
                     codes::BAD_OPERANDS,
                     "the condition of `?:` must be a scalar in HLSL 2021",

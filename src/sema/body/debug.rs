@@ -11,7 +11,7 @@ use crate::span::Span;
 impl<'s, 'a> FnCtx<'s, 'a> {
     /// Whether source-level debug information is asked for.
     pub fn debug_info(&self) -> bool {
-        self.s.opts.debug_info.nonsemantic().is_some()
+        self.s.opts.debug_info
     }
 
     fn debug(&mut self, info: ir::DebugInfo) {

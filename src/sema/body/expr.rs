@@ -144,7 +144,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.expr(b)
             }
             E::Cast(ts, x) => {
-                let t = self.s.resolve_type(ts, &crate::cx_env!(self)).ty;
+                let t = self
+                    .s
+                    .resolve_type(ts, &crate::sema::body::cx_env!(self))
+                    .ty;
                 if let E::InitList(items) = &x.kind {
                     let (_, v) = self.init_list(t, items, x.span);
                     return v;
@@ -176,7 +179,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "type unknown",
             ),
             E::SizeOfType(ts) => {
-                let t = self.s.resolve_type(ts, &crate::cx_env!(self)).ty;
+                let t = self
+                    .s
+                    .resolve_type(ts, &crate::sema::body::cx_env!(self))
+                    .ty;
                 let n = self.s.value_size(t);
                 Val::konst(
                     types::UINT,
@@ -278,7 +284,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             self.s.scopes.lookup(self.fb.scope, last.name).cloned()
         } else {
-            match self.s.resolve_scope_path(path, &crate::cx_env!(self)) {
+            match self
+                .s
+                .resolve_scope_path(path, &crate::sema::body::cx_env!(self))
+            {
                 Some(s) => match self.s.scopes.lookup_in(s, last.name).cloned() {
                     Some(sym) => Some(sym),
                     None => {

@@ -20,7 +20,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args: &'a [ast::Expr],
         span: Span,
     ) -> Val {
-        let t = self.s.resolve_type(ts, &crate::cx_env!(self)).ty;
+        let t = self
+            .s
+            .resolve_type(ts, &crate::sema::body::cx_env!(self))
+            .ty;
         if t == types::ERROR {
             for a in args {
                 let _ = self.expr(a);

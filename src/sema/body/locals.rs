@@ -42,12 +42,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         } else {
-            self.s.resolve_type(&vd.ty, &crate::cx_env!(self))
+            self.s
+                .resolve_type(&vd.ty, &crate::sema::body::cx_env!(self))
         };
         for d in &vd.declarators {
             let ty0 = self
                 .s
-                .array_type(base.ty, &d.array, &crate::cx_env!(self), None);
+                .array_type(base.ty, &d.array, &crate::sema::body::cx_env!(self), None);
             let name = d.name.name;
             if ty0 == types::ERROR {
                 if let Some(init) = &d.init {
@@ -109,7 +110,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if st.is_const.is_some()
                 && self.s.types.is_scalar(ty)
                 && let Some(ast::Initializer::Expr(e)) = &d.init
-                && let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self))
+                && let Ok(k) = self.s.const_eval(e, &crate::sema::body::cx_env!(self))
             {
                 let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
                 konst = Some(k.convert(sc));
@@ -388,7 +389,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if is_const.is_some()
             && self.s.types.is_scalar(ty)
             && let Some(ast::Initializer::Expr(e)) = &d.init
-            && let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self))
+            && let Ok(k) = self.s.const_eval(e, &crate::sema::body::cx_env!(self))
         {
             let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
             konst = Some(k.convert(sc));

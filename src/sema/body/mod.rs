@@ -475,7 +475,7 @@ impl<'a> Sema<'a> {
                 if let Some(input) = vertex_argument(&inst, pi) {
                     cx.fb.vertex_params.push((name, p.span, input));
                 }
-                if cx.s.stage == crate::options::Stage::Mesh
+                if cx.s.stage == crate::ir::Stage::Mesh
                     && let Some((Some(kind), _)) = crate::sema::entry::mesh::mesh_modifier(p)
                 {
                     cx.fb.mesh_params.push((name, p.span, kind));
@@ -706,10 +706,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         fn stmt(s: &ir::Statement) -> bool {
             match s {
-                ir::Statement::Return { .. }
-                | ir::Statement::Kill
-                | ir::Statement::EmitMeshTasks { .. } => true,
-                ir::Statement::EndHit { .. } => true,
+                s if s.leaves_function() => true,
                 ir::Statement::Block(b) => block(b),
                 ir::Statement::If { accept, reject, .. } => block(accept) && block(reject),
                 ir::Statement::Switch { cases, .. } => {

@@ -179,9 +179,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         b: &'a ast::Expr,
         span: Span,
     ) -> Val {
-        if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr)
-            && self.s.opts.hlsl_version >= 2021
-        {
+        if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) && self.s.opts.hlsl_2021 {
             return self.short_circuit(op, a, b, span);
         }
         let va = self.expr(a);
@@ -357,8 +355,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "operands must be numeric",
             );
         }
-        // Fold constants (both scalars), except integer division by zero
-        // which is left to run time (and diagnosed by the passes).
+        // Fold constants (both scalars); an integer division by zero is an
+        // error here, as in DXC.
         if let (ValKind::Const(x), ValKind::Const(y)) = (&va.kind, &vb.kind) {
             match consteval::fold_binary(op, *x, *y) {
                 Ok(r) => {

@@ -6,7 +6,7 @@
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::ir;
-use crate::options::Stage;
+use crate::ir::Stage;
 use crate::sema::ResReturn;
 use crate::sema::body::place::ValKind;
 use crate::sema::body::{Breakable, FnCtx, LocalSym};
@@ -211,7 +211,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// block's scope.
     fn local_typedef(&mut self, td: &'a ast::Typedef) {
         let st = self.s.check_modifiers(&td.modifiers, DeclSite::Typedef);
-        let env = crate::cx_env!(self);
+        let env = crate::sema::body::cx_env!(self);
         let base = self.s.resolve_type(&td.ty, &env);
         let ty = self.s.array_type(base.ty, &td.array, &env, None);
         let major = st.major.map(|(m, _)| m).or(base.major);
@@ -282,7 +282,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     ) {
         // Before HLSL 2021, what the init declares belongs to the
         // enclosing scope (DXC, as FXC); from 2021 on, to the loop.
-        let legacy = self.s.opts.hlsl_version < 2021;
+        let legacy = !self.s.opts.hlsl_2021;
         if !legacy {
             self.fb.locals.push();
         }
@@ -469,7 +469,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let n = a
                 .args
                 .first()
-                .and_then(|e| self.s.const_int(e, &crate::cx_env!(self)));
+                .and_then(|e| self.s.const_int(e, &crate::sema::body::cx_env!(self)));
             return ir::LoopControl::Unroll(n.and_then(|n| u32::try_from(n).ok()));
         }
         if find_attr(attrs, "loop").is_some() || find_attr(attrs, "fastopt").is_some() {
@@ -626,7 +626,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             for (i, st) in body.stmts.iter().enumerate() {
                 match &st.kind {
                     ast::StmtKind::Case(e) => {
-                        if let Ok(k) = self.s.const_eval(e, &crate::cx_env!(self))
+                        if let Ok(k) = self.s.const_eval(e, &crate::sema::body::cx_env!(self))
                             && matches!(
                                 k.v,
                                 crate::sema::types::consteval::ConstVal::Int(_)
@@ -672,7 +672,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         for (idx, st) in body.stmts.iter().enumerate() {
             let label = match &st.kind {
                 ast::StmtKind::Case(e) => {
-                    let k = self.s.const_eval(e, &crate::cx_env!(self));
+                    let k = self.s.const_eval(e, &crate::sema::body::cx_env!(self));
                     let val = match k {
                         Ok(k)
                             if matches!(
@@ -754,12 +754,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     c.body.pop();
                     c.fall_through = false;
                 }
-                Some(ir::Statement::Return { .. })
-                | Some(ir::Statement::Continue)
-                | Some(ir::Statement::Kill)
-                | Some(ir::Statement::EndHit { .. }) => {
-                    c.fall_through = false;
-                }
+                Some(s) if s.ends_block() => c.fall_through = false,
                 _ => {}
             }
         }

@@ -145,7 +145,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args: &[Arg],
         span: Span,
     ) -> Result<Specialization, Val> {
-        if self.s.stage == crate::options::Stage::Mesh {
+        if self.s.stage == crate::ir::Stage::Mesh {
             self.check_mesh_arguments(chosen, args)?;
         }
         let sig = &chosen.sig;

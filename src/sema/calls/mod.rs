@@ -165,7 +165,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         } else {
-            let env = crate::cx_env!(self);
+            let env = crate::sema::body::cx_env!(self);
             let Some(scope) = self.s.resolve_scope_path(callee, &env) else {
                 let _ = self.lower_args(args);
                 return Val::error();

@@ -77,10 +77,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// functions are checked by the entries that reach them).
     fn node_stage_ok(&mut self, what: &str, span: Span) -> bool {
         let stage = self.s.stage;
-        if matches!(
-            stage,
-            crate::options::Stage::Node | crate::options::Stage::Library
-        ) {
+        if matches!(stage, crate::ir::Stage::Node | crate::ir::Stage::Library) {
             return true;
         }
         self.s.push(
@@ -173,7 +170,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if let ValKind::Const(k) = &a.val.kind {
             return Some(k.as_i64());
         }
-        let env = crate::cx_env!(self);
+        let env = crate::sema::body::cx_env!(self);
         let mark = self.s.diagnostic_mark();
         let v = self.s.const_int(e, &env);
         self.s.drop_diagnostics_since(mark, |_| true);

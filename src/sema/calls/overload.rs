@@ -235,7 +235,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if ex.len() > bound.len() {
                 return None;
             }
-            let env = crate::cx_env!(self);
+            let env = crate::sema::body::cx_env!(self);
             for (i, a) in ex.iter().enumerate() {
                 bound[i] = Some(match &params.params[i] {
                     ast::TemplateParam::Type { .. } => {

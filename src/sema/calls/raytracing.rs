@@ -10,8 +10,8 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::intern::Symbol;
+use crate::ir::Stage;
 use crate::ir::{self, RayOperation, RayStorage};
-use crate::options::Stage;
 use crate::sema::Sema;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::Val;

@@ -7,7 +7,7 @@
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::ast;
 use crate::front::attributes::{Support, display_name, support};
-use crate::options::Stage;
+use crate::ir::Stage;
 
 /// Checks the attributes of every declaration in `items`. Functions
 /// without a body are skipped: a call to one is an error of its own.

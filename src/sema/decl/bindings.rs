@@ -12,7 +12,7 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::ir;
-use crate::options::RegisterClass;
+use crate::sema::options::RegisterClass;
 use crate::sema::table::Id;
 use crate::sema::{ResourceId, Sema};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -231,7 +231,7 @@ impl<'a> Sema<'a> {
 fn overlap_fix(a: Option<(Option<char>, u32, u32)>, b: Option<(Option<char>, u32, u32)>) -> String {
     let class = |r: Option<(Option<char>, u32, u32)>| {
         r.and_then(|(c, _, _)| c)
-            .filter(|c| crate::options::RegisterClass::from_letter(*c).is_some())
+            .filter(|c| crate::sema::options::RegisterClass::from_letter(*c).is_some())
     };
     match (class(a), class(b)) {
         (Some(x), Some(y)) if x != y => format!(

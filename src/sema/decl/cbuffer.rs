@@ -125,9 +125,9 @@ impl<'a> Sema<'a> {
             register,
             counter_binding,
             class: if is_cb {
-                crate::options::RegisterClass::B
+                crate::sema::options::RegisterClass::B
             } else {
-                crate::options::RegisterClass::T
+                crate::sema::options::RegisterClass::T
             },
             counter_of: None,
             span: cb.name.span,

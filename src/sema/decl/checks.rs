@@ -55,7 +55,7 @@ impl<'a> Sema<'a> {
     /// meet one when they are linked (DXC checks none there either).
     pub(in crate::sema) fn check_groupshared_budget(&mut self) {
         const LIMIT: u64 = 32768;
-        use crate::options::Stage;
+        use crate::ir::Stage;
         let library = self.opts.profile.is_some_and(|p| p.stage == Stage::Library);
         let grouped = |s: Stage| matches!(s, Stage::Compute | Stage::Mesh | Stage::Amplification);
         if library && !self.module.entry_points.iter().any(|e| grouped(e.stage)) {

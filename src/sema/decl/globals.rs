@@ -6,7 +6,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
-use crate::options::Stage;
+use crate::ir::Stage;
 use crate::sema::body::FnCtx;
 use crate::sema::decl::storage::{DeclSite, Storage};
 use crate::sema::decl::{find_attr, parse_register_slot, scratch_builder};

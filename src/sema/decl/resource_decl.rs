@@ -187,7 +187,7 @@ impl<'a> Sema<'a> {
         self.module.globals[gv].user_type = self.user_type(vd, elem, &env);
         let class = match self.types.get(elem) {
             Ty::Resource(k, _) => k.register_class(),
-            _ => crate::options::RegisterClass::S,
+            _ => crate::sema::options::RegisterClass::S,
         };
         let (vk_binding, counter_binding) = self.binding_attrs(&vd.attrs, &env);
         let register = self.register_annotation(&d.annotations, space);

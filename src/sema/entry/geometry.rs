@@ -10,7 +10,7 @@ use super::io::Io;
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::ir;
-use crate::options::Stage;
+use crate::ir::Stage;
 use crate::sema::body::place::Val;
 use crate::sema::body::{FnBuilder, FnCtx};
 use crate::sema::types::scope::{FuncDeclId, GLOBAL_SCOPE};

@@ -11,7 +11,7 @@ use super::tess::Domain;
 use crate::diag::{Diagnostic, codes};
 use crate::intern::Symbol;
 use crate::ir;
-use crate::options::Stage;
+use crate::ir::Stage;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::Val;
 use crate::sema::context::VertexInput;

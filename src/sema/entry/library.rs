@@ -13,8 +13,9 @@
 use super::super::{Sema, dedup_diagnostics};
 use crate::diag::{Diagnostics, codes};
 use crate::front::ast;
-use crate::options::{Options, Profile, Stage};
+use crate::ir::Stage;
 use crate::sema::decl::find_attr;
+use crate::sema::options::{Profile, SemaOptions};
 use crate::sema::types::{Ty, TyId};
 
 /// The shader model entry points found by their attributes are checked
@@ -25,10 +26,10 @@ const NEWEST_MINOR: u32 = 8;
 /// Checks `unit` as a library (module doc). With a profile of a stage,
 /// the entry function `options.entry` gets that stage's rules when it is
 /// defined; a missing one is an error (E0601) only when `-E` named it
-/// ([`Options::entry_named`]).
+/// ([`SemaOptions::entry_named`]).
 pub fn check(
     unit: &ast::TranslationUnit,
-    options: &Options,
+    options: &SemaOptions,
     diags: &mut Diagnostics,
 ) -> Option<crate::sema::index::Index> {
     let diags_before = diags.list.len();
@@ -48,7 +49,7 @@ pub fn check(
         let (major, minor) = options
             .profile
             .map_or((6, NEWEST_MINOR), |p| (p.major, p.minor));
-        let entry_options = Options {
+        let entry_options = SemaOptions {
             profile: Some(Profile {
                 stage,
                 major,
@@ -59,7 +60,7 @@ pub fn check(
         };
         entry_pass(
             unit,
-            &Options {
+            &SemaOptions {
                 index: false,
                 ..entry_options
             },
@@ -82,14 +83,14 @@ pub fn check(
 /// function) comes too.
 fn library_pass(
     unit: &ast::TranslationUnit,
-    options: &Options,
+    options: &SemaOptions,
     diags: &mut Diagnostics,
 ) -> (
     Vec<(String, Stage)>,
     bool,
     Option<crate::sema::index::Index>,
 ) {
-    let lib_options = Options {
+    let lib_options = SemaOptions {
         profile: None,
         ..options.clone()
     };
@@ -127,7 +128,7 @@ fn library_pass(
 
 /// Lowers the entry point `options` name with its stage's rules, and what
 /// it reaches; the library pass checked the rest.
-fn entry_pass(unit: &ast::TranslationUnit, options: &Options, diags: &mut Diagnostics) {
+fn entry_pass(unit: &ast::TranslationUnit, options: &SemaOptions, diags: &mut Diagnostics) {
     let Some(profile) = options.profile else {
         return;
     };

@@ -8,7 +8,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::front::ast::{self, ExprKind, StmtKind};
 use crate::intern::Symbol;
 use crate::ir;
-use crate::options::Stage;
+use crate::ir::Stage;
 use crate::sema::Sema;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::{Place, Val};

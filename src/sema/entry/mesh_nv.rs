@@ -12,7 +12,7 @@
 //!   member's offset, and stores `x * y * z` into `TaskCountNV`; the mesh
 //!   shader's `in payload` reads the same members as `PerTaskNV` inputs.
 
-use super::mesh::{BackTo, FlatPart, MeshLhs, WriteBack};
+use super::mesh_store::{BackTo, FlatPart, MeshLhs, WriteBack};
 use crate::diag::codes;
 use crate::front::ast;
 use crate::ir;

@@ -573,7 +573,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if !matches!(self.s.types.get(p.ty), Ty::Node(..)) {
             return None;
         }
-        if self.s.stage != crate::options::Stage::Node {
+        if self.s.stage != crate::ir::Stage::Node {
             self.s.push(
                 Diagnostic::error(
                     codes::NODE_OBJECT,
@@ -597,13 +597,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let Ty::Node(obj, record, _) = *self.s.types.get(p.ty) else {
             return Val::error();
         };
-        if self.s.stage != crate::options::Stage::Node && self.s.entry.user == Some(self.fb.handle)
-        {
+        if self.s.stage != crate::ir::Stage::Node && self.s.entry.user == Some(self.fb.handle) {
             // Reported with the wrapper (`node_param`).
             return Val::error();
         }
-        let in_entry = self.s.stage == crate::options::Stage::Node
-            && self.s.entry.user == Some(self.fb.handle);
+        let in_entry =
+            self.s.stage == crate::ir::Stage::Node && self.s.entry.user == Some(self.fb.handle);
         if !in_entry {
             return self.unsupported("passing work graph objects to functions", p.span);
         }

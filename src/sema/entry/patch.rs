@@ -14,7 +14,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
-use crate::options::Stage;
+use crate::ir::Stage;
 use crate::sema::body::FnCtx;
 use crate::sema::types::scope::FuncDeclId;
 use crate::sema::types::{self, Ty, TyId};

@@ -21,8 +21,8 @@
 use super::super::{Dir, Sema};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::ir::Stage;
 use crate::ir::{self, RayStorage};
-use crate::options::Stage;
 use crate::sema::ParamSig;
 use crate::sema::body::FnCtx;
 use crate::sema::decl::find_attr;

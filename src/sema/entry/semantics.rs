@@ -6,7 +6,7 @@ use super::io::Io;
 use crate::diag::codes;
 use crate::intern::Symbol;
 use crate::ir;
-use crate::options::Stage;
+use crate::ir::Stage;
 use crate::sema::Sema;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::Val;

@@ -5,7 +5,7 @@
 use super::{Def, DefKind, Index, LocalDef, Raw, Recorder, SymKey};
 use crate::front::ast;
 use crate::intern::Symbol;
-use crate::options::Stage;
+use crate::ir::Stage;
 use crate::sema::decl::find_attr;
 use crate::sema::table::Id;
 use crate::sema::types::Ty;

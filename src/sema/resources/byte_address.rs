@@ -122,7 +122,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let rw = kind == ResKind::RWByteAddressBuffer;
         let templ_ty = match targs.and_then(|t| t.first()) {
             Some(a) => {
-                let env = crate::cx_env!(self);
+                let env = crate::sema::body::cx_env!(self);
                 Some(self.s.template_type_arg(a, &env))
             }
             None => None,

@@ -6,7 +6,7 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::ir;
-use crate::options::Stage;
+use crate::ir::Stage;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::Val;
 use crate::sema::calls::Arg;

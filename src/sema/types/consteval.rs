@@ -1,12 +1,16 @@
-//! Constant evaluation of what the language requires to be constant: array
-//! sizes, template value arguments, `numthreads`, enum values, `case`
-//! labels, `static const` scalars used by those.
+//! Constant evaluation of scalar operations on constants: what the
+//! language requires to be constant (array sizes, template value
+//! arguments, `numthreads`, enum values, `case` labels, the `static const`
+//! scalars those use), and every operation whose operands are both
+//! constant scalars, which sema folds as it lowers them.
 //!
 //! Integer arithmetic wraps at the width of its type (literal ints are
 //! 64-bit, as in DXC); integer division or remainder by zero is an error.
 //! Float arithmetic is done in `f64` and rounded to the type's width after
-//! each operation; exact IEEE folding of general expressions is the passes'
-//! job, not sema's.
+//! each operation, which for `+ - * /` gives the correctly rounded `f32`
+//! and `f16` result (`f64` has more than twice their precision). What
+//! becomes constant only after lowering (vectors, values of inlined calls)
+//! is folded by the `const_fold` pass.
 
 use crate::front::ast::{BinaryOp, UnaryOp};
 use crate::sema::types::{Sc, ScKind};

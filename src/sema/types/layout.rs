@@ -18,7 +18,7 @@
 //! layouts) from the types of values in function memory.
 
 use crate::ir;
-use crate::options::LayoutRule;
+use crate::sema::options::LayoutRule;
 use crate::sema::types::{Sc, StructInfo, Ty, TyId, Types};
 use crate::span::Span;
 use rustc_hash::FxHashMap;

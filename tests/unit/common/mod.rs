@@ -6,8 +6,8 @@ mod spirv_tools;
 pub use files::*;
 pub use spirv_tools::*;
 
+use crate::MemoryLoader;
 use crate::Options;
-use crate::source::MemoryLoader;
 use std::path::{Path, PathBuf};
 
 /// An in-memory loader holding one file, `main.hlsl`.
@@ -53,7 +53,7 @@ pub fn options_from_args<S: AsRef<str>>(args: &[S]) -> Result<Options, String> {
 /// files as `tests/in/...` wherever the tests run.
 pub struct RootedLoader;
 
-impl crate::source::FileLoader for RootedLoader {
+impl crate::FileLoader for RootedLoader {
     fn read(&self, path: &Path) -> std::io::Result<String> {
         std::fs::read_to_string(root().join(path))
     }

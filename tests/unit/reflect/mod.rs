@@ -205,7 +205,7 @@ fn compute_options() -> Options {
 
 fn reflect_valid(m: &ir::Module, o: &Options) -> Reflection {
     let w = write_valid(m, o.target_env);
-    reflect(m, o, &w.words)
+    reflect(m, &o.reflect_options(), &w.words)
 }
 
 #[test]
@@ -407,8 +407,8 @@ fn json_is_deterministic_and_round_trips() {
     let o = compute_options();
     let m = compute_module();
     let words = write_valid(&m, o.target_env).words;
-    let a = reflect(&m, &o, &words).to_json();
-    let b = reflect(&m, &o, &words).to_json();
+    let a = reflect(&m, &o.reflect_options(), &words).to_json();
+    let b = reflect(&m, &o.reflect_options(), &words).to_json();
     assert_eq!(a, b);
     // Documented field order, not alphabetical.
     assert!(
@@ -423,7 +423,7 @@ fn json_is_deterministic_and_round_trips() {
     assert!(!a.contains("\"counter_for\": null"));
     assert!(a.ends_with("}\n"));
     let back: Reflection = serde_json::from_str(&a).unwrap();
-    assert_eq!(back, reflect(&m, &o, &words));
+    assert_eq!(back, reflect(&m, &o.reflect_options(), &words));
 }
 
 #[test]
@@ -435,7 +435,7 @@ fn target_env_and_layout_rule_are_reported() {
     };
     let m = compute_module();
     let w = write_valid(&m, o.target_env);
-    let r = reflect(&m, &o, &w.words);
+    let r = reflect(&m, &o.reflect_options(), &w.words);
     assert_eq!(r.target_env, "vulkan1.2");
     assert_eq!(r.spirv_version, "1.5");
     assert_eq!(r.layout_rule, "scalar");
@@ -538,7 +538,7 @@ fn stage_inputs_and_outputs_per_entry_point() {
     };
     let m = graphics_module();
     let words = write_valid(&m, TargetEnv::Vulkan1_0).words;
-    let r = reflect(&m, &o, &words);
+    let r = reflect(&m, &o.reflect_options(), &words);
     assert_eq!(r.entry_points.len(), 2);
     let (vs, ps) = (&r.entry_points[0], &r.entry_points[1]);
     assert_eq!((vs.name.as_str(), vs.stage.as_str()), ("VSMain", "vertex"));
@@ -589,7 +589,7 @@ fn entry_point_name_comes_from_the_module() {
         ..options(TargetEnv::Vulkan1_0)
     };
     let words = crate::back::spv::write(&m, &spv_options).unwrap();
-    let r = reflect(&m, &o, &words);
+    let r = reflect(&m, &o.reflect_options(), &words);
     assert_eq!(r.entry_points[0].name, "renamed");
     assert_eq!(r.entry_points[0].execution_modes, vec!["LocalSize 8 8 1"]);
 }

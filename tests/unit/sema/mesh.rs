@@ -36,11 +36,16 @@ pub(super) fn asm_for(profile: &str, src: &str, env: TargetEnv, extensions: &[&s
 /// after: either spelling matches.
 pub(super) fn has_all(asm: &str, wants: &[&str]) {
     let one_name = |s: &str| {
-        ["OutputLines", "OutputTriangles", "OutputPrimitives", "PerPrimitive"]
-            .iter()
-            .fold(s.to_string(), |s, m| {
-                s.replace(&format!("{m}NV"), &format!("{m}EXT"))
-            })
+        [
+            "OutputLines",
+            "OutputTriangles",
+            "OutputPrimitives",
+            "PerPrimitive",
+        ]
+        .iter()
+        .fold(s.to_string(), |s, m| {
+            s.replace(&format!("{m}NV"), &format!("{m}EXT"))
+        })
     };
     let text = one_name(asm);
     for w in wants {

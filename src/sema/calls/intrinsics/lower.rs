@@ -6,8 +6,8 @@ use super::Resolved;
 use super::table::{Custom, Lower};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast::BinaryOp;
+use crate::ir::Stage;
 use crate::ir::{self, MathFunction as M};
-use crate::options::Stage;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::{Place, Val, ValKind};
 use crate::sema::calls::Arg;
@@ -663,11 +663,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// demote.
     fn is_helper_lane(&mut self) -> Val {
         let b = self.s.ir_ty(types::BOOL);
-        if self.s.stage != crate::options::Stage::Pixel {
+        if self.s.stage != crate::ir::Stage::Pixel {
             let h = self.add(ir::Expression::Literal(ir::Literal::Bool(false)), b);
             return Val::expr(types::BOOL, h);
         }
-        if self.s.opts.target_env >= crate::options::TargetEnv::Vulkan1_3 {
+        if self.s.opts.target_env >= crate::ir::TargetEnv::Vulkan1_3 {
             let g = self.s.builtin_input(
                 spirv::BuiltIn::HelperInvocation,
                 "gl_HelperInvocation",

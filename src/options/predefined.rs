@@ -1,16 +1,17 @@
 //! The macros DXC predefines for a compilation (with `-spirv`).
 
+use super::Stage;
+
 /// The DXC release whose `__DXC_VERSION_*` macros hlslc reports: 1.8.2505.0,
 /// the May 2025 release, whose HLSL (2021 by default) hlslc follows. Shaders
 /// test these to work around old compilers' bugs, so a recent release is the
 /// honest answer.
-pub const DXC_VERSION: (u32, u32, u32, u32) = (1, 8, 2505, 0);
+pub(super) const DXC_VERSION: (u32, u32, u32, u32) = (1, 8, 2505, 0);
 
 /// The macros DXC predefines for the options' profile and flags, with
 /// `-spirv` (always on in hlslc). See DXC's wiki page "Predefined Version
 /// Macros" and `docs/SPIR-V.rst` ("`__spirv__`", "`__SPIRV_MAJOR_VERSION__`").
-pub fn predefined_macros(options: &crate::Options) -> Vec<(String, String)> {
-    use crate::options::Stage;
+pub(super) fn predefined_macros(options: &super::Options) -> Vec<(String, String)> {
     let mut m: Vec<(String, String)> = Vec::new();
     let mut def = |name: &str, value: String| m.push((name.to_string(), value));
     def("__hlsl_dx_compiler", "1".into());

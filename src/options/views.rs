@@ -1,0 +1,87 @@
+//! Each phase's view of the options, built once per compilation from the
+//! command line's [`Options`]: the preprocessor's, sema's, the pass
+//! pipeline's, the SPIR-V writer's and reflection's. A phase reads only
+//! its own view, so what each phase depends on is written in one place.
+
+use super::{LayoutRule, Options, predefined};
+use crate::back::spv;
+use crate::front::preprocess::PreprocessOptions;
+use crate::passes::PipelineOptions;
+use crate::reflect::ReflectOptions;
+use crate::sema::options::SemaOptions;
+
+impl Options {
+    /// The preprocessor's: `-D`, `-I` and the macros DXC predefines for
+    /// the profile.
+    pub(crate) fn preprocess_options(&self) -> PreprocessOptions {
+        PreprocessOptions {
+            defines: self.defines.clone(),
+            include_dirs: self.include_dirs.clone(),
+            predefined: predefined::predefined_macros(self),
+        }
+    }
+
+    /// Sema's.
+    pub(crate) fn sema_options(&self) -> SemaOptions {
+        SemaOptions {
+            profile: self.profile,
+            entry: self.entry.clone(),
+            entry_named: self.entry_named,
+            entrypoint_name: self.entrypoint_name.clone(),
+            hlsl_2021: self.hlsl_version >= 2021,
+            target_env: self.target_env,
+            enable_16bit_types: self.enable_16bit_types,
+            matrix_layout: self.matrix_layout,
+            layout: self.layout,
+            register_shifts: self.register_shifts.clone(),
+            bind_registers: self.bind_registers.clone(),
+            bind_globals: self.bind_globals,
+            auto_shift_bindings: self.auto_shift_bindings,
+            allowed_extensions: self.allowed_extensions.clone(),
+            debug_info: self.debug_info.nonsemantic().is_some(),
+            index: self.index,
+        }
+    }
+
+    /// The pass pipeline's.
+    pub(crate) fn pipeline_options(&self) -> PipelineOptions {
+        PipelineOptions {
+            opt_level: self.opt_level,
+            denorm: self.denorm,
+            ieee_strict: self.ieee_strict,
+            target_env: self.target_env,
+            allowed_extensions: self.allowed_extensions.clone(),
+            stop_after: self.ir_after_pass.clone(),
+            verify: self.verify_ir,
+        }
+    }
+
+    /// The SPIR-V writer's.
+    pub(crate) fn writer_options(&self) -> spv::Options {
+        let extension = |name: &str| self.allowed_extensions.iter().any(|e| e == name);
+        spv::Options {
+            target_env: self.target_env,
+            debug_names: true,
+            entry_point_name: self.entrypoint_name.clone(),
+            invert_y: self.invert_y,
+            dx_position_w: self.dx_position_w,
+            spv_reflect: self.spv_reflect,
+            nv_ray_tracing: extension("SPV_NV_ray_tracing") && !extension("SPV_KHR_ray_tracing"),
+        }
+    }
+
+    /// Reflection's: what the JSON says of the compilation.
+    pub(crate) fn reflect_options(&self) -> ReflectOptions {
+        ReflectOptions {
+            target_env: self.target_env,
+            profile: self.profile.map(|p| p.to_string()),
+            layout_rule: match self.layout {
+                LayoutRule::Relaxed => "relaxed",
+                LayoutRule::Dx => "dx",
+                LayoutRule::Gl => "gl",
+                LayoutRule::Scalar => "scalar",
+            },
+            entry_point_name: self.entrypoint_name.clone(),
+        }
+    }
+}
