@@ -116,8 +116,23 @@ pub struct Pragma {
 pub struct Attribute {
     /// `numthreads`, or `vk::binding` (namespace segments included).
     pub name: Path,
+    /// What the name stands for; `None` for an attribute hlslc does not
+    /// know (the parser warned about it). Its arguments are as the
+    /// registry says ([`crate::front::attributes::check_args`]).
+    pub kind: Option<crate::front::attributes::Attr>,
     pub args: Vec<Expr>,
     pub span: Span,
+}
+
+impl Attribute {
+    /// Argument `i` when it is a string literal (the registry checked the
+    /// arguments that must be).
+    pub fn string_arg(&self, i: usize) -> Option<&str> {
+        match &self.args.get(i)?.kind {
+            ExprKind::Literal(Literal::String(s)) => Some(s.as_str()),
+            _ => None,
+        }
+    }
 }
 
 /// Storage classes, type modifiers, interpolation modifiers and parameter

@@ -5,6 +5,7 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::ir;
 use crate::ir::Stage;
 use crate::sema::ResReturn;
@@ -37,6 +38,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     pub fn lower_stmt(&mut self, s: &'a ast::Stmt) {
         use ast::StmtKind as S;
+        for d in crate::sema::decl::attrs::arg_errors(&s.attrs) {
+            self.s.push(d);
+        }
         if !matches!(
             s.kind,
             S::Block(_)
@@ -254,9 +258,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             None => Vec::new(),
         };
         if let Some(c) = c {
-            let control = if find_attr(&s.attrs, "branch").is_some() {
+            let control = if find_attr(&s.attrs, Attr::Branch).is_some() {
                 ir::SelectionControl::DontFlatten
-            } else if find_attr(&s.attrs, "flatten").is_some() {
+            } else if find_attr(&s.attrs, Attr::Flatten).is_some() {
                 ir::SelectionControl::Flatten
             } else {
                 ir::SelectionControl::None
@@ -465,14 +469,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     fn loop_control(&mut self, attrs: &'a [ast::Attribute]) -> ir::LoopControl {
-        if let Some(a) = find_attr(attrs, "unroll") {
+        if let Some(a) = find_attr(attrs, Attr::Unroll) {
             let n = a
                 .args
                 .first()
                 .and_then(|e| self.s.const_int(e, &crate::sema::body::cx_env!(self)));
             return ir::LoopControl::Unroll(n.and_then(|n| u32::try_from(n).ok()));
         }
-        if find_attr(attrs, "loop").is_some() || find_attr(attrs, "fastopt").is_some() {
+        if find_attr(attrs, Attr::Loop).is_some() || find_attr(attrs, Attr::FastOpt).is_some() {
             return ir::LoopControl::DontUnroll;
         }
         ir::LoopControl::None

@@ -1,12 +1,15 @@
-//! Attributes whose effect hlslc does not produce: an error for those
-//! that would change the SPIR-V (`[[vk::combinedImageSampler]]` pairs two
-//! descriptors into one; ignoring it gives two descriptors at one binding),
-//! a warning for those Vulkan cannot express (`[WaveSize]`). Unknown names
-//! were already warned about by the parser (`front::attributes`).
+//! The arguments of every known attribute, as the registry
+//! (`front::attributes`) gives them, and the attributes whose effect hlslc
+//! does not produce: an error for those that would change the SPIR-V
+//! (`[[vk::combinedImageSampler]]` pairs two descriptors into one; ignoring
+//! it gives two descriptors at one binding), a warning for those Vulkan
+//! cannot express (`[WaveSize]`). Unknown names were already warned about
+//! by the parser. Sema reads an attribute's arguments knowing that they
+//! are as the registry says: a wrong one was reported here.
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::ast;
-use crate::front::attributes::{Support, display_name, support};
+use crate::front::attributes::{self, Support, display_name};
 use crate::ir::Stage;
 
 /// Checks the attributes of every declaration in `items`. Functions
@@ -62,8 +65,9 @@ impl Checker<'_> {
     }
 
     fn check(&mut self, attrs: &[ast::Attribute]) {
+        self.diags.extend(arg_errors(attrs));
         for a in attrs {
-            match support(a) {
+            match a.kind.map(|k| k.support()) {
                 Some(Support::NotYet) => self.diags.push(not_yet(a)),
                 Some(Support::NotYetIn(stage)) if stage == self.stage => {
                     self.diags.push(not_yet(a))
@@ -80,6 +84,22 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// An error for each of `attrs` whose arguments are not as the registry
+/// says (their number, a string literal where one is written).
+pub fn arg_errors(attrs: &[ast::Attribute]) -> impl Iterator<Item = Diagnostic> + '_ {
+    attrs.iter().filter_map(|a| {
+        let (message, arg) = attributes::check_args(a.kind?, &a.args)?;
+        Some(Diagnostic::error(codes::BAD_ATTRIBUTE, message).label(
+            arg.map_or(a.span, |i| a.args[i].span),
+            if arg.is_some() {
+                "not a string literal"
+            } else {
+                "wrong number of arguments"
+            },
+        ))
+    })
 }
 
 /// The error for a known attribute whose effect hlslc does not produce.

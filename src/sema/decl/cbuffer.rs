@@ -3,6 +3,7 @@
 
 use crate::diag::codes;
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::ir;
 use crate::sema::decl::storage::DeclSite;
 use crate::sema::decl::{find_attr, parse_register_slot};
@@ -63,7 +64,7 @@ impl<'a> Sema<'a> {
                     .map(|(m, _)| m)
                     .or(base.major)
                     .unwrap_or(self.decls.default_row_major());
-                let mut offset = find_attr(&vd.attrs, "vk::offset")
+                let mut offset = find_attr(&vd.attrs, Attr::VkOffset)
                     .and_then(|a| a.args.first())
                     .and_then(|e| self.const_int(e, &env))
                     .map(|v| v as u32);

@@ -4,6 +4,7 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::intern::Symbol;
 use crate::ir;
 use crate::ir::Stage;
@@ -119,7 +120,7 @@ impl<'a> Sema<'a> {
             self.new_global(info, scope, d.name);
             return;
         }
-        if let Some(a) = find_attr(&vd.attrs, "vk::constant_id") {
+        if let Some(a) = find_attr(&vd.attrs, Attr::VkConstantId) {
             self.declare_spec_constant(d, a, ty, scope, info);
             return;
         }
@@ -138,7 +139,7 @@ impl<'a> Sema<'a> {
             return;
         }
         // [[vk::push_constant]] on a struct variable.
-        if find_attr(&vd.attrs, "vk::push_constant").is_some() {
+        if find_attr(&vd.attrs, Attr::VkPushConstant).is_some() {
             self.declare_push_constant(vd, d, ty, scope, info);
             return;
         }
@@ -229,7 +230,7 @@ impl<'a> Sema<'a> {
         a: &'a ast::Attribute,
         space: ir::AddressSpace,
     ) -> bool {
-        let both = find_attr(&vd.attrs, "vk::ext_builtin_output").filter(|o| o.span != a.span);
+        let both = find_attr(&vd.attrs, Attr::VkExtBuiltinOutput).filter(|o| o.span != a.span);
         let problem = if let Some(o) = both {
             Some((
                 o.span,
@@ -494,7 +495,7 @@ impl<'a> Sema<'a> {
             );
         }
         // A member of `$Globals` has no binding of its own.
-        if let Some(b) = find_attr(&vd.attrs, "vk::binding") {
+        if let Some(b) = find_attr(&vd.attrs, Attr::VkBinding) {
             self.push(
                 Diagnostic::error(
                     codes::BAD_ATTRIBUTE,
@@ -641,7 +642,7 @@ impl<'a> Sema<'a> {
         info: GlobalInfo,
     ) {
         // Push constants have no descriptor: no binding to give.
-        let pc = find_attr(&vd.attrs, "vk::push_constant").map_or(d.span, |a| a.span);
+        let pc = find_attr(&vd.attrs, Attr::VkPushConstant).map_or(d.span, |a| a.span);
         self.refuse_binding(
             &vd.attrs,
             "vk::push_constant",
@@ -695,8 +696,8 @@ impl<'a> Sema<'a> {
 /// `vk::ext_builtin_input`/`vk::ext_builtin_output` and the storage each
 /// gives.
 fn ext_builtin_attr(attrs: &[ast::Attribute]) -> Option<(&ast::Attribute, ir::AddressSpace)> {
-    let input = find_attr(attrs, "vk::ext_builtin_input").map(|a| (a, ir::AddressSpace::Input));
+    let input = find_attr(attrs, Attr::VkExtBuiltinInput).map(|a| (a, ir::AddressSpace::Input));
     input.or_else(|| {
-        find_attr(attrs, "vk::ext_builtin_output").map(|a| (a, ir::AddressSpace::Output))
+        find_attr(attrs, Attr::VkExtBuiltinOutput).map(|a| (a, ir::AddressSpace::Output))
     })
 }

@@ -23,6 +23,7 @@ use super::types::{self, EnumInfo, Sc, Ty, TyId};
 use super::{Dir, FuncDecl, ParamSig, Sema, Sig, Template, TemplateKind};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::intern::Symbol;
 use crate::ir;
 
@@ -38,27 +39,10 @@ pub fn scratch_builder(scope: ScopeId) -> FnBuilder {
     )
 }
 
-/// Finds an attribute by its name (`numthreads`, `vk::binding`).
-pub fn find_attr<'b>(attrs: &'b [ast::Attribute], name: &str) -> Option<&'b ast::Attribute> {
-    attrs.iter().find(|a| attr_name_is(a, name))
-}
-
-/// Whether `a` is the attribute `name` (`vk::binding`, `numthreads`).
-/// HLSL's own attributes match case-insensitively (`[NumThreads]`, as in
-/// DXC); namespaced ones (`vk::…`) exactly.
-pub fn attr_name_is(a: &ast::Attribute, name: &str) -> bool {
-    if a.name.segments.len() == 1 && !name.contains("::") {
-        return a.name.segments[0].name.as_str().eq_ignore_ascii_case(name);
-    }
-    let mut segs = a.name.segments.iter().map(|s| s.name.as_str());
-    let mut want = name.split("::");
-    loop {
-        match (segs.next(), want.next()) {
-            (None, None) => return true,
-            (Some(x), Some(y)) if x == y => {}
-            _ => return false,
-        }
-    }
+/// The first of `attrs` that is `kind` (the parser resolved each
+/// attribute's name: `[NumThreads]` is `Attr::NumThreads`).
+pub fn find_attr(attrs: &[ast::Attribute], kind: Attr) -> Option<&ast::Attribute> {
+    attrs.iter().find(|a| a.kind == Some(kind))
 }
 
 /// `t3` → ('t', 3); `space2` handled by [`parse_space`].

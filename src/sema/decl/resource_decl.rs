@@ -4,6 +4,7 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::intern::Symbol;
 use crate::ir;
 use crate::sema::decl::{find_attr, parse_register_slot, parse_space};
@@ -54,7 +55,7 @@ impl<'a> Sema<'a> {
         if d.init.is_some() {
             self.unsupported("initializers on resource variables", d.span);
         }
-        if find_attr(&vd.attrs, "vk::push_constant").is_some() && dims.is_empty() {
+        if find_attr(&vd.attrs, Attr::VkPushConstant).is_some() && dims.is_empty() {
             self.declare_push_constant(vd, d, ty, scope, info);
             return;
         }
@@ -119,7 +120,7 @@ impl<'a> Sema<'a> {
             }
             Ty::Resource(kind, e) => {
                 let mut t = self.ir_ty(elem);
-                if let Some(fmt) = find_attr(&vd.attrs, "vk::image_format")
+                if let Some(fmt) = find_attr(&vd.attrs, Attr::VkImageFormat)
                     && let Some(f) = self.image_format_attr(fmt)
                     && let Some(ir::TypeInner::Image {
                         dim,
@@ -357,18 +358,8 @@ impl<'a> Sema<'a> {
         a: &ast::Attribute,
     ) -> Option<ir::ImageFormat> {
         use ir::ImageFormat as F;
-        let s = match a.args.first().map(|e| &e.kind) {
-            Some(ast::ExprKind::Literal(ast::Literal::String(s))) => s.as_str(),
-            _ => {
-                self.error(
-                    codes::BAD_ATTRIBUTE,
-                    "vk::image_format takes a format name string",
-                    a.span,
-                    "expected a string",
-                );
-                return None;
-            }
-        };
+        // The registry checked that the format is a string.
+        let s = a.string_arg(0)?;
         Some(match s {
             "unknown" => F::Unknown,
             "rgba32f" => F::Rgba32f,
@@ -431,7 +422,8 @@ impl<'a> Sema<'a> {
         env: &Env,
     ) -> (Option<(u32, u32)>, Option<u32>) {
         let mut b = None;
-        if let Some(a) = find_attr(attrs, "vk::binding") {
+        // No arguments: the registry's check reported it.
+        if let Some(a) = find_attr(attrs, Attr::VkBinding).filter(|a| !a.args.is_empty()) {
             let binding = a.args.first().and_then(|e| self.const_int(e, env));
             let set = match a.args.get(1) {
                 Some(e) => self.const_int(e, env),
@@ -449,7 +441,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        let c = find_attr(attrs, "vk::counter_binding")
+        let c = find_attr(attrs, Attr::VkCounterBinding)
             .and_then(|a| a.args.first())
             .and_then(|e| self.const_int(e, env))
             .map(|v| v as u32);

@@ -6,6 +6,7 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::ir;
 use crate::sema::decl::find_attr;
 use crate::sema::types::layout::{BufferKind, Rule};
@@ -16,7 +17,7 @@ use crate::span::Span;
 
 /// The attribute that marks a shader record buffer, if one does.
 pub(in crate::sema) fn shader_record_attr(attrs: &[ast::Attribute]) -> Option<&ast::Attribute> {
-    find_attr(attrs, "vk::shader_record_ext").or_else(|| find_attr(attrs, "vk::shader_record_nv"))
+    find_attr(attrs, Attr::VkShaderRecordExt).or_else(|| find_attr(attrs, Attr::VkShaderRecordNv))
 }
 
 impl<'a> Sema<'a> {
@@ -29,7 +30,7 @@ impl<'a> Sema<'a> {
     /// is an error.
     pub(in crate::sema) fn check_shader_record_binding(&mut self, attrs: &[ast::Attribute]) {
         if let Some(r) = shader_record_attr(attrs) {
-            let which = if find_attr(attrs, "vk::shader_record_ext").is_some() {
+            let which = if find_attr(attrs, Attr::VkShaderRecordExt).is_some() {
                 "vk::shader_record_ext"
             } else {
                 "vk::shader_record_nv"
@@ -52,7 +53,7 @@ impl<'a> Sema<'a> {
         at: Span,
         why: &str,
     ) {
-        if let Some(b) = find_attr(attrs, "vk::binding") {
+        if let Some(b) = find_attr(attrs, Attr::VkBinding) {
             self.push(
                 Diagnostic::error(
                     codes::BAD_ATTRIBUTE,

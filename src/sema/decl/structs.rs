@@ -5,6 +5,7 @@
 use super::*;
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::intern::Symbol;
 use crate::sema::decl::storage::{DeclSite, Storage};
 use crate::sema::types::resolve::Env;
@@ -107,7 +108,7 @@ impl<'a> Sema<'a> {
         };
         let env = Env::at(sscope);
         self.types.struct_info_mut(sid).track_rw_sharing =
-            find_attr(&sd.attrs, "NodeTrackRWInputSharing").is_some();
+            find_attr(&sd.attrs, Attr::NodeTrackRwInputSharing).is_some();
         for b in &sd.bases {
             let bt = self.resolve_type(b, &env).ty;
             match self.types.get(bt) {
@@ -265,24 +266,21 @@ impl<'a> Sema<'a> {
                 .or(base.major)
                 .or(Some(self.decls.default_row_major()));
             let attrs = &vd.attrs;
-            let vk_offset = find_attr(attrs, "vk::offset")
+            let vk_offset = find_attr(attrs, Attr::VkOffset)
                 .and_then(|a| a.args.first())
                 .and_then(|e| self.const_int(e, &env))
                 .map(|v| v as u32);
-            let vk_location = find_attr(attrs, "vk::location")
+            let vk_location = find_attr(attrs, Attr::VkLocation)
                 .and_then(|a| a.args.first())
                 .and_then(|e| self.const_int(e, &env))
                 .map(|v| v as u32);
-            let vk_index = find_attr(attrs, "vk::index")
+            let vk_index = find_attr(attrs, Attr::VkIndex)
                 .and_then(|a| a.args.first())
                 .and_then(|e| self.const_int(e, &env))
                 .map(|v| v as u32);
-            let vk_builtin = find_attr(attrs, "vk::builtin")
-                .and_then(|a| a.args.first())
-                .and_then(|e| match &e.kind {
-                    ast::ExprKind::Literal(ast::Literal::String(s)) => Some(*s),
-                    _ => None,
-                });
+            let vk_builtin = find_attr(attrs, Attr::VkBuiltin)
+                .and_then(|a| a.string_arg(0))
+                .map(Symbol::intern);
             if let Some(prev) = self
                 .types
                 .struct_info_mut(sid)

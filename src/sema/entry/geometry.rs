@@ -9,6 +9,7 @@ use super::VkLoc;
 use super::io::Io;
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::ir;
 use crate::ir::Stage;
 use crate::sema::body::place::Val;
@@ -45,7 +46,7 @@ impl<'a> Sema<'a> {
         let env = crate::sema::types::resolve::Env::at(self.decls.funcs[id].scope);
         let mut modes = Vec::new();
         let mut invocations = 1;
-        if let Some(a) = self.entry_attr(id, "instance") {
+        if let Some(a) = self.entry_attr(id, Attr::Instance) {
             match a.args.as_slice() {
                 [e] => {
                     if let Some(n) = self.const_int(e, &env) {
@@ -199,8 +200,8 @@ impl<'a> Sema<'a> {
                 .note("add a parameter such as `inout TriangleStream<PSIn> stream`"),
             );
         }
-        match self.entry_attr(id, "maxvertexcount") {
-            None => self.missing_entry_attr(id, "maxvertexcount", "[maxvertexcount(3)]"),
+        match self.entry_attr(id, Attr::MaxVertexCount) {
+            None => self.missing_entry_attr(id, Attr::MaxVertexCount, "[maxvertexcount(3)]"),
             Some(a) => match a.args.as_slice() {
                 [e] => {
                     if let Some(n) = self.const_int(e, &env) {

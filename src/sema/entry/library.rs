@@ -13,6 +13,7 @@
 use super::super::{Sema, dedup_diagnostics};
 use crate::diag::{Diagnostics, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::ir::Stage;
 use crate::sema::decl::find_attr;
 use crate::sema::options::{Profile, SemaOptions};
@@ -232,27 +233,25 @@ impl<'a> Sema<'a> {
 pub fn stage_named_by(f: &ast::Function, inputs: &[String], outputs: &[String]) -> Option<Stage> {
     let known =
         |s: Stage| (!matches!(s, Stage::Mesh | Stage::Amplification | Stage::Library)).then_some(s);
-    let has = |name: &str| find_attr(&f.attrs, name).is_some();
-    if let Some(a) = find_attr(&f.attrs, "shader") {
-        return match a.args.first().map(|e| &e.kind) {
-            Some(ast::ExprKind::Literal(ast::Literal::String(s))) => {
-                Stage::from_attribute_name(s.as_str()).and_then(known)
-            }
-            _ => None,
-        };
+    let has = |kind: Attr| find_attr(&f.attrs, kind).is_some();
+    if let Some(a) = find_attr(&f.attrs, Attr::Shader) {
+        return a
+            .string_arg(0)
+            .and_then(Stage::from_attribute_name)
+            .and_then(known);
     }
-    if has("numthreads") {
-        return (!has("outputtopology")).then_some(Stage::Compute);
+    if has(Attr::NumThreads) {
+        return (!has(Attr::OutputTopology)).then_some(Stage::Compute);
     }
-    if has("maxvertexcount") {
+    if has(Attr::MaxVertexCount) {
         return Some(Stage::Geometry);
     }
-    if has("domain") {
-        let hull = has("outputcontrolpoints") || has("patchconstantfunc");
+    if has(Attr::Domain) {
+        let hull = has(Attr::OutputControlPoints) || has(Attr::PatchConstantFunc);
         return Some(if hull { Stage::Hull } else { Stage::Domain });
     }
     let named = |list: &[String], prefix: &str| list.iter().any(|s| s.starts_with(prefix));
-    if has("earlydepthstencil") || named(outputs, "SV_TARGET") || named(outputs, "SV_DEPTH") {
+    if has(Attr::EarlyDepthStencil) || named(outputs, "SV_TARGET") || named(outputs, "SV_DEPTH") {
         return Some(Stage::Pixel);
     }
     if named(outputs, "SV_POSITION") && !named(inputs, "SV_POSITION") {

@@ -17,6 +17,7 @@ use super::io::Io;
 use super::semantics::IoDir;
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::intern::Symbol;
 use crate::ir;
 use crate::ir::Stage;
@@ -181,12 +182,12 @@ impl<'a> Sema<'a> {
         let fspan = self.decls.funcs[id].ast.name.span;
         self.choose_mesh_extension(fspan);
         let mut modes = Vec::new();
-        let topology = match self.entry_attr(id, "outputtopology") {
+        let topology = match self.entry_attr(id, Attr::OutputTopology) {
             None => {
-                self.missing_entry_attr(id, "outputtopology", "[outputtopology(\"triangle\")]");
+                self.missing_entry_attr(id, Attr::OutputTopology, "[outputtopology(\"triangle\")]");
                 None
             }
-            Some(a) => match self.string_arg(a, "outputtopology").as_deref() {
+            Some(a) => match a.string_arg(0).map(str::to_ascii_lowercase).as_deref() {
                 Some("triangle") => Some(Topology::Triangle),
                 Some("line") => Some(Topology::Line),
                 Some("point") => Some(Topology::Point),
@@ -426,7 +427,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Some(None)
             }
             None => {
-                let builtin = crate::sema::decl::find_attr(p.attrs, "vk::builtin").is_some();
+                let builtin = crate::sema::decl::find_attr(p.attrs, Attr::VkBuiltin).is_some();
                 if let Some((sem, sspan)) = p.semantic
                     && !builtin
                     && !sem.as_str().to_ascii_lowercase().starts_with("sv_")

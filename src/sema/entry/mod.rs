@@ -25,6 +25,7 @@ pub mod vertex;
 use super::{Dir, Sema};
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::intern::Symbol;
 use crate::ir;
 use crate::ir::Stage;
@@ -45,15 +46,15 @@ impl<'a> Sema<'a> {
     /// The `vk::location`/`vk::index` attributes of an entry parameter.
     fn vk_loc(&mut self, attrs: &'a [ast::Attribute], id: FuncDeclId) -> VkLoc {
         let env = crate::sema::types::resolve::Env::at(self.decls.funcs[id].scope);
-        let mut get = |name: &str| {
-            find_attr(attrs, name)
+        let mut get = |kind: Attr| {
+            find_attr(attrs, kind)
                 .and_then(|a| a.args.first())
                 .and_then(|e| self.const_int(e, &env))
                 .map(|v| v as u32)
         };
         VkLoc {
-            location: get("vk::location"),
-            index: get("vk::index"),
+            location: get(Attr::VkLocation),
+            index: get(Attr::VkIndex),
         }
     }
 
@@ -137,8 +138,8 @@ impl<'a> Sema<'a> {
     fn numthreads(&mut self, id: FuncDeclId) -> [u32; 3] {
         let f = self.decls.funcs[id].def.unwrap_or(self.decls.funcs[id].ast);
         let decl = self.decls.funcs[id].ast;
-        let attr =
-            find_attr(&f.attrs, "numthreads").or_else(|| find_attr(&decl.attrs, "numthreads"));
+        let attr = find_attr(&f.attrs, Attr::NumThreads)
+            .or_else(|| find_attr(&decl.attrs, Attr::NumThreads));
         let Some(a) = attr else {
             self.push(
                 Diagnostic::error(
@@ -157,13 +158,7 @@ impl<'a> Sema<'a> {
             return [1, 1, 1];
         };
         if a.args.len() != 3 {
-            self.error(
-                codes::NUMTHREADS_INVALID,
-                format!("`numthreads` takes 3 arguments, {} given", a.args.len()),
-                a.span,
-                "expected `numthreads(X, Y, Z)`",
-            );
-            return [1, 1, 1];
+            return [1, 1, 1]; // the parser reported it
         }
         let env = crate::sema::types::resolve::Env::at(self.decls.funcs[id].scope);
         let mut out = [1u32; 3];
@@ -443,38 +438,41 @@ impl<'a> Sema<'a> {
         use spirv::ExecutionMode as EM;
         const EARLY_LATE: &str = "SPV_AMD_shader_early_and_late_fragment_tests";
         // An attribute, its execution modes, capabilities and extensions.
-        type Row<'t> = (&'t str, &'t [EM], &'t [C], &'t [&'t str]);
+        type Row<'t> = (Attr, &'t [EM], &'t [C], &'t [&'t str]);
         #[rustfmt::skip]
         let table: &[Row] = &[
-            ("earlydepthstencil", &[EM::EarlyFragmentTests], &[], &[]),
-            ("vk::post_depth_coverage", &[EM::PostDepthCoverage],
+            (Attr::EarlyDepthStencil, &[EM::EarlyFragmentTests], &[], &[]),
+            (Attr::VkPostDepthCoverage, &[EM::PostDepthCoverage],
                 &[C::SampleMaskPostDepthCoverage], &["SPV_KHR_post_depth_coverage"]),
-            ("vk::early_and_late_tests", &[EM::EarlyAndLateFragmentTestsAMD], &[], &[EARLY_LATE]),
-            ("vk::depth_unchanged", &[EM::DepthUnchanged], &[], &[]),
-            ("vk::stencil_ref_unchanged_front", &[EM::StencilRefUnchangedFrontAMD],
+            (Attr::VkEarlyAndLateTests, &[EM::EarlyAndLateFragmentTestsAMD], &[], &[EARLY_LATE]),
+            (Attr::VkDepthUnchanged, &[EM::DepthUnchanged], &[], &[]),
+            (Attr::VkStencilRefUnchangedFront, &[EM::StencilRefUnchangedFrontAMD],
                 &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
-            ("vk::stencil_ref_greater_equal_front", &[EM::StencilRefGreaterFrontAMD],
+            (Attr::VkStencilRefGreaterEqualFront, &[EM::StencilRefGreaterFrontAMD],
                 &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
-            ("vk::stencil_ref_less_equal_front", &[EM::StencilRefLessFrontAMD],
+            (Attr::VkStencilRefLessEqualFront, &[EM::StencilRefLessFrontAMD],
                 &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
-            ("vk::stencil_ref_unchanged_back", &[EM::StencilRefUnchangedBackAMD],
+            (Attr::VkStencilRefUnchangedBack, &[EM::StencilRefUnchangedBackAMD],
                 &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
-            ("vk::stencil_ref_greater_equal_back", &[EM::StencilRefGreaterBackAMD],
+            (Attr::VkStencilRefGreaterEqualBack, &[EM::StencilRefGreaterBackAMD],
                 &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
-            ("vk::stencil_ref_less_equal_back", &[EM::StencilRefLessBackAMD],
+            (Attr::VkStencilRefLessEqualBack, &[EM::StencilRefLessBackAMD],
                 &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
         ];
         let f = self.decls.funcs[id].ast;
         let mut modes = Vec::new();
-        for &(name, ems, caps, exts) in table {
-            let Some(a) = find_attr(&f.attrs, name) else {
+        for &(kind, ems, caps, exts) in table {
+            let Some(a) = find_attr(&f.attrs, kind) else {
                 continue;
             };
             if self.stage != Stage::Pixel {
                 self.push(
                     Diagnostic::warning(
                         codes::IGNORED_SYNTAX,
-                        format!("`{name}` applies to pixel shaders only and is ignored"),
+                        format!(
+                            "`{}` applies to pixel shaders only and is ignored",
+                            kind.spelling()
+                        ),
                     )
                     .label(a.span, "ignored"),
                 );
@@ -493,10 +491,28 @@ impl<'a> Sema<'a> {
             modes.extend(ems.iter().map(|&m| (m, Vec::new())));
         }
         // One stencil-reference promise per face.
-        for face in ["front", "back"] {
-            let given: Vec<&ast::Attribute> = ["unchanged", "greater_equal", "less_equal"]
+        let faces = [
+            (
+                "front",
+                [
+                    Attr::VkStencilRefUnchangedFront,
+                    Attr::VkStencilRefGreaterEqualFront,
+                    Attr::VkStencilRefLessEqualFront,
+                ],
+            ),
+            (
+                "back",
+                [
+                    Attr::VkStencilRefUnchangedBack,
+                    Attr::VkStencilRefGreaterEqualBack,
+                    Attr::VkStencilRefLessEqualBack,
+                ],
+            ),
+        ];
+        for (face, kinds) in faces {
+            let given: Vec<&ast::Attribute> = kinds
                 .iter()
-                .filter_map(|k| find_attr(&f.attrs, &format!("vk::stencil_ref_{k}_{face}")))
+                .filter_map(|&k| find_attr(&f.attrs, k))
                 .collect();
             if given.len() > 1 {
                 self.push(

@@ -9,6 +9,7 @@
 
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::ir;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::{Place, Val};
@@ -57,20 +58,21 @@ impl<'a> Sema<'a> {
     ) -> (Option<Box<ir::NodeEntry>>, [u32; 3]) {
         let f = self.decls.funcs[id].def.unwrap_or(self.decls.funcs[id].ast);
         let fspan = f.name.span;
-        let launch = match find_attr(&f.attrs, "NodeLaunch") {
+        let launch = match find_attr(&f.attrs, Attr::NodeLaunch) {
             None => ir::NodeLaunch::Broadcasting,
-            Some(a) => match a.args.first().map(|e| &e.kind) {
-                Some(ast::ExprKind::Literal(ast::Literal::String(s))) => {
-                    match s.as_str().to_ascii_lowercase().as_str() {
-                        "broadcasting" => ir::NodeLaunch::Broadcasting,
-                        "coalescing" => ir::NodeLaunch::Coalescing,
-                        "thread" => ir::NodeLaunch::Thread,
-                        "mesh" => {
-                            self.unsupported("mesh nodes (`NodeLaunch(\"mesh\")`)", a.span);
-                            return (None, [1, 1, 1]);
-                        }
-                        other => {
-                            self.push(
+            // The registry checked that the launch is a string.
+            Some(a) => match a.string_arg(0).map(str::to_ascii_lowercase).as_deref() {
+                None => return (None, [1, 1, 1]),
+                Some(launch) => match launch {
+                    "broadcasting" => ir::NodeLaunch::Broadcasting,
+                    "coalescing" => ir::NodeLaunch::Coalescing,
+                    "thread" => ir::NodeLaunch::Thread,
+                    "mesh" => {
+                        self.unsupported("mesh nodes (`NodeLaunch(\"mesh\")`)", a.span);
+                        return (None, [1, 1, 1]);
+                    }
+                    other => {
+                        self.push(
                                 Diagnostic::error(
                                     codes::NODE_ENTRY,
                                     format!("`{other}` is not a node launch"),
@@ -78,38 +80,18 @@ impl<'a> Sema<'a> {
                                 .label(a.span, "unknown launch")
                                 .note("the launches are \"broadcasting\", \"coalescing\", \"thread\" and \"mesh\""),
                             );
-                            return (None, [1, 1, 1]);
-                        }
+                        return (None, [1, 1, 1]);
                     }
-                }
-                _ => {
-                    self.error(
-                        codes::NODE_ENTRY,
-                        "`NodeLaunch` takes a string: `[NodeLaunch(\"broadcasting\")]`",
-                        a.span,
-                        "not a launch name",
-                    );
-                    return (None, [1, 1, 1]);
-                }
+                },
             },
         };
         let env = crate::sema::types::resolve::Env::at(self.decls.funcs[id].scope);
-        let ints = |s: &mut Self, name: &str, n: usize| -> (AttrInts, Option<Span>) {
-            let Some(a) = find_attr(&f.attrs, name) else {
+        // The registry checked the number of arguments.
+        let ints = |s: &mut Self, kind: Attr| -> (AttrInts, Option<Span>) {
+            let Some(a) = find_attr(&f.attrs, kind) else {
                 return (None, None);
             };
-            if a.args.len() != n {
-                s.error(
-                    codes::NODE_ENTRY,
-                    format!(
-                        "`{name}` takes {n} argument{}",
-                        if n == 1 { "" } else { "s" }
-                    ),
-                    a.span,
-                    "wrong number of arguments",
-                );
-                return (None, Some(a.span));
-            }
+            let name = kind.spelling();
             let mut out = Vec::new();
             for e in &a.args {
                 match s.const_int(e, &env) {
@@ -128,13 +110,13 @@ impl<'a> Sema<'a> {
             }
             (Some(out), Some(a.span))
         };
-        let (grid, grid_span) = ints(self, "NodeDispatchGrid", 3);
-        let (max_grid, max_grid_span) = ints(self, "NodeMaxDispatchGrid", 3);
-        let (recursion, _) = ints(self, "NodeMaxRecursionDepth", 1);
+        let (grid, grid_span) = ints(self, Attr::NodeDispatchGrid);
+        let (max_grid, max_grid_span) = ints(self, Attr::NodeMaxDispatchGrid);
+        let (recursion, _) = ints(self, Attr::NodeMaxRecursionDepth);
         let grid3 = |v: AttrInts| v.map(|v| [v[0], v[1], v[2]]);
         let mut node = ir::NodeEntry {
             launch,
-            program_entry: find_attr(&f.attrs, "NodeIsProgramEntry").is_some(),
+            program_entry: find_attr(&f.attrs, Attr::NodeIsProgramEntry).is_some(),
             index: None,
             share_input: None,
             dispatch_grid: grid3(grid),
@@ -143,10 +125,10 @@ impl<'a> Sema<'a> {
             outputs: Vec::new(),
         };
         self.node_grid_rules(&node, grid_span, max_grid_span, fspan);
-        if let Some((_, index)) = self.node_name_attr(&f.attrs, "NodeID", &env) {
+        if let Some((_, index)) = self.node_name_attr(&f.attrs, Attr::NodeId, &env) {
             node.index = index;
         }
-        if let Some((name, index)) = self.node_name_attr(&f.attrs, "NodeShareInputOf", &env) {
+        if let Some((name, index)) = self.node_name_attr(&f.attrs, Attr::NodeShareInputOf, &env) {
             node.share_input = Some((name, index.unwrap_or(0)));
         }
         let wg = if launch == ir::NodeLaunch::Thread {
@@ -209,22 +191,12 @@ impl<'a> Sema<'a> {
     fn node_name_attr(
         &mut self,
         attrs: &'a [ast::Attribute],
-        name: &str,
+        kind: Attr,
         env: &crate::sema::types::resolve::Env,
     ) -> Option<(String, Option<u32>)> {
-        let a = find_attr(attrs, name)?;
-        let node = match a.args.first().map(|e| &e.kind) {
-            Some(ast::ExprKind::Literal(ast::Literal::String(s))) => s.to_string(),
-            _ => {
-                self.error(
-                    codes::NODE_ENTRY,
-                    format!("`{name}` takes a node name: `[{name}(\"name\", index)]`"),
-                    a.span,
-                    "not a node name",
-                );
-                return None;
-            }
-        };
+        let a = find_attr(attrs, kind)?;
+        // The registry checked that the node name is a string.
+        let node = a.string_arg(0)?.to_string();
         let index = match a.args.get(1) {
             Some(e) => match self.const_int(e, env) {
                 Some(v) if (0..=i64::from(u32::MAX)).contains(&v) => Some(v as u32),
@@ -248,12 +220,12 @@ impl<'a> Sema<'a> {
     /// when given, is (1, 1, 1).
     fn thread_node_size(&mut self, id: FuncDeclId) -> [u32; 3] {
         let f = self.decls.funcs[id].def.unwrap_or(self.decls.funcs[id].ast);
-        if find_attr(&f.attrs, "numthreads").is_none() {
+        if find_attr(&f.attrs, Attr::NumThreads).is_none() {
             return [1, 1, 1];
         }
         let wg = self.numthreads(id);
         if wg != [1, 1, 1]
-            && let Some(a) = find_attr(&f.attrs, "numthreads")
+            && let Some(a) = find_attr(&f.attrs, Attr::NumThreads)
         {
             self.error(
                 codes::NODE_ENTRY,
@@ -361,7 +333,7 @@ impl<'a> Sema<'a> {
 
     /// `[MaxRecords(n)]` of a parameter.
     fn max_records(&mut self, attrs: &'a [ast::Attribute], span: Span) -> Option<u32> {
-        let a = find_attr(attrs, "MaxRecords")?;
+        let a = find_attr(attrs, Attr::MaxRecords)?;
         let e = a.args.first()?;
         let env = crate::sema::types::resolve::Env::at(crate::sema::types::scope::GLOBAL_SCOPE);
         match self.const_int(e, &env) {
@@ -391,15 +363,15 @@ impl<'a> Sema<'a> {
     ) -> Option<NodeOutputDecl> {
         let env = crate::sema::types::resolve::Env::at(crate::sema::types::scope::GLOBAL_SCOPE);
         let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
-        let (name, base_index) = match self.node_name_attr(p.attrs, "NodeID", &env) {
+        let (name, base_index) = match self.node_name_attr(p.attrs, Attr::NodeId, &env) {
             Some((n, i)) => (n, i.unwrap_or(0)),
             None => (pname, 0),
         };
         let max_payloads = self.max_records(p.attrs, p.span);
         let shares_limits_with = self.shared_limit(p, before);
         let array = obj == NodeObj::OutputArray;
-        let unbounded = find_attr(p.attrs, "UnboundedSparseNodes").is_some();
-        let array_size = match find_attr(p.attrs, "NodeArraySize") {
+        let unbounded = find_attr(p.attrs, Attr::UnboundedSparseNodes).is_some();
+        let array_size = match find_attr(p.attrs, Attr::NodeArraySize) {
             Some(a) if array => a
                 .args
                 .first()
@@ -425,7 +397,7 @@ impl<'a> Sema<'a> {
                 name,
                 base_index,
                 array_size,
-                sparse: unbounded || find_attr(p.attrs, "AllowSparseNodes").is_some(),
+                sparse: unbounded || find_attr(p.attrs, Attr::AllowSparseNodes).is_some(),
                 shares_limits_with,
             }),
         });
@@ -439,7 +411,7 @@ impl<'a> Sema<'a> {
         p: &ParamSig<'a>,
         before: &[ParamSig<'a>],
     ) -> Option<ir::Handle<ir::Type>> {
-        let a = find_attr(p.attrs, "MaxRecordsSharedWith")?;
+        let a = find_attr(p.attrs, Attr::MaxRecordsSharedWith)?;
         let named = match a.args.first().map(|e| &e.kind) {
             Some(ast::ExprKind::Name(path)) if path.is_single() => path.last().name,
             _ => {

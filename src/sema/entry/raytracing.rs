@@ -20,7 +20,7 @@
 
 use super::super::{Dir, Sema};
 use crate::diag::{Diagnostic, codes};
-use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::ir::Stage;
 use crate::ir::{self, RayStorage};
 use crate::sema::ParamSig;
@@ -179,13 +179,9 @@ impl<'a> Sema<'a> {
     /// its span.
     fn shader_attribute(&self, id: FuncDeclId) -> Option<(Option<String>, crate::span::Span)> {
         let d = &self.decls.funcs[id];
-        let on_def = d.def.and_then(|f| find_attr(&f.attrs, "shader"));
-        let a = on_def.or_else(|| find_attr(&d.ast.attrs, "shader"))?;
-        let named = match a.args.first().map(|e| &e.kind) {
-            Some(ast::ExprKind::Literal(ast::Literal::String(s))) => Some(s.as_str().to_string()),
-            _ => None,
-        };
-        Some((named, a.span))
+        let on_def = d.def.and_then(|f| find_attr(&f.attrs, Attr::Shader));
+        let a = on_def.or_else(|| find_attr(&d.ast.attrs, Attr::Shader))?;
+        Some((a.string_arg(0).map(str::to_string), a.span))
     }
 
     /// With a stage profile (`-T cs_6_5`), an entry whose `[shader("…")]`

@@ -11,6 +11,7 @@ use super::io::Io;
 use super::semantics::IoDir;
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::ir;
 use crate::sema::Sema;
 use crate::sema::body::FnCtx;
@@ -80,15 +81,16 @@ pub(super) struct HullAttrs {
 }
 
 impl<'a> Sema<'a> {
-    /// The attribute `name` of entry function `id` (definition first).
-    pub(super) fn entry_attr(&self, id: FuncDeclId, name: &str) -> Option<&'a ast::Attribute> {
+    /// The attribute `kind` of entry function `id` (definition first).
+    pub(super) fn entry_attr(&self, id: FuncDeclId, kind: Attr) -> Option<&'a ast::Attribute> {
         let d = &self.decls.funcs[id];
         let def = d.def.unwrap_or(d.ast);
-        find_attr(&def.attrs, name).or_else(|| find_attr(&d.ast.attrs, name))
+        find_attr(&def.attrs, kind).or_else(|| find_attr(&d.ast.attrs, kind))
     }
 
     /// An entry point attribute the stage requires is missing.
-    pub(super) fn missing_entry_attr(&mut self, id: FuncDeclId, attr: &str, example: &str) {
+    pub(super) fn missing_entry_attr(&mut self, id: FuncDeclId, kind: Attr, example: &str) {
+        let attr = kind.spelling();
         let d = &self.decls.funcs[id];
         let (name, span) = (d.name, d.ast.name.span);
         self.push(
@@ -107,34 +109,13 @@ impl<'a> Sema<'a> {
         );
     }
 
-    /// The one string argument of attribute `a`, lower case.
-    pub(super) fn string_arg(&mut self, a: &ast::Attribute, what: &str) -> Option<String> {
-        match a.args.as_slice() {
-            [
-                ast::Expr {
-                    kind: ast::ExprKind::Literal(ast::Literal::String(s)),
-                    ..
-                },
-            ] => Some(s.as_str().to_ascii_lowercase()),
-            _ => {
-                self.error(
-                    codes::BAD_ATTRIBUTE,
-                    format!("`{what}` takes one string argument"),
-                    a.span,
-                    format!("expected `{what}(\"…\")`"),
-                );
-                None
-            }
-        }
-    }
-
     /// `[domain("tri" | "quad" | "isoline")]` (hull and domain shaders).
     pub(super) fn domain_attr(&mut self, id: FuncDeclId) -> Option<Domain> {
-        let Some(a) = self.entry_attr(id, "domain") else {
-            self.missing_entry_attr(id, "domain", "[domain(\"tri\")]");
+        let Some(a) = self.entry_attr(id, Attr::Domain) else {
+            self.missing_entry_attr(id, Attr::Domain, "[domain(\"tri\")]");
             return None;
         };
-        let v = self.string_arg(a, "domain")?;
+        let v = a.string_arg(0).map(str::to_ascii_lowercase)?;
         Some(match v.as_str() {
             "tri" => Domain::Tri,
             "quad" => Domain::Quad,
@@ -164,7 +145,7 @@ impl<'a> Sema<'a> {
     pub(super) fn hull_attrs(&mut self, id: FuncDeclId) -> Option<HullAttrs> {
         // `[domain]`, `[partitioning]` and `[outputtopology]` may be left
         // to the domain shader: Vulkan takes each from either stage.
-        let domain = match self.entry_attr(id, "domain") {
+        let domain = match self.entry_attr(id, Attr::Domain) {
             Some(_) => self.domain_attr(id),
             None => None,
         };
@@ -172,10 +153,10 @@ impl<'a> Sema<'a> {
         if let Some(d) = domain {
             modes.push((d.mode(), Vec::new()));
         }
-        match self.entry_attr(id, "partitioning") {
+        match self.entry_attr(id, Attr::Partitioning) {
             None => {}
             Some(a) => {
-                if let Some(v) = self.string_arg(a, "partitioning") {
+                if let Some(v) = a.string_arg(0).map(str::to_ascii_lowercase) {
                     match v.as_str() {
                         "integer" => modes.push((EM::SpacingEqual, Vec::new())),
                         "fractional_even" => modes.push((EM::SpacingFractionalEven, Vec::new())),
@@ -206,8 +187,8 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        if let Some(a) = self.entry_attr(id, "outputtopology")
-            && let Some(v) = self.string_arg(a, "outputtopology")
+        if let Some(a) = self.entry_attr(id, Attr::OutputTopology)
+            && let Some(v) = a.string_arg(0).map(str::to_ascii_lowercase)
         {
             match v.as_str() {
                 "point" => modes.push((EM::PointMode, Vec::new())),
@@ -227,60 +208,45 @@ impl<'a> Sema<'a> {
         }
         let env = crate::sema::types::resolve::Env::at(self.decls.funcs[id].scope);
         let mut control_points = None;
-        match self.entry_attr(id, "outputcontrolpoints") {
-            None => self.missing_entry_attr(id, "outputcontrolpoints", "[outputcontrolpoints(3)]"),
-            Some(a) => match a.args.as_slice() {
-                [e] => {
-                    if let Some(n) = self.const_int(e, &env) {
-                        if (1..=32).contains(&n) {
-                            control_points = Some(n as u32);
-                            modes.push((EM::OutputVertices, vec![n as u32]));
-                        } else {
-                            self.push(
-                                Diagnostic::error(
-                                    codes::BAD_ATTRIBUTE,
-                                    format!(
-                                        "a hull shader outputs 1 to 32 control points, not {n}"
-                                    ),
-                                )
-                                .label(e.span, "out of range"),
-                            );
-                        }
+        match self.entry_attr(id, Attr::OutputControlPoints) {
+            None => {
+                self.missing_entry_attr(id, Attr::OutputControlPoints, "[outputcontrolpoints(3)]")
+            }
+            // Arity was checked by the attribute registry.
+            Some(a) => {
+                if let [e] = a.args.as_slice()
+                    && let Some(n) = self.const_int(e, &env)
+                {
+                    if (1..=32).contains(&n) {
+                        control_points = Some(n as u32);
+                        modes.push((EM::OutputVertices, vec![n as u32]));
+                    } else {
+                        self.push(
+                            Diagnostic::error(
+                                codes::BAD_ATTRIBUTE,
+                                format!("a hull shader outputs 1 to 32 control points, not {n}"),
+                            )
+                            .label(e.span, "out of range"),
+                        );
                     }
                 }
-                _ => {
-                    self.error(
-                        codes::BAD_ATTRIBUTE,
-                        "`outputcontrolpoints` takes one integer argument",
-                        a.span,
-                        "expected `outputcontrolpoints(N)`",
-                    );
-                }
-            },
+            }
         }
-        if let Some(a) = self.entry_attr(id, "maxtessfactor") {
-            // No SPIR-V equivalent; the value is still checked.
-            match a.args.as_slice() {
-                [e] => {
-                    if let Ok(k) = self.const_eval(e, &env) {
-                        let v = k.as_f64();
-                        if !(1.0..=64.0).contains(&v) {
-                            self.push(
-                                Diagnostic::error(
-                                    codes::BAD_ATTRIBUTE,
-                                    format!("the maximum tessellation factor must be between 1 and 64, not {v}"),
-                                )
-                                .label(e.span, "out of range"),
-                            );
-                        }
-                    }
-                }
-                _ => {
-                    self.error(
-                        codes::BAD_ATTRIBUTE,
-                        "`maxtessfactor` takes one number",
-                        a.span,
-                        "expected `maxtessfactor(X)`",
+        if let Some(a) = self.entry_attr(id, Attr::MaxTessFactor) {
+            // No SPIR-V equivalent; the value is still checked (arity by the registry).
+            if let [e] = a.args.as_slice()
+                && let Ok(k) = self.const_eval(e, &env)
+            {
+                let v = k.as_f64();
+                if !(1.0..=64.0).contains(&v) {
+                    self.push(
+                        Diagnostic::error(
+                            codes::BAD_ATTRIBUTE,
+                            format!(
+                                "the maximum tessellation factor must be between 1 and 64, not {v}"
+                            ),
+                        )
+                        .label(e.span, "out of range"),
                     );
                 }
             }
@@ -296,32 +262,16 @@ impl<'a> Sema<'a> {
 
     /// `[patchconstantfunc("name")]`: a function defined at global scope.
     fn patch_constant_func(&mut self, id: FuncDeclId) -> Option<FuncDeclId> {
-        let Some(a) = self.entry_attr(id, "patchconstantfunc") else {
+        let Some(a) = self.entry_attr(id, Attr::PatchConstantFunc) else {
             self.missing_entry_attr(
                 id,
-                "patchconstantfunc",
+                Attr::PatchConstantFunc,
                 "[patchconstantfunc(\"PatchConstants\")]",
             );
             return None;
         };
-        let ast::Attribute { args, span, .. } = a;
-        let name = match args.as_slice() {
-            [
-                ast::Expr {
-                    kind: ast::ExprKind::Literal(ast::Literal::String(s)),
-                    ..
-                },
-            ] => *s,
-            _ => {
-                self.error(
-                    codes::BAD_ATTRIBUTE,
-                    "`patchconstantfunc` takes the function's name as a string",
-                    *span,
-                    "expected `patchconstantfunc(\"name\")`",
-                );
-                return None;
-            }
-        };
+        // The registry checked that the name is a string.
+        let name = crate::intern::Symbol::intern(a.string_arg(0)?);
         let found = match self.scopes.lookup_in(GLOBAL_SCOPE, name) {
             Some(Sym::Funcs(l)) => l
                 .iter()
@@ -334,7 +284,7 @@ impl<'a> Sema<'a> {
                 codes::BAD_ATTRIBUTE,
                 format!("the patch constant function `{name}` is not defined"),
             )
-            .label(args[0].span, "named here");
+            .label(a.args[0].span, "named here");
             // A near miss among the global functions.
             let want = name.as_str().to_ascii_lowercase();
             let close = self

@@ -4,6 +4,7 @@
 
 use super::{Def, DefKind, Index, LocalDef, Raw, Recorder, SymKey};
 use crate::front::ast;
+use crate::front::attributes::Attr;
 use crate::intern::Symbol;
 use crate::ir::Stage;
 use crate::sema::decl::find_attr;
@@ -315,22 +316,17 @@ fn entry_stage(s: &Sema, f: &ast::Function) -> Option<&'static str> {
     if f.name.is_single() && name.as_str() == s.opts.entry && s.stage != Stage::Library {
         return Some(s.stage.name());
     }
-    if let Some(a) = find_attr(&f.attrs, "shader")
-        && let Some(ast::Expr {
-            kind: ast::ExprKind::Literal(ast::Literal::String(st)),
-            ..
-        }) = a.args.first()
-    {
-        return Stage::from_attribute_name(st.as_str().trim_matches('"')).map(Stage::name);
+    if let Some(st) = find_attr(&f.attrs, Attr::Shader).and_then(|a| a.string_arg(0)) {
+        return Stage::from_attribute_name(st).map(Stage::name);
     }
     let by_attr = [
-        ("numthreads", Stage::Compute),
-        ("maxvertexcount", Stage::Geometry),
-        ("outputcontrolpoints", Stage::Hull),
-        ("domain", Stage::Domain),
+        (Attr::NumThreads, Stage::Compute),
+        (Attr::MaxVertexCount, Stage::Geometry),
+        (Attr::OutputControlPoints, Stage::Hull),
+        (Attr::Domain, Stage::Domain),
     ];
     by_attr
         .iter()
-        .find(|(a, _)| find_attr(&f.attrs, a).is_some())
+        .find(|&&(a, _)| find_attr(&f.attrs, a).is_some())
         .map(|(_, st)| st.name())
 }

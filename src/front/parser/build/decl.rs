@@ -565,19 +565,22 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> ast::Attribute {
         let (name, args, body_span) = body;
+        use crate::front::attributes;
+        let kind = attributes::lookup(&name);
         let a = ast::Attribute {
             name,
+            kind,
             args,
             span: if cxx11 { body_span } else { span },
         };
-        if crate::front::attributes::support(&a).is_none() {
-            let shown = crate::front::attributes::display_name(&a);
+        if kind.is_none() {
+            let shown = attributes::display_name(&a);
             let mut d = Diagnostic::warning(
                 codes::UNKNOWN_ATTRIBUTE,
                 format!("unknown attribute `{shown}` is ignored"),
             )
             .label(a.name.span, "not an attribute hlslc knows");
-            if let Some(s) = crate::front::attributes::suggestion(&a) {
+            if let Some(s) = attributes::suggestion(&a.name) {
                 d = d.note(format!("did you mean `{s}`?"));
             }
             self.push_diag(d);
