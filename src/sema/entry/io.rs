@@ -5,7 +5,9 @@
 
 use super::VkLoc;
 use super::arrayed::VertexIo;
-use super::semantics::{IoDir, TyKind, distance_semantic, stage_only, system_value};
+use super::semantics::{
+    IoDir, TyKind, arbitrary_here, distance_semantic, stage_only, system_value,
+};
 use super::sysvals::valid_in;
 use super::tess::Domain;
 use crate::diag::{Diagnostic, codes};
@@ -40,6 +42,9 @@ pub(super) struct Io {
     pub(super) in_distance_offsets: Vec<(bool, u32, u32)>,
     pub(super) in_distance_sizes: [u32; 2],
     pub(super) builtins: Vec<(spirv::BuiltIn, IoDir, ir::Handle<ir::GlobalVariable>)>,
+    /// `SV_DepthGreaterEqual` / `SV_DepthLessEqual` promise the depth
+    /// only moves one way: `DepthGreater` / `DepthLess`.
+    pub(super) depth_mode: Option<spirv::ExecutionMode>,
     /// Per-vertex variables by direction and semantic (upper case), made
     /// once and shared by every reader.
     pub(super) vertex_vars: FxHashMap<(IoDir, String), VertexIo>,
@@ -191,7 +196,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if self.wrong_stage_semantic(sname, sspan, IoDir::Input) {
             return None;
         }
-        if (sname.as_str().to_ascii_lowercase().starts_with("sv_") && !passes_through(self.s.stage))
+        if (sname.as_str().to_ascii_lowercase().starts_with("sv_")
+            && !passes_through(self.s.stage)
+            && !arbitrary_here(self.s.stage, IoDir::Input, sname.as_str()))
             || matches!(self.s.stage, Stage::Compute)
         {
             self.s.push(
@@ -382,6 +389,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         else {
             return false;
         };
+        io.depth_mode = match sname.as_str().to_ascii_lowercase().as_str() {
+            "sv_depthgreaterequal" => Some(spirv::ExecutionMode::DepthGreater),
+            "sv_depthlessequal" => Some(spirv::ExecutionMode::DepthLess),
+            _ => io.depth_mode,
+        };
         let nt = self.natural_type(nat);
         let g = self.builtin_var(io, b, IoDir::Output, vname, nt);
         self.name_builtin(g, sname.as_str());
@@ -529,7 +541,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             vk.location.unwrap_or_else(|| n.parse::<u32>().unwrap_or(0))
         } else if self.wrong_stage_semantic(sname, sspan, IoDir::Output) {
             return;
-        } else if (lower.starts_with("sv_") && !passes_through(self.s.stage))
+        } else if (lower.starts_with("sv_")
+            && !passes_through(self.s.stage)
+            && !arbitrary_here(self.s.stage, IoDir::Output, &lower))
             || self.s.stage == Stage::Compute
             || self.s.stage == Stage::Pixel
         {

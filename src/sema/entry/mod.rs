@@ -417,6 +417,7 @@ impl<'a> Sema<'a> {
             .collect();
         let mut execution_modes = self.entry_attribute_modes(id);
         execution_modes.extend(stage_setup.modes);
+        execution_modes.extend(io.depth_mode.map(|m| (m, Vec::new())));
         self.module.entry_points.push(ir::EntryPoint {
             name: entry_name,
             stage: self.stage,

@@ -38,6 +38,29 @@ pub(super) fn distance_semantic(sem: &str) -> Option<(bool, u32)> {
     Some((cull, n))
 }
 
+/// System values that a stage and direction treat as ordinary user
+/// semantics, with a location (the "Arb" entries of the D3D signature
+/// points DXC checks semantics against): `SV_Position` as a vertex
+/// shader input, `SV_InstanceID` as a vertex shader output or a pixel
+/// shader input. Hull, domain and geometry shaders pass every system
+/// value they have no built-in for (see `passes_through` in io.rs).
+pub(super) fn arbitrary_here(stage: Stage, dir: IoDir, sem: &str) -> bool {
+    let s = sem.to_ascii_lowercase();
+    let s = s.trim_end_matches(|c: char| c.is_ascii_digit());
+    match (stage, dir) {
+        (Stage::Vertex, IoDir::Input) => matches!(
+            s,
+            "sv_position"
+                | "sv_rendertargetarrayindex"
+                | "sv_viewportarrayindex"
+                | "sv_clipdistance"
+                | "sv_culldistance"
+        ),
+        (Stage::Vertex, IoDir::Output) | (Stage::Pixel, IoDir::Input) => s == "sv_instanceid",
+        _ => false,
+    }
+}
+
 pub(super) fn system_value(
     stage: Stage,
     dir: IoDir,
@@ -144,7 +167,9 @@ pub(super) fn system_value(
         (Stage::Pixel | Stage::Geometry, IoDir::Input, "sv_primitiveid") => {
             (B::PrimitiveId, "gl_PrimitiveID", TyKind::Uint)
         }
-        (Stage::Pixel, IoDir::Output, "sv_depth") => (B::FragDepth, "gl_FragDepth", TyKind::Float),
+        (Stage::Pixel, IoDir::Output, "sv_depth" | "sv_depthgreaterequal" | "sv_depthlessequal") => {
+            (B::FragDepth, "gl_FragDepth", TyKind::Float)
+        }
         _ => return None,
     })
 }
@@ -212,6 +237,21 @@ impl<'a> Sema<'a> {
             );
         }
         shape
+    }
+
+    /// A clip or cull distance of type `ty` as `(element type, elements)`:
+    /// a float or float vector is one element; an array of them (`float4
+    /// clips[2] : SV_ClipDistance`) fills consecutive elements of the
+    /// stage's array. Anything else is an error at `span`.
+    pub(crate) fn distance_layout(&mut self, ty: TyId, span: Span) -> Option<(TyId, u32)> {
+        if let types::Ty::Array(elem, Some(len)) = *self.types.get(ty)
+            && matches!(self.types.component(elem), Some(Sc::F32))
+            && self.types.shape(elem).is_some_and(|s| s.count() <= 4)
+        {
+            return Some((elem, len));
+        }
+        self.distance_shape(ty, span)?;
+        Some((ty, 1))
     }
 
     /// An Input built-in read by an intrinsic (one global per built-in).
@@ -312,7 +352,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         match sem {
             Some((name, _)) => {
                 if let Some((cull, n)) = distance_semantic(name.as_str()) {
-                    let count = self.s.types.shape(ty).map_or(1, |s| s.count());
+                    let count = match *self.s.types.get(ty) {
+                        types::Ty::Array(e, Some(len)) => {
+                            len * self.s.types.shape(e).map_or(1, |s| s.count())
+                        }
+                        _ => self.s.types.shape(ty).map_or(1, |s| s.count()),
+                    };
                     out.push((cull, n, count));
                 }
             }
@@ -350,7 +395,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         else {
             return;
         };
-        let Some(shape) = self.s.distance_shape(ty, span) else {
+        let Some((elem_ty, len)) = self.s.distance_layout(ty, span) else {
+            return;
+        };
+        let Some(shape) = self.s.types.shape(elem_ty) else {
             return;
         };
         let count = shape.count();
@@ -363,30 +411,51 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         let g = self.builtin_var(io, b, IoDir::Output, name, arr);
         let float_ty = self.s.types.with_shape(Sc::F32, shape);
-        let c = self.cast(Val::expr(ty, v), float_ty, span);
-        let Some(h) = self.value(&c) else { return };
+        // An array's elements are already floats; a single value may be
+        // converted.
+        let h = if len == 1 && elem_ty == ty {
+            let c = self.cast(Val::expr(ty, v), float_ty, span);
+            let Some(h) = self.value(&c) else { return };
+            h
+        } else {
+            v
+        };
         let at = self.s.ir_ty(arr);
         let ft = self.s.ir_ty(types::FLOAT);
+        let et = self.s.ir_ty(float_ty);
         let apty = self.ptr_type(at, ir::AddressSpace::Output);
         let fpty = self.ptr_type(ft, ir::AddressSpace::Output);
         let base = self.add(ir::Expression::GlobalVariable(g), apty);
-        for i in 0..count {
-            let component = if count == 1 {
+        for j in 0..len {
+            let element = if elem_ty == ty {
                 h
             } else {
-                self.add(ir::Expression::AccessIndex { base: h, index: i }, ft)
+                self.add(ir::Expression::AccessIndex { base: h, index: j }, et)
             };
-            let p = self.add(
-                ir::Expression::AccessIndex {
-                    base,
-                    index: offset + i,
-                },
-                fpty,
-            );
-            self.stmt(ir::Statement::Store {
-                pointer: p,
-                value: component,
-            });
+            for i in 0..count {
+                let component = if count == 1 {
+                    element
+                } else {
+                    self.add(
+                        ir::Expression::AccessIndex {
+                            base: element,
+                            index: i,
+                        },
+                        ft,
+                    )
+                };
+                let p = self.add(
+                    ir::Expression::AccessIndex {
+                        base,
+                        index: offset + j * count + i,
+                    },
+                    fpty,
+                );
+                self.stmt(ir::Statement::Store {
+                    pointer: p,
+                    value: component,
+                });
+            }
         }
     }
 }

@@ -371,7 +371,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             .distance_offsets
             .iter()
             .find(|&&(c, k, _)| c == cull && k == n)?;
-        let shape = self.s.distance_shape(ty, span)?;
+        let (elem_ty, len) = self.s.distance_layout(ty, span)?;
+        let shape = self.s.types.shape(elem_ty)?;
         let count = shape.count();
         let size = io.distance_sizes[usize::from(cull)];
         let arr = self.s.types.array(types::FLOAT, Some(size));
@@ -386,31 +387,45 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let apty = self.ptr_type(at, ir::AddressSpace::Input);
         let fpty = self.ptr_type(ft, ir::AddressSpace::Input);
         let base = self.add(ir::Expression::GlobalVariable(g), apty);
-        let mut comps = Vec::new();
-        for i in 0..count {
-            let p = self.add(
-                ir::Expression::AccessIndex {
-                    base,
-                    index: offset + i,
-                },
-                fpty,
-            );
-            comps.push(self.add(ir::Expression::Load { pointer: p }, ft));
-        }
         let float_ty = self.s.types.with_shape(Sc::F32, shape);
-        let v = if count == 1 {
-            comps[0]
-        } else {
-            let it = self.s.ir_ty(float_ty);
-            self.add(
+        let et = self.s.ir_ty(float_ty);
+        let mut elements = Vec::new();
+        for j in 0..len {
+            let mut comps = Vec::new();
+            for i in 0..count {
+                let p = self.add(
+                    ir::Expression::AccessIndex {
+                        base,
+                        index: offset + j * count + i,
+                    },
+                    fpty,
+                );
+                comps.push(self.add(ir::Expression::Load { pointer: p }, ft));
+            }
+            elements.push(if count == 1 {
+                comps[0]
+            } else {
+                self.add(
+                    ir::Expression::Compose {
+                        ty: et,
+                        components: comps,
+                    },
+                    et,
+                )
+            });
+        }
+        if elem_ty != ty {
+            // An array of distances: its elements are floats already.
+            let it = self.s.ir_ty(ty);
+            return Some(self.add(
                 ir::Expression::Compose {
                     ty: it,
-                    components: comps,
+                    components: elements,
                 },
                 it,
-            )
-        };
-        let c = self.cast(Val::expr(float_ty, v), ty, span);
+            ));
+        }
+        let c = self.cast(Val::expr(float_ty, elements[0]), ty, span);
         self.value(&c)
     }
 }

@@ -430,3 +430,16 @@ fn ext_builtin_attributes_declare_builtin_variables() {
         assert!(v.contains(want), "missing `{want}` in:\n{v}");
     }
 }
+
+#[test]
+fn atomics_on_the_only_component_of_a_texel() {
+    // `t[i].r` of a scalar texel names the texel itself.
+    let words = compile_valid_words(
+        "RWTexture3D<uint> t : register(u1);\n\
+         [numthreads(1,1,1)] void main(uint3 id : SV_DispatchThreadID) { InterlockedAdd(t[id].r, 1); }",
+        TargetEnv::Vulkan1_1,
+    );
+    let dis = common::spirv_dis(&words);
+    assert!(dis.contains("OpImageTexelPointer %_ptr_Image_uint %t"), "{dis}");
+    assert!(dis.contains("OpAtomicIAdd %uint"), "{dis}");
+}

@@ -514,3 +514,95 @@ fn attributes_read_per_vertex_in_library_checking() {
         "{text}"
     );
 }
+
+#[test]
+fn system_values_a_stage_has_no_builtin_for_are_user_semantics_where_d3d_allows() {
+    // `SV_Position` as a vertex input and `SV_InstanceID` as a vertex
+    // output are ordinary located variables (D3D's "arbitrary" entries).
+    let dis = spirv_text(
+        "struct O { float4 p : SV_Position; uint i : SV_InstanceID; };\n\
+         O main(float4 p : SV_Position, uint i : SV_InstanceID) { O o; o.p = p; o.i = i; return o; }",
+        "vs_6_0",
+        TargetEnv::Vulkan1_1,
+    );
+    assert_has(
+        &dis,
+        &[
+            "OpDecorate %in_var_SV_Position Location 0",
+            "OpDecorate %gl_InstanceIndex BuiltIn InstanceIndex",
+            "OpDecorate %out_var_SV_InstanceID Location 0",
+            "OpDecorate %gl_Position BuiltIn Position",
+        ],
+    );
+    // A pixel shader reads `SV_InstanceID` as a flat user input.
+    let dis = spirv_text(
+        "float4 main(uint i : SV_InstanceID) : SV_Target { return i; }",
+        "ps_6_0",
+        TargetEnv::Vulkan1_1,
+    );
+    assert_has(
+        &dis,
+        &[
+            "OpDecorate %in_var_SV_InstanceID Location 0",
+            "OpDecorate %in_var_SV_InstanceID Flat",
+        ],
+    );
+    // Compute shaders still have no user inputs.
+    let t = diagnose_profile(
+        "[numthreads(1,1,1)] void main(float4 p : SV_Position) {}",
+        "cs_6_0",
+    );
+    assert!(t.contains("`SV_Position` is not an input of compute shaders"), "{t}");
+}
+
+#[test]
+fn conservative_depth_outputs_set_the_depth_modes() {
+    for (sem, mode) in [
+        ("SV_DepthGreaterEqual", "DepthGreater"),
+        ("SV_DepthLessEqual", "DepthLess"),
+    ] {
+        let dis = spirv_text(
+            &format!("float main(float4 p : SV_Position) : {sem} {{ return p.z; }}"),
+            "ps_6_0",
+            TargetEnv::Vulkan1_1,
+        );
+        assert_has(
+            &dis,
+            &[
+                "OpDecorate %gl_FragDepth BuiltIn FragDepth",
+                &format!("OpExecutionMode %main {mode}"),
+                "OpExecutionMode %main DepthReplacing",
+            ],
+        );
+    }
+}
+
+#[test]
+fn arrays_of_clip_distances_fill_consecutive_elements() {
+    // foo: 4 × float2 at 0..8, bar: 2 × float3 at 8..14.
+    let dis = spirv_text(
+        "struct O { float4 p : SV_Position; float2 foo[4] : SV_ClipDistance0; float3 bar[2] : SV_ClipDistance1; };\n\
+         O main(float x : X) { O o = (O)x; o.foo[3].y = 7; o.bar[1].z = 9; return o; }",
+        "vs_6_0",
+        TargetEnv::Vulkan1_1,
+    );
+    assert_has(
+        &dis,
+        &["%gl_ClipDistance = OpVariable %_ptr_Output__arr_float_uint_14 Output"],
+    );
+    let stores = dis
+        .lines()
+        .filter(|l| l.contains("OpAccessChain %_ptr_Output_float %gl_ClipDistance"))
+        .count();
+    assert_eq!(stores, 14, "{dis}");
+    // A pixel shader reads them back as arrays.
+    let dis = spirv_text(
+        "float4 main(float4 p : SV_Position, float2 c[2] : SV_ClipDistance) : SV_Target { return float4(c[0], c[1]); }",
+        "ps_6_0",
+        TargetEnv::Vulkan1_1,
+    );
+    assert_has(
+        &dis,
+        &["%gl_ClipDistance = OpVariable %_ptr_Input__arr_float_uint_4 Input"],
+    );
+}

@@ -775,6 +775,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 comps,
                 base_ty,
             } if comps.len() == 1 => {
+                // `tex[i].r` of a scalar texel is the texel itself.
+                if let Place::Texel { .. } = &**base
+                    && comps[0] == 0
+                    && matches!(self.s.types.get(*base_ty), Ty::Scalar(_))
+                {
+                    let texel = Val {
+                        kind: ValKind::Place((**base).clone()),
+                        ..v.clone()
+                    };
+                    return self.place_pointer(&texel, _span);
+                }
                 let Place::Ptr { ptr, mem, space } = &**base else {
                     return None;
                 };
