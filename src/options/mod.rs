@@ -146,6 +146,9 @@ pub struct Options {
     pub nonzero_base_instance: bool,
     /// `-fvk-support-nonzero-base-vertex`: SV_VertexID likewise.
     pub nonzero_base_vertex: bool,
+    /// `-fspv-enable-maximal-reconvergence`: every entry point gets the
+    /// `MaximallyReconvergesKHR` execution mode.
+    pub maximal_reconvergence: bool,
     /// `-fspv-use-legacy-buffer-matrix-order`: matrices in structured and
     /// byte-address buffers keep DXC's older (transposed) element order.
     pub legacy_buffer_matrix_order: bool,
@@ -207,6 +210,7 @@ impl Default for Options {
             nonzero_base_instance: false,
             nonzero_base_vertex: false,
             legacy_buffer_matrix_order: false,
+            maximal_reconvergence: false,
             preserve_interface: false,
             preserve_bindings: false,
             verify_ir: cfg!(debug_assertions),
@@ -256,20 +260,9 @@ impl Options {
                 "-fspv-flatten-resource-arrays",
                 self.flatten_resource_arrays,
             ),
-            ("-fvk-stage-io-order=alpha", self.stage_io_order_alpha),
             ("-fspv-use-unknown-image-format", self.unknown_image_format),
-            (
-                "-fvk-support-nonzero-base-instance",
-                self.nonzero_base_instance,
-            ),
-            ("-fvk-support-nonzero-base-vertex", self.nonzero_base_vertex),
-            (
-                "-fspv-use-legacy-buffer-matrix-order",
-                self.legacy_buffer_matrix_order,
-            ),
             ("-fspv-preserve-interface", self.preserve_interface),
             ("-fspv-preserve-bindings", self.preserve_bindings),
-            ("-auto-binding-space", self.auto_binding_space.is_some()),
             (
                 "-fvk-bind-resource-heap",
                 self.resource_heap_binding.is_some(),

@@ -781,12 +781,6 @@ const DIAGNOSTICS_AND_COMPATIBILITY: &[Opt] = &[
         "The Vulkan memory model instead of GLSL450's",
     ),
     not_yet(
-        &["-fspv-enable-maximal-reconvergence"],
-        Flag,
-        "",
-        "The MaximallyReconvergesKHR execution mode",
-    ),
-    not_yet(
         &["-fspv-use-descriptor-heap"],
         Flag,
         "",

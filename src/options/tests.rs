@@ -287,10 +287,7 @@ fn recognised_but_unsupported_options_are_e0004() {
     // options the table only recognises.
     for args in [
         &["-fspv-flatten-resource-arrays"][..],
-        &["-fvk-support-nonzero-base-instance"],
         &["-fspv-preserve-interface"],
-        &["-fvk-stage-io-order=alpha"],
-        &["-auto-binding-space", "0"],
         &["-fvk-bind-counter-heap", "1", "2"],
         &["-fspv-use-vulkan-memory-model"],
         &["-fspv-max-id", "100"],

@@ -37,6 +37,23 @@ pub struct SemaOptions {
     pub bind_globals: Option<(u32, u32)>,
     /// `-fvk-auto-shift-bindings`
     pub auto_shift_bindings: bool,
+    /// `-fspv-use-legacy-buffer-matrix-order`: matrices in byte-address
+    /// buffers are stored row by row whatever their majorness.
+    pub legacy_buffer_matrix_order: bool,
+    /// `-fspv-enable-maximal-reconvergence`
+    pub maximal_reconvergence: bool,
+    /// `-fvk-stage-io-order=alpha`: user semantics take their locations in
+    /// alphabetical order instead of declaration order.
+    pub stage_io_order_alpha: bool,
+    /// `-auto-binding-space N`: the descriptor set of every resource whose
+    /// declaration names none (0 without the option).
+    pub default_space: u32,
+    /// `-fvk-support-nonzero-base-vertex`: `SV_VertexID` counts from the
+    /// draw's first vertex, as in D3D (`VertexIndex - BaseVertex`).
+    pub nonzero_base_vertex: bool,
+    /// `-fvk-support-nonzero-base-instance`: `SV_InstanceID` likewise
+    /// (`InstanceIndex - BaseInstance`).
+    pub nonzero_base_instance: bool,
     /// `-fspv-extension=` (empty: every extension is allowed).
     pub allowed_extensions: Vec<String>,
     /// Source-level debug information is written (`-Zi`, `-fspv-debug=`):

@@ -236,7 +236,7 @@ pub(super) const SPIRV: &[Opt] = &[
             };
             Ok(())
         }),
-        "Stage I/O locations in declaration order (decl, the default) or by name (alpha: not supported yet)",
+        "Stage I/O locations in declaration order (decl, the default) or by name (alpha)",
     ),
     dxc(
         &["-fvk-support-nonzero-base-instance"],
@@ -247,7 +247,18 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.nonzero_base_instance = true;
             Ok(())
         }),
-        "SV_InstanceID counts from the draw's first instance, as in D3D: not supported yet",
+        "SV_InstanceID counts from the draw's first instance, as in D3D",
+    ),
+    dxc(
+        &["-fspv-enable-maximal-reconvergence"],
+        Flag,
+        "",
+        SpirV,
+        Set(|p, _| {
+            p.cl.options.maximal_reconvergence = true;
+            Ok(())
+        }),
+        "Entry points reconverge maximally (SPV_KHR_maximal_reconvergence)",
     ),
     dxc(
         &["-fvk-support-nonzero-base-vertex"],
@@ -258,7 +269,7 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.nonzero_base_vertex = true;
             Ok(())
         }),
-        "SV_VertexID counts from the draw's first vertex, as in D3D: not supported yet",
+        "SV_VertexID counts from the draw's first vertex, as in D3D",
     ),
     dxc(
         &["-fspv-preserve-bindings"],
@@ -313,7 +324,7 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.legacy_buffer_matrix_order = true;
             Ok(())
         }),
-        "DXC's older matrix element order in structured buffers: not supported yet",
+        "Matrices in byte-address buffers row by row (DXC's older order)",
     ),
     dxc(
         &["-auto-binding-space"],
@@ -324,7 +335,7 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.auto_binding_space = Some(number(v[0], "space")?);
             Ok(())
         }),
-        "Descriptor set of resources without an explicit space: not supported yet",
+        "Descriptor set of resources without an explicit space",
     ),
 ];
 

@@ -133,7 +133,8 @@ impl<'a> Sema<'a> {
             match slot {
                 Slot::Globals => {
                     if globals.is_none() {
-                        globals = Some((next_free(0, 0, &mut used), 0));
+                        let set = self.opts.default_space;
+                        globals = Some((next_free(set, 0, &mut used), set));
                     }
                 }
                 Slot::Resource(i) => {
@@ -149,7 +150,7 @@ impl<'a> Sema<'a> {
                     let set = match (src.vk_binding, src.register) {
                         (Some((_, s)), _) => s,
                         (None, Some((_, _, s))) => s,
-                        _ => 0,
+                        _ => self.opts.default_space,
                     };
                     let floor = if self.opts.auto_shift_bindings
                         && src.register.is_none()

@@ -427,7 +427,7 @@ impl<'a> Sema<'a> {
             let binding = a.args.first().and_then(|e| self.const_int(e, env));
             let set = match a.args.get(1) {
                 Some(e) => self.const_int(e, env),
-                None => Some(0),
+                None => Some(i64::from(self.opts.default_space)),
             };
             match (binding, set) {
                 (Some(bi), Some(se)) if bi >= 0 && se >= 0 => b = Some((bi as u32, se as u32)),
@@ -474,7 +474,7 @@ impl<'a> Sema<'a> {
                         return None;
                     }
                 },
-                None => 0,
+                None => self.opts.default_space,
             };
             match r.slot {
                 Some(slot) => match parse_register_slot(slot.name.as_str()) {

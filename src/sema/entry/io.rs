@@ -17,7 +17,7 @@ use crate::ir::Stage;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::Val;
 use crate::sema::context::VertexInput;
-use crate::sema::types::{Sc, Ty, TyId};
+use crate::sema::types::{self, Sc, Ty, TyId};
 use crate::span::Span;
 use rustc_hash::FxHashMap;
 
@@ -190,6 +190,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let pty = self.ptr_type(it, ir::AddressSpace::Input);
             let p = self.add(ir::Expression::GlobalVariable(g), pty);
             let v = self.add(ir::Expression::Load { pointer: p }, it);
+            let v = self.minus_draw_base(io, b, v, span);
             let c = self.cast(Val::expr(nt, v), ty, span);
             return self.value(&c);
         }
@@ -372,6 +373,44 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 .sum(),
             _ => 1,
         }
+    }
+
+    /// `VertexIndex - BaseVertex` / `InstanceIndex - BaseInstance` when
+    /// `-fvk-support-nonzero-base-vertex` / `-instance` ask for D3D's
+    /// numbering from the draw's first vertex or instance; else `v`.
+    fn minus_draw_base(
+        &mut self,
+        io: &mut Io,
+        b: spirv::BuiltIn,
+        v: ir::Handle<ir::Expression>,
+        span: Span,
+    ) -> ir::Handle<ir::Expression> {
+        use spirv::BuiltIn as B;
+        let (base, name) = match b {
+            B::VertexIndex if self.s.opts.nonzero_base_vertex => (B::BaseVertex, "gl_BaseVertex"),
+            B::InstanceIndex if self.s.opts.nonzero_base_instance => {
+                (B::BaseInstance, "gl_BaseInstance")
+            }
+            _ => return v,
+        };
+        // An `int`, as `SV_StartVertexLocation` declares it.
+        let g = self.builtin_var(io, base, IoDir::Input, name, types::INT);
+        let int = self.s.ir_ty(types::INT);
+        let pty = self.ptr_type(int, ir::AddressSpace::Input);
+        let p = self.add(ir::Expression::GlobalVariable(g), pty);
+        let l = self.add(ir::Expression::Load { pointer: p }, int);
+        let c = self.cast(Val::expr(types::INT, l), types::UINT, span);
+        let Some(base) = self.value(&c) else { return v };
+        let uint = self.s.ir_ty(types::UINT);
+        self.add(
+            ir::Expression::Binary {
+                op: ir::BinaryOperator::Subtract,
+                left: v,
+                right: base,
+                precise: false,
+            },
+            uint,
+        )
     }
 
     /// Stores `v` to the built-in output that the system-value semantic

@@ -418,6 +418,13 @@ impl<'a> Sema<'a> {
         let mut execution_modes = self.entry_attribute_modes(id);
         execution_modes.extend(stage_setup.modes);
         execution_modes.extend(io.depth_mode.map(|m| (m, Vec::new())));
+        if self.opts.maximal_reconvergence {
+            execution_modes.push((spirv::ExecutionMode::MaximallyReconvergesKHR, Vec::new()));
+            let ext = "SPV_KHR_maximal_reconvergence";
+            if !self.module.required_extensions.iter().any(|e| e == ext) {
+                self.module.required_extensions.push(ext.to_string());
+            }
+        }
         self.module.entry_points.push(ir::EntryPoint {
             name: entry_name,
             stage: self.stage,

@@ -91,6 +91,19 @@ impl StageSetup {
             }
             _ => {}
         }
+        // `-fvk-stage-io-order=alpha`: every stage's user semantics take
+        // their locations in alphabetical order (hull outputs and domain
+        // inputs always do, to match each other).
+        if cx.s.opts.stage_io_order_alpha {
+            if io.sorted_in.is_empty() {
+                let leaves = cx.s.domain_input_semantics(sig);
+                io.sorted_in = cx.s.sorted_locations(leaves);
+            }
+            if io.sorted_out.is_empty() {
+                let leaves = cx.s.hull_output_semantics(sig, None);
+                io.sorted_out = cx.s.sorted_locations(leaves);
+            }
+        }
     }
 }
 
@@ -156,6 +169,9 @@ impl<'a> Sema<'a> {
     ) -> Vec<(String, u32)> {
         let mut out = Vec::new();
         user_semantics(self, sig.ret, sig.ret_semantic, &mut out);
+        for q in sig.params.iter().filter(|q| q.dir != Dir::In) {
+            user_semantics(self, q.ty, q.semantic, &mut out);
+        }
         if let Some(p) = pcf {
             user_semantics(self, p.ret, p.ret_semantic, &mut out);
             for q in p.params.iter().filter(|q| q.dir != Dir::In) {

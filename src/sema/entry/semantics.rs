@@ -167,9 +167,11 @@ pub(super) fn system_value(
         (Stage::Pixel | Stage::Geometry, IoDir::Input, "sv_primitiveid") => {
             (B::PrimitiveId, "gl_PrimitiveID", TyKind::Uint)
         }
-        (Stage::Pixel, IoDir::Output, "sv_depth" | "sv_depthgreaterequal" | "sv_depthlessequal") => {
-            (B::FragDepth, "gl_FragDepth", TyKind::Float)
-        }
+        (
+            Stage::Pixel,
+            IoDir::Output,
+            "sv_depth" | "sv_depthgreaterequal" | "sv_depthlessequal",
+        ) => (B::FragDepth, "gl_FragDepth", TyKind::Float),
         _ => return None,
     })
 }

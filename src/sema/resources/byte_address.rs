@@ -10,6 +10,16 @@ use crate::sema::calls::Arg;
 use crate::sema::types::{self, ResKind, Sc, Ty, TyId};
 use crate::span::Span;
 
+impl crate::sema::Sema<'_> {
+    /// Whether matrices in byte-address buffers are stored row by row:
+    /// with `-Zpr`, or DXC's older order (`-fspv-use-legacy-buffer-matrix-order`);
+    /// else column by column, as the default `column_major` says.
+    pub(in crate::sema) fn raw_matrices_by_row(&self) -> bool {
+        self.opts.legacy_buffer_matrix_order
+            || self.opts.matrix_layout == crate::sema::options::MatrixLayout::RowMajor
+    }
+}
+
 impl<'s, 'a> FnCtx<'s, 'a> {
     /// An atomic operation on `p` with `value` (and `compare`), giving the
     /// value before it (of IR type `it`).
@@ -372,12 +382,28 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Some(self.compose(ty, comps))
             }
             Ty::Matrix(sc, r, c) => {
-                // Row-major order in memory, as DXC's templated loads.
                 let rt = self.s.types.vector(sc, c);
                 let e = Self::bab_scalar_size(sc);
                 let mut rows = Vec::new();
-                for i in 0..r as u32 {
-                    rows.push(self.bab_load_at(obj, addr, off + i * c as u32 * e, rt, span)?);
+                if self.s.raw_matrices_by_row() {
+                    for i in 0..r as u32 {
+                        rows.push(self.bab_load_at(obj, addr, off + i * c as u32 * e, rt, span)?);
+                    }
+                } else {
+                    // Column-major: element (i, j) at (j * r + i) elements.
+                    let st = self.s.types.scalar(sc);
+                    for i in 0..r as u32 {
+                        let mut comps = Vec::new();
+                        for j in 0..c as u32 {
+                            let at = off + (j * r as u32 + i) * e;
+                            comps.push(self.bab_load_at(obj, addr, at, st, span)?);
+                        }
+                        rows.push(if c == 1 {
+                            comps[0]
+                        } else {
+                            self.compose(rt, comps)
+                        });
+                    }
                 }
                 Some(self.compose_matrix(ty, rows))
             }
@@ -584,9 +610,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Ty::Matrix(sc, r, c) => {
                 let rt = self.s.types.vector(sc, c);
                 let e = Self::bab_scalar_size(sc);
+                let by_row = self.s.raw_matrices_by_row();
+                let st = self.s.types.scalar(sc);
                 for i in 0..r {
-                    let row = self.matrix_row(val, sc, r, c, i);
-                    self.bab_store_at(obj, addr, off + i as u32 * c as u32 * e, row, rt, span);
+                    if by_row {
+                        let row = self.matrix_row(val, sc, r, c, i);
+                        self.bab_store_at(obj, addr, off + i as u32 * c as u32 * e, row, rt, span);
+                        continue;
+                    }
+                    // Column-major: element (i, j) at (j * r + i) elements.
+                    for j in 0..c {
+                        let x = self.matrix_element(val, sc, r, c, i, j);
+                        let at = off + (j as u32 * r as u32 + i as u32) * e;
+                        self.bab_store_at(obj, addr, at, x, st, span);
+                    }
                 }
             }
             Ty::Array(e, Some(n)) => {

@@ -440,6 +440,9 @@ fn atomics_on_the_only_component_of_a_texel() {
         TargetEnv::Vulkan1_1,
     );
     let dis = common::spirv_dis(&words);
-    assert!(dis.contains("OpImageTexelPointer %_ptr_Image_uint %t"), "{dis}");
+    assert!(
+        dis.contains("OpImageTexelPointer %_ptr_Image_uint %t"),
+        "{dis}"
+    );
     assert!(dis.contains("OpAtomicIAdd %uint"), "{dis}");
 }

@@ -14,6 +14,7 @@ mod gaps;
 mod language;
 mod mesh;
 mod mesh_nv;
+mod options;
 mod resources;
 mod stages;
 mod storage;

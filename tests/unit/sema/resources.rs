@@ -492,3 +492,26 @@ fn arrays_of_constant_and_texture_buffers() {
         "E0408",
     );
 }
+
+#[test]
+fn byte_address_matrices_are_column_major_unless_row_major_is_asked_for() {
+    let src = "RWByteAddressBuffer b : register(u0);\n\
+               [numthreads(1,1,1)] void main() {\n\
+                 uint2x3 m = uint2x3(1, 2, 3, 4, 5, 6);\n\
+                 b.Store<uint2x3>(0, m);\n\
+                 uint2x3 n = b.Load<uint2x3>(0);\n\
+                 b.Store(24, n._m01 * 10 + n._m10);\n\
+               }";
+    // DXC's order: the default `column_major` stores column by column.
+    assert_eq!(run_outputs(src, 7), [1, 4, 2, 5, 3, 6, 24]);
+    // `-Zpr` and DXC's legacy order store row by row.
+    for flag in ["-Zpr", "-fspv-use-legacy-buffer-matrix-order"] {
+        let o = Options::from_args(["-T", "cs_6_2", "-E", "main", flag]).unwrap();
+        let words = compile_valid_words_with(src, &o);
+        let mut res = vec![Resource::storage(0, 0, vec![0u8; 28])];
+        vk::shared()
+            .run_compute(&words, "main", &mut res, &[], [1, 1, 1])
+            .unwrap();
+        assert_eq!(vk::to_u32s(&res[0].data), [1, 2, 3, 4, 5, 6, 24], "{flag}");
+    }
+}

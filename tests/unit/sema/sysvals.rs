@@ -552,7 +552,10 @@ fn system_values_a_stage_has_no_builtin_for_are_user_semantics_where_d3d_allows(
         "[numthreads(1,1,1)] void main(float4 p : SV_Position) {}",
         "cs_6_0",
     );
-    assert!(t.contains("`SV_Position` is not an input of compute shaders"), "{t}");
+    assert!(
+        t.contains("`SV_Position` is not an input of compute shaders"),
+        "{t}"
+    );
 }
 
 #[test]

@@ -1,0 +1,125 @@
+//! DXC's options that change what a module binds or how it counts: each
+//! one's effect on the SPIR-V, validated.
+
+use super::*;
+
+/// Compiles `src` with the command-line `args`, validates it for Vulkan
+/// 1.1, and returns its disassembly.
+fn dis(src: &str, args: &[&str]) -> String {
+    let mut all = vec!["-fspv-target-env=vulkan1.1"];
+    all.extend_from_slice(args);
+    let o = Options::from_args(all).unwrap();
+    common::spirv_dis(&compile_valid_words_with(src, &o))
+}
+
+#[test]
+fn auto_binding_space_is_the_set_of_resources_that_name_none() {
+    let src = "SamplerState s0;\n\
+               [[vk::binding(8)]] SamplerState s1;\n\
+               SamplerState s2 : register(s3);\n\
+               SamplerState s3 : register(s1, space9);\n\
+               Texture2D t;\n\
+               float4 g;\n\
+               float4 main(float2 uv : UV) : SV_Target {\n\
+                 return t.Sample(s0, uv) + t.Sample(s1, uv) + t.Sample(s2, uv) + t.Sample(s3, uv) + g;\n\
+               }";
+    let d = dis(
+        src,
+        &["-T", "ps_6_0", "-E", "main", "-auto-binding-space", "77"],
+    );
+    for (name, set) in [
+        ("s0", 77),
+        ("s1", 77),
+        ("s2", 77),
+        ("s3", 9),
+        ("t", 77),
+        ("_Globals", 77),
+    ] {
+        assert!(
+            d.contains(&format!("OpDecorate %{name} DescriptorSet {set}")),
+            "{name} in set {set}:\n{d}"
+        );
+    }
+    assert!(d.contains("OpDecorate %s1 Binding 8"), "{d}");
+    assert!(d.contains("OpDecorate %s2 Binding 3"), "{d}");
+    // Without the option, the same resources are in set 0.
+    let d = dis(src, &["-T", "ps_6_0", "-E", "main"]);
+    assert!(d.contains("OpDecorate %s0 DescriptorSet 0"), "{d}");
+}
+
+#[test]
+fn nonzero_base_vertex_and_instance_subtract_the_draw_base() {
+    let src =
+        "uint2 main(uint v : SV_VertexID, uint i : SV_InstanceID) : IDS { return uint2(v, i); }";
+    let d = dis(
+        src,
+        &[
+            "-T",
+            "vs_6_0",
+            "-E",
+            "main",
+            "-fvk-support-nonzero-base-vertex",
+            "-fvk-support-nonzero-base-instance",
+        ],
+    );
+    for needle in [
+        "OpCapability DrawParameters",
+        "OpDecorate %gl_BaseVertex BuiltIn BaseVertex",
+        "OpDecorate %gl_BaseInstance BuiltIn BaseInstance",
+    ] {
+        assert!(d.contains(needle), "{needle}:\n{d}");
+    }
+    assert_eq!(d.matches("OpISub %uint").count(), 2, "{d}");
+    // Vulkan's numbering by default.
+    let d = dis(src, &["-T", "vs_6_0", "-E", "main"]);
+    assert!(!d.contains("BaseVertex") && !d.contains("OpISub"), "{d}");
+}
+
+#[test]
+fn stage_io_order_alpha_numbers_user_semantics_by_name() {
+    let src = "struct O { float c : C; float4 p : SV_Position; float a : A; float b : B; };\n\
+               O main(float n : N, float m : M, float e : E) { O o = (O)(n + m + e); return o; }";
+    let d = dis(
+        src,
+        &["-T", "vs_6_0", "-E", "main", "-fvk-stage-io-order=alpha"],
+    );
+    for needle in [
+        "OpDecorate %in_var_E Location 0",
+        "OpDecorate %in_var_M Location 1",
+        "OpDecorate %in_var_N Location 2",
+        "OpDecorate %out_var_A Location 0",
+        "OpDecorate %out_var_B Location 1",
+        "OpDecorate %out_var_C Location 2",
+    ] {
+        assert!(d.contains(needle), "{needle}:\n{d}");
+    }
+    // Declaration order by default.
+    let d = dis(src, &["-T", "vs_6_0", "-E", "main"]);
+    assert!(d.contains("OpDecorate %in_var_N Location 0"), "{d}");
+    assert!(d.contains("OpDecorate %out_var_C Location 0"), "{d}");
+}
+
+#[test]
+fn maximal_reconvergence_marks_the_entry_point() {
+    let src = "[numthreads(1,1,1)] void main() {}";
+    let d = dis(
+        src,
+        &[
+            "-T",
+            "cs_6_0",
+            "-E",
+            "main",
+            "-fspv-enable-maximal-reconvergence",
+        ],
+    );
+    assert!(
+        d.contains("OpExtension \"SPV_KHR_maximal_reconvergence\""),
+        "{d}"
+    );
+    assert!(
+        d.contains("OpExecutionMode %main MaximallyReconvergesKHR"),
+        "{d}"
+    );
+    let d = dis(src, &["-T", "cs_6_0", "-E", "main"]);
+    assert!(!d.contains("MaximallyReconverges"), "{d}");
+}
