@@ -263,18 +263,6 @@ impl Options {
             ("-fspv-use-unknown-image-format", self.unknown_image_format),
             ("-fspv-preserve-interface", self.preserve_interface),
             ("-fspv-preserve-bindings", self.preserve_bindings),
-            (
-                "-fvk-bind-resource-heap",
-                self.resource_heap_binding.is_some(),
-            ),
-            (
-                "-fvk-bind-sampler-heap",
-                self.sampler_heap_binding.is_some(),
-            ),
-            (
-                "-fvk-bind-counter-heap",
-                self.counter_heap_binding.is_some(),
-            ),
         ]
         .into_iter()
         .filter(|&(_, set)| set)

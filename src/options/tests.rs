@@ -288,7 +288,6 @@ fn recognised_but_unsupported_options_are_e0004() {
     for args in [
         &["-fspv-flatten-resource-arrays"][..],
         &["-fspv-preserve-interface"],
-        &["-fvk-bind-counter-heap", "1", "2"],
         &["-fspv-use-vulkan-memory-model"],
         &["-fspv-max-id", "100"],
         &["-Fd", "x.pdb"],

@@ -36,6 +36,11 @@ impl Options {
             register_shifts: self.register_shifts.clone(),
             bind_registers: self.bind_registers.clone(),
             bind_globals: self.bind_globals,
+            heap_bindings: [
+                self.resource_heap_binding,
+                self.sampler_heap_binding,
+                self.counter_heap_binding,
+            ],
             auto_shift_bindings: self.auto_shift_bindings,
             default_space: self.auto_binding_space.unwrap_or(0),
             stage_io_order_alpha: self.stage_io_order_alpha,

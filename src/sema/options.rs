@@ -35,6 +35,10 @@ pub struct SemaOptions {
     pub bind_registers: Vec<BindRegister>,
     /// `-fvk-bind-globals BINDING SET`
     pub bind_globals: Option<(u32, u32)>,
+    /// `-fvk-bind-resource-heap`, `-fvk-bind-sampler-heap`,
+    /// `-fvk-bind-counter-heap BINDING SET`: where the descriptor heaps
+    /// live (the first free bindings of set 0 when `None`).
+    pub heap_bindings: [Option<(u32, u32)>; 3],
     /// `-fvk-auto-shift-bindings`
     pub auto_shift_bindings: bool,
     /// `-fspv-use-legacy-buffer-matrix-order`: matrices in byte-address

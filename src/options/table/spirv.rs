@@ -142,7 +142,7 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.resource_heap_binding = Some(binding_set(v)?);
             Ok(())
         }),
-        "Binding and set of ResourceDescriptorHeap: not supported yet",
+        "Binding and set of ResourceDescriptorHeap",
     ),
     dxc(
         &["-fvk-bind-sampler-heap"],
@@ -153,7 +153,7 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.sampler_heap_binding = Some(binding_set(v)?);
             Ok(())
         }),
-        "Binding and set of SamplerDescriptorHeap: not supported yet",
+        "Binding and set of SamplerDescriptorHeap",
     ),
     dxc(
         &["-fvk-bind-counter-heap"],
@@ -164,7 +164,7 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.counter_heap_binding = Some(binding_set(v)?);
             Ok(())
         }),
-        "Binding and set of the counter heap: not supported yet",
+        "Binding and set of the counter heap",
     ),
     dxc(
         &["-fvk-use-dx-layout"],

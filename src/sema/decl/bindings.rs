@@ -74,6 +74,9 @@ impl<'a> Sema<'a> {
         if let Some((b, s)) = globals {
             used.entry(s).or_default().insert(b);
         }
+        for (b, s) in self.opts.heap_bindings.into_iter().flatten() {
+            used.entry(s).or_default().insert(b);
+        }
         // 2. register(xN, spaceM).
         for (i, r) in self.res.decls.iter() {
             if assigned[i.index()].is_some() {
@@ -176,7 +179,9 @@ impl<'a> Sema<'a> {
             u.insert(b);
             b
         };
-        for sampler in [false, true] {
+        // The command line may place each heap (binding, set).
+        let [resource_at, sampler_at, counter_at] = self.opts.heap_bindings;
+        for (sampler, at) in [(false, resource_at), (true, sampler_at)] {
             let heaps: Vec<_> = self
                 .res
                 .heaps
@@ -185,16 +190,15 @@ impl<'a> Sema<'a> {
                 .map(|(_, g)| *g)
                 .collect();
             if !heaps.is_empty() {
-                let b = first_free(&mut used);
+                let (binding, set) = at.unwrap_or_else(|| (first_free(&mut used), 0));
                 for g in heaps {
-                    self.module.globals[g].binding =
-                        Some(ir::ResourceBinding { set: 0, binding: b });
+                    self.module.globals[g].binding = Some(ir::ResourceBinding { set, binding });
                 }
             }
         }
         if let Some(c) = self.res.counter_heap {
-            let b = first_free(&mut used);
-            self.module.globals[c].binding = Some(ir::ResourceBinding { set: 0, binding: b });
+            let (binding, set) = counter_at.unwrap_or_else(|| (first_free(&mut used), 0));
+            self.module.globals[c].binding = Some(ir::ResourceBinding { set, binding });
         }
         for (r, a) in self.res.decls.values().zip(&assigned) {
             if let Some((binding, set)) = *a {

@@ -123,3 +123,50 @@ fn maximal_reconvergence_marks_the_entry_point() {
     let d = dis(src, &["-T", "cs_6_0", "-E", "main"]);
     assert!(!d.contains("MaximallyReconverges"), "{d}");
 }
+
+#[test]
+fn descriptor_heaps_go_where_the_command_line_puts_them() {
+    let src = "cbuffer a { float4 value; }\n\
+               float4 main() : SV_Target {\n\
+                 RWStructuredBuffer<float4> buffer = ResourceDescriptorHeap[1];\n\
+                 SamplerState s = SamplerDescriptorHeap[2];\n\
+                 Texture2D t = ResourceDescriptorHeap[3];\n\
+                 buffer[buffer.IncrementCounter()] = value;\n\
+                 return t.Sample(s, value.xy);\n\
+               }";
+    let d = dis(
+        src,
+        &[
+            "-T",
+            "ps_6_6",
+            "-E",
+            "main",
+            "-fvk-bind-resource-heap",
+            "6",
+            "7",
+            "-fvk-bind-sampler-heap",
+            "0",
+            "0",
+            "-fvk-bind-counter-heap",
+            "8",
+            "9",
+        ],
+    );
+    // The cbuffer takes the first binding the sampler heap leaves free.
+    assert!(d.contains("OpDecorate %a DescriptorSet 0"), "{d}");
+    assert!(d.contains("OpDecorate %a Binding 1"), "{d}");
+    let sets: Vec<&str> = d
+        .lines()
+        .filter(|l| l.contains("DescriptorSet") || l.contains("Binding"))
+        .collect();
+    let heap = |set: u32, binding: u32| {
+        sets.iter()
+            .any(|l| l.ends_with(&format!("DescriptorSet {set}")))
+            && sets
+                .iter()
+                .any(|l| l.ends_with(&format!("Binding {binding}")))
+    };
+    assert!(heap(7, 6), "{d}");
+    assert!(heap(9, 8), "{d}");
+    assert!(heap(0, 0), "{d}");
+}
