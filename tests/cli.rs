@@ -192,13 +192,13 @@ fn argument_errors_are_diagnostics() {
         "{stderr}"
     );
     let out = hlslc()
-        .args(["-T", "cs_6_0", "-fspv-flatten-resource-arrays", "x.hlsl"])
+        .args(["-T", "cs_6_0", "-fspv-use-vulkan-memory-model", "x.hlsl"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr.contains("error[E0004]: not supported yet: -fspv-flatten-resource-arrays"),
+        stderr.contains("error[E0004]: not supported yet: -fspv-use-vulkan-memory-model"),
         "{stderr}"
     );
 }

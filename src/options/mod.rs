@@ -256,10 +256,6 @@ impl Options {
     /// to run with any, so a request is never silently ignored.
     pub fn unsupported(&self) -> Vec<Diagnostic> {
         [
-            (
-                "-fspv-flatten-resource-arrays",
-                self.flatten_resource_arrays,
-            ),
             ("-fspv-use-unknown-image-format", self.unknown_image_format),
             ("-fspv-preserve-interface", self.preserve_interface),
             ("-fspv-preserve-bindings", self.preserve_bindings),

@@ -286,8 +286,7 @@ fn recognised_but_unsupported_options_are_e0004() {
     // Options the table sets but the compiler cannot honour yet, and
     // options the table only recognises.
     for args in [
-        &["-fspv-flatten-resource-arrays"][..],
-        &["-fspv-preserve-interface"],
+        &["-fspv-preserve-interface"][..],
         &["-fspv-use-vulkan-memory-model"],
         &["-fspv-max-id", "100"],
         &["-Fd", "x.pdb"],

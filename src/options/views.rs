@@ -42,6 +42,7 @@ impl Options {
                 self.counter_heap_binding,
             ],
             auto_shift_bindings: self.auto_shift_bindings,
+            flatten_resource_arrays: self.flatten_resource_arrays,
             default_space: self.auto_binding_space.unwrap_or(0),
             stage_io_order_alpha: self.stage_io_order_alpha,
             maximal_reconvergence: self.maximal_reconvergence,
@@ -64,6 +65,7 @@ impl Options {
             allowed_extensions: self.allowed_extensions.clone(),
             stop_after: self.ir_after_pass.clone(),
             verify: self.verify_ir,
+            flatten_resource_arrays: self.flatten_resource_arrays,
         }
     }
 

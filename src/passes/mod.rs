@@ -22,6 +22,7 @@ pub mod algebra;
 pub mod const_fold;
 pub mod cse;
 pub mod dce;
+pub mod flatten;
 pub mod float_controls;
 pub mod forward;
 pub mod fuse_mad;
@@ -65,6 +66,8 @@ pub struct PipelineOptions {
     /// Validate the IR before the first pass and after each one
     /// (`--verify-ir`).
     pub verify: bool,
+    /// `-fspv-flatten-resource-arrays`: run [`flatten`].
+    pub flatten_resource_arrays: bool,
 }
 
 impl PipelineOptions {
@@ -80,6 +83,7 @@ impl PipelineOptions {
             allowed_extensions: Vec::new(),
             stop_after: None,
             verify: cfg!(debug_assertions),
+            flatten_resource_arrays: false,
         }
     }
 }
@@ -155,6 +159,16 @@ pub const PIPELINE: &[Pass] = &[
         name: "const_fold",
         min_level: 0,
         run: |m, cx| const_fold::run(m, &cx.fold, &mut cx.fold_diags),
+    },
+    // After folding, which makes the elements' indices constants.
+    Pass {
+        name: "flatten_resources",
+        min_level: 0,
+        run: |m, cx| {
+            if cx.options.flatten_resource_arrays {
+                flatten::run(m, cx.diags)
+            }
+        },
     },
     // After `precise`, which must see every store into a precise variable.
     Pass {
@@ -432,12 +446,12 @@ mod table_tests {
     #[test]
     fn the_table_gives_each_level_its_passes() {
         let at = |level| passes_at(level).collect::<Vec<_>>().join(" ");
-        assert_eq!(at(0), "float_controls precise const_fold");
+        assert_eq!(at(0), "float_controls precise const_fold flatten_resources");
         assert_eq!(
             at(1),
-            "float_controls precise const_fold forward fuse_mad dce"
+            "float_controls precise const_fold flatten_resources forward fuse_mad dce"
         );
-        let full = "float_controls inline precise const_fold forward algebra fuse_mad cse dce";
+        let full = "float_controls inline precise const_fold flatten_resources forward algebra fuse_mad cse dce";
         assert_eq!(at(2), full);
         assert_eq!(at(3), full);
         let names: Vec<_> = ir_after_names().collect();

@@ -39,6 +39,9 @@ pub struct SemaOptions {
     /// `-fvk-bind-counter-heap BINDING SET`: where the descriptor heaps
     /// live (the first free bindings of set 0 when `None`).
     pub heap_bindings: [Option<(u32, u32)>; 3],
+    /// `-fspv-flatten-resource-arrays`: an array of resources takes one
+    /// binding per element.
+    pub flatten_resource_arrays: bool,
     /// `-fvk-auto-shift-bindings`
     pub auto_shift_bindings: bool,
     /// `-fspv-use-legacy-buffer-matrix-order`: matrices in byte-address

@@ -302,7 +302,7 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.flatten_resource_arrays = true;
             Ok(())
         }),
-        "Give each element of a resource array its own binding: not supported yet",
+        "Give each element of a resource array its own binding",
     ),
     dxc(
         &["-fspv-use-unknown-image-format"],

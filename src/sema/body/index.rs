@@ -210,7 +210,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         v: Val,
         hi: ir::Handle<ir::Expression>,
         elem: TyId,
-        _span: Span,
+        span: Span,
     ) -> Val {
         match &v.kind {
             ValKind::Place(Place::Ptr { ptr, mem, space }) => {
@@ -223,6 +223,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     },
                     pty,
                 );
+                // A resource picked at run time: later passes may need
+                // its element constant (-fspv-flatten-resource-arrays).
+                if *space == ir::AddressSpace::Handle {
+                    self.tag_span(p, span);
+                }
                 Val::place(
                     elem,
                     Place::Ptr {

@@ -43,17 +43,38 @@ impl<'a> Sema<'a> {
             order.insert(at, Slot::Globals);
         }
         let mut assigned: Vec<Option<(u32, u32)>> = vec![None; n];
+        // How many bindings each resource takes: one, or one per element
+        // of an array with -fspv-flatten-resource-arrays (not counters).
+        let width: Vec<u32> = self
+            .res
+            .decls
+            .values()
+            .map(|r| {
+                if !self.opts.flatten_resource_arrays || r.counter_of.is_some() {
+                    return 1;
+                }
+                match self.module.types[self.module.globals[r.gv].ty].inner {
+                    ir::TypeInner::Array {
+                        size: ir::ArraySize::Constant(n),
+                        ..
+                    } => n.max(1),
+                    _ => 1,
+                }
+            })
+            .collect();
         let mut globals: Option<(u32, u32)> = self.opts.bind_globals;
         let mut used: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
         let mut owner: FxHashMap<(u32, u32), ResourceId> = FxHashMap::default();
         let mut overlaps = Vec::new();
         let mut take =
-            |set: u32, b: u32, who: ResourceId, used: &mut FxHashMap<u32, FxHashSet<u32>>| {
-                used.entry(set).or_default().insert(b);
-                if let Some(&prev) = owner.get(&(set, b)) {
-                    overlaps.push((prev, who, set, b));
-                } else {
-                    owner.insert((set, b), who);
+            |set: u32, b0: u32, who: ResourceId, used: &mut FxHashMap<u32, FxHashSet<u32>>| {
+                for b in b0..b0.saturating_add(width[who.index()]) {
+                    used.entry(set).or_default().insert(b);
+                    if let Some(&prev) = owner.get(&(set, b)) {
+                        overlaps.push((prev, who, set, b));
+                    } else {
+                        owner.insert((set, b), who);
+                    }
                 }
             };
         // 1. [[vk::binding]] and counter bindings of those.
@@ -119,25 +140,34 @@ impl<'a> Sema<'a> {
             take(space, b, i, &mut used);
         }
         // 3. The rest in declaration order.
-        let mut next: FxHashMap<u32, u32> = FxHashMap::default();
-        let mut next_free =
-            |set: u32, floor: u32, used: &mut FxHashMap<u32, FxHashSet<u32>>| -> u32 {
-                let nb = next.entry(set).or_insert(0);
-                let mut b = (*nb).max(floor);
-                let u = used.entry(set).or_default();
-                while u.contains(&b) {
-                    b += 1;
-                }
-                u.insert(b);
-                *nb = b + 1;
-                b
-            };
+        // Where the search for a free binding starts, per set and, for
+        // resources placed by -fvk-auto-shift-bindings, per register class
+        // (each class counts from its own shift).
+        let mut next: FxHashMap<(u32, Option<RegisterClass>), u32> = FxHashMap::default();
+        // The first `w` consecutive free bindings of `set` from `floor`.
+        let mut next_free = |(set, lane): (u32, Option<RegisterClass>),
+                             floor: u32,
+                             w: u32,
+                             used: &mut FxHashMap<u32, FxHashSet<u32>>|
+         -> u32 {
+            let nb = next.entry((set, lane)).or_insert(0);
+            let mut b = (*nb).max(floor);
+            let u = used.entry(set).or_default();
+            while (b..b.saturating_add(w)).any(|x| u.contains(&x)) {
+                b += 1;
+            }
+            u.extend(b..b.saturating_add(w));
+            if w == 1 || b == *nb {
+                *nb = b + w;
+            }
+            b
+        };
         for slot in order {
             match slot {
                 Slot::Globals => {
                     if globals.is_none() {
                         let set = self.opts.default_space;
-                        globals = Some((next_free(set, 0, &mut used), set));
+                        globals = Some((next_free((set, None), 0, 1, &mut used), set));
                     }
                 }
                 Slot::Resource(i) => {
@@ -155,15 +185,19 @@ impl<'a> Sema<'a> {
                         (None, Some((_, _, s))) => s,
                         _ => self.opts.default_space,
                     };
-                    let floor = if self.opts.auto_shift_bindings
+                    // A counter has no register class of its own.
+                    let (floor, lane) = if self.opts.auto_shift_bindings
+                        && r.counter_of.is_none()
                         && src.register.is_none()
                         && src.vk_binding.is_none()
                     {
-                        self.shift(src.class, set)
+                        (self.shift(src.class, set), Some(src.class))
                     } else {
-                        0
+                        (0, None)
                     };
-                    assigned[i.index()] = Some((next_free(set, floor, &mut used), set));
+                    let w = width[i.index()];
+                    let b = next_free((set, lane), floor, w, &mut used);
+                    assigned[i.index()] = Some((b, set));
                 }
             }
         }

@@ -170,3 +170,81 @@ fn descriptor_heaps_go_where_the_command_line_puts_them() {
     assert!(heap(9, 8), "{d}");
     assert!(heap(0, 0), "{d}");
 }
+
+#[test]
+fn flattened_resource_arrays_take_one_binding_per_element() {
+    // MyTextures[5] cannot fit below t3, so it takes 4..8; MyTextures2
+    // fills 0 and 1, the samplers 2 and 9.
+    let src = "Texture2D MyTextures[5];\n\
+               Texture2D AnotherTexture : register(t3);\n\
+               Texture2D MyTextures2[2];\n\
+               SamplerState MySampler;\n\
+               SamplerState MySampler2;\n\
+               float4 pick(Texture2D t, float2 uv) { return t.Sample(MySampler2, uv); }\n\
+               float4 main(float2 uv : UV) : SV_Target {\n\
+                 return MyTextures[0].Sample(MySampler, uv) + MyTextures[4].Sample(MySampler, uv)\n\
+                   + MyTextures2[1].Sample(MySampler2, uv) + pick(MyTextures2[0], uv)\n\
+                   + AnotherTexture.Sample(MySampler, uv);\n\
+               }";
+    for level in ["-O0", "-O3"] {
+        let d = dis(
+            src,
+            &[
+                "-T",
+                "ps_6_0",
+                "-E",
+                "main",
+                level,
+                "-fspv-flatten-resource-arrays",
+            ],
+        );
+        for (name, binding) in [
+            ("MyTextures_0_", 4),
+            ("MyTextures_4_", 8),
+            ("AnotherTexture", 3),
+            ("MyTextures2_0_", 0),
+            ("MyTextures2_1_", 1),
+            ("MySampler", 2),
+            ("MySampler2", 9),
+        ] {
+            assert!(
+                d.contains(&format!("OpDecorate %{name} Binding {binding}")),
+                "{level}: {name} at {binding}:\n{d}"
+            );
+        }
+        assert!(d.contains("OpName %MyTextures_4_ \"MyTextures[4]\""), "{d}");
+        // The samples read the elements' own variables.
+        assert!(d.contains(" %MyTextures_4_\n"), "{d}");
+        assert!(
+            d.lines()
+                .any(|l| l.contains("OpLoad") && l.ends_with("%MyTextures_4_")),
+            "{d}"
+        );
+    }
+}
+
+#[test]
+fn flattened_resource_arrays_need_constant_elements() {
+    let src = "Texture2D t[3];\nSamplerState s;\n\
+               float4 main(uint i : I, float2 uv : UV) : SV_Target { return t[i].Sample(s, uv); }";
+    let o = Options::from_args([
+        "-T",
+        "ps_6_0",
+        "-E",
+        "main",
+        "-fspv-flatten-resource-arrays",
+    ])
+    .unwrap();
+    let (loader, path) = common::single_file(src);
+    let c = crate::compile(&path, &loader, &o);
+    let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
+    assert!(c.diagnostics.has_errors(), "{text}");
+    assert!(
+        text.contains("`t` is flattened (-fspv-flatten-resource-arrays): each use must pick a constant element"),
+        "{text}"
+    );
+    assert!(
+        text.contains("main.hlsl:3:62"),
+        "the error points at the use:\n{text}"
+    );
+}
