@@ -178,7 +178,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// `lit(n_dot_l, n_dot_h, m)`: (1, max(n_dot_l, 0), n_dot_l < 0 or
-    /// n_dot_h < 0 ? 0 : n_dot_h * m, 1) (DXC's form).
+    /// n_dot_h < 0 ? 0 : pow(n_dot_h, m), 1), as the HLSL reference and
+    /// D3D9's `lit` define it (DXC's SPIR-V multiplies instead of `pow`).
     fn lit_fn(&mut self, v: &[H]) -> H {
         let f = types::FLOAT;
         let zero = self.splat_f(0.0, f);
@@ -186,7 +187,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let diffuse = self.math(M::Max, &[zero, v[0]], f, f);
         let least = self.math(M::Min, &[v[0], v[1]], f, f);
         let negative = self.bin(B::Less, least, zero, types::BOOL);
-        let product = self.bin(B::Multiply, v[1], v[2], f);
+        let product = self.math(M::Pow, &[v[1], v[2]], f, f);
         let it = self.s.ir_ty(f);
         let specular = self.add(
             ir::Expression::Select {
@@ -225,12 +226,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.compose(t0, vec![one, y, z0, w1])
     }
 
-    /// `D3DCOLORtoUBYTE4(c)`: `int4(c.zyxw * 255.001953)` (DXC's scale,
-    /// which maps 1.0 to 255 after truncation).
+    /// `D3DCOLORtoUBYTE4(c)`: `int4(c.zyxw * 255.002)` (the documented
+    /// scale: 1.0 gives 255 after truncation).
     fn color_to_ubyte4(&mut self, c: H) -> H {
         let f4 = self.s.types.vector(Sc::F32, 4);
         let bgra = self.swizzle_value(c, f4, &[2, 1, 0, 3]);
-        let k = self.splat_f(255.001953, f4);
+        let k = self.splat_f(255.002, f4);
         let scaled = self.bin(B::Multiply, bgra, k, f4);
         self.convert_components(scaled, Sc::F32, Sc::I32, Shape::Vector(4))
     }

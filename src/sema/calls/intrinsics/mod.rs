@@ -219,6 +219,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     )
                 })
                 .collect();
+            // The forms taking as many arguments, with what each type
+            // slot accepts; else every form's argument count.
+            let same_count: Vec<String> = intr
+                .overloads
+                .iter()
+                .filter(|o| o.params.len() == args.len())
+                .map(|o| {
+                    let (sig, _, slots) = o.describe(intr.name);
+                    format!("`{sig}` where {}", slots.join(", "))
+                })
+                .collect();
+            let note = if same_count.is_empty() || same_count.iter().any(|f| f.ends_with(" where "))
+            {
+                format!("available: {}", forms.join(", "))
+            } else {
+                format!("expected {}", same_count.join(", or "))
+            };
             self.s.push(
                 Diagnostic::error(
                     codes::NO_MATCHING_OVERLOAD,
@@ -229,7 +246,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     ),
                 )
                 .label(span, "no matching overload")
-                .note(format!("available: {}", forms.join(", "))),
+                .note(note),
             );
             return Some(Val::error());
         };
