@@ -13,7 +13,6 @@
 //! means something else.
 
 use crate::front::ast;
-use crate::ir::Stage;
 
 /// What hlslc does with a known attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,8 +27,6 @@ pub enum Support {
     Warn(&'static str),
     /// Changes the SPIR-V, and hlslc does not implement it yet: an error.
     NotYet,
-    /// As `NotYet` in that stage; elsewhere it asks for nothing.
-    NotYetIn(Stage),
 }
 
 /// The arguments an attribute takes: how many, and which are string
@@ -115,7 +112,7 @@ registry! {
     /// Helper lanes exist in pixel shaders only (elsewhere DXC emits
     /// nothing). There: MaximallyReconvergesKHR + RequireFullQuadsKHR
     /// (SPV_KHR_quad_control).
-    WaveOpsIncludeHelperLanes = Hlsl "WaveOpsIncludeHelperLanes", Support::NotYetIn(Stage::Pixel), NONE;
+    WaveOpsIncludeHelperLanes = Hlsl "WaveOpsIncludeHelperLanes", Support::Yes, NONE;
     // Work graphs (SM 6.8): SPV_AMDX_shader_enqueue (sema/entry/node.rs).
     NodeLaunch = Hlsl "NodeLaunch", Support::Yes, STRING;
     NodeIsProgramEntry = Hlsl "NodeIsProgramEntry", Support::Yes, NONE;

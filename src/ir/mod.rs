@@ -367,6 +367,15 @@ pub enum MathFunction {
     Reciprocal,
     Degrees,
     Radians,
+    /// `frexp`'s two parts (GLSL FrexpStruct): the result is a struct of
+    /// the mantissa (the argument's type) and the exponent (32-bit ints
+    /// of its shape).
+    Frexp,
+    /// SM 6.4 `dot4add_*8packed` without the add: the dot product of the
+    /// four signed or unsigned bytes of two `uint`s (OpSDot/OpUDot,
+    /// PackedVectorFormat4x8Bit), an `int` or `uint`.
+    Dot4I8Packed,
+    Dot4U8Packed,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -701,6 +710,25 @@ pub enum SubgroupOperation {
     /// helper (OpIsHelperInvocationEXT); not a subgroup operation in
     /// SPIR-V, but like them its value depends on where it is evaluated.
     IsHelperLane,
+    /// `vk::ReadClock(scope)`: the device's (`device`) or the subgroup's
+    /// 64-bit clock (OpReadClockKHR); like `IsHelperLane`, a value that
+    /// depends on where it is read.
+    ReadClock {
+        device: bool,
+    },
+    /// SM 6.5 `WaveMatch(value)`: the uint4 mask of the lanes holding the
+    /// same value (OpGroupNonUniformPartitionNV).
+    Match,
+    /// SM 6.5 `WaveMultiPrefix*(value, mask)`: exclusive scans within the
+    /// lanes of a partition mask (PartitionedExclusiveScanNV).
+    MultiPrefixSum,
+    MultiPrefixProduct,
+    MultiPrefixBitAnd,
+    MultiPrefixBitOr,
+    MultiPrefixBitXor,
+    /// `WaveMultiPrefixCountBits(bool, mask)`: the lanes of the partition
+    /// below this one whose value is true.
+    MultiPrefixCountBits,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -771,6 +799,14 @@ pub enum Statement {
         args: Vec<Handle<Expression>>,
         result: Handle<Expression>,
     },
+    /// `printf(format, args…)`: NonSemantic.DebugPrintf (the format as an
+    /// OpString).
+    DebugPrintf {
+        format: String,
+        args: Vec<Handle<Expression>>,
+    },
+    /// `DebugBreak()`: NonSemantic.DebugBreak.
+    DebugBreak,
     /// Geometry shader `Append` on a stream (after its outputs were stored):
     /// `None` when the shader has one stream (`OpEmitVertex`), else the
     /// stream's number (`OpEmitStreamVertex`, which SPIR-V requires for

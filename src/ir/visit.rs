@@ -296,7 +296,9 @@ impl Statement {
             | S::Barrier { .. }
             | S::ScopedBarrier { .. }
             | S::EmitVertex { .. }
-            | S::EndPrimitive { .. } => {}
+            | S::EndPrimitive { .. }
+            | S::DebugBreak => {}
+            S::DebugPrintf { args, .. } => args.iter().for_each(|&h| f(h)),
             S::If { condition, .. } => f(*condition),
             S::Switch { selector, .. } => f(*selector),
             // `break_if` is evaluated after `continuing`: callers that care
@@ -364,7 +366,9 @@ impl Statement {
             | S::Barrier { .. }
             | S::ScopedBarrier { .. }
             | S::EmitVertex { .. }
-            | S::EndPrimitive { .. } => {}
+            | S::EndPrimitive { .. }
+            | S::DebugBreak => {}
+            S::DebugPrintf { args, .. } => args.iter_mut().for_each(&mut m),
             S::If { condition, .. } => m(condition),
             S::Switch { selector, .. } => m(selector),
             S::Loop { break_if, .. } => break_if.iter_mut().for_each(m),

@@ -17,7 +17,6 @@
 use super::Server;
 use super::analysis::Analysis;
 use super::requests::Cursor;
-use crate::sema::calls::intrinsics::table::TABLE;
 use crate::sema::index::DefKind;
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionResponse, Documentation, MarkupContent,
@@ -419,7 +418,7 @@ fn names_in_scope(a: &Analysis, c: &Cursor) -> Vec<CompletionItem> {
             ));
         }
     }
-    for i in TABLE {
+    for i in crate::sema::calls::intrinsics::table::all() {
         items.push(item(
             i.name,
             CompletionItemKind::FUNCTION,

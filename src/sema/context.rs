@@ -265,6 +265,8 @@ pub struct GlobalInfo {
     pub counter: Option<ir::Handle<ir::GlobalVariable>>,
     /// Index into `Sema::resources`, for resources.
     pub resource: Option<ResourceId>,
+    /// A `string` variable's text (its initializer), for `printf`.
+    pub text: Option<String>,
 }
 
 impl GlobalInfo {
@@ -280,6 +282,7 @@ impl GlobalInfo {
             konst: None,
             counter: None,
             resource: None,
+            text: None,
         }
     }
 }

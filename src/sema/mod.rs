@@ -96,7 +96,7 @@ pub fn lower_indexed(
         ));
         return (None, None);
     };
-    decl::attrs::check_items(&unit.items, profile.stage, diags);
+    decl::attrs::check_items(&unit.items, diags);
     let mut s = Sema::declared(unit, options, diags, profile.stage);
     s.lower_entry_and_reachable();
     s.assign_bindings();

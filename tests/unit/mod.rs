@@ -11,6 +11,7 @@ mod back_spv;
 mod batch;
 mod common;
 mod debug_info;
+mod intrinsics_more;
 #[cfg(feature = "lsp")]
 mod lsp;
 mod parse;
@@ -23,6 +24,7 @@ mod runtime;
 mod runtime_fma;
 mod runtime_graphics;
 mod runtime_ieee;
+mod runtime_intrinsics;
 mod runtime_mesh;
 mod runtime_raytracing;
 mod runtime_stages;

@@ -560,6 +560,8 @@ impl<'a> FunctionWriter<'_, 'a> {
                 self.write_emit_mesh_tasks([*x, *y, *z], *payload)?
             }
             Statement::Debug(info) => self.write_debug(info)?,
+            Statement::DebugPrintf { format, args } => self.write_printf(format, args)?,
+            Statement::DebugBreak => self.write_debug_break()?,
             Statement::EndPrimitive { stream } => match *stream {
                 None => self.emit_void(Op::EndPrimitive, vec![])?,
                 Some(n) => {

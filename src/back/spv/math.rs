@@ -54,6 +54,7 @@ mod glsl {
     pub const STEP: u32 = 48;
     pub const SMOOTH_STEP: u32 = 49;
     pub const FMA: u32 = 50;
+    pub const FREXP_STRUCT: u32 = 52;
     pub const PACK_HALF_2X16: u32 = 58;
     pub const UNPACK_HALF_2X16: u32 = 62;
     pub const LENGTH: u32 = 66;
@@ -443,6 +444,26 @@ impl FunctionWriter<'_, '_> {
         Ok(sum)
     }
 
+    /// `dot4add_*8packed`'s dot product: OpSDot/OpUDot on two `uint`s of
+    /// four bytes (SPIR-V 1.6, or SPV_KHR_integer_dot_product before it).
+    fn packed_dot(&mut self, fun: MathFunction, rt: Word, ids: &[Word]) -> BackResult<Word> {
+        self.w.capability(spirv::Capability::DotProduct);
+        self.w
+            .capability(spirv::Capability::DotProductInput4x8BitPacked);
+        self.w
+            .extension("SPV_KHR_integer_dot_product", Some((1, 6)));
+        let op = if fun == MathFunction::Dot4I8Packed {
+            Op::SDot
+        } else {
+            Op::UDot
+        };
+        let mut operands: Vec<Operand> = ids.iter().map(|&a| Operand::IdRef(a)).collect();
+        operands.push(Operand::PackedVectorFormat(
+            spirv::PackedVectorFormat::PackedVectorFormat4x8Bit,
+        ));
+        self.emit_arith(op, rt, operands)
+    }
+
     pub fn write_math(
         &mut self,
         h: Handle<Expression>,
@@ -496,6 +517,8 @@ impl FunctionWriter<'_, '_> {
             M::FaceForward => return self.glsl(glsl::FACE_FORWARD, rt, &ids),
             M::Determinant => return self.glsl(glsl::DETERMINANT, rt, &ids),
             M::Transpose => return self.write_transpose(rt, first, arg0, ids[0]),
+            M::Frexp => return self.glsl(glsl::FREXP_STRUCT, rt, &ids),
+            M::Dot4I8Packed | M::Dot4U8Packed => return self.packed_dot(fun, rt, &ids),
             _ => {}
         }
         let Some(result_scalar) = result.scalar() else {
@@ -610,7 +633,10 @@ impl FunctionWriter<'_, '_> {
             }
             M::PackHalf => return self.pack_half(ty, args[0], size),
             M::UnpackHalf => return self.unpack_half(ty, args[0], size),
-            M::Dot
+            M::Frexp
+            | M::Dot4I8Packed
+            | M::Dot4U8Packed
+            | M::Dot
             | M::Cross
             | M::Length
             | M::Distance

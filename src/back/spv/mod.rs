@@ -16,6 +16,8 @@
 //! - `interface.rs`: entry points, built-ins, locations and bindings;
 //! - `mesh.rs`: mesh and amplification shaders (SPV_EXT/NV_mesh_shader);
 //! - `node.rs`: work graph nodes (SPV_AMDX_shader_enqueue);
+//! - `nonsemantic.rs`: `printf` and `DebugBreak` (NonSemantic.DebugPrintf,
+//!   NonSemantic.DebugBreak);
 //! - `debug/`: source-level debug information (NonSemantic.Shader.DebugInfo.100).
 //!
 //! The output is deterministic: the same module and options give the same
@@ -31,6 +33,7 @@ mod interface;
 mod math;
 mod mesh;
 mod node;
+mod nonsemantic;
 mod raytracing;
 mod sync;
 mod types;

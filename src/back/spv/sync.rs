@@ -197,6 +197,12 @@ impl FunctionWriter<'_, '_> {
     /// Wave operations: OpGroupNonUniform* with Subgroup scope; lane
     /// count and index are the SubgroupSize and SubgroupLocalInvocationId
     /// built-ins. They need SPIR-V 1.3 (Vulkan 1.1).
+    /// SPV_NV_shader_subgroup_partitioned: `WaveMatch`, `WaveMultiPrefix*`.
+    fn partitioned(&mut self) {
+        self.w.capability(Capability::GroupNonUniformPartitionedNV);
+        self.w.extension("SPV_NV_shader_subgroup_partitioned", None);
+    }
+
     pub fn write_subgroup(
         &mut self,
         op: SubgroupOperation,
@@ -211,6 +217,19 @@ impl FunctionWriter<'_, '_> {
             let result_ty = self.expr_type(result)?;
             let rt = self.w.type_id(result_ty)?;
             let id = self.emit_value(Op::IsHelperInvocationEXT, rt, vec![])?;
+            return self.set_result(result, id);
+        }
+        if let S::ReadClock { device } = op {
+            // SPV_KHR_shader_clock: a 64-bit clock, no SPIR-V 1.3 needed.
+            self.w.capability(Capability::ShaderClockKHR);
+            self.w.extension("SPV_KHR_shader_clock", None);
+            let rt = self.w.type_id(self.expr_type(result)?)?;
+            let scope = self.scope(if device {
+                Scope::Device
+            } else {
+                Scope::Subgroup
+            });
+            let id = self.emit_value(Op::ReadClockKHR, rt, vec![Operand::IdScope(scope)])?;
             return self.set_result(result, id);
         }
         if !self.w.version_at_least(1, 3) {
@@ -412,7 +431,61 @@ impl FunctionWriter<'_, '_> {
                     ],
                 )?
             }
-            S::IsHelperLane => return Err(internal("IsHelperLane is written above")),
+            S::Match => {
+                self.partitioned();
+                let v = arg(self, 0)?;
+                self.emit_value(Op::GroupNonUniformPartitionNV, rt, vec![Operand::IdRef(v)])?
+            }
+            S::MultiPrefixSum
+            | S::MultiPrefixProduct
+            | S::MultiPrefixBitAnd
+            | S::MultiPrefixBitOr
+            | S::MultiPrefixBitXor => {
+                self.partitioned();
+                let (v, mask) = (arg(self, 0)?, arg(self, 1)?);
+                let Some(scalar) = self.shape(args[0])?.scalar() else {
+                    return Err(internal("wave arithmetic on a non-numeric value"));
+                };
+                let o = group_arithmetic(op, scalar.kind)?;
+                self.emit_value(
+                    o,
+                    rt,
+                    vec![
+                        Operand::IdScope(scope),
+                        Operand::GroupOperation(GroupOperation::PartitionedExclusiveScanNV),
+                        Operand::IdRef(v),
+                        Operand::IdRef(mask),
+                    ],
+                )?
+            }
+            S::MultiPrefixCountBits => {
+                // The ballot within the partition, counted below this lane.
+                self.w.capability(Capability::GroupNonUniformBallot);
+                let (p, mask) = (arg(self, 0)?, arg(self, 1)?);
+                let uvec4 = self.w.vector_type(Scalar::U32, 4);
+                let ballot = self.emit_value(
+                    Op::GroupNonUniformBallot,
+                    uvec4,
+                    vec![Operand::IdScope(scope), Operand::IdRef(p)],
+                )?;
+                let within = self.emit_value(
+                    Op::BitwiseAnd,
+                    uvec4,
+                    vec![Operand::IdRef(ballot), Operand::IdRef(mask)],
+                )?;
+                self.emit_value(
+                    Op::GroupNonUniformBallotBitCount,
+                    rt,
+                    vec![
+                        Operand::IdScope(scope),
+                        Operand::GroupOperation(GroupOperation::ExclusiveScan),
+                        Operand::IdRef(within),
+                    ],
+                )?
+            }
+            S::IsHelperLane | S::ReadClock { .. } => {
+                return Err(internal(format!("{op:?} is written above")));
+            }
         };
         self.set_result(result, id)
     }
@@ -422,19 +495,23 @@ fn group_arithmetic(op: SubgroupOperation, kind: ScalarKind) -> BackResult<Op> {
     use ScalarKind as K;
     use SubgroupOperation as S;
     Ok(match (op, kind) {
-        (S::Sum | S::PrefixSum, K::Float) => Op::GroupNonUniformFAdd,
-        (S::Sum | S::PrefixSum, K::Sint | K::Uint) => Op::GroupNonUniformIAdd,
-        (S::Product | S::PrefixProduct, K::Float) => Op::GroupNonUniformFMul,
-        (S::Product | S::PrefixProduct, K::Sint | K::Uint) => Op::GroupNonUniformIMul,
+        (S::Sum | S::PrefixSum | S::MultiPrefixSum, K::Float) => Op::GroupNonUniformFAdd,
+        (S::Sum | S::PrefixSum | S::MultiPrefixSum, K::Sint | K::Uint) => Op::GroupNonUniformIAdd,
+        (S::Product | S::PrefixProduct | S::MultiPrefixProduct, K::Float) => {
+            Op::GroupNonUniformFMul
+        }
+        (S::Product | S::PrefixProduct | S::MultiPrefixProduct, K::Sint | K::Uint) => {
+            Op::GroupNonUniformIMul
+        }
         (S::Min, K::Float) => Op::GroupNonUniformFMin,
         (S::Min, K::Sint) => Op::GroupNonUniformSMin,
         (S::Min, K::Uint) => Op::GroupNonUniformUMin,
         (S::Max, K::Float) => Op::GroupNonUniformFMax,
         (S::Max, K::Sint) => Op::GroupNonUniformSMax,
         (S::Max, K::Uint) => Op::GroupNonUniformUMax,
-        (S::BitAnd, K::Sint | K::Uint) => Op::GroupNonUniformBitwiseAnd,
-        (S::BitOr, K::Sint | K::Uint) => Op::GroupNonUniformBitwiseOr,
-        (S::BitXor, K::Sint | K::Uint) => Op::GroupNonUniformBitwiseXor,
+        (S::BitAnd | S::MultiPrefixBitAnd, K::Sint | K::Uint) => Op::GroupNonUniformBitwiseAnd,
+        (S::BitOr | S::MultiPrefixBitOr, K::Sint | K::Uint) => Op::GroupNonUniformBitwiseOr,
+        (S::BitXor | S::MultiPrefixBitXor, K::Sint | K::Uint) => Op::GroupNonUniformBitwiseXor,
         (S::BitAnd, K::Bool) => Op::GroupNonUniformLogicalAnd,
         (S::BitOr, K::Bool) => Op::GroupNonUniformLogicalOr,
         (S::BitXor, K::Bool) => Op::GroupNonUniformLogicalXor,

@@ -32,6 +32,11 @@ pub(super) struct Writer<'a> {
     pub capabilities: BTreeSet<Capability>,
     pub extensions: BTreeSet<String>,
     glsl_std: Option<Word>,
+    /// Other extended instruction sets imported (`NonSemantic.DebugPrintf`…).
+    ext_sets: BTreeMap<&'static str, Word>,
+    /// `OpString`s the code uses (printf formats), one per text.
+    strings: Vec<Instruction>,
+    string_ids: FxHashMap<String, Word>,
     pub annotations: Vec<Instruction>,
     pub names: Vec<Instruction>,
     /// Types, constants and global variables, in definition order.
@@ -68,6 +73,9 @@ impl<'a> Writer<'a> {
             capabilities: BTreeSet::new(),
             extensions: BTreeSet::new(),
             glsl_std: None,
+            ext_sets: BTreeMap::new(),
+            strings: Vec::new(),
+            string_ids: FxHashMap::default(),
             annotations: Vec::new(),
             names: Vec::new(),
             globals: Vec::new(),
@@ -120,6 +128,33 @@ impl<'a> Writer<'a> {
                 id
             }
         }
+    }
+
+    /// The id of the import of the extended instruction set `name`,
+    /// imported on first use.
+    pub fn ext_inst_set(&mut self, name: &'static str) -> Word {
+        if let Some(&id) = self.ext_sets.get(name) {
+            return id;
+        }
+        let id = self.id();
+        self.ext_sets.insert(name, id);
+        id
+    }
+
+    /// An `OpString` of `text` (one per distinct text).
+    pub fn string(&mut self, text: &str) -> Word {
+        if let Some(&id) = self.string_ids.get(text) {
+            return id;
+        }
+        let id = self.id();
+        self.strings.push(Instruction::new(
+            Op::String,
+            None,
+            Some(id),
+            vec![Operand::LiteralString(text.to_string())],
+        ));
+        self.string_ids.insert(text.to_string(), id);
+        id
     }
 
     pub fn decorate(&mut self, target: Word, decoration: spirv::Decoration, extra: &[u32]) {
@@ -307,6 +342,15 @@ impl<'a> Writer<'a> {
             ));
             module.debug_string_source = d.strings;
         }
+        for (&name, &id) in &self.ext_sets {
+            module.ext_inst_imports.push(Instruction::new(
+                Op::ExtInstImport,
+                None,
+                Some(id),
+                vec![Operand::LiteralString(name.into())],
+            ));
+        }
+        module.debug_string_source.append(&mut self.strings);
         module.memory_model = Some(Instruction::new(
             Op::MemoryModel,
             None,

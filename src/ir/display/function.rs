@@ -625,6 +625,14 @@ impl FunctionWriter<'_> {
                 }
                 t
             }
+            Statement::DebugPrintf { format, args } => {
+                let mut t = format!("printf {format:?}");
+                if !args.is_empty() {
+                    let _ = write!(t, " {}", self.operands(args));
+                }
+                t
+            }
+            Statement::DebugBreak => "debug_break".into(),
             Statement::EmitVertex { stream: None } => "emit_vertex".into(),
             Statement::EmitVertex { stream: Some(n) } => format!("emit_vertex stream {n}"),
             Statement::EndPrimitive { stream: None } => "end_primitive".into(),

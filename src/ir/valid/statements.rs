@@ -186,6 +186,8 @@ impl<'m> FunctionValidator<'_, 'm> {
                 | Statement::ScopedBarrier { .. }
                 | Statement::EmitVertex { .. }
                 | Statement::EndPrimitive { .. }
+                | Statement::DebugPrintf { .. }
+                | Statement::DebugBreak
                 | Statement::SetMeshOutputs { .. }
                 | Statement::EmitMeshTasks { .. } => {}
             }

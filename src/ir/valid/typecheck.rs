@@ -445,7 +445,8 @@ pub fn math_arity(fun: MathFunction) -> usize {
         | M::UnpackHalf
         | M::Reciprocal
         | M::Degrees
-        | M::Radians => 1,
+        | M::Radians
+        | M::Frexp => 1,
         M::Min
         | M::Max
         | M::Atan2
@@ -454,7 +455,9 @@ pub fn math_arity(fun: MathFunction) -> usize {
         | M::Dot
         | M::Cross
         | M::Distance
-        | M::Reflect => 2,
+        | M::Reflect
+        | M::Dot4I8Packed
+        | M::Dot4U8Packed => 2,
         M::Clamp | M::Fma | M::Mix | M::SmoothStep | M::Refract | M::FaceForward => 3,
     }
 }

@@ -283,6 +283,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 return v;
             }
             self.s.scopes.lookup(self.fb.scope, last.name).cloned()
+        } else if let Some(v) = self.vk_name(path, span) {
+            // `vk::DeviceScope` and the other constants of `vk::` (calls/vk.rs).
+            return v;
         } else {
             match self
                 .s

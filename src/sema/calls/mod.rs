@@ -7,9 +7,11 @@ pub mod emit;
 pub mod intrinsics;
 pub mod node;
 pub mod overload;
+pub mod printf;
 pub mod ray_query;
 pub mod raytracing;
 pub mod recursion;
+pub mod vk;
 
 use super::body::FnCtx;
 use super::body::convert::Cost;
@@ -165,6 +167,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
         } else {
+            // `vk::ReadClock(…)` and the other built-ins of `vk::` (vk.rs).
+            if let Some(v) = self.vk_call(callee, targs, args, span) {
+                return v;
+            }
             let env = crate::sema::body::cx_env!(self);
             let Some(scope) = self.s.resolve_scope_path(callee, &env) else {
                 let _ = self.lower_args(args);
@@ -188,6 +194,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             && let Some(v) = self.mesh_call(name, args, span)
         {
             return v;
+        }
+        if cands.is_empty() && callee.is_single() && name.as_str() == "printf" {
+            return self.printf(args, span);
         }
         if cands.is_empty()
             && self.s.entry.vertex.enabled
@@ -245,11 +254,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     );
                     cur = scope.parent;
                 }
-                names.extend(
-                    super::calls::intrinsics::table::TABLE
-                        .iter()
-                        .map(|i| i.name),
-                );
+                names.extend(super::calls::intrinsics::table::all().map(|i| i.name));
                 names.extend(raytracing::intrinsic_names());
                 names.extend(["Barrier", "GetRemainingRecursionLevels"]);
                 if let Some(c) = crate::diag::suggest::closest(callee.last().name.as_str(), names) {

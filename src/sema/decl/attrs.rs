@@ -10,16 +10,14 @@
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::ast;
 use crate::front::attributes::{self, Support, display_name};
-use crate::ir::Stage;
 
 /// Checks the attributes of every declaration in `items`. Functions
 /// without a body are skipped: a call to one is an error of its own.
-pub fn check_items(items: &[ast::Item], stage: Stage, diags: &mut Diagnostics) {
-    Checker { stage, diags }.items(items);
+pub fn check_items(items: &[ast::Item], diags: &mut Diagnostics) {
+    Checker { diags }.items(items);
 }
 
 struct Checker<'d> {
-    stage: Stage,
     diags: &'d mut Diagnostics,
 }
 
@@ -69,9 +67,6 @@ impl Checker<'_> {
         for a in attrs {
             match a.kind.map(|k| k.support()) {
                 Some(Support::NotYet) => self.diags.push(not_yet(a)),
-                Some(Support::NotYetIn(stage)) if stage == self.stage => {
-                    self.diags.push(not_yet(a))
-                }
                 Some(Support::Warn(why)) => self.diags.push(
                     Diagnostic::warning(
                         codes::IGNORED_SYNTAX,
@@ -80,7 +75,7 @@ impl Checker<'_> {
                     .label(a.span, "no effect in SPIR-V for Vulkan")
                     .note(why),
                 ),
-                Some(Support::Yes | Support::NoEffect | Support::NotYetIn(_)) | None => {}
+                Some(Support::Yes | Support::NoEffect) | None => {}
             }
         }
     }

@@ -154,6 +154,7 @@ impl<'a> Sema<'a> {
                 konst: None,
                 counter: None,
                 resource: None,
+                text: None,
             };
             self.new_global(info, scope, name);
         }

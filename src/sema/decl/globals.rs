@@ -135,6 +135,12 @@ impl<'a> Sema<'a> {
                     "no initializer",
                 );
             }
+            let mut info = info;
+            if let Some(ast::Initializer::Expr(e)) = &d.init
+                && let ast::ExprKind::Literal(ast::Literal::String(text)) = &e.kind
+            {
+                info.text = Some(text.to_string());
+            }
             self.new_global(info, scope, d.name);
             return;
         }

@@ -95,7 +95,7 @@ fn library_pass(
         profile: None,
         ..options.clone()
     };
-    super::super::decl::attrs::check_items(&unit.items, Stage::Library, diags);
+    super::super::decl::attrs::check_items(&unit.items, diags);
     let mut s = Sema::declared(unit, &lib_options, diags, Stage::Library);
     let entries = s.library_entries();
     let entry_defined = s.defines_function(&options.entry);

@@ -454,6 +454,9 @@ impl<'a> Sema<'a> {
                 &[C::SampleMaskPostDepthCoverage], &["SPV_KHR_post_depth_coverage"]),
             (Attr::VkEarlyAndLateTests, &[EM::EarlyAndLateFragmentTestsAMD], &[], &[EARLY_LATE]),
             (Attr::VkDepthUnchanged, &[EM::DepthUnchanged], &[], &[]),
+            // SPIR-V.rst: helper lanes take part in wave operations.
+            (Attr::WaveOpsIncludeHelperLanes, &[EM::MaximallyReconvergesKHR, EM::RequireFullQuadsKHR],
+                &[C::QuadControlKHR], &["SPV_KHR_maximal_reconvergence", "SPV_KHR_quad_control"]),
             (Attr::VkStencilRefUnchangedFront, &[EM::StencilRefUnchangedFrontAMD],
                 &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
             (Attr::VkStencilRefGreaterEqualFront, &[EM::StencilRefGreaterFrontAMD],

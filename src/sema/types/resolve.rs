@@ -375,6 +375,9 @@ impl<'a> Sema<'a> {
         match s {
             "void" => return Some(types::VOID),
             "string" => return Some(types::STRING),
+            // SM 6.6: four bytes packed in a `uint`, as DXC's SPIR-V has
+            // them; hlslc treats both as `uint`.
+            "int8_t4_packed" | "uint8_t4_packed" => return Some(types::UINT),
             "SamplerState" | "sampler" | "sampler1D" | "sampler2D" | "sampler3D"
             | "samplerCUBE" | "sampler_state" => {
                 return Some(self.types.intern(Ty::Sampler { comparison: false }));

@@ -5,7 +5,6 @@
 [[vk::combinedImageSampler]] SamplerState smp : register(s0);
 
 [WaveSize(32)]
-[WaveOpsIncludeHelperLanes]
 float4 main(float2 uv : TEXCOORD) : SV_Target {
     return tex.Sample(smp, uv);
 }

@@ -111,6 +111,8 @@ const OPTIONAL_EXTENSIONS: &[&CStr] = &[
     c"VK_KHR_shader_subgroup_uniform_control_flow",
     c"VK_KHR_shader_maximal_reconvergence",
     c"VK_KHR_shader_quad_control",
+    // `WaveMatch`, `WaveMultiPrefix*` (SPV_NV_shader_subgroup_partitioned).
+    c"VK_NV_shader_subgroup_partitioned",
     c"VK_EXT_robustness2",
     c"VK_KHR_fragment_shader_barycentric",
     c"VK_EXT_shader_demote_to_helper_invocation",

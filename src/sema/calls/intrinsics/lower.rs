@@ -484,7 +484,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Val::void()
             }
             Custom::Clip => self.clip(t0, vals[0], span),
-            Custom::Frexp => self.unsupported("frexp", span),
+            Custom::Frexp
+            | Custom::Msad4
+            | Custom::IsNormal
+            | Custom::Lit
+            | Custom::Dst
+            | Custom::D3dColorToUbyte4
+            | Custom::Dot2Add
+            | Custom::Dot4Add { .. }
+            | Custom::Pack { .. }
+            | Custom::Unpack { .. } => self.custom_more(c, r, vals, args),
+            Custom::DebugBreak => {
+                self.stmt(ir::Statement::DebugBreak);
+                Val::void()
+            }
             Custom::QuadAny | Custom::QuadAll => self.quad_any_all(c == Custom::QuadAny, vals[0]),
             Custom::NonUniform => {
                 let it = self.s.ir_ty(ret);

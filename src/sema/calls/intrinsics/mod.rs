@@ -6,8 +6,11 @@
 //! a table entry and, if no generic lowering fits, a `Custom` case.
 
 pub mod bits;
+pub mod describe;
 pub mod lower;
+pub mod lower_more;
 pub mod matrix;
+pub mod more;
 pub mod table;
 
 use crate::diag::{Diagnostic, codes};
@@ -36,7 +39,9 @@ fn shape_ok(class: Shp, s: Shape) -> bool {
         Shp::Vector => matches!(s, Shape::Vector(_)),
         Shp::ScalarOrVector => !matches!(s, Shape::Matrix(..)),
         Shp::Matrix => matches!(s, Shape::Matrix(..)),
+        Shp::Vec2 => s == Shape::Vector(2),
         Shp::Vec3 => s == Shape::Vector(3),
+        Shp::Vec4 => s == Shape::Vector(4),
         Shp::Any => true,
     }
 }
@@ -84,8 +89,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     });
                 }
             }
-            let shape = shape?;
             let p0 = ov.params[members[0]];
+            // A slot of a fixed vector size takes a scalar (splatted) or a
+            // longer vector (truncated, with the usual warning), as DXC's
+            // `half2`/`uint4` parameters do.
+            let shape = match (p0.shape, shape?) {
+                (Shp::Vec2, Shape::Scalar | Shape::Vector(2..)) => Shape::Vector(2),
+                (Shp::Vec4, Shape::Scalar | Shape::Vector(4..)) => Shape::Vector(4),
+                (_, s) => s,
+            };
             if !shape_ok(p0.shape, shape) {
                 return None;
             }
@@ -99,6 +111,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     }
                 }
                 Comp::Float32 => Sc::F32,
+                Comp::Half if self.s.opts.enable_16bit_types => Sc::F16,
+                Comp::Half => Sc::F32,
+                Comp::Uint32 => Sc::U32,
+                Comp::Int32 => Sc::I32,
+                Comp::Sint => match c.kind() {
+                    ScKind::Bool => Sc::I32,
+                    ScKind::Sint => c,
+                    _ => return None,
+                },
                 Comp::Numeric => {
                     if c == Sc::Bool {
                         Sc::I32
@@ -143,6 +164,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Ret::Bool => types::BOOL,
             Ret::Uint => types::UINT,
             Ret::Uint4 => self.s.types.vector(Sc::U32, 4),
+            Ret::Vec4(sc) => self.s.types.vector(sc, 4),
         };
         Some((
             Resolved {
@@ -197,6 +219,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     )
                 })
                 .collect();
+            // The forms taking as many arguments, with what each type
+            // slot accepts; else every form's argument count.
+            let same_count: Vec<String> = intr
+                .overloads
+                .iter()
+                .filter(|o| o.params.len() == args.len())
+                .map(|o| {
+                    let (sig, _, slots) = o.describe(intr.name);
+                    format!("`{sig}` where {}", slots.join(", "))
+                })
+                .collect();
+            let note = if same_count.is_empty() || same_count.iter().any(|f| f.ends_with(" where "))
+            {
+                format!("available: {}", forms.join(", "))
+            } else {
+                format!("expected {}", same_count.join(", or "))
+            };
             self.s.push(
                 Diagnostic::error(
                     codes::NO_MATCHING_OVERLOAD,
@@ -207,7 +246,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     ),
                 )
                 .label(span, "no matching overload")
-                .note(format!("available: {}", forms.join(", "))),
+                .note(note),
             );
             return Some(Val::error());
         };

@@ -20,12 +20,22 @@ pub enum Comp {
     Float,
     /// Exactly `float`.
     Float32,
+    /// `half`: 16-bit with `-enable-16bit-types`, else `float` (DXC's
+    /// `half`); other floats, ints and bools convert.
+    Half,
     /// Any integer or float type (bool becomes int).
     Numeric,
     /// Integer types (bool becomes int); floats do not fit.
     Int,
     /// `uint` (other integers convert).
     Uint,
+    /// Exactly `uint` (other integers and bools convert).
+    Uint32,
+    /// Exactly `int` (other integers and bools convert).
+    Int32,
+    /// Signed integers (bool becomes int); unsigned ones and floats do
+    /// not fit.
+    Sint,
     /// `bool` (anything numeric converts).
     Bool,
     /// Any numeric type, unchanged.
@@ -41,8 +51,10 @@ pub enum Shp {
     Matrix,
     /// Scalar, vector or matrix.
     Any,
-    /// A 3-component vector.
+    /// A 2-, 3- or 4-component vector.
+    Vec2,
     Vec3,
+    Vec4,
 }
 
 /// One parameter.
@@ -67,6 +79,8 @@ pub enum Ret {
     Bool,
     Uint,
     Uint4,
+    /// A 4-component vector of this component type.
+    Vec4(crate::sema::types::Sc),
 }
 
 /// Lowerings that need more than one IR operation.
@@ -117,6 +131,35 @@ pub enum Custom {
     NonUniform,
     /// SM 6.6 `IsHelperLane()`: false outside pixel shaders.
     IsHelperLane,
+    /// SM 5 `msad4(reference, source, accum)`: masked sums of absolute
+    /// byte differences at four alignments.
+    Msad4,
+    /// `isnormal(x)`: neither zero, denormal, infinite nor NaN.
+    IsNormal,
+    /// The D3D9 lighting helpers `lit(n_dot_l, n_dot_h, m)` and
+    /// `dst(src0, src1)`.
+    Lit,
+    Dst,
+    /// `D3DCOLORtoUBYTE4(color)`: a BGRA color as four ints.
+    D3dColorToUbyte4,
+    /// SM 6.4 `dot2add(half2, half2, float)`.
+    Dot2Add,
+    /// SM 6.4 `dot4add_i8packed`/`dot4add_u8packed`.
+    Dot4Add {
+        signed: bool,
+    },
+    /// SM 6.6 `pack_s8`/`pack_u8` and, with `clamp`, `pack_clamp_s8`/
+    /// `pack_clamp_u8`; `signed` picks the range clamped to.
+    Pack {
+        signed: bool,
+        clamp: bool,
+    },
+    /// SM 6.6 `unpack_s8s16`… : the four bytes, sign- or zero-extended.
+    Unpack {
+        signed: bool,
+    },
+    /// `DebugBreak()`: NonSemantic.DebugBreak.
+    DebugBreak,
     /// SM 6.1 `GetAttributeAtVertex(attr, vertex)`: an error outside pixel
     /// shaders; in them lowered by `sema/entry/vertex.rs`.
     GetAttributeAtVertex,
@@ -152,7 +195,7 @@ pub struct Intrinsic {
     pub overloads: &'static [Overload],
 }
 
-const fn p(slot: u8, comp: Comp, shape: Shp) -> P {
+pub(super) const fn p(slot: u8, comp: Comp, shape: Shp) -> P {
     P {
         slot,
         comp,
@@ -160,7 +203,7 @@ const fn p(slot: u8, comp: Comp, shape: Shp) -> P {
         out: false,
     }
 }
-const fn o(slot: u8, comp: Comp, shape: Shp) -> P {
+pub(super) const fn o(slot: u8, comp: Comp, shape: Shp) -> P {
     P {
         slot,
         comp,
@@ -173,7 +216,7 @@ const F: P = p(0, Comp::Float, Shp::Any);
 const N: P = p(0, Comp::Numeric, Shp::Any);
 const FV: P = p(0, Comp::Float, Shp::ScalarOrVector);
 
-const fn ov(params: &'static [P], ret: Ret, lower: Lower) -> Overload {
+pub(super) const fn ov(params: &'static [P], ret: Ret, lower: Lower) -> Overload {
     Overload { params, ret, lower }
 }
 
@@ -766,12 +809,17 @@ pub static TABLE: &[Intrinsic] = &[
     float_fn!("trunc", M::Trunc),
 ];
 
-/// Looks an intrinsic up by name.
+/// Looks an intrinsic up by name, in [`TABLE`] and then in
+/// [`super::more::MORE`].
 pub fn find(name: &str) -> Option<&'static Intrinsic> {
-    TABLE
-        .binary_search_by(|i| i.name.cmp(name))
-        .ok()
-        .map(|i| &TABLE[i])
+    [TABLE, super::more::MORE]
+        .into_iter()
+        .find_map(|t| t.binary_search_by(|i| i.name.cmp(name)).ok().map(|i| &t[i]))
+}
+
+/// Every intrinsic of both tables.
+pub fn all() -> impl Iterator<Item = &'static Intrinsic> {
+    TABLE.iter().chain(super::more::MORE)
 }
 
 /// [`find`] by interned name, remembered per thread: sema asks at every
@@ -794,84 +842,19 @@ pub fn find_symbol(name: Symbol) -> Option<&'static Intrinsic> {
         .unwrap_or_else(|_| find(name.as_str()))
 }
 
-impl Overload {
-    /// The overload as hover and signature help show it: the signature
-    /// with one template type per slot (`T0 lerp(T0, T0, T0)`), each
-    /// parameter's label, and what each slot accepts
-    /// (`T0: float scalar, vector or matrix`).
-    pub fn describe(&self, name: &str) -> (String, Vec<String>, Vec<String>) {
-        let slot = |s: u8| format!("T{s}");
-        let params: Vec<String> = self
-            .params
-            .iter()
-            .map(|p| {
-                let dir = if p.out { "out " } else { "" };
-                format!("{dir}{}", slot(p.slot))
-            })
-            .collect();
-        let ret = match self.ret {
-            Ret::Void if matches!(self.lower, Lower::Custom(_)) => "auto".to_string(),
-            Ret::Void => "void".to_string(),
-            Ret::Slot(s) => slot(s),
-            Ret::SlotWith(s, sc) => format!("{} of {}", slot(s), sc.name()),
-            Ret::ScalarOf(s) => format!("component of {}", slot(s)),
-            Ret::Bool => "bool".to_string(),
-            Ret::Uint => "uint".to_string(),
-            Ret::Uint4 => "uint4".to_string(),
-        };
-        let mut slots: Vec<String> = Vec::new();
-        for p in self.params {
-            let line = format!(
-                "{}: {} {}",
-                slot(p.slot),
-                comp_text(p.comp),
-                shape_text(p.shape)
-            );
-            if !slots
-                .iter()
-                .any(|l| l.starts_with(&format!("{}:", slot(p.slot))))
-            {
-                slots.push(line);
-            }
-        }
-        (
-            format!("{ret} {name}({})", params.join(", ")),
-            params,
-            slots,
-        )
-    }
-}
-
-fn comp_text(c: Comp) -> &'static str {
-    match c {
-        Comp::Float => "float-like",
-        Comp::Float32 => "float",
-        Comp::Numeric | Comp::Any => "numeric",
-        Comp::Int => "integer",
-        Comp::Uint => "uint",
-        Comp::Bool => "bool",
-    }
-}
-
-fn shape_text(s: Shp) -> &'static str {
-    match s {
-        Shp::Scalar => "scalar",
-        Shp::Vector => "vector",
-        Shp::ScalarOrVector => "scalar or vector",
-        Shp::Matrix => "matrix",
-        Shp::Any => "scalar, vector or matrix",
-        Shp::Vec3 => "3-component vector",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn table_is_sorted_and_unique() {
-        for w in TABLE.windows(2) {
-            assert!(w[0].name < w[1].name, "{} before {}", w[0].name, w[1].name);
+        for t in [TABLE, super::super::more::MORE] {
+            for w in t.windows(2) {
+                assert!(w[0].name < w[1].name, "{} before {}", w[0].name, w[1].name);
+            }
+        }
+        for i in super::super::more::MORE {
+            assert!(TABLE.iter().all(|t| t.name != i.name), "{} twice", i.name);
         }
         assert!(find("lerp").is_some());
         assert!(find("WaveActiveSum").is_some());
@@ -880,7 +863,7 @@ mod tests {
 
     #[test]
     fn find_symbol_agrees_with_find() {
-        for i in TABLE {
+        for i in all() {
             let found = find_symbol(Symbol::intern(i.name));
             assert!(found.is_some_and(|f| std::ptr::eq(f, i)), "{}", i.name);
         }
