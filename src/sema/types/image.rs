@@ -11,7 +11,9 @@ pub fn image_of(types: &Types, kind: ResKind, elem: Option<TyId>) -> Option<ir::
         .unwrap_or(Sc::F32)
         .ir();
     let (dim, arrayed, multisampled, rw) = match kind {
-        ResKind::Texture { dim, array, ms, rw } => (
+        ResKind::Texture {
+            dim, array, ms, rw, ..
+        } => (
             match dim {
                 TexDim::D1 => ir::ImageDim::D1,
                 TexDim::D2 => ir::ImageDim::D2,
@@ -23,6 +25,7 @@ pub fn image_of(types: &Types, kind: ResKind, elem: Option<TyId>) -> Option<ir::
             rw,
         ),
         ResKind::TexelBuffer { rw } => (ir::ImageDim::Buffer, false, false, rw),
+        ResKind::SubpassInput { ms } => (ir::ImageDim::SubpassData, false, ms, false),
         _ => return None,
     };
     let class = if rw {
