@@ -210,7 +210,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             self.s.entry.uses_derivatives = true;
         }
-        let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
+        let sc = self.s.types.texel_scalar(elem);
         let (rty, result_ty) = if gather.is_some() {
             let v4 = self.s.types.vector(sc, 4);
             (v4, v4)
@@ -560,7 +560,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         elem: TyId,
         status: Option<&Arg>,
     ) -> ir::Handle<ir::Expression> {
-        let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
+        let sc = self.s.types.texel_scalar(elem);
         let v4 = self.s.types.vector(sc, 4);
         let it = self.s.ir_ty(v4);
         let load = |sparse| ir::Expression::ImageLoad {

@@ -6,10 +6,7 @@ use crate::ir;
 
 /// The image type of a texture or texel buffer resource.
 pub fn image_of(types: &Types, kind: ResKind, elem: Option<TyId>) -> Option<ir::TypeInner> {
-    let sampled = elem
-        .and_then(|e| types.component(e))
-        .unwrap_or(Sc::F32)
-        .ir();
+    let sampled = elem.map_or(Sc::F32, |e| types.texel_scalar(e)).ir();
     let (dim, arrayed, multisampled, rw) = match kind {
         ResKind::Texture {
             dim, array, ms, rw, ..

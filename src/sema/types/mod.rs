@@ -533,6 +533,16 @@ impl Types {
             _ => None,
         }
     }
+    /// The scalar of the texels of an image of `elem`s: bools are stored
+    /// as uints (as DXC does; Vulkan images have no bool texels), and an
+    /// element-less texture holds floats.
+    pub fn texel_scalar(&self, elem: TyId) -> Sc {
+        match self.component(elem) {
+            Some(Sc::Bool) => Sc::U32,
+            Some(s) => s,
+            None => Sc::F32,
+        }
+    }
     /// Shape of a numeric type.
     pub fn shape(&self, ty: TyId) -> Option<Shape> {
         match *self.get(ty) {

@@ -249,3 +249,26 @@ fn subpass_inputs_only_in_pixel_shaders() {
     );
     assert!(e.contains("for subpass inputs"), "{e}");
 }
+
+#[test]
+fn bool_texels_are_uints_compared_with_zero() {
+    let spv = pixel(
+        "Texture2D<bool> flags; Texture2D<bool3> masks; SamplerState s;\n\
+         float4 main(float2 uv : TEXCOORD) : SV_Target {\n\
+           bool f = flags.Load(int3(1, 2, 0));\n\
+           bool3 m = masks[uint2(0, 1)];\n\
+           return float4(m, f);\n\
+         }",
+        "ps_6_0",
+    );
+    // The images hold 32-bit uints; each read is compared with zero.
+    for t in spv.all(Op::TypeImage) {
+        let ty = spv.def(match t.operands[0] {
+            Operand::IdRef(id) => id,
+            ref other => panic!("not an id: {other:?}"),
+        });
+        assert_eq!(ty.class.opcode, Op::TypeInt, "{ty:?}");
+    }
+    assert_eq!(spv.all(Op::ImageFetch).len(), 2);
+    assert_eq!(spv.all(Op::INotEqual).len(), 2);
+}
