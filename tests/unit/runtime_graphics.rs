@@ -638,7 +638,7 @@ fn subpass_inputs_read_the_first_subpass_colour_and_depth() {
         let first = compile("subpass", "PSFirst", "ps_6_0", env);
         let second = compile("subpass", "PSSecond", "ps_6_0", env);
         let mut draw =
-            vk::SubpassDraw::new((&vs, "VSMain"), (&first, "PSFirst"), (&second, "PSSecond"));
+            vk::subpass::SubpassDraw::new((&vs, "VSMain"), (&first, "PSFirst"), (&second, "PSSecond"));
         draw.width = W;
         draw.height = H;
         let out = match vk::shared().draw_subpasses(&draw) {

@@ -68,7 +68,7 @@ mod scope;
 #[cfg(test)]
 mod selftest;
 pub mod sparse;
-mod subpass;
+pub mod subpass;
 
 #[allow(unused_imports)]
 pub use accel::{Instance, Scene};
@@ -87,7 +87,6 @@ pub use resource::{
 };
 #[allow(unused_imports)]
 pub use sparse::{SparseImage, SparseLayout, Tile};
-pub use subpass::SubpassDraw;
 
 use ash::vk;
 use std::ffi::{CStr, CString, c_char};
