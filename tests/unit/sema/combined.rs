@@ -272,3 +272,22 @@ fn bool_texels_are_uints_compared_with_zero() {
     assert_eq!(spv.all(Op::ImageFetch).len(), 2);
     assert_eq!(spv.all(Op::INotEqual).len(), 2);
 }
+
+#[test]
+fn bool_texels_are_written_as_zero_or_one() {
+    let src = "RWTexture2D<bool> t; RWBuffer<bool2> b;\n\
+               [numthreads(1,1,1)] void main() { t[uint2(0, 0)] = !t[uint2(1, 1)]; b[0] = bool2(true, b[1].x); }";
+    let words = compile_valid_words(src, TargetEnv::Vulkan1_1);
+    let spv = Spv {
+        module: rspirv::dr::load_words(&words).expect("rspirv reads the module"),
+    };
+    // Each stored bool becomes a uint (OpSelect 1, 0) before OpImageWrite.
+    let writes = spv.all(Op::ImageWrite);
+    assert_eq!(writes.len(), 2);
+    for w in writes {
+        let Operand::IdRef(v) = w.operands[2] else {
+            panic!("no texel");
+        };
+        assert_eq!(spv.def(v).class.opcode, Op::Select);
+    }
+}
