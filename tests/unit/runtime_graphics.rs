@@ -637,8 +637,11 @@ fn subpass_inputs_read_the_first_subpass_colour_and_depth() {
         let vs = compile("subpass", "VSMain", "vs_6_0", env);
         let first = compile("subpass", "PSFirst", "ps_6_0", env);
         let second = compile("subpass", "PSSecond", "ps_6_0", env);
-        let mut draw =
-            vk::subpass::SubpassDraw::new((&vs, "VSMain"), (&first, "PSFirst"), (&second, "PSSecond"));
+        let mut draw = vk::subpass::SubpassDraw::new(
+            (&vs, "VSMain"),
+            (&first, "PSFirst"),
+            (&second, "PSSecond"),
+        );
         draw.width = W;
         draw.height = H;
         let out = match vk::shared().draw_subpasses(&draw) {
