@@ -143,7 +143,7 @@ registry! {
     VkPostDepthCoverage = Vk "post_depth_coverage", Support::Yes, NONE;
     VkCombinedImageSampler = Vk "combinedImageSampler", Support::NotYet, NONE;
     VkIndex = Vk "index", Support::Yes, ONE;
-    VkInputAttachmentIndex = Vk "input_attachment_index", Support::NotYet, ONE;
+    VkInputAttachmentIndex = Vk "input_attachment_index", Support::Yes, ONE;
     VkShaderRecordNv = Vk "shader_record_nv", Support::Yes, NONE;
     VkShaderRecordExt = Vk "shader_record_ext", Support::Yes, NONE;
     VkEarlyAndLateTests = Vk "early_and_late_tests", Support::Yes, NONE;

@@ -129,6 +129,9 @@ pub enum RayStorage {
 pub struct ResourceBinding {
     pub set: u32,
     pub binding: u32,
+    /// A subpass input's `[[vk::input_attachment_index(i)]]`
+    /// (InputAttachmentIndex).
+    pub input_attachment: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -429,9 +432,10 @@ pub enum ImageQuery {
     },
     NumLevels,
     NumSamples,
-    /// `CalculateLevelOfDetail[Unclamped]`: (sampler, coordinate, clamped)
+    /// `CalculateLevelOfDetail[Unclamped]`: (sampler, coordinate, clamped);
+    /// no sampler for a combined image sampler, as in `ImageSample`.
     Lod {
-        sampler: Handle<Expression>,
+        sampler: Option<Handle<Expression>>,
         coordinate: Handle<Expression>,
         clamped: bool,
     },
@@ -532,13 +536,17 @@ pub enum Expression {
         expr: Handle<Expression>,
     },
     /// Sampling. `image` and `sampler` are values of image/sampler type or
-    /// pointers to `Handle` globals (the backend loads them). The result is
+    /// pointers to `Handle` globals (the backend loads them). A combined
+    /// image sampler (`SampledImage`) is sampled as it is: its `sampler` is
+    /// `None`, and only its `sampler` is. Where the other image
+    /// expressions (`ImageLoad`, `ImageQuery`) take a combined image
+    /// sampler, they read its image (OpImage). The result is
     /// a 4-component vector of the image's sampled
     /// type (or a scalar for depth comparison, and for gathers a 4-vector),
     /// or, when `sparse`, a struct `{ uint residency_code; T texel; }`.
     ImageSample {
         image: Handle<Expression>,
-        sampler: Handle<Expression>,
+        sampler: Option<Handle<Expression>>,
         /// Coordinates, with the array layer as the last component when
         /// the image is arrayed (as SPIR-V wants).
         coordinate: Handle<Expression>,

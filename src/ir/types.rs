@@ -232,6 +232,12 @@ pub enum TypeInner {
     Sampler {
         comparison: bool,
     },
+    /// An image with its sampler, one combined image sampler descriptor
+    /// (`vk::SampledTexture2D`; OpTypeSampledImage). `image` is an `Image`
+    /// of class `Sampled`.
+    SampledImage {
+        image: Handle<Type>,
+    },
     AccelerationStructure,
     /// The state of an inline ray query (`RayQuery<flags>`,
     /// OpTypeRayQueryKHR); only ever in a function-local variable.

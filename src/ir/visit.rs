@@ -109,7 +109,7 @@ impl Expression {
                 ..
             } => {
                 f(*image);
-                f(*sampler);
+                sampler.iter().for_each(|&h| f(h));
                 f(*coordinate);
                 offset.iter().for_each(|&h| f(h));
                 match *level {
@@ -147,7 +147,7 @@ impl Expression {
                         coordinate,
                         ..
                     } => {
-                        f(sampler);
+                        sampler.iter().for_each(|&h| f(h));
                         f(coordinate)
                     }
                 }
@@ -221,7 +221,7 @@ impl Expression {
                 ..
             } => {
                 m(image);
-                m(sampler);
+                sampler.iter_mut().for_each(&mut m);
                 m(coordinate);
                 offset.iter_mut().for_each(&mut m);
                 match level {
@@ -259,7 +259,7 @@ impl Expression {
                         coordinate,
                         ..
                     } => {
-                        m(sampler);
+                        sampler.iter_mut().for_each(&mut m);
                         m(coordinate)
                     }
                 }

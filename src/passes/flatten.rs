@@ -46,8 +46,8 @@ pub fn run(module: &mut Module, diags: &mut Diagnostics) {
                     name: Some(format!("{name}[{i}]")),
                     ty: base,
                     binding: Some(ResourceBinding {
-                        set: b.set,
                         binding: b.binding + i,
+                        ..b
                     }),
                     ..g.clone()
                 });

@@ -380,6 +380,12 @@ impl<'a> Reflector<'a> {
                 r.access = access;
                 r.hlsl_type = Some(hlsl);
             }
+            (_, TypeInner::SampledImage { image }) => {
+                let (_, image, _, hlsl) = self.image(*image)?;
+                r.kind = ResourceKind::CombinedImageSampler;
+                r.image = Some(image);
+                r.hlsl_type = Some(format!("vk::Sampled{hlsl}"));
+            }
             (_, TypeInner::Sampler { comparison }) => {
                 r.kind = ResourceKind::Sampler;
                 r.comparison = Some(*comparison);
@@ -647,6 +653,10 @@ impl<'a> Reflector<'a> {
                 *sampled,
                 matches!(class, ImageClass::Storage { .. }),
             ),
+            TypeInner::SampledImage { image } if depth < MAX_DEPTH => {
+                format!("vk::Sampled{}", self.type_name(*image, depth + 1))
+            }
+            TypeInner::SampledImage { .. } => "?".to_string(),
             TypeInner::Sampler { comparison: false } => "SamplerState".to_string(),
             TypeInner::Sampler { comparison: true } => "SamplerComparisonState".to_string(),
             TypeInner::AccelerationStructure => "RaytracingAccelerationStructure".to_string(),

@@ -328,6 +328,8 @@ pub struct ResourceDecl {
     pub register: Option<(Option<char>, u32, u32)>,
     /// `[[vk::counter_binding(n)]]`
     pub counter_binding: Option<u32>,
+    /// A subpass input's `[[vk::input_attachment_index(i)]]`.
+    pub input_attachment: Option<u32>,
     /// The register class the resource type implies (auto shift).
     pub class: crate::sema::options::RegisterClass,
     /// For a counter: the resource it counts (index into `resources`).

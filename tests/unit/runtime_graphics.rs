@@ -592,3 +592,69 @@ fn clip_and_cull_distances_as_pixel_inputs() {
         },
     );
 }
+
+#[test]
+fn sampled_texture_is_one_combined_image_sampler_descriptor() {
+    // A 4×4 texture, texel (x, y) = (x, y, 4x + y, 1), with its own point
+    // sampler in one combined image sampler descriptor at binding 0.
+    let mut texels = Vec::new();
+    for y in 0..4 {
+        for x in 0..4 {
+            texels.extend([x as f32, y as f32, (4 * x + y) as f32, 1.0]);
+        }
+    }
+    run(
+        "sampled_texture",
+        |_| {},
+        || {
+            vec![Resource::combined(
+                0,
+                0,
+                vk::ImageDesc::d2(vk::TARGET_FORMAT, 4, 4),
+                vk::SamplerDesc::default(),
+                vk::f32_bytes(&texels),
+            )]
+        },
+        |t, env| {
+            // Sample: texel (x / 4, y / 4); Load(3, 0): (3, 0, 12, 1);
+            // GetDimensions: 4 × 4.
+            check_pixels(&t[0], &format!("sampled_texture {env:?}"), 0.0, |x, y| {
+                let (tx, ty) = ((x / 4) as f32, (y / 4) as f32);
+                [
+                    tx * 2.0 + 3.0,
+                    ty * 2.0,
+                    (4.0 * tx + ty) * 2.0 + 12.0,
+                    1.0 + 44.0,
+                ]
+            });
+        },
+    );
+}
+
+#[test]
+fn subpass_inputs_read_the_first_subpass_colour_and_depth() {
+    for env in ENVS {
+        let vs = compile("subpass", "VSMain", "vs_6_0", env);
+        let first = compile("subpass", "PSFirst", "ps_6_0", env);
+        let second = compile("subpass", "PSSecond", "ps_6_0", env);
+        let mut draw = vk::subpass::SubpassDraw::new(
+            (&vs, "VSMain"),
+            (&first, "PSFirst"),
+            (&second, "PSSecond"),
+        );
+        draw.width = W;
+        draw.height = H;
+        let out = match vk::shared().draw_subpasses(&draw) {
+            Ok(out) => out,
+            Err(e) => panic!(
+                "subpass ({env:?}): draw failed: {e}\nPSSecond:\n{}",
+                common::spirv_dis(&second)
+            ),
+        };
+        // Colour (x, y, 16x + y, 7) and depth (16y + x) / 256, both exact.
+        check_pixels(&out, &format!("subpass {env:?}"), 0.0, |x, y| {
+            let (x, y) = (x as f32, y as f32);
+            [x * 2.0, y + 100.0, x * 16.0 + y - 7.0, y * 16.0 + x]
+        });
+    }
+}

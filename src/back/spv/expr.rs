@@ -165,7 +165,9 @@ impl FunctionWriter<'_, '_> {
                 (_, ir::ImageClass::Storage { .. }) => C::StorageImageArrayNonUniformIndexing,
                 _ => C::SampledImageArrayNonUniformIndexing,
             },
-            TypeInner::Sampler { .. } => C::SampledImageArrayNonUniformIndexing,
+            TypeInner::Sampler { .. } | TypeInner::SampledImage { .. } => {
+                C::SampledImageArrayNonUniformIndexing
+            }
             TypeInner::Struct { .. } if space == ir::AddressSpace::Uniform => {
                 C::UniformBufferArrayNonUniformIndexing
             }

@@ -62,6 +62,21 @@ impl FunctionWriter<'_, '_> {
         Ok(self.w.ir_type(ty)?.inner.clone())
     }
 
+    /// The image value of `h` and its IR type: a `Handle` global is
+    /// loaded, and the image of a combined image sampler taken (OpImage).
+    fn image_value(&mut self, h: Handle<Expression>) -> BackResult<(Word, Handle<ir::Type>)> {
+        let (v, ty) = self.handle_value(h)?;
+        let TypeInner::SampledImage { image } = self.image_inner(ty)? else {
+            return Ok((v, ty));
+        };
+        let image_ty = self.w.type_id(image)?;
+        let id = self.emit_value(Op::Image, image_ty, vec![Operand::IdRef(v)])?;
+        if self.non_uniform.contains(&v) {
+            self.mark_non_uniform(id);
+        }
+        Ok((id, image))
+    }
+
     /// The image `image` (loaded), its dimension, whether it is
     /// multisampled, and its class; `what` names the internal error of a
     /// non-image.
@@ -70,7 +85,7 @@ impl FunctionWriter<'_, '_> {
         image: Handle<Expression>,
         what: &'static str,
     ) -> BackResult<(Word, ImageDim, bool, ImageClass)> {
-        let (img, img_ty) = self.handle_value(image)?;
+        let (img, img_ty) = self.image_value(image)?;
         let TypeInner::Image {
             dim,
             multisampled,
@@ -83,13 +98,21 @@ impl FunctionWriter<'_, '_> {
         Ok((img, dim, multisampled, class))
     }
 
-    /// An `OpSampledImage` of `image` and `sampler`.
+    /// An `OpSampledImage` of `image` and `sampler`, or without a
+    /// sampler the combined image sampler `image` itself.
     fn sampled_image(
         &mut self,
         image: Handle<Expression>,
-        sampler: Handle<Expression>,
+        sampler: Option<Handle<Expression>>,
     ) -> BackResult<Word> {
-        let (img, img_ty) = self.handle_value(image)?;
+        let Some(sampler) = sampler else {
+            let (si, ty) = self.handle_value(image)?;
+            return match self.image_inner(ty)? {
+                TypeInner::SampledImage { .. } => Ok(si),
+                other => Err(internal(format!("sampling {other:?} without a sampler"))),
+            };
+        };
+        let (img, img_ty) = self.image_value(image)?;
         match self.image_inner(img_ty)? {
             TypeInner::Image { .. } => {
                 let (s, _) = self.handle_value(sampler)?;

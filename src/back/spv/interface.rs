@@ -86,6 +86,9 @@ impl Writer<'_> {
             self.name(id, name);
         }
         if let Some(b) = g.binding {
+            if let Some(i) = b.input_attachment {
+                self.decorate(id, Decoration::InputAttachmentIndex, &[i]);
+            }
             self.decorate(id, Decoration::DescriptorSet, &[b.set]);
             self.decorate(id, Decoration::Binding, &[b.binding]);
         }

@@ -447,6 +447,10 @@ impl<'a> Writer<'a> {
                 class,
             } => self.image_type(*dim, *arrayed, *multisampled, *sampled, *class)?,
             TypeInner::Sampler { .. } => self.spv_type(SpvType::Sampler),
+            TypeInner::SampledImage { image } => {
+                let image = self.type_id(*image)?;
+                self.spv_type(SpvType::SampledImage { image })
+            }
             TypeInner::AccelerationStructure => {
                 self.acceleration_structure_capabilities();
                 self.spv_type(SpvType::AccelerationStructure)

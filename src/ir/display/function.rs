@@ -270,7 +270,10 @@ impl FunctionWriter<'_> {
                 gather,
                 sparse,
             } => {
-                let mut s = format!("sample {}, {}, {}", o(*image), o(*sampler), o(*coordinate));
+                let mut s = match sampler {
+                    Some(smp) => format!("sample {}, {}, {}", o(*image), o(*smp), o(*coordinate)),
+                    None => format!("sample {}, {}", o(*image), o(*coordinate)),
+                };
                 match level {
                     SampleLevel::Auto => {}
                     SampleLevel::Zero => s.push_str(" level_zero"),
@@ -332,10 +335,10 @@ impl FunctionWriter<'_> {
                     coordinate,
                     clamped,
                 } => format!(
-                    "image_query lod{} {}, {}, {}",
+                    "image_query lod{} {}, {}{}",
                     if *clamped { "" } else { "_unclamped" },
                     o(*image),
-                    o(*sampler),
+                    sampler.map_or(String::new(), |smp| format!("{}, ", o(smp))),
                     o(*coordinate)
                 ),
             },

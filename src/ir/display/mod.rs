@@ -447,6 +447,9 @@ impl Names {
             }
             TypeInner::Sampler { comparison: false } => "sampler".into(),
             TypeInner::Sampler { comparison: true } => "sampler_cmp".into(),
+            TypeInner::SampledImage { image } => {
+                format!("sampled_image<{}>", self.type_name(module, *image))
+            }
             TypeInner::AccelerationStructure => "accel".into(),
             TypeInner::RayQuery => "ray_query".into(),
             TypeInner::NodePayloadArray {

@@ -218,14 +218,27 @@ impl FunctionValidator<'_, '_> {
                     None
                 }
             }
-            E::ImageSample { image, sampler, .. } => {
-                let img_ok = matches!(self.handle_inner(*image), TypeInner::Image { .. });
-                let smp_ok = matches!(self.handle_inner(*sampler), TypeInner::Sampler { .. });
-                (!(img_ok && smp_ok)).then(|| "sample needs an image and a sampler".into())
+            E::ImageSample { image, sampler, .. }
+            | E::ImageQuery {
+                image,
+                query: ImageQuery::Lod { sampler, .. },
+            } => {
+                // A combined image sampler takes no sampler; an image one.
+                let ok = match (self.handle_inner(*image), sampler) {
+                    (TypeInner::SampledImage { .. }, None) => true,
+                    (TypeInner::Image { .. }, Some(s)) => {
+                        matches!(self.handle_inner(*s), TypeInner::Sampler { .. })
+                    }
+                    _ => false,
+                };
+                (!ok).then(|| "sample needs an image and a sampler, or a sampled image".into())
             }
-            E::ImageLoad { image, .. }
-            | E::ImageQuery { image, .. }
-            | E::ImageTexelPointer { image, .. } => {
+            E::ImageLoad { image, .. } | E::ImageQuery { image, .. } => (!matches!(
+                self.handle_inner(*image),
+                TypeInner::Image { .. } | TypeInner::SampledImage { .. }
+            ))
+            .then(|| "operand is not an image".into()),
+            E::ImageTexelPointer { image, .. } => {
                 (!matches!(self.handle_inner(*image), TypeInner::Image { .. }))
                     .then(|| "operand is not an image".into())
             }

@@ -5,6 +5,7 @@
 
 use crate::ir;
 use crate::sema::body::FnCtx;
+use crate::sema::body::place::{NO_SPAN, Val};
 use crate::sema::types::{Sc, Ty, TyId};
 
 impl<'s, 'a> FnCtx<'s, 'a> {
@@ -183,7 +184,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         coord: ir::Handle<ir::Expression>,
         elem: TyId,
     ) -> ir::Handle<ir::Expression> {
-        let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
+        let sc = self.s.types.texel_scalar(elem);
         let v4 = self.s.types.vector(sc, 4);
         let v4ir = self.s.ir_ty(v4);
         self.add(
@@ -205,12 +206,23 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         v4: ir::Handle<ir::Expression>,
         elem: TyId,
     ) -> ir::Handle<ir::Expression> {
-        let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
+        let sc = self.s.types.texel_scalar(elem);
         let v4t = self.s.types.vector(sc, 4);
-        match *self.s.types.get(elem) {
-            Ty::Vector(_, 4) => v4,
-            Ty::Vector(_, n) => self.swizzle_value(v4, v4t, &[0, 1, 2, 3][..n as usize]),
-            _ => self.swizzle_value(v4, v4t, &[0]),
+        let (h, n) = match *self.s.types.get(elem) {
+            Ty::Vector(_, 4) => (v4, 4),
+            Ty::Vector(_, n) => (self.swizzle_value(v4, v4t, &[0, 1, 2, 3][..n as usize]), n),
+            _ => (self.swizzle_value(v4, v4t, &[0]), 1),
+        };
+        if self.s.types.component(elem) != Some(Sc::Bool) {
+            return h;
         }
+        // Bool texels are uints: a bool is a texel that is not zero.
+        let uint = if n == 1 {
+            self.s.types.scalar(sc)
+        } else {
+            self.s.types.vector(sc, n)
+        };
+        let b = self.convert(Val::expr(uint, h), elem, NO_SPAN);
+        self.value(&b).unwrap_or(h)
     }
 }

@@ -8,7 +8,7 @@ use crate::ir;
 use crate::sema::ReadOnly;
 use crate::sema::body::FnCtx;
 use crate::sema::types::consteval::{ConstVal, Konst};
-use crate::sema::types::{self, Sc, Ty, TyId};
+use crate::sema::types::{self, Sc, Shape, Ty, TyId};
 use crate::span::Span;
 
 /// Something assignable.
@@ -392,7 +392,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             Place::Texel { image, coord, .. } => {
                 // OpImageWrite takes the element as it is: storage images
-                // accept fewer components than four.
+                // accept fewer components than four. Bool texels are
+                // uints (`Types::texel_scalar`): 1 for true.
+                let value = match self.s.types.shape(ty) {
+                    Some(shape) if self.s.types.component(ty) == Some(Sc::Bool) => {
+                        let uint = match shape {
+                            Shape::Vector(n) => self.s.types.vector(Sc::U32, n),
+                            _ => self.s.types.scalar(Sc::U32),
+                        };
+                        let u = self.convert(Val::expr(ty, value), uint, NO_SPAN);
+                        self.value(&u).unwrap_or(value)
+                    }
+                    _ => value,
+                };
                 self.stmt(ir::Statement::ImageStore {
                     image: *image,
                     coordinate: *coord,

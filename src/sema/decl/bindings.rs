@@ -226,21 +226,37 @@ impl<'a> Sema<'a> {
             if !heaps.is_empty() {
                 let (binding, set) = at.unwrap_or_else(|| (first_free(&mut used), 0));
                 for g in heaps {
-                    self.module.globals[g].binding = Some(ir::ResourceBinding { set, binding });
+                    self.module.globals[g].binding = Some(ir::ResourceBinding {
+                        set,
+                        binding,
+                        input_attachment: None,
+                    });
                 }
             }
         }
         if let Some(c) = self.res.counter_heap {
             let (binding, set) = counter_at.unwrap_or_else(|| (first_free(&mut used), 0));
-            self.module.globals[c].binding = Some(ir::ResourceBinding { set, binding });
+            self.module.globals[c].binding = Some(ir::ResourceBinding {
+                set,
+                binding,
+                input_attachment: None,
+            });
         }
         for (r, a) in self.res.decls.values().zip(&assigned) {
             if let Some((binding, set)) = *a {
-                self.module.globals[r.gv].binding = Some(ir::ResourceBinding { set, binding });
+                self.module.globals[r.gv].binding = Some(ir::ResourceBinding {
+                    set,
+                    binding,
+                    input_attachment: r.input_attachment,
+                });
             }
         }
         if let (Some(gv), Some((binding, set))) = (self.res.globals_block, globals) {
-            self.module.globals[gv].binding = Some(ir::ResourceBinding { set, binding });
+            self.module.globals[gv].binding = Some(ir::ResourceBinding {
+                set,
+                binding,
+                input_attachment: None,
+            });
         }
         // DXC warns when explicit bindings collide.
         for (a, b, set, binding) in overlaps {

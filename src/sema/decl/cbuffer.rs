@@ -130,6 +130,7 @@ impl<'a> Sema<'a> {
             } else {
                 crate::sema::options::RegisterClass::T
             },
+            input_attachment: None,
             counter_of: None,
             span: cb.name.span,
         };

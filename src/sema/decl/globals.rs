@@ -185,6 +185,24 @@ impl<'a> Sema<'a> {
             self.declare_resource_global(vd, d, ty, row_major, scope, info);
             return;
         }
+        // An input attachment is a descriptor of the render pass: nothing
+        // else can stand for it.
+        let mut elem = ty;
+        while let Ty::Array(e, _) = *self.types.get(elem) {
+            elem = e;
+        }
+        if let (Some(at), Ty::Resource(ResKind::SubpassInput { .. }, _)) =
+            (st.is_static, self.types.get(elem))
+        {
+            self.error(
+                codes::MODIFIER_NOT_ALLOWED,
+                "a subpass input cannot be `static`",
+                at,
+                "a subpass input is a descriptor of the render pass",
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        }
         // A static resource is another name for a global resource,
         // given by its initializer or a later assignment.
         let alias = match &d.init {

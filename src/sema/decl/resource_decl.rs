@@ -192,12 +192,14 @@ impl<'a> Sema<'a> {
         };
         let (vk_binding, counter_binding) = self.binding_attrs(&vd.attrs, &env);
         let register = self.register_annotation(&d.annotations, space);
+        let input_attachment = self.input_attachment_attr(vd, elem, &env);
         let rindex = self.res.decls.push(ResourceDecl {
             gv,
             name: d.name.name,
             vk_binding,
             register,
             counter_binding,
+            input_attachment,
             class,
             counter_of: None,
             span: d.name.span,
@@ -280,6 +282,7 @@ impl<'a> Sema<'a> {
             vk_binding: main.vk_binding.map(|(_, set)| (u32::MAX, set)),
             register: main.register,
             counter_binding: main.counter_binding,
+            input_attachment: None,
             class: main.class,
             counter_of: Some(rindex),
             span,
@@ -416,6 +419,42 @@ impl<'a> Sema<'a> {
     }
 
     /// `[[vk::binding(b, s)]]` and `[[vk::counter_binding(c)]]`.
+    /// `[[vk::input_attachment_index(i)]]` of a subpass input (`elem` is
+    /// the declared type, arrays of it included); elsewhere an error.
+    fn input_attachment_attr(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        elem: TyId,
+        env: &Env,
+    ) -> Option<u32> {
+        let a = find_attr(&vd.attrs, Attr::VkInputAttachmentIndex)?;
+        if !matches!(
+            self.types.get(elem),
+            Ty::Resource(ResKind::SubpassInput { .. }, _)
+        ) {
+            self.error(
+                codes::BAD_ATTRIBUTE,
+                "`vk::input_attachment_index` is for subpass inputs",
+                a.span,
+                "not a `SubpassInput` or `SubpassInputMS`",
+            );
+            return None;
+        }
+        let i = self.const_int(a.args.first()?, env)?;
+        match u32::try_from(i) {
+            Ok(i) => Some(i),
+            Err(_) => {
+                self.error(
+                    codes::BAD_ATTRIBUTE,
+                    "an input attachment index is not negative",
+                    a.span,
+                    "negative index",
+                );
+                None
+            }
+        }
+    }
+
     pub(in crate::sema) fn binding_attrs(
         &mut self,
         attrs: &'a [ast::Attribute],

@@ -180,7 +180,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return self.byte_address_method(obj, kind, method, targs, args, span);
         }
         match kind {
-            ResKind::Texture { dim, array, ms, rw } => match m {
+            ResKind::Texture {
+                dim, array, ms, rw, ..
+            } => match m {
                 "GetDimensions" => self.texture_dims(obj, kind, args, span),
                 // Cubes are sampled, never fetched (OpImageFetch: "Dim
                 // cannot be Cube").
@@ -275,22 +277,32 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     Val::expr(elem_ty, h)
                 }
                 "CalculateLevelOfDetail" | "CalculateLevelOfDetailUnclamped" if !rw && !ms => {
+                    let combined = self.is_combined_sampler(&obj);
                     let Some(image) = self.value(&obj) else {
                         return Val::error();
                     };
-                    let (Some(sa), Some(ca)) = (args.first(), args.get(1)) else {
-                        return self.wrong_args(m, span);
+                    // A `vk::SampledTexture*` carries its sampler.
+                    let (sampler, ca) = if combined {
+                        (None, args.first())
+                    } else {
+                        let Some(sa) = args.first() else {
+                            return self.wrong_args(m, span);
+                        };
+                        if !matches!(self.s.types.get(sa.val.ty), Ty::Sampler { .. }) {
+                            return self.error(
+                                codes::TYPE_MISMATCH,
+                                "the first argument must be a sampler",
+                                sa.span,
+                                "not a sampler",
+                            );
+                        }
+                        let Some(sampler) = self.value(&sa.val) else {
+                            return Val::error();
+                        };
+                        (Some(sampler), args.get(1))
                     };
-                    if !matches!(self.s.types.get(sa.val.ty), Ty::Sampler { .. }) {
-                        return self.error(
-                            codes::TYPE_MISMATCH,
-                            "the first argument must be a sampler",
-                            sa.span,
-                            "not a sampler",
-                        );
-                    }
-                    let Some(sampler) = self.value(&sa.val) else {
-                        return Val::error();
+                    let Some(ca) = ca else {
+                        return self.wrong_args(m, span);
                     };
                     // The coordinate has no array layer.
                     let n = coord_count(dim, false);
@@ -375,6 +387,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "GetDimensions" => self.texture_dims(obj, kind, args, span),
                 _ => self.res_error(kind, method),
             },
+            ResKind::SubpassInput { ms } if m == "SubpassLoad" => {
+                self.subpass_load(obj, ms, elem_ty, &args, span)
+            }
             _ => self.res_error(kind, method),
         }
     }

@@ -256,7 +256,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     None => self.unsupported("indexing this buffer expression", span),
                 }
             }
-            ResKind::Texture { dim, array, ms, rw } => {
+            ResKind::Texture {
+                dim, array, ms, rw, ..
+            } => {
                 let Some(image) = self.value(&v) else {
                     return Val::error();
                 };

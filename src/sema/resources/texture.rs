@@ -24,7 +24,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return Val::error();
         };
         let (dims, array, ms, has_levels) = match kind {
-            ResKind::Texture { dim, array, ms, rw } => (
+            ResKind::Texture {
+                dim, array, ms, rw, ..
+            } => (
                 match dim {
                     TexDim::D1 => 1,
                     TexDim::D2 | TexDim::Cube => 2,
@@ -101,16 +103,27 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args: &[Arg],
         span: Span,
     ) -> Result<Val, Val> {
+        let combined = self.is_combined_sampler(&obj);
         let image = self.value(&obj).ok_or_else(Val::error)?;
-        let (Some(sa), Some(ca)) = (args.first(), args.get(1)) else {
+        // A `vk::SampledTexture*` carries its sampler: no sampler argument.
+        // DXC gives it every sampling method at every shader model.
+        let (sampler, args) = if combined {
+            (None, args)
+        } else {
+            let Some(sa) = args.first() else {
+                return Err(self.sample_args_error(m, dim, span));
+            };
+            self.check_sampler(m, sa, span)?;
+            let sampler = self.value(&sa.val).ok_or_else(Val::error)?;
+            (Some(sampler), &args[1..])
+        };
+        let Some(ca) = args.first() else {
             return Err(self.sample_args_error(m, dim, span));
         };
-        self.check_sampler(m, sa, span)?;
-        let sampler = self.value(&sa.val).ok_or_else(Val::error)?;
         let n = coord_count(dim, array);
         let coord = self.float_coord(ca, n).ok_or_else(Val::error)?;
         let on = offset_count(dim);
-        let mut rest = &args[2..];
+        let mut rest = &args[1..];
         let (level, depth_ref) = self.sample_level(m, dim, &mut rest, span)?;
         let gather = match m {
             "Gather" | "GatherRed" | "GatherCmp" | "GatherCmpRed" => Some(0),
@@ -197,7 +210,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             self.s.entry.uses_derivatives = true;
         }
-        let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
+        let sc = self.s.types.texel_scalar(elem);
         let (rty, result_ty) = if gather.is_some() {
             let v4 = self.s.types.vector(sc, 4);
             (v4, v4)
@@ -277,6 +290,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 ));
             }
         }
+        self.method_shader_model(m, span)
+    }
+
+    /// Whether `obj` is a `vk::SampledTexture*`, a combined image sampler.
+    pub(in crate::sema) fn is_combined_sampler(&self, obj: &Val) -> bool {
+        matches!(
+            self.s.types.get(obj.ty),
+            Ty::Resource(ResKind::Texture { combined: true, .. }, _)
+        )
+    }
+
+    /// The shader model the newer sampling methods need.
+    fn method_shader_model(&mut self, m: &str, span: Span) -> Result<(), Val> {
         // Newer methods (SM 6.7 SampleCmpLevel, SM 6.8 SampleCmpBias/Grad).
         let since = match m {
             "SampleCmpLevel" => Some(7),
@@ -534,7 +560,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         elem: TyId,
         status: Option<&Arg>,
     ) -> ir::Handle<ir::Expression> {
-        let sc = self.s.types.component(elem).unwrap_or(Sc::F32);
+        let sc = self.s.types.texel_scalar(elem);
         let v4 = self.s.types.vector(sc, 4);
         let it = self.s.ir_ty(v4);
         let load = |sparse| ir::Expression::ImageLoad {

@@ -10,7 +10,7 @@ use crate::ir::Stage;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::Val;
 use crate::sema::calls::Arg;
-use crate::sema::types::{Sc, TexDim, Ty};
+use crate::sema::types::{self, Sc, TexDim, Ty, TyId};
 use crate::span::Span;
 
 /// The overloads of a sampling or gather method, as a reader writes them:
@@ -156,6 +156,68 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 false
             }
         }
+    }
+
+    /// `SubpassLoad()` of a `SubpassInput`, `SubpassLoad(sample)` of a
+    /// `SubpassInputMS`: an OpImageRead at coordinate (0, 0), which is the
+    /// fragment's own position (Vulkan "Input Attachments"); pixel shaders
+    /// only.
+    pub(in crate::sema) fn subpass_load(
+        &mut self,
+        obj: Val,
+        ms: bool,
+        elem: TyId,
+        args: &[Arg],
+        span: Span,
+    ) -> Val {
+        if !matches!(self.s.stage, Stage::Pixel | Stage::Library) {
+            self.s.push(
+                Diagnostic::error(
+                    codes::STAGE_STATEMENT,
+                    "subpass inputs are read in pixel shaders only",
+                )
+                .label(span, "a subpass input read outside a pixel shader")
+                .note("an input attachment holds the texel of the fragment being shaded"),
+            );
+            return Val::error();
+        }
+        if args.len() != ms as usize {
+            let want = if ms {
+                "`SubpassLoad(sample)` of a `SubpassInputMS` takes the sample index"
+            } else {
+                "`SubpassLoad()` of a `SubpassInput` takes no argument"
+            };
+            return self.error(
+                codes::WRONG_ARG_COUNT,
+                want,
+                span,
+                "wrong number of arguments",
+            );
+        }
+        let sample = match args.first() {
+            Some(a) => match self.arg_as(a, types::INT) {
+                Some(s) => Some(s),
+                None => return Val::error(),
+            },
+            None => None,
+        };
+        let Some(image) = self.value(&obj) else {
+            return Val::error();
+        };
+        let zero = self.i32_lit(0);
+        let i2 = self.s.types.vector(Sc::I32, 2);
+        let i2t = self.s.ir_ty(i2);
+        let coord = self.add(
+            ir::Expression::Compose {
+                ty: i2t,
+                components: vec![zero, zero],
+            },
+            i2t,
+        );
+        let v4 = self.image_load(image, coord, None, sample, None, elem, None);
+        self.tag_span(v4, span);
+        let h = self.texel_element(v4, elem);
+        Val::expr(elem, h)
     }
 
     /// Reports an error unless the target profile's shader model is at

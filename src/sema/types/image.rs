@@ -6,12 +6,11 @@ use crate::ir;
 
 /// The image type of a texture or texel buffer resource.
 pub fn image_of(types: &Types, kind: ResKind, elem: Option<TyId>) -> Option<ir::TypeInner> {
-    let sampled = elem
-        .and_then(|e| types.component(e))
-        .unwrap_or(Sc::F32)
-        .ir();
+    let sampled = elem.map_or(Sc::F32, |e| types.texel_scalar(e)).ir();
     let (dim, arrayed, multisampled, rw) = match kind {
-        ResKind::Texture { dim, array, ms, rw } => (
+        ResKind::Texture {
+            dim, array, ms, rw, ..
+        } => (
             match dim {
                 TexDim::D1 => ir::ImageDim::D1,
                 TexDim::D2 => ir::ImageDim::D2,
@@ -23,6 +22,7 @@ pub fn image_of(types: &Types, kind: ResKind, elem: Option<TyId>) -> Option<ir::
             rw,
         ),
         ResKind::TexelBuffer { rw } => (ir::ImageDim::Buffer, false, false, rw),
+        ResKind::SubpassInput { ms } => (ir::ImageDim::SubpassData, false, ms, false),
         _ => return None,
     };
     let class = if rw {

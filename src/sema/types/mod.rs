@@ -55,12 +55,20 @@ pub enum TexDim {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResKind {
     /// `Texture1D`…`TextureCubeArray`, `Texture2DMS[Array]`, and the
-    /// `RWTexture*`/`RasterizerOrderedTexture*` forms (`rw`).
+    /// `RWTexture*`/`RasterizerOrderedTexture*` forms (`rw`), and
+    /// `vk::SampledTexture*` (`combined`): a texture that carries its
+    /// sampler, one combined image sampler descriptor.
     Texture {
         dim: TexDim,
         array: bool,
         ms: bool,
         rw: bool,
+        combined: bool,
+    },
+    /// `SubpassInput<T>` / `SubpassInputMS<T>` (`ms`): a Vulkan input
+    /// attachment, read at the fragment's own position.
+    SubpassInput {
+        ms: bool,
     },
     /// `Buffer<T>` / `RWBuffer<T>`: texel buffers.
     TexelBuffer {
@@ -82,7 +90,28 @@ pub enum ResKind {
 impl ResKind {
     pub fn name(self) -> String {
         match self {
-            ResKind::Texture { dim, array, ms, rw } => {
+            ResKind::Texture {
+                dim,
+                array,
+                ms,
+                combined: true,
+                ..
+            } => {
+                let d = match dim {
+                    TexDim::D1 => "1D",
+                    TexDim::D2 => "2D",
+                    TexDim::D3 => "3D",
+                    TexDim::Cube => "CUBE",
+                };
+                format!(
+                    "vk::SampledTexture{d}{}{}",
+                    if ms { "MS" } else { "" },
+                    if array { "Array" } else { "" }
+                )
+            }
+            ResKind::Texture {
+                dim, array, ms, rw, ..
+            } => {
                 let d = match dim {
                     TexDim::D1 => "1D",
                     TexDim::D2 => "2D",
@@ -98,6 +127,9 @@ impl ResKind {
                 )
             }
             ResKind::TexelBuffer { rw } => if rw { "RWBuffer" } else { "Buffer" }.into(),
+            ResKind::SubpassInput { ms } => {
+                if ms { "SubpassInputMS" } else { "SubpassInput" }.into()
+            }
             ResKind::StructuredBuffer => "StructuredBuffer".into(),
             ResKind::RWStructuredBuffer => "RWStructuredBuffer".into(),
             ResKind::AppendStructuredBuffer => "AppendStructuredBuffer".into(),
@@ -501,6 +533,16 @@ impl Types {
             _ => None,
         }
     }
+    /// The scalar of the texels of an image of `elem`s: bools are stored
+    /// as uints (as DXC does; Vulkan images have no bool texels), and an
+    /// element-less texture holds floats.
+    pub fn texel_scalar(&self, elem: TyId) -> Sc {
+        match self.component(elem) {
+            Some(Sc::Bool) => Sc::U32,
+            Some(s) => s,
+            None => Sc::F32,
+        }
+    }
     /// Shape of a numeric type.
     pub fn shape(&self, ty: TyId) -> Option<Shape> {
         match *self.get(ty) {
@@ -704,6 +746,12 @@ impl Types {
                 ir::TypeInner::AccelerationStructure
             }
             Ty::Resource(kind, elem) => match image_of(self, kind, elem) {
+                // The image a combined image sampler samples.
+                Some(img) if matches!(kind, ResKind::Texture { combined: true, .. }) => {
+                    ir::TypeInner::SampledImage {
+                        image: module.ty(img),
+                    }
+                }
                 Some(img) => img,
                 // Buffers are blocks; sema never asks for their value type.
                 None => ir::TypeInner::Scalar(ir::Scalar::U32),

@@ -95,7 +95,13 @@ pub fn split_vector_matrix(name: &str) -> Option<(&str, u8, Option<u8>)> {
 
 fn resource_kind(name: &str) -> Option<ResKind> {
     use ResKind as R;
-    let tex = |dim, array, ms, rw| R::Texture { dim, array, ms, rw };
+    let tex = |dim, array, ms, rw| R::Texture {
+        dim,
+        array,
+        ms,
+        rw,
+        combined: false,
+    };
     Some(match name {
         "Texture1D" => tex(TexDim::D1, false, false, false),
         "Texture1DArray" => tex(TexDim::D1, true, false, false),
@@ -126,6 +132,8 @@ fn resource_kind(name: &str) -> Option<ResKind> {
         "ConstantBuffer" => R::ConstantBuffer,
         "TextureBuffer" => R::TextureBuffer,
         "RaytracingAccelerationStructure" => R::RaytracingAccelerationStructure,
+        "SubpassInput" => R::SubpassInput { ms: false },
+        "SubpassInputMS" => R::SubpassInput { ms: true },
         _ => return None,
     })
 }
@@ -172,6 +180,9 @@ impl<'a> Sema<'a> {
         env: &Env,
         span: Span,
     ) -> TypeEntry {
+        if let Some(t) = self.vk_texture_type(path, args, env, span) {
+            return Self::entry(t);
+        }
         let last = path.last();
         let sym = if path.is_single() {
             if let Some(locals) = env.locals {
@@ -496,12 +507,61 @@ impl<'a> Sema<'a> {
             _ => {}
         }
         let kind = resource_kind(s)?;
+        self.resource_type(s, kind, args, env, span)
+    }
+
+    /// `vk::SampledTexture2D<T>` and the other combined image sampler
+    /// types, named with their `vk::` qualifier.
+    fn vk_texture_type(
+        &mut self,
+        path: &'a ast::Path,
+        args: Option<&'a [ast::TemplateArg]>,
+        env: &Env,
+        span: Span,
+    ) -> Option<TyId> {
+        let [vk, name] = &path.segments[..] else {
+            return None;
+        };
+        if path.global || path.qualifier.is_some() || vk.name.as_str() != "vk" {
+            return None;
+        }
+        let (dim, array, ms) = match name.name.as_str() {
+            "SampledTexture1D" => (TexDim::D1, false, false),
+            "SampledTexture1DArray" => (TexDim::D1, true, false),
+            "SampledTexture2D" => (TexDim::D2, false, false),
+            "SampledTexture2DArray" => (TexDim::D2, true, false),
+            "SampledTexture2DMS" => (TexDim::D2, false, true),
+            "SampledTexture2DMSArray" => (TexDim::D2, true, true),
+            "SampledTexture3D" => (TexDim::D3, false, false),
+            "SampledTextureCUBE" => (TexDim::Cube, false, false),
+            "SampledTextureCUBEArray" => (TexDim::Cube, true, false),
+            _ => return None,
+        };
+        let kind = ResKind::Texture {
+            dim,
+            array,
+            ms,
+            rw: false,
+            combined: true,
+        };
+        self.resource_type(&kind.name(), kind, args, env, span)
+    }
+
+    /// A resource type `s` of `kind` with its template arguments.
+    fn resource_type(
+        &mut self,
+        s: &str,
+        kind: ResKind,
+        args: Option<&'a [ast::TemplateArg]>,
+        env: &Env,
+        span: Span,
+    ) -> Option<TyId> {
         let elem = match args.and_then(|a| a.first()) {
             Some(arg) => Some(self.template_type_arg(arg, env)),
             None => match kind {
-                ResKind::Texture { .. } | ResKind::TexelBuffer { .. } => {
-                    Some(self.types.vector(Sc::F32, 4))
-                }
+                ResKind::Texture { .. }
+                | ResKind::TexelBuffer { .. }
+                | ResKind::SubpassInput { .. } => Some(self.types.vector(Sc::F32, 4)),
                 ResKind::ByteAddressBuffer
                 | ResKind::RWByteAddressBuffer
                 | ResKind::RaytracingAccelerationStructure => None,
@@ -521,7 +581,10 @@ impl<'a> Sema<'a> {
         }
         // Typed buffers and textures hold at most four scalar components
         // (one texel).
-        if let (ResKind::Texture { .. } | ResKind::TexelBuffer { .. }, Some(e)) = (kind, elem)
+        if let (
+            ResKind::Texture { .. } | ResKind::TexelBuffer { .. } | ResKind::SubpassInput { .. },
+            Some(e),
+        ) = (kind, elem)
             && !matches!(self.types.get(e), Ty::Scalar(_) | Ty::Vector(..))
         {
             self.error(

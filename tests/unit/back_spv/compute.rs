@@ -107,7 +107,11 @@ fn read_only_buffers_are_non_writable() {
         space: AddressSpace::Storage { writable: false },
         ty: block,
         init: None,
-        binding: Some(ir::ResourceBinding { set: 0, binding: 1 }),
+        binding: Some(ir::ResourceBinding {
+            set: 0,
+            binding: 1,
+            input_attachment: None,
+        }),
         io: None,
         precise: false,
         invariant: false,

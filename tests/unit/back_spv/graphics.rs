@@ -320,7 +320,7 @@ fn texture_module(sparse: bool) -> ir::Module {
         let s = f.emit(
             Expression::ImageSample {
                 image: gtex,
-                sampler: gsmp,
+                sampler: Some(gsmp),
                 coordinate: uv,
                 offset: Some(offset),
                 level: SampleLevel::Auto,
@@ -339,7 +339,7 @@ fn texture_module(sparse: bool) -> ir::Module {
         let s = f.emit(
             Expression::ImageSample {
                 image: gtex,
-                sampler: gsmp,
+                sampler: Some(gsmp),
                 coordinate: uv,
                 offset: None,
                 level: SampleLevel::Auto,

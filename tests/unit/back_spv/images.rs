@@ -82,7 +82,7 @@ fn sample(
     f.emit(
         Expression::ImageSample {
             image,
-            sampler,
+            sampler: Some(sampler),
             coordinate,
             offset: None,
             level,
@@ -191,7 +191,7 @@ fn sampling_forms() {
         f.emit(
             Expression::ImageSample {
                 image: gtex,
-                sampler: gcmp,
+                sampler: Some(gcmp),
                 coordinate: uv,
                 offset: None,
                 level,
@@ -209,7 +209,7 @@ fn sampling_forms() {
     let gather = f.emit(
         Expression::ImageSample {
             image: gtex,
-            sampler: gsmp,
+            sampler: Some(gsmp),
             coordinate: uv,
             offset: Some(offset),
             level: SampleLevel::Zero,
@@ -224,7 +224,7 @@ fn sampling_forms() {
         Expression::ImageQuery {
             image: gtex,
             query: ImageQuery::Lod {
-                sampler: gsmp,
+                sampler: Some(gsmp),
                 coordinate: uv,
                 clamped: true,
             },

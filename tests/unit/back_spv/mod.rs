@@ -86,7 +86,11 @@ impl ModuleBuilder {
         binding: u32,
     ) -> Handle<ir::GlobalVariable> {
         let g = self.global(name, space, ty);
-        self.m.globals[g].binding = Some(ir::ResourceBinding { set, binding });
+        self.m.globals[g].binding = Some(ir::ResourceBinding {
+            set,
+            binding,
+            input_attachment: None,
+        });
         g
     }
     pub fn builtin(

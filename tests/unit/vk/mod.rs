@@ -68,6 +68,7 @@ mod scope;
 #[cfg(test)]
 mod selftest;
 pub mod sparse;
+pub mod subpass;
 
 #[allow(unused_imports)]
 pub use accel::{Instance, Scene};
