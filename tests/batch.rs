@@ -237,3 +237,92 @@ fn batch_diagnostics_render_as_expected() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A build script in the style of a public Vulkan sample collection's: it
+/// runs the compiler with `''` for each option a shader does not need,
+/// which DXC skips. So does hlslc: on the command line, in a response
+/// file and in a jobs file, and the SPIR-V is what the command line
+/// without them gives.
+#[test]
+fn empty_arguments_are_skipped_as_dxc_skips_them() {
+    let dir = scratch("empty-args");
+    let d = dir.display();
+    let plain = dir.join("plain.spv");
+    let out = hlslc()
+        .args([
+            "-spirv",
+            "-T",
+            "cs_6_0",
+            "-E",
+            "main",
+            "samples/blur.hlsl",
+            "-Fo",
+        ])
+        .arg(&plain)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let expected = std::fs::read(&plain).unwrap();
+
+    // The build script itself, where Python is installed.
+    let script = dir.join("build_shaders.py");
+    std::fs::write(
+        &script,
+        "import subprocess, sys\n\
+         hlslc, src, out = sys.argv[1:4]\n\
+         extra = ''  # no -fvk-invert-y for a compute shader\n\
+         args = [hlslc, '-spirv', '-T', 'cs_6_0', '-E', 'main', extra, '', src, '-Fo', out]\n\
+         sys.exit(subprocess.run(args).returncode)\n",
+    )
+    .unwrap();
+    match Command::new("python3")
+        .arg(&script)
+        .arg(env!("CARGO_BIN_EXE_hlslc"))
+        .arg("samples/blur.hlsl")
+        .arg(dir.join("script.spv"))
+        .current_dir(common::root())
+        .output()
+    {
+        Ok(out) => {
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            assert!(std::fs::read(dir.join("script.spv")).unwrap() == expected);
+        }
+        Err(e) => eprintln!("build-script run skipped: no python3 ({e})"),
+    }
+
+    // The same words without Python, as any build tool passes them.
+    let direct = dir.join("direct.spv");
+    let out = hlslc()
+        .args([
+            "-spirv",
+            "-T",
+            "cs_6_0",
+            "",
+            "-E",
+            "main",
+            "",
+            "samples/blur.hlsl",
+            "",
+        ])
+        .arg("-Fo")
+        .arg(&direct)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read(&direct).unwrap() == expected);
+
+    // A response file and a jobs file with empty words; a jobs-file line
+    // of empty words only is no job.
+    std::fs::write(
+        dir.join("args.rsp"),
+        format!("-T cs_6_0 '' -E main \"\" samples/blur.hlsl -Fo '{d}/rsp.spv' ''\n"),
+    )
+    .unwrap();
+    let out = hlslc().arg(format!("@{d}/args.rsp")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read(dir.join("rsp.spv")).unwrap() == expected);
+    let lines = format!("-T cs_6_0 '' -E main '' samples/blur.hlsl -Fo {d}/job.spv\n'' \"\"\n");
+    let out = run_jobs(&dir, &lines, &[""]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read(dir.join("job.spv")).unwrap() == expected);
+}

@@ -76,8 +76,9 @@ pub struct JobLine {
 }
 
 /// The command lines of a jobs file: one a line, blank and comment lines
-/// skipped, a line ending in `\` continued on the next. An error names
-/// the line.
+/// (and lines of empty words only, `''`) skipped, a line ending in `\`
+/// continued on the next. An error names the line. Empty words are kept:
+/// the command line's parser skips them as DXC does.
 pub fn split_jobs(text: &str) -> Result<Vec<JobLine>, (usize, String)> {
     let mut jobs = Vec::new();
     let mut pending = String::new();
@@ -96,13 +97,13 @@ pub fn split_jobs(text: &str) -> Result<Vec<JobLine>, (usize, String)> {
         }
         let args = split_words(&pending).map_err(|e| (start, e))?;
         pending.clear();
-        if !args.is_empty() {
+        if args.iter().any(|a| !a.is_empty()) {
             jobs.push(JobLine { line: start, args });
         }
     }
     if !pending.is_empty() {
         let args = split_words(&pending).map_err(|e| (start, e))?;
-        if !args.is_empty() {
+        if args.iter().any(|a| !a.is_empty()) {
             jobs.push(JobLine { line: start, args });
         }
     }

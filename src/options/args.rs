@@ -213,6 +213,13 @@ impl Parser {
     /// Parses the argument at `i`; returns the index of the next one.
     fn argument(&mut self, args: &[String], i: usize) -> usize {
         let arg = args[i].as_str();
+        // An empty argument is no option and no file: build scripts pass
+        // `''` for an option a shader does not need, and DXC (LLVM's
+        // option parser) skips it. An option's separate value may still
+        // be empty (`-D ''`): that is read with the option, below.
+        if arg.is_empty() {
+            return i + 1;
+        }
         if arg.len() < 2 || !arg.starts_with('-') {
             match &self.cl.input {
                 Some(first) => {

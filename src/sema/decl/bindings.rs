@@ -64,17 +64,28 @@ impl<'a> Sema<'a> {
             .collect();
         let mut globals: Option<(u32, u32)> = self.opts.bind_globals;
         let mut used: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
-        let mut owner: FxHashMap<(u32, u32), ResourceId> = FxHashMap::default();
+        // What each explicit binding holds so far: its kind of descriptor
+        // (see `Shareable`) and the resources there.
+        let shareable: Vec<Shareable> = self
+            .res
+            .decls
+            .values()
+            .map(|r| Shareable::of(&self.module, r.gv))
+            .collect();
+        let mut owners: FxHashMap<(u32, u32), Vec<ResourceId>> = FxHashMap::default();
         let mut overlaps = Vec::new();
         let mut take =
             |set: u32, b0: u32, who: ResourceId, used: &mut FxHashMap<u32, FxHashSet<u32>>| {
                 for b in b0..b0.saturating_add(width[who.index()]) {
                     used.entry(set).or_default().insert(b);
-                    if let Some(&prev) = owner.get(&(set, b)) {
+                    let there = owners.entry((set, b)).or_default();
+                    let clash = there
+                        .iter()
+                        .find(|&&prev| !shareable[prev.index()].with(shareable[who.index()]));
+                    if let Some(&prev) = clash {
                         overlaps.push((prev, who, set, b));
-                    } else {
-                        owner.insert((set, b), who);
                     }
+                    there.push(who);
                 }
             };
         // 1. [[vk::binding]] and counter bindings of those.
@@ -258,7 +269,8 @@ impl<'a> Sema<'a> {
                 input_attachment: None,
             });
         }
-        // DXC warns when explicit bindings collide.
+        // DXC warns when explicit bindings collide; a texture and a sampler
+        // that make one combined image sampler do not (see `Shareable`).
         for (a, b, set, binding) in overlaps {
             let (ra, rb) = (&self.res.decls[a], &self.res.decls[b]);
             let d = Diagnostic::warning(
@@ -275,6 +287,56 @@ impl<'a> Sema<'a> {
                 rb.register.filter(|_| rb.vk_binding.is_none()),
             ));
             self.push(d);
+        }
+    }
+}
+
+/// What a resource on a binding can share it with. Vulkan reads one
+/// combined image sampler descriptor through a sampled image variable and
+/// a sampler variable on the same binding (the Vulkan spec's table of
+/// descriptor types and SPIR-V types: `VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER`
+/// is an `OpTypeImage` with Sampled 1 and an `OpTypeSampler`), so
+/// `Texture2D t : register(t1)` beside `SamplerState s : register(s1)` is one
+/// descriptor, not a clash. Arrays share when their lengths match.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shareable {
+    /// A sampled image other than a texel buffer, of this array shape.
+    SampledImage(Option<u32>),
+    /// A sampler, of this array shape.
+    Sampler(Option<u32>),
+    /// Anything else: alone on its binding.
+    Alone,
+}
+
+impl Shareable {
+    fn of(module: &ir::Module, gv: ir::Handle<ir::GlobalVariable>) -> Shareable {
+        let mut ty = module.globals[gv].ty;
+        let mut count = None;
+        if let ir::TypeInner::Array { base, size, .. } = &module.types[ty].inner {
+            count = Some(match size {
+                ir::ArraySize::Constant(n) => *n,
+                ir::ArraySize::Runtime => u32::MAX,
+            });
+            ty = *base;
+        }
+        match &module.types[ty].inner {
+            ir::TypeInner::Image {
+                dim,
+                class: ir::ImageClass::Sampled,
+                ..
+            } if *dim != ir::ImageDim::Buffer => Shareable::SampledImage(count),
+            ir::TypeInner::Sampler { .. } => Shareable::Sampler(count),
+            _ => Shareable::Alone,
+        }
+    }
+
+    /// Whether a resource of this kind and one of `other` can be one
+    /// descriptor.
+    fn with(self, other: Shareable) -> bool {
+        match (self, other) {
+            (Shareable::SampledImage(a), Shareable::Sampler(b))
+            | (Shareable::Sampler(a), Shareable::SampledImage(b)) => a == b,
+            _ => false,
         }
     }
 }
