@@ -31,12 +31,14 @@ pub mod arena;
 pub mod build;
 pub mod display;
 pub mod float;
+mod inline_spirv;
 mod target;
 mod types;
 pub mod valid;
 pub mod visit;
 
 pub use arena::{Arena, Handle, Range, UniqueArena};
+pub use inline_spirv::*;
 pub use target::{Stage, TargetEnv};
 pub use types::*;
 
@@ -599,6 +601,8 @@ pub enum Expression {
     RayResult,
     /// The result of a `Node` statement.
     NodeResult,
+    /// The result of a `Spirv` statement.
+    SpirvResult,
 }
 
 // ---------------------------------------------------------------------------
@@ -826,6 +830,16 @@ pub enum Statement {
     /// operands are in `args`, as [`NodeOperation`] lists them.
     Node {
         op: NodeOperation,
+        args: Vec<Handle<Expression>>,
+        result: Option<Handle<Expression>>,
+    },
+    /// A raw SPIR-V instruction (a call of a `[[vk::ext_instruction]]`
+    /// function): its id operands are `args`, in the order the
+    /// instruction's `Arg` operands name them; `result` is a `SpirvResult`
+    /// expression when it gives a value. Passes keep it as it is: it may
+    /// read or write anything.
+    Spirv {
+        inst: Box<SpirvInstruction>,
         args: Vec<Handle<Expression>>,
         result: Option<Handle<Expression>>,
     },

@@ -564,7 +564,8 @@ fn apply_replacements(f: &mut Function, replace: &Replacements) {
             Statement::Call { result, .. }
             | Statement::Atomic { result, .. }
             | Statement::Ray { result, .. }
-            | Statement::Node { result, .. } => *result,
+            | Statement::Node { result, .. }
+            | Statement::Spirv { result, .. } => *result,
             Statement::Subgroup { result, .. } => Some(*result),
             _ => None,
         };

@@ -271,7 +271,7 @@ impl<'a> Cx<'a> {
                     }
                     // A node operation's result is kept even when unused:
                     // an allocation always gives its payload array.
-                    Statement::Node { result, .. } => {
+                    Statement::Node { result, .. } | Statement::Spirv { result, .. } => {
                         if let Some(r) = *result {
                             self.define_result(r);
                         }

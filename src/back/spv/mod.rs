@@ -16,6 +16,8 @@
 //! - `interface.rs`: entry points, built-ins, locations and bindings;
 //! - `mesh.rs`: mesh and amplification shaders (SPV_EXT/NV_mesh_shader);
 //! - `node.rs`: work graph nodes (SPV_AMDX_shader_enqueue);
+//! - `inline_spirv.rs`: the shader's own raw instructions, types,
+//!   decorations and execution modes (`vk::ext_instruction`…);
 //! - `debug/`: source-level debug information (NonSemantic.Shader.DebugInfo.100).
 //!
 //! The output is deterministic: the same module and options give the same
@@ -27,6 +29,7 @@ mod debug;
 mod expr;
 mod function;
 mod image;
+mod inline_spirv;
 mod interface;
 mod math;
 mod mesh;

@@ -32,6 +32,8 @@ pub(super) struct Writer<'a> {
     pub capabilities: BTreeSet<Capability>,
     pub extensions: BTreeSet<String>,
     glsl_std: Option<Word>,
+    /// Extended instruction sets other than GLSL.std.450, by name.
+    pub ext_sets: BTreeMap<String, Word>,
     pub annotations: Vec<Instruction>,
     pub names: Vec<Instruction>,
     /// Types, constants and global variables, in definition order.
@@ -68,6 +70,7 @@ impl<'a> Writer<'a> {
             capabilities: BTreeSet::new(),
             extensions: BTreeSet::new(),
             glsl_std: None,
+            ext_sets: BTreeMap::new(),
             annotations: Vec::new(),
             names: Vec::new(),
             globals: Vec::new(),
@@ -298,6 +301,7 @@ impl<'a> Writer<'a> {
                 vec![Operand::LiteralString("GLSL.std.450".into())],
             ));
         }
+        module.ext_inst_imports.extend(self.ext_set_imports());
         if let Some(d) = self.debug.take() {
             module.ext_inst_imports.push(Instruction::new(
                 Op::ExtInstImport,

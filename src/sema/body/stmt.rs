@@ -41,6 +41,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         for d in crate::sema::decl::attrs::arg_errors(&s.attrs) {
             self.s.push(d);
         }
+        self.s
+            .require_spirv_features(&s.attrs, &crate::sema::body::cx_env!(self));
         if !matches!(
             s.kind,
             S::Block(_)

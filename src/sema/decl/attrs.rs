@@ -9,8 +9,9 @@
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::ast;
-use crate::front::attributes::{self, Support, display_name};
+use crate::front::attributes::{self, Attr, Support, display_name};
 use crate::ir::Stage;
+use crate::sema::decl::find_attr;
 
 /// Checks the attributes of every declaration in `items`. Functions
 /// without a body are skipped: a call to one is an error of its own.
@@ -43,7 +44,19 @@ impl Checker<'_> {
     }
 
     fn function(&mut self, f: &ast::Function) {
-        if f.body.is_none() {
+        let instruction = find_attr(&f.attrs, Attr::VkExtInstruction);
+        if let (Some(a), Some(body)) = (instruction, &f.body) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    "a `vk::ext_instruction` function cannot have a body",
+                )
+                .label(body.span, "this body")
+                .label(a.span, "the call is this SPIR-V instruction")
+                .note("declare it without a body: `float f(float x);`"),
+            );
+        }
+        if f.body.is_none() && instruction.is_none() {
             return;
         }
         self.check(&f.attrs);
