@@ -1056,6 +1056,8 @@ pub struct Function {
     /// with the Export type). An exported function is kept even when no
     /// entry point calls it.
     pub export: Option<String>,
+    /// Decorations the shader wrote on it (`vk::ext_decorate*`).
+    pub spirv_decorations: Vec<SpirvDecoration>,
 }
 
 impl Function {
@@ -1173,6 +1175,9 @@ pub struct Module {
     pub record_decorations: Vec<(Handle<Type>, Option<u32>, spirv::Decoration)>,
     /// Where user declarations stand, for debug information (`-Zi`).
     pub decl_spans: DeclSpans,
+    /// Decorations the shader wrote on global variables
+    /// (`vk::ext_decorate*`).
+    pub spirv_decorations: Vec<(Handle<GlobalVariable>, SpirvDecoration)>,
 }
 
 /// Declaration sites of globals and struct types (the IR's own types and

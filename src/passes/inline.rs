@@ -126,7 +126,9 @@ impl Rewrite for Identity {}
 
 /// Whether `f` can and should be inlined under `policy`.
 fn inlinable(f: &Function, policy: Policy) -> bool {
-    if f.arguments.iter().any(|a| a.precise) {
+    // The shader's own decorations (`vk::ext_decorate`) are on the
+    // OpFunction: keep it.
+    if f.arguments.iter().any(|a| a.precise) || !f.spirv_decorations.is_empty() {
         return false;
     }
     let mut has_loop = false;

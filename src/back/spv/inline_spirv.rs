@@ -125,3 +125,70 @@ impl FunctionWriter<'_, '_> {
         self.value(a)
     }
 }
+
+impl Writer<'_> {
+    /// The decorations of `vk::ext_decorate*`, on the functions and global
+    /// variables in the module.
+    pub fn write_spirv_decorations(&mut self) {
+        let ir = self.ir;
+        let functions = ir.functions.iter().filter_map(|(h, f)| {
+            let id = self.function_ids[h.index()]?;
+            Some(f.spirv_decorations.iter().map(move |d| (id, d)))
+        });
+        let functions: Vec<_> = functions.flatten().collect();
+        let globals = ir.spirv_decorations.iter().filter_map(|(g, d)| {
+            let id = *self.global_ids.get(g.index())?;
+            Some((id, d))
+        });
+        let globals: Vec<_> = globals.collect();
+        for (target, d) in functions.into_iter().chain(globals) {
+            self.write_spirv_decoration(target, d);
+        }
+    }
+
+    /// Declares the constants of `vk::ext_decorate_id` operands before the
+    /// globals: SPIR-V wants an id operand defined before its target.
+    pub fn spirv_decoration_constants(&mut self) {
+        let ir = self.ir;
+        let functions = ir.functions.iter().flat_map(|(_, f)| &f.spirv_decorations);
+        let all = functions.chain(ir.spirv_decorations.iter().map(|(_, d)| d));
+        for d in all {
+            if let ir::SpirvDecorationOperands::Ids(values) = &d.operands {
+                for &v in values {
+                    self.const_u32(v);
+                }
+            }
+        }
+    }
+
+    fn write_spirv_decoration(&mut self, target: Word, d: &ir::SpirvDecoration) {
+        // The number as a word: the shader may name a decoration rspirv
+        // does not know.
+        let mut operands = vec![Operand::IdRef(target), Operand::LiteralBit32(d.decoration)];
+        let op = match &d.operands {
+            ir::SpirvDecorationOperands::Literals(words) => {
+                operands.extend(words.iter().map(|&w| Operand::LiteralBit32(w)));
+                Op::Decorate
+            }
+            ir::SpirvDecorationOperands::Strings(strings) => {
+                operands.extend(strings.iter().map(|s| Operand::LiteralString(s.clone())));
+                Op::DecorateString
+            }
+            ir::SpirvDecorationOperands::Ids(values) => {
+                for &v in values {
+                    let c = self.const_u32(v);
+                    operands.push(Operand::IdRef(c));
+                }
+                Op::DecorateId
+            }
+        };
+        if let Some(dec) = spirv::Decoration::from_u32(d.decoration) {
+            let caps = Operand::Decoration(dec).required_capabilities();
+            if let Some(&cap) = caps.first() {
+                self.capability(cap);
+            }
+        }
+        self.annotations
+            .push(Instruction::new(op, None, None, operands));
+    }
+}

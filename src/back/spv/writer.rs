@@ -232,12 +232,14 @@ impl<'a> Writer<'a> {
             let id = self.id();
             self.function_ids[f.index()] = Some(id);
         }
+        self.spirv_decoration_constants();
         self.write_globals()?;
         self.debug_globals();
         self.decorate_counter_buffers();
         for &f in &reachable {
             self.write_function(f)?;
         }
+        self.write_spirv_decorations();
         let mut entry_points = Vec::new();
         let mut execution_modes = Vec::new();
         for ep in &self.ir.entry_points {

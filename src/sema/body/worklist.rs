@@ -167,6 +167,7 @@ impl<'a> Sema<'a> {
             ..Default::default()
         });
         self.work.set_name(h, name, span);
+        self.module.functions[h].spirv_decorations = self.spirv_decorations(attrs, &Env::at(scope));
         h
     }
 

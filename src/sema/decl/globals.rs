@@ -31,6 +31,7 @@ impl<'a> Sema<'a> {
                 continue;
             }
             self.declare_one_global(vd, d, &st, base, scope);
+            self.decorate_global(&vd.attrs, d.name, scope);
         }
     }
 

@@ -31,6 +31,8 @@ use crate::ir;
 use crate::ir::Stage;
 use crate::sema::body::{FnBuilder, FnCtx};
 use crate::sema::decl::find_attr;
+use crate::sema::decl::inline_spirv::is_decoration;
+use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::{FuncDeclId, GLOBAL_SCOPE, Sym};
 use crate::sema::types::{self};
 use io::Io;
@@ -417,6 +419,13 @@ impl<'a> Sema<'a> {
             .collect();
         let mut execution_modes = self.entry_attribute_modes(id);
         execution_modes.extend(stage_setup.modes);
+        let decl = &self.decls.funcs[id];
+        let (attrs, scope): (&'a [ast::Attribute], _) = (&decl.ast.attrs, decl.scope);
+        execution_modes.extend(self.spirv_execution_modes(attrs, &Env::at(scope)));
+        if let Some(a) = attrs.iter().find(|a| is_decoration(a)) {
+            // DXC decorates the stage output the result becomes.
+            self.unsupported("`vk::ext_decorate*` on the entry function", a.span);
+        }
         self.module.entry_points.push(ir::EntryPoint {
             name: entry_name,
             stage: self.stage,

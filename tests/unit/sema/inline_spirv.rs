@@ -186,3 +186,79 @@ fn a_body_on_an_ext_instruction_function_is_an_error() {
     assert!(c.diagnostics.has_errors(), "{text}");
     assert!(text.contains("cannot have a body"), "{text}");
 }
+
+#[test]
+fn ext_decorate_decorates_functions_and_globals() {
+    let a = asm(r#"
+        [[vk::ext_decorate(/* RelaxedPrecision */ 0)]]
+        [noinline] uint identity(uint x) { return x; }
+        [[vk::ext_decorate(/* RelaxedPrecision */ 0)]]
+        [noinline] uint increment(uint x) { return x + 1; }
+        [[vk::ext_decorate_string(/* UserSemantic */ 5635, "scratch")]]
+        [[vk::ext_decorate_id(/* UniformId */ 27, /* Subgroup */ 3)]]
+        groupshared uint scratch;
+        RWStructuredBuffer<uint> buf;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid : SV_DispatchThreadID) {
+            scratch = tid.x;
+            buf[0] = identity(scratch) + increment(tid.x);
+        }"#);
+    assert_has(
+        &a,
+        &[
+            "OpDecorate %identity RelaxedPrecision",
+            "OpDecorate %increment RelaxedPrecision",
+            "OpDecorateString %scratch UserSemantic \"scratch\"",
+            "OpDecorateId %scratch UniformId %uint_3",
+        ],
+    );
+}
+
+#[test]
+fn spvexecutionmode_adds_modes_with_their_capabilities() {
+    let words = super::compile_valid_words_with(
+        "[[vk::spvexecutionmode(/* PostDepthCoverage */ 4446), vk::spvexecutionmode(/* DepthLess */ 15)]]\n\
+         float4 main() : SV_Target { return 1; }",
+        &{
+            let mut o = common::options_for("ps_6_0");
+            o.entry = "main".into();
+            o.target_env = TargetEnv::Vulkan1_2;
+            o
+        },
+    );
+    let a = common::spirv_dis(&words);
+    assert_has(
+        &a,
+        &[
+            "OpExecutionMode %main PostDepthCoverage",
+            "OpExecutionMode %main DepthLess",
+            "OpCapability SampleMaskPostDepthCoverage",
+            "OpExtension \"SPV_KHR_post_depth_coverage\"",
+        ],
+    );
+}
+
+#[test]
+fn ext_result_id_is_the_value_of_its_type() {
+    let a = asm(r#"
+        [[vk::ext_instruction(/* OpLoad */ 61)]]
+        vk::ext_result_id<float> load([[vk::ext_reference]] float pointer,
+                                      [[vk::ext_literal]] int memoryOperands);
+        [[vk::ext_instruction(/* OpStore */ 62)]]
+        void store([[vk::ext_reference]] float pointer, vk::ext_result_id<float> value,
+                   [[vk::ext_literal]] int memoryOperands);
+        RWStructuredBuffer<float> buf;
+        [numthreads(1, 1, 1)]
+        void main() {
+            float foo = buf[0], bar;
+            vk::ext_result_id<float> v = load(foo, /* None */ 0x0);
+            store(bar, v, /* Volatile */ 0x1);
+            buf[1] = bar;
+        }"#);
+    assert_has(&a, &["= OpLoad %float %foo None"]);
+    assert!(
+        a.lines()
+            .any(|l| l.contains("OpStore %bar") && l.ends_with("Volatile")),
+        "{a}"
+    );
+}
