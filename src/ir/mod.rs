@@ -31,12 +31,14 @@ pub mod arena;
 pub mod build;
 pub mod display;
 pub mod float;
+mod inline_spirv;
 mod target;
 mod types;
 pub mod valid;
 pub mod visit;
 
 pub use arena::{Arena, Handle, Range, UniqueArena};
+pub use inline_spirv::*;
 pub use target::{Stage, TargetEnv};
 pub use types::*;
 
@@ -616,6 +618,8 @@ pub enum Expression {
     RayResult,
     /// The result of a `Node` statement.
     NodeResult,
+    /// The result of a `Spirv` statement.
+    SpirvResult,
 }
 
 // ---------------------------------------------------------------------------
@@ -873,6 +877,16 @@ pub enum Statement {
         args: Vec<Handle<Expression>>,
         result: Option<Handle<Expression>>,
     },
+    /// A raw SPIR-V instruction (a call of a `[[vk::ext_instruction]]`
+    /// function): its id operands are `args`, in the order the
+    /// instruction's `Arg` operands name them; `result` is a `SpirvResult`
+    /// expression when it gives a value. Passes keep it as it is: it may
+    /// read or write anything.
+    Spirv {
+        inst: Box<SpirvInstruction>,
+        args: Vec<Handle<Expression>>,
+        result: Option<Handle<Expression>>,
+    },
     /// Source-level debug information (`-Zi`): no effect on what the shader
     /// computes. Sema writes these only when debug information is asked
     /// for; passes keep them in order with the code around them, and the
@@ -1086,6 +1100,8 @@ pub struct Function {
     /// with the Export type). An exported function is kept even when no
     /// entry point calls it.
     pub export: Option<String>,
+    /// Decorations the shader wrote on it (`vk::ext_decorate*`).
+    pub spirv_decorations: Vec<SpirvDecoration>,
 }
 
 impl Function {
@@ -1203,6 +1219,9 @@ pub struct Module {
     pub record_decorations: Vec<(Handle<Type>, Option<u32>, spirv::Decoration)>,
     /// Where user declarations stand, for debug information (`-Zi`).
     pub decl_spans: DeclSpans,
+    /// Decorations the shader wrote on global variables
+    /// (`vk::ext_decorate*`).
+    pub spirv_decorations: Vec<(Handle<GlobalVariable>, SpirvDecoration)>,
 }
 
 /// Declaration sites of globals and struct types (the IR's own types and

@@ -27,6 +27,7 @@ impl Expression {
                 | Expression::SubgroupResult
                 | Expression::RayResult
                 | Expression::NodeResult
+                | Expression::SpirvResult
         )
     }
 
@@ -40,6 +41,7 @@ impl Expression {
                 | Expression::SubgroupResult
                 | Expression::RayResult
                 | Expression::NodeResult
+                | Expression::SpirvResult
         )
     }
 
@@ -70,7 +72,8 @@ impl Expression {
             | E::AtomicResult
             | E::SubgroupResult
             | E::RayResult
-            | E::NodeResult => {}
+            | E::NodeResult
+            | E::SpirvResult => {}
             E::Compose { components, .. } => components.iter().for_each(|&h| f(h)),
             E::Splat { value, .. } => f(*value),
             E::Swizzle { vector, .. } => f(*vector),
@@ -182,7 +185,8 @@ impl Expression {
             | E::AtomicResult
             | E::SubgroupResult
             | E::RayResult
-            | E::NodeResult => {}
+            | E::NodeResult
+            | E::SpirvResult => {}
             E::Compose { components, .. } => components.iter_mut().for_each(m),
             E::Splat { value, .. } => m(value),
             E::Swizzle { vector, .. } => m(vector),
@@ -329,9 +333,10 @@ impl Statement {
                 compare.iter().for_each(|&h| f(h));
             }
             S::Call { arguments, .. } => arguments.iter().for_each(|&h| f(h)),
-            S::Subgroup { args, .. } | S::Ray { args, .. } | S::Node { args, .. } => {
-                args.iter().for_each(|&h| f(h))
-            }
+            S::Subgroup { args, .. }
+            | S::Ray { args, .. }
+            | S::Node { args, .. }
+            | S::Spirv { args, .. } => args.iter().for_each(|&h| f(h)),
             S::SetMeshOutputs {
                 vertices,
                 primitives,
@@ -421,7 +426,9 @@ impl Statement {
                 m(z);
                 payload.iter_mut().for_each(&mut m);
             }
-            S::Ray { args, result, .. } | S::Node { args, result, .. } => {
+            S::Ray { args, result, .. }
+            | S::Node { args, result, .. }
+            | S::Spirv { args, result, .. } => {
                 args.iter_mut().for_each(&mut m);
                 result.iter_mut().for_each(&mut m);
             }

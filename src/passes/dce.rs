@@ -176,6 +176,10 @@ fn liveness(f: &Function) -> Vec<bool> {
         | Statement::Node {
             result: Some(result),
             ..
+        }
+        | Statement::Spirv {
+            result: Some(result),
+            ..
         } => {
             live[result.index()] = true;
             s.for_each_operand(|h| live[h.index()] = true);

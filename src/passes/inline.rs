@@ -126,7 +126,9 @@ impl Rewrite for Identity {}
 
 /// Whether `f` can and should be inlined under `policy`.
 fn inlinable(f: &Function, policy: Policy) -> bool {
-    if f.arguments.iter().any(|a| a.precise) {
+    // The shader's own decorations (`vk::ext_decorate`) are on the
+    // OpFunction: keep it.
+    if f.arguments.iter().any(|a| a.precise) || !f.spirv_decorations.is_empty() {
         return false;
     }
     let mut has_loop = false;
@@ -564,7 +566,8 @@ fn apply_replacements(f: &mut Function, replace: &Replacements) {
             Statement::Call { result, .. }
             | Statement::Atomic { result, .. }
             | Statement::Ray { result, .. }
-            | Statement::Node { result, .. } => *result,
+            | Statement::Node { result, .. }
+            | Statement::Spirv { result, .. } => *result,
             Statement::Subgroup { result, .. } => Some(*result),
             _ => None,
         };

@@ -271,7 +271,7 @@ impl<'a> Cx<'a> {
                     }
                     // A node operation's result is kept even when unused:
                     // an allocation always gives its payload array.
-                    Statement::Node { result, .. } => {
+                    Statement::Node { result, .. } | Statement::Spirv { result, .. } => {
                         if let Some(r) = *result {
                             self.define_result(r);
                         }
@@ -348,6 +348,7 @@ pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Fu
         local_variables: old.local_variables.clone(),
         span: old.span,
         export: old.export.clone(),
+        spirv_decorations: old.spirv_decorations.clone(),
         expressions: Arena::with_capacity(n),
         expr_types: Vec::with_capacity(n),
         expr_spans: Vec::with_capacity(n),

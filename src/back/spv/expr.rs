@@ -245,7 +245,8 @@ impl FunctionWriter<'_, '_> {
             | Expression::AtomicResult
             | Expression::SubgroupResult
             | Expression::RayResult
-            | Expression::NodeResult => {
+            | Expression::NodeResult
+            | Expression::SpirvResult => {
                 // Set up front or by their statement; nothing to evaluate.
                 return Ok(self.values[h.index()].clone());
             }

@@ -519,6 +519,7 @@ impl<'a> FunctionWriter<'_, 'a> {
             Statement::EndHit { accept } => self.write_end_hit(*accept)?,
             Statement::Ray { op, args, result } => self.write_ray(*op, args, *result)?,
             Statement::Node { op, args, result } => self.write_node(*op, args, *result)?,
+            Statement::Spirv { inst, args, result } => self.write_spirv(inst, args, *result)?,
             Statement::ScopedBarrier {
                 execution,
                 memory,

@@ -18,6 +18,8 @@
 //! - `node.rs`: work graph nodes (SPV_AMDX_shader_enqueue);
 //! - `nonsemantic.rs`: `printf` and `DebugBreak` (NonSemantic.DebugPrintf,
 //!   NonSemantic.DebugBreak);
+//! - `inline_spirv.rs`: the shader's own raw instructions, types,
+//!   decorations and execution modes (`vk::ext_instruction`…);
 //! - `debug/`: source-level debug information (NonSemantic.Shader.DebugInfo.100).
 //!
 //! The output is deterministic: the same module and options give the same
@@ -29,6 +31,7 @@ mod debug;
 mod expr;
 mod function;
 mod image;
+mod inline_spirv;
 mod interface;
 mod math;
 mod mesh;

@@ -32,8 +32,8 @@ pub(super) struct Writer<'a> {
     pub capabilities: BTreeSet<Capability>,
     pub extensions: BTreeSet<String>,
     glsl_std: Option<Word>,
-    /// Other extended instruction sets imported (`NonSemantic.DebugPrintf`…).
-    ext_sets: BTreeMap<&'static str, Word>,
+    /// Extended instruction sets other than GLSL.std.450, by name.
+    pub ext_sets: BTreeMap<String, Word>,
     /// `OpString`s the code uses (printf formats), one per text.
     strings: Vec<Instruction>,
     string_ids: FxHashMap<String, Word>,
@@ -128,17 +128,6 @@ impl<'a> Writer<'a> {
                 id
             }
         }
-    }
-
-    /// The id of the import of the extended instruction set `name`,
-    /// imported on first use.
-    pub fn ext_inst_set(&mut self, name: &'static str) -> Word {
-        if let Some(&id) = self.ext_sets.get(name) {
-            return id;
-        }
-        let id = self.id();
-        self.ext_sets.insert(name, id);
-        id
     }
 
     /// An `OpString` of `text` (one per distinct text).
@@ -264,12 +253,14 @@ impl<'a> Writer<'a> {
             let id = self.id();
             self.function_ids[f.index()] = Some(id);
         }
+        self.spirv_decoration_constants();
         self.write_globals()?;
         self.debug_globals();
         self.decorate_counter_buffers();
         for &f in &reachable {
             self.write_function(f)?;
         }
+        self.write_spirv_decorations();
         let mut entry_points = Vec::new();
         let mut execution_modes = Vec::new();
         for ep in &self.ir.entry_points {
@@ -333,6 +324,7 @@ impl<'a> Writer<'a> {
                 vec![Operand::LiteralString("GLSL.std.450".into())],
             ));
         }
+        module.ext_inst_imports.extend(self.ext_set_imports());
         if let Some(d) = self.debug.take() {
             module.ext_inst_imports.push(Instruction::new(
                 Op::ExtInstImport,
@@ -341,14 +333,6 @@ impl<'a> Writer<'a> {
                 vec![Operand::LiteralString(super::debug::SET_NAME.into())],
             ));
             module.debug_string_source = d.strings;
-        }
-        for (&name, &id) in &self.ext_sets {
-            module.ext_inst_imports.push(Instruction::new(
-                Op::ExtInstImport,
-                None,
-                Some(id),
-                vec![Operand::LiteralString(name.into())],
-            ));
         }
         module.debug_string_source.append(&mut self.strings);
         module.memory_model = Some(Instruction::new(

@@ -362,6 +362,7 @@ impl FunctionWriter<'_> {
             E::SubgroupResult => "subgroup_result".into(),
             E::RayResult => "ray_result".into(),
             E::NodeResult => "node_result".into(),
+            E::SpirvResult => "spirv_result".into(),
         };
         s.push_str(&body);
         s
@@ -551,6 +552,31 @@ impl FunctionWriter<'_> {
                 let mut t = format!("{}node {name}", result(*r));
                 if !args.is_empty() {
                     let _ = write!(t, " {}", self.operands(args));
+                }
+                t
+            }
+            Statement::Spirv {
+                inst,
+                args,
+                result: r,
+            } => {
+                let mut t = format!("{}spirv", result(*r));
+                if let Some(set) = &inst.set {
+                    let _ = write!(t, " {set:?}");
+                }
+                let _ = write!(t, " {}", inst.opcode);
+                for op in &inst.operands {
+                    match *op {
+                        crate::ir::SpirvOperand::Arg(i) => match args.get(i as usize) {
+                            Some(&a) => {
+                                let _ = write!(t, " {}", o(a));
+                            }
+                            None => t.push_str(" ?"),
+                        },
+                        crate::ir::SpirvOperand::Literal(v) => {
+                            let _ = write!(t, " #{v}");
+                        }
+                    }
                 }
                 t
             }

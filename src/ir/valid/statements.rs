@@ -182,6 +182,22 @@ impl<'m> FunctionValidator<'_, 'm> {
                         self.define_result(r, ok, "NodeResult");
                     }
                 }
+                Statement::Spirv { inst, args, result } => {
+                    if let Some(r) = *result {
+                        let ok = matches!(f.expressions[r], Expression::SpirvResult);
+                        self.define_result(r, ok, "SpirvResult");
+                    }
+                    let named = inst.operands.iter().all(|o| match *o {
+                        crate::ir::SpirvOperand::Arg(i) => (i as usize) < args.len(),
+                        crate::ir::SpirvOperand::Literal(_) => true,
+                    });
+                    if !named {
+                        self.error(
+                            None,
+                            "a raw SPIR-V operand names an argument the statement lacks",
+                        );
+                    }
+                }
                 Statement::Barrier { .. }
                 | Statement::ScopedBarrier { .. }
                 | Statement::EmitVertex { .. }

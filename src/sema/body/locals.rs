@@ -16,6 +16,8 @@ use crate::sema::types::{self, Sc, Ty};
 impl<'s, 'a> FnCtx<'s, 'a> {
     pub(in crate::sema) fn local_decl(&mut self, vd: &'a ast::VarDecl) {
         let st = self.s.check_modifiers(&vd.modifiers, DeclSite::Local);
+        self.s
+            .require_spirv_features(&vd.attrs, &crate::sema::body::cx_env!(self));
         let is_auto = matches!(&vd.ty.kind, ast::TypeSpecKind::Named { path, args: None }
             if path.is_single() && path.last().name.as_str() == "auto");
         let base = if is_auto {

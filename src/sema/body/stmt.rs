@@ -12,6 +12,7 @@ use crate::sema::ResReturn;
 use crate::sema::body::place::ValKind;
 use crate::sema::body::{Breakable, FnCtx, LocalSym};
 use crate::sema::decl::find_attr;
+use crate::sema::decl::inline_spirv::is_decoration;
 use crate::sema::decl::storage::DeclSite;
 use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::TypeEntry;
@@ -41,6 +42,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         for d in crate::sema::decl::attrs::arg_errors(&s.attrs) {
             self.s.push(d);
         }
+        self.s
+            .require_spirv_features(&s.attrs, &crate::sema::body::cx_env!(self));
         if !matches!(
             s.kind,
             S::Block(_)
@@ -59,7 +62,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             S::Expr(e) => {
                 let _ = self.expr(e);
             }
-            S::Decl(vd) => self.local_decl(vd),
+            S::Decl(vd) => {
+                let attrs = s.attrs.iter().chain(&vd.attrs);
+                if let Some(a) = attrs.into_iter().find(|a| is_decoration(a)) {
+                    self.s
+                        .unsupported("`vk::ext_decorate*` on a local variable", a.span);
+                }
+                self.local_decl(vd)
+            }
             S::Typedef(td) => self.local_typedef(td),
             S::Struct(sd) => {
                 let t = self.s.declare_struct_named(sd, self.fb.scope, None, false);

@@ -3,8 +3,10 @@
 //! served, so that only what the entry point reaches becomes IR.
 
 use crate::diag::codes;
+use crate::front::ast;
 use crate::ir;
 use crate::sema::types::TyId;
+use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::{FuncDeclId, ScopeId};
 use crate::sema::{Dir, FuncInstance, Pending, Sema, Sig, TArg};
 
@@ -61,6 +63,9 @@ impl<'a> Sema<'a> {
         sig: &Sig<'a>,
         args: Option<&[TArg]>,
     ) -> ir::Handle<ir::Function> {
+        let decl = &self.decls.funcs[id];
+        let (attrs, scope): (&'a [ast::Attribute], _) = (&decl.ast.attrs, decl.scope);
+        self.require_spirv_features(attrs, &Env::at(scope));
         let decl = &self.decls.funcs[id];
         let mut name = self.scopes.qualified_name(decl.scope);
         if !name.is_empty() {
@@ -162,6 +167,7 @@ impl<'a> Sema<'a> {
             ..Default::default()
         });
         self.work.set_name(h, name, span);
+        self.module.functions[h].spirv_decorations = self.spirv_decorations(attrs, &Env::at(scope));
         h
     }
 

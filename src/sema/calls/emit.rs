@@ -49,6 +49,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args: Vec<Arg>,
         span: Span,
     ) -> Val {
+        if self.is_spirv_instruction(&chosen) {
+            return self.emit_spirv_instruction(&chosen, args, span);
+        }
         if !self.callable(&chosen, span) {
             return Val::error();
         }

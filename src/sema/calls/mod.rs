@@ -4,6 +4,7 @@
 //! (HLSL parameters are copies, never references).
 
 pub mod emit;
+mod inline_spirv;
 pub mod intrinsics;
 pub mod node;
 pub mod overload;

@@ -9,7 +9,8 @@
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::ast;
-use crate::front::attributes::{self, Support, display_name};
+use crate::front::attributes::{self, Attr, Support, display_name};
+use crate::sema::decl::find_attr;
 
 /// Checks the attributes of every declaration in `items`. Functions
 /// without a body are skipped: a call to one is an error of its own.
@@ -32,6 +33,7 @@ impl Checker<'_> {
                     self.check(&c.attrs);
                     for m in &c.members {
                         self.check(&m.attrs);
+                        self.no_decorations(&m.attrs, "a cbuffer member");
                     }
                 }
                 ast::Item::Namespace(n) => self.items(&n.items),
@@ -41,12 +43,42 @@ impl Checker<'_> {
     }
 
     fn function(&mut self, f: &ast::Function) {
-        if f.body.is_none() {
+        let instruction = find_attr(&f.attrs, Attr::VkExtInstruction);
+        if let (Some(a), Some(body)) = (instruction, &f.body) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    "a `vk::ext_instruction` function cannot have a body",
+                )
+                .label(body.span, "this body")
+                .label(a.span, "the call is this SPIR-V instruction")
+                .note("declare it without a body: `float f(float x);`"),
+            );
+        }
+        if f.body.is_none() && instruction.is_none() {
             return;
+        }
+        let by_id_or_string = |a: &&ast::Attribute| {
+            matches!(
+                a.kind,
+                Some(Attr::VkExtDecorateId | Attr::VkExtDecorateString)
+            )
+        };
+        for a in f.attrs.iter().filter(by_id_or_string) {
+            // SPIR-V has no form of these decorations for a function.
+            self.diags.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    format!("`{}` does not apply to functions", display_name(a)),
+                )
+                .label(a.span, "on a function")
+                .note("decorate a function with `vk::ext_decorate` (literal operands)"),
+            );
         }
         self.check(&f.attrs);
         for p in &f.params {
             self.check(&p.attrs);
+            self.no_decorations(&p.attrs, "a parameter");
         }
     }
 
@@ -54,11 +86,29 @@ impl Checker<'_> {
         self.check(&s.attrs);
         for m in &s.members {
             match m {
-                ast::StructMember::Field(v) => self.check(&v.attrs),
+                ast::StructMember::Field(v) => {
+                    self.check(&v.attrs);
+                    self.no_decorations(&v.attrs, "a struct member");
+                }
                 ast::StructMember::Method(f) => self.function(f),
                 ast::StructMember::Struct(s) => self.structure(s),
                 _ => {}
             }
+        }
+    }
+
+    /// `vk::ext_decorate*` where hlslc cannot place it yet: an error,
+    /// since the decoration may change what the SPIR-V means.
+    fn no_decorations(&mut self, attrs: &[ast::Attribute], what: &str) {
+        if let Some(a) = attrs.iter().find(|a| super::inline_spirv::is_decoration(a)) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::UNSUPPORTED,
+                    format!("not supported yet: `{}` on {what}", display_name(a)),
+                )
+                .label(a.span, "hlslc cannot place this decoration yet")
+                .note("`vk::ext_decorate*` works on functions and global variables"),
+            );
         }
     }
 

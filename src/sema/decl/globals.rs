@@ -23,6 +23,7 @@ impl<'a> Sema<'a> {
 
     pub(in crate::sema) fn declare_global_vars(&mut self, vd: &'a ast::VarDecl, scope: ScopeId) {
         let st = self.check_modifiers(&vd.modifiers, DeclSite::Global);
+        self.require_spirv_features(&vd.attrs, &Env::at(scope));
         let base = self.resolve_type(&vd.ty, &Env::at(scope));
         for d in &vd.declarators {
             if d.qualifier.is_some() {
@@ -30,6 +31,7 @@ impl<'a> Sema<'a> {
                 continue;
             }
             self.declare_one_global(vd, d, &st, base, scope);
+            self.decorate_global(&vd.attrs, d.name, scope);
         }
     }
 

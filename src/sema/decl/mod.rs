@@ -9,6 +9,7 @@ pub mod bindings;
 pub mod cbuffer;
 pub mod checks;
 pub mod globals;
+pub mod inline_spirv;
 pub mod resource_decl;
 pub mod shader_record;
 pub mod storage;

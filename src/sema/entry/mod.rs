@@ -31,6 +31,8 @@ use crate::ir;
 use crate::ir::Stage;
 use crate::sema::body::{FnBuilder, FnCtx};
 use crate::sema::decl::find_attr;
+use crate::sema::decl::inline_spirv::is_decoration;
+use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::{FuncDeclId, GLOBAL_SCOPE, Sym};
 use crate::sema::types::{self};
 use io::Io;
@@ -418,12 +420,20 @@ impl<'a> Sema<'a> {
         let mut execution_modes = self.entry_attribute_modes(id);
         execution_modes.extend(stage_setup.modes);
         execution_modes.extend(io.depth_mode.map(|m| (m, Vec::new())));
-        if self.opts.maximal_reconvergence {
-            execution_modes.push((spirv::ExecutionMode::MaximallyReconvergesKHR, Vec::new()));
+        let maximal = spirv::ExecutionMode::MaximallyReconvergesKHR;
+        if self.opts.maximal_reconvergence && !execution_modes.iter().any(|(m, _)| *m == maximal) {
+            execution_modes.push((maximal, Vec::new()));
             let ext = "SPV_KHR_maximal_reconvergence";
             if !self.module.required_extensions.iter().any(|e| e == ext) {
                 self.module.required_extensions.push(ext.to_string());
             }
+        }
+        let decl = &self.decls.funcs[id];
+        let (attrs, scope): (&'a [ast::Attribute], _) = (&decl.ast.attrs, decl.scope);
+        execution_modes.extend(self.spirv_execution_modes(attrs, &Env::at(scope)));
+        if let Some(a) = attrs.iter().find(|a| is_decoration(a)) {
+            // DXC decorates the stage output the result becomes.
+            self.unsupported("`vk::ext_decorate*` on the entry function", a.span);
         }
         self.module.entry_points.push(ir::EntryPoint {
             name: entry_name,

@@ -11,6 +11,7 @@
 
 pub mod consteval;
 pub mod image;
+mod inline_spirv;
 pub mod layout;
 pub mod node;
 pub mod resolve;

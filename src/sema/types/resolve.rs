@@ -202,6 +202,9 @@ impl<'a> Sema<'a> {
             }
             self.scopes.lookup(env.scope, last.name).cloned()
         } else {
+            if let Some(t) = self.inline_spirv_type(path, args, env, span) {
+                return t;
+            }
             let Some(scope) = self.resolve_scope_path(path, env) else {
                 return Self::entry(types::ERROR);
             };

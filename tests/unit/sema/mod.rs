@@ -12,6 +12,7 @@ use crate::tests::vk::{self, Resource};
 mod combined;
 mod end_to_end;
 mod gaps;
+mod inline_spirv;
 mod language;
 mod mesh;
 mod mesh_nv;

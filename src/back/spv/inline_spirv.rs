@@ -1,0 +1,194 @@
+//! Inline SPIR-V: the raw instructions of `[[vk::ext_instruction]]`
+//! functions, written as the shader spelled them, and the extended
+//! instruction sets they import.
+
+use super::function::FunctionWriter;
+use super::writer::Writer;
+use super::{BackResult, internal};
+use crate::ir::{self, Expression, Handle, SpirvOperand, TypeInner};
+use rspirv::dr::{Instruction, Operand};
+use rspirv::grammar::INSTRUCTION_TABLE;
+use spirv::{Capability, Op, Word};
+
+impl Writer<'_> {
+    /// The id of the extended instruction set `name`, imported on first
+    /// use (`GLSL.std.450` shares the import the backend's own math uses).
+    pub fn ext_inst_set(&mut self, name: &str) -> Word {
+        if name == "GLSL.std.450" {
+            return self.glsl_std();
+        }
+        if let Some(&id) = self.ext_sets.get(name) {
+            return id;
+        }
+        let id = self.id();
+        self.ext_sets.insert(name.to_string(), id);
+        id
+    }
+
+    /// The `OpExtInstImport`s of the sets `ext_inst_set` handed out.
+    pub fn ext_set_imports(&self) -> impl Iterator<Item = Instruction> + '_ {
+        self.ext_sets.iter().map(|(name, &id)| {
+            Instruction::new(
+                Op::ExtInstImport,
+                None,
+                Some(id),
+                vec![Operand::LiteralString(name.clone())],
+            )
+        })
+    }
+}
+
+impl FunctionWriter<'_, '_> {
+    /// A [`ir::Statement::Spirv`]: the instruction with its operands in
+    /// order, a result type and id when it gives a value (always for
+    /// `OpExtInst`, whose result type may be void).
+    pub fn write_spirv(
+        &mut self,
+        inst: &ir::SpirvInstruction,
+        args: &[Handle<Expression>],
+        result: Option<Handle<Expression>>,
+    ) -> BackResult<()> {
+        let mut operands = Vec::with_capacity(inst.operands.len() + 2);
+        for op in &inst.operands {
+            operands.push(match *op {
+                SpirvOperand::Arg(i) => {
+                    let &a = args
+                        .get(i as usize)
+                        .ok_or_else(|| internal("a raw SPIR-V operand without its argument"))?;
+                    Operand::IdRef(self.spirv_operand(a)?)
+                }
+                SpirvOperand::Literal(v) => Operand::LiteralBit32(v),
+            });
+        }
+        let result_type = match result {
+            Some(r) => Some(self.w.type_id(self.expr_type(r)?)?),
+            None => None,
+        };
+        let id = match &inst.set {
+            Some(set) => {
+                let set = self.w.ext_inst_set(set);
+                let ty = match result_type {
+                    Some(t) => t,
+                    None => self.w.void_type(),
+                };
+                operands.splice(
+                    0..0,
+                    [
+                        Operand::IdRef(set),
+                        Operand::LiteralExtInstInteger(inst.opcode),
+                    ],
+                );
+                Some(self.emit_value(Op::ExtInst, ty, operands)?)
+            }
+            None => {
+                let op = Op::from_u32(inst.opcode)
+                    .ok_or_else(|| internal(format!("unknown opcode {}", inst.opcode)))?;
+                self.instruction_capability(op);
+                match result_type {
+                    Some(t) => Some(self.emit_value(op, t, operands)?),
+                    None => {
+                        self.emit_void(op, operands)?;
+                        None
+                    }
+                }
+            }
+        };
+        match (result, id) {
+            (Some(r), Some(id)) => self.set_result(r, id),
+            _ => Ok(()),
+        }
+    }
+
+    /// The capability the instruction needs, when the module has none of
+    /// those that enable it (`OpReadClockKHR` needs `ShaderClockKHR`).
+    fn instruction_capability(&mut self, op: Op) {
+        let Some(grammar) = INSTRUCTION_TABLE.lookup_opcode(op as u32) else {
+            return;
+        };
+        let enabled = |c: &Capability| {
+            self.w.capabilities.contains(c) || self.w.ir.required_capabilities.contains(c)
+        };
+        if let Some(&first) = grammar.capabilities.first()
+            && !grammar.capabilities.iter().any(enabled)
+        {
+            self.w.capability(first);
+        }
+    }
+
+    /// The id an argument stands for: a pointer's (`[[vk::ext_reference]]`)
+    /// or a value's.
+    fn spirv_operand(&mut self, a: Handle<Expression>) -> BackResult<Word> {
+        if let TypeInner::Pointer { .. } = self.expr_inner(a)? {
+            let pv = self.pointer(a)?;
+            return self.pointer_id(&pv);
+        }
+        self.value(a)
+    }
+}
+
+impl Writer<'_> {
+    /// The decorations of `vk::ext_decorate*`, on the functions and global
+    /// variables in the module.
+    pub fn write_spirv_decorations(&mut self) {
+        let ir = self.ir;
+        let functions = ir.functions.iter().filter_map(|(h, f)| {
+            let id = self.function_ids[h.index()]?;
+            Some(f.spirv_decorations.iter().map(move |d| (id, d)))
+        });
+        let functions: Vec<_> = functions.flatten().collect();
+        let globals = ir.spirv_decorations.iter().filter_map(|(g, d)| {
+            let id = *self.global_ids.get(g.index())?;
+            Some((id, d))
+        });
+        let globals: Vec<_> = globals.collect();
+        for (target, d) in functions.into_iter().chain(globals) {
+            self.write_spirv_decoration(target, d);
+        }
+    }
+
+    /// Declares the constants of `vk::ext_decorate_id` operands before the
+    /// globals: SPIR-V wants an id operand defined before its target.
+    pub fn spirv_decoration_constants(&mut self) {
+        let ir = self.ir;
+        let functions = ir.functions.iter().flat_map(|(_, f)| &f.spirv_decorations);
+        let all = functions.chain(ir.spirv_decorations.iter().map(|(_, d)| d));
+        for d in all {
+            if let ir::SpirvDecorationOperands::Ids(values) = &d.operands {
+                for &v in values {
+                    self.const_u32(v);
+                }
+            }
+        }
+    }
+
+    fn write_spirv_decoration(&mut self, target: Word, d: &ir::SpirvDecoration) {
+        // The number as a word: the shader may name a decoration rspirv
+        // does not know.
+        let mut operands = vec![Operand::IdRef(target), Operand::LiteralBit32(d.decoration)];
+        let op = match &d.operands {
+            ir::SpirvDecorationOperands::Literals(words) => {
+                operands.extend(words.iter().map(|&w| Operand::LiteralBit32(w)));
+                Op::Decorate
+            }
+            ir::SpirvDecorationOperands::Strings(strings) => {
+                operands.extend(strings.iter().map(|s| Operand::LiteralString(s.clone())));
+                Op::DecorateString
+            }
+            ir::SpirvDecorationOperands::Ids(values) => {
+                for &v in values {
+                    let c = self.const_u32(v);
+                    operands.push(Operand::IdRef(c));
+                }
+                Op::DecorateId
+            }
+        };
+        if let Some(dec) = spirv::Decoration::from_u32(d.decoration) {
+            let caps = Operand::Decoration(dec).required_capabilities();
+            if let Some(&cap) = caps.first() {
+                self.capability(cap);
+            }
+        }
+        self.annotations
+            .push(Instruction::new(op, None, None, operands));
+    }
+}

@@ -1,0 +1,53 @@
+//! SPIR-V that the shader spells out itself (DXC's "inline SPIR-V", the
+//! HLSL form of GL_EXT_spirv_intrinsics): instructions of functions
+//! declared `[[vk::ext_instruction(opcode[, "set"])]]` and the
+//! decorations written with `vk::ext_decorate*` (the execution modes of
+//! `[[vk::spvexecutionmode]]` are ordinary [`super::EntryPoint`] modes).
+//! hlslc does not know what such an instruction does: passes keep it
+//! where it stands and never fold, merge or drop it.
+
+/// One raw instruction of a [`super::Statement::Spirv`]: its opcode, the
+/// extended instruction set when it is an `OpExtInst` of one, and its
+/// operands in order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SpirvInstruction {
+    /// A core opcode, or the instruction's number in `set`.
+    pub opcode: u32,
+    /// `"GLSL.std.450"`, `"NonSemantic.DebugBreak"`…: the instruction is
+    /// `OpExtInst` of this set (imported once per module).
+    pub set: Option<String>,
+    pub operands: Vec<SpirvOperand>,
+}
+
+/// An operand of a raw instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpirvOperand {
+    /// The id of the statement's `args[i]`: a value, or a pointer for a
+    /// `[[vk::ext_reference]]` parameter.
+    Arg(u32),
+    /// A literal word (`[[vk::ext_literal]]`).
+    Literal(u32),
+}
+
+/// The operands after the decoration's number.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SpirvDecorationOperands {
+    /// `ext_decorate(d, literals…)`: `OpDecorate`.
+    Literals(Vec<u32>),
+    /// `ext_decorate_string(d, "s"…)`: `OpDecorateString`.
+    Strings(Vec<String>),
+    /// `ext_decorate_id(d, constants…)`: `OpDecorateId` with the ids of
+    /// 32-bit unsigned integer constants of these values.
+    Ids(Vec<u32>),
+}
+
+/// A decoration written with `vk::ext_decorate`, `vk::ext_decorate_id` or
+/// `vk::ext_decorate_string`, on a function ([`super::Function`]'s
+/// `spirv_decorations`; gone with the function when it is inlined) or a
+/// global variable ([`super::Module`]'s `spirv_decorations`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SpirvDecoration {
+    /// The SPIR-V `Decoration` number (also one rspirv does not know).
+    pub decoration: u32,
+    pub operands: SpirvDecorationOperands,
+}

@@ -1,0 +1,174 @@
+//! Calls of functions declared `[[vk::ext_instruction(opcode[, "set"])]]`:
+//! no body, the call is the instruction itself. Each parameter gives one
+//! operand: a value's id, a pointer's id (`[[vk::ext_reference]]`), or a
+//! literal word (`[[vk::ext_literal]]`, the argument a constant).
+
+use super::{Arg, Viable};
+use crate::diag::{Diagnostic, codes};
+use crate::front::attributes::Attr;
+use crate::ir::{self, SpirvOperand};
+use crate::sema::body::FnCtx;
+use crate::sema::body::place::{Place, Val, ValKind};
+use crate::sema::decl::find_attr;
+use crate::sema::types::{self, resolve::Env};
+use crate::span::Span;
+use rspirv::grammar::{INSTRUCTION_TABLE, OperandKind};
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// Whether the chosen function is an `ext_instruction` one.
+    pub(in crate::sema) fn is_spirv_instruction(&self, chosen: &Viable<'a>) -> bool {
+        let decl = &self.s.decls.funcs[chosen.id];
+        find_attr(&decl.ast.attrs, Attr::VkExtInstruction).is_some()
+    }
+
+    /// A call of an `ext_instruction` function: the raw instruction.
+    pub(in crate::sema) fn emit_spirv_instruction(
+        &mut self,
+        chosen: &Viable<'a>,
+        args: Vec<Arg>,
+        span: Span,
+    ) -> Val {
+        let decl = &self.s.decls.funcs[chosen.id];
+        let (fattrs, scope) = (&decl.ast.attrs, decl.scope);
+        let scope = chosen.inst.as_ref().map_or(scope, |(_, s)| *s);
+        let Some(attr) = find_attr(fattrs, Attr::VkExtInstruction) else {
+            return Val::error();
+        };
+        let env = Env::at(scope);
+        self.s.require_spirv_features(fattrs, &env);
+        let set = attr.string_arg(1).map(str::to_string);
+        let Some(opcode) = self.s.const_int(&attr.args[0], &env) else {
+            return Val::error();
+        };
+        let opcode = match u32::try_from(opcode) {
+            Ok(op) if set.is_some() || spirv::Op::from_u32(op).is_some() => op,
+            _ => {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::BAD_ATTRIBUTE,
+                        format!("{opcode} is not a SPIR-V opcode"),
+                    )
+                    .label(attr.args[0].span, "no instruction has this number")
+                    .note("without an instruction set, the number is an opcode of core SPIR-V"),
+                );
+                return Val::error();
+            }
+        };
+        if set.is_none()
+            && let Some(g) = INSTRUCTION_TABLE.lookup_opcode(opcode)
+        {
+            let gives = g
+                .operands
+                .iter()
+                .any(|o| matches!(o.kind, OperandKind::IdResultType));
+            if gives == (chosen.sig.ret == types::VOID) {
+                let decl = &self.s.decls.funcs[chosen.id];
+                let (fspan, name) = (decl.ast.name.span, decl.name);
+                self.s.push(
+                    Diagnostic::error(
+                        codes::TYPE_MISMATCH,
+                        if gives {
+                            format!(
+                                "`Op{}` gives a value, but `{name}` returns `void`",
+                                g.opname
+                            )
+                        } else {
+                            format!("`Op{}` gives no value, but `{name}` returns one", g.opname)
+                        },
+                    )
+                    .label(span, "this call")
+                    .label(fspan, "declared here")
+                    .note("the return type of the function is the instruction's result type"),
+                );
+                return Val::error();
+            }
+        }
+        let mut inst = ir::SpirvInstruction {
+            opcode,
+            set,
+            operands: Vec::new(),
+        };
+        let mut ids = Vec::new();
+        for (i, p) in chosen.sig.params.iter().enumerate() {
+            let Some(a) = args.get(i) else {
+                return self
+                    .unsupported("default arguments of `vk::ext_instruction` functions", span);
+            };
+            if find_attr(p.attrs, Attr::VkExtLiteral).is_some() {
+                let Some(word) = self.spirv_literal(a) else {
+                    return Val::error();
+                };
+                inst.operands.push(SpirvOperand::Literal(word));
+                continue;
+            }
+            let id = if find_attr(p.attrs, Attr::VkExtReference).is_some() {
+                self.spirv_reference(a, p.ty)
+            } else {
+                let c = self.convert(a.val.clone(), p.ty, a.span);
+                self.value(&c)
+            };
+            let Some(id) = id else {
+                return Val::error();
+            };
+            inst.operands.push(SpirvOperand::Arg(ids.len() as u32));
+            ids.push(id);
+        }
+        let result = (chosen.sig.ret != types::VOID).then(|| {
+            let rt = self.s.ir_ty(chosen.sig.ret);
+            self.add(ir::Expression::SpirvResult, rt)
+        });
+        self.stmt(ir::Statement::Spirv {
+            inst: Box::new(inst),
+            args: ids,
+            result,
+        });
+        match result {
+            Some(r) => Val::expr(chosen.sig.ret, r),
+            None => Val::void(),
+        }
+    }
+
+    /// The literal word of an `ext_literal` argument.
+    fn spirv_literal(&mut self, a: &Arg) -> Option<u32> {
+        match &a.val.kind {
+            ValKind::Const(k) => Some(k.as_i64() as u32),
+            ValKind::Error => None,
+            _ => {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::NOT_CONSTANT,
+                        "a `vk::ext_literal` parameter needs a constant argument",
+                    )
+                    .label(a.span, "not a compile-time constant")
+                    .note("the instruction takes the value itself as a literal word"),
+                );
+                None
+            }
+        }
+    }
+
+    /// The pointer an `ext_reference` argument names, as an id operand.
+    fn spirv_reference(&mut self, a: &Arg, ty: types::TyId) -> Option<ir::Handle<ir::Expression>> {
+        match &a.val.kind {
+            ValKind::Place(Place::Ptr { ptr, .. }) if a.val.ty == ty => Some(*ptr),
+            ValKind::Error => None,
+            _ => {
+                self.s.push(
+                    Diagnostic::error(
+                        codes::TYPE_MISMATCH,
+                        format!(
+                            "a `vk::ext_reference` parameter needs a variable of type `{}`",
+                            self.s.ty_name(ty)
+                        ),
+                    )
+                    .label(
+                        a.span,
+                        "not a variable (or element, or member) of this type",
+                    )
+                    .note("the instruction takes a pointer to the argument"),
+                );
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Inline SPIR-V on declarations: the capabilities and extensions a
+//! declaration asks for with `[[vk::ext_capability(N)]]` and
+//! `[[vk::ext_extension("name")]]` (on a function, a variable or a
+//! statement), added to the module when the declaration is used; the
+//! decorations of `vk::ext_decorate*` on functions and global variables;
+//! the execution modes of `[[vk::spvexecutionmode]]` on the entry function.
+
+use crate::diag::{Diagnostic, codes};
+use crate::front::ast;
+use crate::front::attributes::Attr;
+use crate::ir;
+use crate::sema::types::resolve::Env;
+use crate::sema::types::scope::{ScopeId, Sym};
+use crate::sema::{GlobalKind, Sema};
+
+impl<'a> Sema<'a> {
+    /// Adds the capabilities and extensions `attrs` ask for to the module.
+    pub fn require_spirv_features(&mut self, attrs: &'a [ast::Attribute], env: &Env) {
+        for a in attrs {
+            match a.kind {
+                Some(Attr::VkExtCapability) => {
+                    let Some(n) = self.const_int(&a.args[0], env) else {
+                        continue;
+                    };
+                    let cap = u32::try_from(n).ok().and_then(spirv::Capability::from_u32);
+                    match cap {
+                        Some(cap) => self.require_capability(cap),
+                        None => self.push(
+                            Diagnostic::error(
+                                codes::BAD_ATTRIBUTE,
+                                format!("{n} is not a SPIR-V capability"),
+                            )
+                            .label(a.args[0].span, "no capability has this number")
+                            .note("the numbers are those of the SPIR-V specification's Capability table"),
+                        ),
+                    }
+                }
+                Some(Attr::VkExtExtension) => {
+                    if let Some(name) = a.string_arg(0) {
+                        self.require_extension(name);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+impl<'a> Sema<'a> {
+    /// The decorations `attrs` write (`vk::ext_decorate`,
+    /// `vk::ext_decorate_id`, `vk::ext_decorate_string`).
+    pub fn spirv_decorations(
+        &mut self,
+        attrs: &'a [ast::Attribute],
+        env: &Env,
+    ) -> Vec<ir::SpirvDecoration> {
+        let mut all = Vec::new();
+        for a in attrs {
+            let strings = match a.kind {
+                Some(Attr::VkExtDecorate | Attr::VkExtDecorateId) => false,
+                Some(Attr::VkExtDecorateString) => true,
+                _ => continue,
+            };
+            let Some(decoration) = self.spirv_number(a, 0, "a decoration", env) else {
+                continue;
+            };
+            let operands = if strings {
+                let mut strings = Vec::new();
+                for (i, e) in a.args.iter().enumerate().skip(1) {
+                    match a.string_arg(i) {
+                        Some(s) => strings.push(s.to_string()),
+                        None => self.error(
+                            codes::BAD_ATTRIBUTE,
+                            "`vk::ext_decorate_string` takes string operands",
+                            e.span,
+                            "not a string literal",
+                        ),
+                    }
+                }
+                ir::SpirvDecorationOperands::Strings(strings)
+            } else {
+                let words = (1..a.args.len())
+                    .filter_map(|i| self.spirv_number(a, i, "a literal operand", env))
+                    .collect();
+                if a.kind == Some(Attr::VkExtDecorateId) {
+                    ir::SpirvDecorationOperands::Ids(words)
+                } else {
+                    ir::SpirvDecorationOperands::Literals(words)
+                }
+            };
+            all.push(ir::SpirvDecoration {
+                decoration,
+                operands,
+            });
+        }
+        all
+    }
+
+    /// The decorations of a global variable's declaration: on its own IR
+    /// global; one without (a `$Globals` member, a constant) cannot have
+    /// them yet.
+    pub fn decorate_global(
+        &mut self,
+        attrs: &'a [ast::Attribute],
+        name: ast::Ident,
+        scope: ScopeId,
+    ) {
+        let Some(a) = attrs.iter().find(|a| is_decoration(a)) else {
+            return;
+        };
+        let gv = match self.scopes.lookup_in(scope, name.name) {
+            Some(Sym::Global(id)) => match self.decls.globals[*id].kind {
+                GlobalKind::Var { gv, .. } => Some(gv),
+                _ => None,
+            },
+            _ => None,
+        };
+        match gv {
+            Some(gv) => {
+                let ds = self.spirv_decorations(attrs, &Env::at(scope));
+                self.module
+                    .spirv_decorations
+                    .extend(ds.into_iter().map(|d| (gv, d)));
+            }
+            None => self.unsupported(
+                "`vk::ext_decorate*` on a global that is not a variable of its own (a `$Globals` member or a constant)",
+                a.span,
+            ),
+        }
+    }
+
+    /// The execution modes of `[[vk::spvexecutionmode(mode, operands…)]]`
+    /// on the entry function, with the capabilities and extensions they
+    /// need.
+    pub fn spirv_execution_modes(
+        &mut self,
+        attrs: &'a [ast::Attribute],
+        env: &Env,
+    ) -> Vec<(spirv::ExecutionMode, Vec<u32>)> {
+        let mut modes = Vec::new();
+        for a in attrs
+            .iter()
+            .filter(|a| a.kind == Some(Attr::VkSpvExecutionMode))
+        {
+            let Some(n) = self.spirv_number(a, 0, "an execution mode", env) else {
+                continue;
+            };
+            let Some(mode) = spirv::ExecutionMode::from_u32(n) else {
+                self.push(
+                    Diagnostic::error(
+                        codes::BAD_ATTRIBUTE,
+                        format!("{n} is not a SPIR-V execution mode"),
+                    )
+                    .label(a.args[0].span, "no execution mode has this number")
+                    .note(
+                        "the numbers are those of the SPIR-V specification's Execution Mode table",
+                    ),
+                );
+                continue;
+            };
+            let operands = (1..a.args.len())
+                .filter_map(|i| self.spirv_number(a, i, "a literal operand", env))
+                .collect();
+            let m = rspirv::dr::Operand::ExecutionMode(mode);
+            for cap in m.required_capabilities().into_iter().take(1) {
+                self.require_capability(cap);
+            }
+            for ext in m.required_extensions() {
+                self.require_extension(ext);
+            }
+            modes.push((mode, operands));
+        }
+        modes
+    }
+
+    /// Argument `i` of `a`: a constant that fits a SPIR-V word.
+    fn spirv_number(
+        &mut self,
+        a: &'a ast::Attribute,
+        i: usize,
+        what: &str,
+        env: &Env,
+    ) -> Option<u32> {
+        let e = a.args.get(i)?;
+        let v = self.const_int(e, env)?;
+        match u32::try_from(v) {
+            Ok(v) => Some(v),
+            Err(_) => {
+                self.error(
+                    codes::BAD_ATTRIBUTE,
+                    format!("{what} is a 32-bit unsigned number"),
+                    e.span,
+                    "out of range",
+                );
+                None
+            }
+        }
+    }
+
+    fn require_capability(&mut self, cap: spirv::Capability) {
+        if !self.module.required_capabilities.contains(&cap) {
+            self.module.required_capabilities.push(cap);
+        }
+        for ext in rspirv::dr::Operand::Capability(cap).required_extensions() {
+            self.require_extension(ext);
+        }
+    }
+
+    fn require_extension(&mut self, name: &str) {
+        if !self.module.required_extensions.iter().any(|e| e == name) {
+            self.module.required_extensions.push(name.to_string());
+        }
+    }
+}
+
+/// Whether `a` is one of the `vk::ext_decorate*` attributes.
+pub fn is_decoration(a: &ast::Attribute) -> bool {
+    matches!(
+        a.kind,
+        Some(Attr::VkExtDecorate | Attr::VkExtDecorateId | Attr::VkExtDecorateString)
+    )
+}
