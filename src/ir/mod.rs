@@ -33,12 +33,14 @@ pub mod display;
 pub mod float;
 mod target;
 mod types;
+mod uses;
 pub mod valid;
 pub mod visit;
 
 pub use arena::{Arena, Handle, Range, UniqueArena};
 pub use target::{Stage, TargetEnv};
 pub use types::*;
+pub use uses::KeepUnused;
 
 use crate::span::Span;
 

@@ -149,9 +149,11 @@ pub struct Options {
     /// `-fspv-use-legacy-buffer-matrix-order`: matrices in structured and
     /// byte-address buffers keep DXC's older (transposed) element order.
     pub legacy_buffer_matrix_order: bool,
-    /// `-fspv-preserve-interface`: keep unused stage inputs and outputs.
+    /// `-fspv-preserve-interface`: declare the stage inputs and outputs
+    /// no entry point uses (DXC leaves them out by default).
     pub preserve_interface: bool,
-    /// `-fspv-preserve-bindings`: keep unused resource declarations.
+    /// `-fspv-preserve-bindings`: declare the resources (everything with
+    /// a binding) no entry point uses (DXC leaves them out by default).
     pub preserve_bindings: bool,
     /// `--verify-ir`: check the IR's invariants (`src/ir/valid`)
     /// after lowering and after every pass, as cranelift's
@@ -267,8 +269,6 @@ impl Options {
                 "-fspv-use-legacy-buffer-matrix-order",
                 self.legacy_buffer_matrix_order,
             ),
-            ("-fspv-preserve-interface", self.preserve_interface),
-            ("-fspv-preserve-bindings", self.preserve_bindings),
             ("-auto-binding-space", self.auto_binding_space.is_some()),
             (
                 "-fvk-bind-resource-heap",
