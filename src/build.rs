@@ -662,7 +662,7 @@ mod tests {
                 .contains("which the builder chooses")
         );
         assert!(
-            b(&["-fspv-preserve-interface"])
+            b(&["-fspv-flatten-resource-arrays"])
                 .unwrap_err()
                 .contains("E0004")
         );

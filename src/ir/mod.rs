@@ -34,6 +34,7 @@ pub mod float;
 mod inline_spirv;
 mod target;
 mod types;
+mod uses;
 pub mod valid;
 pub mod visit;
 
@@ -41,6 +42,7 @@ pub use arena::{Arena, Handle, Range, UniqueArena};
 pub use inline_spirv::*;
 pub use target::{Stage, TargetEnv};
 pub use types::*;
+pub use uses::KeepUnused;
 
 use crate::span::Span;
 

@@ -152,9 +152,11 @@ pub struct Options {
     /// `-fspv-use-legacy-buffer-matrix-order`: matrices in structured and
     /// byte-address buffers keep DXC's older (transposed) element order.
     pub legacy_buffer_matrix_order: bool,
-    /// `-fspv-preserve-interface`: keep unused stage inputs and outputs.
+    /// `-fspv-preserve-interface`: declare the stage inputs and outputs
+    /// no entry point uses (DXC leaves them out by default).
     pub preserve_interface: bool,
-    /// `-fspv-preserve-bindings`: keep unused resource declarations.
+    /// `-fspv-preserve-bindings`: declare the resources (everything with
+    /// a binding) no entry point uses (DXC leaves them out by default).
     pub preserve_bindings: bool,
     /// `--verify-ir`: check the IR's invariants (`src/ir/valid`)
     /// after lowering and after every pass, as cranelift's
@@ -255,17 +257,13 @@ impl Options {
     /// compiler's entry points ([`crate::compile`] and the others) refuse
     /// to run with any, so a request is never silently ignored.
     pub fn unsupported(&self) -> Vec<Diagnostic> {
-        [
-            ("-fspv-use-unknown-image-format", self.unknown_image_format),
-            ("-fspv-preserve-interface", self.preserve_interface),
-            ("-fspv-preserve-bindings", self.preserve_bindings),
-        ]
-        .into_iter()
-        .filter(|&(_, set)| set)
-        .map(|(flag, _)| {
-            Diagnostic::error(codes::UNSUPPORTED, format!("not supported yet: {flag}"))
-        })
-        .collect()
+        [("-fspv-use-unknown-image-format", self.unknown_image_format)]
+            .into_iter()
+            .filter(|&(_, set)| set)
+            .map(|(flag, _)| {
+                Diagnostic::error(codes::UNSUPPORTED, format!("not supported yet: {flag}"))
+            })
+            .collect()
     }
 }
 

@@ -286,7 +286,7 @@ fn recognised_but_unsupported_options_are_e0004() {
     // Options the table sets but the compiler cannot honour yet, and
     // options the table only recognises.
     for args in [
-        &["-fspv-preserve-interface"][..],
+        &["-fspv-use-unknown-image-format"][..],
         &["-fspv-use-vulkan-memory-model"],
         &["-fspv-max-id", "100"],
         &["-Fd", "x.pdb"],
@@ -314,8 +314,8 @@ fn recognised_but_unsupported_options_are_e0004() {
 fn options_from_args_keeps_the_options_and_the_errors() {
     let o = Options::from_args(["-T", "cs_6_6", "-fvk-use-scalar-layout", "x.hlsl"]).unwrap();
     assert_eq!(o.layout, LayoutRule::Scalar);
-    let e =
-        Options::from_args(["-T", "cs_6_0", "-fbogus", "-fspv-preserve-interface"]).unwrap_err();
+    let e = Options::from_args(["-T", "cs_6_0", "-fbogus", "-fspv-flatten-resource-arrays"])
+        .unwrap_err();
     let codes: Vec<_> = e.iter().map(|d| d.code).collect();
     assert_eq!(codes, [codes::BAD_OPTION, codes::UNSUPPORTED]);
 }

@@ -6,6 +6,7 @@
 use super::{LayoutRule, Options, predefined};
 use crate::back::spv;
 use crate::front::preprocess::PreprocessOptions;
+use crate::ir::KeepUnused;
 use crate::passes::PipelineOptions;
 use crate::reflect::ReflectOptions;
 use crate::sema::options::SemaOptions;
@@ -80,6 +81,7 @@ impl Options {
             dx_position_w: self.dx_position_w,
             spv_reflect: self.spv_reflect,
             nv_ray_tracing: extension("SPV_NV_ray_tracing") && !extension("SPV_KHR_ray_tracing"),
+            keep_unused: self.keep_unused(),
         }
     }
 
@@ -95,6 +97,16 @@ impl Options {
                 LayoutRule::Scalar => "scalar",
             },
             entry_point_name: self.entrypoint_name.clone(),
+            keep_unused: self.keep_unused(),
+        }
+    }
+
+    /// What the module declares although no entry point uses it: the
+    /// writer and reflection agree on it.
+    fn keep_unused(&self) -> KeepUnused {
+        KeepUnused {
+            bindings: self.preserve_bindings,
+            interface: self.preserve_interface,
         }
     }
 }

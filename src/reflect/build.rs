@@ -23,14 +23,18 @@ pub fn reflect(module: &ir::Module, options: &ReflectOptions, spirv: &[u32]) -> 
             *slot = Some(h);
         }
     }
+    // Exactly the globals the SPIR-V declares.
+    let declared = module.declared_globals(options.keep_unused);
+    let used = module.globals_named_by(&module.functions_reached());
     let r = Reflector {
         module,
         counter_owner,
+        declared,
     };
-    let used = r.globals_used();
     let mut resources: Vec<Resource> = module
         .globals
         .iter()
+        .filter(|(h, _)| r.declared[h.index()])
         .filter_map(|(h, g)| r.resource(h, g, used[h.index()]))
         .collect();
     resources.sort_by(|a, b| {
@@ -72,6 +76,8 @@ struct Reflector<'a> {
     module: &'a ir::Module,
     /// For each global that is a counter, the buffer it counts for.
     counter_owner: Vec<Option<Handle<ir::GlobalVariable>>>,
+    /// The globals the SPIR-V declares (by index).
+    declared: Vec<bool>,
 }
 
 impl<'a> Reflector<'a> {
@@ -83,65 +89,6 @@ impl<'a> Reflector<'a> {
 
     fn global(&self, h: Handle<ir::GlobalVariable>) -> Option<&'a ir::GlobalVariable> {
         self.module.globals.get(h)
-    }
-
-    /// The functions reachable from entry point `ep` (by index).
-    fn reachable(&self, ep: &ir::EntryPoint) -> Vec<bool> {
-        let mut seen = vec![false; self.module.functions.len()];
-        let mut stack = vec![ep.function];
-        while let Some(f) = stack.pop() {
-            let Some(fun) = self.module.functions.get(f) else {
-                continue;
-            };
-            if std::mem::replace(&mut seen[f.index()], true) {
-                continue;
-            }
-            ir::visit::walk_statements(&fun.body, |s| {
-                if let ir::Statement::Call { function, .. } = s {
-                    stack.push(*function);
-                }
-            });
-        }
-        seen
-    }
-
-    /// Which globals the functions in `functions` name.
-    fn globals_named_by(&self, functions: &[bool]) -> Vec<bool> {
-        let mut used = vec![false; self.module.globals.len()];
-        for (h, fun) in self.module.functions.iter() {
-            if !functions[h.index()] {
-                continue;
-            }
-            for (_, e) in fun.expressions.iter() {
-                if let ir::Expression::GlobalVariable(g) = *e
-                    && let Some(u) = used.get_mut(g.index())
-                {
-                    *u = true;
-                }
-            }
-        }
-        used
-    }
-
-    /// Globals used by any entry point. A buffer's counter counts as used
-    /// when its buffer is (the application binds both).
-    fn globals_used(&self) -> Vec<bool> {
-        let mut functions = vec![false; self.module.functions.len()];
-        for ep in &self.module.entry_points {
-            for (i, r) in self.reachable(ep).into_iter().enumerate() {
-                functions[i] |= r;
-            }
-        }
-        let mut used = self.globals_named_by(&functions);
-        for (h, g) in self.module.globals.iter() {
-            if let Some(c) = g.counter
-                && used[h.index()]
-                && let Some(u) = used.get_mut(c.index())
-            {
-                *u = true;
-            }
-        }
-        used
     }
 
     fn entry_point(
@@ -158,13 +105,14 @@ impl<'a> Reflector<'a> {
             |(_, n)| n.clone(),
         );
         let execution_modes = spv.map_or_else(Vec::new, |(id, _)| words.modes_of(*id));
-        // With one entry point every stage variable is its own (even an
-        // unused one: it is still part of the declared signature); with
-        // several, those its functions use.
+        // With one entry point every stage variable the module declares is
+        // its own (an unused one kept by `-fspv-preserve-interface`
+        // included); with several, those its functions use.
         let mine = if self.module.entry_points.len() == 1 {
-            vec![true; self.module.globals.len()]
+            self.declared.clone()
         } else {
-            self.globals_named_by(&self.reachable(ep))
+            let reached = self.module.functions_reached_from([ep.function]);
+            self.module.globals_named_by(&reached)
         };
         let mut inputs = Vec::new();
         let mut outputs = Vec::new();
@@ -407,7 +355,10 @@ impl<'a> Reflector<'a> {
         if r.block.is_some() {
             r.hlsl_type = buffer_hlsl_type(element.name.as_deref(), g.space);
         }
-        if let Some(c) = g.counter.and_then(|c| self.global(c)) {
+        let declared_counter = g
+            .counter
+            .filter(|c| self.declared.get(c.index()) == Some(&true));
+        if let Some(c) = declared_counter.and_then(|c| self.global(c)) {
             r.counter = Some(Counter {
                 name: c.name.clone(),
                 set: c.binding.map(|b| b.set),

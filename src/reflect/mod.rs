@@ -145,6 +145,9 @@ pub(crate) struct ReflectOptions {
     /// `-fspv-entrypoint-name=`, the entry point's name when the SPIR-V
     /// does not say it.
     pub entry_point_name: Option<String>,
+    /// What the module declares although unused, as the writer was told:
+    /// reflection lists exactly the globals the SPIR-V declares.
+    pub keep_unused: crate::ir::KeepUnused,
 }
 
 /// The version of the schema written in `"schema"`.

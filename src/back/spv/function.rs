@@ -216,7 +216,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                 Expression::GlobalVariable(g) => {
                     let global = &ir.globals[g];
                     Value::Pointer(PointerValue {
-                        root: self.w.global_ids[g.index()],
+                        root: self.w.global_id(g)?,
                         indices: Vec::new(),
                         const_indices: Vec::new(),
                         class: storage_class(global.space, self.w.version),

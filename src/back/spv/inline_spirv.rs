@@ -137,7 +137,8 @@ impl Writer<'_> {
         });
         let functions: Vec<_> = functions.flatten().collect();
         let globals = ir.spirv_decorations.iter().filter_map(|(g, d)| {
-            let id = *self.global_ids.get(g.index())?;
+            // A global left out as unused has nothing to decorate.
+            let id = (*self.global_ids.get(g.index())?)?;
             Some((id, d))
         });
         let globals: Vec<_> = globals.collect();

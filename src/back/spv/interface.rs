@@ -202,11 +202,15 @@ impl Writer<'_> {
             return;
         }
         for (handle, g) in self.ir.globals.iter() {
+            // A counter the entry points never use is left out, and so is
+            // its decoration (as DXC leaves both out).
             let Some(counter) = g.counter else { continue };
-            let (buffer, counter) = (
+            let (Some(buffer), Some(counter)) = (
                 self.global_ids[handle.index()],
                 self.global_ids[counter.index()],
-            );
+            ) else {
+                continue;
+            };
             self.extensions
                 .insert("SPV_GOOGLE_hlsl_functionality1".to_string());
             self.annotations.push(Instruction::new(
@@ -359,16 +363,33 @@ impl Writer<'_> {
                 ep.name
             )));
         };
-        let (globals, builtins) = self.entry_point_uses(ep.function);
+        let (mut globals, builtins) = self.entry_point_uses(ep.function);
+        // `-fspv-preserve-interface`: the stage variables no code uses are
+        // still the entry point's (a library's several entry points cannot
+        // tell whose they are, so only a lone entry point gets them).
+        if self.options.keep_unused.interface && self.ir.entry_points.len() == 1 {
+            let unused = self.ir.globals.iter().filter(|&(h, g)| {
+                matches!(g.space, AddressSpace::Input | AddressSpace::Output)
+                    && self.global_ids[h.index()].is_some()
+                    && !globals.contains(&h)
+            });
+            let unused: Vec<_> = unused.map(|(h, _)| h).collect();
+            globals.extend(unused);
+            globals.sort();
+        }
         // Below SPIR-V 1.4 the interface lists only Input and Output
         // variables; from 1.4 it lists every global the entry point uses
         // (SPIR-V 2.16.1, OpEntryPoint).
         let all_globals = self.version_at_least(1, 4);
         // A built-in's decoration needs its capability even when the entry
-        // point never reads the variable (an unused `SV_SampleIndex`
-        // parameter is still a `BuiltIn SampleId` variable in the module).
+        // point never reads the variable (`-fspv-preserve-interface` keeps
+        // an unused `SV_SampleIndex` parameter as a `BuiltIn SampleId`
+        // variable).
         let ir = self.ir;
-        for (_, global) in ir.globals.iter() {
+        for (h, global) in ir.globals.iter() {
+            if self.global_ids[h.index()].is_none() {
+                continue;
+            }
             if let Some(ir::Binding::BuiltIn(b)) = global.io {
                 self.builtin_capabilities(b, ep.stage, global.space);
             }
@@ -377,11 +398,11 @@ impl Writer<'_> {
         for &g in &globals {
             let global = &self.ir.globals[g];
             let io = matches!(global.space, AddressSpace::Input | AddressSpace::Output);
+            let id = self.global_id(g)?;
             if io || all_globals {
-                interface.push(self.global_ids[g.index()]);
+                interface.push(id);
             }
             if ep.stage == Stage::Pixel {
-                let id = self.global_ids[g.index()];
                 // Per-vertex inputs are not interpolated at all: no `Flat`
                 // (as GLSL's `pervertexEXT` takes no interpolation qualifier).
                 let per_vertex = self
@@ -485,8 +506,9 @@ impl Writer<'_> {
             self.capability(Capability::GeometryStreams);
             for (n, outs) in ep.streams.iter().enumerate() {
                 for &g in outs {
-                    let id = self.global_ids[g.index()];
-                    self.decorate(id, Decoration::Stream, &[n as u32]);
+                    if let Some(id) = self.global_ids[g.index()] {
+                        self.decorate(id, Decoration::Stream, &[n as u32]);
+                    }
                 }
             }
         }

@@ -71,6 +71,11 @@ pub struct Options {
     /// `-fspv-extension=SPV_NV_ray_tracing` (without SPV_KHR_ray_tracing):
     /// NVIDIA's ray tracing extension instead of the Khronos one.
     pub nv_ray_tracing: bool,
+    /// Globals to declare although no entry point uses them
+    /// (`-fspv-preserve-bindings`, `-fspv-preserve-interface`); the rest
+    /// of the unused ones are left out, as DXC leaves them out
+    /// ([`ir::Module::declared_globals`]).
+    pub keep_unused: ir::KeepUnused,
 }
 
 /// Writes `module` as SPIR-V words.

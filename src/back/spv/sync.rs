@@ -203,6 +203,73 @@ impl FunctionWriter<'_, '_> {
         self.w.extension("SPV_NV_shader_subgroup_partitioned", None);
     }
 
+    /// SPV_NV_shader_subgroup_partitioned: `WaveMatch` of `v`, and the
+    /// `WaveMultiPrefix*` operations of `v` within partition `mask`.
+    fn write_partitioned(
+        &mut self,
+        op: SubgroupOperation,
+        first: Handle<Expression>,
+        v: Word,
+        mask: Word,
+        rt: Word,
+    ) -> BackResult<Word> {
+        use SubgroupOperation as S;
+        let scope = self.scope(Scope::Subgroup);
+        Ok(match op {
+            S::Match => {
+                self.partitioned();
+                self.emit_value(Op::GroupNonUniformPartitionNV, rt, vec![Operand::IdRef(v)])?
+            }
+            S::MultiPrefixSum
+            | S::MultiPrefixProduct
+            | S::MultiPrefixBitAnd
+            | S::MultiPrefixBitOr
+            | S::MultiPrefixBitXor => {
+                self.partitioned();
+                let Some(scalar) = self.shape(first)?.scalar() else {
+                    return Err(internal("wave arithmetic on a non-numeric value"));
+                };
+                let o = group_arithmetic(op, scalar.kind)?;
+                self.emit_value(
+                    o,
+                    rt,
+                    vec![
+                        Operand::IdScope(scope),
+                        Operand::GroupOperation(GroupOperation::PartitionedExclusiveScanNV),
+                        Operand::IdRef(v),
+                        Operand::IdRef(mask),
+                    ],
+                )?
+            }
+            S::MultiPrefixCountBits => {
+                // The ballot within the partition, counted below this lane.
+                self.w.capability(Capability::GroupNonUniformBallot);
+                let p = v;
+                let uvec4 = self.w.vector_type(Scalar::U32, 4);
+                let ballot = self.emit_value(
+                    Op::GroupNonUniformBallot,
+                    uvec4,
+                    vec![Operand::IdScope(scope), Operand::IdRef(p)],
+                )?;
+                let within = self.emit_value(
+                    Op::BitwiseAnd,
+                    uvec4,
+                    vec![Operand::IdRef(ballot), Operand::IdRef(mask)],
+                )?;
+                self.emit_value(
+                    Op::GroupNonUniformBallotBitCount,
+                    rt,
+                    vec![
+                        Operand::IdScope(scope),
+                        Operand::GroupOperation(GroupOperation::ExclusiveScan),
+                        Operand::IdRef(within),
+                    ],
+                )?
+            }
+            _ => return Err(internal(format!("{op:?} is not a partitioned operation"))),
+        })
+    }
+
     pub fn write_subgroup(
         &mut self,
         op: SubgroupOperation,
@@ -431,57 +498,16 @@ impl FunctionWriter<'_, '_> {
                     ],
                 )?
             }
-            S::Match => {
-                self.partitioned();
-                let v = arg(self, 0)?;
-                self.emit_value(Op::GroupNonUniformPartitionNV, rt, vec![Operand::IdRef(v)])?
-            }
-            S::MultiPrefixSum
+            S::Match
+            | S::MultiPrefixSum
             | S::MultiPrefixProduct
             | S::MultiPrefixBitAnd
             | S::MultiPrefixBitOr
-            | S::MultiPrefixBitXor => {
-                self.partitioned();
-                let (v, mask) = (arg(self, 0)?, arg(self, 1)?);
-                let Some(scalar) = self.shape(args[0])?.scalar() else {
-                    return Err(internal("wave arithmetic on a non-numeric value"));
-                };
-                let o = group_arithmetic(op, scalar.kind)?;
-                self.emit_value(
-                    o,
-                    rt,
-                    vec![
-                        Operand::IdScope(scope),
-                        Operand::GroupOperation(GroupOperation::PartitionedExclusiveScanNV),
-                        Operand::IdRef(v),
-                        Operand::IdRef(mask),
-                    ],
-                )?
-            }
-            S::MultiPrefixCountBits => {
-                // The ballot within the partition, counted below this lane.
-                self.w.capability(Capability::GroupNonUniformBallot);
-                let (p, mask) = (arg(self, 0)?, arg(self, 1)?);
-                let uvec4 = self.w.vector_type(Scalar::U32, 4);
-                let ballot = self.emit_value(
-                    Op::GroupNonUniformBallot,
-                    uvec4,
-                    vec![Operand::IdScope(scope), Operand::IdRef(p)],
-                )?;
-                let within = self.emit_value(
-                    Op::BitwiseAnd,
-                    uvec4,
-                    vec![Operand::IdRef(ballot), Operand::IdRef(mask)],
-                )?;
-                self.emit_value(
-                    Op::GroupNonUniformBallotBitCount,
-                    rt,
-                    vec![
-                        Operand::IdScope(scope),
-                        Operand::GroupOperation(GroupOperation::ExclusiveScan),
-                        Operand::IdRef(within),
-                    ],
-                )?
+            | S::MultiPrefixBitXor
+            | S::MultiPrefixCountBits => {
+                let v = arg(self, 0)?;
+                let mask = if op == S::Match { v } else { arg(self, 1)? };
+                self.write_partitioned(op, args[0], v, mask, rt)?
             }
             S::IsHelperLane | S::ReadClock { .. } => {
                 return Err(internal(format!("{op:?} is written above")));

@@ -617,19 +617,9 @@ impl<'a> Writer<'a> {
             }
             ir::ImageClass::Sampled => spirv::ImageFormat::Unknown,
         };
-        match (sampled_scalar.kind, sampled_scalar.width) {
-            (ScalarKind::Float | ScalarKind::Sint | ScalarKind::Uint, 4) => {}
-            (ScalarKind::Sint | ScalarKind::Uint, 8) => {
-                self.capability(Capability::Int64ImageEXT);
-                self.extension("SPV_EXT_shader_image_int64", None);
-            }
-            _ => {
-                return Err(unsupported(format!(
-                    "images of {}-bit {:?} texels",
-                    sampled_scalar.width * 8,
-                    sampled_scalar.kind
-                )));
-            }
+        if texel_type(sampled_scalar)? == TexelType::Int64 {
+            self.capability(Capability::Int64ImageEXT);
+            self.extension("SPV_EXT_shader_image_int64", None);
         }
         let sampled_type = self.scalar_type(sampled_scalar);
         // Subpass inputs are read without a sampler: Sampled = 2.
@@ -646,5 +636,29 @@ impl<'a> Writer<'a> {
             sampled,
             format,
         }))
+    }
+}
+
+/// What an image's texel scalar needs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum TexelType {
+    /// A 32-bit float or integer: core.
+    Core,
+    /// A 64-bit integer: SPV_EXT_shader_image_int64.
+    Int64,
+}
+
+/// The texel types Vulkan images have; anything else (16-bit floats, as
+/// DXC says for Vulkan) is refused, even on a resource the module leaves
+/// out for being unused.
+pub(super) fn texel_type(scalar: ir::Scalar) -> BackResult<TexelType> {
+    match (scalar.kind, scalar.width) {
+        (ScalarKind::Float | ScalarKind::Sint | ScalarKind::Uint, 4) => Ok(TexelType::Core),
+        (ScalarKind::Sint | ScalarKind::Uint, 8) => Ok(TexelType::Int64),
+        _ => Err(unsupported(format!(
+            "images of {}-bit {:?} texels",
+            scalar.width * 8,
+            scalar.kind
+        ))),
     }
 }

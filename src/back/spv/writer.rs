@@ -44,8 +44,9 @@ pub(super) struct Writer<'a> {
     pub functions: Vec<dr::Function>,
     pub types: TypeCache,
     pub constants: ConstCache,
-    /// The `OpVariable` of each IR global.
-    pub global_ids: Vec<Word>,
+    /// The `OpVariable` of each IR global the module declares
+    /// ([`ir::Module::declared_globals`]); `None` for one left out.
+    pub global_ids: Vec<Option<Word>>,
     /// The `OpFunction` id of each IR function reachable from an entry point.
     pub function_ids: Vec<Option<Word>>,
     pub function_uses: Vec<FunctionUses>,
@@ -224,23 +225,46 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Declares every global in the IR's order, except that with
-    /// `-fspv-reflect` a buffer's counter comes just before the buffer:
-    /// `OpDecorateId BUFFER CounterBuffer COUNTER` needs its id operand
-    /// declared before its target (newer spirv-val checks this).
+    /// Declares the globals the entry points use (and those the options
+    /// keep; [`ir::Module::declared_globals`]) in the IR's order, except
+    /// that with `-fspv-reflect` a buffer's counter comes just before the
+    /// buffer: `OpDecorateId BUFFER CounterBuffer COUNTER` needs its id
+    /// operand declared before its target (newer spirv-val checks this).
     fn write_globals(&mut self) -> BackResult<()> {
         let ir = self.ir;
+        let declared = ir.declared_globals(self.options.keep_unused);
         let mut ids: Vec<Option<Word>> = vec![None; ir.globals.len()];
         for (handle, global) in ir.globals.iter() {
             let first = global.counter.filter(|_| self.options.spv_reflect);
             for h in first.into_iter().chain([handle]) {
-                if ids[h.index()].is_none() {
+                if declared[h.index()] && ids[h.index()].is_none() {
                     ids[h.index()] = Some(self.write_global(h, &ir.globals[h])?);
                 }
             }
+            // What cannot be declared is an error whether used or not.
+            if !declared[handle.index()] {
+                let get = |h: Handle<ir::Type>| (h.index() < ir.types.len()).then(|| &ir.types[h]);
+                let mut ty = get(global.ty);
+                while let Some(ir::TypeInner::Array { base, .. }) = ty.map(|t| &t.inner) {
+                    ty = get(*base);
+                }
+                if let Some(ir::TypeInner::Image { sampled, .. }) = ty.map(|t| &t.inner) {
+                    super::types::texel_type(*sampled)?;
+                }
+            }
         }
-        self.global_ids = ids.into_iter().flatten().collect();
+        self.global_ids = ids;
         Ok(())
+    }
+
+    /// The `OpVariable` of a global that code of the module names (so
+    /// that it is declared).
+    pub fn global_id(&self, g: Handle<ir::GlobalVariable>) -> BackResult<Word> {
+        self.global_ids
+            .get(g.index())
+            .copied()
+            .flatten()
+            .ok_or_else(|| internal(format!("global {g:?} is used but was not declared")))
     }
 
     /// Writes the whole module.

@@ -280,7 +280,7 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.preserve_bindings = true;
             Ok(())
         }),
-        "Keep unused resource declarations: not supported yet",
+        "Keep the resources no entry point uses (left out by default, as in DXC)",
     ),
     dxc(
         &["-fspv-preserve-interface"],
@@ -291,7 +291,7 @@ pub(super) const SPIRV: &[Opt] = &[
             p.cl.options.preserve_interface = true;
             Ok(())
         }),
-        "Keep unused stage inputs and outputs: not supported yet",
+        "Keep the stage inputs and outputs no entry point uses (left out by default, as in DXC)",
     ),
     dxc(
         &["-fspv-flatten-resource-arrays"],

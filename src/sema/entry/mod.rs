@@ -417,9 +417,33 @@ impl<'a> Sema<'a> {
             .iter()
             .map(|s| s.outputs.clone())
             .collect();
+        let execution_modes = self.entry_execution_modes(id, stage_setup.modes, io.depth_mode);
+        self.module.entry_points.push(ir::EntryPoint {
+            name: entry_name,
+            stage: self.stage,
+            function: wrapper,
+            workgroup_size: wg,
+            node,
+            execution_modes,
+            patch_constant_function,
+            streams,
+        });
+    }
+}
+
+impl<'a> Sema<'a> {
+    /// The entry point's execution modes: its attributes', the stage's,
+    /// the conservative depth mode, maximal reconvergence and the
+    /// user's `[[vk::spvexecutionmode]]`s.
+    fn entry_execution_modes(
+        &mut self,
+        id: FuncDeclId,
+        stage_modes: Vec<(spirv::ExecutionMode, Vec<u32>)>,
+        depth_mode: Option<spirv::ExecutionMode>,
+    ) -> Vec<(spirv::ExecutionMode, Vec<u32>)> {
         let mut execution_modes = self.entry_attribute_modes(id);
-        execution_modes.extend(stage_setup.modes);
-        execution_modes.extend(io.depth_mode.map(|m| (m, Vec::new())));
+        execution_modes.extend(stage_modes);
+        execution_modes.extend(depth_mode.map(|m| (m, Vec::new())));
         let maximal = spirv::ExecutionMode::MaximallyReconvergesKHR;
         if self.opts.maximal_reconvergence && !execution_modes.iter().any(|(m, _)| *m == maximal) {
             execution_modes.push((maximal, Vec::new()));
@@ -435,20 +459,9 @@ impl<'a> Sema<'a> {
             // DXC decorates the stage output the result becomes.
             self.unsupported("`vk::ext_decorate*` on the entry function", a.span);
         }
-        self.module.entry_points.push(ir::EntryPoint {
-            name: entry_name,
-            stage: self.stage,
-            function: wrapper,
-            workgroup_size: wg,
-            node,
-            execution_modes,
-            patch_constant_function,
-            streams,
-        });
+        execution_modes
     }
-}
 
-impl<'a> Sema<'a> {
     /// Execution modes the entry point's attributes ask for (pixel shaders
     /// only), with the capabilities and extensions each needs.
     fn entry_attribute_modes(&mut self, id: FuncDeclId) -> Vec<(spirv::ExecutionMode, Vec<u32>)> {

@@ -359,31 +359,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
                 _ => self.res_error(kind, method),
             },
-            ResKind::TexelBuffer { rw } => match m {
-                "Load" => {
-                    let Some(image) = self.value(&obj) else {
-                        return Val::error();
-                    };
-                    let Some(a) = args.first() else {
-                        return self.wrong_args("Load", span);
-                    };
-                    let Some(i) = self.arg_as(a, types::INT) else {
-                        return Val::error();
-                    };
-                    if args.len() > 2 {
-                        return self.wrong_args("Load", span);
-                    }
-                    let status = args.get(1);
-                    if let Some(st) = status
-                        && !self.status_arg_ok(st)
-                    {
-                        return Val::error();
-                    }
-                    let _ = rw;
-                    let v4 = self.image_load(image, i, None, None, None, elem_ty, status);
-                    let h = self.texel_element(v4, elem_ty);
-                    Val::expr(elem_ty, h)
-                }
+            ResKind::TexelBuffer { .. } => match m {
+                "Load" => self.texel_buffer_load(obj, elem_ty, &args, span),
                 "GetDimensions" => self.texture_dims(obj, kind, args, span),
                 _ => self.res_error(kind, method),
             },
@@ -392,5 +369,30 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             _ => self.res_error(kind, method),
         }
+    }
+
+    /// `Buffer<T>.Load(index[, status])`, `RWBuffer<T>.Load(…)`.
+    fn texel_buffer_load(&mut self, obj: Val, elem_ty: TyId, args: &[Arg], span: Span) -> Val {
+        let Some(image) = self.value(&obj) else {
+            return Val::error();
+        };
+        let Some(a) = args.first() else {
+            return self.wrong_args("Load", span);
+        };
+        let Some(i) = self.arg_as(a, types::INT) else {
+            return Val::error();
+        };
+        if args.len() > 2 {
+            return self.wrong_args("Load", span);
+        }
+        let status = args.get(1);
+        if let Some(st) = status
+            && !self.status_arg_ok(st)
+        {
+            return Val::error();
+        }
+        let v4 = self.image_load(image, i, None, None, None, elem_ty, status);
+        let h = self.texel_element(v4, elem_ty);
+        Val::expr(elem_ty, h)
     }
 }

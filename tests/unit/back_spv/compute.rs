@@ -120,8 +120,16 @@ fn read_only_buffers_are_non_writable() {
         user_type: None,
     });
     let _ = g;
+    // No code reads it: `-fspv-preserve-bindings` keeps it in the module.
     for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
-        let w = write_valid(&m, env);
+        let opts = spv::Options {
+            keep_unused: ir::KeepUnused {
+                bindings: true,
+                interface: false,
+            },
+            ..options(env)
+        };
+        let w = write_valid_with(&m, &opts, &[]);
         w.assert_text("NonWritable");
         assert_eq!(
             w.text.matches("NonWritable").count(),

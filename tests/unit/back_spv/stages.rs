@@ -459,6 +459,11 @@ fn broken_ir_is_an_internal_error() {
     let mut mb = ModuleBuilder { m };
     let p = mb.global("p", AddressSpace::Private, arr2);
     mb.m.globals[p].init = Some(c);
+    // The entry point names it, so that the module declares it.
+    let entry = mb.m.entry_points[0].function;
+    mb.m.functions[entry]
+        .expressions
+        .append(Expression::GlobalVariable(p));
     let err = spv::write(&mb.m, &options(TargetEnv::Vulkan1_0)).expect_err("broken");
     assert_eq!(err.code, crate::diag::codes::INTERNAL);
     assert!(

@@ -10,7 +10,9 @@ use crate::ir::{
 };
 use crate::options::{LayoutRule, Options, Stage, TargetEnv};
 use crate::reflect::{ArrayDim, Reflection, ResourceKind, reflect};
-use crate::tests::back_spv::{FunctionBuilder, ModuleBuilder, member, options, write_valid};
+use crate::tests::back_spv::{
+    FunctionBuilder, ModuleBuilder, Written, member, options, write_valid, write_valid_with,
+};
 
 fn column_major(stride: u32) -> Option<MatrixLayout> {
     Some(MatrixLayout {
@@ -34,8 +36,11 @@ fn column_major(stride: u32) -> Option<MatrixLayout> {
 /// groupshared float tmp[64];
 /// [numthreads(8, 8, 1)] void main() {
 ///     particles[particles.IncrementCounter()].life = scale;
+///     particles[…].life = pc.count;
 /// }
 /// ```
+/// Compiled with `-fspv-preserve-bindings` ([`compute_options`]), so that
+/// the resources `main` does not use are declared too.
 fn compute_module() -> ir::Module {
     let mut mb = ModuleBuilder::new();
     let f32_ty = mb.f32();
@@ -148,7 +153,7 @@ fn compute_module() -> ir::Module {
             size: 4,
         },
     );
-    mb.global("pc", AddressSpace::PushConstant, pc_ty);
+    let pc = mb.global("pc", AddressSpace::PushConstant, pc_ty);
     let tmp_ty = mb.ty(TypeInner::Array {
         base: f32_ty,
         size: ir::ArraySize::Constant(64),
@@ -169,6 +174,8 @@ fn compute_module() -> ir::Module {
     let sf_ptr = mb.ptr(f32_ty, storage);
     let counter_ptr = mb.ptr(counter_ty, storage);
     let int_ptr = mb.ptr(i32_ty, storage);
+    let pc_ptr = mb.ptr(pc_ty, AddressSpace::PushConstant);
+    let pc_u32_ptr = mb.ptr(u32_ty, AddressSpace::PushConstant);
 
     let mut f = FunctionBuilder::new("main");
     let gcb = f.global(cb, cb_ptr);
@@ -190,6 +197,20 @@ fn compute_module() -> ir::Module {
     let p = f.access(arr, slot, p_ptr);
     let life = f.index(p, 1, sf_ptr);
     f.store(life, scale);
+    let gpc = f.global(pc, pc_ptr);
+    let count = f.index(gpc, 0, pc_u32_ptr);
+    let count = f.load(count, u32_ty);
+    let lp = f.index(p, 1, sf_ptr);
+    let count = f.emit(
+        Expression::As {
+            expr: count,
+            kind: ir::ScalarKind::Float,
+            convert: Some(4),
+            precise: false,
+        },
+        f32_ty,
+    );
+    f.store(lp, count);
     let main = mb.add_function(f);
     mb.entry("main", Stage::Compute, main, [8, 8, 1]);
     mb.m
@@ -199,12 +220,23 @@ fn compute_options() -> Options {
     Options {
         profile: crate::options::Profile::parse("cs_6_0"),
         reflect: true,
+        preserve_bindings: true,
         ..Options::default()
     }
 }
 
+/// Writes `m` as `o` asks (its target and what it keeps unused), and
+/// validates it.
+fn write_for(m: &ir::Module, o: &Options) -> Written {
+    let spv_options = crate::back::spv::Options {
+        keep_unused: o.writer_options().keep_unused,
+        ..options(o.target_env)
+    };
+    write_valid_with(m, &spv_options, &[])
+}
+
 fn reflect_valid(m: &ir::Module, o: &Options) -> Reflection {
-    let w = write_valid(m, o.target_env);
+    let w = write_for(m, o);
     reflect(m, &o.reflect_options(), &w.words)
 }
 
@@ -318,7 +350,10 @@ fn resources_are_classified_and_sorted() {
         .filter(|r| r.used)
         .filter_map(|r| r.name.as_deref())
         .collect();
-    assert_eq!(used, vec!["Params", "particles", "counter.var.particles"]);
+    assert_eq!(
+        used,
+        vec!["Params", "particles", "counter.var.particles", "pc"]
+    );
 
     let pc = r.resource("pc").unwrap();
     let block = pc.block.as_ref().unwrap();
@@ -402,11 +437,51 @@ fn structured_buffer_element_layout() {
     assert_eq!((mm.stride, mm.major.as_str()), (8, "row_major"));
 }
 
+/// Without `-fspv-preserve-bindings` the module declares, and reflection
+/// lists, only what `main` uses (as DXC leaves the rest out).
+#[test]
+fn unused_resources_are_left_out_unless_preserved() {
+    let o = Options {
+        preserve_bindings: false,
+        ..compute_options()
+    };
+    let m = compute_module();
+    let w = write_for(&m, &o);
+    let r = reflect(&m, &o.reflect_options(), &w.words);
+    let listed: Vec<&str> = r
+        .resources
+        .iter()
+        .filter_map(|r| r.name.as_deref())
+        .collect();
+    assert_eq!(
+        listed,
+        vec!["Params", "particles", "counter.var.particles", "pc"]
+    );
+    assert!(r.resources.iter().all(|r| r.used));
+    for unused in ["result", "lut", "textures", "shadow", "tmp"] {
+        assert!(
+            !w.text.contains(&format!("\"{unused}\"")),
+            "{unused} declared:\n{}",
+            w.text
+        );
+    }
+    assert!(
+        !r.capabilities.iter().any(|c| c == "RuntimeDescriptorArray"),
+        "{:?}",
+        r.capabilities
+    );
+    // The preserving compile declares them all.
+    let kept = write_for(&m, &compute_options());
+    for name in ["result", "lut", "textures", "shadow"] {
+        assert!(kept.text.contains(&format!("\"{name}\"")), "{}", kept.text);
+    }
+}
+
 #[test]
 fn json_is_deterministic_and_round_trips() {
     let o = compute_options();
     let m = compute_module();
-    let words = write_valid(&m, o.target_env).words;
+    let words = write_for(&m, &o).words;
     let a = reflect(&m, &o.reflect_options(), &words).to_json();
     let b = reflect(&m, &o.reflect_options(), &words).to_json();
     assert_eq!(a, b);
@@ -434,7 +509,7 @@ fn target_env_and_layout_rule_are_reported() {
         ..compute_options()
     };
     let m = compute_module();
-    let w = write_valid(&m, o.target_env);
+    let w = write_for(&m, &o);
     let r = reflect(&m, &o.reflect_options(), &w.words);
     assert_eq!(r.target_env, "vulkan1.2");
     assert_eq!(r.spirv_version, "1.5");

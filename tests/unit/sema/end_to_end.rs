@@ -242,12 +242,29 @@ fn stage_asm(profile: &str, src: &str) -> String {
 }
 
 #[test]
-fn unused_builtin_parameter_still_declares_its_capability() {
-    // The variable is decorated `BuiltIn SampleId` though nothing reads it.
-    let asm = pixel_asm(
-        "float4 main(uint sample : SV_SampleIndex, float4 tint : COLOR) : SV_Target { return tint * 0.5; }",
-    );
+fn unused_builtin_parameter_is_left_out_unless_the_interface_is_preserved() {
+    let src = "float4 main(uint sample : SV_SampleIndex, float4 tint : COLOR) : SV_Target { return tint * 0.5; }";
+    // As DXC: nothing reads it, so no variable and no capability.
+    let asm = pixel_asm(src);
+    assert!(!asm.contains("BuiltIn SampleId"), "{asm}");
+    assert!(!asm.contains("OpCapability SampleRateShading"), "{asm}");
+    // `-fspv-preserve-interface`: the variable is decorated `BuiltIn
+    // SampleId` though nothing reads it, in the entry point's interface,
+    // with its capability.
+    let mut o = common::options_for("ps_6_0");
+    o.entry = "main".into();
+    o.preserve_interface = true;
+    let (loader, path) = common::single_file(src);
+    let c = crate::compile(&path, &loader, &o);
+    let a = c.artifact.expect("compiles");
+    common::spirv_val(&a.spirv, "vulkan1.0").unwrap();
+    let asm = common::spirv_dis(&a.spirv);
     assert!(asm.contains("OpCapability SampleRateShading"), "{asm}");
+    assert!(
+        asm.contains("OpEntryPoint Fragment %main \"main\" %gl_SampleID %in_var_COLOR"),
+        "{asm}"
+    );
+    assert!(asm.contains("OpDecorate %gl_SampleID Flat"), "{asm}");
 }
 
 #[test]

@@ -22,6 +22,7 @@ mod stages;
 mod storage;
 mod sysvals;
 mod templates;
+mod unused;
 
 pub fn options() -> Options {
     common::options_for("cs_6_0")

@@ -373,7 +373,7 @@ fn domain_shader_reads_tess_coord_patch_constants_and_factors() {
                [domain(\"quad\")]\n\
                float4 main(Patch p, float2 uv : SV_DomainLocation, const OutputPatch<CP, 4> cp, uint id : SV_PrimitiveID) : SV_Position {\n\
                  float3 a = lerp(cp[0].pos, cp[1].pos, uv.x);\n\
-                 return float4(a + p.center, p.edges[3] + p.inside[1] + id);\n\
+                 return float4(a + p.center, p.edges[3] + p.inside[1] + id + cp[2].uv.y);\n\
                }";
     let a = asm("ds_6_0", src);
     has_all(

@@ -299,7 +299,7 @@ impl<'a> Writer<'a> {
             else {
                 continue;
             };
-            let Some(&variable) = self.global_ids.get(h.index()) else {
+            let Some(&Some(variable)) = self.global_ids.get(h.index()) else {
                 continue;
             };
             let Some(ty) = self.debug_type(g.ty) else {
