@@ -662,7 +662,7 @@ mod tests {
                 .contains("which the builder chooses")
         );
         assert!(
-            b(&["-fspv-flatten-resource-arrays"])
+            b(&["-fspv-use-vulkan-memory-model"])
                 .unwrap_err()
                 .contains("E0004")
         );

@@ -314,7 +314,7 @@ fn recognised_but_unsupported_options_are_e0004() {
 fn options_from_args_keeps_the_options_and_the_errors() {
     let o = Options::from_args(["-T", "cs_6_6", "-fvk-use-scalar-layout", "x.hlsl"]).unwrap();
     assert_eq!(o.layout, LayoutRule::Scalar);
-    let e = Options::from_args(["-T", "cs_6_0", "-fbogus", "-fspv-flatten-resource-arrays"])
+    let e = Options::from_args(["-T", "cs_6_0", "-fbogus", "-fspv-use-vulkan-memory-model"])
         .unwrap_err();
     let codes: Vec<_> = e.iter().map(|d| d.code).collect();
     assert_eq!(codes, [codes::BAD_OPTION, codes::UNSUPPORTED]);

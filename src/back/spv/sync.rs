@@ -270,12 +270,13 @@ impl FunctionWriter<'_, '_> {
         })
     }
 
-    pub fn write_subgroup(
+    /// `IsHelperLane` and `ReadClock`, which need no GroupNonUniform:
+    /// written, true; any other operation, false.
+    fn write_lane_state(
         &mut self,
         op: SubgroupOperation,
-        args: &[Handle<Expression>],
         result: Handle<Expression>,
-    ) -> BackResult<()> {
+    ) -> BackResult<bool> {
         use SubgroupOperation as S;
         if op == S::IsHelperLane {
             self.w.capability(Capability::DemoteToHelperInvocation);
@@ -284,7 +285,8 @@ impl FunctionWriter<'_, '_> {
             let result_ty = self.expr_type(result)?;
             let rt = self.w.type_id(result_ty)?;
             let id = self.emit_value(Op::IsHelperInvocationEXT, rt, vec![])?;
-            return self.set_result(result, id);
+            self.set_result(result, id)?;
+            return Ok(true);
         }
         if let S::ReadClock { device } = op {
             // SPV_KHR_shader_clock: a 64-bit clock, no SPIR-V 1.3 needed.
@@ -297,7 +299,43 @@ impl FunctionWriter<'_, '_> {
                 Scope::Subgroup
             });
             let id = self.emit_value(Op::ReadClockKHR, rt, vec![Operand::IdScope(scope)])?;
-            return self.set_result(result, id);
+            self.set_result(result, id)?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// `QuadReadAcrossX/Y/Diagonal` of `v`.
+    fn quad_swap(&mut self, op: SubgroupOperation, v: Word, rt: Word) -> BackResult<Word> {
+        use SubgroupOperation as S;
+        let scope = self.scope(Scope::Subgroup);
+        self.w.capability(Capability::GroupNonUniformQuad);
+        let direction = match op {
+            S::QuadReadAcrossX => 0,
+            S::QuadReadAcrossY => 1,
+            _ => 2,
+        };
+        let d = self.w.const_u32(direction);
+        self.emit_value(
+            Op::GroupNonUniformQuadSwap,
+            rt,
+            vec![
+                Operand::IdScope(scope),
+                Operand::IdRef(v),
+                Operand::IdRef(d),
+            ],
+        )
+    }
+
+    pub fn write_subgroup(
+        &mut self,
+        op: SubgroupOperation,
+        args: &[Handle<Expression>],
+        result: Handle<Expression>,
+    ) -> BackResult<()> {
+        use SubgroupOperation as S;
+        if self.write_lane_state(op, result)? {
+            return Ok(());
         }
         if !self.w.version_at_least(1, 3) {
             return Err(needs_newer_target(
@@ -480,23 +518,8 @@ impl FunctionWriter<'_, '_> {
                 )?
             }
             S::QuadReadAcrossX | S::QuadReadAcrossY | S::QuadReadAcrossDiagonal => {
-                self.w.capability(Capability::GroupNonUniformQuad);
                 let v = arg(self, 0)?;
-                let direction = match op {
-                    S::QuadReadAcrossX => 0,
-                    S::QuadReadAcrossY => 1,
-                    _ => 2,
-                };
-                let d = self.w.const_u32(direction);
-                self.emit_value(
-                    Op::GroupNonUniformQuadSwap,
-                    rt,
-                    vec![
-                        Operand::IdScope(scope),
-                        Operand::IdRef(v),
-                        Operand::IdRef(d),
-                    ],
-                )?
+                self.quad_swap(op, v, rt)?
             }
             S::Match
             | S::MultiPrefixSum
