@@ -224,7 +224,6 @@ impl FunctionWriter<'_, '_> {
     }
 
     /// One binary instruction on scalars or equally sized vectors.
-    #[allow(clippy::too_many_arguments)]
     fn binary_simple(
         &mut self,
         op: BinaryOperator,

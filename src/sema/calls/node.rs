@@ -186,7 +186,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// `obj.method(args)` on a work graph object.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sema) fn node_method(
         &mut self,
         obj: Val,

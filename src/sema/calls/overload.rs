@@ -16,7 +16,6 @@ use crate::sema::{Dir, Sig, TArg};
 use crate::span::Span;
 
 impl<'s, 'a> FnCtx<'s, 'a> {
-    #[allow(clippy::too_many_arguments)]
     pub fn call_candidates(
         &mut self,
         cands: &[(FuncDeclId, u32)],

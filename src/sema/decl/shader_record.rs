@@ -68,7 +68,6 @@ impl<'a> Sema<'a> {
     /// A block variable without a descriptor (push constants, a shader
     /// record): `elem` laid out by `rule` as block type `block_name`, in
     /// `space`, read-only as a cbuffer is.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sema) fn declare_block_var(
         &mut self,
         d: &'a ast::Declarator,

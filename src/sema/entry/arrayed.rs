@@ -64,7 +64,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// vertices: made on first use, shared by later uses of the same
     /// semantic (a hull shader's main function and its patch-constant
     /// function read the same input patch).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn vertex_io(
         &mut self,
         io: &mut Io,
@@ -285,7 +284,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// The location of a user-semantic stage variable: fixed by
     /// `[[vk::location]]`, by the stage's sorted assignment (hull outputs
     /// and domain inputs), or the next free one.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn user_location(
         &mut self,
         io: &mut Io,

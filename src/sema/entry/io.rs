@@ -85,7 +85,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// Builds the value of an entry input of type `ty` from stage inputs.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn stage_input(
         &mut self,
         io: &mut Io,
@@ -452,7 +451,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Stores an entry result (or out parameter) of type `ty` to stage
     /// outputs. `modes` are the interpolation modifiers of the parameter
     /// (struct members' own ones take precedence).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn stage_output(
         &mut self,
         io: &mut Io,

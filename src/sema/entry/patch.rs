@@ -289,7 +289,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// The hull shader's wrapper after the call of its main function: the
     /// control point's outputs, the barrier, and the patch-constant
     /// function on invocation 0.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn hull_tail(
         &mut self,
         io: &mut Io,

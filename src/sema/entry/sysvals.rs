@@ -258,7 +258,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Loads stage input `sem` when it is one of this module's system
     /// values (or a clip or cull distance read by a pixel shader):
     /// `Some(value)`, `Some(None)` after an error, `None` when it is not.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn stage_sysval_input(
         &mut self,
         io: &mut Io,
@@ -313,7 +312,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// Stores stage output `sem` when it is one of this module's system
     /// values: `true` when it was (stored, or an error reported).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn stage_sysval_output(
         &mut self,
         io: &mut Io,

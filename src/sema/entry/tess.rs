@@ -442,7 +442,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// Stores a patch-constant function's tessellation factor (its first
     /// values of the built-in array).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn store_tess_factor(
         &mut self,
         io: &mut Io,

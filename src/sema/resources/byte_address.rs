@@ -118,7 +118,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.u32_op(ir::BinaryOperator::Add, addr, o)
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sema) fn byte_address_method(
         &mut self,
         obj: Val,

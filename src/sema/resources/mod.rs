@@ -157,7 +157,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// Methods of resource objects.
-    #[allow(clippy::too_many_arguments)]
     pub fn resource_method(
         &mut self,
         obj: Val,

@@ -92,7 +92,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// A `Sample*` or `Gather*` method of a texture; every early error is
     /// an `Err` holding the error value.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sema) fn sample(
         &mut self,
         obj: Val,
@@ -549,7 +548,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.compose(t, parts)
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sema) fn image_load(
         &mut self,
         image: ir::Handle<ir::Expression>,

@@ -92,7 +92,6 @@ impl Runner {
 }
 
 impl Scope<'_> {
-    #[allow(clippy::too_many_arguments)]
     unsafe fn run(
         &mut self,
         spirv: &[u32],

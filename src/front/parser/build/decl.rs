@@ -132,7 +132,6 @@ impl ParseCtx<'_> {
 
     // ---- declarations -----------------------------------------------------
 
-    #[allow(clippy::too_many_arguments)]
     pub fn declarator(
         &self,
         qualifier: Option<ast::Path>,
@@ -353,7 +352,6 @@ impl ParseCtx<'_> {
     }
 
     /// `cbuffer`/`tbuffer`: structs defined inside are declared before it.
-    #[allow(clippy::too_many_arguments)]
     pub fn cbuffer(
         &self,
         attrs: Vec<ast::Attribute>,
@@ -492,7 +490,6 @@ impl ParseCtx<'_> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub fn param(
         &self,
         attrs: Vec<ast::Attribute>,
