@@ -16,6 +16,7 @@
 //! - `interface.rs`: entry points, built-ins, locations and bindings;
 //! - `mesh.rs`: mesh and amplification shaders (SPV_EXT/NV_mesh_shader);
 //! - `node.rs`: work graph nodes (SPV_AMDX_shader_enqueue);
+//! - `device_address.rs`: device pointers (SPV_KHR_physical_storage_buffer);
 //! - `debug/`: source-level debug information (NonSemantic.Shader.DebugInfo.100).
 //!
 //! The output is deterministic: the same module and options give the same
@@ -24,6 +25,7 @@
 
 mod constant;
 mod debug;
+mod device_address;
 mod expr;
 mod function;
 mod image;

@@ -235,6 +235,18 @@ impl FunctionValidator<'_, '_> {
             E::NonUniform { value } => {
                 (self.inner(*value) != r).then(|| "must have its operand's type".into())
             }
+            E::AddressCast { value } => {
+                let is_address = |t: &TypeInner| match *t {
+                    TypeInner::Scalar(s) => s == Scalar::U64,
+                    TypeInner::Pointer { space, .. } => {
+                        matches!(space, crate::ir::AddressSpace::PhysicalStorage { .. })
+                    }
+                    _ => false,
+                };
+                (!is_address(self.inner(*value)) || !is_address(r)).then(|| {
+                    "address cast between types other than uint64_t and device pointers".into()
+                })
+            }
             E::ArrayLength { pointer, .. } => {
                 if !matches!(self.inner(*pointer), TypeInner::Pointer { .. }) {
                     bad("array length of a non-pointer")
