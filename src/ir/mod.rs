@@ -105,6 +105,14 @@ pub enum AddressSpace {
     /// Work graph records (SPV_AMDX_shader_enqueue `NodePayloadAMDX`): a
     /// node's input variable, and the payload arrays it allocates.
     NodePayload,
+    /// Memory reached through a 64-bit device address
+    /// (SPV_KHR_physical_storage_buffer `PhysicalStorageBuffer`): what
+    /// `vk::RawBufferLoad`/`vk::RawBufferStore` and `vk::BufferPointer`
+    /// point to. Only pointer types use it; no variable lives there.
+    /// `align` is the alignment in bytes the pointer is known to have; the
+    /// backend writes it as the `Aligned` operand of each load and store,
+    /// lowered by the offset of the member or element reached.
+    PhysicalStorage { align: u32 },
 }
 
 /// The storage classes of ray tracing interface variables (SPIR-V.rst,
@@ -602,6 +610,13 @@ pub enum Expression {
     /// makes the backend decorate the access chain and what is loaded
     /// through it `NonUniform` (Vulkan "Descriptor indexing").
     NonUniform {
+        value: Handle<Expression>,
+    },
+    /// Converts a `uint64_t` address to a `PhysicalStorage` pointer
+    /// (OpConvertUToPtr), such a pointer to its address (OpConvertPtrToU),
+    /// or one such pointer to another (OpBitcast; nothing when only the
+    /// alignment differs). The result type is the expression's type.
+    AddressCast {
         value: Handle<Expression>,
     },
     /// Number of elements of the runtime array that the pointer (to a

@@ -167,6 +167,7 @@ impl Expression {
             E::SparseTexelsResident { code } => f(*code),
             E::NonUniform { value } => f(*value),
             E::ArrayLength { pointer, .. } => f(*pointer),
+            E::AddressCast { value } => f(*value),
         }
     }
 
@@ -280,6 +281,7 @@ impl Expression {
             E::SparseTexelsResident { code } => m(code),
             E::NonUniform { value } => m(value),
             E::ArrayLength { pointer, .. } => m(pointer),
+            E::AddressCast { value } => m(value),
         }
     }
 }

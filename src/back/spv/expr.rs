@@ -344,6 +344,7 @@ impl FunctionWriter<'_, '_> {
                 self.mark_non_uniform(id);
                 id
             }
+            Expression::AddressCast { value } => self.write_address_cast(h, *value)?,
             Expression::ArrayLength { pointer, member } => {
                 let pv = self.pointer(*pointer)?;
                 let p = self.pointer_id(&pv)?;
@@ -355,7 +356,7 @@ impl FunctionWriter<'_, '_> {
                 )?
             }
         };
-        Ok(Value::Id(id))
+        self.device_pointer_value(id, ty)
     }
 
     fn write_compose(
@@ -426,6 +427,7 @@ impl FunctionWriter<'_, '_> {
         if let Some(Value::Pointer(pv)) = self.values.get(base.index()) {
             let mut pv = pv.clone();
             let skip = is_single_row(&self.w.ir_type(pv.pointee)?.inner);
+            let parent = pv.pointee;
             pv.pointee = match self.expr_inner(h)? {
                 TypeInner::Pointer { base, .. } => *base,
                 _ => {
@@ -435,6 +437,13 @@ impl FunctionWriter<'_, '_> {
                 }
             };
             if !skip {
+                if let Some(a) = pv.align {
+                    let step = match index {
+                        AccessIndex::Constant(i) => Some(i),
+                        AccessIndex::Dynamic(_) => None,
+                    };
+                    pv.align = Some(a.min(self.step_alignment(parent, step)?));
+                }
                 let (id, constant) = match index {
                     AccessIndex::Constant(i) => (self.w.const_u32(i), Some(i)),
                     AccessIndex::Dynamic(e) => {
@@ -502,7 +511,9 @@ impl FunctionWriter<'_, '_> {
         let pv = self.pointer(pointer)?;
         let p = self.pointer_id(&pv)?;
         let t = self.w.type_id(ty)?;
-        let v = self.emit_value(Op::Load, t, vec![Operand::IdRef(p)])?;
+        let mut operands = vec![Operand::IdRef(p)];
+        operands.extend(Self::memory_operands(&pv));
+        let v = self.emit_value(Op::Load, t, operands)?;
         if pv.non_uniform {
             self.mark_non_uniform(v);
         }

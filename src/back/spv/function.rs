@@ -38,6 +38,9 @@ pub(super) struct PointerValue {
     /// Indexed with a `NonUniform` value: the chain and what is loaded
     /// through it are decorated `NonUniform`.
     pub non_uniform: bool,
+    /// For a device pointer (`PhysicalStorageBuffer`): the alignment of
+    /// what it points to, for the `Aligned` operand of loads and stores.
+    pub align: Option<u32>,
 }
 
 /// Where `break` and `continue` go.
@@ -223,6 +226,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                         pointee: global.ty,
                         global: Some(g),
                         non_uniform: false,
+                        align: None,
                     })
                 }
                 Expression::LocalVariable(l) => {
@@ -237,6 +241,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                         pointee: fun.local_variables[l].ty,
                         global: None,
                         non_uniform: false,
+                        align: None,
                     })
                 }
                 Expression::FunctionArgument(i) => {
@@ -253,6 +258,10 @@ impl<'a> FunctionWriter<'_, 'a> {
                             pointee: base,
                             global: None,
                             non_uniform: false,
+                            align: match space {
+                                ir::AddressSpace::PhysicalStorage { align } => Some(align),
+                                _ => None,
+                            },
                         }),
                         _ => Value::Id(id),
                     }
@@ -743,7 +752,9 @@ impl<'a> FunctionWriter<'_, 'a> {
             v = self.invert_y(&pv, v, value)?;
         }
         let p = self.pointer_id(&pv)?;
-        self.emit_void(Op::Store, vec![Operand::IdRef(p), Operand::IdRef(v)])
+        let mut operands = vec![Operand::IdRef(p), Operand::IdRef(v)];
+        operands.extend(Self::memory_operands(&pv));
+        self.emit_void(Op::Store, operands)
     }
 
     /// True when `pv` points into the rasterizer's position: a `float4`
@@ -869,9 +880,10 @@ impl<'a> FunctionWriter<'_, 'a> {
     /// Records the result of a statement (call, atomic, wave op) as the
     /// value of its result expression.
     pub fn set_result(&mut self, h: Handle<Expression>, id: Word) -> BackResult<()> {
+        let value = self.device_pointer_value(id, self.expr_type(h)?)?;
         match self.values.get_mut(h.index()) {
             Some(slot) => {
-                *slot = Value::Id(id);
+                *slot = value;
                 Ok(())
             }
             None => Err(internal(format!("result expression {h:?} does not exist"))),

@@ -481,6 +481,7 @@ impl FunctionWriter<'_, '_> {
             pointee,
             global: None,
             non_uniform: false,
+            align: None,
         }))
     }
 }

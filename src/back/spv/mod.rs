@@ -20,6 +20,7 @@
 //!   NonSemantic.DebugBreak);
 //! - `inline_spirv.rs`: the shader's own raw instructions, types,
 //!   decorations and execution modes (`vk::ext_instruction`…);
+//! - `device_address.rs`: device pointers (SPV_KHR_physical_storage_buffer);
 //! - `debug/`: source-level debug information (NonSemantic.Shader.DebugInfo.100).
 //!
 //! The output is deterministic: the same module and options give the same
@@ -28,6 +29,7 @@
 
 mod constant;
 mod debug;
+mod device_address;
 mod expr;
 mod function;
 mod image;

@@ -84,6 +84,19 @@ impl TypeCache {
             node_names: FxHashMap::default(),
         }
     }
+
+    /// Records the id of IR type `h` before it is complete (a forward
+    /// pointer).
+    pub fn set_ir(&mut self, h: Handle<ir::Type>, id: Word) {
+        if let Some(slot) = self.ir.get_mut(h.index()) {
+            *slot = Some(id);
+        }
+    }
+
+    /// Records a pointer type declared outside [`Writer::spv_type`].
+    pub fn set_pointer(&mut self, pointee: Word, class: StorageClass, id: Word) {
+        self.lookup.insert(SpvType::Pointer { pointee, class }, id);
+    }
 }
 
 /// How an HLSL matrix is represented (SPIR-V.rst, "Vectors and matrices"):
@@ -130,6 +143,7 @@ pub(super) fn storage_class(space: ir::AddressSpace, version: (u8, u8)) -> Stora
         A::Handle => StorageClass::UniformConstant,
         A::Ray(r) => super::raytracing::storage_class(r),
         A::NodePayload => StorageClass::NodePayloadAMDX,
+        A::PhysicalStorage { .. } => StorageClass::PhysicalStorageBuffer,
     }
 }
 
@@ -384,6 +398,15 @@ impl<'a> Writer<'a> {
             }
         };
         match &ty.inner {
+            TypeInner::Pointer {
+                base,
+                space: ir::AddressSpace::PhysicalStorage { .. },
+            } => {
+                self.device_address_capability();
+                if base.index() > h.index() {
+                    return self.forward_pointer_type(h, *base);
+                }
+            }
             TypeInner::Array { base, .. } | TypeInner::Pointer { base, .. } => earlier(*base)?,
             TypeInner::NodePayloadArray {
                 payload, output, ..

@@ -364,7 +364,7 @@ impl<'a> Writer<'a> {
             None,
             None,
             vec![
-                Operand::AddressingModel(spirv::AddressingModel::Logical),
+                Operand::AddressingModel(addressing_model(&self.capabilities)),
                 Operand::MemoryModel(if vulkan_memory_model {
                     spirv::MemoryModel::Vulkan
                 } else {
@@ -471,5 +471,16 @@ impl<'a> Writer<'a> {
             globals.into_iter().collect(),
             builtins.into_iter().collect(),
         )
+    }
+}
+
+/// The addressing model the module's capabilities call for: device
+/// addresses (`PhysicalStorageBufferAddresses`) need `PhysicalStorageBuffer64`
+/// (SPV_KHR_physical_storage_buffer); everything else is `Logical`.
+fn addressing_model(capabilities: &BTreeSet<Capability>) -> spirv::AddressingModel {
+    if capabilities.contains(&Capability::PhysicalStorageBufferAddresses) {
+        spirv::AddressingModel::PhysicalStorageBuffer64
+    } else {
+        spirv::AddressingModel::Logical
     }
 }

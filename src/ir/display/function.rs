@@ -354,6 +354,7 @@ impl FunctionWriter<'_> {
             ),
             E::SparseTexelsResident { code } => format!("sparse_resident {}", o(*code)),
             E::NonUniform { value } => format!("nonuniform {}", o(*value)),
+            E::AddressCast { value } => format!("address_cast {}", o(*value)),
             E::ArrayLength { pointer, member } => {
                 format!("array_length {} member({member})", o(*pointer))
             }

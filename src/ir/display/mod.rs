@@ -246,6 +246,7 @@ pub fn space_name(s: AddressSpace) -> &'static str {
             crate::ir::RayStorage::ShaderRecord => "ShaderRecord",
         },
         AddressSpace::NodePayload => "NodePayload",
+        AddressSpace::PhysicalStorage { .. } => "PhysicalStorage",
     }
 }
 

@@ -317,6 +317,7 @@ impl<'m> FunctionValidator<'_, 'm> {
                     | AddressSpace::Workgroup
                     | AddressSpace::TaskPayload
                     | AddressSpace::NodePayload
+                    | AddressSpace::PhysicalStorage { .. }
                     | AddressSpace::Output => true,
                     AddressSpace::Storage { writable } => writable,
                     AddressSpace::Ray(r) => r != crate::ir::RayStorage::ShaderRecord,

@@ -218,6 +218,50 @@ impl FunctionValidator<'_, '_> {
                     None
                 }
             }
+            E::ImageSample { .. }
+            | E::ImageQuery { .. }
+            | E::ImageLoad { .. }
+            | E::ImageTexelPointer { .. } => self.image_error(e),
+            E::SparseTexelsResident { .. } => {
+                (*r != TypeInner::Scalar(Scalar::BOOL)).then(|| "result must be bool".into())
+            }
+            E::NonUniform { value } => {
+                (self.inner(*value) != r).then(|| "must have its operand's type".into())
+            }
+            E::AddressCast { value } => {
+                let is_address = |t: &TypeInner| match *t {
+                    TypeInner::Scalar(s) => s == Scalar::U64,
+                    TypeInner::Pointer { space, .. } => {
+                        matches!(space, crate::ir::AddressSpace::PhysicalStorage { .. })
+                    }
+                    _ => false,
+                };
+                (!is_address(self.inner(*value)) || !is_address(r)).then(|| {
+                    "address cast between types other than uint64_t and device pointers".into()
+                })
+            }
+            E::ArrayLength { pointer, .. } => {
+                if !matches!(self.inner(*pointer), TypeInner::Pointer { .. }) {
+                    bad("array length of a non-pointer")
+                } else {
+                    (*r != TypeInner::Scalar(Scalar::U32)).then(|| "result must be uint".into())
+                }
+            }
+            E::CallResult(func) => match &module.functions[*func].result {
+                Some(res) if res.ty == rt => None,
+                Some(_) => bad("call result type differs from the callee's result"),
+                None => bad("call result of a function without result"),
+            },
+            E::AtomicResult | E::SubgroupResult | E::RayResult | E::NodeResult | E::SpirvResult => {
+                None
+            }
+        }
+    }
+
+    /// The operand rules of the image expressions.
+    fn image_error(&self, e: &Expression) -> Option<String> {
+        use Expression as E;
+        match e {
             E::ImageSample { image, sampler, .. }
             | E::ImageQuery {
                 image,
@@ -242,27 +286,7 @@ impl FunctionValidator<'_, '_> {
                 (!matches!(self.handle_inner(*image), TypeInner::Image { .. }))
                     .then(|| "operand is not an image".into())
             }
-            E::SparseTexelsResident { .. } => {
-                (*r != TypeInner::Scalar(Scalar::BOOL)).then(|| "result must be bool".into())
-            }
-            E::NonUniform { value } => {
-                (self.inner(*value) != r).then(|| "must have its operand's type".into())
-            }
-            E::ArrayLength { pointer, .. } => {
-                if !matches!(self.inner(*pointer), TypeInner::Pointer { .. }) {
-                    bad("array length of a non-pointer")
-                } else {
-                    (*r != TypeInner::Scalar(Scalar::U32)).then(|| "result must be uint".into())
-                }
-            }
-            E::CallResult(func) => match &module.functions[*func].result {
-                Some(res) if res.ty == rt => None,
-                Some(_) => bad("call result type differs from the callee's result"),
-                None => bad("call result of a function without result"),
-            },
-            E::AtomicResult | E::SubgroupResult | E::RayResult | E::NodeResult | E::SpirvResult => {
-                None
-            }
+            _ => None,
         }
     }
 

@@ -3,6 +3,7 @@
 //! and the call itself with copy-in/copy-out for `out`/`inout` parameters
 //! (HLSL parameters are copies, never references).
 
+pub mod device_address;
 pub mod emit;
 mod inline_spirv;
 pub mod intrinsics;
@@ -119,6 +120,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args: &'a [ast::Expr],
         span: Span,
     ) -> Val {
+        if let Some(v) = self.vk_address_call(callee, targs, args, span) {
+            return v;
+        }
         let name = callee.last().name;
         let mut cands: Vec<(FuncDeclId, u32)> = Vec::new();
         let mut this_val: Option<Val> = None;

@@ -10,6 +10,7 @@ use crate::tests::common;
 use crate::tests::vk::{self, Resource};
 
 mod combined;
+mod device_address;
 mod end_to_end;
 mod gaps;
 mod inline_spirv;

@@ -1,0 +1,160 @@
+//! Device addresses (SPV_KHR_physical_storage_buffer): pointers in the
+//! `PhysicalStorageBuffer` storage class that `vk::RawBufferLoad`/`Store`
+//! and `vk::BufferPointer` lower to, their conversions from and to
+//! `uint64_t`, the forward declaration of pointers to structs that contain
+//! them, and the `Aligned` operand every access through them needs
+//! (VUID-StandaloneSpirv-PhysicalStorageBuffer64-04708).
+
+use super::function::{FunctionWriter, PointerValue, Value};
+use super::writer::Writer;
+use super::{BackResult, internal};
+use crate::ir::{self, Expression, Handle, TypeInner};
+use rspirv::dr::{Instruction, Operand};
+use spirv::{Capability, Op, StorageClass, Word};
+
+/// The alignment a `PhysicalStorage` pointer type promises, if it is one.
+pub(super) fn device_alignment(inner: &TypeInner) -> Option<u32> {
+    match *inner {
+        TypeInner::Pointer {
+            space: ir::AddressSpace::PhysicalStorage { align },
+            ..
+        } => Some(align),
+        _ => None,
+    }
+}
+
+/// The largest power of two dividing `bytes` (`u32::MAX` for 0: an offset
+/// of zero keeps any alignment).
+fn low_bit(bytes: u32) -> u32 {
+    if bytes == 0 {
+        u32::MAX
+    } else {
+        1 << bytes.trailing_zeros()
+    }
+}
+
+impl Writer<'_> {
+    /// The capability and extension of device addresses (the extension is
+    /// core from SPIR-V 1.5).
+    pub fn device_address_capability(&mut self) {
+        self.capability(Capability::PhysicalStorageBufferAddresses);
+        self.extension("SPV_KHR_physical_storage_buffer", Some((1, 5)));
+    }
+
+    /// A `PhysicalStorageBuffer` pointer type `h` to `base`, which comes
+    /// after it in the IR's types (a struct that holds pointers to its own
+    /// kind, as in a linked list): declared with `OpTypeForwardPointer`
+    /// first, so that the struct can name it, then defined.
+    pub fn forward_pointer_type(
+        &mut self,
+        h: Handle<ir::Type>,
+        base: Handle<ir::Type>,
+    ) -> BackResult<Word> {
+        let id = self.id();
+        let class = StorageClass::PhysicalStorageBuffer;
+        self.globals.push(Instruction::new(
+            Op::TypeForwardPointer,
+            None,
+            None,
+            vec![Operand::IdRef(id), Operand::StorageClass(class)],
+        ));
+        self.types.set_ir(h, id);
+        let pointee = self.type_id(base)?;
+        self.globals.push(Instruction::new(
+            Op::TypePointer,
+            None,
+            Some(id),
+            vec![Operand::StorageClass(class), Operand::IdRef(pointee)],
+        ));
+        self.types.set_pointer(pointee, class, id);
+        Ok(id)
+    }
+}
+
+impl FunctionWriter<'_, '_> {
+    /// What a value of type `ty` with id `id` is to the expressions that
+    /// use it: a device pointer is the root of access chains.
+    pub fn device_pointer_value(&self, id: Word, ty: Handle<ir::Type>) -> BackResult<Value> {
+        let inner = &self.w.ir_type(ty)?.inner;
+        Ok(match (inner, device_alignment(inner)) {
+            (&TypeInner::Pointer { base, .. }, Some(align)) => Value::Pointer(PointerValue {
+                root: id,
+                indices: Vec::new(),
+                const_indices: Vec::new(),
+                class: StorageClass::PhysicalStorageBuffer,
+                pointee: base,
+                global: None,
+                non_uniform: false,
+                align: Some(align),
+            }),
+            _ => Value::Id(id),
+        })
+    }
+
+    /// The alignment left after stepping from a value of type `parent`
+    /// to its part `index` (`None`: a dynamic index): the largest power of
+    /// two that divides every offset the step can add.
+    pub fn step_alignment(&self, parent: Handle<ir::Type>, index: Option<u32>) -> BackResult<u32> {
+        let offset = |unit: u32| match index {
+            Some(i) => low_bit(unit.wrapping_mul(i)),
+            None => low_bit(unit),
+        };
+        Ok(match &self.w.ir_type(parent)?.inner {
+            TypeInner::Struct { members, .. } => {
+                let m = index.and_then(|i| members.get(i as usize));
+                low_bit(m.and_then(|m| m.offset).unwrap_or(1))
+            }
+            TypeInner::Array {
+                stride: Some(stride),
+                ..
+            } => offset(*stride),
+            TypeInner::Vector { scalar, .. } | TypeInner::Scalar(scalar) => {
+                offset(u32::from(scalar.width))
+            }
+            // A matrix's rows or columns are at multiples of its scalar.
+            TypeInner::Matrix { scalar, .. } => low_bit(u32::from(scalar.width)),
+            _ => 1,
+        })
+    }
+
+    /// The memory operands of a load or store through `pv`: `Aligned`
+    /// for device pointers.
+    pub fn memory_operands(pv: &PointerValue) -> Vec<Operand> {
+        match pv.align {
+            Some(a) => vec![
+                Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
+                Operand::LiteralBit32(a),
+            ],
+            None => Vec::new(),
+        }
+    }
+
+    /// `AddressCast`: OpConvertUToPtr, OpConvertPtrToU or OpBitcast (or
+    /// the value itself when both pointer types are one SPIR-V type).
+    pub fn write_address_cast(
+        &mut self,
+        h: Handle<Expression>,
+        value: Handle<Expression>,
+    ) -> BackResult<Word> {
+        let from = self.expr_inner(value)?;
+        let to = self.expr_inner(h)?;
+        let v = self.value(value)?;
+        let t = self.w.type_id(self.expr_type(h)?)?;
+        let op = match (device_alignment(from), device_alignment(to)) {
+            (None, Some(_)) => Op::ConvertUToPtr,
+            (Some(_), None) => Op::ConvertPtrToU,
+            (Some(_), Some(_)) => {
+                if self.w.type_id(self.expr_type(value)?)? == t {
+                    return Ok(v);
+                }
+                Op::Bitcast
+            }
+            (None, None) => {
+                return Err(internal(format!(
+                    "address cast {h:?} between types that are not device pointers"
+                )));
+            }
+        };
+        self.emit_value(op, t, vec![Operand::IdRef(v)])
+    }
+}
