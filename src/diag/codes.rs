@@ -276,3 +276,5 @@ pub const FLOAT_CONTROLS_UNAVAILABLE: Code = Code("E0802");
 /// A texture offset outside a gather that is not a constant after
 /// inlining (Vulkan allows only `ConstOffset` there).
 pub const NON_CONSTANT_OFFSET: Code = Code("E0803");
+/// The shader needs a SPIR-V extension that `-fspv-extension` leaves out.
+pub const EXTENSION_NOT_ALLOWED: Code = Code("E0804");

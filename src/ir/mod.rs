@@ -30,6 +30,7 @@
 pub mod arena;
 pub mod build;
 pub mod display;
+pub mod extensions;
 pub mod float;
 mod inline_spirv;
 mod target;
@@ -1203,6 +1204,16 @@ pub struct NodeEntry {
     pub outputs: Vec<Handle<Type>>,
 }
 
+/// NVIDIA's extensions instead of the cross-vendor ones, for the features
+/// both have.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Vendor {
+    /// SPV_NV_mesh_shader (`MeshNV`/`TaskNV`) instead of SPV_EXT_mesh_shader.
+    pub mesh_nv: bool,
+    /// SPV_NV_ray_tracing instead of SPV_KHR_ray_tracing.
+    pub ray_tracing_nv: bool,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Module {
     pub types: UniqueArena<Type>,
@@ -1215,10 +1226,15 @@ pub struct Module {
     pub globals: Arena<GlobalVariable>,
     pub functions: Arena<Function>,
     pub entry_points: Vec<EntryPoint>,
-    /// SPIR-V capabilities and extensions sema already knows are needed
-    /// (e.g. from `[[vk::ext_capability]]`); the backend adds the rest.
+    /// SPIR-V capabilities and extensions the shader asks for itself
+    /// (`[[vk::ext_capability]]`, `[[vk::ext_extension]]`); the backend
+    /// derives the rest from what the module uses
+    /// (`back/spv/requirements.rs`).
     pub required_capabilities: Vec<spirv::Capability>,
     pub required_extensions: Vec<String>,
+    /// Which vendor's extension the module's mesh and ray tracing
+    /// shaders are written for, as sema chose from the options.
+    pub vendor: Vendor,
     /// Specialization constants (`[[vk::constant_id(N)]]`): module constant
     /// expressions (scalar `Literal`s, their default values) that the
     /// backend writes as `OpSpecConstant*` decorated `SpecId N`. Their

@@ -72,7 +72,6 @@ impl Options {
 
     /// The SPIR-V writer's.
     pub(crate) fn writer_options(&self) -> spv::Options {
-        let extension = |name: &str| self.allowed_extensions.iter().any(|e| e == name);
         spv::Options {
             target_env: self.target_env,
             debug_names: true,
@@ -80,7 +79,7 @@ impl Options {
             invert_y: self.invert_y,
             dx_position_w: self.dx_position_w,
             spv_reflect: self.spv_reflect,
-            nv_ray_tracing: extension("SPV_NV_ray_tracing") && !extension("SPV_KHR_ray_tracing"),
+            allowed_extensions: self.allowed_extensions.clone(),
             keep_unused: self.keep_unused(),
         }
     }

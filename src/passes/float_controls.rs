@@ -10,39 +10,30 @@
 //!
 //! These modes are SPIR-V 1.4 core and `SPV_KHR_float_controls` before it,
 //! which Vulkan 1.0 and 1.1 accept with `VK_KHR_shader_float_controls`; so
-//! every target env can express them. The pass records the capability (and,
-//! below SPIR-V 1.4, the extension) in `Module::required_*`. When
+//! every target env can express them. The backend derives the capability and
+//! extension from the modes (`back/spv/requirements.rs`). When
 //! `-fspv-extension=` lists extensions and leaves this one out on a target
 //! below SPIR-V 1.4, the modes cannot be expressed: error E0802. Whether a
 //! device supports a mode is its own business (lavapipe and the H200
 //! support `SignedZeroInfNanPreserve` but neither fp32 denormal mode, see
 //! VULKAN-NOTES).
 //!
-//! Changes only entry points and the required lists; never touches
-//! expressions.
+//! Changes only entry points; never touches expressions.
 
 use super::PipelineOptions;
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::*;
 use crate::passes::DenormMode;
-use spirv::{Capability, ExecutionMode};
+use spirv::ExecutionMode;
 
 const EXTENSION: &str = "SPV_KHR_float_controls";
 
 /// Adds the float-controls execution modes `options` ask for.
 pub fn run(module: &mut Module, options: &PipelineOptions, diags: &mut Diagnostics) {
-    let mut modes: Vec<(ExecutionMode, u32, Capability)> = Vec::new();
+    let mut modes: Vec<(ExecutionMode, u32)> = Vec::new();
     match options.denorm {
-        Some(DenormMode::Preserve) => modes.push((
-            ExecutionMode::DenormPreserve,
-            32,
-            Capability::DenormPreserve,
-        )),
-        Some(DenormMode::Ftz) => modes.push((
-            ExecutionMode::DenormFlushToZero,
-            32,
-            Capability::DenormFlushToZero,
-        )),
+        Some(DenormMode::Preserve) => modes.push((ExecutionMode::DenormPreserve, 32)),
+        Some(DenormMode::Ftz) => modes.push((ExecutionMode::DenormFlushToZero, 32)),
         Some(DenormMode::Any) | None => {}
     }
     if options.ieee_strict {
@@ -60,21 +51,14 @@ pub fn run(module: &mut Module, options: &PipelineOptions, diags: &mut Diagnosti
         }
         widths.sort_unstable();
         for w in widths {
-            modes.push((
-                ExecutionMode::SignedZeroInfNanPreserve,
-                w,
-                Capability::SignedZeroInfNanPreserve,
-            ));
+            modes.push((ExecutionMode::SignedZeroInfNanPreserve, w));
         }
     }
     if modes.is_empty() {
         return;
     }
     let needs_extension = options.target_env.spirv_version() < (1, 4);
-    if needs_extension
-        && !options.allowed_extensions.is_empty()
-        && !options.allowed_extensions.iter().any(|e| e == EXTENSION)
-    {
+    if needs_extension && !crate::ir::extensions::allowed(&options.allowed_extensions, EXTENSION) {
         diags.push(
             Diagnostic::error(
                 codes::FLOAT_CONTROLS_UNAVAILABLE,
@@ -95,7 +79,7 @@ pub fn run(module: &mut Module, options: &PipelineOptions, diags: &mut Diagnosti
         return;
     }
     for ep in &mut module.entry_points {
-        for &(mode, width, _) in &modes {
+        for &(mode, width) in &modes {
             if !ep
                 .execution_modes
                 .iter()
@@ -104,14 +88,6 @@ pub fn run(module: &mut Module, options: &PipelineOptions, diags: &mut Diagnosti
                 ep.execution_modes.push((mode, vec![width]));
             }
         }
-    }
-    for &(_, _, cap) in &modes {
-        if !module.required_capabilities.contains(&cap) {
-            module.required_capabilities.push(cap);
-        }
-    }
-    if needs_extension && !module.required_extensions.iter().any(|e| e == EXTENSION) {
-        module.required_extensions.push(EXTENSION.to_string());
     }
 }
 
@@ -140,7 +116,7 @@ mod tests {
     }
 
     #[test]
-    fn modes_capabilities_and_extension() {
+    fn modes_of_each_option() {
         let mut m = module();
         let mut d = Diagnostics::new();
         run(
@@ -157,14 +133,6 @@ mod tests {
                 (ExecutionMode::SignedZeroInfNanPreserve, vec![32]),
             ]
         );
-        assert_eq!(
-            m.required_capabilities,
-            vec![
-                Capability::DenormPreserve,
-                Capability::SignedZeroInfNanPreserve
-            ]
-        );
-        assert_eq!(m.required_extensions, vec![EXTENSION.to_string()]);
         let text = crate::ir::display::module_to_string(&m);
         assert!(
             text.contains(
@@ -173,7 +141,7 @@ mod tests {
             "{text}"
         );
 
-        // SPIR-V 1.4+: core, no extension; `any` adds nothing.
+        // `any` adds nothing.
         let mut m = module();
         run(
             &mut m,
@@ -184,7 +152,6 @@ mod tests {
             m.entry_points[0].execution_modes,
             vec![(ExecutionMode::DenormFlushToZero, vec![32])]
         );
-        assert!(m.required_extensions.is_empty());
         let mut m = module();
         run(
             &mut m,

@@ -707,7 +707,22 @@ impl<'a> Sema<'a> {
             opts,
             stage,
             diags,
-            module: ir::Module::default(),
+            module: ir::Module {
+                vendor: ir::Vendor {
+                    mesh_nv: false,
+                    // DXC's choice: NVIDIA's when `-fspv-extension` names
+                    // it and not the Khronos one.
+                    ray_tracing_nv: ir::extensions::allowed(
+                        &opts.allowed_extensions,
+                        "SPV_NV_ray_tracing",
+                    ) && !opts.allowed_extensions.is_empty()
+                        && !ir::extensions::allowed(
+                            &opts.allowed_extensions,
+                            "SPV_KHR_ray_tracing",
+                        ),
+                },
+                ..ir::Module::default()
+            },
             types: Types::new(),
             scopes: Scopes::new(),
             layouts: Layouts::default(),

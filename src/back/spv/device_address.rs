@@ -38,7 +38,6 @@ impl Writer<'_> {
     /// core from SPIR-V 1.5).
     pub fn device_address_capability(&mut self) {
         self.capability(Capability::PhysicalStorageBufferAddresses);
-        self.extension("SPV_KHR_physical_storage_buffer", Some((1, 5)));
     }
 
     /// A `PhysicalStorageBuffer` pointer type `h` to `base`, which comes

@@ -137,8 +137,7 @@ impl FunctionWriter<'_, '_> {
     /// resource through a non-uniform index must be so decorated).
     pub fn mark_non_uniform(&mut self, id: Word) {
         self.w.capability(spirv::Capability::ShaderNonUniform);
-        self.w
-            .extension("SPV_EXT_descriptor_indexing", Some((1, 5)));
+
         self.w.decorate(id, spirv::Decoration::NonUniform, &[]);
         self.non_uniform.insert(id);
     }

@@ -95,6 +95,7 @@ impl Writer<'_> {
         let Some(id) = self.function_ids[handle.index()] else {
             return Err(internal(format!("function `{}` has no id", fun.name)));
         };
+        self.cur_span = fun.span;
         if let Some(name) = &fun.export {
             self.decorate_export(id, name);
         }
@@ -479,6 +480,7 @@ impl<'a> FunctionWriter<'_, 'a> {
     }
 
     fn write_simple_statement(&mut self, stmt: &Statement, targets: Targets) -> BackResult<()> {
+        self.at_statement(stmt);
         match stmt {
             Statement::Block(_)
             | Statement::If { .. }
@@ -493,6 +495,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                     )));
                 }
                 for h in range.iter() {
+                    self.at(h);
                     let value = self.write_expression(h)?;
                     self.values[h.index()] = value;
                 }

@@ -147,7 +147,6 @@ impl Writer<'_> {
                 Decoration::Sample => self.capability(Capability::SampleRateShading),
                 Decoration::PerVertexKHR => {
                     self.capability(Capability::FragmentBarycentricKHR);
-                    self.extension("SPV_KHR_fragment_shader_barycentric", None);
                 }
                 _ => {}
             }
@@ -171,7 +170,7 @@ impl Writer<'_> {
         }
         if let Some(user_type) = &g.user_type {
             self.decorate_string(id, Decoration::UserTypeGOOGLE, user_type);
-            self.extension("SPV_GOOGLE_user_type", None);
+            self.extension("SPV_GOOGLE_user_type");
         }
     }
 
@@ -284,7 +283,6 @@ impl Writer<'_> {
         };
         if self.contains_scalar(ty, &|s| s.width == 2)? {
             self.capability(cap);
-            self.extension("SPV_KHR_16bit_storage", Some((1, 3)));
         }
         Ok(())
     }
@@ -339,6 +337,8 @@ impl Writer<'_> {
         &mut self,
         ep: &ir::EntryPoint,
     ) -> BackResult<(Instruction, Vec<Instruction>)> {
+        let entry_span = self.ir.functions.get(ep.function).map(|f| f.span);
+        self.cur_span = entry_span.unwrap_or_default();
         let mut model = execution_model(ep)?;
         if matches!(ep.stage, Stage::Mesh | Stage::Amplification) {
             model = self.mesh_execution_model(ep.stage);
@@ -391,6 +391,8 @@ impl Writer<'_> {
                 continue;
             }
             if let Some(ir::Binding::BuiltIn(b)) = global.io {
+                let span = ir.decl_spans.globals.get(&h).copied();
+                self.cur_span = span.or(entry_span).unwrap_or_default();
                 self.builtin_capabilities(b, ep.stage, global.space);
             }
         }
@@ -549,7 +551,6 @@ impl Writer<'_> {
             BuiltIn::CullDistance => self.capability(Capability::CullDistance),
             BuiltIn::ViewportMaskNV => {
                 self.capability(Capability::ShaderViewportMaskNV);
-                self.extension("SPV_NV_viewport_array2", None);
             }
             BuiltIn::SampleId | BuiltIn::SamplePosition => {
                 self.capability(Capability::SampleRateShading)
@@ -571,32 +572,25 @@ impl Writer<'_> {
                     });
                 } else {
                     self.capability(Capability::ShaderViewportIndexLayerEXT);
-                    self.extension("SPV_EXT_shader_viewport_index_layer", None);
                 }
             }
             BuiltIn::BaseVertex | BuiltIn::BaseInstance | BuiltIn::DrawIndex => {
                 self.capability(Capability::DrawParameters);
-                self.extension("SPV_KHR_shader_draw_parameters", Some((1, 3)));
             }
             BuiltIn::ViewIndex => {
                 self.capability(Capability::MultiView);
-                self.extension("SPV_KHR_multiview", Some((1, 3)));
             }
             BuiltIn::FragStencilRefEXT => {
                 self.capability(Capability::StencilExportEXT);
-                self.extension("SPV_EXT_shader_stencil_export", None);
             }
             BuiltIn::BaryCoordKHR | BuiltIn::BaryCoordNoPerspKHR => {
                 self.capability(Capability::FragmentBarycentricKHR);
-                self.extension("SPV_KHR_fragment_shader_barycentric", None);
             }
             BuiltIn::FullyCoveredEXT => {
                 self.capability(Capability::FragmentFullyCoveredEXT);
-                self.extension("SPV_EXT_fragment_fully_covered", None);
             }
             BuiltIn::PrimitiveShadingRateKHR | BuiltIn::ShadingRateKHR => {
                 self.capability(Capability::FragmentShadingRateKHR);
-                self.extension("SPV_KHR_fragment_shading_rate", None);
             }
             BuiltIn::SubgroupSize
             | BuiltIn::SubgroupLocalInvocationId
@@ -623,46 +617,54 @@ impl Writer<'_> {
         }
     }
 
-    /// Capabilities and extensions an execution mode needs.
+    /// The capability an execution mode needs, or the extension where no
+    /// capability stands for it (`requirements.rs` adds the capability's).
     fn execution_mode_capabilities(&mut self, mode: ExecutionMode) {
+        use Capability as C;
         use ExecutionMode as M;
-        let float_controls = |w: &mut Self, cap| {
-            w.capability(cap);
-            w.extension("SPV_KHR_float_controls", Some((1, 4)));
-        };
-        match mode {
-            M::DenormPreserve => float_controls(self, Capability::DenormPreserve),
-            M::DenormFlushToZero => float_controls(self, Capability::DenormFlushToZero),
-            M::SignedZeroInfNanPreserve => {
-                float_controls(self, Capability::SignedZeroInfNanPreserve)
-            }
-            M::RoundingModeRTE => float_controls(self, Capability::RoundingModeRTE),
-            M::RoundingModeRTZ => float_controls(self, Capability::RoundingModeRTZ),
-            M::PostDepthCoverage => {
-                self.capability(Capability::SampleMaskPostDepthCoverage);
-                self.extension("SPV_KHR_post_depth_coverage", None);
-            }
-            M::StencilRefReplacingEXT => {
-                self.capability(Capability::StencilExportEXT);
-                self.extension("SPV_EXT_shader_stencil_export", None);
-            }
+        let cap = match mode {
+            M::DenormPreserve => C::DenormPreserve,
+            M::DenormFlushToZero => C::DenormFlushToZero,
+            M::SignedZeroInfNanPreserve => C::SignedZeroInfNanPreserve,
+            M::RoundingModeRTE => C::RoundingModeRTE,
+            M::RoundingModeRTZ => C::RoundingModeRTZ,
+            M::PostDepthCoverage => C::SampleMaskPostDepthCoverage,
+            M::StencilRefReplacingEXT => C::StencilExportEXT,
             M::PixelInterlockOrderedEXT | M::PixelInterlockUnorderedEXT => {
-                self.capability(Capability::FragmentShaderPixelInterlockEXT);
-                self.extension("SPV_EXT_fragment_shader_interlock", None);
+                C::FragmentShaderPixelInterlockEXT
             }
             M::SampleInterlockOrderedEXT | M::SampleInterlockUnorderedEXT => {
-                self.capability(Capability::FragmentShaderSampleInterlockEXT);
-                self.extension("SPV_EXT_fragment_shader_interlock", None);
+                C::FragmentShaderSampleInterlockEXT
             }
             M::ShadingRateInterlockOrderedEXT | M::ShadingRateInterlockUnorderedEXT => {
-                self.capability(Capability::FragmentShaderShadingRateInterlockEXT);
-                self.extension("SPV_EXT_fragment_shader_interlock", None);
+                C::FragmentShaderShadingRateInterlockEXT
+            }
+            M::DerivativeGroupQuadsKHR => C::ComputeDerivativeGroupQuadsKHR,
+            M::DerivativeGroupLinearKHR => C::ComputeDerivativeGroupLinearKHR,
+            M::RequireFullQuadsKHR | M::QuadDerivativesKHR => C::QuadControlKHR,
+            // SPV_AMD_shader_early_and_late_fragment_tests' stencil
+            // promises also export the stencil reference.
+            M::StencilRefUnchangedFrontAMD
+            | M::StencilRefGreaterFrontAMD
+            | M::StencilRefLessFrontAMD
+            | M::StencilRefUnchangedBackAMD
+            | M::StencilRefGreaterBackAMD
+            | M::StencilRefLessBackAMD => {
+                self.extension("SPV_AMD_shader_early_and_late_fragment_tests");
+                C::StencilExportEXT
+            }
+            M::EarlyAndLateFragmentTestsAMD => {
+                return self.extension("SPV_AMD_shader_early_and_late_fragment_tests");
+            }
+            M::MaximallyReconvergesKHR => {
+                return self.extension("SPV_KHR_maximal_reconvergence");
             }
             M::SubgroupUniformControlFlowKHR => {
-                self.extension("SPV_KHR_subgroup_uniform_control_flow", None);
+                return self.extension("SPV_KHR_subgroup_uniform_control_flow");
             }
-            _ => {}
-        }
+            _ => return,
+        };
+        self.capability(cap);
     }
 }
 

@@ -449,8 +449,7 @@ impl FunctionWriter<'_, '_> {
         self.w.capability(spirv::Capability::DotProduct);
         self.w
             .capability(spirv::Capability::DotProductInput4x8BitPacked);
-        self.w
-            .extension("SPV_KHR_integer_dot_product", Some((1, 6)));
+
         let op = if fun == MathFunction::Dot4I8Packed {
             Op::SDot
         } else {

@@ -16,9 +16,7 @@ use spirv::{Capability, ExecutionModel, Op};
 impl Writer<'_> {
     /// Whether the module uses SPV_NV_mesh_shader rather than the EXT one.
     fn nv_mesh(&self) -> bool {
-        self.ir
-            .required_capabilities
-            .contains(&Capability::MeshShadingNV)
+        self.ir.vendor.mesh_nv
     }
 
     /// The execution model of a mesh (`MeshEXT`/`MeshNV`) or amplification
@@ -36,10 +34,8 @@ impl Writer<'_> {
     pub(super) fn mesh_capabilities(&mut self) {
         if self.nv_mesh() {
             self.capability(Capability::MeshShadingNV);
-            self.extension("SPV_NV_mesh_shader", None);
         } else {
             self.capability(Capability::MeshShadingEXT);
-            self.extension("SPV_EXT_mesh_shader", None);
         }
     }
 }

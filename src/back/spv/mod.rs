@@ -21,6 +21,8 @@
 //! - `inline_spirv.rs`: the shader's own raw instructions, types,
 //!   decorations and execution modes (`vk::ext_instruction`…);
 //! - `device_address.rs`: device pointers (SPV_KHR_physical_storage_buffer);
+//! - `requirements.rs`: the capabilities, extensions and models a module
+//!   needs, derived and checked against the target in one place;
 //! - `debug/`: source-level debug information (NonSemantic.Shader.DebugInfo.100).
 //!
 //! The output is deterministic: the same module and options give the same
@@ -40,6 +42,7 @@ mod mesh;
 mod node;
 mod nonsemantic;
 mod raytracing;
+mod requirements;
 mod sync;
 mod types;
 mod writer;
@@ -70,9 +73,9 @@ pub struct Options {
     /// `-fspv-reflect`: HLSL semantics, resource types and counter links
     /// as decorations (SPV_GOOGLE_hlsl_functionality1, SPV_GOOGLE_user_type).
     pub spv_reflect: bool,
-    /// `-fspv-extension=SPV_NV_ray_tracing` (without SPV_KHR_ray_tracing):
-    /// NVIDIA's ray tracing extension instead of the Khronos one.
-    pub nv_ray_tracing: bool,
+    /// `-fspv-extension=`: the extensions the module may declare (empty:
+    /// any), checked in `requirements.rs`.
+    pub allowed_extensions: Vec<String>,
     /// Globals to declare although no entry point uses them
     /// (`-fspv-preserve-bindings`, `-fspv-preserve-interface`); the rest
     /// of the unused ones are left out, as DXC leaves them out

@@ -10,14 +10,11 @@ use crate::ir::{self, Expression, Handle, NodeLaunch, NodeOperation};
 use rspirv::dr::{Instruction, Operand};
 use spirv::{Capability, Decoration, ExecutionMode, Op, Scope, StorageClass, Word};
 
-const EXTENSION: &str = "SPV_AMDX_shader_enqueue";
-
 impl Writer<'_> {
     /// The capability and extension every work graph instruction, type,
     /// storage class and execution mode needs.
     pub fn shader_enqueue_capabilities(&mut self) {
         self.capability(Capability::ShaderEnqueueAMDX);
-        self.extension(EXTENSION, None);
     }
 
     /// `OpConstantStringAMDX "name"`: node names are ids of string

@@ -41,18 +41,15 @@ impl Writer<'_> {
     /// The ray tracing capability and extension: NV's when
     /// `-fspv-extension=SPV_NV_ray_tracing` asks for it, else KHR's.
     pub fn ray_tracing_capabilities(&mut self) {
-        if self.options.nv_ray_tracing {
+        if self.ir.vendor.ray_tracing_nv {
             self.capability(Capability::RayTracingNV);
-            self.extension("SPV_NV_ray_tracing", None);
         } else {
             self.capability(Capability::RayTracingKHR);
-            self.extension("SPV_KHR_ray_tracing", None);
         }
     }
 
     pub fn ray_query_capabilities(&mut self) {
         self.capability(Capability::RayQueryKHR);
-        self.extension("SPV_KHR_ray_query", None);
     }
 
     /// `OpTypeAccelerationStructureKHR` needs ray tracing or ray queries:
@@ -80,7 +77,7 @@ impl Writer<'_> {
             .iter()
             .find(|ep| ep.stage.is_ray_tracing());
         let Some(ep) = rt else { return Ok(()) };
-        if self.options.nv_ray_tracing || self.version_at_least(1, 4) {
+        if self.ir.vendor.ray_tracing_nv || self.version_at_least(1, 4) {
             return Ok(());
         }
         let env = self.options.target_env;
@@ -123,7 +120,7 @@ impl Writer<'_> {
         let AddressSpace::Ray(r) = self.ir.globals[g].space else {
             return;
         };
-        if self.options.nv_ray_tracing
+        if self.ir.vendor.ray_tracing_nv
             && matches!(r, RayStorage::Payload | RayStorage::CallableData)
         {
             let loc = self.ray_location(g);
@@ -155,7 +152,7 @@ impl FunctionWriter<'_, '_> {
         let Some(&h) = h else {
             return Err(internal(format!("{op:?} lacks its data operand")));
         };
-        if !self.w.options.nv_ray_tracing {
+        if !self.w.ir.vendor.ray_tracing_nv {
             return self.value(h);
         }
         match self.fun.expressions[h] {
@@ -174,7 +171,7 @@ impl FunctionWriter<'_, '_> {
         args: &[Handle<Expression>],
         result: Option<Handle<Expression>>,
     ) -> BackResult<()> {
-        let nv = self.w.options.nv_ray_tracing;
+        let nv = self.w.ir.vendor.ray_tracing_nv;
         let result_type = match result {
             Some(r) => {
                 let t = self.expr_type(r)?;
@@ -303,7 +300,7 @@ impl FunctionWriter<'_, '_> {
     /// does not come back).
     pub fn write_end_hit(&mut self, accept: bool) -> BackResult<()> {
         self.w.ray_tracing_capabilities();
-        if self.w.options.nv_ray_tracing {
+        if self.w.ir.vendor.ray_tracing_nv {
             let op = if accept {
                 Op::TerminateRayNV
             } else {

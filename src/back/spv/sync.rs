@@ -127,7 +127,7 @@ impl FunctionWriter<'_, '_> {
                     8 => Capability::AtomicFloat64AddEXT,
                     _ => Capability::AtomicFloat32AddEXT,
                 });
-                self.w.extension("SPV_EXT_shader_atomic_float_add", None);
+
                 Op::AtomicFAddEXT
             }
             A::Add => Op::AtomicIAdd,
@@ -200,7 +200,6 @@ impl FunctionWriter<'_, '_> {
     /// SPV_NV_shader_subgroup_partitioned: `WaveMatch`, `WaveMultiPrefix*`.
     fn partitioned(&mut self) {
         self.w.capability(Capability::GroupNonUniformPartitionedNV);
-        self.w.extension("SPV_NV_shader_subgroup_partitioned", None);
     }
 
     /// SPV_NV_shader_subgroup_partitioned: `WaveMatch` of `v`, and the
@@ -280,8 +279,7 @@ impl FunctionWriter<'_, '_> {
         use SubgroupOperation as S;
         if op == S::IsHelperLane {
             self.w.capability(Capability::DemoteToHelperInvocation);
-            self.w
-                .extension("SPV_EXT_demote_to_helper_invocation", Some((1, 6)));
+
             let result_ty = self.expr_type(result)?;
             let rt = self.w.type_id(result_ty)?;
             let id = self.emit_value(Op::IsHelperInvocationEXT, rt, vec![])?;
@@ -291,7 +289,7 @@ impl FunctionWriter<'_, '_> {
         if let S::ReadClock { device } = op {
             // SPV_KHR_shader_clock: a 64-bit clock, no SPIR-V 1.3 needed.
             self.w.capability(Capability::ShaderClockKHR);
-            self.w.extension("SPV_KHR_shader_clock", None);
+
             let rt = self.w.type_id(self.expr_type(result)?)?;
             let scope = self.scope(if device {
                 Scope::Device

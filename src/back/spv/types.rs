@@ -448,7 +448,6 @@ impl<'a> Writer<'a> {
                         // (`Texture2D t[]`, `ConstantBuffer<T> c[]`).
                         if stride.is_none() {
                             self.capability(Capability::RuntimeDescriptorArray);
-                            self.extension("SPV_EXT_descriptor_indexing", Some((1, 5)));
                         }
                         self.spv_type(SpvType::RuntimeArray {
                             element,
@@ -642,7 +641,6 @@ impl<'a> Writer<'a> {
         };
         if texel_type(sampled_scalar)? == TexelType::Int64 {
             self.capability(Capability::Int64ImageEXT);
-            self.extension("SPV_EXT_shader_image_int64", None);
         }
         let sampled_type = self.scalar_type(sampled_scalar);
         // Subpass inputs are read without a sampler: Sampled = 2.

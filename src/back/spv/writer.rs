@@ -6,6 +6,7 @@ use super::debug::DebugState;
 use super::types::TypeCache;
 use super::{BackResult, Options, internal};
 use crate::ir::{self, Handle};
+use crate::span::Span;
 use rspirv::dr::{self, Instruction, Operand};
 use rustc_hash::{FxHashMap, FxHashSet};
 use spirv::{Capability, Op, Word};
@@ -29,8 +30,16 @@ pub(super) struct Writer<'a> {
     /// (major, minor) of the SPIR-V being written.
     pub version: (u8, u8),
     next_id: Word,
+    /// Capabilities the module uses, with the span of each one's first
+    /// use; extensions asked for by name (`requirements.rs` derives the
+    /// rest).
     pub capabilities: BTreeSet<Capability>,
+    pub first_use: BTreeMap<Capability, Span>,
     pub extensions: BTreeSet<String>,
+    pub ext_first_use: BTreeMap<String, Span>,
+    /// The source span of what is being written, for diagnostics of the
+    /// requirements.
+    pub cur_span: Span,
     glsl_std: Option<Word>,
     /// Extended instruction sets other than GLSL.std.450, by name.
     pub ext_sets: BTreeMap<String, Word>,
@@ -72,7 +81,10 @@ impl<'a> Writer<'a> {
             version: options.target_env.spirv_version(),
             next_id: 1,
             capabilities: BTreeSet::new(),
+            first_use: BTreeMap::new(),
             extensions: BTreeSet::new(),
+            ext_first_use: BTreeMap::new(),
+            cur_span: Span::default(),
             glsl_std: None,
             ext_sets: BTreeMap::new(),
             strings: Vec::new(),
@@ -104,19 +116,6 @@ impl<'a> Writer<'a> {
     /// True when the SPIR-V being written is at least `major.minor`.
     pub fn version_at_least(&self, major: u8, minor: u8) -> bool {
         self.version >= (major, minor)
-    }
-
-    pub fn capability(&mut self, cap: Capability) {
-        self.capabilities.insert(cap);
-    }
-
-    /// Requires `extension` unless the SPIR-V version has it in core
-    /// (`core_since`, e.g. `Some((1, 3))`).
-    pub fn extension(&mut self, extension: &str, core_since: Option<(u8, u8)>) {
-        if core_since.is_some_and(|v| self.version >= v) {
-            return;
-        }
-        self.extensions.insert(extension.to_string());
     }
 
     /// The id of the `GLSL.std.450` import, imported on first use.
@@ -238,6 +237,7 @@ impl<'a> Writer<'a> {
             let first = global.counter.filter(|_| self.options.spv_reflect);
             for h in first.into_iter().chain([handle]) {
                 if declared[h.index()] && ids[h.index()].is_none() {
+                    self.cur_span = ir.decl_spans.globals.get(&h).copied().unwrap_or_default();
                     ids[h.index()] = Some(self.write_global(h, &ir.globals[h])?);
                 }
             }
@@ -301,34 +301,18 @@ impl<'a> Writer<'a> {
         }
         self.debug_entry_points();
 
-        self.capability(Capability::Shader);
-        for &cap in &self.ir.required_capabilities {
-            self.capabilities.insert(cap);
-        }
-        for ext in &self.ir.required_extensions {
-            self.extensions.insert(ext.clone());
-        }
-        // The Vulkan memory model, when an instruction needs it (SM 6.8
-        // barriers on node output memory or at device scope): Device scope
-        // then needs a capability of its own.
-        let vulkan_memory_model = self.capabilities.contains(&Capability::VulkanMemoryModel);
-        if vulkan_memory_model {
-            self.extension("SPV_KHR_vulkan_memory_model", Some((1, 5)));
-            if self.device_scope_used {
-                self.capability(Capability::VulkanMemoryModelDeviceScope);
-            }
-        }
+        let needs = self.resolve_requirements()?;
 
         let mut module = dr::Module::new();
         let mut header = dr::ModuleHeader::new(self.next_id);
         header.set_version(self.version.0, self.version.1);
         module.header = Some(header);
-        module.capabilities = self
+        module.capabilities = needs
             .capabilities
             .iter()
             .map(|&c| Instruction::new(Op::Capability, None, None, vec![Operand::Capability(c)]))
             .collect();
-        module.extensions = self
+        module.extensions = needs
             .extensions
             .iter()
             .map(|e| {
@@ -364,12 +348,8 @@ impl<'a> Writer<'a> {
             None,
             None,
             vec![
-                Operand::AddressingModel(addressing_model(&self.capabilities)),
-                Operand::MemoryModel(if vulkan_memory_model {
-                    spirv::MemoryModel::Vulkan
-                } else {
-                    spirv::MemoryModel::GLSL450
-                }),
+                Operand::AddressingModel(needs.addressing),
+                Operand::MemoryModel(needs.memory),
             ],
         ));
         module.entry_points = entry_points;
@@ -471,16 +451,5 @@ impl<'a> Writer<'a> {
             globals.into_iter().collect(),
             builtins.into_iter().collect(),
         )
-    }
-}
-
-/// The addressing model the module's capabilities call for: device
-/// addresses (`PhysicalStorageBufferAddresses`) need `PhysicalStorageBuffer64`
-/// (SPV_KHR_physical_storage_buffer); everything else is `Logical`.
-fn addressing_model(capabilities: &BTreeSet<Capability>) -> spirv::AddressingModel {
-    if capabilities.contains(&Capability::PhysicalStorageBufferAddresses) {
-        spirv::AddressingModel::PhysicalStorageBuffer64
-    } else {
-        spirv::AddressingModel::Logical
     }
 }

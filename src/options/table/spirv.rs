@@ -41,6 +41,14 @@ pub(super) const SPIRV: &[Opt] = &[
         "<extension>",
         SpirV,
         Set(|p, v| {
+            if v[0] != "KHR" && crate::ir::extensions::lookup(v[0]).is_none() {
+                let known: Vec<&str> = crate::ir::extensions::known_names().collect();
+                return Err(format!(
+                    "unknown SPIR-V extension '{}'; known extensions are KHR (every Khronos one), {}",
+                    v[0],
+                    known.join(", ")
+                ));
+            }
             p.cl.options.allowed_extensions.push(v[0].to_string());
             Ok(())
         }),

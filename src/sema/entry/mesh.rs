@@ -144,15 +144,7 @@ impl<'a> Sema<'a> {
     /// the EXT extension needs SPIR-V 1.4.
     fn choose_mesh_extension(&mut self, fspan: Span) {
         if self.nv_mesh() {
-            if !self
-                .module
-                .required_capabilities
-                .contains(&spirv::Capability::MeshShadingNV)
-            {
-                self.module
-                    .required_capabilities
-                    .push(spirv::Capability::MeshShadingNV);
-            }
+            self.module.vendor.mesh_nv = true;
             return;
         }
         if self.opts.target_env.spirv_version() < (1, 4) {

@@ -447,10 +447,6 @@ impl<'a> Sema<'a> {
         let maximal = spirv::ExecutionMode::MaximallyReconvergesKHR;
         if self.opts.maximal_reconvergence && !execution_modes.iter().any(|(m, _)| *m == maximal) {
             execution_modes.push((maximal, Vec::new()));
-            let ext = "SPV_KHR_maximal_reconvergence";
-            if !self.module.required_extensions.iter().any(|e| e == ext) {
-                self.module.required_extensions.push(ext.to_string());
-            }
         }
         let decl = &self.decls.funcs[id];
         let (attrs, scope): (&'a [ast::Attribute], _) = (&decl.ast.attrs, decl.scope);
@@ -463,39 +459,28 @@ impl<'a> Sema<'a> {
     }
 
     /// Execution modes the entry point's attributes ask for (pixel shaders
-    /// only), with the capabilities and extensions each needs.
+    /// only); the backend adds the capabilities and extensions each needs.
     fn entry_attribute_modes(&mut self, id: FuncDeclId) -> Vec<(spirv::ExecutionMode, Vec<u32>)> {
-        use spirv::Capability as C;
         use spirv::ExecutionMode as EM;
-        const EARLY_LATE: &str = "SPV_AMD_shader_early_and_late_fragment_tests";
-        // An attribute, its execution modes, capabilities and extensions.
-        type Row<'t> = (Attr, &'t [EM], &'t [C], &'t [&'t str]);
+        // An attribute and its execution modes.
         #[rustfmt::skip]
-        let table: &[Row] = &[
-            (Attr::EarlyDepthStencil, &[EM::EarlyFragmentTests], &[], &[]),
-            (Attr::VkPostDepthCoverage, &[EM::PostDepthCoverage],
-                &[C::SampleMaskPostDepthCoverage], &["SPV_KHR_post_depth_coverage"]),
-            (Attr::VkEarlyAndLateTests, &[EM::EarlyAndLateFragmentTestsAMD], &[], &[EARLY_LATE]),
-            (Attr::VkDepthUnchanged, &[EM::DepthUnchanged], &[], &[]),
+        let table: &[(Attr, &[EM])] = &[
+            (Attr::EarlyDepthStencil, &[EM::EarlyFragmentTests]),
+            (Attr::VkPostDepthCoverage, &[EM::PostDepthCoverage]),
+            (Attr::VkEarlyAndLateTests, &[EM::EarlyAndLateFragmentTestsAMD]),
+            (Attr::VkDepthUnchanged, &[EM::DepthUnchanged]),
             // SPIR-V.rst: helper lanes take part in wave operations.
-            (Attr::WaveOpsIncludeHelperLanes, &[EM::MaximallyReconvergesKHR, EM::RequireFullQuadsKHR],
-                &[C::QuadControlKHR], &["SPV_KHR_maximal_reconvergence", "SPV_KHR_quad_control"]),
-            (Attr::VkStencilRefUnchangedFront, &[EM::StencilRefUnchangedFrontAMD],
-                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
-            (Attr::VkStencilRefGreaterEqualFront, &[EM::StencilRefGreaterFrontAMD],
-                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
-            (Attr::VkStencilRefLessEqualFront, &[EM::StencilRefLessFrontAMD],
-                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
-            (Attr::VkStencilRefUnchangedBack, &[EM::StencilRefUnchangedBackAMD],
-                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
-            (Attr::VkStencilRefGreaterEqualBack, &[EM::StencilRefGreaterBackAMD],
-                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
-            (Attr::VkStencilRefLessEqualBack, &[EM::StencilRefLessBackAMD],
-                &[C::StencilExportEXT], &[EARLY_LATE, "SPV_EXT_shader_stencil_export"]),
+            (Attr::WaveOpsIncludeHelperLanes, &[EM::MaximallyReconvergesKHR, EM::RequireFullQuadsKHR]),
+            (Attr::VkStencilRefUnchangedFront, &[EM::StencilRefUnchangedFrontAMD]),
+            (Attr::VkStencilRefGreaterEqualFront, &[EM::StencilRefGreaterFrontAMD]),
+            (Attr::VkStencilRefLessEqualFront, &[EM::StencilRefLessFrontAMD]),
+            (Attr::VkStencilRefUnchangedBack, &[EM::StencilRefUnchangedBackAMD]),
+            (Attr::VkStencilRefGreaterEqualBack, &[EM::StencilRefGreaterBackAMD]),
+            (Attr::VkStencilRefLessEqualBack, &[EM::StencilRefLessBackAMD]),
         ];
         let f = self.decls.funcs[id].ast;
         let mut modes = Vec::new();
-        for &(kind, ems, caps, exts) in table {
+        for &(kind, ems) in table {
             let Some(a) = find_attr(&f.attrs, kind) else {
                 continue;
             };
@@ -511,16 +496,6 @@ impl<'a> Sema<'a> {
                     .label(a.span, "ignored"),
                 );
                 continue;
-            }
-            for &cap in caps {
-                if !self.module.required_capabilities.contains(&cap) {
-                    self.module.required_capabilities.push(cap);
-                }
-            }
-            for &ext in exts {
-                if !self.module.required_extensions.iter().any(|e| e == ext) {
-                    self.module.required_extensions.push(ext.to_string());
-                }
             }
             modes.extend(ems.iter().map(|&m| (m, Vec::new())));
         }
@@ -580,27 +555,12 @@ impl<'a> Sema<'a> {
             )
         {
             let [x, y, _] = ep.workgroup_size;
-            let (mode, cap) = if x % 2 == 0 && y % 2 == 0 {
-                (
-                    EM::DerivativeGroupQuadsKHR,
-                    spirv::Capability::ComputeDerivativeGroupQuadsKHR,
-                )
+            let mode = if x % 2 == 0 && y % 2 == 0 {
+                EM::DerivativeGroupQuadsKHR
             } else {
-                (
-                    EM::DerivativeGroupLinearKHR,
-                    spirv::Capability::ComputeDerivativeGroupLinearKHR,
-                )
+                EM::DerivativeGroupLinearKHR
             };
             ep.execution_modes.push((mode, Vec::new()));
-            // The KHR extension shares the NV one's capabilities; the NV
-            // name is the one SPIR-V tools and drivers of today all know.
-            let ext = "SPV_NV_compute_shader_derivatives";
-            if !self.module.required_capabilities.contains(&cap) {
-                self.module.required_capabilities.push(cap);
-            }
-            if !self.module.required_extensions.iter().any(|e| e == ext) {
-                self.module.required_extensions.push(ext.to_string());
-            }
         }
     }
 }

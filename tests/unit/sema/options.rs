@@ -248,3 +248,51 @@ fn flattened_resource_arrays_need_constant_elements() {
         "the error points at the use:\n{text}"
     );
 }
+
+/// `-fspv-extension` limits the extensions the backend may derive: one left
+/// out is an error at the line that needs it; `KHR` allows every Khronos
+/// extension; names hlslc does not know are refused.
+#[test]
+fn extensions_come_only_from_the_allowed_list() {
+    let src = "RWStructuredBuffer<uint> o;\n[numthreads(4, 1, 1)]\nvoid main(uint i : SV_GroupIndex) {\n\
+               uint x = i;\n    o[i] = WaveMatch(x).x;\n}";
+    let diags = |ext: &str| {
+        let o = Options::from_args([
+            "-T",
+            "cs_6_5",
+            "-E",
+            "main",
+            "-fspv-target-env=vulkan1.1",
+            ext,
+        ])
+        .unwrap();
+        let (loader, path) = common::single_file(src);
+        let c = crate::compile(&path, &loader, &o);
+        let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
+        (c.diagnostics.has_errors(), text)
+    };
+    let (failed, text) = diags("-fspv-extension=KHR");
+    assert!(failed, "{text}");
+    assert!(
+        text.contains("error[E0804]: SPIR-V extension `SPV_NV_shader_subgroup_partitioned` is needed for capability GroupNonUniformPartitioned"),
+        "{text}"
+    );
+    // At the function that uses it (wave results carry no span of their own).
+    assert!(text.contains("main.hlsl:3:6"), "{text}");
+    let (failed, text) = diags("-fspv-extension=SPV_NV_shader_subgroup_partitioned");
+    assert!(!failed, "{text}");
+    // KHR allows the Khronos extension a capability needs (multiview).
+    let a = dis(
+        "float4 main(uint v : SV_ViewID) : SV_Target { return v; }",
+        &[
+            "-T",
+            "ps_6_1",
+            "-E",
+            "main",
+            "-fspv-target-env=vulkan1.0",
+            "-fspv-extension=KHR",
+        ],
+    );
+    assert!(a.contains("OpExtension \"SPV_KHR_multiview\""), "{a}");
+    assert!(Options::from_args(["-T", "ps_6_0", "-fspv-extension=MyExtension"]).is_err());
+}

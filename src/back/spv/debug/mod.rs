@@ -91,7 +91,7 @@ impl<'a> Writer<'a> {
     /// read (the main file first) and the compilation unit.
     pub(super) fn begin_debug_info(&mut self, input: &'a DebugInput<'a>) {
         // Core in SPIR-V 1.6; an extension before.
-        self.extension("SPV_KHR_non_semantic_info", Some((1, 6)));
+        self.extension("SPV_KHR_non_semantic_info");
         let set = self.id();
         self.debug = Some(DebugState {
             input,
