@@ -1,0 +1,100 @@
+//! Methods, intrinsics and language forms DXC accepts that came late:
+//! `GetSamplePosition`, the `EvaluateAttribute*` intrinsics, scalar
+//! overloads, and the sema fixes of issue 23.
+
+use super::*;
+use crate::tests::common::Spv;
+use rspirv::dr::Operand;
+use spirv::{Capability, Op};
+
+/// Compiles `src` with `profile`, validates it for Vulkan 1.0 and 1.2, and
+/// reads the 1.2 module back.
+fn spv_for(src: &str, profile: &str) -> Spv {
+    let mut o = common::options_for(profile);
+    o.target_env = TargetEnv::Vulkan1_0;
+    compile_valid_words_with(src, &o);
+    o.target_env = TargetEnv::Vulkan1_2;
+    let words = compile_valid_words_with(src, &o);
+    Spv {
+        module: rspirv::dr::load_words(&words).expect("rspirv reads the module"),
+    }
+}
+
+impl Spv {
+    /// The value of a 32-bit float constant (or a null one).
+    fn f32_or_null(&self, id: u32) -> f32 {
+        let c = self.def(id);
+        match (c.class.opcode, c.operands.first()) {
+            (Op::Constant, Some(Operand::LiteralBit32(b))) => f32::from_bits(*b),
+            (Op::ConstantNull, _) => 0.0,
+            other => panic!("not a float constant: {other:?}"),
+        }
+    }
+
+    /// The `float2` constants of the composite constant arrays, one list
+    /// per array.
+    fn float2_tables(&self) -> Vec<Vec<(f32, f32)>> {
+        self.all(Op::ConstantComposite)
+            .into_iter()
+            .filter(|c| self.def(c.result_type.expect("typed")).class.opcode == Op::TypeArray)
+            .map(|c| {
+                c.operands
+                    .iter()
+                    .map(|e| {
+                        let v = self.def(e.unwrap_id_ref());
+                        (
+                            self.f32_or_null(v.operands[0].unwrap_id_ref()),
+                            self.f32_or_null(v.operands[1].unwrap_id_ref()),
+                        )
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn get_sample_position_looks_up_the_standard_pattern_of_the_sample_count() {
+    for tex in [
+        "Texture2DMS<float4>",
+        "Texture2DMSArray<float>",
+        "vk::SampledTexture2DMS<float4>",
+    ] {
+        let spv = spv_for(
+            &format!(
+                "{tex} t;\n\
+                 float4 main(int i : INDEX) : SV_Target {{ return t.GetSamplePosition(i).xyxy; }}"
+            ),
+            "ps_6_0",
+        );
+        // The count comes from the image, and picks one of four tables.
+        assert_eq!(spv.all(Op::ImageQuerySamples).len(), 1, "{tex}");
+        assert!(spv.has_capability(Capability::ImageQuery));
+        let mut sizes: Vec<usize> = spv.float2_tables().iter().map(Vec::len).collect();
+        sizes.sort();
+        assert_eq!(sizes, vec![2, 4, 8, 16], "{tex}");
+        let tables = spv.float2_tables();
+        let t4 = tables.iter().find(|t| t.len() == 4).expect("4 samples");
+        assert_eq!(
+            t4,
+            &vec![
+                (-0.125, -0.375),
+                (0.375, -0.125),
+                (-0.375, 0.125),
+                (0.125, 0.375)
+            ]
+        );
+        let t16 = tables.iter().find(|t| t.len() == 16).expect("16 samples");
+        assert_eq!(t16[12], (-0.5, 0.0));
+        assert_eq!(t16[15], (-0.4375, -0.5));
+        // One comparison per known count.
+        assert_eq!(spv.all(Op::IEqual).len(), 4, "{tex}");
+    }
+    // Single-sampled textures have no sample positions.
+    let e = fails_with(
+        "Texture2D<float4> t; RWStructuredBuffer<float2> o;\n\
+         [numthreads(1,1,1)] void main() { o[0] = t.GetSamplePosition(0); }",
+        "E0608",
+    );
+    assert!(e.contains("GetSamplePosition"), "{e}");
+}
