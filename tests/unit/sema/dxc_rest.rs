@@ -98,3 +98,37 @@ fn get_sample_position_looks_up_the_standard_pattern_of_the_sample_count() {
     );
     assert!(e.contains("GetSamplePosition"), "{e}");
 }
+
+#[test]
+fn scalar_forms_of_matrix_and_bit_intrinsics_compute_what_dxc_does() {
+    // `firstbithigh`/`firstbitlow` of a float take it as an `int`;
+    // `transpose` of a `float1x1` is itself; `asuint` of a `double2x2`
+    // splits each element.
+    let src = "RWStructuredBuffer<uint> o : register(u0);\n\
+        [numthreads(1,1,1)] void main() {\n\
+          float f = 40.7; float n = -3.0;\n\
+          o[0] = firstbithigh(f); o[1] = firstbitlow(f); o[2] = firstbithigh(n);\n\
+          float1x1 t = 2.5; float1x1 tt = transpose(t); o[3] = uint(tt * 2);\n\
+          double2x2 d = double2x2(1.0, -2.0, 0.5, 3.0); uint2x2 lo, hi;\n\
+          asuint(d, lo, hi);\n\
+          o[4] = hi._m00; o[5] = hi._m01; o[6] = hi._m10; o[7] = hi._m11; o[8] = lo._m11 | lo._m00;\n\
+        }";
+    let got = run_outputs(src, 9);
+    let bits = |x: f64| x.to_bits();
+    assert_eq!(&got[..4], &[5, 3, 1, 5]);
+    assert_eq!(
+        &got[4..8],
+        &[
+            (bits(1.0) >> 32) as u32,
+            (bits(-2.0) >> 32) as u32,
+            (bits(0.5) >> 32) as u32,
+            (bits(3.0) >> 32) as u32
+        ]
+    );
+    assert_eq!(got[8], 0);
+    // Vectors have no transpose.
+    fails_with(
+        "RWStructuredBuffer<float4> o; [numthreads(1,1,1)] void main() { o[0] = transpose(float4(1, 2, 3, 4)); }",
+        "E0309",
+    );
+}
