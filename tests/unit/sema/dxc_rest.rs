@@ -132,3 +132,29 @@ fn scalar_forms_of_matrix_and_bit_intrinsics_compute_what_dxc_does() {
         "E0309",
     );
 }
+
+#[test]
+fn one_component_vectors_and_matrices_index_and_select_their_element() {
+    // A `float1` indexed by a variable, an Nx1 matrix's row indexed, a
+    // `float1x1`'s element selectors read and written.
+    let src = "RWStructuredBuffer<float> o : register(u0);\n\
+        [numthreads(1,1,1)] void main() {\n\
+          uint i = uint(o[5]);\n\
+          float1 a = 7; a[i] = a[i] + 1; o[0] = a[i] + (a + a)[i];\n\
+          float4x1 m = float4x1(1, 2, 3, 4); m[2][0] = 9; o[1] = m[i + 2][0] + m[3][i];\n\
+          float1x1 s = 5; s._11 = s._m00 * 2; float2 v = s._11_11; o[2] = v.x + v.y;\n\
+        }";
+    assert_eq!(
+        run_float_outputs(src, 6),
+        vec![24.0, 13.0, 20.0, 0.0, 0.0, 0.0]
+    );
+    // A constant index past the one component is still an error.
+    fails_with(
+        "RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { float1 a = 1; o[0] = a[1]; }",
+        "E0308",
+    );
+    fails_with(
+        "RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { float1x1 a = 1; o[0] = a._m01; }",
+        "E0306",
+    );
+}
