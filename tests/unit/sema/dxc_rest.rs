@@ -158,3 +158,23 @@ fn one_component_vectors_and_matrices_index_and_select_their_element() {
         "E0306",
     );
 }
+
+#[test]
+fn float_switch_selectors_truncate_to_int() {
+    // DXC converts a float selector to `int` (OpConvertFToS): 2.7 picks
+    // `case 2`, -1.5 picks `case -1`.
+    let src = "RWStructuredBuffer<uint> o : register(u0);\n\
+        uint pick(float sel) {\n\
+          switch (sel) { case 2: return 20; case -1: return 10; default: return 99; }\n\
+        }\n\
+        [numthreads(1,1,1)] void main() {\n\
+          float base = float(o[3]);\n\
+          o[0] = pick(base + 2.7); o[1] = pick(base - 1.5); o[2] = pick(base + 3.0);\n\
+        }";
+    assert_eq!(run_outputs(src, 4), vec![20, 10, 99, 0]);
+    // Vectors are no selectors.
+    fails_with(
+        "RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() { switch (float2(1, 2)) { default: o[0] = 1; } }",
+        "E0304",
+    );
+}
