@@ -164,8 +164,6 @@ pub const LOSSY_CONVERSION: Code = Code("W0302");
 pub const CONFLICTING_STORAGE: Code = Code("E0401");
 /// A modifier that is not allowed on this kind of declaration.
 pub const MODIFIER_NOT_ALLOWED: Code = Code("E0402");
-/// A groupshared variable with an initialiser.
-pub const GROUPSHARED_INIT: Code = Code("E0403");
 /// groupshared in a stage without thread groups.
 pub const GROUPSHARED_STAGE: Code = Code("E0404");
 /// More groupshared memory than a thread group has.
@@ -183,6 +181,9 @@ pub const CONFLICTING_INTERPOLATION: Code = Code("E0409");
 pub const ATOMIC_NOT_SHARED: Code = Code("E0410");
 /// `row_major`/`column_major` on a type that is not a matrix (warning).
 pub const MAJOR_ON_NON_MATRIX: Code = Code("W0401");
+/// A groupshared variable with an initialiser, which is ignored (warning,
+/// as DXC: groupshared memory starts undefined).
+pub const GROUPSHARED_INIT: Code = Code("W0402");
 
 // --- E05xx: statements and functions ---
 /// A function that calls itself, directly or not.

@@ -353,6 +353,10 @@ struct Forward {
 fn part_type(module: &mut Module, ty: Handle<Type>, index: u32) -> Option<Handle<Type>> {
     Some(match module.types[ty].inner {
         TypeInner::Vector { scalar, .. } => module.scalar_type(scalar),
+        // A row of an Nx1 matrix is a scalar.
+        TypeInner::Matrix {
+            columns: 1, scalar, ..
+        } => module.scalar_type(scalar),
         TypeInner::Matrix {
             columns, scalar, ..
         } => module.ty(TypeInner::Vector {

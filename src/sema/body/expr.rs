@@ -571,7 +571,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     Ty::Vector(_, n) => n,
                     _ => 1,
                 };
-                let Some(comps) = parse_swizzle(name).filter(|c| c.iter().all(|&i| i < n)) else {
+                // `float1x1` is a `float` here: its element selectors
+                // (`_m00`, `_11_11`) pick the scalar.
+                let comps = parse_swizzle(name).or_else(|| {
+                    parse_matrix_selector(name)
+                        .filter(|e| n == 1 && e.iter().all(|&ij| ij == (0, 0)))
+                        .map(|e| vec![0; e.len()])
+                });
+                let Some(comps) = comps.filter(|c| c.iter().all(|&i| i < n)) else {
                     return self.error(
                         codes::BAD_SWIZZLE,
                         format!("invalid swizzle `{}` on `{}`", name, self.s.ty_name(v.ty)),

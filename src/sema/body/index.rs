@@ -138,6 +138,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.dynamic_index(v, hi, rt, span)
             }
             Ty::Scalar(_) if const_index == Some(0) => v,
+            // A `float1` (or a row of an Nx1 matrix) is a `float` here: any
+            // index in bounds picks the one component.
+            Ty::Scalar(_) if const_index.is_none() && self.s.types.is_scalar(iv.ty) => {
+                if self.index_value(iv, ispan).is_none() {
+                    return Val::error();
+                }
+                v
+            }
             Ty::Struct(_) => {
                 let name = Symbol::intern("operator[]");
                 let cands = self.struct_methods(ty, name);

@@ -614,6 +614,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let sel_ty = match self.s.types.component(v.ty) {
             Some(Sc::U32) | Some(Sc::U16) | Some(Sc::U64) => types::UINT,
             Some(s) if s.is_int() || s == Sc::Bool => types::INT,
+            // DXC converts a float selector to `int` (truncating).
+            Some(s) if s.is_float() && self.s.types.is_scalar(v.ty) => types::INT,
             _ if v.is_error() => types::ERROR,
             _ => {
                 self.s.error(

@@ -403,11 +403,14 @@ impl<'a> Sema<'a> {
         }
         if let Some(init) = &d.init {
             self.push(
-                Diagnostic::error(
+                Diagnostic::warning(
                     codes::GROUPSHARED_INIT,
-                    format!("groupshared variable `{}` cannot have an initializer", d.name.name),
+                    format!(
+                        "the initializer of groupshared variable `{}` is ignored",
+                        d.name.name
+                    ),
                 )
-                .label(init.span(), "initializer not allowed")
+                .label(init.span(), "ignored")
                 .label(gs, "because the variable is groupshared")
                 .note("groupshared memory is uninitialized; write it from the threads, then sync with a barrier"),
             );

@@ -9,6 +9,7 @@ pub mod aggregate;
 pub mod byte_address;
 pub mod counters;
 pub mod paths;
+pub mod sample_position;
 pub mod structured;
 pub mod texture;
 pub mod texture_rules;
@@ -183,6 +184,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 dim, array, ms, rw, ..
             } => match m {
                 "GetDimensions" => self.texture_dims(obj, kind, args, span),
+                "GetSamplePosition" if ms => self.sample_position(obj, &args, span),
                 // Cubes are sampled, never fetched (OpImageFetch: "Dim
                 // cannot be Cube").
                 "Load" if dim == TexDim::Cube => self.res_error(kind, method),

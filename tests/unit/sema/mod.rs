@@ -11,6 +11,7 @@ use crate::tests::vk::{self, Resource};
 
 mod combined;
 mod device_address;
+mod dxc_rest;
 mod end_to_end;
 mod gaps;
 mod inline_spirv;

@@ -199,10 +199,17 @@ fn storage_class_conflicts_are_errors() {
         "static static float x; [numthreads(1,1,1)] void main() {}",
         "E0406",
     );
-    fails_with(
-        "groupshared float x = 1; [numthreads(1,1,1)] void main() {}",
-        "E0403",
+    // DXC warns and ignores a groupshared initializer.
+    let (text, failed) = diagnose(
+        "groupshared float x = 1; RWStructuredBuffer<float> o;\n\
+         [numthreads(1,1,1)] void main() { o[0] = x; }",
     );
+    assert!(!failed && text.contains("W0402"), "{text}");
+    let m = lower(
+        "groupshared float x = 1; RWStructuredBuffer<float> o;\n\
+         [numthreads(1,1,1)] void main() { o[0] = x; }",
+    );
+    assert!(global(&m, "x").init.is_none());
     fails_with(
         "[numthreads(1,1,1)] void main() { const float x; }",
         "E0407",

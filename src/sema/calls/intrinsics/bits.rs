@@ -7,7 +7,7 @@ use crate::ir;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::Val;
 use crate::sema::calls::Arg;
-use crate::sema::types::{Sc, Shape, TyId};
+use crate::sema::types::{Sc, Shape, Ty, TyId};
 
 impl<'s, 'a> FnCtx<'s, 'a> {
     /// `asuint`, `asint`, `asfloat`, `asuint16`, `asint16`, `asfloat16`.
@@ -108,10 +108,41 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "not a double",
             );
         }
-        let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
+        let (lo, hi, ut) = match *self.s.types.get(t0) {
+            // Row by row: SPIR-V has no integer matrices to cast to.
+            Ty::Matrix(_, r, c) => {
+                let (mut los, mut his) = (Vec::new(), Vec::new());
+                for i in 0..r {
+                    let row = self.matrix_row(vals[0], Sc::F64, r, c, i);
+                    let (lo, hi) = self.double_halves(row, Shape::Vector(c));
+                    los.push(lo);
+                    his.push(hi);
+                }
+                let ut = self.s.types.matrix(Sc::U32, r, c);
+                let lo = self.compose_matrix(ut, los);
+                let hi = self.compose_matrix(ut, his);
+                (lo, hi, ut)
+            }
+            _ => {
+                let shape = self.s.types.shape(t0).unwrap_or(Shape::Scalar);
+                let (lo, hi) = self.double_halves(vals[0], shape);
+                (lo, hi, self.s.types.with_shape(Sc::U32, shape))
+            }
+        };
+        self.write_out(&args[1], lo, ut);
+        self.write_out(&args[2], hi, ut);
+        Val::void()
+    }
+
+    /// The low and high 32 bits of a double scalar or vector of `shape`.
+    fn double_halves(
+        &mut self,
+        v: ir::Handle<ir::Expression>,
+        shape: Shape,
+    ) -> (ir::Handle<ir::Expression>, ir::Handle<ir::Expression>) {
         let u64t = self.s.types.with_shape(Sc::U64, shape);
         let u64i = self.s.ir_ty(u64t);
-        let bits = self.as_kind(vals[0], ir::ScalarKind::Uint, None, u64i);
+        let bits = self.as_kind(v, ir::ScalarKind::Uint, None, u64i);
         let ut = self.s.types.with_shape(Sc::U32, shape);
         let uit = self.s.ir_ty(ut);
         let lo = self.as_kind(bits, ir::ScalarKind::Uint, Some(4), uit);
@@ -127,9 +158,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             u64i,
         );
         let hi = self.as_kind(hs, ir::ScalarKind::Uint, Some(4), uit);
-        self.write_out(&args[1], lo, ut);
-        self.write_out(&args[2], hi, ut);
-        Val::void()
+        (lo, hi)
     }
 
     /// `asdouble(uint lo, uint hi)`.

@@ -551,9 +551,9 @@ pub static TABLE: &[Intrinsic] = &[
             ),
             ov(
                 &[
-                    p(0, Comp::Any, Shp::ScalarOrVector),
-                    o(1, Comp::Uint, Shp::ScalarOrVector),
-                    o(1, Comp::Uint, Shp::ScalarOrVector),
+                    p(0, Comp::Any, Shp::Any),
+                    o(1, Comp::Uint, Shp::Any),
+                    o(1, Comp::Uint, Shp::Any),
                 ],
                 Ret::Void,
                 Lower::Custom(Custom::AsUintDouble),
@@ -654,19 +654,35 @@ pub static TABLE: &[Intrinsic] = &[
     },
     Intrinsic {
         name: "firstbithigh",
-        overloads: &[ov(
-            &[p(0, Comp::Int, Shp::ScalarOrVector)],
-            Ret::SlotWith(0, Sc::U32),
-            Lower::Math(M::FirstLeadingBit),
-        )],
+        // Floats convert to `int`, as DXC's overload resolution takes them.
+        overloads: &[
+            ov(
+                &[p(0, Comp::Int, Shp::ScalarOrVector)],
+                Ret::SlotWith(0, Sc::U32),
+                Lower::Math(M::FirstLeadingBit),
+            ),
+            ov(
+                &[p(0, Comp::Int32, Shp::ScalarOrVector)],
+                Ret::SlotWith(0, Sc::U32),
+                Lower::Math(M::FirstLeadingBit),
+            ),
+        ],
     },
     Intrinsic {
         name: "firstbitlow",
-        overloads: &[ov(
-            &[p(0, Comp::Int, Shp::ScalarOrVector)],
-            Ret::SlotWith(0, Sc::U32),
-            Lower::Math(M::FirstTrailingBit),
-        )],
+        // Floats convert to `int`, as DXC's overload resolution takes them.
+        overloads: &[
+            ov(
+                &[p(0, Comp::Int, Shp::ScalarOrVector)],
+                Ret::SlotWith(0, Sc::U32),
+                Lower::Math(M::FirstTrailingBit),
+            ),
+            ov(
+                &[p(0, Comp::Int32, Shp::ScalarOrVector)],
+                Ret::SlotWith(0, Sc::U32),
+                Lower::Math(M::FirstTrailingBit),
+            ),
+        ],
     },
     float_fn!("floor", M::Floor),
     custom!(
@@ -800,12 +816,22 @@ pub static TABLE: &[Intrinsic] = &[
     float_fn2!("step", M::Step),
     float_fn!("tan", M::Tan),
     float_fn!("tanh", M::Tanh),
-    custom!(
-        "transpose",
-        [p(0, Comp::Any, Shp::Matrix)],
-        Ret::Void,
-        Custom::Transpose
-    ),
+    Intrinsic {
+        name: "transpose",
+        // A `float1x1` is a scalar here: its own transpose.
+        overloads: &[
+            ov(
+                &[p(0, Comp::Any, Shp::Matrix)],
+                Ret::Void,
+                Lower::Custom(Custom::Transpose),
+            ),
+            ov(
+                &[p(0, Comp::Any, Shp::Scalar)],
+                Ret::Void,
+                Lower::Custom(Custom::Transpose),
+            ),
+        ],
+    },
     float_fn!("trunc", M::Trunc),
 ];
 

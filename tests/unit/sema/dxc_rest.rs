@@ -1,0 +1,180 @@
+//! Methods, intrinsics and language forms DXC accepts that came late:
+//! `GetSamplePosition`, the `EvaluateAttribute*` intrinsics, scalar
+//! overloads, and the sema fixes of issue 23.
+
+use super::*;
+use crate::tests::common::Spv;
+use rspirv::dr::Operand;
+use spirv::{Capability, Op};
+
+/// Compiles `src` with `profile`, validates it for Vulkan 1.0 and 1.2, and
+/// reads the 1.2 module back.
+fn spv_for(src: &str, profile: &str) -> Spv {
+    let mut o = common::options_for(profile);
+    o.target_env = TargetEnv::Vulkan1_0;
+    compile_valid_words_with(src, &o);
+    o.target_env = TargetEnv::Vulkan1_2;
+    let words = compile_valid_words_with(src, &o);
+    Spv {
+        module: rspirv::dr::load_words(&words).expect("rspirv reads the module"),
+    }
+}
+
+impl Spv {
+    /// The value of a 32-bit float constant (or a null one).
+    fn f32_or_null(&self, id: u32) -> f32 {
+        let c = self.def(id);
+        match (c.class.opcode, c.operands.first()) {
+            (Op::Constant, Some(Operand::LiteralBit32(b))) => f32::from_bits(*b),
+            (Op::ConstantNull, _) => 0.0,
+            other => panic!("not a float constant: {other:?}"),
+        }
+    }
+
+    /// The `float2` constants of the composite constant arrays, one list
+    /// per array.
+    fn float2_tables(&self) -> Vec<Vec<(f32, f32)>> {
+        self.all(Op::ConstantComposite)
+            .into_iter()
+            .filter(|c| self.def(c.result_type.expect("typed")).class.opcode == Op::TypeArray)
+            .map(|c| {
+                c.operands
+                    .iter()
+                    .map(|e| {
+                        let v = self.def(e.unwrap_id_ref());
+                        (
+                            self.f32_or_null(v.operands[0].unwrap_id_ref()),
+                            self.f32_or_null(v.operands[1].unwrap_id_ref()),
+                        )
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn get_sample_position_looks_up_the_standard_pattern_of_the_sample_count() {
+    for tex in [
+        "Texture2DMS<float4>",
+        "Texture2DMSArray<float>",
+        "vk::SampledTexture2DMS<float4>",
+    ] {
+        let spv = spv_for(
+            &format!(
+                "{tex} t;\n\
+                 float4 main(int i : INDEX) : SV_Target {{ return t.GetSamplePosition(i).xyxy; }}"
+            ),
+            "ps_6_0",
+        );
+        // The count comes from the image, and picks one of four tables.
+        assert_eq!(spv.all(Op::ImageQuerySamples).len(), 1, "{tex}");
+        assert!(spv.has_capability(Capability::ImageQuery));
+        let mut sizes: Vec<usize> = spv.float2_tables().iter().map(Vec::len).collect();
+        sizes.sort();
+        assert_eq!(sizes, vec![2, 4, 8, 16], "{tex}");
+        let tables = spv.float2_tables();
+        let t4 = tables.iter().find(|t| t.len() == 4).expect("4 samples");
+        assert_eq!(
+            t4,
+            &vec![
+                (-0.125, -0.375),
+                (0.375, -0.125),
+                (-0.375, 0.125),
+                (0.125, 0.375)
+            ]
+        );
+        let t16 = tables.iter().find(|t| t.len() == 16).expect("16 samples");
+        assert_eq!(t16[12], (-0.5, 0.0));
+        assert_eq!(t16[15], (-0.4375, -0.5));
+        // One comparison per known count.
+        assert_eq!(spv.all(Op::IEqual).len(), 4, "{tex}");
+    }
+    // Single-sampled textures have no sample positions.
+    let e = fails_with(
+        "Texture2D<float4> t; RWStructuredBuffer<float2> o;\n\
+         [numthreads(1,1,1)] void main() { o[0] = t.GetSamplePosition(0); }",
+        "E0608",
+    );
+    assert!(e.contains("GetSamplePosition"), "{e}");
+}
+
+#[test]
+fn scalar_forms_of_matrix_and_bit_intrinsics_compute_what_dxc_does() {
+    // `firstbithigh`/`firstbitlow` of a float take it as an `int`;
+    // `transpose` of a `float1x1` is itself; `asuint` of a `double2x2`
+    // splits each element.
+    let src = "RWStructuredBuffer<uint> o : register(u0);\n\
+        [numthreads(1,1,1)] void main() {\n\
+          float f = 40.7; float n = -3.0;\n\
+          o[0] = firstbithigh(f); o[1] = firstbitlow(f); o[2] = firstbithigh(n);\n\
+          float1x1 t = 2.5; float1x1 tt = transpose(t); o[3] = uint(tt * 2);\n\
+          double2x2 d = double2x2(1.0, -2.0, 0.5, 3.0); uint2x2 lo, hi;\n\
+          asuint(d, lo, hi);\n\
+          o[4] = hi._m00; o[5] = hi._m01; o[6] = hi._m10; o[7] = hi._m11; o[8] = lo._m11 | lo._m00;\n\
+        }";
+    let got = run_outputs(src, 9);
+    let bits = |x: f64| x.to_bits();
+    assert_eq!(&got[..4], &[5, 3, 1, 5]);
+    assert_eq!(
+        &got[4..8],
+        &[
+            (bits(1.0) >> 32) as u32,
+            (bits(-2.0) >> 32) as u32,
+            (bits(0.5) >> 32) as u32,
+            (bits(3.0) >> 32) as u32
+        ]
+    );
+    assert_eq!(got[8], 0);
+    // Vectors have no transpose.
+    fails_with(
+        "RWStructuredBuffer<float4> o; [numthreads(1,1,1)] void main() { o[0] = transpose(float4(1, 2, 3, 4)); }",
+        "E0309",
+    );
+}
+
+#[test]
+fn one_component_vectors_and_matrices_index_and_select_their_element() {
+    // A `float1` indexed by a variable, an Nx1 matrix's row indexed, a
+    // `float1x1`'s element selectors read and written.
+    let src = "RWStructuredBuffer<float> o : register(u0);\n\
+        [numthreads(1,1,1)] void main() {\n\
+          uint i = uint(o[5]);\n\
+          float1 a = 7; a[i] = a[i] + 1; o[0] = a[i] + (a + a)[i];\n\
+          float4x1 m = float4x1(1, 2, 3, 4); m[2][0] = 9; o[1] = m[i + 2][0] + m[3][i];\n\
+          float1x1 s = 5; s._11 = s._m00 * 2; float2 v = s._11_11; o[2] = v.x + v.y;\n\
+        }";
+    assert_eq!(
+        run_float_outputs(src, 6),
+        vec![24.0, 13.0, 20.0, 0.0, 0.0, 0.0]
+    );
+    // A constant index past the one component is still an error.
+    fails_with(
+        "RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { float1 a = 1; o[0] = a[1]; }",
+        "E0308",
+    );
+    fails_with(
+        "RWStructuredBuffer<float> o; [numthreads(1,1,1)] void main() { float1x1 a = 1; o[0] = a._m01; }",
+        "E0306",
+    );
+}
+
+#[test]
+fn float_switch_selectors_truncate_to_int() {
+    // DXC converts a float selector to `int` (OpConvertFToS): 2.7 picks
+    // `case 2`, -1.5 picks `case -1`.
+    let src = "RWStructuredBuffer<uint> o : register(u0);\n\
+        uint pick(float sel) {\n\
+          switch (sel) { case 2: return 20; case -1: return 10; default: return 99; }\n\
+        }\n\
+        [numthreads(1,1,1)] void main() {\n\
+          float base = float(o[3]);\n\
+          o[0] = pick(base + 2.7); o[1] = pick(base - 1.5); o[2] = pick(base + 3.0);\n\
+        }";
+    assert_eq!(run_outputs(src, 4), vec![20, 10, 99, 0]);
+    // Vectors are no selectors.
+    fails_with(
+        "RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() { switch (float2(1, 2)) { default: o[0] = 1; } }",
+        "E0304",
+    );
+}
