@@ -188,6 +188,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if v.ty == to {
             return v;
         }
+        if matches!(self.s.types.get(v.ty), Ty::BufferPointer(..))
+            || matches!(self.s.types.get(to), Ty::BufferPointer(..))
+        {
+            return self.pointer_conversion(v, to, span, explicit);
+        }
         if let (Ty::HeapElem { sampler }, ValKind::Expr(index)) =
             (self.s.types.get(v.ty).clone(), &v.kind)
         {
