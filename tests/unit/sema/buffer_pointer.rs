@@ -159,6 +159,7 @@ fn conversions_and_pointer_casts() {
     let src = r#"
 struct Base { int b; };
 struct Derived : Base { int val; };
+template <typename T> struct Accessor { vk::BufferPointer<T> ptr; };
 cbuffer Test {
   vk::BufferPointer<Derived, 32> derived;
   vk::BufferPointer<int> ints;
@@ -171,6 +172,9 @@ void main() {
   vk::BufferPointer<float> floats = vk::reinterpret_pointer_cast<float>(ints);
   ints.Get() = (int)floats.Get() + base.Get().b;
   vk::BufferPointer<uint> u = vk::BufferPointer<uint>(address + 4);
+  // A struct of one pointer from that pointer (a flattening cast).
+  Accessor<int> acc = Accessor<int>(ints);
+  acc.ptr.Get() += 3;
   o[0] = u.Get() + (uint)((uint64_t)ints) + ((bool)ints ? 1 : 0) + sizeof(ints);
 }
 "#;
