@@ -154,7 +154,7 @@ registry! {
     VkStencilRefUnchangedBack = Vk "stencil_ref_unchanged_back", Support::Yes, NONE;
     VkStencilRefGreaterEqualBack = Vk "stencil_ref_greater_equal_back", Support::Yes, NONE;
     VkStencilRefLessEqualBack = Vk "stencil_ref_less_equal_back", Support::Yes, NONE;
-    VkAliasedPointer = Vk "aliased_pointer", Support::NotYet, NONE;
+    VkAliasedPointer = Vk "aliased_pointer", Support::Yes, NONE;
     VkSpvExecutionMode = Vk "spvexecutionmode", Support::Yes, ANY;
     VkExtInstruction = Vk "ext_instruction", Support::Yes, Args { min: 1, max: 2, strings: 2 };
     VkExtExecutionMode = Vk "ext_execution_mode", Support::NotYet, ANY;

@@ -240,6 +240,16 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
         self.map.insert(value, h);
         h
     }
+    /// Puts `value` where the placeholder `h` was (a type that names
+    /// itself through a pointer, made before its parts); a later insert of
+    /// `value` finds `h`.
+    pub fn replace(&mut self, h: Handle<T>, value: T) {
+        if let Some(slot) = self.data.get_mut(h.index()) {
+            let old = std::mem::replace(slot, value.clone());
+            self.map.remove(&old);
+            self.map.entry(value).or_insert(h);
+        }
+    }
     pub fn get(&self, value: &T) -> Option<Handle<T>> {
         self.map.get(value).copied()
     }

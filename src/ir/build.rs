@@ -165,6 +165,7 @@ impl Body {
             ty,
             init: None,
             precise,
+            aliased: false,
         });
         self.add(Expression::LocalVariable(lv), pointer)
     }

@@ -1076,6 +1076,10 @@ pub struct LocalVariable {
     pub init: Option<Handle<Expression>>,
     /// Declared `precise`.
     pub precise: bool,
+    /// Declared `[[vk::aliased_pointer]]`: a device pointer held here may
+    /// point where other such pointers do (`AliasedPointer`; otherwise it
+    /// is `RestrictPointer`, as buffer pointers are by default).
+    pub aliased: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

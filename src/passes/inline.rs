@@ -384,6 +384,7 @@ fn inline_call(module: &Module, body: &mut Body, call: InlinedCall, replace: &mu
                 ty: r.ty,
                 init: None,
                 precise: r.precise,
+                aliased: false,
             });
             let pty = module
                 .types

@@ -725,7 +725,13 @@ impl<'a> Sema<'a> {
             },
             types: Types::new(),
             scopes: Scopes::new(),
-            layouts: Layouts::default(),
+            layouts: Layouts::new(
+                crate::sema::types::layout::Rule::for_buffer(
+                    opts.layout,
+                    crate::sema::types::layout::BufferKind::Storage,
+                ),
+                opts.matrix_layout == crate::sema::options::MatrixLayout::RowMajor,
+            ),
             decls: Decls::new(opts.matrix_layout == crate::sema::options::MatrixLayout::RowMajor),
             res: ResourceRegistry::default(),
             entry: EntryState::default(),
@@ -788,7 +794,7 @@ impl<'a> Sema<'a> {
         if !self.decls.forward_structs.is_empty() {
             self.check_defined(ty);
         }
-        self.types.ir_type(&mut self.module, ty)
+        self.types.ir_type(&mut self.module, &mut self.layouts, ty)
     }
 
     /// A value of a struct declared `struct S;` and never defined has no

@@ -10,7 +10,7 @@ use super::writer::Writer;
 use super::{BackResult, internal};
 use crate::ir::{self, Expression, Handle, TypeInner};
 use rspirv::dr::{Instruction, Operand};
-use spirv::{Capability, Op, StorageClass, Word};
+use spirv::{Capability, Decoration, Op, StorageClass, Word};
 
 /// The alignment a `PhysicalStorage` pointer type promises, if it is one.
 pub(super) fn device_alignment(inner: &TypeInner) -> Option<u32> {
@@ -67,6 +67,64 @@ impl Writer<'_> {
         ));
         self.types.set_pointer(pointee, class, id);
         Ok(id)
+    }
+}
+
+impl Writer<'_> {
+    /// Whether values of `ty` are device pointers, or arrays of them.
+    fn holds_device_pointer(&self, ty: Handle<ir::Type>) -> BackResult<bool> {
+        Ok(match &self.ir_type(ty)?.inner {
+            TypeInner::Array { base, .. } => self.holds_device_pointer(*base)?,
+            inner => device_alignment(inner).is_some(),
+        })
+    }
+
+    /// Whether `ty` has device pointers in it anywhere (they have no
+    /// `OpConstantNull`).
+    pub fn contains_device_pointer(&self, ty: Handle<ir::Type>) -> BackResult<bool> {
+        Ok(match &self.ir_type(ty)?.inner {
+            TypeInner::Array { base, .. } => self.contains_device_pointer(*base)?,
+            TypeInner::Struct { members, .. } => {
+                for m in members {
+                    if self.contains_device_pointer(m.ty)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            inner => device_alignment(inner).is_some(),
+        })
+    }
+
+    /// A variable `id` of type `ty` that holds device pointers must say
+    /// whether what they point to may alias (SPV_KHR_physical_storage_buffer:
+    /// exactly one of `AliasedPointer` or `RestrictPointer`); buffer
+    /// pointers are restrict unless declared `[[vk::aliased_pointer]]`.
+    pub fn decorate_pointer_variable(
+        &mut self,
+        id: Word,
+        ty: Handle<ir::Type>,
+        aliased: bool,
+    ) -> BackResult<()> {
+        if self.holds_device_pointer(ty)? {
+            let d = if aliased {
+                Decoration::AliasedPointer
+            } else {
+                Decoration::RestrictPointer
+            };
+            self.decorate(id, d, &[]);
+        }
+        Ok(())
+    }
+
+    /// A function parameter that is a device pointer needs `Aliased` or
+    /// `Restrict`: `Aliased`, the safe promise, since the callee copies it
+    /// into a variable that carries what the source declared.
+    pub fn decorate_pointer_parameter(&mut self, id: Word, ty: Handle<ir::Type>) -> BackResult<()> {
+        if self.holds_device_pointer(ty)? {
+            self.decorate(id, Decoration::Aliased, &[]);
+        }
+        Ok(())
     }
 }
 

@@ -129,6 +129,7 @@ impl Writer<'_> {
             if let Some(name) = &arg.name {
                 self.name(pid, name);
             }
+            self.decorate_pointer_parameter(pid, arg.ty)?;
             arg_ids.push(pid);
         }
         let def = Instruction::new(
@@ -212,6 +213,8 @@ impl<'a> FunctionWriter<'_, 'a> {
             if let Some(name) = &local.name {
                 self.w.name(id, name);
             }
+            self.w
+                .decorate_pointer_variable(id, local.ty, local.aliased)?;
             local_ids.push(id);
         }
         let ir = self.w.ir;

@@ -61,6 +61,8 @@ impl Writer<'_> {
             (AddressSpace::Private, Some(c)) => Some(self.const_expression(c)?),
             // HLSL `static` globals without an initialiser are zero
             // (HLSL-SEMANTICS.md, "Storage classes").
+            // Device pointers have no null constant: those start undefined.
+            (AddressSpace::Private, None) if self.contains_device_pointer(g.ty)? => None,
             (AddressSpace::Private, None) => Some(self.const_null(ty)),
             (AddressSpace::Output, Some(c)) => Some(self.const_expression(c)?),
             (_, None) => None,
@@ -84,6 +86,9 @@ impl Writer<'_> {
         ));
         if let Some(name) = &g.name {
             self.name(id, name);
+        }
+        if matches!(g.space, AddressSpace::Private | AddressSpace::Workgroup) {
+            self.decorate_pointer_variable(id, g.ty, false)?;
         }
         if let Some(b) = g.binding {
             if let Some(i) = b.input_attachment {

@@ -24,6 +24,9 @@ pub(super) enum Builtin {
     Counter,
     /// The `_Pragma("…")` operator (C99 6.10.9).
     Pragma,
+    /// `__has_feature(name)`: 1 for the language features hlslc has
+    /// that DXC names so, 0 for others.
+    HasFeature,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -122,6 +125,7 @@ impl Preprocessor<'_> {
             ("__LINE__", Builtin::Line),
             ("__COUNTER__", Builtin::Counter),
             ("_Pragma", Builtin::Pragma),
+            ("__has_feature", Builtin::HasFeature),
         ] {
             let sym = Symbol::intern(name);
             self.macros.insert(

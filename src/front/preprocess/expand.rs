@@ -398,6 +398,10 @@ impl Preprocessor<'_> {
                 self.pragma_operator(name);
                 return;
             }
+            Builtin::HasFeature => match self.feature_operand(name) {
+                Some(known) => (Token::IntLit, u8::from(known).to_string()),
+                None => return,
+            },
             Builtin::Counter => {
                 let n = self.counter;
                 self.counter += 1;
@@ -432,6 +436,39 @@ impl Preprocessor<'_> {
         if self.count_work(1, name.span) {
             self.emit(t);
         }
+    }
+
+    /// The `(name)` after `__has_feature`: whether hlslc has that feature
+    /// (`None`, with an error, when it is not a parenthesized name).
+    fn feature_operand(&mut self, name: PpToken) -> Option<bool> {
+        let mut feature = None;
+        for expect in [Token::LParen, Token::Ident, Token::RParen] {
+            match self.next_token() {
+                Next::Tok(t)
+                    if t.kind == expect || (expect == Token::Ident && t.kind.is_ident_like()) =>
+                {
+                    if expect == Token::Ident {
+                        feature = Some(t.sym);
+                    }
+                }
+                other => {
+                    let at = match other {
+                        Next::Tok(t) => t.span,
+                        _ => name.span,
+                    };
+                    self.error(
+                        Diagnostic::error(
+                            codes::PP_BAD_EXPRESSION,
+                            "__has_feature takes a parenthesized feature name",
+                        )
+                        .label(at, "expected `(name)`")
+                        .label(name.span, "in this __has_feature"),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(feature.is_some_and(|f| HAS_FEATURES.contains(&f.as_str())))
     }
 
     /// `_Pragma("text")`: runs `#pragma text` (C99 6.10.9).
@@ -510,6 +547,9 @@ impl Preprocessor<'_> {
         self.pragma_text(&text, Span::new(name.span.lo, r.span.hi));
     }
 }
+
+/// The features `__has_feature` knows hlslc has.
+const HAS_FEATURES: &[&str] = &["hlsl_vk_buffer_pointer"];
 
 /// Token `k` of an argument where it replaces a parameter: the first takes
 /// the parameter's spacing (`space`), the rest keep their own.

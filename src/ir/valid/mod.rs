@@ -171,7 +171,12 @@ impl<'m> Validator<'m> {
                     .iter()
                     .position(|m| !earlier(m.ty))
                     .map(|i| format!("struct member {i} type is not an earlier type")),
-                TypeInner::Pointer { base, .. } if !earlier(*base) => {
+                // A device pointer may name a struct made after it (a
+                // struct that holds pointers to its own kind).
+                TypeInner::Pointer { base, space }
+                    if !earlier(*base)
+                        && !matches!(space, crate::ir::AddressSpace::PhysicalStorage { .. }) =>
+                {
                     Some("pointer base is not an earlier type".into())
                 }
                 _ => None,

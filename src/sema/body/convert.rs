@@ -188,6 +188,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if v.ty == to {
             return v;
         }
+        // Into aggregates, a pointer is one component like a number.
+        if matches!(self.s.types.get(to), Ty::BufferPointer(..))
+            || (matches!(self.s.types.get(v.ty), Ty::BufferPointer(..))
+                && !matches!(self.s.types.get(to), Ty::Struct(_) | Ty::Array(..)))
+        {
+            return self.pointer_conversion(v, to, span, explicit);
+        }
         if let (Ty::HeapElem { sampler }, ValKind::Expr(index)) =
             (self.s.types.get(v.ty).clone(), &v.kind)
         {

@@ -35,7 +35,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return Val::error();
         }
         match self.s.types.get(t).clone() {
-            Ty::Scalar(_) | Ty::Enum(_) => {
+            Ty::Scalar(_) | Ty::Enum(_) | Ty::BufferPointer(..) => {
                 if vals.len() != 1 {
                     return self.error(
                         codes::WRONG_ARG_COUNT,

@@ -14,7 +14,7 @@ use crate::sema::types::consteval::Konst;
 use crate::sema::types::{self, Sc, Ty};
 
 impl<'s, 'a> FnCtx<'s, 'a> {
-    pub(in crate::sema) fn local_decl(&mut self, vd: &'a ast::VarDecl) {
+    pub(in crate::sema) fn local_decl(&mut self, vd: &'a ast::VarDecl, aliased: bool) {
         let st = self.s.check_modifiers(&vd.modifiers, DeclSite::Local);
         self.s
             .require_spirv_features(&vd.attrs, &crate::sema::body::cx_env!(self));
@@ -99,6 +99,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             let irt = self.s.ir_ty(ty);
             let lv = self.local_var(Some(name.to_string()), irt, st.precise);
+            if aliased {
+                self.mark_aliased(lv);
+            }
             self.debug_variable(lv, name.as_str(), d.name.span, None);
             if let Some(v) = &init
                 && let Some(h) = self.value(v)

@@ -653,6 +653,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 // HLSL parameters are mutable copies.
                 let arg = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
                 let lv = self.local_var(Some(name.to_string()), arg_ty, p.precise);
+                if p.attrs
+                    .iter()
+                    .any(|a| a.kind == Some(crate::front::attributes::Attr::VkAliasedPointer))
+                {
+                    self.mark_aliased(lv);
+                }
                 self.debug_variable(lv, name.as_str(), p.span, Some(idx + 1));
                 self.stmt(ir::Statement::Store {
                     pointer: lv,

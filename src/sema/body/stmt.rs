@@ -68,7 +68,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     self.s
                         .unsupported("`vk::ext_decorate*` on a local variable", a.span);
                 }
-                self.local_decl(vd)
+                let aliased = s
+                    .attrs
+                    .iter()
+                    .chain(&vd.attrs)
+                    .any(|a| a.kind == Some(crate::front::attributes::Attr::VkAliasedPointer));
+                self.local_decl(vd, aliased)
             }
             S::Typedef(td) => self.local_typedef(td),
             S::Struct(sd) => {

@@ -37,6 +37,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let store = match name.name.as_str() {
             "RawBufferLoad" => false,
             "RawBufferStore" => true,
+            cast @ ("static_pointer_cast" | "reinterpret_pointer_cast") => {
+                let a = self.lower_args(args);
+                return Some(self.pointer_cast(cast, targs, a, span));
+            }
             _ => return None,
         };
         let ty = match targs {
@@ -83,7 +87,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 "wrong number of arguments",
             );
         }
-        if !self.is_plain_data(ty) {
+        if !crate::sema::types::pointer::is_device_data(&self.s.types, ty) {
             let shown = self.s.ty_name(ty);
             return self.error(
                 codes::TYPE_MISMATCH,
@@ -146,23 +150,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.add(ir::Expression::AddressCast { value: address }, pty),
             mem,
         )
-    }
-
-    /// Whether `ty` is data only: numbers, and arrays and structs of them.
-    fn is_plain_data(&self, ty: TyId) -> bool {
-        use crate::sema::types::Ty;
-        match self.s.types.get(ty) {
-            Ty::Scalar(_) | Ty::Vector(..) | Ty::Matrix(..) | Ty::Enum(_) => true,
-            Ty::Array(e, Some(_)) => self.is_plain_data(*e),
-            Ty::Struct(_) => self.s.types.as_struct(ty).is_some_and(|sid| {
-                self.s
-                    .types
-                    .member_types(sid)
-                    .iter()
-                    .all(|&m| self.is_plain_data(m))
-            }),
-            _ => false,
-        }
     }
 
     /// The alignment argument: a constant power of two.

@@ -3,6 +3,7 @@
 //! and the call itself with copy-in/copy-out for `out`/`inout` parameters
 //! (HLSL parameters are copies, never references).
 
+pub mod buffer_pointer;
 pub mod device_address;
 pub mod emit;
 mod inline_spirv;
@@ -318,6 +319,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Ty::Node(kind, record, slot) => {
                 let a = self.lower_args(args);
                 self.node_method(obj, kind, record, slot, method, a, span)
+            }
+            Ty::BufferPointer(pointee, _) => {
+                let a = self.lower_args(args);
+                self.buffer_pointer_method(obj, pointee, method, a, span)
             }
             Ty::Struct(_) => {
                 let cands = self.struct_methods(obj.ty, method.name);

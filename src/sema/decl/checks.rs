@@ -133,6 +133,8 @@ impl<'a> Sema<'a> {
                 }
                 (size.div_ceil(align).saturating_mul(align), align)
             }
+            // A 64-bit address.
+            Ty::BufferPointer(..) => (8, 8),
             _ => (0, 1),
         }
     }

@@ -24,9 +24,10 @@ use crate::span::Span;
 use rustc_hash::FxHashMap;
 
 /// The rule one buffer's contents follow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Rule {
     RelaxedStd140,
+    #[default]
     RelaxedStd430,
     Std140,
     Std430,
@@ -139,15 +140,29 @@ pub struct Misaligned {
     pub straddles: bool,
 }
 
+/// The key of a laid-out type: the type, its rule, and whether its
+/// matrices are row-major.
+pub(super) type LayoutKey = (TyId, Rule, bool);
+
 /// Caches laid-out types.
 #[derive(Default)]
 pub struct Layouts {
-    cache: FxHashMap<(TyId, Rule, bool), Laid>,
+    cache: FxHashMap<LayoutKey, Laid>,
     /// Explicit offsets found misaligned, for sema to report.
     pub misaligned: Vec<Misaligned>,
     /// Members placed by an explicit offset over earlier members: (the
     /// member, the one it overlaps).
     pub overlaps: Vec<(Span, Option<Span>)>,
+    /// The rule (and matrix order) of what device pointers point to: the
+    /// rule of storage buffers, wherever the pointer itself lives.
+    pub(super) device: (Rule, bool),
+    /// The IR type of each `vk::BufferPointer` type.
+    pub(super) pointers: FxHashMap<TyId, ir::Handle<ir::Type>>,
+    /// The layouts being computed, each with the pointer types to it made
+    /// meanwhile (a struct that holds pointers to its own kind): those
+    /// stand in as placeholders, then become pointers to the finished
+    /// type, with their alignments.
+    pub(super) in_progress: FxHashMap<LayoutKey, Vec<(ir::Handle<ir::Type>, u32)>>,
 }
 
 fn round_up(x: u32, a: u32) -> u32 {
@@ -206,7 +221,10 @@ impl Layouts {
         if let Some(l) = self.cache.get(&key) {
             return *l;
         }
+        self.in_progress.insert(key, Vec::new());
         let laid = self.compute(types, module, ty, rule, row_major);
+        let placeholders = self.in_progress.remove(&key).unwrap_or_default();
+        self.finish_forward_pointers(module, laid.ty, placeholders);
         self.cache.insert(key, laid);
         laid
     }
@@ -362,6 +380,13 @@ impl Layouts {
                 module.decl_spans.set_struct(laid.ty, info.span, &spans);
                 laid
             }
+            // A 64-bit address, whatever it points to.
+            Ty::BufferPointer(..) => Laid {
+                ty: self.pointer(types, module, ty),
+                size: 8,
+                align: 8,
+                matrix: None,
+            },
             // Opaque types have no layout; sema reports them before asking.
             _ => Laid {
                 ty: module.scalar_type(ir::Scalar::U32),

@@ -14,6 +14,7 @@ pub mod image;
 mod inline_spirv;
 pub mod layout;
 pub mod node;
+pub mod pointer;
 pub mod resolve;
 mod scalar;
 pub mod scope;
@@ -227,6 +228,11 @@ pub enum Ty {
     /// entry parameter declaring it, from 1 (0: not known here), which
     /// says which node the records go to.
     Node(node::NodeObj, Option<TyId>, u32),
+    /// `vk::BufferPointer<T, A>`: a 64-bit device address of a `T` laid
+    /// out as in a storage buffer, aligned to `A` bytes (0: `T`'s own
+    /// alignment, known once `T` is defined). Its IR type is a
+    /// `PhysicalStorage` pointer (see `layout::Layouts::pointer`).
+    BufferPointer(TyId, u32),
 }
 
 /// The primitive a geometry shader output stream makes.
@@ -617,7 +623,7 @@ impl Types {
                     .iter()
                     .fold(base, |a, f| a.saturating_add(self.flat_count(f.ty)))
             }
-            Ty::Resource(..) | Ty::Sampler { .. } => 1,
+            Ty::Resource(..) | Ty::Sampler { .. } | Ty::BufferPointer(..) => 1,
             _ => 0,
         }
     }
@@ -671,13 +677,20 @@ impl Types {
                 let r = record.map(|r| self.name(r));
                 obj.name(r.as_deref())
             }
+            Ty::BufferPointer(t, 0) => format!("vk::BufferPointer<{}>", self.name(t)),
+            Ty::BufferPointer(t, a) => format!("vk::BufferPointer<{}, {a}>", self.name(t)),
         }
     }
 
     /// The IR type for values of `ty` in function, private and workgroup
     /// memory (no explicit layout; bools stay bools). Resource types map to
     /// their handle or block types elsewhere; here they give `None`.
-    pub fn ir_type(&mut self, module: &mut ir::Module, ty: TyId) -> ir::Handle<ir::Type> {
+    pub fn ir_type(
+        &mut self,
+        module: &mut ir::Module,
+        layouts: &mut layout::Layouts,
+        ty: TyId,
+    ) -> ir::Handle<ir::Type> {
         if let Some(&h) = self.ir_cache.get(&ty) {
             return h;
         }
@@ -694,7 +707,7 @@ impl Types {
                 scalar: s.ir(),
             },
             Ty::Array(e, n) => {
-                let base = self.ir_type(module, e);
+                let base = self.ir_type(module, layouts, e);
                 ir::TypeInner::Array {
                     base,
                     size: match n {
@@ -712,7 +725,7 @@ impl Types {
                     spans.push(Some(info.span));
                     members.push(ir::StructMember {
                         name: Some(self.name(b)),
-                        ty: self.ir_type(module, b),
+                        ty: self.ir_type(module, layouts, b),
                         offset: None,
                         matrix_layout: None,
                         precise: false,
@@ -727,7 +740,7 @@ impl Types {
                     spans.push(Some(f.span));
                     members.push(ir::StructMember {
                         name: Some(f.name.to_string()),
-                        ty: self.ir_type(module, f.ty),
+                        ty: self.ir_type(module, layouts, f.ty),
                         offset: None,
                         matrix_layout: None,
                         precise: f.precise,
@@ -767,6 +780,12 @@ impl Types {
             // stands for them in the IR is a node index.
             Ty::Node(..) => ir::TypeInner::Scalar(ir::Scalar::U32),
             Ty::RayQuery(_) => ir::TypeInner::RayQuery,
+            // The same pointer type in memory and as a value.
+            Ty::BufferPointer(..) => {
+                let h = layouts.pointer(self, module, ty);
+                self.ir_cache.insert(ty, h);
+                return h;
+            }
         };
         let h = module.ty(inner);
         self.ir_cache.insert(ty, h);

@@ -183,6 +183,9 @@ impl<'a> Sema<'a> {
         if let Some(t) = self.vk_texture_type(path, args, env, span) {
             return Self::entry(t);
         }
+        if let Some(t) = self.buffer_pointer_type(path, args, env, span) {
+            return Self::entry(t);
+        }
         let last = path.last();
         let sym = if path.is_single() {
             if let Some(locals) = env.locals {

@@ -9,6 +9,7 @@ use crate::options::{LayoutRule, Options, TargetEnv};
 use crate::tests::common;
 use crate::tests::vk::{self, Resource};
 
+mod buffer_pointer;
 mod combined;
 mod device_address;
 mod dxc_rest;

@@ -92,7 +92,7 @@ impl Runner {
 }
 
 impl Scope<'_> {
-    unsafe fn run(
+    pub(super) unsafe fn run(
         &mut self,
         spirv: &[u32],
         entry: &str,

@@ -56,6 +56,7 @@
 #![allow(dead_code)]
 
 mod accel;
+mod address;
 mod check;
 mod dispatch;
 mod graphics;

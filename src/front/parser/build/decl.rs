@@ -404,6 +404,7 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> TypedefOut {
         let (st, ty) = self.split_struct(*specs.ty);
+        let forward = elaborated_name(&ty).map(|n| (n, span));
         let n = names.len();
         let mut typedefs = Vec::with_capacity(n);
         for (name, array, _) in names {
@@ -418,11 +419,17 @@ impl ParseCtx<'_> {
         TypedefOut {
             structs: st.into_iter().collect(),
             typedefs,
+            forward,
         }
     }
 
     pub fn typedef_items(&self, t: TypedefOut) -> Vec<ast::Item> {
-        let mut v: Vec<ast::Item> = t.structs.into_iter().map(ast::Item::Struct).collect();
+        let mut v: Vec<ast::Item> = t
+            .forward
+            .map(|(n, span)| ast::Item::ForwardStruct(n, span))
+            .into_iter()
+            .collect();
+        v.extend(t.structs.into_iter().map(ast::Item::Struct));
         v.extend(t.typedefs.into_iter().map(ast::Item::Typedef));
         v
     }
@@ -669,5 +676,18 @@ impl ParseCtx<'_> {
             "`using` declarations of a single name are not supported yet and are ignored",
             "ignored; qualify the name where it is used",
         );
+    }
+}
+
+/// The struct an elaborated type (`struct S` naming a struct, not defining
+/// one) names: its span, unlike a plain type name's, starts at `struct`.
+fn elaborated_name(ty: &ast::TypeSpec) -> Option<ast::Ident> {
+    match &ty.kind {
+        ast::TypeSpecKind::Named { path, args: None }
+            if path.is_single() && ty.span.lo != path.last().span.lo =>
+        {
+            Some(path.last())
+        }
+        _ => None,
     }
 }

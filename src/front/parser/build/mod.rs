@@ -110,6 +110,9 @@ pub struct FnParts {
 pub struct TypedefOut {
     pub structs: Vec<ast::StructDecl>,
     pub typedefs: Vec<ast::Typedef>,
+    /// `typedef struct S T;` at global scope declares `S` too, as C
+    /// does, when it is not declared yet (a forward declaration).
+    pub forward: Option<(ast::Ident, Span)>,
 }
 
 /// A cbuffer member: a variable, or a struct or function defined inside
