@@ -239,12 +239,8 @@ impl<'a> Sema<'a> {
                 ResKind::AppendStructuredBuffer | ResKind::ConsumeStructuredBuffer
             )
         {
-            if dims.is_empty() {
-                let c = self.make_counter(gv, rindex, name, d.name.span);
-                info.counter = Some(c);
-            } else {
-                self.unsupported("arrays of append/consume buffers", d.span);
-            }
+            let c = self.make_counter(gv, rindex, name, d.name.span);
+            info.counter = Some(c);
         }
         self.finish_resource_global(info, scope, d, member)
     }
@@ -299,7 +295,8 @@ impl<'a> Sema<'a> {
     }
 
     /// The counter buffer of a RW/Append/Consume structured buffer: a block
-    /// `{ int }` with its own binding (SPIR-V.rst, "Counter buffers").
+    /// `{ int }` with its own binding (SPIR-V.rst, "Counter buffers"); for
+    /// an array of buffers, an array of blocks of the same shape.
     pub fn make_counter(
         &mut self,
         of: ir::Handle<ir::GlobalVariable>,
@@ -307,7 +304,21 @@ impl<'a> Sema<'a> {
         name: Symbol,
         span: Span,
     ) -> ir::Handle<ir::GlobalVariable> {
-        let block = self.counter_block_type();
+        let mut block = self.counter_block_type();
+        // The buffer's array dimensions, outermost first.
+        let mut dims = Vec::new();
+        let mut t = self.module.globals[of].ty;
+        while let ir::TypeInner::Array { base, size, .. } = self.module.types[t].inner {
+            dims.push(size);
+            t = base;
+        }
+        for size in dims.into_iter().rev() {
+            block = self.module.ty(ir::TypeInner::Array {
+                base: block,
+                size,
+                stride: None,
+            });
+        }
         let gv = ir::build::add_global(
             &mut self.module,
             &format!("counter.var.{name}"),

@@ -115,3 +115,29 @@ fn resource_structs_that_cannot_be_resolved_are_errors() {
     );
     assert!(t.contains("structured or byte-address buffer"), "{t}");
 }
+
+#[test]
+fn arrays_of_counted_buffers_have_arrays_of_counters() {
+    let src = "RWStructuredBuffer<uint> bufs[4] : register(u0, space1);\n\
+               AppendStructuredBuffer<uint> app[2];\n\
+               RWStructuredBuffer<uint> o;\n\
+               [numthreads(1,1,1)] void main(uint i : SV_GroupIndex) {\n\
+                 o[0] = bufs[2].IncrementCounter() + bufs[i].DecrementCounter();\n\
+                 app[1].Append(o[0]);\n\
+               }";
+    let m = lower(src);
+    // DXC: the counters are one array of the same length, bound after it.
+    for (name, len) in [("counter.var.bufs", 4), ("counter.var.app", 2)] {
+        let g = global(&m, name);
+        match m.types[g.ty].inner {
+            TypeInner::Array {
+                size: ir::ArraySize::Constant(n),
+                ..
+            } => assert_eq!(n, len, "{name}"),
+            ref other => panic!("{name} is not an array: {other:?}"),
+        }
+    }
+    assert_eq!(binding(&m, "bufs"), (1, 0));
+    assert_eq!(binding(&m, "counter.var.bufs"), (1, 1));
+    compile_valid(src, &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2]);
+}
