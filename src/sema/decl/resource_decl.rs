@@ -242,6 +242,23 @@ impl<'a> Sema<'a> {
             let c = self.make_counter(gv, rindex, name, d.name.span);
             info.counter = Some(c);
         }
+        // DXC: the counters of multi-dimensional arrays of counted buffers
+        // have no mapping to Vulkan.
+        if dims.len() > 1
+            && let Ty::Resource(k, _) = *self.types.get(elem)
+            && k.is_structured()
+            && !matches!(k, ResKind::StructuredBuffer)
+        {
+            self.error(
+                codes::RESOURCE_MISUSE,
+                format!(
+                    "multi-dimensional arrays of `{}` are not supported in Vulkan (their counters cannot be arrays of arrays)",
+                    k.name()
+                ),
+                d.span,
+                "declared here",
+            );
+        }
         self.finish_resource_global(info, scope, d, member)
     }
 

@@ -137,6 +137,16 @@ fn arrays_of_counted_buffers_have_arrays_of_counters() {
             ref other => panic!("{name} is not an array: {other:?}"),
         }
     }
+    // DXC: no counters for arrays of arrays of them.
+    let t = fails_with(
+        "RWStructuredBuffer<uint> g[2][3];\n\
+         [numthreads(1,1,1)] void main() { g[1][2][0] = 1; }",
+        "E0609",
+    );
+    assert!(
+        t.contains("multi-dimensional arrays of `RWStructuredBuffer`"),
+        "{t}"
+    );
     assert_eq!(binding(&m, "bufs"), (1, 0));
     assert_eq!(binding(&m, "counter.var.bufs"), (1, 1));
     compile_valid(src, &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2]);
