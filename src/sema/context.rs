@@ -241,6 +241,11 @@ pub enum GlobalKind {
     /// A `static` resource variable: another name for a resource, set by
     /// its initializer or an assignment (index into `Sema::res_paths`).
     ResAlias(Option<ResPathId>),
+    /// A global struct (or array of structs) of resources, flattened as
+    /// DXC's legalization does: one global per member (struct: base
+    /// first, then fields) or element, each a resource of its own or
+    /// flattened in turn.
+    ResStruct(Vec<GlobalId>),
     /// A specialization constant (`[[vk::constant_id(N)]]`): a module
     /// constant expression the backend writes as `OpSpecConstant`.
     SpecConstant(ir::Handle<ir::Expression>),
@@ -334,6 +339,9 @@ pub struct ResourceDecl {
     pub class: crate::sema::options::RegisterClass,
     /// For a counter: the resource it counts (index into `resources`).
     pub counter_of: Option<ResourceId>,
+    /// A member of a flattened global struct: an array takes one binding
+    /// per element, as DXC's legalization leaves it.
+    pub in_struct: bool,
     pub span: Span,
 }
 

@@ -527,6 +527,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 info.span,
                 "declared here without a resource",
             ),
+            GlobalKind::ResStruct(members) => Val {
+                ty: info.ty,
+                kind: ValKind::Agg(members.into_iter().map(|m| self.global_val(m)).collect()),
+                read_only: None,
+            },
             GlobalKind::SpecConstant(c) => {
                 let it = self.s.ir_ty(info.ty);
                 let h = self.add(ir::Expression::Constant(c), it);

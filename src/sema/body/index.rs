@@ -96,6 +96,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 {
                     return self.member_of(v, ci, elem, span);
                 }
+                // The elements of an array of structs holding resources are
+                // different resources: which one must be known here.
+                if matches!(v.kind, ValKind::Agg(_)) {
+                    return self.error(
+                        codes::RESOURCE_MISUSE,
+                        "an array of structs holding resources must be indexed with a constant",
+                        ispan,
+                        "not known at compile time",
+                    );
+                }
                 let Some(hi) = self.index_value(iv, ispan) else {
                     return Val::error();
                 };

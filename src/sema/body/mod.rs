@@ -464,6 +464,14 @@ impl<'a> Sema<'a> {
                 cx.bind_specialized_resource(p, res_args.pop());
                 continue;
             }
+            if specialized && cx.s.types.is_agg(p.ty) {
+                let (v, next) = cx.agg_from_arguments(p.ty, p.span, &mut res_args, next_arg);
+                next_arg = next;
+                if let Some(name) = p.name {
+                    cx.declare_param(name, v, p.span);
+                }
+                continue;
+            }
             let idx = next_arg;
             next_arg += 1;
             if let Some(ix) = cx.s.index.as_deref_mut()
@@ -521,7 +529,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         span: Span,
         res_args: &mut Vec<crate::sema::ResPathId>,
     ) -> u32 {
-        let mut arg_index = 0u32;
+        let (this, arg_index) = self.agg_from_arguments(t, span, res_args, 0);
+        self.fb.this = Some(this);
+        arg_index
+    }
+
+    /// A struct holding resources received by a specialized function: its
+    /// resources the next ones the instance was made for, its data members
+    /// pointers from the arguments starting at `arg_index`. Gives the
+    /// aggregate and the index of the next argument.
+    fn agg_from_arguments(
+        &mut self,
+        t: TyId,
+        span: Span,
+        res_args: &mut Vec<crate::sema::ResPathId>,
+        mut arg_index: u32,
+    ) -> (Val, u32) {
         let mut leaves = Vec::new();
         for (slot, is_res) in self.s.agg_slots(t) {
             if is_res {
@@ -541,9 +564,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 leaves.push(Val::place(slot, Place::function(ptr, mem), None));
             }
         }
-        let this = self.agg_from_leaves(t, &mut leaves.into_iter());
-        self.fb.this = Some(this);
-        arg_index
+        (self.agg_from_leaves(t, &mut leaves.into_iter()), arg_index)
     }
 
     /// `this` of a method: a pointer, the first argument (read only in a

@@ -122,6 +122,27 @@ impl<'a> Sema<'a> {
             if specialized && self.types.is_resource(p.ty) {
                 continue;
             }
+            // A struct holding resources: one pointer per data member (the
+            // caller's copies), its resources named by the instance.
+            if specialized && self.types.is_agg(p.ty) {
+                let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
+                for (i, (slot, is_res)) in self.agg_slots(p.ty).into_iter().enumerate() {
+                    if is_res {
+                        continue;
+                    }
+                    let base = self.ir_ty(slot);
+                    let ptr = self.module.ty(ir::TypeInner::Pointer {
+                        base,
+                        space: ir::AddressSpace::Function,
+                    });
+                    arguments.push(ir::FunctionArgument {
+                        name: Some(format!("{pname}.{i}")),
+                        ty: ptr,
+                        precise: false,
+                    });
+                }
+                continue;
+            }
             let ty = self.param_ir_type(p.ty, p.dir);
             arguments.push(ir::FunctionArgument {
                 name: p.name.map(|n| n.to_string()),

@@ -152,7 +152,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.check_mesh_arguments(chosen, args)?;
         }
         let sig = &chosen.sig;
-        let has_res = sig.params.iter().any(|p| self.s.types.is_resource(p.ty))
+        let has_res = sig
+            .params
+            .iter()
+            .any(|p| self.s.types.is_resource(p.ty) || self.s.types.is_agg(p.ty))
             || self.s.types.is_resource(sig.ret);
         let mut spec = Specialization {
             on: has_res,
@@ -160,6 +163,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         if has_res {
             for (i, p) in sig.params.iter().enumerate() {
+                if self.s.types.is_agg(p.ty) {
+                    // Every resource of a struct argument must be known.
+                    let ids = args.get(i).and_then(|a| self.agg_resources(&a.val));
+                    match ids {
+                        Some(ids) => spec.res_ids.extend(ids),
+                        None => {
+                            return Err(self.error(
+                                codes::RESOURCE_MISUSE,
+                                "a resource member of this argument is not assigned, or not known at compile time",
+                                args.get(i).map_or(span, |a| a.span),
+                                "passed here",
+                            ));
+                        }
+                    }
+                    continue;
+                }
                 if !self.s.types.is_resource(p.ty) {
                     continue;
                 }
@@ -171,6 +190,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     }
                 }
             }
+        }
+        let agg_param = sig.params.iter().any(|p| self.s.types.is_agg(p.ty));
+        if agg_param && !spec.on {
+            return Err(self.unsupported(
+                "a call passing a struct holding resources and a resource not known at compile time",
+                span,
+            ));
         }
         if let Some(t) = this_val
             && matches!(t.kind, ValKind::Agg(_))
@@ -201,6 +227,27 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         }
         Ok(spec)
+    }
+
+    /// The resources of an aggregate argument, in [`Sema::agg_slots`]
+    /// order; `None` when one is not known at compile time.
+    fn agg_resources(&mut self, v: &Val) -> Option<Vec<ResPathId>> {
+        if !matches!(v.kind, ValKind::Agg(_)) {
+            return None;
+        }
+        let mut leaves = Vec::new();
+        self.agg_leaves_of(v, &mut leaves);
+        let mut ids = Vec::new();
+        for l in leaves.iter().filter(|l| self.s.types.is_resource(l.ty)) {
+            ids.push(match &l.kind {
+                ValKind::Res(r) => *r,
+                _ => {
+                    let rp = self.res_path(l)?;
+                    self.s.res.intern_path(rp)
+                }
+            });
+        }
+        Some(ids)
     }
 
     /// A method called on a struct holding resources: specialized for the
@@ -364,6 +411,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         specialized: bool,
         call: &mut CallArgs,
     ) -> Result<(), Val> {
+        if self.s.types.is_agg(p.ty) {
+            return self.pass_agg_argument(p, val, aspan, call);
+        }
         if self.s.types.is_resource(p.ty) {
             if specialized {
                 return Ok(());
@@ -437,6 +487,38 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         call.ir.push(tmp);
         call.copy_back.push((tmp, p.ty, place, val.ty));
+        Ok(())
+    }
+
+    /// A struct holding resources passed by value: a copy of each data
+    /// member (the callee is specialized for its resources).
+    fn pass_agg_argument(
+        &mut self,
+        p: &ParamSig<'a>,
+        val: Val,
+        aspan: Span,
+        call: &mut CallArgs,
+    ) -> Result<(), Val> {
+        if p.dir != Dir::In {
+            return Err(self.unsupported(
+                "`out` and `inout` parameters of structs holding resources",
+                aspan,
+            ));
+        }
+        let mut leaves = Vec::new();
+        self.agg_leaves_of(&val, &mut leaves);
+        for l in leaves {
+            if self.s.types.is_resource(l.ty) {
+                continue;
+            }
+            let (tmp, _) = self.temp(l.ty);
+            let h = self.value(&l).ok_or_else(Val::error)?;
+            self.stmt(ir::Statement::Store {
+                pointer: tmp,
+                value: h,
+            });
+            call.ir.push(tmp);
+        }
         Ok(())
     }
 

@@ -50,7 +50,7 @@ impl<'a> Sema<'a> {
             .decls
             .values()
             .map(|r| {
-                if !self.opts.flatten_resource_arrays || r.counter_of.is_some() {
+                if !(self.opts.flatten_resource_arrays || r.in_struct) || r.counter_of.is_some() {
                     return 1;
                 }
                 match self.module.types[self.module.globals[r.gv].ty].inner {

@@ -132,6 +132,7 @@ impl<'a> Sema<'a> {
             },
             input_attachment: None,
             counter_of: None,
+            in_struct: false,
             span: cb.name.span,
         };
         if !shader_record {

@@ -90,6 +90,17 @@ impl<'a> Sema<'a> {
         id
     }
 
+    /// Records a global that has no name of its own (a member of a
+    /// flattened struct of resources).
+    pub(in crate::sema) fn hidden_global(&mut self, info: GlobalInfo) -> GlobalId {
+        let id = self.decls.globals.next_id();
+        if let GlobalKind::Var { gv, .. } = info.kind {
+            self.module.decl_spans.set_global(gv, info.span);
+        }
+        self.decls.globals.push(info);
+        id
+    }
+
     /// Declares one global variable: its type, then the storage class that
     /// its type, attributes and modifiers give it.
     pub(in crate::sema) fn declare_one_global(
@@ -118,8 +129,7 @@ impl<'a> Sema<'a> {
             return;
         }
         if self.types.contains_resource(ty) {
-            self.unsupported("structs containing resources", d.span);
-            self.new_global(info, scope, d.name);
+            self.declare_resource_struct(d, vd, st, scope, info);
             return;
         }
         if let Some(a) = find_attr(&vd.attrs, Attr::VkConstantId) {

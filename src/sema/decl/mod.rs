@@ -10,6 +10,7 @@ pub mod cbuffer;
 pub mod checks;
 pub mod globals;
 pub mod inline_spirv;
+pub mod res_struct;
 pub mod resource_decl;
 pub mod shader_record;
 pub mod storage;

@@ -10,6 +10,7 @@ use crate::ir;
 use crate::sema::decl::{find_attr, parse_register_slot, parse_space};
 use crate::sema::types::layout::{BufferKind, Rule, struct_members};
 use crate::sema::types::resolve::Env;
+use crate::sema::types::scope::GlobalId;
 use crate::sema::types::scope::ScopeId;
 use crate::sema::types::{ResKind, Ty, TyId};
 use crate::sema::{GlobalInfo, GlobalKind, ReadOnly, ResourceDecl, ResourceId, Sema};
@@ -42,9 +43,27 @@ impl<'a> Sema<'a> {
         ty: TyId,
         _row_major: bool,
         scope: ScopeId,
-        mut info: GlobalInfo,
+        info: GlobalInfo,
     ) {
+        self.resource_global(vd, d, ty, scope, info, false);
+    }
+
+    /// A resource global named `info.name`. With `member`, it is a resource
+    /// member of a flattened global struct (declared by `vd`/`d`): it takes
+    /// none of the declaration's attributes, register or initializer, and
+    /// is reached through the struct's name, not a name of its own.
+    pub(in crate::sema) fn resource_global(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        d: &'a ast::Declarator,
+        ty: TyId,
+        scope: ScopeId,
+        mut info: GlobalInfo,
+        member: bool,
+    ) -> GlobalId {
         let env = Env::at(scope);
+        let attrs: &'a [ast::Attribute] = if member { &[] } else { &vd.attrs };
+        let name = info.name;
         // Peel arrays: a resource array is one binding.
         let mut dims = Vec::new();
         let mut elem = ty;
@@ -52,16 +71,18 @@ impl<'a> Sema<'a> {
             dims.push(n);
             elem = e;
         }
-        if d.init.is_some() {
+        if d.init.is_some() && !member {
             self.unsupported("initializers on resource variables", d.span);
         }
-        if find_attr(&vd.attrs, Attr::VkPushConstant).is_some() && dims.is_empty() {
+        if find_attr(attrs, Attr::VkPushConstant).is_some() && dims.is_empty() {
+            let id = self.decls.globals.next_id();
             self.declare_push_constant(vd, d, ty, scope, info);
-            return;
+            return id;
         }
-        if super::shader_record::shader_record_attr(&vd.attrs).is_some() && dims.is_empty() {
+        if super::shader_record::shader_record_attr(attrs).is_some() && dims.is_empty() {
+            let id = self.decls.globals.next_id();
             self.declare_shader_record(vd, d, ty, scope, info);
-            return;
+            return id;
         }
         let (mem, space, hlsl_ty, read_only) = match self.types.get(elem).clone() {
             Ty::Resource(ResKind::ConstantBuffer, Some(t))
@@ -80,8 +101,7 @@ impl<'a> Sema<'a> {
                         vd.ty.span,
                         "not a struct",
                     );
-                    self.new_global(info, scope, d.name);
-                    return;
+                    return self.finish_resource_global(info, scope, d, member);
                 }
                 let (rule, prefix, space) = if is_cb {
                     (
@@ -120,7 +140,7 @@ impl<'a> Sema<'a> {
             }
             Ty::Resource(kind, e) => {
                 let mut t = self.ir_ty(elem);
-                if let Some(fmt) = find_attr(&vd.attrs, Attr::VkImageFormat)
+                if let Some(fmt) = find_attr(attrs, Attr::VkImageFormat)
                     && let Some(f) = self.image_format_attr(fmt)
                     && let Some(ir::TypeInner::Image {
                         dim,
@@ -167,10 +187,7 @@ impl<'a> Sema<'a> {
                     Some(ReadOnly::Resource(d.name.span)),
                 )
             }
-            _ => {
-                self.new_global(info, scope, d.name);
-                return;
-            }
+            _ => return self.finish_resource_global(info, scope, d, member),
         };
         // Wrap the arrays around the element's memory type.
         let mut gty = mem;
@@ -184,24 +201,31 @@ impl<'a> Sema<'a> {
                 stride: None,
             });
         }
-        let gv = ir::build::add_global(&mut self.module, d.name.name.as_str(), space, gty);
+        let gv = ir::build::add_global(&mut self.module, name.as_str(), space, gty);
         self.module.globals[gv].user_type = self.user_type(vd, elem, &env);
         let class = match self.types.get(elem) {
             Ty::Resource(k, _) => k.register_class(),
             _ => crate::sema::options::RegisterClass::S,
         };
-        let (vk_binding, counter_binding) = self.binding_attrs(&vd.attrs, &env);
-        let register = self.register_annotation(&d.annotations, space);
-        let input_attachment = self.input_attachment_attr(vd, elem, &env);
+        let (vk_binding, counter_binding) = self.binding_attrs(attrs, &env);
+        let (register, input_attachment) = if member {
+            (None, None)
+        } else {
+            (
+                self.register_annotation(&d.annotations, space),
+                self.input_attachment_attr(vd, elem, &env),
+            )
+        };
         let rindex = self.res.decls.push(ResourceDecl {
             gv,
-            name: d.name.name,
+            name,
             vk_binding,
             register,
             counter_binding,
             input_attachment,
             class,
             counter_of: None,
+            in_struct: member,
             span: d.name.span,
         });
         info.ty = hlsl_ty;
@@ -215,14 +239,43 @@ impl<'a> Sema<'a> {
                 ResKind::AppendStructuredBuffer | ResKind::ConsumeStructuredBuffer
             )
         {
-            if dims.is_empty() {
-                let c = self.make_counter(gv, rindex, d.name.name, d.name.span);
-                info.counter = Some(c);
-            } else {
-                self.unsupported("arrays of append/consume buffers", d.span);
-            }
+            let c = self.make_counter(gv, rindex, name, d.name.span);
+            info.counter = Some(c);
         }
-        self.new_global(info, scope, d.name);
+        // DXC: the counters of multi-dimensional arrays of counted buffers
+        // have no mapping to Vulkan.
+        if dims.len() > 1
+            && let Ty::Resource(k, _) = *self.types.get(elem)
+            && k.is_structured()
+            && !matches!(k, ResKind::StructuredBuffer)
+        {
+            self.error(
+                codes::RESOURCE_MISUSE,
+                format!(
+                    "multi-dimensional arrays of `{}` are not supported in Vulkan (their counters cannot be arrays of arrays)",
+                    k.name()
+                ),
+                d.span,
+                "declared here",
+            );
+        }
+        self.finish_resource_global(info, scope, d, member)
+    }
+
+    /// Declares a resource global's name, or (a flattened struct member)
+    /// only records it.
+    fn finish_resource_global(
+        &mut self,
+        info: GlobalInfo,
+        scope: ScopeId,
+        d: &ast::Declarator,
+        member: bool,
+    ) -> GlobalId {
+        if member {
+            self.hidden_global(info)
+        } else {
+            self.new_global(info, scope, d.name)
+        }
     }
 
     /// The `UserTypeGOOGLE` string of a resource for `-fspv-reflect`
@@ -259,7 +312,8 @@ impl<'a> Sema<'a> {
     }
 
     /// The counter buffer of a RW/Append/Consume structured buffer: a block
-    /// `{ int }` with its own binding (SPIR-V.rst, "Counter buffers").
+    /// `{ int }` with its own binding (SPIR-V.rst, "Counter buffers"); for
+    /// an array of buffers, an array of blocks of the same shape.
     pub fn make_counter(
         &mut self,
         of: ir::Handle<ir::GlobalVariable>,
@@ -267,7 +321,21 @@ impl<'a> Sema<'a> {
         name: Symbol,
         span: Span,
     ) -> ir::Handle<ir::GlobalVariable> {
-        let block = self.counter_block_type();
+        let mut block = self.counter_block_type();
+        // The buffer's array dimensions, outermost first.
+        let mut dims = Vec::new();
+        let mut t = self.module.globals[of].ty;
+        while let ir::TypeInner::Array { base, size, .. } = self.module.types[t].inner {
+            dims.push(size);
+            t = base;
+        }
+        for size in dims.into_iter().rev() {
+            block = self.module.ty(ir::TypeInner::Array {
+                base: block,
+                size,
+                stride: None,
+            });
+        }
         let gv = ir::build::add_global(
             &mut self.module,
             &format!("counter.var.{name}"),
@@ -285,6 +353,7 @@ impl<'a> Sema<'a> {
             input_attachment: None,
             class: main.class,
             counter_of: Some(rindex),
+            in_struct: false,
             span,
         });
         gv

@@ -11,7 +11,7 @@ use crate::ir;
 use crate::sema::Sema;
 use crate::sema::body::place::{Place, Val, ValKind};
 use crate::sema::body::{FnCtx, LocalSym, LocalVar};
-use crate::sema::types::TyId;
+use crate::sema::types::{Ty, TyId};
 use crate::span::Span;
 use std::collections::VecDeque;
 
@@ -49,18 +49,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// A fresh aggregate for a local of struct type `ty` containing
     /// resources: data members get locals of their own, resources none yet.
     pub fn make_agg(&mut self, ty: TyId, name: &str) -> Val {
-        let Some(sid) = self.s.types.as_struct(ty) else {
-            return Val::error();
-        };
-        let info = self.s.types.struct_info(sid).clone();
-        let mut members = Vec::new();
         let mut slots: Vec<(TyId, String)> = Vec::new();
-        if let Some(b) = info.base {
-            slots.push((b, format!("{name}.base")));
+        match *self.s.types.get(ty) {
+            // An array of structs holding resources: one aggregate per element.
+            Ty::Array(e, Some(n)) => slots.extend((0..n).map(|i| (e, format!("{name}[{i}]")))),
+            Ty::Struct(sid) => {
+                let info = self.s.types.struct_info(sid);
+                if let Some(b) = info.base {
+                    slots.push((b, format!("{name}.base")));
+                }
+                for f in self.s.types.storage_fields(sid) {
+                    slots.push((f.ty, format!("{name}.{}", f.name)));
+                }
+            }
+            _ => return Val::error(),
         }
-        for f in self.s.types.storage_fields(sid) {
-            slots.push((f.ty, format!("{name}.{}", f.name)));
-        }
+        let mut members = Vec::new();
         for (t, n) in slots {
             members.push(self.agg_slot(t, &n));
         }
@@ -316,6 +320,21 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 }
 
 impl Sema<'_> {
+    /// The member types of an aggregate of type `ty`: a struct's base and
+    /// fields, or an array's elements.
+    pub fn agg_parts(&self, ty: TyId) -> Vec<TyId> {
+        match *self.types.get(ty) {
+            Ty::Array(e, Some(n)) => vec![e; n as usize],
+            Ty::Struct(sid) => {
+                let info = self.types.struct_info(sid);
+                let mut slots: Vec<TyId> = info.base.into_iter().collect();
+                slots.extend(self.types.storage_fields(sid).map(|f| f.ty));
+                slots
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The leaves of an aggregate of struct type `ty` in the order
     /// [`FnCtx::make_agg`] builds them (base first, depth first): each
     /// resource or data member with whether it is a resource.
@@ -326,13 +345,7 @@ impl Sema<'_> {
     }
 
     fn agg_slots_into(&self, ty: TyId, out: &mut Vec<(TyId, bool)>) {
-        let Some(sid) = self.types.as_struct(ty) else {
-            return;
-        };
-        let info = self.types.struct_info(sid);
-        let mut slots: Vec<TyId> = info.base.into_iter().collect();
-        slots.extend(self.types.storage_fields(sid).map(|f| f.ty));
-        for t in slots {
+        for t in self.agg_parts(ty) {
             if self.types.is_resource(t) {
                 out.push((t, true));
             } else if self.types.contains_resource(t) {
@@ -364,12 +377,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Rebuilds an aggregate of type `ty` from its leaves, taking them in
     /// order from `leaves`.
     pub fn agg_from_leaves(&self, ty: TyId, leaves: &mut std::vec::IntoIter<Val>) -> Val {
-        let Some(sid) = self.s.types.as_struct(ty) else {
+        let slots = self.s.agg_parts(ty);
+        if slots.is_empty() {
             return Val::error();
-        };
-        let info = self.s.types.struct_info(sid);
-        let mut slots: Vec<TyId> = info.base.into_iter().collect();
-        slots.extend(self.s.types.storage_fields(sid).map(|f| f.ty));
+        }
         let members = slots
             .into_iter()
             .map(|t| {

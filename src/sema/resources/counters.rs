@@ -51,13 +51,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let bpty = self.ptr_type(block, sb);
                 return Some(self.add(ir::Expression::Access { base: h, index }, bpty));
             }
-            _ => {
-                self.s.unsupported(
-                    "counters of buffers passed as parameters or in arrays",
-                    span,
-                );
-                return None;
-            }
+            _ => return self.array_counter_of(*ptr, span),
         };
         let c = match self.s.module.globals[gv].counter {
             Some(c) => c,
@@ -70,6 +64,63 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let cty = self.s.module.globals[c].ty;
         let cpty = self.ptr_type(cty, sb);
         Some(self.add(ir::Expression::GlobalVariable(c), cpty))
+    }
+
+    /// The counter of an element of an array of buffers: the same element
+    /// of the array of counters (DXC's `counter.var.NAME`, an array of the
+    /// same shape with a binding of its own).
+    fn array_counter_of(
+        &mut self,
+        ptr: ir::Handle<ir::Expression>,
+        span: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        // The indices from the array global down to the element.
+        let mut steps = Vec::new();
+        let mut cur = ptr;
+        let gv = loop {
+            match self.fb.body.function.expressions[cur] {
+                ir::Expression::Access { base, index } => {
+                    steps.push(Err(index));
+                    cur = base;
+                }
+                ir::Expression::AccessIndex { base, index } => {
+                    steps.push(Ok(index));
+                    cur = base;
+                }
+                ir::Expression::GlobalVariable(gv) => break gv,
+                _ => {
+                    self.s
+                        .unsupported("counters of buffers passed as parameters", span);
+                    return None;
+                }
+            }
+        };
+        let c = match self.s.module.globals[gv].counter {
+            Some(c) => c,
+            None => {
+                let (rindex, r) = self.s.res.decl_of(gv)?;
+                let (name, rspan) = (r.name, r.span);
+                self.s.make_counter(gv, rindex, name, rspan)
+            }
+        };
+        let sb = ir::AddressSpace::Storage { writable: true };
+        let mut ty = self.s.module.globals[c].ty;
+        let pty = self.ptr_type(ty, sb);
+        let mut at = self.add(ir::Expression::GlobalVariable(c), pty);
+        for step in steps.into_iter().rev() {
+            let ir::TypeInner::Array { base, .. } = self.s.module.types[ty].inner else {
+                self.s
+                    .unsupported("counters of this buffer expression", span);
+                return None;
+            };
+            ty = base;
+            let pty = self.ptr_type(ty, sb);
+            at = match step {
+                Ok(index) => self.add(ir::Expression::AccessIndex { base: at, index }, pty),
+                Err(index) => self.add(ir::Expression::Access { base: at, index }, pty),
+            };
+        }
+        Some(at)
     }
 
     /// The runtime array of counters for heap resources.

@@ -20,6 +20,7 @@ mod language;
 mod mesh;
 mod mesh_nv;
 mod options;
+mod resource_structs;
 mod resources;
 mod stages;
 mod storage;

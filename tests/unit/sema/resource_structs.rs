@@ -1,0 +1,153 @@
+//! Structs holding resources: global ones flattened into one resource per
+//! member (DXC's bindings), passed to functions by their resources, and
+//! the errors where a resource is not known at compile time.
+
+use super::*;
+
+#[test]
+fn global_struct_of_resources_gives_each_member_a_binding() {
+    let m = lower(
+        "struct S { Texture2D t; SamplerState s; };\n\
+         S g; Texture2D after;\n\
+         RWStructuredBuffer<float4> o;\n\
+         [numthreads(1,1,1)] void main() { o[0] = g.t.SampleLevel(g.s, float2(0, 0), 0) + after.Load(int3(0, 0, 0)); }",
+    );
+    assert_eq!(global(&m, "g.t").space, AddressSpace::Handle);
+    assert_eq!(binding(&m, "g.t"), (0, 0));
+    assert_eq!(binding(&m, "g.s"), (0, 1));
+    assert_eq!(binding(&m, "after"), (0, 2));
+    assert!(!has_global(&m, "g"), "the struct itself is no variable");
+}
+
+#[test]
+fn arrays_in_and_of_resource_structs_take_a_binding_per_element() {
+    // DXC: every element of an array of structs is flattened, and a
+    // resource array member takes one binding per element.
+    let m = lower(
+        "struct T { SamplerState s[3]; };\n\
+         struct S { Texture2D t[2]; T tt[2]; };\n\
+         S first[2]; S second;\n\
+         float4 get(S x) { return x.t[1].SampleLevel(x.tt[1].s[2], float2(0, 0), 0); }\n\
+         RWStructuredBuffer<float4> o;\n\
+         [numthreads(1,1,1)] void main() { o[0] = get(first[0]) + get(first[1]) + get(second); }",
+    );
+    let want = [
+        ("first[0].t", 0),
+        ("first[0].tt[1].s", 5),
+        ("first[1].t", 8),
+        ("first[1].tt[1].s", 13),
+        ("second.t", 16),
+        ("second.tt[1].s", 21),
+    ];
+    for (name, b) in want {
+        assert_eq!(binding(&m, name), (0, b), "{name}");
+    }
+    // Unused members keep their places: the next member's binding is after them.
+    assert_eq!(binding(&m, "second.tt[0].s"), (0, 18));
+}
+
+#[test]
+fn struct_of_resources_passed_to_a_function_validates() {
+    compile_valid(
+        "struct S { Texture2D t; SamplerState s; };\n\
+         S g;\n\
+         struct P { S inner; float scale; };\n\
+         float4 sample(P p, float2 uv) { return p.inner.t.SampleLevel(p.inner.s, uv, 0) * p.scale; }\n\
+         RWStructuredBuffer<float4> o;\n\
+         [numthreads(1,1,1)] void main() { P p; p.inner = g; p.scale = 2; o[0] = sample(p, float2(0.5, 0.5)); }",
+        &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2],
+    );
+}
+
+#[test]
+fn struct_of_buffers_writes_through_its_members_on_vulkan() {
+    // `fill` is made for `P`'s two buffers; `q` is another name for them.
+    let src = "struct Pair { RWStructuredBuffer<uint> a; RWStructuredBuffer<uint> b; };\n\
+               RWStructuredBuffer<uint> A; RWStructuredBuffer<uint> B;\n\
+               void fill(Pair p, uint v, uint k) { p.a[k] = v; p.b[k] = v * 2; }\n\
+               [numthreads(1,1,1)] void main() { Pair P; P.a = A; P.b = B; fill(P, 7, 0); Pair q = P; q.b[1] = q.a[0] + 1; }";
+    for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
+        let out = run_on_vulkan(
+            src,
+            env,
+            vec![
+                Resource::storage(0, 0, vec![0u8; 8]),
+                Resource::storage(0, 1, vec![0u8; 8]),
+            ],
+        );
+        assert_eq!(vk::to_u32s(&out[0].data), vec![7, 0], "{env:?}");
+        assert_eq!(vk::to_u32s(&out[1].data), vec![14, 8], "{env:?}");
+    }
+}
+
+#[test]
+fn resource_structs_that_cannot_be_resolved_are_errors() {
+    // Which element holds the resource must be known at compile time.
+    let t = fails_with(
+        "struct S { RWTexture2D<float> t; }; S g[2];\n\
+         [numthreads(1,1,1)] void main(uint i : SV_GroupIndex) { g[i].t[uint2(0, 0)] = 1; }",
+        "E0609",
+    );
+    assert!(t.contains("indexed with a constant"), "{t}");
+    // A member never assigned a resource.
+    let t = fails_with(
+        "struct S { RWStructuredBuffer<uint> b; };\n\
+         void f(S s) { s.b[0] = 1; }\n\
+         [numthreads(1,1,1)] void main() { S l; f(l); }",
+        "E0609",
+    );
+    assert!(
+        t.contains("not assigned, or not known at compile time"),
+        "{t}"
+    );
+    // Data members beside resources in a global struct are not placed yet.
+    let t = fails_with(
+        "struct S { RWTexture2D<uint> t; uint n; }; S g;\n\
+         [numthreads(1,1,1)] void main() { g.t[uint2(0, 0)] = g.n; }",
+        "E0004",
+    );
+    assert!(t.contains("both resource and data members"), "{t}");
+    // DXC rejects buffers in global structs.
+    let t = fails_with(
+        "struct S { Texture2D t; RWStructuredBuffer<float> rw; }; S g[2];\n\
+         [numthreads(1,1,1)] void main() { g[1].rw[0] = 1; }",
+        "E0609",
+    );
+    assert!(t.contains("structured or byte-address buffer"), "{t}");
+}
+
+#[test]
+fn arrays_of_counted_buffers_have_arrays_of_counters() {
+    let src = "RWStructuredBuffer<uint> bufs[4] : register(u0, space1);\n\
+               AppendStructuredBuffer<uint> app[2];\n\
+               RWStructuredBuffer<uint> o;\n\
+               [numthreads(1,1,1)] void main(uint i : SV_GroupIndex) {\n\
+                 o[0] = bufs[2].IncrementCounter() + bufs[i].DecrementCounter();\n\
+                 app[1].Append(o[0]);\n\
+               }";
+    let m = lower(src);
+    // DXC: the counters are one array of the same length, bound after it.
+    for (name, len) in [("counter.var.bufs", 4), ("counter.var.app", 2)] {
+        let g = global(&m, name);
+        match m.types[g.ty].inner {
+            TypeInner::Array {
+                size: ir::ArraySize::Constant(n),
+                ..
+            } => assert_eq!(n, len, "{name}"),
+            ref other => panic!("{name} is not an array: {other:?}"),
+        }
+    }
+    // DXC: no counters for arrays of arrays of them.
+    let t = fails_with(
+        "RWStructuredBuffer<uint> g[2][3];\n\
+         [numthreads(1,1,1)] void main() { g[1][2][0] = 1; }",
+        "E0609",
+    );
+    assert!(
+        t.contains("multi-dimensional arrays of `RWStructuredBuffer`"),
+        "{t}"
+    );
+    assert_eq!(binding(&m, "bufs"), (1, 0));
+    assert_eq!(binding(&m, "counter.var.bufs"), (1, 1));
+    compile_valid(src, &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2]);
+}
