@@ -51,3 +51,27 @@ pub struct SpirvDecoration {
     pub decoration: u32,
     pub operands: SpirvDecorationOperands,
 }
+
+/// A type the shader spells as its SPIR-V instruction
+/// (`vk::SpirvType<opcode, size, alignment, operands…>`,
+/// `vk::SpirvOpaqueType<opcode, operands…>`): the backend writes
+/// `opcode` with a result id and `operands`, once per distinct type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SpirvType {
+    /// A core `OpType…` opcode.
+    pub opcode: u32,
+    pub operands: Vec<SpirvTypeOperand>,
+}
+
+/// An operand of a [`SpirvType`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SpirvTypeOperand {
+    /// The id of a type.
+    Type(super::Handle<super::Type>),
+    /// The id of a constant (`vk::integral_constant<T, v>`): the value's
+    /// bits, zero-extended, in a scalar of that type.
+    Constant(super::Scalar, u64),
+    /// A literal word (`vk::Literal<vk::integral_constant<T, v>>`; a
+    /// 64-bit value gives two).
+    Literal(u32),
+}

@@ -362,6 +362,16 @@ impl Layouts {
                 module.decl_spans.set_struct(laid.ty, info.span, &spans);
                 laid
             }
+            // `vk::SpirvType` states its size and alignment.
+            Ty::Spirv(t) if t.layout.is_some() => {
+                let (size, align) = t.layout.unwrap_or_default();
+                Laid {
+                    ty: types.ir_type(module, ty),
+                    size,
+                    align,
+                    matrix: None,
+                }
+            }
             // Opaque types have no layout; sema reports them before asking.
             _ => Laid {
                 ty: module.scalar_type(ir::Scalar::U32),

@@ -11,7 +11,7 @@
 
 pub mod consteval;
 pub mod image;
-mod inline_spirv;
+pub mod inline_spirv;
 pub mod layout;
 pub mod node;
 pub mod resolve;
@@ -227,6 +227,9 @@ pub enum Ty {
     /// entry parameter declaring it, from 1 (0: not known here), which
     /// says which node the records go to.
     Node(node::NodeObj, Option<TyId>, u32),
+    /// `vk::SpirvType` / `vk::SpirvOpaqueType`: a type written as its
+    /// SPIR-V instruction.
+    Spirv(Box<inline_spirv::SpirvTy>),
 }
 
 /// The primitive a geometry shader output stream makes.
@@ -667,6 +670,7 @@ impl Types {
             }
             Ty::Stream(k, e) => format!("{}<{}>", k.name(), self.name(e)),
             Ty::RayQuery(flags) => format!("RayQuery<{flags}>"),
+            Ty::Spirv(ref t) => t.name(self),
             Ty::Node(obj, record, _) => {
                 let r = record.map(|r| self.name(r));
                 obj.name(r.as_deref())
@@ -767,6 +771,7 @@ impl Types {
             // stands for them in the IR is a node index.
             Ty::Node(..) => ir::TypeInner::Scalar(ir::Scalar::U32),
             Ty::RayQuery(_) => ir::TypeInner::RayQuery,
+            Ty::Spirv(t) => ir::TypeInner::Spirv(Box::new(self.ir_spirv_type(module, &t))),
         };
         let h = module.ty(inner);
         self.ir_cache.insert(ty, h);

@@ -14,6 +14,7 @@ mod device_address;
 mod end_to_end;
 mod gaps;
 mod inline_spirv;
+mod inline_spirv_types;
 mod language;
 mod mesh;
 mod mesh_nv;
