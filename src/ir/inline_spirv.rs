@@ -52,6 +52,25 @@ pub struct SpirvDecoration {
     pub operands: SpirvDecorationOperands,
 }
 
+/// An execution mode a function body asks for with
+/// `vk::ext_execution_mode(mode, literals…)` (`OpExecutionMode`) or
+/// `vk::ext_execution_mode_id(mode, constants…)` (`OpExecutionModeId`),
+/// written on the module's entry point ([`super::Module`]'s
+/// `spirv_execution_modes`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SpirvExecutionMode {
+    pub mode: spirv::ExecutionMode,
+    pub operands: SpirvModeOperands,
+}
+
+/// The operands after the mode.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SpirvModeOperands {
+    Literals(Vec<u32>),
+    /// The ids of constants of these scalar types and values.
+    Ids(Vec<(super::Scalar, i64)>),
+}
+
 /// A type the shader spells as its SPIR-V instruction
 /// (`vk::SpirvType<opcode, size, alignment, operands…>`,
 /// `vk::SpirvOpaqueType<opcode, operands…>`): the backend writes

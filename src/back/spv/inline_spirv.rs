@@ -106,6 +106,32 @@ impl Writer<'_> {
         Ok(self.spv_type(t))
     }
 
+    /// The `OpExecutionMode`/`OpExecutionModeId` instructions of
+    /// `vk::ext_execution_mode*` for the entry function `function`, with the
+    /// modes' capabilities.
+    pub fn spirv_execution_modes(&mut self, function: Word) -> Vec<Instruction> {
+        let ir = self.ir;
+        let mut modes = Vec::new();
+        for m in &ir.spirv_execution_modes {
+            let mut operands = vec![Operand::IdRef(function), Operand::ExecutionMode(m.mode)];
+            let op = match &m.operands {
+                ir::SpirvModeOperands::Literals(words) => {
+                    operands.extend(words.iter().map(|&w| Operand::LiteralBit32(w)));
+                    Op::ExecutionMode
+                }
+                ir::SpirvModeOperands::Ids(values) => {
+                    for &(s, v) in values {
+                        operands.push(Operand::IdRef(self.const_scalar(s, v)));
+                    }
+                    Op::ExecutionModeId
+                }
+            };
+            self.execution_mode_capabilities(m.mode);
+            modes.push(Instruction::new(op, None, None, operands));
+        }
+        modes
+    }
+
     /// The capability and extension an instruction needs, when the module
     /// has none of the capabilities that enable it (`OpReadClockKHR` needs
     /// `ShaderClockKHR`, `OpTypeCooperativeMatrixKHR`

@@ -199,16 +199,22 @@ impl<'a> Sema<'a> {
             let operands = (1..a.args.len())
                 .filter_map(|i| self.spirv_number(a, i, "a literal operand", env))
                 .collect();
-            let m = rspirv::dr::Operand::ExecutionMode(mode);
-            for cap in m.required_capabilities().into_iter().take(1) {
-                self.require_capability(cap);
-            }
-            for ext in m.required_extensions() {
-                self.require_extension(ext);
-            }
+            self.require_mode_features(mode);
             modes.push((mode, operands));
         }
         modes
+    }
+
+    /// The capability and extensions an execution mode of inline SPIR-V
+    /// needs.
+    pub fn require_mode_features(&mut self, mode: spirv::ExecutionMode) {
+        let m = rspirv::dr::Operand::ExecutionMode(mode);
+        for cap in m.required_capabilities().into_iter().take(1) {
+            self.require_capability(cap);
+        }
+        for ext in m.required_extensions() {
+            self.require_extension(ext);
+        }
     }
 
     /// Argument `i` of `a`: a constant that fits a SPIR-V word.

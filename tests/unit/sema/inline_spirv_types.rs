@@ -145,3 +145,44 @@ fn alias_capabilities_come_only_with_a_use() {
     assert!(!a.contains("OpCapability Int8"), "{a}");
     assert!(!a.contains("SPV_unused_ext"), "{a}");
 }
+
+#[test]
+fn ext_execution_mode_calls_add_modes_to_the_entry_point() {
+    let a = asm(r#"
+        template<uint width>
+        struct FlushDenorms {
+            static void declare() { vk::ext_execution_mode(/* DenormFlushToZero */ 4460, width); }
+        };
+        RWStructuredBuffer<float> buf;
+        [numthreads(1, 1, 1)]
+        void main() {
+            FlushDenorms<32>::declare();
+            buf[0] = buf[1] * 0.5;
+        }"#);
+    assert_has(
+        &a,
+        &[
+            "OpCapability DenormFlushToZero",
+            "OpExecutionMode %main DenormFlushToZero 32",
+            "OpExecutionMode %main LocalSize 1 1 1",
+        ],
+    );
+}
+
+#[test]
+fn ext_execution_mode_id_operands_are_constants_of_their_types() {
+    let m = super::lower(
+        r#"
+        [numthreads(8, 6, 8)]
+        void main() { vk::ext_execution_mode_id(/* LocalSizeId */ 38, 8u, 6u, 8); }"#,
+    );
+    use crate::ir::{Scalar, SpirvModeOperands};
+    let [mode] = m.spirv_execution_modes.as_slice() else {
+        panic!("one mode expected: {:?}", m.spirv_execution_modes);
+    };
+    assert_eq!(mode.mode, spirv::ExecutionMode::LocalSizeId);
+    assert_eq!(
+        mode.operands,
+        SpirvModeOperands::Ids(vec![(Scalar::U32, 8), (Scalar::U32, 6), (Scalar::I32, 8)])
+    );
+}
