@@ -431,6 +431,9 @@ pub struct CBuffer {
 /// `using Color = float4;` (the latter as a `Using` alias).
 #[derive(Clone, Debug)]
 pub struct Typedef {
+    /// `[[vk::ext_capability(N)]]`, `[[vk::ext_extension("…")]]`: what a
+    /// use of the name adds to the module.
+    pub attrs: Vec<Attribute>,
     pub modifiers: Modifiers,
     pub ty: TypeSpec,
     pub name: Ident,
@@ -462,6 +465,8 @@ pub enum Using {
     /// `using T = float4;` (template aliases too).
     Alias {
         template: Option<TemplateParams>,
+        /// As a typedef's [`Typedef::attrs`].
+        attrs: Vec<Attribute>,
         name: Ident,
         ty: TypeSpec,
         span: Span,

@@ -51,3 +51,46 @@ pub struct SpirvDecoration {
     pub decoration: u32,
     pub operands: SpirvDecorationOperands,
 }
+
+/// An execution mode a function body asks for with
+/// `vk::ext_execution_mode(mode, literals…)` (`OpExecutionMode`) or
+/// `vk::ext_execution_mode_id(mode, constants…)` (`OpExecutionModeId`),
+/// written on the module's entry point ([`super::Module`]'s
+/// `spirv_execution_modes`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SpirvExecutionMode {
+    pub mode: spirv::ExecutionMode,
+    pub operands: SpirvModeOperands,
+}
+
+/// The operands after the mode.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SpirvModeOperands {
+    Literals(Vec<u32>),
+    /// The ids of constants of these scalar types and values.
+    Ids(Vec<(super::Scalar, i64)>),
+}
+
+/// A type the shader spells as its SPIR-V instruction
+/// (`vk::SpirvType<opcode, size, alignment, operands…>`,
+/// `vk::SpirvOpaqueType<opcode, operands…>`): the backend writes
+/// `opcode` with a result id and `operands`, once per distinct type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SpirvType {
+    /// A core `OpType…` opcode.
+    pub opcode: u32,
+    pub operands: Vec<SpirvTypeOperand>,
+}
+
+/// An operand of a [`SpirvType`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SpirvTypeOperand {
+    /// The id of a type.
+    Type(super::Handle<super::Type>),
+    /// The id of a constant (`vk::integral_constant<T, v>`): the value's
+    /// bits, zero-extended, in a scalar of that type.
+    Constant(super::Scalar, u64),
+    /// A literal word (`vk::Literal<vk::integral_constant<T, v>>`; a
+    /// 64-bit value gives two).
+    Literal(u32),
+}

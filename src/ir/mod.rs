@@ -1259,6 +1259,9 @@ pub struct Module {
     /// Decorations the shader wrote on global variables
     /// (`vk::ext_decorate*`).
     pub spirv_decorations: Vec<(Handle<GlobalVariable>, SpirvDecoration)>,
+    /// Execution modes function bodies asked for
+    /// (`vk::ext_execution_mode*`), for every entry point.
+    pub spirv_execution_modes: Vec<SpirvExecutionMode>,
 }
 
 /// Declaration sites of globals and struct types (the IR's own types and

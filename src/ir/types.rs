@@ -256,6 +256,8 @@ pub enum TypeInner {
         /// For an output: the node its records are enqueued for.
         output: Option<NodeTarget>,
     },
+    /// A type written as its SPIR-V instruction (inline SPIR-V).
+    Spirv(Box<super::SpirvType>),
     /// A pointer, the type of variable references and access chains.
     Pointer {
         base: Handle<Type>,

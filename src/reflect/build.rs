@@ -612,6 +612,7 @@ impl<'a> Reflector<'a> {
             TypeInner::Sampler { comparison: true } => "SamplerComparisonState".to_string(),
             TypeInner::AccelerationStructure => "RaytracingAccelerationStructure".to_string(),
             TypeInner::RayQuery => "RayQuery".to_string(),
+            TypeInner::Spirv(t) => format!("vk::SpirvOpaqueType<{}>", t.opcode),
             TypeInner::NodePayloadArray { payload, .. } => {
                 format!("NodePayloadArray<{}>", self.type_name(*payload, depth + 1))
             }

@@ -386,6 +386,9 @@ pub struct Decls<'a> {
     pub builtin_structs: FxHashMap<&'static str, TyId>,
     /// groupshared variables with their spans, for the size budget.
     pub groupshared: Vec<(Symbol, TyId, Span)>,
+    /// The attributes of typedefs and aliases that ask for capabilities or
+    /// extensions (`TypeEntry::features`), with the scope they evaluate in.
+    pub alias_features: Vec<(&'a [ast::Attribute], ScopeId)>,
     /// `#pragma pack_matrix` state: matrices default to row-major.
     pack_row_major: bool,
     /// Template instantiation depth, to stop runaway recursion.
@@ -405,6 +408,7 @@ impl<'a> Decls<'a> {
             pending_instance: None,
             undefined_statics: FxHashMap::default(),
             inline_structs: FxHashMap::default(),
+            alias_features: Vec::new(),
             forward_structs: Vec::new(),
             builtin_structs: FxHashMap::default(),
             groupshared: Vec::new(),

@@ -3,6 +3,7 @@
 //! instruction sets they import.
 
 use super::function::FunctionWriter;
+use super::types::{RawOperand, SpvType};
 use super::writer::Writer;
 use super::{BackResult, internal};
 use crate::ir::{self, Expression, Handle, SpirvOperand, TypeInner};
@@ -35,6 +36,118 @@ impl Writer<'_> {
                 vec![Operand::LiteralString(name.clone())],
             )
         })
+    }
+}
+
+impl Writer<'_> {
+    /// The id of a type written as its SPIR-V instruction. The types the
+    /// backend also makes itself (scalars, vectors, arrays, pointers…) go
+    /// through its cache, so that the module declares each once
+    /// (spirv-val rejects two declarations of one non-aggregate type).
+    pub fn spirv_type(&mut self, t: &ir::SpirvType) -> BackResult<Word> {
+        let op = Op::from_u32(t.opcode)
+            .ok_or_else(|| internal(format!("unknown type opcode {}", t.opcode)))?;
+        let mut operands = Vec::with_capacity(t.operands.len());
+        for o in &t.operands {
+            operands.push(match *o {
+                ir::SpirvTypeOperand::Type(h) => RawOperand::Id(self.type_id(h)?),
+                ir::SpirvTypeOperand::Constant(s, v) => {
+                    RawOperand::Id(self.const_scalar(s, v as i64))
+                }
+                ir::SpirvTypeOperand::Literal(w) => RawOperand::Literal(w),
+            });
+        }
+        use RawOperand::{Id, Literal};
+        let known = match (op, operands.as_slice()) {
+            (Op::TypeBool, []) => Some(SpvType::Bool),
+            (
+                Op::TypeInt,
+                &[
+                    Literal(bits @ (8 | 16 | 32 | 64)),
+                    Literal(signed @ (0 | 1)),
+                ],
+            ) => Some(SpvType::Int {
+                width: (bits / 8) as u8,
+                signed: signed == 1,
+            }),
+            (Op::TypeFloat, &[Literal(bits @ (16 | 32 | 64))]) => Some(SpvType::Float {
+                width: (bits / 8) as u8,
+            }),
+            (Op::TypeVector, &[Id(component), Literal(size @ 2..=4)]) => Some(SpvType::Vector {
+                component,
+                size: size as u8,
+            }),
+            (Op::TypeRuntimeArray, &[Id(element)]) => Some(SpvType::RuntimeArray {
+                element,
+                stride: None,
+            }),
+            (Op::TypePointer, &[Literal(class), Id(pointee)]) => {
+                spirv::StorageClass::from_u32(class)
+                    .map(|class| SpvType::Pointer { pointee, class })
+            }
+            (Op::TypeSampler, []) => Some(SpvType::Sampler),
+            (Op::TypeAccelerationStructureKHR, []) => {
+                self.acceleration_structure_capabilities();
+                Some(SpvType::AccelerationStructure)
+            }
+            (Op::TypeRayQueryKHR, []) => {
+                self.ray_query_capabilities();
+                Some(SpvType::RayQuery)
+            }
+            _ => None,
+        };
+        let t = match known {
+            Some(t) => t,
+            None => {
+                self.instruction_capability(op);
+                SpvType::Raw { op, operands }
+            }
+        };
+        Ok(self.spv_type(t))
+    }
+
+    /// The `OpExecutionMode`/`OpExecutionModeId` instructions of
+    /// `vk::ext_execution_mode*` for the entry function `function`, with the
+    /// modes' capabilities.
+    pub fn spirv_execution_modes(&mut self, function: Word) -> Vec<Instruction> {
+        let ir = self.ir;
+        let mut modes = Vec::new();
+        for m in &ir.spirv_execution_modes {
+            let mut operands = vec![Operand::IdRef(function), Operand::ExecutionMode(m.mode)];
+            let op = match &m.operands {
+                ir::SpirvModeOperands::Literals(words) => {
+                    operands.extend(words.iter().map(|&w| Operand::LiteralBit32(w)));
+                    Op::ExecutionMode
+                }
+                ir::SpirvModeOperands::Ids(values) => {
+                    for &(s, v) in values {
+                        operands.push(Operand::IdRef(self.const_scalar(s, v)));
+                    }
+                    Op::ExecutionModeId
+                }
+            };
+            self.execution_mode_capabilities(m.mode);
+            modes.push(Instruction::new(op, None, None, operands));
+        }
+        modes
+    }
+
+    /// The capability and extension an instruction needs, when the module
+    /// has none of the capabilities that enable it (`OpReadClockKHR` needs
+    /// `ShaderClockKHR`, `OpTypeCooperativeMatrixKHR`
+    /// `CooperativeMatrixKHR`).
+    pub fn instruction_capability(&mut self, op: Op) {
+        let Some(grammar) = INSTRUCTION_TABLE.lookup_opcode(op as u32) else {
+            return;
+        };
+        let enabled = |c: &Capability| {
+            self.capabilities.contains(c) || self.ir.required_capabilities.contains(c)
+        };
+        if let Some(&first) = grammar.capabilities.first()
+            && !grammar.capabilities.iter().any(enabled)
+        {
+            self.capability(first);
+        }
     }
 }
 
@@ -83,7 +196,7 @@ impl FunctionWriter<'_, '_> {
             None => {
                 let op = Op::from_u32(inst.opcode)
                     .ok_or_else(|| internal(format!("unknown opcode {}", inst.opcode)))?;
-                self.instruction_capability(op);
+                self.w.instruction_capability(op);
                 match result_type {
                     Some(t) => Some(self.emit_value(op, t, operands)?),
                     None => {
@@ -96,22 +209,6 @@ impl FunctionWriter<'_, '_> {
         match (result, id) {
             (Some(r), Some(id)) => self.set_result(r, id),
             _ => Ok(()),
-        }
-    }
-
-    /// The capability the instruction needs, when the module has none of
-    /// those that enable it (`OpReadClockKHR` needs `ShaderClockKHR`).
-    fn instruction_capability(&mut self, op: Op) {
-        let Some(grammar) = INSTRUCTION_TABLE.lookup_opcode(op as u32) else {
-            return;
-        };
-        let enabled = |c: &Capability| {
-            self.w.capabilities.contains(c) || self.w.ir.required_capabilities.contains(c)
-        };
-        if let Some(&first) = grammar.capabilities.first()
-            && !grammar.capabilities.iter().any(enabled)
-        {
-            self.w.capability(first);
         }
     }
 

@@ -452,7 +452,11 @@ impl Writer<'_> {
         let entry = Instruction::new(Op::EntryPoint, None, None, operands);
 
         let mut modes = Vec::new();
-        let has_mode = |m: ExecutionMode| ep.execution_modes.iter().any(|(x, _)| *x == m);
+        let ir = self.ir;
+        let has_mode = |m: ExecutionMode| {
+            ep.execution_modes.iter().any(|(x, _)| *x == m)
+                || ir.spirv_execution_modes.iter().any(|x| x.mode == m)
+        };
         let mut add_mode = |mode: ExecutionMode, literals: &[u32]| {
             let mut ops = vec![Operand::IdRef(function), Operand::ExecutionMode(mode)];
             ops.extend(literals.iter().map(|&l| Operand::LiteralBit32(l)));
@@ -505,6 +509,7 @@ impl Writer<'_> {
         for (mode, literals) in &ep.execution_modes {
             add_mode(*mode, literals);
         }
+        modes.extend(self.spirv_execution_modes(function));
         if let Some(node) = &ep.node {
             self.node_entry_modes(node, function, &mut modes)?;
         }
@@ -624,7 +629,7 @@ impl Writer<'_> {
 
     /// The capability an execution mode needs, or the extension where no
     /// capability stands for it (`requirements.rs` adds the capability's).
-    fn execution_mode_capabilities(&mut self, mode: ExecutionMode) {
+    pub fn execution_mode_capabilities(&mut self, mode: ExecutionMode) {
         use Capability as C;
         use ExecutionMode as M;
         let cap = match mode {

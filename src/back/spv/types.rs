@@ -66,6 +66,18 @@ pub(super) enum SpvType {
     },
     AccelerationStructure,
     RayQuery,
+    /// A type instruction of inline SPIR-V that none of the above is.
+    Raw {
+        op: Op,
+        operands: Vec<RawOperand>,
+    },
+}
+
+/// An operand of an [`SpvType::Raw`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum RawOperand {
+    Id(Word),
+    Literal(u32),
 }
 
 pub(super) struct TypeCache {
@@ -240,6 +252,7 @@ impl<'a> Writer<'a> {
             SpvType::Bool => (Op::TypeBool, vec![]),
             SpvType::Int { width, signed } => {
                 match width {
+                    1 => self.capability(Capability::Int8),
                     2 => self.capability(Capability::Int16),
                     8 => self.capability(Capability::Int64),
                     _ => {}
@@ -323,6 +336,13 @@ impl<'a> Writer<'a> {
             SpvType::SampledImage { image } => (Op::TypeSampledImage, vec![Operand::IdRef(*image)]),
             SpvType::AccelerationStructure => (Op::TypeAccelerationStructureKHR, vec![]),
             SpvType::RayQuery => (Op::TypeRayQueryKHR, vec![]),
+            SpvType::Raw { op, operands } => {
+                let operands = operands.iter().map(|o| match *o {
+                    RawOperand::Id(id) => Operand::IdRef(id),
+                    RawOperand::Literal(w) => Operand::LiteralBit32(w),
+                });
+                (*op, operands.collect())
+            }
         };
         self.globals
             .push(Instruction::new(op, None, Some(id), operands));
@@ -491,6 +511,7 @@ impl<'a> Writer<'a> {
                 let class = storage_class(*space, self.version);
                 self.pointer_type(pointee, class)
             }
+            TypeInner::Spirv(t) => self.spirv_type(t)?,
         };
         self.types.ir[h.index()] = Some(id);
         Ok(id)

@@ -453,6 +453,18 @@ impl Names {
             }
             TypeInner::AccelerationStructure => "accel".into(),
             TypeInner::RayQuery => "ray_query".into(),
+            TypeInner::Spirv(t) => {
+                let operands: Vec<String> = t
+                    .operands
+                    .iter()
+                    .map(|o| match o {
+                        crate::ir::SpirvTypeOperand::Type(h) => self.type_name(module, *h),
+                        crate::ir::SpirvTypeOperand::Constant(_, v) => format!("const {v}"),
+                        crate::ir::SpirvTypeOperand::Literal(w) => w.to_string(),
+                    })
+                    .collect();
+                format!("spirv_type<{}; {}>", t.opcode, operands.join(", "))
+            }
             TypeInner::NodePayloadArray {
                 payload,
                 max_payloads,

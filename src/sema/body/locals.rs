@@ -28,7 +28,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     let v = self.expr(e);
                     self.end_discard(mark);
                     let ty = self.concrete(v.ty);
-                    crate::sema::types::scope::TypeEntry { ty, major: None }
+                    crate::sema::types::scope::TypeEntry {
+                        ty,
+                        major: None,
+                        features: None,
+                    }
                 }
                 _ => {
                     self.s.error(
@@ -40,6 +44,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     crate::sema::types::scope::TypeEntry {
                         ty: types::ERROR,
                         major: None,
+                        features: None,
                     }
                 }
             }

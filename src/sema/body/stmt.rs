@@ -79,9 +79,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             S::Struct(sd) => {
                 let t = self.s.declare_struct_named(sd, self.fb.scope, None, false);
                 if let Some(n) = sd.name {
-                    self.fb
-                        .locals
-                        .declare(n.name, LocalSym::Type(TypeEntry { ty: t, major: None }));
+                    self.fb.locals.declare(
+                        n.name,
+                        LocalSym::Type(TypeEntry {
+                            ty: t,
+                            major: None,
+                            features: None,
+                        }),
+                    );
                 }
             }
             S::Enum(ed) => {
@@ -234,9 +239,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let base = self.s.resolve_type(&td.ty, &env);
         let ty = self.s.array_type(base.ty, &td.array, &env, None);
         let major = st.major.map(|(m, _)| m).or(base.major);
-        self.fb
-            .locals
-            .declare(td.name.name, LocalSym::Type(TypeEntry { ty, major }));
+        let features = self.s.alias_features(&td.attrs, env.scope);
+        self.fb.locals.declare(
+            td.name.name,
+            LocalSym::Type(TypeEntry {
+                ty,
+                major,
+                features,
+            }),
+        );
     }
 
     /// `if`/`else`, with `[branch]` or `[flatten]`.

@@ -57,6 +57,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if set.is_none()
             && let Some(g) = INSTRUCTION_TABLE.lookup_opcode(opcode)
         {
+            // Types and constants belong to the module, not to a body.
+            if g.opname.starts_with("Type")
+                || g.opname.starts_with("Constant")
+                || g.opname.starts_with("SpecConstant")
+            {
+                return self.unsupported(
+                    &format!(
+                        "`Op{}` through `vk::ext_instruction` (it belongs outside functions)",
+                        g.opname
+                    ),
+                    span,
+                );
+            }
             let gives = g
                 .operands
                 .iter()

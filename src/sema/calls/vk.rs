@@ -31,6 +31,11 @@ pub enum VkBuiltin {
 pub enum VkFunc {
     /// `uint64_t ReadClock(uint scope)` → OpReadClockKHR (SPV_KHR_shader_clock).
     ReadClock,
+    /// `ext_execution_mode(mode, literals…)`: an execution mode of the
+    /// entry point (inline SPIR-V).
+    ExtExecutionMode,
+    /// `ext_execution_mode_id(mode, constants…)`: one with id operands.
+    ExtExecutionModeId,
 }
 
 /// Every `vk::` constant and function, by name.
@@ -42,6 +47,14 @@ pub const VK_BUILTINS: &[(&str, VkBuiltin)] = &[
     ("InvocationScope", VkBuiltin::Const(4)),
     ("QueueFamilyScope", VkBuiltin::Const(5)),
     ("ReadClock", VkBuiltin::Func(VkFunc::ReadClock)),
+    (
+        "ext_execution_mode",
+        VkBuiltin::Func(VkFunc::ExtExecutionMode),
+    ),
+    (
+        "ext_execution_mode_id",
+        VkBuiltin::Func(VkFunc::ExtExecutionModeId),
+    ),
 ];
 
 /// The built-in a path names: `vk::NAME` or `::vk::NAME` with `NAME` in
@@ -108,6 +121,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         Some(match f {
             VkFunc::ReadClock => self.read_clock(&a, span),
+            VkFunc::ExtExecutionMode => self.ext_execution_mode(&a, false, span),
+            VkFunc::ExtExecutionModeId => self.ext_execution_mode(&a, true, span),
         })
     }
 
@@ -153,5 +168,77 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             result: res,
         });
         Val::expr(u64t, res)
+    }
+
+    /// `vk::ext_execution_mode(mode, literals…)` and
+    /// `vk::ext_execution_mode_id(mode, constants…)` (`ids`): every
+    /// argument a constant; the mode joins the entry point's.
+    fn ext_execution_mode(&mut self, a: &[Arg], ids: bool, span: Span) -> Val {
+        let name = if ids {
+            "vk::ext_execution_mode_id"
+        } else {
+            "vk::ext_execution_mode"
+        };
+        let Some((first, rest)) = a.split_first() else {
+            return self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                format!("`{name}` takes the execution mode and its operands"),
+                span,
+                "no execution mode given",
+            );
+        };
+        let mut konsts = Vec::with_capacity(a.len());
+        for arg in a {
+            match (&arg.val.kind, self.s.types.component(arg.val.ty)) {
+                (ValKind::Const(k), Some(c)) if c.is_int() || c == Sc::Bool => {
+                    konsts.push((c.concrete(), k.as_i64()));
+                }
+                _ => {
+                    return self.error(
+                        codes::NOT_CONSTANT,
+                        format!("the arguments of `{name}` must be integer constants"),
+                        arg.span,
+                        "not an integer constant",
+                    );
+                }
+            }
+        }
+        let n = konsts[0].1;
+        let Some(mode) = u32::try_from(n)
+            .ok()
+            .and_then(spirv::ExecutionMode::from_u32)
+        else {
+            return self.error(
+                codes::BAD_ATTRIBUTE,
+                format!("{n} is not a SPIR-V execution mode"),
+                first.span,
+                "no execution mode has this number",
+            );
+        };
+        let operands = if ids {
+            ir::SpirvModeOperands::Ids(konsts[1..].iter().map(|&(s, v)| (s.ir(), v)).collect())
+        } else {
+            let mut words = Vec::with_capacity(rest.len());
+            for (arg, &(_, v)) in rest.iter().zip(&konsts[1..]) {
+                match u32::try_from(v) {
+                    Ok(w) => words.push(w),
+                    Err(_) => {
+                        return self.error(
+                            codes::BAD_ATTRIBUTE,
+                            "a literal operand is a 32-bit unsigned number",
+                            arg.span,
+                            "out of range",
+                        );
+                    }
+                }
+            }
+            ir::SpirvModeOperands::Literals(words)
+        };
+        self.s.require_mode_features(mode);
+        let m = ir::SpirvExecutionMode { mode, operands };
+        if !self.s.module.spirv_execution_modes.contains(&m) {
+            self.s.module.spirv_execution_modes.push(m);
+        }
+        Val::void()
     }
 }

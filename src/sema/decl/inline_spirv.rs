@@ -10,7 +10,7 @@ use crate::front::ast;
 use crate::front::attributes::Attr;
 use crate::ir;
 use crate::sema::types::resolve::Env;
-use crate::sema::types::scope::{ScopeId, Sym};
+use crate::sema::types::scope::{ScopeId, Sym, TypeEntry};
 use crate::sema::{GlobalKind, Sema};
 
 impl<'a> Sema<'a> {
@@ -47,6 +47,44 @@ impl<'a> Sema<'a> {
 }
 
 impl<'a> Sema<'a> {
+    /// Records the capabilities and extensions a typedef or alias asks for
+    /// (`typedef [[vk::ext_capability(N)]] …`, `using T [[…]] = …`): the
+    /// index [`crate::sema::types::scope::TypeEntry::features`] keeps, or
+    /// `None` when it asks for none.
+    pub fn alias_features(&mut self, attrs: &'a [ast::Attribute], scope: ScopeId) -> Option<u32> {
+        let asks = attrs
+            .iter()
+            .any(|a| matches!(a.kind, Some(Attr::VkExtCapability | Attr::VkExtExtension)));
+        if let Some(a) = attrs.iter().find(|a| {
+            a.kind.is_some()
+                && !matches!(a.kind, Some(Attr::VkExtCapability | Attr::VkExtExtension))
+        }) {
+            self.unsupported(
+                format!(
+                    "the attribute `{}` on a typedef or type alias",
+                    crate::front::attributes::display_name(a)
+                ),
+                a.span,
+            );
+        }
+        if !asks {
+            return None;
+        }
+        self.decls.alias_features.push((attrs, scope));
+        Some(self.decls.alias_features.len() as u32 - 1)
+    }
+
+    /// A use of a type name: the capabilities and extensions its typedef
+    /// asks for join the module.
+    pub fn used_alias(&mut self, t: TypeEntry) -> TypeEntry {
+        if let Some(i) = t.features
+            && let Some(&(attrs, scope)) = self.decls.alias_features.get(i as usize)
+        {
+            self.require_spirv_features(attrs, &Env::at(scope));
+        }
+        t
+    }
+
     /// The decorations `attrs` write (`vk::ext_decorate`,
     /// `vk::ext_decorate_id`, `vk::ext_decorate_string`).
     pub fn spirv_decorations(
@@ -161,16 +199,22 @@ impl<'a> Sema<'a> {
             let operands = (1..a.args.len())
                 .filter_map(|i| self.spirv_number(a, i, "a literal operand", env))
                 .collect();
-            let m = rspirv::dr::Operand::ExecutionMode(mode);
-            for cap in m.required_capabilities().into_iter().take(1) {
-                self.require_capability(cap);
-            }
-            for ext in m.required_extensions() {
-                self.require_extension(ext);
-            }
+            self.require_mode_features(mode);
             modes.push((mode, operands));
         }
         modes
+    }
+
+    /// The capability and extensions an execution mode of inline SPIR-V
+    /// needs.
+    pub fn require_mode_features(&mut self, mode: spirv::ExecutionMode) {
+        let m = rspirv::dr::Operand::ExecutionMode(mode);
+        for cap in m.required_capabilities().into_iter().take(1) {
+            self.require_capability(cap);
+        }
+        for ext in m.required_extensions() {
+            self.require_extension(ext);
+        }
     }
 
     /// Argument `i` of `a`: a constant that fits a SPIR-V word.

@@ -177,11 +177,15 @@ impl<'a> Sema<'a> {
             }
             ast::Using::Alias {
                 template,
+                attrs,
                 name,
                 ty,
                 span,
             } => {
                 if let Some(params) = template {
+                    if let Some(a) = attrs.first() {
+                        self.unsupported("attributes on an alias template", a.span);
+                    }
                     let id = self.decls.templates.next_id();
                     self.decls.templates.push(Template::new(
                         name.name,
@@ -193,7 +197,8 @@ impl<'a> Sema<'a> {
                     self.declare_name(scope, *name, Sym::Template(id));
                     return;
                 }
-                let t = self.resolve_type(ty, env);
+                let mut t = self.resolve_type(ty, env);
+                t.features = self.alias_features(attrs, scope);
                 match locals {
                     Some(l) => {
                         l.declare(name.name, super::body::LocalSym::Type(t));
@@ -215,7 +220,12 @@ impl<'a> Sema<'a> {
         let base = self.resolve_type(&td.ty, env);
         let ty = self.array_type(base.ty, &td.array, env, None);
         let major = st.major.map(|(m, _)| m).or(base.major);
-        let entry = TypeEntry { ty, major };
+        let features = self.alias_features(&td.attrs, scope);
+        let entry = TypeEntry {
+            ty,
+            major,
+            features,
+        };
         match locals {
             Some(l) => {
                 l.declare(td.name.name, super::body::LocalSym::Type(entry));
@@ -304,7 +314,11 @@ impl<'a> Sema<'a> {
         };
         let mut locals = locals;
         if let Some(n) = ed.name {
-            let entry = TypeEntry { ty, major: None };
+            let entry = TypeEntry {
+                ty,
+                major: None,
+                features: None,
+            };
             match locals.as_deref_mut() {
                 Some(l) => {
                     l.declare(n.name, super::body::LocalSym::Type(entry));

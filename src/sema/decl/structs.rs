@@ -97,7 +97,15 @@ impl<'a> Sema<'a> {
                     return types::ERROR;
                 };
                 if by_name && let Some(n) = sd.name {
-                    self.declare_name(scope, n, Sym::Type(TypeEntry { ty, major: None }));
+                    self.declare_name(
+                        scope,
+                        n,
+                        Sym::Type(TypeEntry {
+                            ty,
+                            major: None,
+                            features: None,
+                        }),
+                    );
                 }
                 if let Some((id, key)) = self.decls.pending_instance.take() {
                     self.decls.templates[id].instances.insert(key.clone(), ty);
@@ -180,9 +188,15 @@ impl<'a> Sema<'a> {
             _ => return None,
         };
         // The struct's own name inside it (injected name).
-        let _ = self
-            .scopes
-            .declare(sscope, name, Sym::Type(TypeEntry { ty, major: None }));
+        let _ = self.scopes.declare(
+            sscope,
+            name,
+            Sym::Type(TypeEntry {
+                ty,
+                major: None,
+                features: None,
+            }),
+        );
         Some((ty, sid, sscope))
     }
 
@@ -225,7 +239,15 @@ impl<'a> Sema<'a> {
             return;
         };
         self.decls.forward_structs.push(ty);
-        self.declare_name(scope, n, Sym::Type(TypeEntry { ty, major: None }));
+        self.declare_name(
+            scope,
+            n,
+            Sym::Type(TypeEntry {
+                ty,
+                major: None,
+                features: None,
+            }),
+        );
     }
 
     pub(super) fn declare_fields(

@@ -387,6 +387,16 @@ impl Layouts {
                 align: 8,
                 matrix: None,
             },
+            // `vk::SpirvType` states its size and alignment.
+            Ty::Spirv(t) if t.layout.is_some() => {
+                let (size, align) = t.layout.unwrap_or_default();
+                Laid {
+                    ty: types.ir_type(module, self, ty),
+                    size,
+                    align,
+                    matrix: None,
+                }
+            }
             // Opaque types have no layout; sema reports them before asking.
             _ => Laid {
                 ty: module.scalar_type(ir::Scalar::U32),

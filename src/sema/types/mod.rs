@@ -11,7 +11,7 @@
 
 pub mod consteval;
 pub mod image;
-mod inline_spirv;
+pub mod inline_spirv;
 pub mod layout;
 pub mod node;
 pub mod pointer;
@@ -233,6 +233,9 @@ pub enum Ty {
     /// alignment, known once `T` is defined). Its IR type is a
     /// `PhysicalStorage` pointer (see `layout::Layouts::pointer`).
     BufferPointer(TyId, u32),
+    /// `vk::SpirvType` / `vk::SpirvOpaqueType`: a type written as its
+    /// SPIR-V instruction.
+    Spirv(Box<inline_spirv::SpirvTy>),
 }
 
 /// The primitive a geometry shader output stream makes.
@@ -673,6 +676,7 @@ impl Types {
             }
             Ty::Stream(k, e) => format!("{}<{}>", k.name(), self.name(e)),
             Ty::RayQuery(flags) => format!("RayQuery<{flags}>"),
+            Ty::Spirv(ref t) => t.name(self),
             Ty::Node(obj, record, _) => {
                 let r = record.map(|r| self.name(r));
                 obj.name(r.as_deref())
@@ -786,6 +790,7 @@ impl Types {
                 self.ir_cache.insert(ty, h);
                 return h;
             }
+            Ty::Spirv(t) => ir::TypeInner::Spirv(Box::new(self.ir_spirv_type(module, layouts, &t))),
         };
         let h = module.ty(inner);
         self.ir_cache.insert(ty, h);

@@ -140,7 +140,11 @@ fn resource_kind(name: &str) -> Option<ResKind> {
 
 impl<'a> Sema<'a> {
     fn entry(ty: TyId) -> TypeEntry {
-        TypeEntry { ty, major: None }
+        TypeEntry {
+            ty,
+            major: None,
+            features: None,
+        }
     }
 
     /// Resolves a written type. Errors are reported and give `ERROR`.
@@ -168,7 +172,11 @@ impl<'a> Sema<'a> {
             ast::TypeSpecKind::Array { element, dims } => {
                 let e = self.resolve_type(element, env);
                 let ty = self.array_type(e.ty, dims, env, None);
-                TypeEntry { ty, major: e.major }
+                TypeEntry {
+                    ty,
+                    major: e.major,
+                    features: None,
+                }
             }
         }
     }
@@ -190,7 +198,7 @@ impl<'a> Sema<'a> {
         let sym = if path.is_single() {
             if let Some(locals) = env.locals {
                 match locals.lookup(last.name) {
-                    Some(LocalSym::Type(t)) => return *t,
+                    Some(LocalSym::Type(t)) => return self.used_alias(*t),
                     Some(_) => {
                         self.error(
                             codes::NOT_A_VALUE,
@@ -251,7 +259,7 @@ impl<'a> Sema<'a> {
                         "template arguments given here",
                     );
                 }
-                return t;
+                return self.used_alias(t);
             }
             Some(Sym::Template(id)) => {
                 return Self::entry(self.instantiate_type_template(id, args, env, span));

@@ -37,6 +37,10 @@ define_id! {
 pub struct TypeEntry {
     pub ty: TyId,
     pub major: Option<bool>,
+    /// For a typedef or alias with `[[vk::ext_capability]]` or
+    /// `[[vk::ext_extension]]`: its index in `Sema::alias_features`, whose
+    /// capabilities and extensions each use of the name adds.
+    pub features: Option<u32>,
 }
 
 /// What a name denotes.
@@ -211,6 +215,7 @@ mod tests {
             Sym::Type(TypeEntry {
                 ty: types::FLOAT,
                 major: None,
+                features: None,
             }),
         )
         .unwrap();

@@ -273,6 +273,7 @@ impl<'a> Sema<'a> {
                         Sym::Type(TypeEntry {
                             ty: *t,
                             major: None,
+                            features: None,
                         }),
                     );
                 }

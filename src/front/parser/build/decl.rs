@@ -409,6 +409,7 @@ impl ParseCtx<'_> {
         let mut typedefs = Vec::with_capacity(n);
         for (name, array, _) in names {
             typedefs.push(ast::Typedef {
+                attrs: Vec::new(),
                 modifiers: specs.modifiers.clone(),
                 ty: ty.clone(),
                 name,
@@ -423,14 +424,19 @@ impl ParseCtx<'_> {
         }
     }
 
-    pub fn typedef_items(&self, t: TypedefOut) -> Vec<ast::Item> {
+    /// The items of a global typedef, `attrs` (written before `typedef`)
+    /// on each name it declares.
+    pub fn typedef_items(&self, attrs: Vec<ast::Attribute>, t: TypedefOut) -> Vec<ast::Item> {
         let mut v: Vec<ast::Item> = t
             .forward
             .map(|(n, span)| ast::Item::ForwardStruct(n, span))
             .into_iter()
             .collect();
         v.extend(t.structs.into_iter().map(ast::Item::Struct));
-        v.extend(t.typedefs.into_iter().map(ast::Item::Typedef));
+        v.extend(t.typedefs.into_iter().map(|mut td| {
+            td.attrs = attrs.clone();
+            ast::Item::Typedef(td)
+        }));
         v
     }
 
@@ -599,7 +605,6 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> ast::Using {
         let (name, attrs, specs) = alias;
-        self.ignored_attributes(&attrs, "a type alias");
         if let Some(&(_, m)) = specs.modifiers.list.first() {
             self.warn(
                 codes::IGNORED_SYNTAX,
@@ -610,6 +615,7 @@ impl ParseCtx<'_> {
         }
         ast::Using::Alias {
             template: None,
+            attrs,
             name,
             ty: *specs.ty,
             span,
@@ -623,9 +629,16 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> ast::StructMember {
         match self.alias(alias, span) {
-            ast::Using::Alias { name, ty, span, .. } => {
+            ast::Using::Alias {
+                name,
+                attrs,
+                ty,
+                span,
+                ..
+            } => {
                 self.note_member_type(name.name);
                 ast::StructMember::Typedef(ast::Typedef {
+                    attrs,
                     modifiers: ast::Modifiers::default(),
                     ty,
                     name,
@@ -645,26 +658,20 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> ast::Using {
         match self.alias(alias, span) {
-            ast::Using::Alias { name, ty, span, .. } => ast::Using::Alias {
+            ast::Using::Alias {
+                name,
+                attrs,
+                ty,
+                span,
+                ..
+            } => ast::Using::Alias {
                 template: Some(template),
+                attrs,
                 name,
                 ty,
                 span,
             },
             other => other,
-        }
-    }
-
-    /// Attributes where the AST has no place for them yet (`[[vk::…]]` on a
-    /// typedef): a warning.
-    pub fn ignored_attributes(&self, attrs: &[ast::Attribute], what: &str) {
-        if let Some(a) = attrs.first() {
-            self.warn(
-                codes::IGNORED_SYNTAX,
-                a.span,
-                &format!("attributes on {what} are not supported yet and are ignored"),
-                "ignored",
-            );
         }
     }
 
