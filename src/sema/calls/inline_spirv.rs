@@ -63,7 +63,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 || g.opname.starts_with("SpecConstant")
             {
                 return self.unsupported(
-                    &format!(
+                    format!(
                         "`Op{}` through `vk::ext_instruction` (it belongs outside functions)",
                         g.opname
                     ),
