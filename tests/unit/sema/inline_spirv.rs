@@ -10,12 +10,12 @@ use crate::tests::common;
 
 /// Compiles the compute shader `src` for Vulkan 1.3 (validated) and
 /// returns the disassembly.
-fn asm(src: &str) -> String {
+pub(super) fn asm(src: &str) -> String {
     let words = compile_valid_words(src, TargetEnv::Vulkan1_3);
     common::spirv_dis(&words)
 }
 
-fn assert_has(a: &str, wants: &[&str]) {
+pub(super) fn assert_has(a: &str, wants: &[&str]) {
     for want in wants {
         assert!(a.contains(want), "missing `{want}` in:\n{a}");
     }

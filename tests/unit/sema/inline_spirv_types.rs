@@ -7,16 +7,7 @@ use super::compile_valid_words;
 use crate::options::TargetEnv;
 use crate::tests::common;
 
-fn asm(src: &str) -> String {
-    let words = compile_valid_words(src, TargetEnv::Vulkan1_3);
-    common::spirv_dis(&words)
-}
-
-fn assert_has(a: &str, wants: &[&str]) {
-    for want in wants {
-        assert!(a.contains(want), "missing `{want}` in:\n{a}");
-    }
-}
+use super::inline_spirv::{asm, assert_has};
 
 const BYTES: &str = r#"
 using uint8_t [[vk::ext_capability(/* Int8 */ 39)]] = vk::SpirvType</* OpTypeInt */ 21, 1, 1,
