@@ -6,7 +6,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::front::ast::{self, BinaryOp};
 use crate::ir;
 use crate::sema::body::expr::is_pure;
-use crate::sema::body::place::{Val, ValKind};
+use crate::sema::body::place::{Place, Val, ValKind};
 use crate::sema::body::{FnCtx, LocalSym};
 use crate::sema::types::scope::Sym;
 use crate::sema::types::{self, Sc, Shape, Ty, TyId};
@@ -180,7 +180,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return Val::error();
         };
         self.write_place(&place, lv.ty, h);
-        Val::expr(lv.ty, h)
+        // As in C++, an assignment names its left operand: `(a += b) = c` is legal.
+        // Only memory that reading back cannot change is handed out that way.
+        match &place {
+            Place::Ptr {
+                space: ir::AddressSpace::Function | ir::AddressSpace::Private,
+                ..
+            } => Val::place(lv.ty, place, None),
+            _ => Val::expr(lv.ty, h),
+        }
     }
 
     /// `s = g;` where `s` is a `static` resource variable: rebinds it.

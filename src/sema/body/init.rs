@@ -99,6 +99,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     "not a constructor",
                 )
             }
+            // `RayQuery<F>()` is a fresh, uninitialised query object.
+            Ty::RayQuery(_) if vals.is_empty() => {
+                let (ptr, mem) = self.temp(t);
+                Val::place(t, crate::sema::body::place::Place::function(ptr, mem), None)
+            }
             _ => self.unsupported(format_args!("constructing `{}`", self.s.ty_name(t)), span),
         }
     }

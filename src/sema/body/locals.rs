@@ -93,6 +93,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 );
             }
             let (ty, init) = match &d.init {
+                // `RayQuery<F> q = RayQuery<F>();` declares a fresh query: nothing to copy.
+                Some(ast::Initializer::Expr(ast::Expr {
+                    kind: ast::ExprKind::Construct(_, args),
+                    ..
+                })) if args.is_empty() && matches!(self.s.types.get(ty0), types::Ty::RayQuery(_)) => {
+                    (ty0, None)
+                }
                 Some(init) => {
                     let (t, v) = self.lower_initializer(ty0, init);
                     (t, Some(v))

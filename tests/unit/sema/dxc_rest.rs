@@ -31,6 +31,15 @@ impl Spv {
         }
     }
 
+    /// The `OpName` of `id`, if it has one.
+    fn name_of(&self, id: u32) -> Option<String> {
+        self.module
+            .debug_names
+            .iter()
+            .find(|i| i.class.opcode == Op::Name && i.operands[0].unwrap_id_ref() == id)
+            .map(|i| i.operands[1].unwrap_literal_string().to_string())
+    }
+
     /// The `float2` constants of the composite constant arrays, one list
     /// per array.
     fn float2_tables(&self) -> Vec<Vec<(f32, f32)>> {
@@ -177,4 +186,56 @@ fn float_switch_selectors_truncate_to_int() {
         "RWStructuredBuffer<uint> o; [numthreads(1,1,1)] void main() { switch (float2(1, 2)) { default: o[0] = 1; } }",
         "E0304",
     );
+}
+
+#[test]
+fn assignments_name_their_left_operand() {
+    // `(d += c) = (b -= a)`: the compound assignment to `d` happens, then `d`
+    // is overwritten with the new `b`; `(x = 1) += 2` leaves 3 in `x`.
+    let src = r#"
+RWStructuredBuffer<int> o;
+[numthreads(1, 1, 1)] void main() {
+    int a = o[4] + 2, b = o[4] + 10, c = o[4] + 5, d = o[4] + 1;
+    (d += c) = (b -= a);
+    int x;
+    (x = 1) += 2;
+    int y = (x *= 2) + 1;
+    o[0] = b; o[1] = d; o[2] = x; o[3] = y;
+}"#;
+    assert_eq!(run_outputs(src, 5), vec![8, 8, 6, 7, 0]);
+}
+
+#[test]
+fn a_constructed_ray_query_is_a_fresh_query() {
+    // DXC's rayquery_init_expr: `RayQuery<F>()` initialises nothing; copying a
+    // query copies the object.
+    let src = r#"
+RaytracingAccelerationStructure as;
+RWStructuredBuffer<uint> o;
+[numthreads(1, 1, 1)] void main() {
+    RayQuery<0> q0;
+    RayQuery<0> q1 = RayQuery<0>();
+    RayQuery<0> q2 = q0;
+    RayDesc r = { float3(0, 0, 0), 0.0, float3(1, 0, 0), 10.0 };
+    q1.TraceRayInline(as, 0, 0xff, r);
+    q1.Proceed();
+    o[0] = q1.CommittedStatus() + q2.CommittedStatus();
+}"#;
+    let mut o = common::options_for("cs_6_5");
+    o.target_env = TargetEnv::Vulkan1_2;
+    let spv = Spv {
+        module: rspirv::dr::load_words(compile_valid_words_with(src, &o)).expect("rspirv reads it"),
+    };
+    // q1 is declared and traced, never stored to; q2 is a copy of q0.
+    let stores = spv.all(Op::Store);
+    let vars: Vec<_> = spv
+        .all(Op::Variable)
+        .into_iter()
+        .filter(|v| spv.name_of(v.result_id.expect("id")).is_some_and(|n| n.starts_with('q')))
+        .map(|v| v.result_id.expect("id"))
+        .collect();
+    assert_eq!(vars.len(), 3, "three query variables");
+    let stored: Vec<_> = stores.iter().map(|s| s.operands[0].unwrap_id_ref()).filter(|p| vars.contains(p)).collect();
+    assert_eq!(stored.len(), 1, "only the copy is stored: {stored:?}");
+    assert_eq!(spv.name_of(stored[0]).as_deref(), Some("q2"));
 }
