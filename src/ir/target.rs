@@ -178,6 +178,29 @@ impl TargetEnv {
             _ => return None,
         })
     }
+    /// The spelling `-fspv-target-env=` takes (the inverse of [`TargetEnv::parse`]).
+    pub fn flag(self) -> &'static str {
+        match self {
+            TargetEnv::Vulkan1_0 => "vulkan1.0",
+            TargetEnv::Vulkan1_1 => "vulkan1.1",
+            TargetEnv::Vulkan1_1Spirv1_4 => "vulkan1.1spirv1.4",
+            TargetEnv::Vulkan1_2 => "vulkan1.2",
+            TargetEnv::Vulkan1_3 => "vulkan1.3",
+            TargetEnv::Universal1_5 => "universal1.5",
+        }
+    }
+    /// The oldest Vulkan environment that consumes SPIR-V `version` or newer.
+    pub fn oldest_vulkan_with(version: (u8, u8)) -> TargetEnv {
+        [
+            TargetEnv::Vulkan1_0,
+            TargetEnv::Vulkan1_1,
+            TargetEnv::Vulkan1_1Spirv1_4,
+            TargetEnv::Vulkan1_2,
+        ]
+        .into_iter()
+        .find(|e| e.spirv_version() >= version)
+        .unwrap_or(TargetEnv::Vulkan1_3)
+    }
     /// The SPIR-V version (major, minor) this environment consumes.
     pub fn spirv_version(self) -> (u8, u8) {
         match self {

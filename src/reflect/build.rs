@@ -61,7 +61,7 @@ pub fn reflect(module: &ir::Module, options: &ReflectOptions, spirv: &[u32]) -> 
     };
     Reflection {
         schema: SCHEMA_VERSION,
-        target_env: target_env_name(options.target_env).to_string(),
+        target_env: options.target_env.flag().to_string(),
         spirv_version: format!("{major}.{minor}"),
         profile: options.profile.clone(),
         layout_rule: options.layout_rule.to_string(),

@@ -3,19 +3,6 @@
 
 use crate::ir::{AddressSpace, ImageDim, ImageFormat, Scalar};
 
-/// The `-fspv-target-env=` spelling.
-pub(super) fn target_env_name(env: crate::ir::TargetEnv) -> &'static str {
-    use crate::ir::TargetEnv as E;
-    match env {
-        E::Vulkan1_0 => "vulkan1.0",
-        E::Vulkan1_1 => "vulkan1.1",
-        E::Vulkan1_1Spirv1_4 => "vulkan1.1spirv1.4",
-        E::Vulkan1_2 => "vulkan1.2",
-        E::Vulkan1_3 => "vulkan1.3",
-        E::Universal1_5 => "universal1.5",
-    }
-}
-
 pub(super) fn scalar_name(s: Scalar) -> &'static str {
     s.hlsl_name()
 }

@@ -169,22 +169,21 @@ fn unsupported(message: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::error(codes::UNSUPPORTED, format!("not supported yet: {message}"))
 }
 
-/// A feature the chosen target environment cannot express.
-fn needs_newer_target(feature: &str, needed: &str, env: TargetEnv) -> Diagnostic {
+/// A feature the chosen target environment cannot express: it needs SPIR-V
+/// `needed` (major, minor); the note names the oldest environment that has it.
+fn needs_newer_target(feature: &str, needed: (u8, u8), env: TargetEnv) -> Diagnostic {
     let (major, minor) = env.spirv_version();
     Diagnostic::error(
         codes::TARGET_TOO_OLD,
         format!(
-            "{feature} needs {needed}, but the target is {} (SPIR-V {major}.{minor})",
+            "{feature} needs SPIR-V {}.{}, but the target is {} (SPIR-V {major}.{minor})",
+            needed.0,
+            needed.1,
             env.name()
         ),
     )
     .note(format!(
         "choose a newer target environment, e.g. -fspv-target-env={}",
-        if needed.contains("1.5") {
-            "vulkan1.2"
-        } else {
-            "vulkan1.1"
-        }
+        TargetEnv::oldest_vulkan_with(needed).flag()
     ))
 }

@@ -160,7 +160,7 @@ impl Writer<'_> {
             if self.version < min {
                 let mut d = needs_newer_target(
                     &format!("{name} (for {what})"),
-                    &format!("SPIR-V {}.{}", min.0, min.1),
+                    min,
                     self.options.target_env,
                 );
                 if !span.is_dummy() {

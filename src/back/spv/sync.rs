@@ -336,11 +336,13 @@ impl FunctionWriter<'_, '_> {
             return Ok(());
         }
         if !self.w.version_at_least(1, 3) {
-            return Err(needs_newer_target(
-                "wave operations",
-                "SPIR-V 1.3 (Vulkan 1.1)",
-                self.w.options.target_env,
-            ));
+            let d = needs_newer_target("a wave operation", (1, 3), self.w.options.target_env);
+            let span = self.w.cur_span;
+            return Err(if span.is_dummy() {
+                d
+            } else {
+                d.label(span, "a wave operation")
+            });
         }
         self.w.capability(Capability::GroupNonUniform);
         let result_ty = self.expr_type(result)?;

@@ -475,7 +475,7 @@ fn wave_operations_need_vulkan_1_1() {
     let m = wave_module();
     let err = spv::write(&m, &options(TargetEnv::Vulkan1_0)).expect_err("vulkan1.0 has no waves");
     assert_eq!(err.code, crate::diag::codes::TARGET_TOO_OLD);
-    assert!(err.message.contains("wave operations"), "{}", err.message);
+    assert!(err.message.contains("a wave operation needs SPIR-V 1.3"), "{}", err.message);
     assert!(err.message.contains("vulkan1.0"), "{}", err.message);
     assert!(
         err.notes

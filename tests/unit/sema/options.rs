@@ -277,8 +277,8 @@ fn extensions_come_only_from_the_allowed_list() {
         text.contains("error[E0804]: SPIR-V extension `SPV_NV_shader_subgroup_partitioned` is needed for capability GroupNonUniformPartitioned"),
         "{text}"
     );
-    // At the function that uses it (wave results carry no span of their own).
-    assert!(text.contains("main.hlsl:3:6"), "{text}");
+    // At the call that needs it.
+    assert!(text.contains("main.hlsl:5:12"), "{text}");
     let (failed, text) = diags("-fspv-extension=SPV_NV_shader_subgroup_partitioned");
     assert!(!failed, "{text}");
     // KHR allows the Khronos extension a capability needs (multiview).
@@ -294,5 +294,10 @@ fn extensions_come_only_from_the_allowed_list() {
         ],
     );
     assert!(a.contains("OpExtension \"SPV_KHR_multiview\""), "{a}");
-    assert!(Options::from_args(["-T", "ps_6_0", "-fspv-extension=MyExtension"]).is_err());
+    let err = Options::from_args(["-T", "ps_6_0", "-fspv-extension=MyExtension"])
+        .expect_err("an unknown extension is refused");
+    let err = format!("{err:?}");
+    assert!(err.contains("unknown SPIR-V extension 'MyExtension'"), "{err}");
+    assert!(err.contains("KHR (every Khronos one)"), "{err}");
+    assert!(err.contains("SPV_KHR_ray_query"), "{err}");
 }

@@ -16,6 +16,7 @@ pub mod table;
 use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
+use crate::ir;
 use crate::sema::body::FnCtx;
 use crate::sema::body::convert::conversion_cost;
 use crate::sema::body::place::Val;
@@ -250,6 +251,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             );
             return Some(Val::error());
         };
-        Some(self.lower_intrinsic(intr.name, &r, args, span))
+        // The results of wave operations remember the call, for the backend's
+        // target checks (a wave operation under Vulkan 1.0).
+        let first = self.fb.body.function.expressions.len();
+        let v = self.lower_intrinsic(intr.name, &r, args, span);
+        for i in first..self.fb.body.function.expressions.len() {
+            let h = ir::Handle::from_index(i);
+            if matches!(self.fb.body.function.expressions[h], ir::Expression::SubgroupResult) {
+                self.tag_span(h, span);
+            }
+        }
+        Some(v)
     }
 }
