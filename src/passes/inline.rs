@@ -1,6 +1,8 @@
 //! `inline`: replaces calls by the callee's body, at -O2 and above for small
 //! functions and functions called from one place only (or for every call
-//! with `Policy::All`).
+//! with `Policy::All`), and at every level for functions that read a
+//! texture at an offset given by their arguments (`Policy::Legalize`: DXC's
+//! legalisation inlines those, since Vulkan wants constant offsets).
 //!
 //! A callee is inlined when it is not an entry function, has no `precise`
 //! argument, every argument has the parameter's exact type (a pointer into
@@ -38,6 +40,10 @@ pub enum Policy {
     Small,
     /// Every inlinable call.
     All,
+    /// Only callees that read a texture at an offset given by their
+    /// arguments (Vulkan wants a constant there): what DXC's legalisation
+    /// inlines at every level.
+    Legalize,
 }
 
 /// The size limit of `Policy::Small`.
@@ -133,10 +139,44 @@ fn inlinable(f: &Function, policy: Policy) -> bool {
     }
     let mut has_loop = false;
     walk_statements(&f.body, |s| has_loop |= matches!(s, Statement::Loop { .. }));
-    if policy == Policy::Small && (has_loop || f.expressions.len() > SMALL_EXPRESSIONS) {
+    // What Vulkan needs inlined is inlined under every policy.
+    let needed = policy != Policy::All && offsets_from_arguments(f);
+    if policy == Policy::Legalize && !needed {
+        return false;
+    }
+    if policy == Policy::Small
+        && !needed
+        && (has_loop || f.expressions.len() > SMALL_EXPRESSIONS)
+    {
         return false;
     }
     returns_outside_breakables(&f.body)
+}
+
+/// Whether a texture read of `f` (not a gather) takes its offset from
+/// `f`'s arguments.
+fn offsets_from_arguments(f: &Function) -> bool {
+    fn from_argument(f: &Function, h: Handle<Expression>, depth: u32) -> bool {
+        if let Expression::FunctionArgument(_) = f.expressions[h] {
+            return true;
+        }
+        let mut found = false;
+        if depth < 32 {
+            f.expressions[h].for_each_operand(|o| found |= from_argument(f, o, depth + 1));
+        }
+        found
+    }
+    f.expressions.iter().any(|(_, e)| match *e {
+        Expression::ImageSample {
+            offset: Some(o),
+            gather: None,
+            ..
+        }
+        | Expression::ImageLoad {
+            offset: Some(o), ..
+        } => from_argument(f, o, 0),
+        _ => false,
+    })
 }
 
 /// True if no `return` stands inside a loop or switch.

@@ -13,7 +13,9 @@
 //! `--ir-after` accepts (with [`LOWERING`], the IR as sema made it) and
 //! `--help` prints. In short:
 //! - every level: `float_controls` (execution modes, no IR change),
-//!   `precise` (correctness) and `const_fold`;
+//!   `unroll` of `[unroll]` loops with constant bounds, `inline` of the
+//!   functions whose texture offsets come from their arguments, `precise`
+//!   (correctness) and `const_fold`;
 //! - -O1: + `forward`, `fuse_mad`, `dce`;
 //! - -O2 and -O3: + `inline` of small functions and of functions called
 //!   once (before `precise`), `algebra`, `cse`.
@@ -29,6 +31,7 @@ pub mod fuse_mad;
 pub mod inline;
 pub mod precise;
 pub mod rewrite;
+pub mod unroll;
 #[cfg(test)]
 pub(crate) mod test_util;
 
@@ -142,11 +145,28 @@ pub const PIPELINE: &[Pass] = &[
         min_level: 0,
         run: |m, cx| float_controls::run(m, cx.options, cx.diags),
     },
+    // Every level, as DXC's legalisation: texture offsets in `[unroll]`
+    // loops become constants. Before `inline`, whose small policy skips
+    // functions with loops, and before `precise`, which marks the copies.
+    Pass {
+        name: "unroll",
+        min_level: 0,
+        run: |m, _| unroll::run(m),
+    },
     // Before `precise`, so that precise copies are made of inlined bodies.
+    // Below -O2 only what Vulkan needs inlined (texture offsets from
+    // arguments), as DXC's legalisation does at every level.
     Pass {
         name: "inline",
-        min_level: 2,
-        run: |m, _| inline::run(m, inline::Policy::Small),
+        min_level: 0,
+        run: |m, cx| {
+            let policy = if cx.options.opt_level >= 2 {
+                inline::Policy::Small
+            } else {
+                inline::Policy::Legalize
+            };
+            inline::run(m, policy)
+        },
     },
     Pass {
         name: "precise",

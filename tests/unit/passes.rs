@@ -430,3 +430,78 @@ mod runtime {
         );
     }
 }
+
+/// `[unroll]` loops compute the same results unrolled (at every level) as
+/// the loops that stay loops, on Vulkan.
+#[test]
+fn unrolled_loops_compute_what_the_loops_do() {
+    let src = r#"
+RWStructuredBuffer<int> o;
+[numthreads(1, 1, 1)] void main() {
+    int acc = 0;
+    [unroll] for (int i = 0; i < 4; ++i) { acc += i * 10; o[i] = acc; }
+    [unroll] for (uint j = 10; j > 7; j -= 1) o[4 + (10 - j)] = j;
+    int k;
+    [unroll] for (k = 0; k != 6; k += 2) {
+        [unroll] for (int m = 0; m < 2; ++m) o[7 + k + m] = k * 100 + m;
+    }
+    o[13] = k;
+    int n = o[20] + 3, s = 0;
+    [unroll] for (int q = 0; q < n; ++q) s += q;
+    o[14] = s;
+    int t = 0;
+    [unroll] for (int w = 0; w < 10; ++w) { if (w == 4) break; t += w; }
+    o[15] = t;
+    [unroll(2)] for (int z = 0; z < 3; ++z) o[16] += z + 1;
+}"#;
+    let want = [0, 10, 30, 60, 10, 9, 8, 0, 1, 200, 201, 400, 401, 6, 3, 6, 6];
+    for level in [0, 3] {
+        let mut o = common::options_for("cs_6_0");
+        o.opt_level = level;
+        let words = crate::tests::sema::compile_valid_words_with(src, &o);
+        let mut res = [crate::tests::vk::Resource::storage(0, 0, vec![0u8; 4 * 21])];
+        if let Err(e) = crate::tests::vk::shared().run_compute(&words, "main", &mut res, &[], [1, 1, 1]) {
+            panic!("dispatch failed at -O{level}: {e}\n{}", common::spirv_dis(&words));
+        }
+        let got: Vec<i32> = crate::tests::vk::to_u32s(&res[0].data)
+            .into_iter()
+            .map(|w| w as i32)
+            .collect();
+        assert_eq!(&got[..17], &want, "-O{level}");
+        // Only the loops that cannot be unrolled are left: the one with a
+        // bound read at run time, the one that breaks, the one longer than
+        // its `[unroll(2)]`.
+        let dis = common::spirv_dis(&words);
+        assert_eq!(dis.matches("OpLoopMerge").count(), 3, "-O{level}:\n{dis}");
+    }
+}
+
+/// A function that reads a texture at an offset from its parameters is
+/// inlined at every level (large, called from several places, from an
+/// unrolled loop), so that the offsets are constants.
+#[test]
+fn offsets_from_parameters_are_inlined_at_every_level() {
+    let src = r#"
+SamplerState s;
+Texture2D<float4> t;
+float4 tap(float2 uv, int dx, float w) {
+    float4 c = t.Sample(s, uv, int2(dx, -dx));
+    float4 d = c * w + c.wzyx * (1 - w);
+    d = d * d + sin(d) * cos(d) + sqrt(abs(d)) + exp2(d) + log2(abs(d) + 1);
+    return d * w;
+}
+float4 main(float2 uv : UV) : SV_Target {
+    float4 r = tap(uv, 3, 0.5) + tap(uv, -2, 0.25);
+    [unroll] for (int i = 0; i < 3; ++i)
+        r += tap(uv, i, 0.1);
+    return r;
+}"#;
+    for level in [0, 1, 3] {
+        let mut o = common::options_for("ps_6_0");
+        o.opt_level = level;
+        let words = crate::tests::sema::compile_valid_words_with(src, &o);
+        let dis = common::spirv_dis(&words);
+        assert_eq!(dis.matches("ConstOffset").count(), 5, "-O{level}:\n{dis}");
+        assert!(!dis.contains(" Offset "), "-O{level}:\n{dis}");
+    }
+}

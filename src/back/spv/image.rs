@@ -147,14 +147,14 @@ impl FunctionWriter<'_, '_> {
             None if !gather => {
                 let mut d = crate::diag::Diagnostic::error(
                     crate::diag::codes::NON_CONSTANT_OFFSET,
-                    "this texture offset is not a constant once its calls are inlined",
+                    "this texture offset is not a constant, even after inlining calls and unrolling `[unroll]` loops",
                 );
                 let span = self.fun.expr_span(op);
                 if span != crate::span::Span::default() {
                     d = d.label(span, "read with a variable offset");
                 }
                 return Err(d.note(
-                    "Vulkan allows variable offsets only in gathers; pass constants down to the texture read",
+                    "Vulkan allows variable offsets only in gathers; pass constants down to the texture read, or loop with `[unroll]` and a counter known at compile time",
                 ));
             }
             None => {

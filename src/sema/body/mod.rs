@@ -135,6 +135,9 @@ pub struct FnBuilder {
     /// primitives` parameters (name, declaration span, kind), which stand
     /// for the entry's output arrays.
     pub mesh_params: Vec<(Symbol, Span, crate::sema::entry::mesh::MeshArray)>,
+    /// How many `[unroll]` loops the code being lowered is in: there, loads
+    /// of locals may become constants (the `unroll` pass).
+    pub unroll_depth: u32,
 }
 
 impl FnBuilder {
@@ -161,6 +164,7 @@ impl FnBuilder {
             temp_count: 0,
             vertex_params: Vec::new(),
             mesh_params: Vec::new(),
+            unroll_depth: 0,
         }
     }
 }

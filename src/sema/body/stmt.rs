@@ -117,7 +117,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let control = self.loop_control(&s.attrs);
                 self.push_block();
                 self.loop_check(cond);
-                self.loop_body(body);
+                self.loop_body(body, control);
                 let body_block = self.pop_block();
                 self.stmt(ir::Statement::Loop {
                     body: body_block,
@@ -225,9 +225,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// A loop's body, in a scope of its own, where `break` and `continue`
     /// reach the loop.
-    fn loop_body(&mut self, body: &'a ast::Stmt) {
+    fn loop_body(&mut self, body: &'a ast::Stmt, control: ir::LoopControl) {
+        let unroll = u32::from(matches!(control, ir::LoopControl::Unroll(_)));
         self.fb.breakable.push(Breakable::Loop);
+        self.fb.unroll_depth += unroll;
         self.scoped_stmt(body);
+        self.fb.unroll_depth -= unroll;
         self.fb.breakable.pop();
     }
 
@@ -326,7 +329,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if let Some(c) = cond {
             self.loop_check(c);
         }
-        self.loop_body(body);
+        self.loop_body(body, control);
         let body_block = self.pop_block();
         self.push_block();
         if let Some(st) = step {
@@ -350,7 +353,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     fn do_while_loop(&mut self, s: &'a ast::Stmt, body: &'a ast::Stmt, cond: &'a ast::Expr) {
         let control = self.loop_control(&s.attrs);
         self.push_block();
-        self.loop_body(body);
+        self.loop_body(body, control);
         let body_block = self.pop_block();
         self.push_block();
         self.debug_line(cond.span);

@@ -63,6 +63,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             E::Binary { left, right, .. } => {
                 self.may_become_constant(*left) && self.may_become_constant(*right)
             }
+            // A loop counter of an `[unroll]` loop.
+            E::Load { pointer } => {
+                self.fb.unroll_depth > 0
+                    && matches!(self.fb.body.function.expressions[*pointer], E::LocalVariable(_))
+            }
             _ => false,
         }
     }

@@ -1,0 +1,542 @@
+//! `unroll`: full unrolling of `[unroll]` loops with a counter known at
+//! compile time, at every optimisation level.
+//!
+//! DXC's legalisation unrolls such loops whatever the level, and HLSL
+//! relies on it: a texture offset must be a constant in Vulkan, and
+//! `[unroll] for (int i = -2; i <= 2; ++i) t.Sample(s, uv, int2(i, 0))` is
+//! how blur kernels are written. A loop is unrolled when it has the shape
+//! that `for (i = a; i OP b; i += c)` lowers to:
+//! - the statement before it (Emits aside) stores an integer literal into
+//!   a local `i`;
+//! - its body starts with the exit test `if (i OP b) {} else break` (`<`,
+//!   `<=`, `>`, `>=`, `!=` against a literal, either way round);
+//! - its continuing block is `i = i ± literal` and nothing else;
+//! - the rest of the body never writes `i` nor hands out its address, and
+//!   has no `break` or `continue` of this loop;
+//! - it runs at most [`MAX_TRIPS`] times (`[unroll(n)]`: at most `n`), and
+//!   the copies add at most [`MAX_EXPRESSIONS`] expressions.
+//!
+//! Each iteration becomes a block with a copy of the body (without the
+//! test) and of the continuing block, in which every load of `i` is the
+//! iteration's value as a literal; the stores of `i` stay, so code after
+//! the loop reads its final value. Other loops, `[unroll]` ones included,
+//! are left as they are (the backend reports a texture offset that is
+//! still not a constant).
+//!
+//! `precise` is unaffected: copies keep their flags, and `precise` runs
+//! after this pass. A function with an unrolled loop is rebuilt (new
+//! expression handles).
+
+use super::rewrite;
+use crate::ir::build::Body;
+use crate::ir::*;
+use rustc_hash::FxHashMap;
+
+/// The most iterations a loop is unrolled to.
+pub const MAX_TRIPS: u32 = 256;
+/// The most expressions the copies of one loop may add.
+pub const MAX_EXPRESSIONS: usize = 16_384;
+
+pub fn run(module: &mut Module) {
+    let handles: Vec<_> = module.functions.iter().map(|(h, _)| h).collect();
+    for h in handles {
+        let f = &mut module.functions[h];
+        if !has_unroll(&f.body) {
+            continue;
+        }
+        // Loops nested in unrolled ones are unrolled on the next round.
+        let mut any = false;
+        for _ in 0..4 {
+            let mut func = std::mem::take(f);
+            let old = std::mem::take(&mut func.body);
+            let mut b = Body::new(func);
+            let mut changed = false;
+            let body = block(&mut b, old, &mut changed);
+            let mut func = b.finish();
+            func.body = body;
+            *f = func;
+            any |= changed;
+            if !changed {
+                break;
+            }
+        }
+        // The loops' own expressions are no longer emitted: a rebuild drops
+        // them and orders the arena again.
+        if any {
+            rewrite::rebuild_function(module, h, &mut Keep);
+        }
+    }
+}
+
+/// A rebuild that changes nothing.
+struct Keep;
+impl rewrite::Rewrite for Keep {}
+
+fn has_unroll(block: &[Statement]) -> bool {
+    let mut found = false;
+    crate::ir::visit::walk_statements(block, |s| {
+        if let Statement::Loop {
+            control: LoopControl::Unroll(_),
+            ..
+        } = s
+        {
+            found = true;
+        }
+    });
+    found
+}
+
+/// `block` with its unrollable loops unrolled (nested blocks too).
+fn block(b: &mut Body, stmts: Block, changed: &mut bool) -> Block {
+    let mut out = Block::new();
+    for s in stmts {
+        match s {
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+                control,
+            } => {
+                let lp = Loop {
+                    body,
+                    continuing,
+                    break_if,
+                    control,
+                };
+                match plan(&b.function, &out, &lp) {
+                    Some(p) => {
+                        out.extend(unrolled(b, &lp, &p));
+                        *changed = true;
+                    }
+                    None => out.push(Statement::Loop {
+                        body: block(b, lp.body, changed),
+                        continuing: block(b, lp.continuing, changed),
+                        break_if: lp.break_if,
+                        control: lp.control,
+                    }),
+                }
+            }
+            Statement::Block(inner) => out.push(Statement::Block(block(b, inner, changed))),
+            Statement::If {
+                condition,
+                accept,
+                reject,
+                control,
+            } => out.push(Statement::If {
+                condition,
+                accept: block(b, accept, changed),
+                reject: block(b, reject, changed),
+                control,
+            }),
+            Statement::Switch { selector, cases } => out.push(Statement::Switch {
+                selector,
+                cases: cases
+                    .into_iter()
+                    .map(|c| SwitchCase {
+                        body: block(b, c.body, changed),
+                        ..c
+                    })
+                    .collect(),
+            }),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+struct Loop {
+    body: Block,
+    continuing: Block,
+    break_if: Option<Handle<Expression>>,
+    control: LoopControl,
+}
+
+/// What unrolling a loop needs: its counter and the counter's value in
+/// each iteration.
+struct Plan {
+    counter: Handle<LocalVariable>,
+    /// Index in the body of the exit test (dropped from the copies).
+    test: usize,
+    values: Vec<Literal>,
+}
+
+/// The local variable `h` points at, if it is one.
+fn local_of(f: &Function, h: Handle<Expression>) -> Option<Handle<LocalVariable>> {
+    match f.expressions[h] {
+        Expression::LocalVariable(l) => Some(l),
+        _ => None,
+    }
+}
+
+/// `h` as a 32-bit integer literal (value, signed).
+fn int_literal(f: &Function, h: Handle<Expression>) -> Option<(i64, bool)> {
+    match f.expressions[h] {
+        Expression::Literal(Literal::I32(v)) => Some((v.into(), true)),
+        Expression::Literal(Literal::U32(v)) => Some((v.into(), false)),
+        _ => None,
+    }
+}
+
+/// Whether `h` is a load of `counter`.
+fn loads(f: &Function, h: Handle<Expression>, counter: Handle<LocalVariable>) -> bool {
+    matches!(f.expressions[h], Expression::Load { pointer } if local_of(f, pointer) == Some(counter))
+}
+
+fn plan(f: &Function, before: &[Statement], lp: &Loop) -> Option<Plan> {
+    let limit = match lp.control {
+        LoopControl::Unroll(n) => n.unwrap_or(MAX_TRIPS).min(MAX_TRIPS),
+        _ => return None,
+    };
+    if lp.break_if.is_some() {
+        return None;
+    }
+    // The exit test: the first statement after the body's leading Emits.
+    let test = lp
+        .body
+        .iter()
+        .position(|s| !matches!(s, Statement::Emit(_)))?;
+    let Statement::If {
+        condition,
+        accept,
+        reject,
+        ..
+    } = &lp.body[test]
+    else {
+        return None;
+    };
+    let exit_when = match (accept.as_slice(), reject.as_slice()) {
+        ([], [Statement::Break]) => false,
+        ([Statement::Break], []) => true,
+        _ => return None,
+    };
+    let Expression::Binary {
+        op, left, right, ..
+    } = f.expressions[*condition]
+    else {
+        return None;
+    };
+    // `i OP bound` or `bound OP i`.
+    let (counter_load, bound, op) = match (int_literal(f, left), int_literal(f, right)) {
+        (None, Some(b)) => (left, b, op),
+        (Some(b), None) => (right, b, mirror(op)?),
+        _ => return None,
+    };
+    let Expression::Load { pointer } = f.expressions[counter_load] else {
+        return None;
+    };
+    let counter = local_of(f, pointer)?;
+    let signed = bound.1;
+    // The step: `store i, i ± c` and nothing else in `continuing`.
+    let step = step(f, &lp.continuing, counter)?;
+    // The start: the last store before the loop.
+    let start = before.iter().rev().find_map(|s| match *s {
+        Statement::Emit(_) => None,
+        Statement::Store { pointer, value } if local_of(f, pointer) == Some(counter) => {
+            Some(int_literal(f, value).map(|(v, _)| v))
+        }
+        _ => Some(None),
+    })??;
+    if !body_keeps_counter(f, &lp.body[test + 1..], counter, 0) {
+        return None;
+    }
+    let wrap = |v: i64| -> i64 {
+        if signed {
+            i64::from(v as i32)
+        } else {
+            i64::from(v as u32)
+        }
+    };
+    let mut values = Vec::new();
+    let mut v = wrap(start);
+    loop {
+        let holds = compare(op, v, wrap(bound.0));
+        if holds == exit_when {
+            break;
+        }
+        if values.len() as u32 >= limit {
+            return None;
+        }
+        values.push(if signed {
+            Literal::I32(v as i32)
+        } else {
+            Literal::U32(v as u32)
+        });
+        v = wrap(v.wrapping_add(step));
+    }
+    let per_copy = count_expressions(&lp.body) + count_expressions(&lp.continuing);
+    if per_copy.saturating_mul(values.len()) > MAX_EXPRESSIONS {
+        return None;
+    }
+    Some(Plan {
+        counter,
+        test,
+        values,
+    })
+}
+
+/// `b OP i` as `i OP' b`.
+fn mirror(op: BinaryOperator) -> Option<BinaryOperator> {
+    use BinaryOperator as B;
+    Some(match op {
+        B::Less => B::Greater,
+        B::LessEqual => B::GreaterEqual,
+        B::Greater => B::Less,
+        B::GreaterEqual => B::LessEqual,
+        B::NotEqual => B::NotEqual,
+        _ => return None,
+    })
+}
+
+fn compare(op: BinaryOperator, a: i64, b: i64) -> bool {
+    use BinaryOperator as B;
+    match op {
+        B::Less => a < b,
+        B::LessEqual => a <= b,
+        B::Greater => a > b,
+        B::GreaterEqual => a >= b,
+        _ => a != b,
+    }
+}
+
+/// The constant the continuing block adds to the counter.
+fn step(f: &Function, continuing: &[Statement], counter: Handle<LocalVariable>) -> Option<i64> {
+    let mut store = None;
+    for s in continuing {
+        match *s {
+            Statement::Emit(_) => {}
+            Statement::Store { pointer, value }
+                if store.is_none() && local_of(f, pointer) == Some(counter) =>
+            {
+                store = Some(value)
+            }
+            _ => return None,
+        }
+    }
+    let Expression::Binary {
+        op, left, right, ..
+    } = f.expressions[store?]
+    else {
+        return None;
+    };
+    match op {
+        BinaryOperator::Add if loads(f, left, counter) => int_literal(f, right).map(|v| v.0),
+        BinaryOperator::Add if loads(f, right, counter) => int_literal(f, left).map(|v| v.0),
+        BinaryOperator::Subtract if loads(f, left, counter) => {
+            int_literal(f, right).map(|v| -v.0)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `stmts` only ever load `counter` (no store, no address handed
+/// to a call or an atomic) and neither break nor continue the loop
+/// (`depth` counts the switches and loops they are nested in).
+fn body_keeps_counter(
+    f: &Function,
+    stmts: &[Statement],
+    counter: Handle<LocalVariable>,
+    depth: u32,
+) -> bool {
+    stmts.iter().all(|s| {
+        let mut ok = true;
+        match s {
+            Statement::Emit(r) => {
+                for h in r.iter() {
+                    let e = &f.expressions[h];
+                    if !matches!(e, Expression::Load { .. }) {
+                        e.for_each_operand(|o| ok &= local_of(f, o) != Some(counter));
+                    }
+                }
+            }
+            Statement::Break => ok = depth > 0,
+            Statement::Continue => ok = false,
+            Statement::Block(b) => ok = body_keeps_counter(f, b, counter, depth),
+            Statement::If { accept, reject, .. } => {
+                ok = body_keeps_counter(f, accept, counter, depth)
+                    && body_keeps_counter(f, reject, counter, depth)
+            }
+            Statement::Switch { cases, .. } => {
+                // `continue` in a switch continues the loop.
+                ok = cases.iter().all(|c| {
+                    body_keeps_counter(f, &c.body, counter, depth + 1)
+                        && !has_continue(&c.body)
+                })
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                ok = body_keeps_counter(f, body, counter, depth + 1)
+                    && body_keeps_counter(f, continuing, counter, depth + 1)
+            }
+            _ => {}
+        }
+        if ok {
+            s.for_each_operand(|o| ok &= local_of(f, o) != Some(counter));
+        }
+        ok
+    })
+}
+
+/// Whether a `continue` outside nested loops is in `stmts`.
+fn has_continue(stmts: &[Statement]) -> bool {
+    stmts.iter().any(|s| match s {
+        Statement::Continue => true,
+        Statement::Block(b) => has_continue(b),
+        Statement::If { accept, reject, .. } => has_continue(accept) || has_continue(reject),
+        Statement::Switch { cases, .. } => cases.iter().any(|c| has_continue(&c.body)),
+        _ => false,
+    })
+}
+
+fn count_expressions(stmts: &[Statement]) -> usize {
+    let mut n = 0;
+    crate::ir::visit::walk_statements(stmts, |s| {
+        if let Statement::Emit(r) = s {
+            n += r.iter().count();
+        }
+    });
+    n
+}
+
+/// The iterations of the loop, one block each.
+fn unrolled(b: &mut Body, lp: &Loop, p: &Plan) -> Vec<Statement> {
+    let mut out = Vec::with_capacity(p.values.len());
+    for &v in &p.values {
+        let mut cp = Copier {
+            map: FxHashMap::default(),
+            counter: p.counter,
+            value: v,
+        };
+        b.open();
+        for (i, s) in lp.body.iter().enumerate() {
+            if i != p.test {
+                cp.statement(b, s);
+            }
+        }
+        for s in &lp.continuing {
+            cp.statement(b, s);
+        }
+        out.push(Statement::Block(b.close()));
+    }
+    out
+}
+
+/// Copies statements with fresh expressions, loads of the counter replaced
+/// by the iteration's value.
+struct Copier {
+    map: FxHashMap<Handle<Expression>, Handle<Expression>>,
+    counter: Handle<LocalVariable>,
+    value: Literal,
+}
+
+impl Copier {
+    fn map(&self, h: Handle<Expression>) -> Handle<Expression> {
+        self.map.get(&h).copied().unwrap_or(h)
+    }
+
+    fn block(&mut self, b: &mut Body, stmts: &[Statement]) -> Block {
+        b.open();
+        for s in stmts {
+            self.statement(b, s);
+        }
+        b.close()
+    }
+
+    fn statement(&mut self, b: &mut Body, s: &Statement) {
+        match s {
+            Statement::Emit(r) => {
+                for h in r.iter() {
+                    let f = &b.function;
+                    let ty = f.expr_type(h);
+                    let span = f.expr_span(h);
+                    let new = if loads(f, h, self.counter) {
+                        b.add_outside(Expression::Literal(self.value), ty)
+                    } else {
+                        let mut e = f.expressions[h].clone();
+                        e.map_operands(|o| self.map(o));
+                        b.add_in_run(e, ty)
+                    };
+                    if !span.is_dummy() {
+                        b.function.set_expr_span(new, span);
+                    }
+                    self.map.insert(h, new);
+                }
+            }
+            Statement::Block(inner) => {
+                let inner = self.block(b, inner);
+                b.push(Statement::Block(inner));
+            }
+            Statement::If {
+                condition,
+                accept,
+                reject,
+                control,
+            } => {
+                let condition = self.map(*condition);
+                let accept = self.block(b, accept);
+                let reject = self.block(b, reject);
+                b.push(Statement::If {
+                    condition,
+                    accept,
+                    reject,
+                    control: *control,
+                });
+            }
+            Statement::Switch { selector, cases } => {
+                let selector = self.map(*selector);
+                let cases = cases
+                    .iter()
+                    .map(|c| SwitchCase {
+                        value: c.value,
+                        body: self.block(b, &c.body),
+                        fall_through: c.fall_through,
+                    })
+                    .collect();
+                b.push(Statement::Switch { selector, cases });
+            }
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+                control,
+            } => {
+                let body = self.block(b, body);
+                let continuing = self.block(b, continuing);
+                let break_if = break_if.map(|h| self.map(h));
+                b.push(Statement::Loop {
+                    body,
+                    continuing,
+                    break_if,
+                    control: *control,
+                });
+            }
+            other => {
+                let mut s = other.clone();
+                if let Some(r) = result_of(&s) {
+                    let f = &b.function;
+                    let (e, ty, span) = (f.expressions[r].clone(), f.expr_type(r), f.expr_span(r));
+                    let new = b.add_outside(e, ty);
+                    if !span.is_dummy() {
+                        b.function.set_expr_span(new, span);
+                    }
+                    self.map.insert(r, new);
+                }
+                s.map_expressions(|h| self.map(h));
+                b.push(s);
+            }
+        }
+    }
+}
+
+/// The expression a statement defines.
+fn result_of(s: &Statement) -> Option<Handle<Expression>> {
+    match *s {
+        Statement::Atomic { result, .. }
+        | Statement::Call { result, .. }
+        | Statement::Ray { result, .. }
+        | Statement::Node { result, .. }
+        | Statement::Spirv { result, .. } => result,
+        Statement::Subgroup { result, .. } => Some(result),
+        _ => None,
+    }
+}
