@@ -4,10 +4,10 @@
 //! and, where a driver can run it, computes.
 
 use super::inline_spirv::{asm, assert_has};
-use super::run_outputs;
+use super::{compile_valid_words_with, run_outputs};
 use crate::MemoryLoader;
 use crate::diag::{DiagnosticFormat, render_to_string};
-use crate::options::Options;
+use crate::options::{Options, TargetEnv};
 use crate::tests::common;
 use std::path::PathBuf;
 
@@ -20,6 +20,14 @@ fn compile_text(loader: &MemoryLoader, o: &Options) -> Result<Vec<u32>, String> 
         Some(a) => Ok(a.spirv),
         None => Err(text),
     }
+}
+
+/// Options for a compute shader with 16-bit types, for Vulkan 1.3.
+fn options_16bit() -> Options {
+    let mut o = common::options_for("cs_6_2");
+    o.enable_16bit_types = true;
+    o.target_env = TargetEnv::Vulkan1_3;
+    o
 }
 
 const GROUP_SHARED: &str = r#"
@@ -72,4 +80,89 @@ fn a_users_header_of_the_same_name_wins() {
     o.include_dirs.clear();
     let e = compile_text(&l, &o).expect_err("MINE is the user's");
     assert!(e.contains("MINE"), "{e}");
+}
+
+/// Each `ConversionSelector` pair and `ArithmeticSelector` type gives
+/// its instruction.
+#[test]
+fn the_selectors_pick_the_instruction_of_the_types() {
+    let cases = [
+        ("int32_t", "float", "OpConvertSToF %v4float"),
+        ("uint32_t", "double", "OpConvertUToF %v4double"),
+        ("float", "uint32_t", "OpConvertFToU %v4uint"),
+        ("double", "int64_t", "OpConvertFToS %v4long"),
+        ("int32_t", "uint32_t", "OpBitcast %v4uint"),
+        ("uint64_t", "int64_t", "OpBitcast %v4long"),
+        ("int32_t", "int64_t", "OpSConvert %v4long"),
+        ("int64_t", "uint32_t", "OpUConvert %v4uint"),
+        ("float", "double", "OpFConvert %v4double"),
+        ("float", "float", "OpCopyObject %v4float"),
+        ("half", "float", "OpFConvert %v4float"),
+        ("uint16_t", "int32_t", "OpSConvert %v4int"),
+        ("int16_t", "half", "OpConvertSToF %v4half"),
+    ];
+    for (from, to, want) in cases {
+        let src = format!(
+            "#include <vk/opcode_selector.h>\n\
+             RWStructuredBuffer<vector<{from}, 4> > a;\n\
+             RWStructuredBuffer<vector<{to}, 4> > b;\n\
+             [numthreads(1, 1, 1)] void main() {{\n\
+               b[0] = vk::util::ConversionSelector<{from}, {to}>::Convert<vector<{to}, 4> >(a[0]);\n\
+             }}"
+        );
+        let words = compile_valid_words_with(&src, &options_16bit());
+        let a = common::spirv_dis(&words);
+        assert!(a.contains(want), "{from} -> {to}: missing `{want}` in\n{a}");
+    }
+    let arithmetic = [
+        ("int", "OpSDiv", "OpSNegate"),
+        ("uint", "OpUDiv", "OpSNegate"),
+        ("float", "OpFDiv", "OpFNegate"),
+        ("half", "OpFDiv", "OpFNegate"),
+    ];
+    for (t, div, neg) in arithmetic {
+        let src = format!(
+            "#include <vk/opcode_selector.h>\n\
+             RWStructuredBuffer<{t}> a;\n\
+             [numthreads(1, 1, 1)] void main() {{\n\
+               a[0] = vk::util::ArithmeticSelector<{t}>::Div(a[1], a[2]);\n\
+               a[3] = vk::util::ArithmeticSelector<{t}>::Negate(a[4]);\n\
+             }}"
+        );
+        let words = compile_valid_words_with(&src, &options_16bit());
+        let a = common::spirv_dis(&words);
+        assert!(a.contains(div) && a.contains(neg), "{t}:\n{a}");
+    }
+}
+
+/// The conversions and arithmetic compute on the driver as the
+/// instructions say: a bitcast keeps the bits, a signed division rounds to
+/// zero, an unsigned one reads the bits as unsigned.
+#[test]
+fn the_selectors_compute_on_vulkan() {
+    let src = r#"
+        #include <vk/opcode_selector.h>
+        RWStructuredBuffer<uint> o : register(u0);
+        [numthreads(1, 1, 1)]
+        void main() {
+            int m = -7 + int(o[7]);
+            o[0] = vk::util::ConversionSelector<int, uint>::Convert<uint>(m);
+            o[1] = asuint(vk::util::ConversionSelector<int, float>::Convert<float>(m));
+            o[2] = vk::util::ConversionSelector<float, uint>::Convert<uint>(2.75f + o[7]);
+            o[3] = asuint(vk::util::ArithmeticSelector<int>::Div(m, 2));
+            o[4] = vk::util::ArithmeticSelector<uint>::Div(uint(m), 2u);
+            o[5] = asuint(vk::util::ArithmeticSelector<int>::Negate(m));
+        }"#;
+    let got = run_outputs(src, 8);
+    assert_eq!(
+        got[..6],
+        [
+            (-7i32) as u32,
+            (-7.0f32).to_bits(),
+            2,
+            (-3i32) as u32,
+            ((-7i32) as u32) / 2,
+            7
+        ]
+    );
 }
