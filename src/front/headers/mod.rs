@@ -1,5 +1,6 @@
-//! hlslc's built-in headers: `vk/spirv.h` and `vk/opcode_selector.h`,
-//! the headers DXC ships for inline SPIR-V, with the same API (written for hlslc
+//! hlslc's built-in headers: `vk/spirv.h`, `vk/opcode_selector.h` and
+//! `vk/khr/cooperative_matrix.h`, the headers DXC ships for inline
+//! SPIR-V and cooperative matrices, with the same API (written for hlslc
 //! from the SPIR-V specification). An `#include` finds them after the
 //! including file's directory and the `-I` directories, as DXC finds its
 //! own: a user's file of the same name on the include path wins.
@@ -16,6 +17,10 @@ pub const DIR: &str = "<hlslc>";
 const HEADERS: &[(&str, &str)] = &[
     ("vk/spirv.h", include_str!("vk/spirv.h")),
     ("vk/opcode_selector.h", include_str!("vk/opcode_selector.h")),
+    (
+        "vk/khr/cooperative_matrix.h",
+        include_str!("vk/khr/cooperative_matrix.h"),
+    ),
 ];
 
 /// The path of the built-in header an `#include` of `name` finds

@@ -82,6 +82,18 @@ fn a_users_header_of_the_same_name_wins() {
     assert!(e.contains("MINE"), "{e}");
 }
 
+#[test]
+fn the_built_in_headers_are_named_in_diagnostics() {
+    let (l, _) = common::single_file(
+        "#include \"vk/khr/cooperative_matrix.h\"\n[numthreads(1, 1, 1)] void main() {}",
+    );
+    let mut o = super::options();
+    o.target_env = TargetEnv::Vulkan1_1;
+    let e = compile_text(&l, &o).expect_err("SPIR-V 1.3 has no cooperative matrices");
+    assert!(e.contains("<hlslc>/vk/khr/cooperative_matrix.h"), "{e}");
+    assert!(e.contains("needs SPIR-V 1.6"), "{e}");
+}
+
 /// Each `ConversionSelector` pair and `ArithmeticSelector` type gives
 /// its instruction.
 #[test]
@@ -165,4 +177,114 @@ fn the_selectors_compute_on_vulkan() {
             7
         ]
     );
+}
+
+const COOPERATIVE: &str = r#"
+#include <vk/khr/cooperative_matrix.h>
+RWStructuredBuffer<int> data;
+StructuredBuffer<float> input;
+globallycoherent RWStructuredBuffer<float> shared_out;
+groupshared float tile[256];
+uint stride;
+[numthreads(32, 1, 1)]
+void main() {
+    using A = vk::khr::CooperativeMatrixA<int, vk::ScopeSubgroup, 16, 8>;
+    using B = vk::khr::CooperativeMatrixB<int, vk::ScopeSubgroup, 8, 16>;
+    using C = vk::khr::CooperativeMatrixAccumulator<int, vk::ScopeSubgroup, 16, 16>;
+    using F = vk::khr::CooperativeMatrixAccumulator<float, vk::ScopeSubgroup, 16, 16>;
+    A a = A::Load<vk::CooperativeMatrixLayoutRowMajorKHR>(data, 0, stride);
+    B b = B::Load<vk::MemoryAccessNontemporalMask, vk::CooperativeMatrixLayoutColumnMajorKHR>(data, 128, 8);
+    C c = C::Splat(2);
+    c = vk::khr::cooperativeMatrixMultiplyAdd(a, b, c);
+    c = cooperativeMatrixSaturatingMultiplyAdd(a, b, c);
+    for (uint i = 0; i < c.GetLength(); ++i) {
+        c.Set(c.Get(i) * 3, i);
+    }
+    c = (c + c - c) * c / c * 2;
+    c = c.negate();
+    F f = c.cast<float>();
+    F g = F::Load<vk::CooperativeMatrixLayoutRowMajorKHR>(input, 0, 16);
+    f.Store<vk::CooperativeMatrixLayoutRowMajorKHR>(vk::GetGroupSharedAddress(tile[0]), 16);
+    F h = F::Load<vk::CooperativeMatrixLayoutRowMajorKHR>(vk::GetGroupSharedAddress(tile[0]), 16);
+    (h + g).CoherentStore<vk::CooperativeMatrixLayoutColumnMajorKHR>(shared_out, 0, 16);
+    c.Store<vk::CooperativeMatrixLayoutRowMajorKHR>(data, 512, stride);
+}
+"#;
+
+#[test]
+fn cooperative_matrices_are_the_instructions_of_the_extension() {
+    let a = asm(COOPERATIVE);
+    assert_has(
+        &a,
+        &[
+            "OpCapability CooperativeMatrixKHR",
+            "OpCapability VulkanMemoryModel",
+            "OpExtension \"SPV_KHR_cooperative_matrix\"",
+            "OpMemoryModel Logical Vulkan",
+            "= OpTypeCooperativeMatrixKHR %int %uint_3 %uint_16 %uint_8 %uint_0",
+            "= OpTypeCooperativeMatrixKHR %int %uint_3 %uint_8 %uint_16 %uint_1",
+            "= OpTypeCooperativeMatrixKHR %int %uint_3 %uint_16 %uint_16 %uint_2",
+            "= OpTypeCooperativeMatrixKHR %float %uint_3 %uint_16 %uint_16 %uint_2",
+            " %int_1 %uint_8 Nontemporal",
+            "= OpCooperativeMatrixLengthKHR %uint %",
+            "MatrixASignedComponentsKHR|MatrixBSignedComponentsKHR|MatrixCSignedComponentsKHR|MatrixResultSignedComponentsKHR\n",
+            "MatrixResultSignedComponentsKHR|SaturatingAccumulationKHR",
+            "= OpIAdd %",
+            "= OpISub %",
+            "= OpIMul %",
+            "= OpSDiv %",
+            "= OpMatrixTimesScalar %",
+            "= OpSNegate %",
+            "= OpConvertSToF %",
+            "= OpFAdd %",
+            "MakePointerAvailable|NonPrivatePointer %int_2",
+            "MakePointerVisible|NonPrivatePointer %int_2",
+            "MakePointerAvailable|NonPrivatePointer %int_5",
+            "= OpAccessChain %_ptr_Function_int %",
+        ],
+    );
+    assert_eq!(a.matches("OpCooperativeMatrixMulAddKHR").count(), 2, "{a}");
+    assert_eq!(a.matches("OpCooperativeMatrixLoadKHR").count(), 4, "{a}");
+    assert_eq!(a.matches("OpCooperativeMatrixStoreKHR").count(), 3, "{a}");
+}
+
+/// Unsigned and float components take no signedness bits; the
+/// saturating form keeps its own.
+#[test]
+fn multiply_add_operands_follow_the_component_type() {
+    for (t, plain, saturating) in [
+        ("uint", "None", "SaturatingAccumulationKHR"),
+        ("float", "None", "SaturatingAccumulationKHR"),
+    ] {
+        let src = format!(
+            "#include <vk/khr/cooperative_matrix.h>\n\
+             RWStructuredBuffer<{t}> d;\n\
+             [numthreads(32, 1, 1)] void main() {{\n\
+               vk::khr::CooperativeMatrixA<{t}, vk::ScopeSubgroup, 16, 16> a = vk::khr::CooperativeMatrixA<{t}, vk::ScopeSubgroup, 16, 16>::Splat(1);\n\
+               vk::khr::CooperativeMatrixB<{t}, vk::ScopeSubgroup, 16, 16> b = vk::khr::CooperativeMatrixB<{t}, vk::ScopeSubgroup, 16, 16>::Splat(2);\n\
+               vk::khr::CooperativeMatrixAccumulator<{t}, vk::ScopeSubgroup, 16, 16> c = vk::khr::CooperativeMatrixAccumulator<{t}, vk::ScopeSubgroup, 16, 16>::Splat(3);\n\
+               c = cooperativeMatrixMultiplyAdd(a, b, c);\n\
+               c = cooperativeMatrixSaturatingMultiplyAdd(a, b, c);\n\
+               c.Store<vk::CooperativeMatrixLayoutRowMajorKHR>(d, 0, 16);\n\
+             }}"
+        );
+        let a = asm(&src);
+        let lines: Vec<&str> = a
+            .lines()
+            .filter(|l| l.contains("OpCooperativeMatrixMulAddKHR"))
+            .collect();
+        assert_eq!(lines.len(), 2, "{a}");
+        assert!(lines[0].ends_with(plain) || !lines[0].contains("Signed"), "{t}: {}", lines[0]);
+        assert!(lines[1].ends_with(saturating), "{t}: {}", lines[1]);
+    }
+}
+
+#[test]
+fn the_length_builtin_needs_a_cooperative_matrix_type() {
+    let (l, _) = common::single_file(
+        "RWStructuredBuffer<uint> o;\n\
+         [numthreads(1, 1, 1)] void main() { o[0] = __builtin_spv_CooperativeMatrixLengthKHR<float4>(); }",
+    );
+    let e = compile_text(&l, &super::options()).expect_err("float4 is no matrix");
+    assert!(e.contains("needs a cooperative matrix type, found `float4`"), "{e}");
 }

@@ -116,7 +116,8 @@ template <class SourceType, class TargetType> class ConversionSelector;
   HLSLC_CONVERSION(F, int32_t, spv_convert_f_to_s);                            \
   HLSLC_CONVERSION(F, uint64_t, spv_convert_f_to_u);                           \
   HLSLC_CONVERSION(F, int64_t, spv_convert_f_to_s)
-// From an integer type I of signedness K (u or s) to the float types.
+// From an integer type I to the float types, with the conversion of its
+// signedness.
 #define HLSLC_INT_TO_FLOATS(I, cvt)                                            \
   HLSLC_CONVERSION(I, float, cvt);                                             \
   HLSLC_CONVERSION(I, double, cvt)
