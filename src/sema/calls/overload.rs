@@ -456,7 +456,7 @@ fn names_value<'a>(s: &mut crate::sema::Sema<'a>, a: &'a ast::TemplateArg, env: 
             Some(Sym::Value(..) | Sym::Global(_))
         );
     }
-    let Some(scope) = s.resolve_scope_path(path, &env) else {
+    let Some(scope) = s.resolve_scope_path(path, env) else {
         return false;
     };
     matches!(
