@@ -469,6 +469,9 @@ pub enum Using {
         attrs: Vec<Attribute>,
         name: Ident,
         ty: TypeSpec,
+        /// `using P = const T;`: variables declared with the alias are
+        /// `const` (kept for alias templates).
+        is_const: Option<Span>,
         span: Span,
     },
 }

@@ -27,6 +27,8 @@ pub enum SpirvOperand {
     Arg(u32),
     /// A literal word (`[[vk::ext_literal]]`).
     Literal(u32),
+    /// The id of a type (`OpCooperativeMatrixLengthKHR`'s operand).
+    Type(super::Handle<super::Type>),
 }
 
 /// The operands after the decoration's number.

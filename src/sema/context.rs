@@ -389,6 +389,9 @@ pub struct Decls<'a> {
     /// The attributes of typedefs and aliases that ask for capabilities or
     /// extensions (`TypeEntry::features`), with the scope they evaluate in.
     pub alias_features: Vec<(&'a [ast::Attribute], ScopeId)>,
+    /// Alias templates written `using P = const T;`: their variables are
+    /// `const`.
+    pub const_alias_templates: rustc_hash::FxHashSet<TemplateId>,
     /// `#pragma pack_matrix` state: matrices default to row-major.
     pack_row_major: bool,
     /// Template instantiation depth, to stop runaway recursion.
@@ -409,6 +412,7 @@ impl<'a> Decls<'a> {
             undefined_statics: FxHashMap::default(),
             inline_structs: FxHashMap::default(),
             alias_features: Vec::new(),
+            const_alias_templates: Default::default(),
             forward_structs: Vec::new(),
             builtin_structs: FxHashMap::default(),
             groupshared: Vec::new(),

@@ -171,6 +171,7 @@ impl FunctionWriter<'_, '_> {
                     Operand::IdRef(self.spirv_operand(a)?)
                 }
                 SpirvOperand::Literal(v) => Operand::LiteralBit32(v),
+                SpirvOperand::Type(t) => Operand::IdRef(self.w.type_id(t)?),
             });
         }
         let result_type = match result {

@@ -12,7 +12,8 @@
 //!   choice among several follows `-fspv-extension`, then prefers
 //!   Khronos extensions, then the grammar's first);
 //! - the addressing model (`PhysicalStorageBuffer64` for device
-//!   addresses) and the memory model (`Vulkan` with VulkanMemoryModel);
+//!   addresses) and the memory model (`Vulkan` with VulkanMemoryModel,
+//!   which cooperative matrices bring);
 //! - and checks the result against the target: an extension
 //!   `-fspv-extension` does not allow (E0804) or one the SPIR-V version
 //!   cannot carry (E0801) is an error at the first line that needs it.
@@ -83,6 +84,11 @@ impl Writer<'_> {
             }
         }
         let own: Vec<&String> = self.ir.required_extensions.iter().collect();
+        // Cooperative matrices in a shader need the Vulkan memory model
+        // (SPV_KHR_cooperative_matrix's validation rules).
+        if self.capabilities.contains(&Capability::CooperativeMatrixKHR) {
+            self.capabilities.insert(Capability::VulkanMemoryModel);
+        }
         if self.capabilities.contains(&Capability::VulkanMemoryModel) && self.device_scope_used {
             self.capabilities
                 .insert(Capability::VulkanMemoryModelDeviceScope);

@@ -146,8 +146,15 @@ impl<'c, 't> Adapter<'c, 't> {
     /// The list must hold at least one type name, so `a < b > (c)` stays a
     /// comparison.
     fn template_call_follows(&self, lt: usize) -> bool {
+        self.template_args_then_call(lt, false)
+    }
+
+    /// As [`Self::template_call_follows`]; with `known`, the name before
+    /// the `<` is a function template's, and the list may hold values only
+    /// (`m.Store<vk::RowMajor>(…)`).
+    fn template_args_then_call(&self, lt: usize, known: bool) -> bool {
         let mut depth = 0i32;
-        let mut saw_type = false;
+        let mut saw_type = known;
         for (n, t) in self.toks[lt..].iter().enumerate().take(64) {
             match t.kind {
                 Token::Lt => depth += 1,
@@ -184,7 +191,8 @@ impl<'c, 't> Adapter<'c, 't> {
             if kind == Token::Template && next.is_some_and(Token::is_ident_like) {
                 return Token::Template;
             }
-            if next == Some(Token::Lt) && self.template_call_follows(i + 1) {
+            let known = self.ctx.is_function_template(t.sym);
+            if next == Some(Token::Lt) && self.template_args_then_call(i + 1, known) {
                 return Token::TemplateName;
             }
             return Token::Ident;

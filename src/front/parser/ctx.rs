@@ -95,6 +95,10 @@ pub struct ParseCtx<'t> {
     /// anywhere so far: after `S<T>::` such a name lexes as a type, also
     /// when the struct was a template whose scope has ended.
     member_types: RefCell<rustc_hash::FxHashSet<Symbol>>,
+    /// Names declared as function templates anywhere (member function
+    /// templates included): after `.`, such a name followed by `<…>(` is a
+    /// call with template arguments.
+    function_templates: RefCell<rustc_hash::FxHashSet<Symbol>>,
 }
 
 impl<'t> ParseCtx<'t> {
@@ -121,6 +125,7 @@ impl<'t> ParseCtx<'t> {
             vertex_attribute_call: Cell::new(false),
             get_attribute_at_vertex: Symbol::intern("GetAttributeAtVertex"),
             member_types: RefCell::new(Default::default()),
+            function_templates: RefCell::new(Default::default()),
         }
     }
 
@@ -203,7 +208,16 @@ impl<'t> ParseCtx<'t> {
     pub fn function_name(&self, name: &ast::Path) {
         if self.template_pending.replace(false) && name.is_single() {
             self.declare_outside_template(name.last().name, NameKind::Template);
+            self.function_templates
+                .borrow_mut()
+                .insert(name.last().name);
         }
+    }
+
+    /// Was `name` declared as a function template (a member one
+    /// included)?
+    pub fn is_function_template(&self, name: Symbol) -> bool {
+        self.function_templates.borrow().contains(&name)
     }
 
     /// A parameter: if its name is a type name, it hides it in the body.

@@ -324,6 +324,7 @@ impl Preprocessor<'_> {
             self.include_too_deep(&key, inc.span);
             return;
         }
+        let built_in = crate::front::headers::text(&path);
         let lexed = match self.files.cache.get(&key) {
             Some(l) => {
                 let l = l.clone();
@@ -335,7 +336,7 @@ impl Preprocessor<'_> {
                 self.push_file(fid, &l, Some(key), true);
                 return;
             }
-            None => match self.loader.read(&path) {
+            None => match built_in.map_or_else(|| self.loader.read(&path), |t| Ok(t.to_string())) {
                 Ok(text) => text,
                 Err(e) => {
                     self.error(
@@ -349,7 +350,7 @@ impl Preprocessor<'_> {
                 }
             },
         };
-        if !self.files.deps.contains(&path) {
+        if built_in.is_none() && !self.files.deps.contains(&path) {
             self.files.deps.push(path.clone());
         }
         let Some(fid) = self.add_file(key.display().to_string(), &key, lexed, Some(hash.lo)) else {
@@ -470,6 +471,10 @@ impl Preprocessor<'_> {
                     return Some(candidate);
                 }
             }
+        }
+        // Last, hlslc's own headers (`vk/spirv.h`…), as DXC's.
+        if let Some(path) = crate::front::headers::find(&inc.name) {
+            return Some(path);
         }
         let shown: Vec<String> = dirs
             .iter()

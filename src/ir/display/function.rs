@@ -577,6 +577,9 @@ impl FunctionWriter<'_> {
                         crate::ir::SpirvOperand::Literal(v) => {
                             let _ = write!(t, " #{v}");
                         }
+                        crate::ir::SpirvOperand::Type(h) => {
+                            let _ = write!(t, " type {}", self.ty(h));
+                        }
                     }
                 }
                 t

@@ -189,7 +189,9 @@ impl<'m> FunctionValidator<'_, 'm> {
                     }
                     let named = inst.operands.iter().all(|o| match *o {
                         crate::ir::SpirvOperand::Arg(i) => (i as usize) < args.len(),
-                        crate::ir::SpirvOperand::Literal(_) => true,
+                        crate::ir::SpirvOperand::Literal(_) | crate::ir::SpirvOperand::Type(_) => {
+                            true
+                        }
                     });
                     if !named {
                         self.error(

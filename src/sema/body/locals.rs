@@ -14,8 +14,59 @@ use crate::sema::types::consteval::Konst;
 use crate::sema::types::{self, Sc, Ty};
 
 impl<'s, 'a> FnCtx<'s, 'a> {
+    /// The span of the type of a declaration whose alias template is
+    /// `const` (`using P = const T;`, as `vk::WorkgroupSpirvPointer<T>`):
+    /// its variables are `const` as if written so.
+    fn alias_const(&mut self, ts: &'a ast::TypeSpec) -> Option<crate::span::Span> {
+        let ast::TypeSpecKind::Named {
+            path,
+            args: Some(_),
+        } = &ts.kind
+        else {
+            return None;
+        };
+        use crate::sema::types::scope::Sym;
+        if path.qualifier.is_some() {
+            return None;
+        }
+        // Looked up quietly: the type was resolved (and any error in its
+        // path reported) already.
+        let (last, namespaces) = path.segments.split_last()?;
+        let mut scope = if path.global {
+            crate::sema::types::scope::GLOBAL_SCOPE
+        } else {
+            self.fb.scope
+        };
+        for (i, seg) in namespaces.iter().enumerate() {
+            let found = if i == 0 {
+                self.s.scopes.lookup(scope, seg.name)
+            } else {
+                self.s.scopes.lookup_in(scope, seg.name)
+            };
+            match found {
+                Some(Sym::Namespace(ns)) => scope = *ns,
+                _ => return None,
+            }
+        }
+        let sym = if namespaces.is_empty() {
+            self.s.scopes.lookup(scope, last.name)
+        } else {
+            self.s.scopes.lookup_in(scope, last.name)
+        };
+        match sym {
+            Some(Sym::Template(id))
+                if self.s.decls.const_alias_templates.contains(id) =>
+            {
+                Some(ts.span)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
     pub(in crate::sema) fn local_decl(&mut self, vd: &'a ast::VarDecl, aliased: bool) {
-        let st = self.s.check_modifiers(&vd.modifiers, DeclSite::Local);
+        let mut st = self.s.check_modifiers(&vd.modifiers, DeclSite::Local);
         self.s
             .require_spirv_features(&vd.attrs, &crate::sema::body::cx_env!(self));
         let is_auto = matches!(&vd.ty.kind, ast::TypeSpecKind::Named { path, args: None }
@@ -52,6 +103,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.s
                 .resolve_type(&vd.ty, &crate::sema::body::cx_env!(self))
         };
+        if st.is_const.is_none() && base.ty != types::ERROR {
+            st.is_const = self.alias_const(&vd.ty);
+        }
         for d in &vd.declarators {
             let ty0 = self
                 .s

@@ -185,3 +185,64 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 }
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// `__builtin_spv_CooperativeMatrixLengthKHR<M>()`, which DXC's
+    /// compiler provides beside its cooperative matrix header and hlslc's
+    /// header uses too: `OpCooperativeMatrixLengthKHR` of the cooperative
+    /// matrix type `M` (a `vk::SpirvOpaqueType` of
+    /// `OpTypeCooperativeMatrixKHR`), an operand no parameter can pass.
+    pub(in crate::sema) fn cooperative_matrix_length(
+        &mut self,
+        name: crate::intern::Symbol,
+        targs: Option<&'a [crate::front::ast::TemplateArg]>,
+        args: &[Arg],
+        span: Span,
+    ) -> Option<Val> {
+        const OP_TYPE_COOPERATIVE_MATRIX: u32 = spirv::Op::TypeCooperativeMatrixKHR as u32;
+        if name.as_str() != "__builtin_spv_CooperativeMatrixLengthKHR" {
+            return None;
+        }
+        let env = crate::sema::body::cx_env!(self);
+        let ty = match targs {
+            Some([t]) if args.is_empty() => self.s.template_type_arg(t, &env),
+            _ => {
+                return Some(self.error(
+                    codes::WRONG_ARG_COUNT,
+                    "`__builtin_spv_CooperativeMatrixLengthKHR` takes one template argument, the matrix type, and no arguments",
+                    span,
+                    "expected `__builtin_spv_CooperativeMatrixLengthKHR<M>()`",
+                ));
+            }
+        };
+        if ty == types::ERROR {
+            return Some(Val::error());
+        }
+        let is_matrix = matches!(self.s.types.get(ty),
+            types::Ty::Spirv(t) if t.opcode == OP_TYPE_COOPERATIVE_MATRIX);
+        if !is_matrix {
+            return Some(self.error(
+                codes::TYPE_MISMATCH,
+                format!(
+                    "`__builtin_spv_CooperativeMatrixLengthKHR` needs a cooperative matrix type, found `{}`",
+                    self.s.ty_name(ty)
+                ),
+                span,
+                "not a `vk::SpirvOpaqueType` of `OpTypeCooperativeMatrixKHR`",
+            ));
+        }
+        let matrix = self.s.ir_ty(ty);
+        let uint = self.s.ir_ty(types::UINT);
+        let result = self.add(ir::Expression::SpirvResult, uint);
+        self.stmt(ir::Statement::Spirv {
+            inst: Box::new(ir::SpirvInstruction {
+                opcode: spirv::Op::CooperativeMatrixLengthKHR as u32,
+                set: None,
+                operands: vec![SpirvOperand::Type(matrix)],
+            }),
+            args: Vec::new(),
+            result: Some(result),
+        });
+        Some(Val::expr(types::UINT, result))
+    }
+}

@@ -237,8 +237,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             {
                 return v;
             }
+            if callee.is_single()
+                && let Some(v) = self.cooperative_matrix_length(name, targs, &a, span)
+            {
+                return v;
+            }
             if a.iter().any(|x| x.val.is_error()) {
                 return Val::error();
+            }
+            if callee.is_single() {
+                let found = self.argument_dependent(name, &a);
+                if !found.is_empty() {
+                    return self.call_candidates(&found, None, targs, a, name, span, false);
+                }
             }
             let mut d = Diagnostic::error(
                 codes::UNKNOWN_NAME,
@@ -271,6 +282,36 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return Val::error();
         }
         self.call_candidates(&cands, this_val, targs, a, name, span, callee.is_single())
+    }
+
+    /// The functions `name` of the namespaces the arguments' struct types
+    /// are declared in (C++'s argument-dependent lookup, which HLSL 2021
+    /// has): `cooperativeMatrixMultiplyAdd(a, b, c)` finds
+    /// `vk::khr::cooperativeMatrixMultiplyAdd` through the type of `a`.
+    fn argument_dependent(&self, name: Symbol, args: &[Arg]) -> Vec<(FuncDeclId, u32)> {
+        let mut out: Vec<(FuncDeclId, u32)> = Vec::new();
+        let mut seen: Vec<ScopeId> = Vec::new();
+        for a in args {
+            let Some(sid) = self.s.types.as_struct(a.val.ty) else {
+                continue;
+            };
+            let mut cur = self.s.scopes.get(self.s.types.struct_info(sid).scope).parent;
+            while let Some(sc) = cur {
+                let scope = self.s.scopes.get(sc);
+                if scope.kind == super::types::scope::ScopeKind::Namespace {
+                    break;
+                }
+                cur = scope.parent;
+            }
+            let Some(ns) = cur.filter(|ns| !seen.contains(ns)) else {
+                continue;
+            };
+            seen.push(ns);
+            if let Some(Sym::Funcs(list)) = self.s.scopes.lookup_in(ns, name) {
+                out.extend(list.iter().map(|&i| (i, 0)));
+            }
+        }
+        out
     }
 
     /// `this` seen as its base struct `target` (for `Base::f()` calls).

@@ -10,7 +10,7 @@ use crate::sema::body::convert::conversion_cost;
 use crate::sema::body::place::Val;
 use crate::sema::calls::{Arg, Viable};
 use crate::sema::types::resolve::Env;
-use crate::sema::types::scope::{FuncDeclId, ScopeId};
+use crate::sema::types::scope::{FuncDeclId, ScopeId, Sym};
 use crate::sema::types::{self, Ty, TyId};
 use crate::sema::{Dir, Sig, TArg};
 use crate::span::Span;
@@ -237,6 +237,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let env = crate::sema::body::cx_env!(self);
             for (i, a) in ex.iter().enumerate() {
                 bound[i] = Some(match &params.params[i] {
+                    // A value (`Load<layout>` with a value parameter
+                    // `layout`) for a type parameter: another overload's.
+                    ast::TemplateParam::Type { .. } if names_value(self.s, a, &env) => return None,
                     ast::TemplateParam::Type { .. } => {
                         let t = self.s.template_type_arg(a, &env);
                         if t == types::ERROR {
@@ -244,8 +247,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         }
                         TArg::Type(t)
                     }
+                    // A lone name (`layout`) may be a value: a template
+                    // parameter or an enumerator.
                     ast::TemplateParam::Value { .. } => match a {
                         ast::TemplateArg::Expr(e) => TArg::Value(self.s.const_int(e, &env)?),
+                        ast::TemplateArg::Type(ast::TypeSpec {
+                            kind: ast::TypeSpecKind::Named { path, args: None },
+                            ..
+                        }) => match self.s.const_name(path, &env) {
+                            Ok(k) => TArg::Value(k.as_i64()),
+                            Err(_) => return None,
+                        },
                         ast::TemplateArg::Type(_) => return None,
                     },
                 });
@@ -321,6 +333,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Some(s) if s.is_literal() => self.s.types.with_component(at, s.concrete()),
             _ => at,
         };
+        if let Ty::Spirv(t) = self.s.types.get(at).clone()
+            && matches!(path.last().name.as_str(), "SpirvOpaqueType" | "SpirvType")
+        {
+            self.unify_spirv_type(path, args.as_deref(), &t, names, bound);
+            return;
+        }
         if path.is_single() {
             let n = path.last().name;
             if let Some(i) = names.iter().position(|x| *x == n) {
@@ -384,4 +402,65 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         }
     }
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// `vk::SpirvOpaqueType<op, operands…>` or `vk::SpirvType<op, size,
+    /// align, operands…>` written with template parameters, against a type
+    /// of that form: each type operand binds as a parameter type would.
+    fn unify_spirv_type(
+        &mut self,
+        path: &'a ast::Path,
+        args: Option<&'a [ast::TemplateArg]>,
+        t: &types::inline_spirv::SpirvTy,
+        names: &[Symbol],
+        bound: &mut [Option<TArg>],
+    ) {
+        let skip = match path.last().name.as_str() {
+            "SpirvOpaqueType" if t.layout.is_none() => 1,
+            "SpirvType" if t.layout.is_some() => 3,
+            _ => return,
+        };
+        let written = args.unwrap_or(&[]).iter().skip(skip);
+        for (a, o) in written.zip(&t.operands) {
+            if let (ast::TemplateArg::Type(ts), types::inline_spirv::SpirvTyOperand::Type(ty)) = (a, o)
+            {
+                self.unify(ts, *ty, names, bound);
+            }
+        }
+    }
+}
+
+/// Whether a template argument is a lone name of a value (a template
+/// value parameter, an enumerator, a constant), not of a type.
+fn names_value<'a>(s: &mut crate::sema::Sema<'a>, a: &'a ast::TemplateArg, env: &Env) -> bool {
+    let path = match a {
+        ast::TemplateArg::Type(ast::TypeSpec {
+            kind: ast::TypeSpecKind::Named { path, args: None },
+            ..
+        }) => path,
+        ast::TemplateArg::Expr(ast::Expr {
+            kind: ast::ExprKind::Name(path),
+            ..
+        }) => path,
+        ast::TemplateArg::Expr(_) => return true,
+        ast::TemplateArg::Type(_) => return false,
+    };
+    let name = path.last().name;
+    if path.is_single() {
+        if let Some(l) = env.locals.and_then(|l| l.lookup(name)) {
+            return !matches!(l, crate::sema::body::LocalSym::Type(_));
+        }
+        return matches!(
+            s.scopes.lookup(env.scope, name),
+            Some(Sym::Value(..) | Sym::Global(_))
+        );
+    }
+    let Some(scope) = s.resolve_scope_path(path, env) else {
+        return false;
+    };
+    matches!(
+        s.scopes.lookup_in(scope, name),
+        Some(Sym::Value(..) | Sym::Global(_))
+    )
 }

@@ -180,6 +180,7 @@ impl<'a> Sema<'a> {
                 attrs,
                 name,
                 ty,
+                is_const,
                 span,
             } => {
                 if let Some(params) = template {
@@ -194,8 +195,19 @@ impl<'a> Sema<'a> {
                         scope,
                         *span,
                     ));
+                    if is_const.is_some() {
+                        self.decls.const_alias_templates.insert(id);
+                    }
                     self.declare_name(scope, *name, Sym::Template(id));
                     return;
+                }
+                if let Some(c) = is_const {
+                    self.warn(
+                        codes::IGNORED_SYNTAX,
+                        "`const` in a type alias is ignored (an alias template keeps it)",
+                        *c,
+                        "ignored",
+                    );
                 }
                 let mut t = self.resolve_type(ty, env);
                 t.features = self.alias_features(attrs, scope);

@@ -1,3 +1,3 @@
 // An include that is nowhere: the message says where it looked.
 #include "pp_no_such_file.hlsli"
-#include <vk/khr/cooperative_matrix.h>
+#include <vk/pp_no_such_header.h>

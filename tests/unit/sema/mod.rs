@@ -15,6 +15,7 @@ mod device_address;
 mod dxc_rest;
 mod end_to_end;
 mod gaps;
+mod builtin_headers;
 mod inline_spirv;
 mod inline_spirv_types;
 mod language;

@@ -605,7 +605,18 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> ast::Using {
         let (name, attrs, specs) = alias;
-        if let Some(&(_, m)) = specs.modifiers.list.first() {
+        let is_const = specs
+            .modifiers
+            .list
+            .iter()
+            .find(|&&(m, _)| m == ast::Modifier::Const)
+            .map(|&(_, s)| s);
+        if let Some(&(_, m)) = specs
+            .modifiers
+            .list
+            .iter()
+            .find(|&&(m, _)| m != ast::Modifier::Const)
+        {
             self.warn(
                 codes::IGNORED_SYNTAX,
                 m,
@@ -618,6 +629,7 @@ impl ParseCtx<'_> {
             attrs,
             name,
             ty: *specs.ty,
+            is_const,
             span,
         }
     }
@@ -633,9 +645,18 @@ impl ParseCtx<'_> {
                 name,
                 attrs,
                 ty,
+                is_const,
                 span,
                 ..
             } => {
+                if let Some(c) = is_const {
+                    self.warn(
+                        codes::IGNORED_SYNTAX,
+                        c,
+                        "`const` in a member type alias is ignored",
+                        "ignored",
+                    );
+                }
                 self.note_member_type(name.name);
                 ast::StructMember::Typedef(ast::Typedef {
                     attrs,
@@ -662,6 +683,7 @@ impl ParseCtx<'_> {
                 name,
                 attrs,
                 ty,
+                is_const,
                 span,
                 ..
             } => ast::Using::Alias {
@@ -669,6 +691,7 @@ impl ParseCtx<'_> {
                 attrs,
                 name,
                 ty,
+                is_const,
                 span,
             },
             other => other,
