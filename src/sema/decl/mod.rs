@@ -8,6 +8,7 @@ pub mod attrs;
 pub mod bindings;
 pub mod cbuffer;
 pub mod checks;
+pub mod combined;
 pub mod globals;
 pub mod inline_spirv;
 pub mod res_struct;
