@@ -141,7 +141,7 @@ registry! {
     VkConstantId = Vk "constant_id", Support::Yes, ONE;
     VkImageFormat = Vk "image_format", Support::Yes, STRING;
     VkPostDepthCoverage = Vk "post_depth_coverage", Support::Yes, NONE;
-    VkCombinedImageSampler = Vk "combinedImageSampler", Support::NotYet, NONE;
+    VkCombinedImageSampler = Vk "combinedImageSampler", Support::Yes, NONE;
     VkIndex = Vk "index", Support::Yes, ONE;
     VkInputAttachmentIndex = Vk "input_attachment_index", Support::Yes, ONE;
     VkShaderRecordNv = Vk "shader_record_nv", Support::Yes, NONE;

@@ -550,8 +550,8 @@ pub enum Expression {
     },
     /// Sampling. `image` and `sampler` are values of image/sampler type or
     /// pointers to `Handle` globals (the backend loads them). A combined
-    /// image sampler (`SampledImage`) is sampled as it is: its `sampler` is
-    /// `None`, and only its `sampler` is. Where the other image
+    /// image sampler (`SampledImage`) is sampled as it is when `sampler` is
+    /// `None` (only then may it be), or its image with another sampler. Where the other image
     /// expressions (`ImageLoad`, `ImageQuery`) take a combined image
     /// sampler, they read its image (OpImage). The result is
     /// a 4-component vector of the image's sampled

@@ -342,6 +342,8 @@ pub struct ResourceDecl {
     /// A member of a flattened global struct: an array takes one binding
     /// per element, as DXC's legalization leaves it.
     pub in_struct: bool,
+    /// `[[vk::combinedImageSampler]]`: the attribute's span.
+    pub combined: Option<Span>,
     pub span: Span,
 }
 
@@ -510,6 +512,10 @@ pub struct ResourceRegistry {
     pub counter_heap: Option<ir::Handle<ir::GlobalVariable>>,
     /// The first push constant block.
     pub push_constant_span: Option<Span>,
+    /// `[[vk::combinedImageSampler]]` pairs: each sampler's global and the
+    /// texture's, which became the one combined image sampler variable
+    /// (the sampler's name now names it; its own global is never used).
+    pub combined: FxHashMap<ir::Handle<ir::GlobalVariable>, ir::Handle<ir::GlobalVariable>>,
     /// Interned resource paths (`TArg::Res`).
     paths: Table<ResPathId, ResPath>,
     path_ids: FxHashMap<ResPath, ResPathId>,

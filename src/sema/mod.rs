@@ -64,6 +64,7 @@ impl<'a> Sema<'a> {
             s.entry.mesh.payload_names = entry::mesh::dispatch_payloads(&unit.items);
         }
         s.declare_items(&unit.items, types::scope::GLOBAL_SCOPE);
+        s.pair_combined_samplers();
         s.decls.summarize_out_params();
         s.build_globals_block();
         s

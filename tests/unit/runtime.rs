@@ -188,6 +188,30 @@ fn saxpy() {
 }
 
 #[test]
+fn constant_and_texture_buffers_as_values() {
+    // Params { Inner { float2 v } inner; float scale; uint count; }:
+    // v = (3, 5) at 0, then (the struct rounded up to 16 bytes) scale 2
+    // at 16 and count 7 at 20. Table { float entry[2]; } in a
+    // TextureBuffer (std430): 11, 13.
+    run(
+        "buffer_values",
+        || {
+            let mut cb = Bytes::new(32);
+            cb.f32(0, 3.0).f32(4, 5.0).f32(16, 2.0).u32(20, 7);
+            vec![
+                Resource::uniform(0, 0, cb.0.clone()),
+                Resource::storage(0, 1, bytes_f32(&[11.0, 13.0])),
+                Resource::storage(0, 2, bytes_f32(&[0.0; 5])),
+            ]
+        },
+        [1, 1, 1],
+        |r, env| {
+            assert_eq!(f32s(&r[2]), vec![6.0, 13.0, 12.0, 7.0, 7.0], "{env:?}");
+        },
+    );
+}
+
+#[test]
 fn math_float() {
     let input: Vec<f32> = [
         -3.75, -2.5, -1.5, -1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5, 3.5, 7.25,

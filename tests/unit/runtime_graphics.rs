@@ -632,6 +632,45 @@ fn sampled_texture_is_one_combined_image_sampler_descriptor() {
 }
 
 #[test]
+fn combined_image_sampler_attribute_pair_is_one_descriptor() {
+    // As `sampled_texture_is_one_combined_image_sampler_descriptor`, with
+    // a Texture2D and a SamplerState made one descriptor by
+    // [[vk::combinedImageSampler]]: the pipeline layout has only the
+    // combined image sampler at binding 0, so a second descriptor would
+    // fail to bind.
+    let mut texels = Vec::new();
+    for y in 0..4 {
+        for x in 0..4 {
+            texels.extend([x as f32, y as f32, (4 * x + y) as f32, 1.0]);
+        }
+    }
+    run(
+        "combined_attr",
+        |_| {},
+        || {
+            vec![Resource::combined(
+                0,
+                0,
+                vk::ImageDesc::d2(vk::TARGET_FORMAT, 4, 4),
+                vk::SamplerDesc::default(),
+                vk::f32_bytes(&texels),
+            )]
+        },
+        |t, env| {
+            check_pixels(&t[0], &format!("combined_attr {env:?}"), 0.0, |x, y| {
+                let (tx, ty) = ((x / 4) as f32, (y / 4) as f32);
+                [
+                    tx * 2.0 + 3.0,
+                    ty * 2.0,
+                    (4.0 * tx + ty) * 2.0 + 12.0,
+                    1.0 + 44.0,
+                ]
+            });
+        },
+    );
+}
+
+#[test]
 fn subpass_inputs_read_the_first_subpass_colour_and_depth() {
     for env in ENVS {
         let vs = compile("subpass", "VSMain", "vs_6_0", env);

@@ -267,10 +267,11 @@ impl FunctionValidator<'_, '_> {
                 image,
                 query: ImageQuery::Lod { sampler, .. },
             } => {
-                // A combined image sampler takes no sampler; an image one.
+                // A combined image sampler takes no sampler, or another
+                // one (then its image is sampled); an image takes one.
                 let ok = match (self.handle_inner(*image), sampler) {
                     (TypeInner::SampledImage { .. }, None) => true,
-                    (TypeInner::Image { .. }, Some(s)) => {
+                    (TypeInner::Image { .. } | TypeInner::SampledImage { .. }, Some(s)) => {
                         matches!(self.handle_inner(*s), TypeInner::Sampler { .. })
                     }
                     _ => false,

@@ -107,9 +107,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             st.is_const = self.alias_const(&vd.ty);
         }
         for d in &vd.declarators {
+            // A `ConstantBuffer<T>` local is a copy of the buffer's `T`.
+            let view = self.s.types.buffer_view_value(base.ty);
             let ty0 = self
                 .s
-                .array_type(base.ty, &d.array, &crate::sema::body::cx_env!(self), None);
+                .array_type(view, &d.array, &crate::sema::body::cx_env!(self), None);
             let name = d.name.name;
             if ty0 == types::ERROR {
                 if let Some(init) = &d.init {

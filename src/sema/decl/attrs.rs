@@ -1,9 +1,8 @@
 //! The arguments of every known attribute, as the registry
 //! (`front::attributes`) gives them, and the attributes whose effect hlslc
 //! does not produce: an error for those that would change the SPIR-V
-//! (`[[vk::combinedImageSampler]]` pairs two descriptors into one; ignoring
-//! it gives two descriptors at one binding), a warning for those Vulkan
-//! cannot express (`[WaveSize]`). Unknown names were already warned about
+//! (ignoring one would give SPIR-V that means something else), a warning
+//! for those Vulkan cannot express (`[WaveSize]`). Unknown names were already warned about
 //! by the parser. Sema reads an attribute's arguments knowing that they
 //! are as the registry says: a wrong one was reported here.
 

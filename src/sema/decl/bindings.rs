@@ -25,7 +25,7 @@ enum Slot {
 }
 
 impl<'a> Sema<'a> {
-    fn shift(&self, class: RegisterClass, space: u32) -> u32 {
+    pub(in crate::sema) fn shift(&self, class: RegisterClass, space: u32) -> u32 {
         self.opts
             .register_shifts
             .iter()
@@ -98,6 +98,11 @@ impl<'a> Sema<'a> {
                 }
                 continue;
             }
+            // The sampler of a combined image sampler is its texture's
+            // variable: no binding of its own.
+            if self.res.combined.contains_key(&r.gv) {
+                continue;
+            }
             if let Some((b, s)) = r.vk_binding {
                 assigned[i.index()] = Some((b, s));
                 take(s, b, i, &mut used);
@@ -111,7 +116,7 @@ impl<'a> Sema<'a> {
         }
         // 2. register(xN, spaceM).
         for (i, r) in self.res.decls.iter() {
-            if assigned[i.index()].is_some() {
+            if assigned[i.index()].is_some() || self.res.combined.contains_key(&r.gv) {
                 continue;
             }
             if let Some(main) = r.counter_of {
@@ -143,7 +148,7 @@ impl<'a> Sema<'a> {
                     continue;
                 }
             }
-            let b = match RegisterClass::from_letter(c) {
+            let b = match self.shift_class(r, c) {
                 Some(class) => num + self.shift(class, space),
                 None => num,
             };
@@ -182,10 +187,10 @@ impl<'a> Sema<'a> {
                     }
                 }
                 Slot::Resource(i) => {
-                    if assigned[i.index()].is_some() {
+                    let r = &self.res.decls[i];
+                    if assigned[i.index()].is_some() || self.res.combined.contains_key(&r.gv) {
                         continue;
                     }
-                    let r = &self.res.decls[i];
                     // The set: the counter's main buffer's, or register(spaceM).
                     let src = match r.counter_of {
                         Some(m) => &self.res.decls[m],

@@ -133,6 +133,7 @@ impl<'a> Sema<'a> {
             input_attachment: None,
             counter_of: None,
             in_struct: false,
+            combined: find_attr(&cb.attrs, Attr::VkCombinedImageSampler).map(|a| a.span),
             span: cb.name.span,
         };
         if !shader_record {

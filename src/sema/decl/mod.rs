@@ -8,6 +8,7 @@ pub mod attrs;
 pub mod bindings;
 pub mod cbuffer;
 pub mod checks;
+pub mod combined;
 pub mod globals;
 pub mod inline_spirv;
 pub mod res_struct;
@@ -523,12 +524,16 @@ impl<'a> Sema<'a> {
     /// Resolves a function's signature.
     pub fn resolve_sig(&mut self, f: &'a ast::Function, env: &Env) -> Sig<'a> {
         let fst = self.check_modifiers(&f.modifiers, DeclSite::Function);
+        // `ConstantBuffer<T>` and `TextureBuffer<T>` pass and return as
+        // copies of their `T`.
         let ret = self.resolve_type(&f.return_type, env).ty;
+        let ret = self.types.buffer_view_value(ret);
         let mut params = Vec::with_capacity(f.params.len());
         for p in &f.params {
             let st = self.check_modifiers(&p.modifiers, DeclSite::Param);
             let base = self.resolve_type(&p.ty, env);
-            let ty = self.array_type(base.ty, &p.array, env, None);
+            let base = self.types.buffer_view_value(base.ty);
+            let ty = self.array_type(base, &p.array, env, None);
             if ty == types::VOID {
                 // `f(void)`: no parameters.
                 if f.params.len() == 1 && p.name.is_none() {

@@ -226,6 +226,7 @@ impl<'a> Sema<'a> {
             class,
             counter_of: None,
             in_struct: member,
+            combined: find_attr(attrs, Attr::VkCombinedImageSampler).map(|a| a.span),
             span: d.name.span,
         });
         info.ty = hlsl_ty;
@@ -354,6 +355,7 @@ impl<'a> Sema<'a> {
             class: main.class,
             counter_of: Some(rindex),
             in_struct: false,
+            combined: None,
             span,
         });
         gv

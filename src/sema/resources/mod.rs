@@ -297,10 +297,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                                 "not a sampler",
                             );
                         }
-                        let Some(sampler) = self.value(&sa.val) else {
-                            return Val::error();
-                        };
-                        (Some(sampler), args.get(1))
+                        match self.paired_sampler(&obj, sa) {
+                            Ok(true) => (None, args.get(1)),
+                            Ok(false) => {
+                                let Some(sampler) = self.value(&sa.val) else {
+                                    return Val::error();
+                                };
+                                (Some(sampler), args.get(1))
+                            }
+                            Err(e) => return e,
+                        }
                     };
                     let Some(ca) = ca else {
                         return self.wrong_args(m, span);

@@ -113,8 +113,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 return Err(self.sample_args_error(m, dim, span));
             };
             self.check_sampler(m, sa, span)?;
-            let sampler = self.value(&sa.val).ok_or_else(Val::error)?;
-            (Some(sampler), &args[1..])
+            if self.paired_sampler(&obj, sa)? {
+                (None, &args[1..])
+            } else {
+                let sampler = self.value(&sa.val).ok_or_else(Val::error)?;
+                (Some(sampler), &args[1..])
+            }
         };
         let Some(ca) = args.first() else {
             return Err(self.sample_args_error(m, dim, span));
@@ -290,6 +294,34 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         }
         self.method_shader_model(m, span)
+    }
+
+    /// Whether sampler `sa` is the other half of texture `obj`'s
+    /// `[[vk::combinedImageSampler]]` pair (then `obj` is sampled as it
+    /// is). A sampler combined with another texture is an error: its
+    /// descriptor holds that texture, and SPIR-V cannot take a sampler
+    /// out of a combined image sampler.
+    pub(in crate::sema) fn paired_sampler(&mut self, obj: &Val, sa: &Arg) -> Result<bool, Val> {
+        let Some(sp) = self.res_path(&sa.val) else {
+            return Ok(false);
+        };
+        let g = &self.s.module.globals[sp.gv];
+        if !matches!(
+            self.s.module.types[g.ty].inner,
+            ir::TypeInner::SampledImage { .. }
+        ) {
+            return Ok(false);
+        }
+        if self.res_path(obj).is_some_and(|tp| tp.gv == sp.gv) {
+            return Ok(true);
+        }
+        let name = g.name.clone().unwrap_or_default();
+        Err(self.error(
+            codes::RESOURCE_MISUSE,
+            format!("this sampler is combined with `{name}` by `[[vk::combinedImageSampler]]`: it samples only `{name}`"),
+            sa.span,
+            format!("one descriptor with `{name}`"),
+        ))
     }
 
     /// Whether `obj` is a `vk::SampledTexture*`, a combined image sampler.

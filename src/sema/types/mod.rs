@@ -593,6 +593,16 @@ impl Types {
             _ => false,
         }
     }
+    /// The value a `ConstantBuffer<T>` or `TextureBuffer<T>` local,
+    /// parameter or return holds: `T` (DXC copies the buffer's contents
+    /// into a Function variable; the buffer's name already reads as a
+    /// `T`). Every other type is itself.
+    pub fn buffer_view_value(&self, ty: TyId) -> TyId {
+        match self.get(ty) {
+            Ty::Resource(ResKind::ConstantBuffer | ResKind::TextureBuffer, Some(t)) => *t,
+            _ => ty,
+        }
+    }
     /// True if the type contains a resource or sampler anywhere.
     /// A struct holding resources: its values are aggregates in sema.
     pub fn is_agg(&self, ty: TyId) -> bool {

@@ -291,3 +291,150 @@ fn bool_texels_are_written_as_zero_or_one() {
         assert_eq!(spv.def(v).class.opcode, Op::Select);
     }
 }
+
+/// [`pixel`] with command line flags (`-T ps_6_0 -E main` and `args`).
+fn pixel_with(src: &str, args: &[&str]) -> Spv {
+    let mut all = vec!["-T", "ps_6_0", "-E", "main"];
+    all.extend_from_slice(args);
+    let mut o = common::options_from_args(&all).expect("valid flags");
+    o.target_env = TargetEnv::Vulkan1_0;
+    compile_valid_words_with(src, &o);
+    o.target_env = TargetEnv::Vulkan1_2;
+    let words = compile_valid_words_with(src, &o);
+    Spv {
+        module: rspirv::dr::load_words(&words).expect("rspirv reads the module"),
+    }
+}
+
+#[test]
+fn combined_image_sampler_attribute_makes_one_variable_per_pair() {
+    // Paired by [[vk::binding]] (set 1) and by registers t1/s1; the
+    // SamplerComparisonState pair is sampled with a comparison.
+    let spv = pixel_with(
+        "[[vk::combinedImageSampler]][[vk::binding(0, 1)]] SamplerState sam0;\n\
+         [[vk::combinedImageSampler]][[vk::binding(0, 1)]] Texture2D<float4> tex0;\n\
+         [[vk::combinedImageSampler]] SamplerState sam1 : register(s1);\n\
+         [[vk::combinedImageSampler]] Texture2D<float4> tex1 : register(t1);\n\
+         [[vk::combinedImageSampler]] Texture2D depth : register(t4);\n\
+         [[vk::combinedImageSampler]] SamplerComparisonState cmp : register(s4);\n\
+         float4 read(Texture2D<float4> t, SamplerState s, float2 uv) { return t.SampleLevel(s, uv, 0); }\n\
+         float4 main(float2 uv : TEXCOORD) : SV_Target {\n\
+           return tex0.Sample(sam0, uv) + read(tex1, sam1, uv) + depth.SampleCmp(cmp, uv, 0.5)\n\
+             + tex0.CalculateLevelOfDetail(sam0, uv);\n\
+         }",
+        &[],
+    );
+    // Three OpTypeSampledImage variables and no sampler at all.
+    assert_eq!(
+        spv.uniform_constant_pointees(),
+        vec![Op::TypeSampledImage; 3]
+    );
+    assert!(spv.all(Op::TypeSampler).is_empty());
+    assert!(spv.all(Op::SampledImage).is_empty());
+    let mut sets = spv.decorations(Decoration::DescriptorSet);
+    sets.sort();
+    assert_eq!(sets, vec![0, 0, 1]);
+    let mut bindings = spv.decorations(Decoration::Binding);
+    bindings.sort();
+    assert_eq!(bindings, vec![0, 1, 4]);
+    // Each sample reads the loaded combined variable as it is.
+    assert_eq!(
+        spv.image_operand_ops(Op::ImageSampleImplicitLod),
+        vec![Op::Load]
+    );
+    assert_eq!(
+        spv.image_operand_ops(Op::ImageSampleExplicitLod),
+        vec![Op::Load]
+    );
+    assert_eq!(
+        spv.image_operand_ops(Op::ImageSampleDrefImplicitLod),
+        vec![Op::Load]
+    );
+    assert_eq!(spv.image_operand_ops(Op::ImageQueryLod), vec![Op::Load]);
+}
+
+#[test]
+fn combined_texture_alone_or_with_another_sampler_reads_its_image() {
+    let spv = pixel_with(
+        "[[vk::combinedImageSampler]] Texture2D<float4> tex : register(t2);\n\
+         [[vk::combinedImageSampler]] SamplerState smp : register(s2);\n\
+         SamplerState other : register(s0);\n\
+         float4 main(float2 uv : TEXCOORD) : SV_Target {\n\
+           uint w, h; tex.GetDimensions(w, h);\n\
+           return tex.Sample(other, uv) + tex.Load(int3(1, 1, 0)) + float(w + h);\n\
+         }",
+        &[],
+    );
+    // The combined variable and the other sampler: two descriptors.
+    assert_eq!(
+        spv.uniform_constant_pointees(),
+        vec![Op::TypeSampledImage, Op::TypeSampler]
+    );
+    // Sampling with the other sampler: OpImage of the combined one, then
+    // OpSampledImage with that sampler.
+    assert_eq!(spv.image_operand_ops(Op::SampledImage), vec![Op::Image]);
+    assert_eq!(
+        spv.image_operand_ops(Op::ImageSampleImplicitLod),
+        vec![Op::SampledImage]
+    );
+    assert_eq!(spv.image_operand_ops(Op::ImageFetch), vec![Op::Image]);
+    assert_eq!(
+        spv.image_operand_ops(Op::ImageQuerySizeLod),
+        vec![Op::Image]
+    );
+}
+
+#[test]
+fn combined_pairs_shift_by_the_texture_shift_only() {
+    // SPIR-V.rst: with the attribute, only -fvk-t-shift applies to either
+    // half; other samplers keep -fvk-s-shift.
+    let spv = pixel_with(
+        "[[vk::combinedImageSampler]] SamplerState sam : register(s0);\n\
+         [[vk::combinedImageSampler]] Texture2D<float4> tex : register(t0);\n\
+         SamplerState plain : register(s1);\n\
+         float4 main(float2 uv : TEXCOORD) : SV_Target {\n\
+           return tex.Sample(sam, uv) + tex.Sample(plain, uv);\n\
+         }",
+        &["-fvk-t-shift", "10", "0", "-fvk-s-shift", "20", "0"],
+    );
+    let mut bindings = spv.decorations(Decoration::Binding);
+    bindings.sort();
+    assert_eq!(bindings, vec![10, 21]);
+}
+
+#[test]
+fn combined_image_sampler_misuse_is_an_error() {
+    // The pair's bindings differ: neither has a partner.
+    let e = fails_with(
+        "[[vk::combinedImageSampler]] Texture2D<float4> t : register(t1);\n\
+         [[vk::combinedImageSampler]] SamplerState s : register(s2);\n\
+         float4 main(float2 uv : TEXCOORD) : SV_Target { return t.Sample(s, uv); }",
+        "E0607",
+    );
+    assert!(e.contains("no sampler with"), "{e}");
+    assert!(e.contains("no texture with"), "{e}");
+    // A texture without the attribute does not pair with the sampler.
+    let e = fails_with(
+        "Texture2DArray t : register(t1);\n\
+         [[vk::combinedImageSampler]] SamplerState s : register(s1);\n\
+         float4 main(float3 uv : TEXCOORD) : SV_Target { return t.Sample(s, uv); }",
+        "E0607",
+    );
+    assert!(e.contains("descriptor set 0, binding 1"), "{e}");
+    // The combined sampler cannot sample another texture.
+    let e = fails_with(
+        "[[vk::combinedImageSampler]] Texture2D<float4> t : register(t1);\n\
+         [[vk::combinedImageSampler]] SamplerState s : register(s1);\n\
+         Texture2D<float4> u : register(t2);\n\
+         float4 main(float2 uv : TEXCOORD) : SV_Target { return u.Sample(s, uv); }",
+        "E0609",
+    );
+    assert!(e.contains("samples only `t`"), "{e}");
+    // Not a texture or sampler.
+    let e = fails_with(
+        "[[vk::combinedImageSampler]] RWTexture2D<float4> t : register(u1);\n\
+         float4 main() : SV_Target { return t[uint2(0, 0)]; }",
+        "E0607",
+    );
+    assert!(e.contains("not a texture or a sampler"), "{e}");
+}

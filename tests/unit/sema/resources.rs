@@ -515,3 +515,46 @@ fn byte_address_matrices_are_column_major_unless_row_major_is_asked_for() {
         assert_eq!(vk::to_u32s(&res[0].data), [1, 2, 3, 4, 5, 6, 24], "{flag}");
     }
 }
+
+#[test]
+fn constant_buffers_as_values_are_copies_of_their_struct() {
+    // A ConstantBuffer<S> local, parameter and return: Function variables
+    // and values of S, filled by loading the whole Uniform block.
+    let src = "struct S { float a; float b; };\n\
+               ConstantBuffer<S> buffer;\n\
+               TextureBuffer<S> tb;\n\
+               RWStructuredBuffer<float> o;\n\
+               float f(ConstantBuffer<S> p) { return p.b; }\n\
+               float g(TextureBuffer<S> t) { return t.a; }\n\
+               ConstantBuffer<S> h() { return buffer; }\n\
+               [numthreads(1,1,1)] void main() {\n\
+                 ConstantBuffer<S> local = buffer;\n\
+                 local = buffer;\n\
+                 S copy = local;\n\
+                 o[0] = f(buffer) + g(tb) + h().a + copy.b;\n\
+               }";
+    let words = compile_valid_words(src, TargetEnv::Vulkan1_1);
+    let spv = common::Spv {
+        module: rspirv::dr::load_words(&words).expect("rspirv reads the module"),
+    };
+    use rspirv::dr::Operand;
+    use spirv::{Op, StorageClass};
+    // The whole block is loaded (its value is copied into S).
+    let block_loads = spv
+        .all(Op::Load)
+        .iter()
+        .filter(|l| {
+            let Operand::IdRef(p) = l.operands[0] else {
+                return false;
+            };
+            let d = spv.def(p);
+            d.class.opcode == Op::Variable
+                && matches!(
+                    d.operands[0],
+                    Operand::StorageClass(StorageClass::Uniform | StorageClass::StorageBuffer)
+                )
+                && spv.def(l.result_type.expect("typed")).class.opcode == Op::TypeStruct
+        })
+        .count();
+    assert!(block_loads >= 2, "{}", common::spirv_dis(&words));
+}
