@@ -466,12 +466,15 @@ mod table_tests {
     #[test]
     fn the_table_gives_each_level_its_passes() {
         let at = |level| passes_at(level).collect::<Vec<_>>().join(" ");
-        assert_eq!(at(0), "float_controls precise const_fold flatten_resources");
+        assert_eq!(
+            at(0),
+            "float_controls unroll inline precise const_fold flatten_resources"
+        );
         assert_eq!(
             at(1),
-            "float_controls precise const_fold flatten_resources forward fuse_mad dce"
+            "float_controls unroll inline precise const_fold flatten_resources forward fuse_mad dce"
         );
-        let full = "float_controls inline precise const_fold flatten_resources forward algebra fuse_mad cse dce";
+        let full = "float_controls unroll inline precise const_fold flatten_resources forward algebra fuse_mad cse dce";
         assert_eq!(at(2), full);
         assert_eq!(at(3), full);
         let names: Vec<_> = ir_after_names().collect();
