@@ -318,6 +318,7 @@ impl<'m> FunctionValidator<'_, 'm> {
                     | AddressSpace::TaskPayload
                     | AddressSpace::NodePayload
                     | AddressSpace::PhysicalStorage { .. }
+                    | AddressSpace::Raw(_)
                     | AddressSpace::Output => true,
                     AddressSpace::Storage { writable } => writable,
                     AddressSpace::Ray(r) => r != crate::ir::RayStorage::ShaderRecord,

@@ -16,6 +16,7 @@ mod dxc_rest;
 mod end_to_end;
 mod gaps;
 mod inline_spirv;
+mod inline_spirv_places;
 mod inline_spirv_types;
 mod language;
 mod mesh;
