@@ -127,3 +127,41 @@ fn ext_storage_class_places_globals_locals_and_references() {
         ],
     );
 }
+
+#[test]
+fn raw_buffer_load_reads_a_spirv_type_with_its_layout() {
+    let a = asm(r#"
+        using MyInt = vk::SpirvType</* OpTypeInt */ 21, 2, 2,
+            vk::Literal<vk::integral_constant<uint, 16> >, vk::Literal<vk::integral_constant<uint, 1> > >;
+        [[vk::ext_capability(/* Int16 */ 22)]]
+        [[vk::ext_instruction(/* OpSConvert */ 114)]] int widen(MyInt x);
+        struct Push { uint64_t address; };
+        [[vk::push_constant]] Push push;
+        RWStructuredBuffer<int> buf;
+        [numthreads(1, 1, 1)]
+        void main() {
+            MyInt v = vk::RawBufferLoad<MyInt>(push.address, 2);
+            buf[0] = widen(v);
+        }"#);
+    assert_has(
+        &a,
+        &[
+            "= OpConvertUToPtr %_ptr_PhysicalStorageBuffer_short %",
+            "= OpLoad %short %",
+            " Aligned 2",
+            "= OpSConvert %int %",
+        ],
+    );
+    // An opaque type has no layout to read.
+    let e = super::fails_with(
+        r#"
+        using Opaque = vk::SpirvOpaqueType</* OpTypeInt */ 21,
+            vk::Literal<vk::integral_constant<uint, 32> >, vk::Literal<vk::integral_constant<uint, 0> > >;
+        struct Push { uint64_t address; };
+        [[vk::push_constant]] Push push;
+        [numthreads(1, 1, 1)]
+        void main() { Opaque o = vk::RawBufferLoad<Opaque>(push.address); }"#,
+        "E0304",
+    );
+    assert!(e.contains("cannot access a value of type"), "{e}");
+}
