@@ -166,6 +166,7 @@ impl Body {
             init: None,
             precise,
             aliased: false,
+            spirv_decorations: Vec::new(),
         });
         self.add(Expression::LocalVariable(lv), pointer)
     }
@@ -261,6 +262,7 @@ impl<'m> FunctionBuilder<'m> {
             name: Some(name.to_string()),
             ty,
             precise: false,
+            spirv_decorations: Vec::new(),
         });
         self.expr(Expression::FunctionArgument(n), ty)
     }

@@ -114,6 +114,12 @@ pub enum AddressSpace {
     /// backend writes it as the `Aligned` operand of each load and store,
     /// lowered by the offset of the member or element reached.
     PhysicalStorage { align: u32 },
+    /// A storage class the shader names itself
+    /// (`[[vk::ext_storage_class(N)]]`) that no other space stands for
+    /// (`CrossWorkgroup`, `Image`…): hlslc knows nothing of its memory;
+    /// variables there have no initialiser and are read and written as
+    /// the shader says.
+    Raw(spirv::StorageClass),
 }
 
 /// The storage classes of ray tracing interface variables (SPIR-V.rst,
@@ -1080,6 +1086,9 @@ pub struct LocalVariable {
     /// point where other such pointers do (`AliasedPointer`; otherwise it
     /// is `RestrictPointer`, as buffer pointers are by default).
     pub aliased: bool,
+    /// Decorations the shader wrote on it (`vk::ext_decorate*`): passes
+    /// keep such a local, and every store into it, where it stands.
+    pub spirv_decorations: Vec<SpirvDecoration>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -1091,6 +1100,9 @@ pub struct FunctionArgument {
     /// Declared `precise` (for `out` parameters: stores through it are
     /// precise).
     pub precise: bool,
+    /// Decorations the shader wrote on the parameter
+    /// (`vk::ext_decorate*`); a function with some is not inlined.
+    pub spirv_decorations: Vec<SpirvDecoration>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

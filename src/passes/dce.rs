@@ -28,7 +28,8 @@ pub fn run(module: &mut Module) {
             let f = &mut module.functions[h];
             remove_write_only_stores(f);
             let live = liveness(f);
-            let mut local_live = vec![false; f.local_variables.len()];
+            // A local the shader decorated stays, with its stores.
+            let mut local_live: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
             for (h, e) in f.expressions.iter() {
                 if let Expression::LocalVariable(l) = *e
                     && live[h.index()]
@@ -69,6 +70,12 @@ impl Rewrite for Dce {
     }
 }
 
+/// Whether a local must stay although nothing reads it: the shader
+/// decorated it (`vk::ext_decorate*`).
+fn pinned(l: &LocalVariable) -> bool {
+    !l.spirv_decorations.is_empty()
+}
+
 /// The local a pointer expression points into, if any.
 fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVariable>> {
     loop {
@@ -82,7 +89,7 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
 
 /// Drops stores into locals that nothing reads.
 fn remove_write_only_stores(f: &mut Function) {
-    let mut read = vec![false; f.local_variables.len()];
+    let mut read: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
     let mut mark = |f: &Function, p: Handle<Expression>| {
         if let Some(l) = local_root(f, p) {
             read[l.index()] = true;
@@ -231,7 +238,7 @@ fn prune_empty(block: &mut Block) -> bool {
 
 /// Drops locals no expression refers to, renumbering the rest.
 fn compact_locals(f: &mut Function) {
-    let mut used = vec![false; f.local_variables.len()];
+    let mut used: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
     for (_, e) in f.expressions.iter() {
         if let Expression::LocalVariable(l) = *e {
             used[l.index()] = true;

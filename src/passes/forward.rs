@@ -201,7 +201,12 @@ fn constant_path(
 fn simple_locals(types: &UniqueArena<Type>, f: &Function) -> Vec<bool> {
     let roots = local_roots(f);
     let root = |h: Handle<Expression>| roots.get(h.index()).copied().flatten();
-    let mut simple = vec![true; f.local_variables.len()];
+    // A local the shader decorated keeps its loads and stores.
+    let mut simple: Vec<bool> = f
+        .local_variables
+        .iter()
+        .map(|(_, l)| l.spirv_decorations.is_empty())
+        .collect();
     for (_, e) in f.expressions.iter() {
         match e {
             Expression::Load { .. }

@@ -134,7 +134,8 @@ impl Rewrite for Identity {}
 fn inlinable(f: &Function, policy: Policy) -> bool {
     // The shader's own decorations (`vk::ext_decorate`) are on the
     // OpFunction: keep it.
-    if f.arguments.iter().any(|a| a.precise) || !f.spirv_decorations.is_empty() {
+    let decorated = |a: &crate::ir::FunctionArgument| !a.spirv_decorations.is_empty();
+    if f.arguments.iter().any(|a| a.precise || decorated(a)) || !f.spirv_decorations.is_empty() {
         return false;
     }
     let mut has_loop = false;
@@ -425,6 +426,7 @@ fn inline_call(module: &Module, body: &mut Body, call: InlinedCall, replace: &mu
                 init: None,
                 precise: r.precise,
                 aliased: false,
+                spirv_decorations: Vec::new(),
             });
             let pty = module
                 .types

@@ -342,6 +342,7 @@ mod runtime {
                 name: Some(name.to_string()),
                 ty: f32_ty,
                 precise: false,
+                spirv_decorations: Vec::new(),
             });
             args.push(g.add(Expression::FunctionArgument(i as u32), f32_ty));
         }

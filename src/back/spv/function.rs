@@ -130,6 +130,7 @@ impl Writer<'_> {
                 self.name(pid, name);
             }
             self.decorate_pointer_parameter(pid, arg.ty)?;
+            self.write_spirv_decorations_on(pid, &arg.spirv_decorations);
             arg_ids.push(pid);
         }
         let def = Instruction::new(
@@ -215,6 +216,7 @@ impl<'a> FunctionWriter<'_, 'a> {
             }
             self.w
                 .decorate_pointer_variable(id, local.ty, local.aliased)?;
+            self.w.write_spirv_decorations_on(id, &local.spirv_decorations);
             local_ids.push(id);
         }
         let ir = self.w.ir;

@@ -132,6 +132,20 @@ impl Writer<'_> {
         modes
     }
 
+    /// The capability a storage class the shader named needs, when the
+    /// module has none of those that enable it.
+    pub fn storage_class_capability(&mut self, class: spirv::StorageClass) {
+        let caps = Operand::StorageClass(class).required_capabilities();
+        let enabled = |c: &Capability| {
+            self.capabilities.contains(c) || self.ir.required_capabilities.contains(c)
+        };
+        if let Some(&first) = caps.first()
+            && !caps.iter().any(enabled)
+        {
+            self.capability(first);
+        }
+    }
+
     /// The capability and extension an instruction needs, when the module
     /// has none of the capabilities that enable it (`OpReadClockKHR` needs
     /// `ShaderClockKHR`, `OpTypeCooperativeMatrixKHR`
@@ -249,7 +263,11 @@ impl Writer<'_> {
     /// globals: SPIR-V wants an id operand defined before its target.
     pub fn spirv_decoration_constants(&mut self) {
         let ir = self.ir;
-        let functions = ir.functions.iter().flat_map(|(_, f)| &f.spirv_decorations);
+        let functions = ir.functions.iter().flat_map(|(_, f)| {
+            let args = f.arguments.iter().flat_map(|a| &a.spirv_decorations);
+            let locals = f.local_variables.iter().flat_map(|(_, l)| &l.spirv_decorations);
+            f.spirv_decorations.iter().chain(args).chain(locals)
+        });
         let all = functions.chain(ir.spirv_decorations.iter().map(|(_, d)| d));
         for d in all {
             if let ir::SpirvDecorationOperands::Ids(values) = &d.operands {
@@ -260,7 +278,16 @@ impl Writer<'_> {
         }
     }
 
-    fn write_spirv_decoration(&mut self, target: Word, d: &ir::SpirvDecoration) {
+    /// The decorations `ds` of a parameter or local on its id.
+    pub fn write_spirv_decorations_on(&mut self, target: Word, ds: &[ir::SpirvDecoration]) {
+        for d in ds {
+            self.write_spirv_decoration(target, d);
+        }
+    }
+
+    /// `OpDecorate`, `OpDecorateString` or `OpDecorateId` of `d` on
+    /// `target`, with the decoration's capability.
+    pub fn write_spirv_decoration(&mut self, target: Word, d: &ir::SpirvDecoration) {
         // The number as a word: the shader may name a decoration rspirv
         // does not know.
         let mut operands = vec![Operand::IdRef(target), Operand::LiteralBit32(d.decoration)];
@@ -282,9 +309,14 @@ impl Writer<'_> {
             }
         };
         if let Some(dec) = spirv::Decoration::from_u32(d.decoration) {
-            let caps = Operand::Decoration(dec).required_capabilities();
-            if let Some(&cap) = caps.first() {
-                self.capability(cap);
+            let op = Operand::Decoration(dec);
+            match op.required_capabilities().first() {
+                Some(&cap) => self.capability(cap),
+                None => {
+                    for ext in op.required_extensions() {
+                        self.extension(ext);
+                    }
+                }
             }
         }
         self.annotations

@@ -57,6 +57,9 @@ impl Writer<'_> {
             _ => {}
         }
         self.memory_interface_capabilities(g.ty, g.space)?;
+        if let AddressSpace::Raw(class) = g.space {
+            self.storage_class_capability(class);
+        }
         let init = match (g.space, g.init) {
             (AddressSpace::Private, Some(c)) => Some(self.const_expression(c)?),
             // HLSL `static` globals without an initialiser are zero
@@ -623,7 +626,20 @@ impl Writer<'_> {
                     self.capability(Capability::GroupNonUniformBallot);
                 }
             }
-            _ => {}
+            // Others (a `vk::ext_decorate(BuiltIn, b)` may name any): the
+            // grammar's one capability, or its extension where none is.
+            _ => {
+                let op = rspirv::dr::Operand::BuiltIn(b);
+                match op.required_capabilities().as_slice() {
+                    [] => {
+                        for ext in op.required_extensions() {
+                            self.extension(ext);
+                        }
+                    }
+                    &[cap] => self.capability(cap),
+                    _ => {}
+                }
+            }
         }
     }
 

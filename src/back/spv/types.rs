@@ -156,6 +156,7 @@ pub(super) fn storage_class(space: ir::AddressSpace, version: (u8, u8)) -> Stora
         A::Ray(r) => super::raytracing::storage_class(r),
         A::NodePayload => StorageClass::NodePayloadAMDX,
         A::PhysicalStorage { .. } => StorageClass::PhysicalStorageBuffer,
+        A::Raw(class) => class,
     }
 }
 

@@ -247,6 +247,7 @@ pub fn space_name(s: AddressSpace) -> &'static str {
         },
         AddressSpace::NodePayload => "NodePayload",
         AddressSpace::PhysicalStorage { .. } => "PhysicalStorage",
+        AddressSpace::Raw(_) => "SpirvStorageClass",
     }
 }
 

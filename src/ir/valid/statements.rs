@@ -320,6 +320,7 @@ impl<'m> FunctionValidator<'_, 'm> {
                     | AddressSpace::TaskPayload
                     | AddressSpace::NodePayload
                     | AddressSpace::PhysicalStorage { .. }
+                    | AddressSpace::Raw(_)
                     | AddressSpace::Output => true,
                     AddressSpace::Storage { writable } => writable,
                     AddressSpace::Ray(r) => r != crate::ir::RayStorage::ShaderRecord,

@@ -65,7 +65,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {
-    pub(in crate::sema) fn local_decl(&mut self, vd: &'a ast::VarDecl, aliased: bool) {
+    /// A local declaration `vd`, with the attributes of its statement.
+    pub(in crate::sema) fn local_decl(
+        &mut self,
+        vd: &'a ast::VarDecl,
+        stmt_attrs: &'a [ast::Attribute],
+    ) {
+        let aliased = stmt_attrs
+            .iter()
+            .chain(&vd.attrs)
+            .any(|a| a.kind == Some(crate::front::attributes::Attr::VkAliasedPointer));
         let mut st = self.s.check_modifiers(&vd.modifiers, DeclSite::Local);
         self.s
             .require_spirv_features(&vd.attrs, &crate::sema::body::cx_env!(self));
@@ -132,6 +141,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.resource_struct_local(d, ty0);
                 continue;
             }
+            if let Some(space) = self.local_storage_class(vd, stmt_attrs) {
+                self.ext_storage_local(d, ty0, space, st.precise, [stmt_attrs, &vd.attrs]);
+                continue;
+            }
             if st.is_static.is_some() {
                 self.static_local(d, ty0, st.precise, st.is_const);
                 continue;
@@ -170,6 +183,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if aliased {
                 self.mark_aliased(lv);
             }
+            self.decorate_local(lv, [stmt_attrs, &vd.attrs]);
             self.debug_variable(lv, name.as_str(), d.name.span, None);
             if let Some(v) = &init
                 && let Some(h) = self.value(v)
@@ -202,7 +216,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
-    fn declare_local(
+    pub(super) fn declare_local(
         &mut self,
         name: crate::intern::Symbol,
         val: Val,

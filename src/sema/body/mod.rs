@@ -10,6 +10,7 @@ pub mod expr;
 pub mod index;
 pub mod init;
 pub mod locals;
+pub mod spirv_locals;
 pub mod memory;
 pub mod ops;
 pub mod place;

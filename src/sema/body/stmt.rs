@@ -12,7 +12,6 @@ use crate::sema::ResReturn;
 use crate::sema::body::place::ValKind;
 use crate::sema::body::{Breakable, FnCtx, LocalSym};
 use crate::sema::decl::find_attr;
-use crate::sema::decl::inline_spirv::is_decoration;
 use crate::sema::decl::storage::DeclSite;
 use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::TypeEntry;
@@ -63,17 +62,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let _ = self.expr(e);
             }
             S::Decl(vd) => {
-                let attrs = s.attrs.iter().chain(&vd.attrs);
-                if let Some(a) = attrs.into_iter().find(|a| is_decoration(a)) {
-                    self.s
-                        .unsupported("`vk::ext_decorate*` on a local variable", a.span);
-                }
-                let aliased = s
-                    .attrs
-                    .iter()
-                    .chain(&vd.attrs)
-                    .any(|a| a.kind == Some(crate::front::attributes::Attr::VkAliasedPointer));
-                self.local_decl(vd, aliased)
+                self.local_decl(vd, &s.attrs)
             }
             S::Typedef(td) => self.local_typedef(td),
             S::Struct(sd) => {

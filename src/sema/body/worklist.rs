@@ -102,6 +102,7 @@ impl<'a> Sema<'a> {
                     name: Some(format!("this.{i}")),
                     ty: ptr,
                     precise: false,
+                    spirv_decorations: Vec::new(),
                 });
             }
         } else if let Some(t) = this_ty {
@@ -114,6 +115,7 @@ impl<'a> Sema<'a> {
                 name: Some("this".into()),
                 ty: ptr,
                 precise: false,
+                spirv_decorations: Vec::new(),
             });
         }
         for p in &sig.params {
@@ -139,6 +141,7 @@ impl<'a> Sema<'a> {
                         name: Some(format!("{pname}.{i}")),
                         ty: ptr,
                         precise: false,
+                        spirv_decorations: Vec::new(),
                     });
                 }
                 continue;
@@ -148,6 +151,7 @@ impl<'a> Sema<'a> {
                 name: p.name.map(|n| n.to_string()),
                 ty,
                 precise: p.precise,
+                spirv_decorations: self.spirv_decorations(p.attrs, &Env::at(scope)),
             });
         }
         // A struct holding resources is returned through one pointer per
@@ -167,6 +171,7 @@ impl<'a> Sema<'a> {
                     name: Some(format!("result.{i}")),
                     ty,
                     precise: false,
+                    spirv_decorations: Vec::new(),
                 });
             }
         }

@@ -115,6 +115,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 continue;
             }
             let id = if find_attr(p.attrs, Attr::VkExtReference).is_some() {
+                if let ValKind::Place(Place::Ptr { space, .. }) = a.val.kind
+                    && !self.s.check_reference_class(p.attrs, &env, space, a.span)
+                {
+                    return Val::error();
+                }
                 self.spirv_reference(a, p.ty)
             } else {
                 let c = self.convert(a.val.clone(), p.ty, a.span);

@@ -77,7 +77,19 @@ impl Checker<'_> {
         self.check(&f.attrs);
         for p in &f.params {
             self.check(&p.attrs);
-            self.no_decorations(&p.attrs, "a parameter");
+            let reference = instruction.is_some() && find_attr(&p.attrs, Attr::VkExtReference).is_some();
+            if let Some(a) = find_attr(&p.attrs, Attr::VkExtStorageClass)
+                && !reference
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::BAD_ATTRIBUTE,
+                        "`vk::ext_storage_class` on a parameter needs `[[vk::ext_reference]]` on a `vk::ext_instruction` function",
+                    )
+                    .label(a.span, "a parameter is a value or a function variable")
+                    .note("on an `ext_reference` parameter, it names the storage class of the argument's variable"),
+                );
+            }
         }
     }
 

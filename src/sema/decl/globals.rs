@@ -119,6 +119,10 @@ impl<'a> Sema<'a> {
             return;
         }
         self.check_major(st, ty);
+        if find_attr(&vd.attrs, Attr::VkExtStorageClass).is_some() {
+            self.declare_ext_storage_global(vd, d, st, scope, info);
+            return;
+        }
         let row_major = st
             .major
             .map(|(m, _)| m)
@@ -367,7 +371,7 @@ impl<'a> Sema<'a> {
 
     /// A module-scope variable of the IR in `space`, for a global of HLSL
     /// type `ty`: the variable and its IR type.
-    fn add_variable(
+    pub(super) fn add_variable(
         &mut self,
         name: Symbol,
         space: ir::AddressSpace,
@@ -382,7 +386,7 @@ impl<'a> Sema<'a> {
 
     /// `groupshared T name;`: a Workgroup variable, in the stages that
     /// have workgroups, without an initializer, of a known size.
-    fn declare_groupshared(
+    pub(super) fn declare_groupshared(
         &mut self,
         d: &'a ast::Declarator,
         gs: Span,
@@ -444,7 +448,7 @@ impl<'a> Sema<'a> {
 
     /// `static T name = init;`: a Private variable, initialized by a
     /// module constant or else at the start of the entry point.
-    fn declare_static(
+    pub(super) fn declare_static(
         &mut self,
         d: &'a ast::Declarator,
         st: &Storage,

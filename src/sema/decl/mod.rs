@@ -7,6 +7,7 @@ pub mod ast_scan;
 pub mod attrs;
 pub mod bindings;
 pub mod cbuffer;
+pub mod ext_storage;
 pub mod checks;
 pub mod combined;
 pub mod globals;

@@ -112,6 +112,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let vk = VkLoc {
                     location: f.vk_location,
                     index: f.vk_index,
+                    builtin: None,
                 };
                 parts.push(self.vertex_io(io, dir, f.ty, n, f.semantic, vk, &fname, f.span)?);
             }
@@ -294,6 +295,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         span: Span,
         sspan: Span,
     ) -> u32 {
+        if vk.builtin.is_some() {
+            // A built-in (`vk::ext_decorate`) takes no location.
+            return 0;
+        }
         if let Some(l) = vk.location {
             match dir {
                 IoDir::Input => io.explicit_in.get_or_insert(span),

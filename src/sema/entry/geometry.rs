@@ -260,6 +260,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     name: Some("vertex".into()),
                     ty: it,
                     precise: false,
+                    spirv_decorations: Vec::new(),
                 }],
                 span,
                 ..Default::default()

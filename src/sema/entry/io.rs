@@ -125,10 +125,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         f.semantic,
                         f.interp.or(interp),
                         f.sampling.or(sampling),
-                        VkLoc {
-                            location: f.vk_location,
-                            index: f.vk_index,
-                        },
+                        VkLoc::field(f),
                         &fname,
                         f.span,
                     )?);
@@ -522,10 +519,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         f.semantic,
                         (f.interp.or(modes.0), f.sampling.or(modes.1)),
                         precise || f.precise,
-                        VkLoc {
-                            location: f.vk_location,
-                            index: f.vk_index,
-                        },
+                        VkLoc::field(f),
                         &fname,
                         f.span,
                     );

@@ -18,6 +18,7 @@ pub mod node;
 pub mod patch;
 pub mod raytracing;
 pub mod semantics;
+pub mod spirv_io;
 pub mod sysvals;
 pub mod tess;
 pub mod vertex;
@@ -31,7 +32,6 @@ use crate::ir;
 use crate::ir::Stage;
 use crate::sema::body::{FnBuilder, FnCtx};
 use crate::sema::decl::find_attr;
-use crate::sema::decl::inline_spirv::is_decoration;
 use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::{FuncDeclId, GLOBAL_SCOPE, Sym};
 use crate::sema::types::{self};
@@ -42,6 +42,9 @@ use io::Io;
 pub(super) struct VkLoc {
     pub(super) location: Option<u32>,
     pub(super) index: Option<u32>,
+    /// `[[vk::ext_decorate(/* BuiltIn */ 11, b)]]`: the variable is this
+    /// built-in instead of a location.
+    pub(super) builtin: Option<spirv::BuiltIn>,
 }
 
 impl<'a> Sema<'a> {
@@ -54,9 +57,13 @@ impl<'a> Sema<'a> {
                 .and_then(|e| self.const_int(e, &env))
                 .map(|v| v as u32)
         };
+        let location = get(Attr::VkLocation);
+        let index = get(Attr::VkIndex);
+        let (ext_location, builtin) = self.ext_stage_binding(attrs, &env);
         VkLoc {
-            location: get(Attr::VkLocation),
-            index: get(Attr::VkIndex),
+            location: location.or(ext_location),
+            index,
+            builtin,
         }
     }
 
@@ -241,6 +248,7 @@ impl<'a> Sema<'a> {
         let Some(user) = self.func_ir(id) else {
             return;
         };
+        self.undecorate_entry(user);
         let Some(sig) = self.decls.funcs[id].sig.clone() else {
             return;
         };
@@ -259,14 +267,15 @@ impl<'a> Sema<'a> {
         self.work.set_name(wrapper, entry_name.clone(), fspan);
         self.entry.wrapper = Some(wrapper);
         let shell = std::mem::take(&mut self.module.functions[wrapper]);
-        let param_locs: Vec<VkLoc> = sig
+        let (param_locs, param_decos): (Vec<VkLoc>, Vec<_>) = sig
             .params
             .iter()
-            .map(|p| self.vk_loc(p.attrs, id))
-            .collect();
+            .map(|p| (self.vk_loc(p.attrs, id), self.stage_decorations(p.attrs, id)))
+            .unzip();
         // `[[vk::location(N)]]` before the function places its result.
         let fdecl = self.decls.funcs[id].def.unwrap_or(self.decls.funcs[id].ast);
         let ret_loc = self.vk_loc(&fdecl.attrs, id);
+        let ret_decos = self.stage_decorations(&fdecl.attrs, id);
         let fb = FnBuilder::new(shell, wrapper, types::VOID, GLOBAL_SCOPE);
         let mut cx = FnCtx::new(self, fb);
         cx.fb.locals.push();
@@ -313,6 +322,8 @@ impl<'a> Sema<'a> {
         let mut outs = Vec::new();
         let mut ray = raytracing::RayParams::default();
         for (i, (p, &vk)) in sig.params.iter().zip(&param_locs).enumerate() {
+            let first_var = cx.s.module.globals.len();
+            let decorate = |cx: &mut FnCtx| cx.s.decorate_stage_vars(first_var, &param_decos[i], vk);
             if let Some(arg) = cx.node_param(p) {
                 args.push(arg);
                 continue;
@@ -331,6 +342,7 @@ impl<'a> Sema<'a> {
                     cx.zero(it)
                 });
                 args.push(arg);
+                decorate(&mut cx);
                 continue;
             }
             match p.dir {
@@ -359,9 +371,10 @@ impl<'a> Sema<'a> {
                         });
                     }
                     args.push(tmp);
-                    outs.push((tmp, it, p.clone(), vk));
+                    outs.push((tmp, it, p.clone(), vk, i));
                 }
             }
+            decorate(&mut cx);
         }
         cx.s.work.record_call(wrapper, user, fspan);
         let result = if sig.ret == types::VOID {
@@ -380,6 +393,7 @@ impl<'a> Sema<'a> {
         if let Some(hull) = &stage_setup.hull {
             patch_constant_function = cx.hull_tail(&mut io, hull, result, &sig, ret_loc, fspan);
         } else if let Some(r) = result {
+            let first_var = cx.s.module.globals.len();
             cx.stage_output(
                 &mut io,
                 r,
@@ -391,8 +405,10 @@ impl<'a> Sema<'a> {
                 "result",
                 fspan,
             );
+            cx.s.decorate_stage_vars(first_var, &ret_decos, ret_loc);
         }
-        for (tmp, it, p, vk) in outs {
+        for (tmp, it, p, vk, i) in outs {
+            let first_var = cx.s.module.globals.len();
             let v = cx.add(ir::Expression::Load { pointer: tmp }, it);
             let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
             cx.stage_output(
@@ -406,6 +422,7 @@ impl<'a> Sema<'a> {
                 &pname,
                 p.span,
             );
+            cx.s.decorate_stage_vars(first_var, &param_decos[i], vk);
         }
         cx.check_location_mix(&io);
         cx.stmt(ir::Statement::Return { value: None });
@@ -451,10 +468,6 @@ impl<'a> Sema<'a> {
         let decl = &self.decls.funcs[id];
         let (attrs, scope): (&'a [ast::Attribute], _) = (&decl.ast.attrs, decl.scope);
         execution_modes.extend(self.spirv_execution_modes(attrs, &Env::at(scope)));
-        if let Some(a) = attrs.iter().find(|a| is_decoration(a)) {
-            // DXC decorates the stage output the result becomes.
-            self.unsupported("`vk::ext_decorate*` on the entry function", a.span);
-        }
         execution_modes
     }
 

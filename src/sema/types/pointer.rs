@@ -28,6 +28,8 @@ pub fn is_device_data(types: &Types, ty: TyId) -> bool {
             true
         }
         Ty::Array(e, Some(_)) => is_device_data(types, *e),
+        // A `vk::SpirvType` has its size and alignment; an opaque one none.
+        Ty::Spirv(t) => t.layout.is_some(),
         Ty::Struct(sid) => types
             .member_types(*sid)
             .iter()

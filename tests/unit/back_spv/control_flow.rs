@@ -170,6 +170,7 @@ pub fn classify_module() -> ir::Module {
             name: Some("x".into()),
             ty: int,
             precise: false,
+            spirv_decorations: Vec::new(),
         });
         g.body.function.result = Some(ir::FunctionResult {
             ty: int,
@@ -370,6 +371,7 @@ fn out_and_inout_parameters_are_pointers() {
             name: Some(name.into()),
             ty: fptr,
             precise: false,
+            spirv_decorations: Vec::new(),
         });
     }
     let r = g.add(Expression::FunctionArgument(0), fptr);

@@ -17,6 +17,7 @@ mod end_to_end;
 mod gaps;
 mod builtin_headers;
 mod inline_spirv;
+mod inline_spirv_places;
 mod inline_spirv_types;
 mod language;
 mod mesh;

@@ -1,0 +1,167 @@
+//! Inline SPIR-V on the places a shader declares: `vk::ext_decorate*` on
+//! parameters, locals and the entry point's stage variables, and
+//! `[[vk::ext_storage_class]]` on globals, locals and `ext_reference`
+//! parameters. The decorations reach the module on the right ids and
+//! survive the passes; the module validates.
+
+use super::compile_valid_words_with;
+use super::inline_spirv::{asm, assert_has};
+use crate::options::TargetEnv;
+use crate::tests::common;
+
+#[test]
+fn parameters_and_locals_keep_their_decorations() {
+    let a = asm(r#"
+        RWStructuredBuffer<float> buf;
+        void add([[vk::ext_decorate(/* Aliased */ 20)]] inout float a,
+                 [[vk::ext_decorate(/* Aliased */ 20)]] inout float b) {
+            a += 1.0;
+            b += 2.0;
+        }
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid : SV_DispatchThreadID) {
+            [[vk::ext_decorate(/* Aliased */ 20)]] float x = buf[0];
+            [[vk::ext_decorate(/* RelaxedPrecision */ 0)]] float unread = 3.0;
+            add(x, x);
+            buf[1] = x;
+        }"#);
+    assert_has(
+        &a,
+        &[
+            "OpDecorate %x Aliased",
+            "OpDecorate %a Aliased",
+            "OpDecorate %b Aliased",
+            "OpDecorate %unread RelaxedPrecision",
+            "%a = OpFunctionParameter %_ptr_Function_float",
+            "%b = OpFunctionParameter %_ptr_Function_float",
+            "%x = OpVariable %_ptr_Function_float Function",
+            // A decorated local keeps its stores, though nothing reads it.
+            "OpStore %unread %float_3",
+        ],
+    );
+    // The decorated function stays a function of its own.
+    assert!(a.contains("OpFunctionCall %void %add "), "{a}");
+}
+
+#[test]
+fn entry_decorations_go_to_its_stage_variables() {
+    let src = r#"
+        [[vk::ext_decorate(/* Location */ 30, 3)]]
+        float4 main(
+            [[vk::ext_decorate(/* BuiltIn */ 11, /* BaryCoordSmoothAMD */ 4995)]] float2 bary : COLOR0,
+            [[vk::ext_decorate(/* Location */ 30, 5), vk::ext_decorate(/* Flat */ 14)]]
+            [[vk::ext_decorate_string(/* UserSemantic */ 5635, "c")]] float c : COLOR1,
+            [[vk::location(2)]] out float4 o : SV_Target1) : SV_Target {
+            o = c;
+            return float4(bary, c, 1);
+        }"#;
+    let mut o = common::options_for("ps_6_0");
+    o.target_env = TargetEnv::Vulkan1_3;
+    let a = common::spirv_dis(&compile_valid_words_with(src, &o));
+    assert_has(
+        &a,
+        &[
+            "OpExtension \"SPV_AMD_shader_explicit_vertex_parameter\"",
+            "OpDecorate %in_var_COLOR0 BuiltIn BaryCoordSmoothAMD",
+            "OpDecorate %in_var_COLOR1 Location 5",
+            "OpDecorate %in_var_COLOR1 Flat",
+            "OpDecorateString %in_var_COLOR1 UserSemantic \"c\"",
+            "OpDecorate %out_var_SV_Target Location 3",
+            "OpDecorate %out_var_SV_Target1 Location 2",
+        ],
+    );
+    // A built-in takes no location; the result's location is the one
+    // written, not the semantic's.
+    assert!(!a.contains("OpDecorate %in_var_COLOR0 Location"), "{a}");
+    assert!(!a.contains("OpDecorate %out_var_SV_Target Location 0"), "{a}");
+}
+
+#[test]
+fn ext_decorate_builtin_on_the_entry_function_decorates_its_result() {
+    let src = r#"
+        [[vk::ext_decorate(/* BuiltIn */ 11, /* FragStencilRefEXT */ 5014)]]
+        int main() : SV_Target0 {
+            vk::ext_execution_mode(/* StencilRefReplacingEXT */ 5027);
+            return 3;
+        }"#;
+    let o = common::options_for("ps_6_0");
+    let a = common::spirv_dis(&compile_valid_words_with(src, &o));
+    assert_has(
+        &a,
+        &[
+            "OpCapability StencilExportEXT",
+            "OpExtension \"SPV_EXT_shader_stencil_export\"",
+            "OpExecutionMode %main StencilRefReplacingEXT",
+            "OpDecorate %out_var_SV_Target0 BuiltIn FragStencilRefEXT",
+        ],
+    );
+    assert!(!a.contains("OpDecorate %out_var_SV_Target0 Location"), "{a}");
+}
+
+#[test]
+fn ext_storage_class_places_globals_locals_and_references() {
+    let a = asm(r#"
+        [[vk::ext_storage_class(/* Private */ 6)]] float4 p;
+        [[vk::ext_storage_class(/* Workgroup */ 4)]] uint counter;
+        RWStructuredBuffer<float4> buf;
+        [[vk::ext_instruction(/* OpAtomicIAdd */ 234)]]
+        uint atomicAdd([[vk::ext_reference, vk::ext_storage_class(/* Workgroup */ 4)]] uint p,
+                       uint scope, uint semantics, uint v);
+        [numthreads(4, 1, 1)]
+        void main(uint i : SV_GroupIndex) {
+            [[vk::ext_storage_class(/* Private */ 6)]] float t = 2;
+            p = float4(1, 2, 3, t);
+            uint old = atomicAdd(counter, /* Workgroup */ 2, 0, 1);
+            buf[i] = p + old;
+        }"#);
+    assert_has(
+        &a,
+        &[
+            "%p = OpVariable %_ptr_Private_v4float Private",
+            "%counter = OpVariable %_ptr_Workgroup_uint Workgroup",
+            // The local lives outside the function; its initializer is a
+            // store where it is declared.
+            "%t = OpVariable %_ptr_Private_float Private",
+            "OpStore %t %float_2",
+            "= OpAtomicIAdd %uint %counter %uint_2 %uint_0 %uint_1",
+        ],
+    );
+}
+
+#[test]
+fn raw_buffer_load_reads_a_spirv_type_with_its_layout() {
+    let a = asm(r#"
+        using MyInt = vk::SpirvType</* OpTypeInt */ 21, 2, 2,
+            vk::Literal<vk::integral_constant<uint, 16> >, vk::Literal<vk::integral_constant<uint, 1> > >;
+        [[vk::ext_capability(/* Int16 */ 22)]]
+        [[vk::ext_instruction(/* OpSConvert */ 114)]] int widen(MyInt x);
+        struct Push { uint64_t address; };
+        [[vk::push_constant]] Push push;
+        RWStructuredBuffer<int> buf;
+        [numthreads(1, 1, 1)]
+        void main() {
+            MyInt v = vk::RawBufferLoad<MyInt>(push.address, 2);
+            buf[0] = widen(v);
+        }"#);
+    assert_has(
+        &a,
+        &[
+            "= OpConvertUToPtr %_ptr_PhysicalStorageBuffer_short %",
+            "= OpLoad %short %",
+            " Aligned 2",
+            "= OpSConvert %int %",
+        ],
+    );
+    // An opaque type has no layout to read.
+    let e = super::fails_with(
+        r#"
+        using Opaque = vk::SpirvOpaqueType</* OpTypeInt */ 21,
+            vk::Literal<vk::integral_constant<uint, 32> >, vk::Literal<vk::integral_constant<uint, 0> > >;
+        struct Push { uint64_t address; };
+        [[vk::push_constant]] Push push;
+        [numthreads(1, 1, 1)]
+        void main() { Opaque o = vk::RawBufferLoad<Opaque>(push.address); }"#,
+        "E0304",
+    );
+    assert!(e.contains("cannot access a value of type"), "{e}");
+}
