@@ -306,6 +306,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         match self.s.types.get(obj.ty).clone() {
             Ty::Resource(kind, elem) => {
                 let a = self.lower_args(args);
+                if self.counter_of_struct_array(object, kind, method.name.as_str(), span) {
+                    return Val::error();
+                }
                 self.resource_method(obj, kind, elem, method, targs, a, span)
             }
             Ty::Stream(_, elem) => {
