@@ -132,6 +132,10 @@ pub enum TArg {
     /// `Res` arguments after it start with the resources of `this`'s slots
     /// (depth first), and its data members are passed as one pointer each.
     AggThis,
+    /// A resource parameter or struct member a function is specialized
+    /// for that holds no resource yet (an `out` parameter, a member never
+    /// assigned): using it in the body is an error.
+    NoRes,
     /// A function returning a resource specialized for the constant
     /// argument of its `param`-th parameter (which its body never
     /// changes), so that it can choose the resource at compile time.
@@ -497,8 +501,13 @@ pub struct ResourceRegistry {
     /// one resolvable at compile time).
     pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<ResReturn>>,
     /// The resources (by aggregate slot) each function returning a struct
-    /// holding resources returns (`None`: not resolvable at compile time).
-    pub returned_agg: FxHashMap<ir::Handle<ir::Function>, Option<Vec<ResPathId>>>,
+    /// holding resources returns (`None`: not resolvable at compile time;
+    /// `None` within: a member never assigned).
+    pub returned_agg: FxHashMap<ir::Handle<ir::Function>, Option<Vec<Option<ResPathId>>>>,
+    /// The resource each specialized function leaves in its `out`/`inout`
+    /// resource parameters, by parameter index (`None`: none, or not the
+    /// same one on every return).
+    pub out_res: FxHashMap<ir::Handle<ir::Function>, Vec<(u16, Option<ResPathId>)>>,
     /// Runtime arrays standing for the descriptor heaps, by element memory
     /// type and heap (sampler or resource).
     pub heaps: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,

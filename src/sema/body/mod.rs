@@ -16,7 +16,7 @@ pub mod place;
 pub mod stmt;
 pub mod worklist;
 
-use super::body::place::{Place, Val};
+use super::body::place::{Place, Val, ValKind};
 use super::decl::ast_scan::Writes;
 use super::types::consteval::{ConstVal, Konst};
 use super::types::scope::{FuncDeclId, ScopeId, TypeEntry};
@@ -135,6 +135,9 @@ pub struct FnBuilder {
     /// primitives` parameters (name, declaration span, kind), which stand
     /// for the entry's output arrays.
     pub mesh_params: Vec<(Symbol, Span, crate::sema::entry::mesh::MeshArray)>,
+    /// The `out`/`inout` resource parameters of a specialized instance
+    /// (index, name), whose resources its returns record.
+    pub out_res: Vec<(u16, Symbol)>,
 }
 
 impl FnBuilder {
@@ -161,6 +164,7 @@ impl FnBuilder {
             temp_count: 0,
             vertex_params: Vec::new(),
             mesh_params: Vec::new(),
+            out_res: Vec::new(),
         }
     }
 }
@@ -431,10 +435,11 @@ impl<'a> Sema<'a> {
         self.work.mark_lowered(handle);
         let inst = inst.unwrap_or_default();
         // Resources this instance is specialized for, in parameter order.
-        let mut res_args: Vec<crate::sema::ResPathId> = inst
+        let mut res_args: Vec<Option<crate::sema::ResPathId>> = inst
             .iter()
             .filter_map(|a| match a {
-                TArg::Res(r) => Some(*r),
+                TArg::Res(r) => Some(Some(*r)),
+                TArg::NoRes => Some(None),
                 _ => None,
             })
             .collect();
@@ -462,6 +467,11 @@ impl<'a> Sema<'a> {
         for (pi, p) in sig.params.iter().enumerate() {
             if specialized && cx.s.types.is_resource(p.ty) {
                 cx.bind_specialized_resource(p, res_args.pop());
+                if p.dir != crate::sema::Dir::In
+                    && let Some(name) = p.name
+                {
+                    cx.fb.out_res.push((pi as u16, name));
+                }
                 continue;
             }
             if specialized && cx.s.types.is_agg(p.ty) {
@@ -493,6 +503,7 @@ impl<'a> Sema<'a> {
         }
         cx.lower_block_stmts(&body.stmts);
         if !cx.block_always_returns() {
+            cx.record_out_resources();
             cx.return_at_end(sig.ret, decl, body.span);
         }
         let f = cx.finish();
@@ -527,7 +538,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         &mut self,
         t: TyId,
         span: Span,
-        res_args: &mut Vec<crate::sema::ResPathId>,
+        res_args: &mut Vec<Option<crate::sema::ResPathId>>,
     ) -> u32 {
         let (this, arg_index) = self.agg_from_arguments(t, span, res_args, 0);
         self.fb.this = Some(this);
@@ -542,7 +553,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         &mut self,
         t: TyId,
         span: Span,
-        res_args: &mut Vec<crate::sema::ResPathId>,
+        res_args: &mut Vec<Option<crate::sema::ResPathId>>,
         mut arg_index: u32,
     ) -> (Val, u32) {
         let mut leaves = Vec::new();
@@ -550,10 +561,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if is_res {
                 let r = res_args.pop();
                 leaves.push(match r {
-                    Some(r) => {
+                    Some(Some(r)) => {
                         let ro = self.s.resource_read_only(slot, span);
                         self.res_path_place(r, slot, ro)
                     }
+                    // A member never assigned: an error where it is used.
+                    Some(None) => Val {
+                        ty: slot,
+                        kind: ValKind::Void,
+                        read_only: None,
+                    },
                     None => Val::error(),
                 });
             } else {
@@ -580,12 +597,59 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// A resource parameter of a specialized instance: it names the
     /// resource the instance was made for.
-    fn bind_specialized_resource(&mut self, p: &ParamSig<'a>, r: Option<crate::sema::ResPathId>) {
-        if let (Some(name), Some(r)) = (p.name, r) {
-            let ro = self.s.resource_read_only(p.ty, p.span);
-            let val = self.res_path_place(r, p.ty, ro);
-            self.declare_param(name, val, p.span);
+    /// (`None` within: an `out` parameter, or an argument holding no
+    /// resource yet, which the body must assign before using.)
+    fn bind_specialized_resource(
+        &mut self,
+        p: &ParamSig<'a>,
+        r: Option<Option<crate::sema::ResPathId>>,
+    ) {
+        let Some(name) = p.name else {
+            return;
+        };
+        let val = match r {
+            Some(Some(r)) => {
+                let ro = self.s.resource_read_only(p.ty, p.span);
+                self.res_path_place(r, p.ty, ro)
+            }
+            Some(None) => Val {
+                ty: p.ty,
+                kind: ValKind::Void,
+                read_only: None,
+            },
+            None => return,
+        };
+        self.declare_param(name, val, p.span);
+    }
+
+    /// At a return: the resource each `out`/`inout` resource parameter
+    /// names now, merged with the other returns' (callers rebind their
+    /// arguments to it).
+    pub(in crate::sema) fn record_out_resources(&mut self) {
+        if self.fb.out_res.is_empty() || self.fb.discarding > 0 {
+            return;
         }
+        let mut now = Vec::with_capacity(self.fb.out_res.len());
+        for (pi, name) in self.fb.out_res.clone() {
+            let id = match self.fb.locals.lookup(name).cloned() {
+                Some(LocalSym::Var(lv)) => match lv.val.kind {
+                    ValKind::Res(r) => Some(r),
+                    _ => self.res_path(&lv.val).map(|p| self.s.res.intern_path(p)),
+                },
+                _ => None,
+            };
+            now.push((pi, id));
+        }
+        let h = self.fb.handle;
+        let merged = match self.s.res.out_res.get(&h) {
+            None => now,
+            Some(prev) => prev
+                .iter()
+                .zip(now)
+                .map(|(&(pi, a), (_, b))| (pi, if a == b { a } else { None }))
+                .collect(),
+        };
+        self.s.res.out_res.insert(h, merged);
     }
 
     /// Declares parameter `name`, standing for `val` in the body.

@@ -80,7 +80,7 @@ impl<'a> Sema<'a> {
                 name.push_str(&format!("({parts})"));
             }
         }
-        let specialized = args.is_some_and(|a| a.iter().any(|t| matches!(t, TArg::Res(_))));
+        let specialized = args.is_some_and(|a| a.iter().any(|t| matches!(t, TArg::Res(_) | TArg::NoRes)));
         let this_ty = decl.this_ty;
         let span = decl.ast.name.span;
         // `export`: the linker's name is the function's own (DXC's too).

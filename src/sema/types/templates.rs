@@ -249,6 +249,7 @@ impl<'a> Sema<'a> {
                 TArg::Value(v) => v.to_string(),
                 TArg::Res(r) => self.res_path_name(*r),
                 TArg::AggThis => "this".into(),
+                TArg::NoRes => "unassigned".into(),
                 TArg::ConstArg { value, .. } => value.to_string(),
                 TArg::Vertex { input, .. } => format!("vertex {input}"),
             })
