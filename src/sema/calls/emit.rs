@@ -120,7 +120,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let Some(a) = args.get(i) else {
                 continue;
             };
+            let id = left.iter().find(|&&(pi, _)| pi as usize == i).and_then(|&(_, r)| r);
             let Some(name) = a.local else {
+                // A global the callee leaves as it was given needs nothing.
+                let given = self.res_path(&a.val).map(|p| self.s.res.intern_path(p));
+                if given.is_some() && given == id {
+                    continue;
+                }
                 self.unsupported(
                     "a resource `out` or `inout` argument that is not a local variable",
                     a.span,
@@ -130,7 +136,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let Some(LocalSym::Var(lv)) = self.fb.locals.lookup(name).cloned() else {
                 continue;
             };
-            let id = left.iter().find(|&&(pi, _)| pi as usize == i).and_then(|&(_, r)| r);
             let ty = lv.val.ty;
             let mut nl = lv;
             nl.val = match id {

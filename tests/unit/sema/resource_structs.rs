@@ -245,3 +245,22 @@ fn methods_and_returns_of_partly_assigned_resource_structs() {
         "{t}"
     );
 }
+
+#[test]
+fn globals_passed_to_inout_resource_parameters_that_keep_them() {
+    // DXC: the callee only reads them; nothing to rebind.
+    compile_valid(
+        "Texture2D<float4> T; SamplerState S; RWStructuredBuffer<float4> o;\n\
+         float4 get(inout Texture2D<float4> t, inout SamplerState s) { return t.SampleLevel(s, float2(0.5, 0.5), 0); }\n\
+         [numthreads(1,1,1)] void main() { o[0] = get(T, S); }",
+        &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2],
+    );
+    // A global the callee replaces cannot be rebound.
+    let t = fails_with(
+        "RWStructuredBuffer<uint> A; RWStructuredBuffer<uint> B;\n\
+         void other(inout RWStructuredBuffer<uint> a) { a = B; }\n\
+         [numthreads(1,1,1)] void main() { other(A); }",
+        "E0004",
+    );
+    assert!(t.contains("not a local variable"), "{t}");
+}
