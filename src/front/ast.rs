@@ -462,6 +462,9 @@ pub struct Namespace {
 pub enum Using {
     /// `using namespace ns;`
     Namespace { path: Path, span: Span },
+    /// `using ns::name;`: `name` (a function's overloads, a variable)
+    /// declared here as well.
+    Name { path: Path, span: Span },
     /// `using T = float4;` (template aliases too).
     Alias {
         template: Option<TemplateParams>,

@@ -230,3 +230,23 @@ fn instances_naming_themselves_or_deeper_ones() {
     );
     assert!(t.contains("nested too deeply"), "{t}");
 }
+
+#[test]
+fn using_declarations_name_functions_constants_and_types() {
+    let src = "namespace n { namespace m {\n\
+                 uint twice(uint x) { return 2 * x; }\n\
+                 uint twice(uint2 x) { return 2 * (x.x + x.y); }\n\
+                 static const uint k = 7;\n\
+                 struct P { uint v; };\n\
+               } }\n\
+               uint twice(float x) { return 100; }\n\
+               using n::m::twice;\n\
+               using n::m::k;\n\
+               using n::m::P;\n\
+               RWStructuredBuffer<uint> o;\n\
+               [numthreads(1,1,1)] void main() {\n\
+                 P p; p.v = twice(k) + twice(uint2(1, 2));\n\
+                 o[0] = p.v; o[1] = twice(1.5f);\n\
+               }";
+    assert_eq!(run_outputs(src, 2), vec![20, 100]);
+}

@@ -646,7 +646,7 @@ impl ParseCtx<'_> {
                     span,
                 })
             }
-            ast::Using::Namespace { .. } => ast::StructMember::Error,
+            ast::Using::Namespace { .. } | ast::Using::Name { .. } => ast::StructMember::Error,
         }
     }
 
@@ -673,16 +673,6 @@ impl ParseCtx<'_> {
             },
             other => other,
         }
-    }
-
-    /// `using ns::name;`: not representable yet.
-    pub fn using_declaration(&self, span: Span) {
-        self.warn(
-            codes::IGNORED_SYNTAX,
-            span,
-            "`using` declarations of a single name are not supported yet and are ignored",
-            "ignored; qualify the name where it is used",
-        );
     }
 }
 
