@@ -79,6 +79,10 @@ pub struct TranslationUnit {
 pub enum Item {
     /// A global variable declaration (possibly several declarators).
     Var(VarDecl),
+    /// `template<typename T> const static T S<T>::m = …;`: the definition
+    /// of a static member of a struct template, for each of its instances
+    /// (every declarator is qualified by the template).
+    StaticMemberTemplate(TemplateParams, VarDecl),
     Function(Box<Function>),
     /// `struct`/`class`/`interface`, possibly followed by declarators
     /// (`struct S { … } s;` gives a `Struct` and a `Var` item).

@@ -194,6 +194,10 @@ pub struct Template<'a> {
     /// Partial specialisations, in declaration order
     /// (`template<typename T, int N> struct Trait<vector<T, N> > {…}`).
     pub partials: Vec<&'a ast::StructDecl>,
+    /// Out-of-line definitions of static members (`template<typename T>
+    /// const static T S<T>::m = …;`), applied to every instance, with the
+    /// scope each was written in.
+    pub static_defs: Vec<(&'a ast::TemplateParams, &'a ast::VarDecl, ScopeId)>,
     pub span: Span,
 }
 
@@ -213,6 +217,7 @@ impl<'a> Template<'a> {
             instances: FxHashMap::default(),
             specializations: FxHashMap::default(),
             partials: Vec::new(),
+            static_defs: Vec::new(),
             span,
         }
     }

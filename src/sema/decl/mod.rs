@@ -70,6 +70,9 @@ impl<'a> Sema<'a> {
     pub(super) fn declare_item(&mut self, item: &'a ast::Item, scope: ScopeId) {
         match item {
             ast::Item::Var(vd) => self.declare_global_vars(vd, scope),
+            ast::Item::StaticMemberTemplate(params, vd) => {
+                self.static_member_template(params, vd, scope);
+            }
             ast::Item::Function(f) => {
                 self.declare_function(f, scope, None);
             }
