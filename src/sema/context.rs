@@ -136,6 +136,13 @@ pub enum TArg {
     /// for that holds no resource yet (an `out` parameter, a member never
     /// assigned): using it in the body is an error.
     NoRes,
+    /// A resource parameter given an element of global array `gv` chosen
+    /// at run time: the instance receives its `count` indices as `uint`
+    /// arguments after all others, and indexes the global itself.
+    ResIndexed {
+        gv: ir::Handle<ir::GlobalVariable>,
+        count: u8,
+    },
     /// A function returning a resource specialized for the constant
     /// argument of its `param`-th parameter (which its body never
     /// changes), so that it can choose the resource at compile time.

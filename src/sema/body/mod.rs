@@ -138,6 +138,9 @@ pub struct FnBuilder {
     /// The `out`/`inout` resource parameters of a specialized instance
     /// (index, name), whose resources its returns record.
     pub out_res: Vec<(u16, Symbol)>,
+    /// The next argument holding an index of a resource chosen at run
+    /// time (`TArg::ResIndexed`), while parameters are bound.
+    pub next_index_arg: u32,
 }
 
 impl FnBuilder {
@@ -165,6 +168,7 @@ impl FnBuilder {
             vertex_params: Vec::new(),
             mesh_params: Vec::new(),
             out_res: Vec::new(),
+            next_index_arg: 0,
         }
     }
 }
@@ -435,14 +439,19 @@ impl<'a> Sema<'a> {
         self.work.mark_lowered(handle);
         let inst = inst.unwrap_or_default();
         // Resources this instance is specialized for, in parameter order.
-        let mut res_args: Vec<Option<crate::sema::ResPathId>> = inst
+        let mut res_args: Vec<TArg> = inst
             .iter()
-            .filter_map(|a| match a {
-                TArg::Res(r) => Some(Some(*r)),
-                TArg::NoRes => Some(None),
-                _ => None,
-            })
+            .filter(|a| matches!(a, TArg::Res(_) | TArg::NoRes | TArg::ResIndexed { .. }))
+            .copied()
             .collect();
+        // The indices of resources chosen at run time are the last arguments.
+        let n_indices: u32 = inst
+            .iter()
+            .map(|a| match a {
+                TArg::ResIndexed { count, .. } => *count as u32,
+                _ => 0,
+            })
+            .sum();
         res_args.reverse();
         let specialized = !res_args.is_empty();
         let shell = std::mem::take(&mut self.module.functions[handle]);
@@ -454,6 +463,8 @@ impl<'a> Sema<'a> {
             .as_deref_mut()
             .and_then(|ix| ix.function.replace(def.name.last().span));
         let mut cx = FnCtx::new(self, fb);
+        cx.fb.next_index_arg =
+            (cx.fb.body.function.arguments.len() as u32).saturating_sub(n_indices);
         let first_param = match this_ty {
             Some(t) if inst.contains(&TArg::AggThis) => {
                 cx.bind_agg_this(t, def.name.span, &mut res_args)
@@ -534,12 +545,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// `this` as an aggregate: its resources come first in the instance's
     /// resources, its data members are the arguments. Gives the index of
     /// the first argument after them.
-    fn bind_agg_this(
-        &mut self,
-        t: TyId,
-        span: Span,
-        res_args: &mut Vec<Option<crate::sema::ResPathId>>,
-    ) -> u32 {
+    fn bind_agg_this(&mut self, t: TyId, span: Span, res_args: &mut Vec<TArg>) -> u32 {
         let (this, arg_index) = self.agg_from_arguments(t, span, res_args, 0);
         self.fb.this = Some(this);
         arg_index
@@ -553,7 +559,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         &mut self,
         t: TyId,
         span: Span,
-        res_args: &mut Vec<Option<crate::sema::ResPathId>>,
+        res_args: &mut Vec<TArg>,
         mut arg_index: u32,
     ) -> (Val, u32) {
         let mut leaves = Vec::new();
@@ -561,17 +567,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if is_res {
                 let r = res_args.pop();
                 leaves.push(match r {
-                    Some(Some(r)) => {
+                    Some(TArg::Res(r)) => {
                         let ro = self.s.resource_read_only(slot, span);
                         self.res_path_place(r, slot, ro)
                     }
                     // A member never assigned: an error where it is used.
-                    Some(None) => Val {
+                    Some(TArg::NoRes) => Val {
                         ty: slot,
                         kind: ValKind::Void,
                         read_only: None,
                     },
-                    None => Val::error(),
+                    _ => Val::error(),
                 });
             } else {
                 let mem = self.s.ir_ty(slot);
@@ -599,25 +605,32 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// resource the instance was made for.
     /// (`None` within: an `out` parameter, or an argument holding no
     /// resource yet, which the body must assign before using.)
-    fn bind_specialized_resource(
-        &mut self,
-        p: &ParamSig<'a>,
-        r: Option<Option<crate::sema::ResPathId>>,
-    ) {
-        let Some(name) = p.name else {
-            return;
-        };
+    fn bind_specialized_resource(&mut self, p: &ParamSig<'a>, r: Option<TArg>) {
         let val = match r {
-            Some(Some(r)) => {
+            Some(TArg::Res(r)) => {
                 let ro = self.s.resource_read_only(p.ty, p.span);
                 self.res_path_place(r, p.ty, ro)
             }
-            Some(None) => Val {
+            Some(TArg::NoRes) => Val {
                 ty: p.ty,
                 kind: ValKind::Void,
                 read_only: None,
             },
-            None => return,
+            // An element chosen at run time: its indices are arguments.
+            Some(TArg::ResIndexed { gv, count }) => {
+                let u = self.s.ir_ty(types::UINT);
+                let first = self.fb.next_index_arg;
+                self.fb.next_index_arg += count as u32;
+                let idx: Vec<_> = (first..first + count as u32)
+                    .map(|k| self.add(ir::Expression::FunctionArgument(k), u))
+                    .collect();
+                let ro = self.s.resource_read_only(p.ty, p.span);
+                self.indexed_res_place(gv, &idx, p.ty, ro)
+            }
+            _ => return,
+        };
+        let Some(name) = p.name else {
+            return;
         };
         self.declare_param(name, val, p.span);
     }

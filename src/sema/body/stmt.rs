@@ -429,9 +429,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     ValKind::Res(r) => Some(Some(*r)),
                     // Never assigned: an error only where the caller uses it.
                     ValKind::Void => Some(None),
-                    _ => self
-                        .res_path(&l)
-                        .map(|p| Some(self.s.res.intern_path(p))),
+                    _ => self.res_path(&l).map(|p| Some(self.s.res.intern_path(p))),
                 };
                 match (id, ids.as_mut()) {
                     (Some(r), Some(v)) => v.push(r),

@@ -8,8 +8,8 @@
 use super::Viable;
 use crate::diag::{Diagnostic, codes};
 use crate::ir;
-use crate::sema::body::{FnCtx, LocalSym};
 use crate::sema::body::place::{Place, Val, ValKind};
+use crate::sema::body::{FnCtx, LocalSym};
 use crate::sema::calls::Arg;
 use crate::sema::types::consteval::ConstVal;
 use crate::sema::types::{self, Sc, Ty, TyId};
@@ -24,6 +24,13 @@ struct Specialization {
     /// The resources passed for its resource parameters (`None`: none
     /// yet, for an `out` parameter or a member never assigned).
     res_ids: Vec<Option<ResPathId>>,
+    /// Resource parameters given an element of a global array chosen at
+    /// run time: (parameter, global, index values).
+    indexed: Vec<(
+        usize,
+        ir::Handle<ir::GlobalVariable>,
+        Vec<ir::Handle<ir::Expression>>,
+    )>,
     /// A method called on a struct holding resources: the object's
     /// resources, and pointers to its data members.
     agg_this: Option<AggThis>,
@@ -42,6 +49,8 @@ type AggThis = (Vec<Option<ResPathId>>, Vec<ir::Handle<ir::Expression>>);
 #[derive(Default)]
 struct CallArgs {
     ir: Vec<ir::Handle<ir::Expression>>,
+    /// Arguments after all others: indices of resources chosen at run time.
+    tail: Vec<ir::Handle<ir::Expression>>,
     copy_back: Vec<(ir::Handle<ir::Expression>, TyId, Place, TyId)>,
 }
 
@@ -95,6 +104,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if let Err(v) = self.pass_argument(p, val, aspan, spec.on, &mut call) {
                 return v;
             }
+            if let Some((_, _, idx)) = spec.indexed.iter().find(|x| x.0 == i) {
+                call.tail.extend(idx.iter().copied());
+            }
         }
         let result = self.call_result(func, &chosen.sig, call, span);
         if spec.on {
@@ -106,7 +118,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// After a call to a specialized function: each local passed for an
     /// `out`/`inout` resource parameter names the resource the callee
     /// left in it.
-    fn rebind_out_resources(&mut self, func: ir::Handle<ir::Function>, sig: &Sig<'a>, args: &[Arg]) {
+    fn rebind_out_resources(
+        &mut self,
+        func: ir::Handle<ir::Function>,
+        sig: &Sig<'a>,
+        args: &[Arg],
+    ) {
         let outs: Vec<usize> = (sig.params.iter().enumerate())
             .filter(|(_, p)| p.dir != Dir::In && self.s.types.is_resource(p.ty))
             .map(|(i, _)| i)
@@ -120,7 +137,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let Some(a) = args.get(i) else {
                 continue;
             };
-            let id = left.iter().find(|&&(pi, _)| pi as usize == i).and_then(|&(_, r)| r);
+            let id = left
+                .iter()
+                .find(|&&(pi, _)| pi as usize == i)
+                .and_then(|&(_, r)| r);
             let Some(name) = a.local else {
                 // A global the callee leaves as it was given needs nothing.
                 let given = self.res_path(&a.val).map(|p| self.s.res.intern_path(p));
@@ -261,10 +281,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
                 match args.get(i).and_then(|a| self.res_path(&a.val)) {
                     Some(rp) => spec.res_ids.push(Some(self.s.res.intern_path(rp))),
-                    None => {
-                        spec.on = false;
-                        break;
-                    }
+                    None => match args.get(i).and_then(|a| self.dyn_res_path(&a.val)) {
+                        // An element chosen at run time: the callee gets
+                        // the indices (its counter is the same element of
+                        // the counters).
+                        Some((gv, idx)) if (1..=4).contains(&idx.len()) => {
+                            spec.res_ids.push(None);
+                            spec.indexed.push((i, gv, idx));
+                        }
+                        _ => {
+                            spec.on = false;
+                            break;
+                        }
+                    },
                 }
             }
         }
@@ -331,11 +360,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// A method called on a struct holding resources: specialized for the
     /// object's resources, its data members passed by pointer.
-    fn agg_this_parts(
-        &mut self,
-        t: &Val,
-        span: Span,
-    ) -> Result<AggThis, Val> {
+    fn agg_this_parts(&mut self, t: &Val, span: Span) -> Result<AggThis, Val> {
         let mut leaves = Vec::new();
         self.agg_leaves_of(t, &mut leaves);
         let (mut ids, mut ptrs) = (Vec::new(), Vec::new());
@@ -345,9 +370,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     ValKind::Res(r) => Some(Some(*r)),
                     // Never assigned: an error only where the method uses it.
                     ValKind::Void => Some(None),
-                    _ => self
-                        .res_path(&l)
-                        .map(|rp| Some(self.s.res.intern_path(rp))),
+                    _ => self.res_path(&l).map(|rp| Some(self.s.res.intern_path(rp))),
                 };
                 match id {
                     Some(r) => ids.push(r),
@@ -437,7 +460,28 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 key.push(TArg::AggThis);
                 key.extend(ids.iter().map(|&r| r.map_or(TArg::NoRes, TArg::Res)));
             }
-            key.extend(spec.res_ids.iter().map(|&r| r.map_or(TArg::NoRes, TArg::Res)));
+            let mut indexed = spec.indexed.iter().peekable();
+            let mut res_param = 0;
+            for (i, p) in chosen.sig.params.iter().enumerate() {
+                if self.s.types.is_agg(p.ty) {
+                    let n = self.s.agg_slots(p.ty).iter().filter(|s| s.1).count();
+                    key.extend(
+                        spec.res_ids[res_param..res_param + n]
+                            .iter()
+                            .map(|&r| r.map_or(TArg::NoRes, TArg::Res)),
+                    );
+                    res_param += n;
+                } else if self.s.types.is_resource(p.ty) {
+                    match indexed.next_if(|x| x.0 == i) {
+                        Some((_, gv, idx)) => key.push(TArg::ResIndexed {
+                            gv: *gv,
+                            count: idx.len() as u8,
+                        }),
+                        None => key.push(spec.res_ids[res_param].map_or(TArg::NoRes, TArg::Res)),
+                    }
+                    res_param += 1;
+                }
+            }
             key.extend(spec.const_args.iter().copied());
             key.extend(spec.vertex_args.iter().copied());
             return Some(self.s.queue_instance(id, key, env, chosen.sig.clone()));
@@ -629,6 +673,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         } else {
             None
         };
+        let tail = std::mem::take(&mut call.tail);
+        call.ir.extend(tail);
         let returns_res = self.s.types.is_resource(sig.ret);
         // The callee's body says which resource it returns.
         let res_return = if returns_res {

@@ -17,9 +17,9 @@ pub mod recursion;
 pub mod vk;
 
 use super::body::FnCtx;
+use super::body::LocalSym;
 use super::body::convert::Cost;
 use super::body::place::{Val, ValKind};
-use super::body::LocalSym;
 use super::types::scope::{FuncDeclId, ScopeId, Sym};
 use super::types::{Ty, TyId};
 use super::{Sig, TArg};

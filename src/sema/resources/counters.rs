@@ -154,7 +154,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let name = p.last().name;
                 self.fb.locals.lookup(name).is_none()
                     && self.fb.this.is_some()
-                    && self.fb.this_struct.is_some_and(|t| self.s.has_field(t, name))
+                    && self
+                        .fb
+                        .this_struct
+                        .is_some_and(|t| self.s.has_field(t, name))
             }
             _ => false,
         };

@@ -258,6 +258,12 @@ impl<'a> Sema<'a> {
                 TArg::Res(r) => self.res_path_name(*r),
                 TArg::AggThis => "this".into(),
                 TArg::NoRes => "unassigned".into(),
+                TArg::ResIndexed { gv, .. } => {
+                    format!(
+                        "{}[…]",
+                        self.module.globals[*gv].name.as_deref().unwrap_or("?")
+                    )
+                }
                 TArg::ConstArg { value, .. } => value.to_string(),
                 TArg::Vertex { input, .. } => format!("vertex {input}"),
             })

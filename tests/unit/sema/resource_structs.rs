@@ -197,7 +197,10 @@ fn resource_out_parameters_that_cannot_be_followed_are_errors() {
          [numthreads(1,1,1)] void main() { RWStructuredBuffer<uint> x; none(x); x[0] = 1; }",
         "E0609",
     );
-    assert!(t.contains("`x` is used before a resource is assigned"), "{t}");
+    assert!(
+        t.contains("`x` is used before a resource is assigned"),
+        "{t}"
+    );
     // An unassigned local passed for an `in` parameter.
     let t = fails_with(
         "void use(RWStructuredBuffer<uint> a) { a[0] = 1; }\n\
@@ -212,7 +215,10 @@ fn resource_out_parameters_that_cannot_be_followed_are_errors() {
          [numthreads(1,1,1)] void main() { RWStructuredBuffer<uint> x; early(x); }",
         "E0609",
     );
-    assert!(t.contains("`a` is used before a resource is assigned"), "{t}");
+    assert!(
+        t.contains("`a` is used before a resource is assigned"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -263,4 +269,30 @@ fn globals_passed_to_inout_resource_parameters_that_keep_them() {
         "E0004",
     );
     assert!(t.contains("not a local variable"), "{t}");
+}
+
+#[test]
+fn buffers_chosen_at_run_time_pass_to_functions_with_their_counters() {
+    // DXC: once `bump` is inlined, its counter is the chosen element of
+    // `counter.var.bufs`. Here `bump` is made once for `bufs` and takes the
+    // index.
+    let src = "RWStructuredBuffer<uint> bufs[3];\n\
+               RWStructuredBuffer<uint> o;\n\
+               uint bump(RWStructuredBuffer<uint> b, uint k) { b[k] = 1; return b.IncrementCounter(); }\n\
+               [numthreads(1,1,1)] void main(uint i : SV_GroupIndex) {\n\
+                 o[0] = bump(bufs[i + 1], 0) + bump(bufs[i], 1) + bump(bufs[2], 2);\n\
+               }";
+    let m = lower(src);
+    assert!(has_global(&m, "counter.var.bufs"));
+    let indexed: Vec<_> = m
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .filter(|f| f.name.starts_with("bump"))
+        .map(|f| f.arguments.len())
+        .collect();
+    // One instance for a run-time element (`k` and the index), one for `bufs[2]`.
+    assert_eq!(indexed.len(), 2, "{indexed:?}");
+    assert!(indexed.contains(&2) && indexed.contains(&1), "{indexed:?}");
+    compile_valid(src, &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2]);
 }
