@@ -79,6 +79,10 @@ pub struct TranslationUnit {
 pub enum Item {
     /// A global variable declaration (possibly several declarators).
     Var(VarDecl),
+    /// `template<typename T> const static T S<T>::m = …;`: the definition
+    /// of a static member of a struct template, for each of its instances
+    /// (every declarator is qualified by the template).
+    StaticMemberTemplate(TemplateParams, VarDecl),
     Function(Box<Function>),
     /// `struct`/`class`/`interface`, possibly followed by declarators
     /// (`struct S { … } s;` gives a `Struct` and a `Var` item).
@@ -462,6 +466,9 @@ pub struct Namespace {
 pub enum Using {
     /// `using namespace ns;`
     Namespace { path: Path, span: Span },
+    /// `using ns::name;`: `name` (a function's overloads, a variable)
+    /// declared here as well.
+    Name { path: Path, span: Span },
     /// `using T = float4;` (template aliases too).
     Alias {
         template: Option<TemplateParams>,

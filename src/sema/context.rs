@@ -132,6 +132,17 @@ pub enum TArg {
     /// `Res` arguments after it start with the resources of `this`'s slots
     /// (depth first), and its data members are passed as one pointer each.
     AggThis,
+    /// A resource parameter or struct member a function is specialized
+    /// for that holds no resource yet (an `out` parameter, a member never
+    /// assigned): using it in the body is an error.
+    NoRes,
+    /// A resource parameter given an element of global array `gv` chosen
+    /// at run time: the instance receives its `count` indices as `uint`
+    /// arguments after all others, and indexes the global itself.
+    ResIndexed {
+        gv: ir::Handle<ir::GlobalVariable>,
+        count: u8,
+    },
     /// A function returning a resource specialized for the constant
     /// argument of its `param`-th parameter (which its body never
     /// changes), so that it can choose the resource at compile time.
@@ -190,6 +201,10 @@ pub struct Template<'a> {
     /// Partial specialisations, in declaration order
     /// (`template<typename T, int N> struct Trait<vector<T, N> > {…}`).
     pub partials: Vec<&'a ast::StructDecl>,
+    /// Out-of-line definitions of static members (`template<typename T>
+    /// const static T S<T>::m = …;`), applied to every instance, with the
+    /// scope each was written in.
+    pub static_defs: Vec<(&'a ast::TemplateParams, &'a ast::VarDecl, ScopeId)>,
     pub span: Span,
 }
 
@@ -209,6 +224,7 @@ impl<'a> Template<'a> {
             instances: FxHashMap::default(),
             specializations: FxHashMap::default(),
             partials: Vec::new(),
+            static_defs: Vec::new(),
             span,
         }
     }
@@ -503,8 +519,13 @@ pub struct ResourceRegistry {
     /// one resolvable at compile time).
     pub returned_res: FxHashMap<ir::Handle<ir::Function>, Option<ResReturn>>,
     /// The resources (by aggregate slot) each function returning a struct
-    /// holding resources returns (`None`: not resolvable at compile time).
-    pub returned_agg: FxHashMap<ir::Handle<ir::Function>, Option<Vec<ResPathId>>>,
+    /// holding resources returns (`None`: not resolvable at compile time;
+    /// `None` within: a member never assigned).
+    pub returned_agg: FxHashMap<ir::Handle<ir::Function>, Option<Vec<Option<ResPathId>>>>,
+    /// The resource each specialized function leaves in its `out`/`inout`
+    /// resource parameters, by parameter index (`None`: none, or not the
+    /// same one on every return).
+    pub out_res: FxHashMap<ir::Handle<ir::Function>, Vec<(u16, Option<ResPathId>)>>,
     /// Runtime arrays standing for the descriptor heaps, by element memory
     /// type and heap (sampler or resource).
     pub heaps: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,

@@ -191,6 +191,11 @@ impl<'t> ParseCtx<'t> {
         self.declare(name.name, NameKind::Type);
     }
 
+    /// A variable template's name: a template's from here on.
+    pub fn declare_var_template(&self, name: ast::Ident) {
+        self.declare(name.name, NameKind::Template);
+    }
+
     pub fn declare_namespace(&self, name: ast::Ident) {
         self.declare(name.name, NameKind::Namespace);
     }

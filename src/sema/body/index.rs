@@ -172,6 +172,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     span: ispan,
                     vertex: None,
                     mesh: None,
+                    local: None,
                 };
                 self.call_candidates(&cands, Some(v), None, vec![arg], name, span, false)
             }

@@ -17,7 +17,7 @@ pub mod place;
 pub mod stmt;
 pub mod worklist;
 
-use super::body::place::{Place, Val};
+use super::body::place::{Place, Val, ValKind};
 use super::decl::ast_scan::Writes;
 use super::types::consteval::{ConstVal, Konst};
 use super::types::scope::{FuncDeclId, ScopeId, TypeEntry};
@@ -139,6 +139,12 @@ pub struct FnBuilder {
     /// How many `[unroll]` loops the code being lowered is in: there, loads
     /// of locals may become constants (the `unroll` pass).
     pub unroll_depth: u32,
+    /// The `out`/`inout` resource parameters of a specialized instance
+    /// (index, name), whose resources its returns record.
+    pub out_res: Vec<(u16, Symbol)>,
+    /// The next argument holding an index of a resource chosen at run
+    /// time (`TArg::ResIndexed`), while parameters are bound.
+    pub next_index_arg: u32,
 }
 
 impl FnBuilder {
@@ -166,6 +172,8 @@ impl FnBuilder {
             vertex_params: Vec::new(),
             mesh_params: Vec::new(),
             unroll_depth: 0,
+            out_res: Vec::new(),
+            next_index_arg: 0,
         }
     }
 }
@@ -436,13 +444,19 @@ impl<'a> Sema<'a> {
         self.work.mark_lowered(handle);
         let inst = inst.unwrap_or_default();
         // Resources this instance is specialized for, in parameter order.
-        let mut res_args: Vec<crate::sema::ResPathId> = inst
+        let mut res_args: Vec<TArg> = inst
             .iter()
-            .filter_map(|a| match a {
-                TArg::Res(r) => Some(*r),
-                _ => None,
-            })
+            .filter(|a| matches!(a, TArg::Res(_) | TArg::NoRes | TArg::ResIndexed { .. }))
+            .copied()
             .collect();
+        // The indices of resources chosen at run time are the last arguments.
+        let n_indices: u32 = inst
+            .iter()
+            .map(|a| match a {
+                TArg::ResIndexed { count, .. } => *count as u32,
+                _ => 0,
+            })
+            .sum();
         res_args.reverse();
         let specialized = !res_args.is_empty();
         let shell = std::mem::take(&mut self.module.functions[handle]);
@@ -454,6 +468,8 @@ impl<'a> Sema<'a> {
             .as_deref_mut()
             .and_then(|ix| ix.function.replace(def.name.last().span));
         let mut cx = FnCtx::new(self, fb);
+        cx.fb.next_index_arg =
+            (cx.fb.body.function.arguments.len() as u32).saturating_sub(n_indices);
         let first_param = match this_ty {
             Some(t) if inst.contains(&TArg::AggThis) => {
                 cx.bind_agg_this(t, def.name.span, &mut res_args)
@@ -467,6 +483,11 @@ impl<'a> Sema<'a> {
         for (pi, p) in sig.params.iter().enumerate() {
             if specialized && cx.s.types.is_resource(p.ty) {
                 cx.bind_specialized_resource(p, res_args.pop());
+                if p.dir != crate::sema::Dir::In
+                    && let Some(name) = p.name
+                {
+                    cx.fb.out_res.push((pi as u16, name));
+                }
                 continue;
             }
             if specialized && cx.s.types.is_agg(p.ty) {
@@ -498,6 +519,7 @@ impl<'a> Sema<'a> {
         }
         cx.lower_block_stmts(&body.stmts);
         if !cx.block_always_returns() {
+            cx.record_out_resources();
             cx.return_at_end(sig.ret, decl, body.span);
         }
         let f = cx.finish();
@@ -528,12 +550,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// `this` as an aggregate: its resources come first in the instance's
     /// resources, its data members are the arguments. Gives the index of
     /// the first argument after them.
-    fn bind_agg_this(
-        &mut self,
-        t: TyId,
-        span: Span,
-        res_args: &mut Vec<crate::sema::ResPathId>,
-    ) -> u32 {
+    fn bind_agg_this(&mut self, t: TyId, span: Span, res_args: &mut Vec<TArg>) -> u32 {
         let (this, arg_index) = self.agg_from_arguments(t, span, res_args, 0);
         self.fb.this = Some(this);
         arg_index
@@ -547,7 +564,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         &mut self,
         t: TyId,
         span: Span,
-        res_args: &mut Vec<crate::sema::ResPathId>,
+        res_args: &mut Vec<TArg>,
         mut arg_index: u32,
     ) -> (Val, u32) {
         let mut leaves = Vec::new();
@@ -555,11 +572,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if is_res {
                 let r = res_args.pop();
                 leaves.push(match r {
-                    Some(r) => {
+                    Some(TArg::Res(r)) => {
                         let ro = self.s.resource_read_only(slot, span);
                         self.res_path_place(r, slot, ro)
                     }
-                    None => Val::error(),
+                    // A member never assigned: an error where it is used.
+                    Some(TArg::NoRes) => Val {
+                        ty: slot,
+                        kind: ValKind::Void,
+                        read_only: None,
+                    },
+                    _ => Val::error(),
                 });
             } else {
                 let mem = self.s.ir_ty(slot);
@@ -585,12 +608,66 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// A resource parameter of a specialized instance: it names the
     /// resource the instance was made for.
-    fn bind_specialized_resource(&mut self, p: &ParamSig<'a>, r: Option<crate::sema::ResPathId>) {
-        if let (Some(name), Some(r)) = (p.name, r) {
-            let ro = self.s.resource_read_only(p.ty, p.span);
-            let val = self.res_path_place(r, p.ty, ro);
-            self.declare_param(name, val, p.span);
+    /// (`None` within: an `out` parameter, or an argument holding no
+    /// resource yet, which the body must assign before using.)
+    fn bind_specialized_resource(&mut self, p: &ParamSig<'a>, r: Option<TArg>) {
+        let val = match r {
+            Some(TArg::Res(r)) => {
+                let ro = self.s.resource_read_only(p.ty, p.span);
+                self.res_path_place(r, p.ty, ro)
+            }
+            Some(TArg::NoRes) => Val {
+                ty: p.ty,
+                kind: ValKind::Void,
+                read_only: None,
+            },
+            // An element chosen at run time: its indices are arguments.
+            Some(TArg::ResIndexed { gv, count }) => {
+                let u = self.s.ir_ty(types::UINT);
+                let first = self.fb.next_index_arg;
+                self.fb.next_index_arg += count as u32;
+                let idx: Vec<_> = (first..first + count as u32)
+                    .map(|k| self.add(ir::Expression::FunctionArgument(k), u))
+                    .collect();
+                let ro = self.s.resource_read_only(p.ty, p.span);
+                self.indexed_res_place(gv, &idx, p.ty, ro)
+            }
+            _ => return,
+        };
+        let Some(name) = p.name else {
+            return;
+        };
+        self.declare_param(name, val, p.span);
+    }
+
+    /// At a return: the resource each `out`/`inout` resource parameter
+    /// names now, merged with the other returns' (callers rebind their
+    /// arguments to it).
+    pub(in crate::sema) fn record_out_resources(&mut self) {
+        if self.fb.out_res.is_empty() || self.fb.discarding > 0 {
+            return;
         }
+        let mut now = Vec::with_capacity(self.fb.out_res.len());
+        for (pi, name) in self.fb.out_res.clone() {
+            let id = match self.fb.locals.lookup(name).cloned() {
+                Some(LocalSym::Var(lv)) => match lv.val.kind {
+                    ValKind::Res(r) => Some(r),
+                    _ => self.res_path(&lv.val).map(|p| self.s.res.intern_path(p)),
+                },
+                _ => None,
+            };
+            now.push((pi, id));
+        }
+        let h = self.fb.handle;
+        let merged = match self.s.res.out_res.get(&h) {
+            None => now,
+            Some(prev) => prev
+                .iter()
+                .zip(now)
+                .map(|(&(pi, a), (_, b))| (pi, if a == b { a } else { None }))
+                .collect(),
+        };
+        self.s.res.out_res.insert(h, merged);
     }
 
     /// Declares parameter `name`, standing for `val` in the body.

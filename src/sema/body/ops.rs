@@ -338,6 +338,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     span,
                     vertex: None,
                     mesh: None,
+                    local: None,
                 };
                 return self.call_candidates(&cands, Some(va), None, vec![arg], name, span, false);
             }

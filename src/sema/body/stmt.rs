@@ -418,8 +418,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         for l in leaves {
             if self.s.types.is_resource(l.ty) {
                 let id = match &l.kind {
-                    ValKind::Res(r) => Some(*r),
-                    _ => self.res_path(&l).map(|p| self.s.res.intern_path(p)),
+                    ValKind::Res(r) => Some(Some(*r)),
+                    // Never assigned: an error only where the caller uses it.
+                    ValKind::Void => Some(None),
+                    _ => self.res_path(&l).map(|p| Some(self.s.res.intern_path(p))),
                 };
                 match (id, ids.as_mut()) {
                     (Some(r), Some(v)) => v.push(r),
@@ -501,6 +503,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     fn return_stmt(&mut self, e: Option<&'a ast::Expr>, span: crate::span::Span) {
+        self.record_out_resources();
         let ret = self.fb.ret;
         if let (Some(e), true) = (e, self.s.types.is_agg(ret)) {
             self.return_agg(e, ret);

@@ -80,7 +80,10 @@ impl<'a> Sema<'a> {
                 name.push_str(&format!("({parts})"));
             }
         }
-        let specialized = args.is_some_and(|a| a.iter().any(|t| matches!(t, TArg::Res(_))));
+        let specialized = args.is_some_and(|a| {
+            a.iter()
+                .any(|t| matches!(t, TArg::Res(_) | TArg::NoRes | TArg::ResIndexed { .. }))
+        });
         let this_ty = decl.this_ty;
         let span = decl.ast.name.span;
         // `export`: the linker's name is the function's own (DXC's too).
@@ -173,6 +176,20 @@ impl<'a> Sema<'a> {
                     precise: false,
                     spirv_decorations: Vec::new(),
                 });
+            }
+        }
+        // The indices of resources chosen at run time, last.
+        for a in args.unwrap_or_default() {
+            if let TArg::ResIndexed { count, .. } = a {
+                let u = self.ir_ty(crate::sema::types::UINT);
+                for k in 0..*count {
+                    arguments.push(ir::FunctionArgument {
+                        name: Some(format!("index.{k}")),
+                        ty: u,
+                        precise: false,
+                        spirv_decorations: Vec::new(),
+                    });
+                }
             }
         }
         let result =

@@ -8,8 +8,8 @@
 use super::Viable;
 use crate::diag::{Diagnostic, codes};
 use crate::ir;
-use crate::sema::body::FnCtx;
 use crate::sema::body::place::{Place, Val, ValKind};
+use crate::sema::body::{FnCtx, LocalSym};
 use crate::sema::calls::Arg;
 use crate::sema::types::consteval::ConstVal;
 use crate::sema::types::{self, Sc, Ty, TyId};
@@ -21,22 +21,36 @@ use crate::span::Span;
 struct Specialization {
     /// Whether it is specialized at all.
     on: bool,
-    /// The resources passed for its resource parameters.
-    res_ids: Vec<ResPathId>,
+    /// The resources passed for its resource parameters (`None`: none
+    /// yet, for an `out` parameter or a member never assigned).
+    res_ids: Vec<Option<ResPathId>>,
+    /// Resource parameters given an element of a global array chosen at
+    /// run time: (parameter, global, index values).
+    indexed: Vec<(
+        usize,
+        ir::Handle<ir::GlobalVariable>,
+        Vec<ir::Handle<ir::Expression>>,
+    )>,
     /// A method called on a struct holding resources: the object's
     /// resources, and pointers to its data members.
-    agg_this: Option<(Vec<ResPathId>, Vec<ir::Handle<ir::Expression>>)>,
+    agg_this: Option<AggThis>,
     /// Constant arguments a function returning a resource is made for.
     const_args: Vec<TArg>,
     /// Per-vertex inputs given to `nointerpolation` parameters.
     vertex_args: Vec<TArg>,
 }
 
+/// The resources of a struct holding resources that a method is called
+/// on, and pointers to its data members.
+type AggThis = (Vec<Option<ResPathId>>, Vec<ir::Handle<ir::Expression>>);
+
 /// The IR arguments of a call, and the copy-backs after it: (temporary
 /// pointer, parameter type, place, argument type).
 #[derive(Default)]
 struct CallArgs {
     ir: Vec<ir::Handle<ir::Expression>>,
+    /// Arguments after all others: indices of resources chosen at run time.
+    tail: Vec<ir::Handle<ir::Expression>>,
     copy_back: Vec<(ir::Handle<ir::Expression>, TyId, Place, TyId)>,
 }
 
@@ -90,8 +104,74 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             if let Err(v) = self.pass_argument(p, val, aspan, spec.on, &mut call) {
                 return v;
             }
+            if let Some((_, _, idx)) = spec.indexed.iter().find(|x| x.0 == i) {
+                call.tail.extend(idx.iter().copied());
+            }
         }
-        self.call_result(func, &chosen.sig, call, span)
+        let result = self.call_result(func, &chosen.sig, call, span);
+        if spec.on {
+            self.rebind_out_resources(func, &chosen.sig, &args);
+        }
+        result
+    }
+
+    /// After a call to a specialized function: each local passed for an
+    /// `out`/`inout` resource parameter names the resource the callee
+    /// left in it.
+    fn rebind_out_resources(
+        &mut self,
+        func: ir::Handle<ir::Function>,
+        sig: &Sig<'a>,
+        args: &[Arg],
+    ) {
+        let outs: Vec<usize> = (sig.params.iter().enumerate())
+            .filter(|(_, p)| p.dir != Dir::In && self.s.types.is_resource(p.ty))
+            .map(|(i, _)| i)
+            .collect();
+        if outs.is_empty() {
+            return;
+        }
+        self.s.lower_now(func);
+        let left = self.s.res.out_res.get(&func).cloned().unwrap_or_default();
+        for i in outs {
+            let Some(a) = args.get(i) else {
+                continue;
+            };
+            let id = left
+                .iter()
+                .find(|&&(pi, _)| pi as usize == i)
+                .and_then(|&(_, r)| r);
+            let Some(name) = a.local else {
+                // A global the callee leaves as it was given needs nothing.
+                let given = self.res_path(&a.val).map(|p| self.s.res.intern_path(p));
+                if given.is_some() && given == id {
+                    continue;
+                }
+                self.unsupported(
+                    "a resource `out` or `inout` argument that is not a local variable",
+                    a.span,
+                );
+                continue;
+            };
+            let Some(LocalSym::Var(lv)) = self.fb.locals.lookup(name).cloned() else {
+                continue;
+            };
+            let ty = lv.val.ty;
+            let mut nl = lv;
+            nl.val = match id {
+                Some(r) => Val {
+                    ty,
+                    kind: ValKind::Res(r),
+                    read_only: self.s.resource_read_only(ty, a.span),
+                },
+                None => Val {
+                    ty,
+                    kind: ValKind::Void,
+                    read_only: None,
+                },
+            };
+            self.fb.locals.rebind(name, LocalSym::Var(nl));
+        }
     }
 
     /// Whether the callee can be called: it has a body, and no descriptor
@@ -182,12 +262,38 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 if !self.s.types.is_resource(p.ty) {
                     continue;
                 }
+                // An `out` parameter starts with no resource; an `inout`
+                // one may be given none yet.
+                let unassigned = args
+                    .get(i)
+                    .is_some_and(|a| matches!(a.val.kind, ValKind::Void));
+                if p.dir == Dir::Out || (unassigned && p.dir == Dir::InOut) {
+                    spec.res_ids.push(None);
+                    continue;
+                }
+                if unassigned {
+                    return Err(self.error(
+                        codes::RESOURCE_MISUSE,
+                        "this resource variable is used before a resource is assigned to it",
+                        args.get(i).map_or(span, |a| a.span),
+                        "no resource assigned yet",
+                    ));
+                }
                 match args.get(i).and_then(|a| self.res_path(&a.val)) {
-                    Some(rp) => spec.res_ids.push(self.s.res.intern_path(rp)),
-                    None => {
-                        spec.on = false;
-                        break;
-                    }
+                    Some(rp) => spec.res_ids.push(Some(self.s.res.intern_path(rp))),
+                    None => match args.get(i).and_then(|a| self.dyn_res_path(&a.val)) {
+                        // An element chosen at run time: the callee gets
+                        // the indices (its counter is the same element of
+                        // the counters).
+                        Some((gv, idx)) if (1..=4).contains(&idx.len()) => {
+                            spec.res_ids.push(None);
+                            spec.indexed.push((i, gv, idx));
+                        }
+                        _ => {
+                            spec.on = false;
+                            break;
+                        }
+                    },
                 }
             }
         }
@@ -231,7 +337,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// The resources of an aggregate argument, in [`Sema::agg_slots`]
     /// order; `None` when one is not known at compile time.
-    fn agg_resources(&mut self, v: &Val) -> Option<Vec<ResPathId>> {
+    fn agg_resources(&mut self, v: &Val) -> Option<Vec<Option<ResPathId>>> {
         if !matches!(v.kind, ValKind::Agg(_)) {
             return None;
         }
@@ -240,10 +346,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let mut ids = Vec::new();
         for l in leaves.iter().filter(|l| self.s.types.is_resource(l.ty)) {
             ids.push(match &l.kind {
-                ValKind::Res(r) => *r,
+                ValKind::Res(r) => Some(*r),
+                // Never assigned: an error only where the callee uses it.
+                ValKind::Void => None,
                 _ => {
                     let rp = self.res_path(l)?;
-                    self.s.res.intern_path(rp)
+                    Some(self.s.res.intern_path(rp))
                 }
             });
         }
@@ -252,19 +360,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// A method called on a struct holding resources: specialized for the
     /// object's resources, its data members passed by pointer.
-    fn agg_this_parts(
-        &mut self,
-        t: &Val,
-        span: Span,
-    ) -> Result<(Vec<ResPathId>, Vec<ir::Handle<ir::Expression>>), Val> {
+    fn agg_this_parts(&mut self, t: &Val, span: Span) -> Result<AggThis, Val> {
         let mut leaves = Vec::new();
         self.agg_leaves_of(t, &mut leaves);
         let (mut ids, mut ptrs) = (Vec::new(), Vec::new());
         for l in leaves {
             if self.s.types.is_resource(l.ty) {
                 let id = match &l.kind {
-                    ValKind::Res(r) => Some(*r),
-                    _ => self.res_path(&l).map(|rp| self.s.res.intern_path(rp)),
+                    ValKind::Res(r) => Some(Some(*r)),
+                    // Never assigned: an error only where the method uses it.
+                    ValKind::Void => Some(None),
+                    _ => self.res_path(&l).map(|rp| Some(self.s.res.intern_path(rp))),
                 };
                 match id {
                     Some(r) => ids.push(r),
@@ -352,9 +458,30 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             };
             if let Some((ids, _)) = &spec.agg_this {
                 key.push(TArg::AggThis);
-                key.extend(ids.iter().map(|&r| TArg::Res(r)));
+                key.extend(ids.iter().map(|&r| r.map_or(TArg::NoRes, TArg::Res)));
             }
-            key.extend(spec.res_ids.iter().map(|&r| TArg::Res(r)));
+            let mut indexed = spec.indexed.iter().peekable();
+            let mut res_param = 0;
+            for (i, p) in chosen.sig.params.iter().enumerate() {
+                if self.s.types.is_agg(p.ty) {
+                    let n = self.s.agg_slots(p.ty).iter().filter(|s| s.1).count();
+                    key.extend(
+                        spec.res_ids[res_param..res_param + n]
+                            .iter()
+                            .map(|&r| r.map_or(TArg::NoRes, TArg::Res)),
+                    );
+                    res_param += n;
+                } else if self.s.types.is_resource(p.ty) {
+                    match indexed.next_if(|x| x.0 == i) {
+                        Some((_, gv, idx)) => key.push(TArg::ResIndexed {
+                            gv: *gv,
+                            count: idx.len() as u8,
+                        }),
+                        None => key.push(spec.res_ids[res_param].map_or(TArg::NoRes, TArg::Res)),
+                    }
+                    res_param += 1;
+                }
+            }
             key.extend(spec.const_args.iter().copied());
             key.extend(spec.vertex_args.iter().copied());
             return Some(self.s.queue_instance(id, key, env, chosen.sig.clone()));
@@ -546,6 +673,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         } else {
             None
         };
+        let tail = std::mem::take(&mut call.tail);
+        call.ir.extend(tail);
         let returns_res = self.s.types.is_resource(sig.ret);
         // The callee's body says which resource it returns.
         let res_return = if returns_res {
@@ -624,11 +753,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let Some(r) = ids.next() else {
                     return Val::error();
                 };
-                let ro = self.s.resource_read_only(l.ty, span);
-                out.push(Val {
-                    ty: l.ty,
-                    kind: ValKind::Res(r),
-                    read_only: ro,
+                out.push(match r {
+                    Some(r) => Val {
+                        ty: l.ty,
+                        kind: ValKind::Res(r),
+                        read_only: self.s.resource_read_only(l.ty, span),
+                    },
+                    None => Val {
+                        ty: l.ty,
+                        kind: ValKind::Void,
+                        read_only: None,
+                    },
                 });
             } else {
                 out.push(l);

@@ -17,8 +17,9 @@ pub mod recursion;
 pub mod vk;
 
 use super::body::FnCtx;
+use super::body::LocalSym;
 use super::body::convert::Cost;
-use super::body::place::Val;
+use super::body::place::{Val, ValKind};
 use super::types::scope::{FuncDeclId, ScopeId, Sym};
 use super::types::{Ty, TyId};
 use super::{Sig, TArg};
@@ -46,6 +47,9 @@ pub struct Arg {
     /// The mesh output array the argument names, if any: passed on only to
     /// a parameter of the same kind, never read (see `entry/mesh.rs`).
     pub mesh: Option<MeshArray>,
+    /// The local resource variable the argument names, rebound after the
+    /// call when it is passed for an `out`/`inout` resource parameter.
+    pub local: Option<Symbol>,
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {
@@ -62,7 +66,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         args.iter()
             .map(|a| match self.mesh_output_arg(a) {
                 Some(arg) => arg,
-                None => self.lower_arg(a),
+                None => self.lower_user_arg(a),
             })
             .collect()
     }
@@ -77,6 +81,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 span: a.span,
                 vertex: None,
                 mesh: Some(out.kind()),
+                local: None,
             });
         }
         None
@@ -88,6 +93,34 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             span: a.span,
             vertex: self.vertex_name(a).map(|n| Symbol::intern(&n)),
             mesh: None,
+            local: None,
+        }
+    }
+
+    /// An argument of a call to a user function: as [`Self::lower_arg`],
+    /// and naming the local resource variable it is.
+    fn lower_user_arg(&mut self, a: &'a ast::Expr) -> Arg {
+        // A local resource variable: one holding no resource yet may be
+        // passed to an `out` parameter (the call checks).
+        let local = match &a.kind {
+            ast::ExprKind::Name(p) if p.is_single() => match self.fb.locals.lookup(p.last().name) {
+                Some(LocalSym::Var(lv)) if self.s.types.is_resource(lv.val.ty) => {
+                    Some((p.last().name, lv.val.clone()))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let val = match &local {
+            Some((_, v)) if matches!(v.kind, ValKind::Void) => v.clone(),
+            _ => self.expr(a),
+        };
+        Arg {
+            val,
+            span: a.span,
+            vertex: self.vertex_name(a).map(|n| Symbol::intern(&n)),
+            mesh: None,
+            local: local.map(|(n, _)| n),
         }
     }
 
@@ -347,6 +380,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         match self.s.types.get(obj.ty).clone() {
             Ty::Resource(kind, elem) => {
                 let a = self.lower_args(args);
+                if self.counter_of_struct_array(object, kind, method.name.as_str(), span) {
+                    return Val::error();
+                }
                 self.resource_method(obj, kind, elem, method, targs, a, span)
             }
             Ty::Stream(_, elem) => {

@@ -469,6 +469,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             span: ispan,
             vertex: None,
             mesh: None,
+            local: None,
         };
         let Some(index) = self.arg_as(&index_arg, types::UINT) else {
             return Val::error();

@@ -30,6 +30,7 @@ use crate::front::ast;
 use crate::front::attributes::Attr;
 use crate::intern::Symbol;
 use crate::ir;
+use crate::span::Span;
 
 /// A builder for a scratch lowering context at global scope (an
 /// initializer lowered to find its type or constant value): its function
@@ -71,6 +72,9 @@ impl<'a> Sema<'a> {
     pub(super) fn declare_item(&mut self, item: &'a ast::Item, scope: ScopeId) {
         match item {
             ast::Item::Var(vd) => self.declare_global_vars(vd, scope),
+            ast::Item::StaticMemberTemplate(params, vd) => {
+                self.static_member_template(params, vd, scope);
+            }
             ast::Item::Function(f) => {
                 self.declare_function(f, scope, None);
             }
@@ -177,6 +181,10 @@ impl<'a> Sema<'a> {
                     self.scopes.get_mut(scope).usings.push(cur);
                 }
             }
+            ast::Using::Name { path, span } => match locals {
+                Some(l) => self.using_name_local(path, *span, env, l),
+                None => self.using_name(path, *span, env, scope),
+            },
             ast::Using::Alias {
                 template,
                 attrs,
@@ -219,6 +227,82 @@ impl<'a> Sema<'a> {
                     }
                     None => self.declare_name(scope, *name, Sym::Type(t)),
                 }
+            }
+        }
+    }
+
+    /// The symbol `using ns::name;` names: what `name` is in `ns` now.
+    fn using_target(&mut self, path: &'a ast::Path, span: Span, env: &Env) -> Option<Sym> {
+        let s = self.resolve_scope_path(path, env)?;
+        let name = path.last();
+        let found = self.scopes.lookup_in(s, name.name).cloned();
+        if found.is_none() {
+            self.error(
+                codes::UNKNOWN_NAME,
+                format!("no `{}` in `{}`", name.name, self.scopes.qualified_name(s)),
+                name.span,
+                "not declared there",
+            );
+        }
+        if matches!(found, Some(Sym::Namespace(_))) {
+            self.error(
+                codes::UNKNOWN_NAME,
+                format!("`{}` is a namespace: write `using namespace`", name.name),
+                span,
+                "a namespace",
+            );
+            return None;
+        }
+        found
+    }
+
+    /// `using ns::name;` at namespace scope: `name` declared here as what
+    /// it is in `ns` (a function's overloads join those of the same name
+    /// here).
+    fn using_name(&mut self, path: &'a ast::Path, span: Span, env: &Env, scope: ScopeId) {
+        let Some(sym) = self.using_target(path, span, env) else {
+            return;
+        };
+        let name = path.last();
+        // Naming a function or variable this scope already declares as the
+        // same thing is no redefinition.
+        if let (Some(old), Sym::Global(g)) = (self.scopes.get(scope).names.get(&name.name), &sym)
+            && matches!(old, Sym::Global(o) if o == g)
+        {
+            return;
+        }
+        if let Sym::Funcs(fs) = &sym
+            && let Some(Sym::Funcs(old)) = self.scopes.get(scope).names.get(&name.name)
+        {
+            let new: Vec<_> = fs.iter().filter(|f| !old.contains(f)).copied().collect();
+            self.declare_name(scope, name, Sym::Funcs(new));
+            return;
+        }
+        self.declare_name(scope, name, sym);
+    }
+
+    /// `using ns::name;` in a function: a type or constant becomes a local
+    /// name; functions and variables are not supported there yet.
+    fn using_name_local(
+        &mut self,
+        path: &'a ast::Path,
+        span: Span,
+        env: &Env,
+        locals: &mut super::body::Locals,
+    ) {
+        let Some(sym) = self.using_target(path, span, env) else {
+            return;
+        };
+        let name = path.last().name;
+        match sym {
+            Sym::Type(t) => {
+                locals.declare(name, super::body::LocalSym::Type(t));
+            }
+            _ => {
+                self.unsupported(
+                    "`using` declarations of functions and variables inside a function",
+                    span,
+                );
             }
         }
     }

@@ -2,10 +2,12 @@
 //! use (DXC's `counter.var.NAME`), in a runtime array for buffers from the
 //! heap, and the atomic operations on them.
 
+use crate::diag::codes;
+use crate::front::ast;
 use crate::ir;
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::{Place, Val, ValKind};
-use crate::sema::types::{self};
+use crate::sema::types::{self, ResKind};
 use crate::span::Span;
 
 impl<'s, 'a> FnCtx<'s, 'a> {
@@ -123,6 +125,57 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         Some(at)
     }
 
+    /// Whether `object.method()` uses the counter of an element of an
+    /// array of buffers that is a struct member (`s.bufs[0].Append(x)`,
+    /// or `bufs[0]` naming a member in a method): DXC cannot reach those
+    /// counters and rejects it, so this reports the error and says so.
+    pub(in crate::sema) fn counter_of_struct_array(
+        &mut self,
+        object: &ast::Expr,
+        kind: ResKind,
+        method: &str,
+        span: Span,
+    ) -> bool {
+        let uses_counter = match kind {
+            ResKind::RWStructuredBuffer => {
+                matches!(method, "IncrementCounter" | "DecrementCounter")
+            }
+            ResKind::AppendStructuredBuffer => method == "Append",
+            ResKind::ConsumeStructuredBuffer => method == "Consume",
+            _ => false,
+        };
+        let ast::ExprKind::Index(array, _) = &object.kind else {
+            return false;
+        };
+        let member = match &array.kind {
+            // A member of an array type is always a struct's field.
+            ast::ExprKind::Member(..) => true,
+            ast::ExprKind::Name(p) if p.is_single() => {
+                let name = p.last().name;
+                self.fb.locals.lookup(name).is_none()
+                    && self.fb.this.is_some()
+                    && self
+                        .fb
+                        .this_struct
+                        .is_some_and(|t| self.s.has_field(t, name))
+            }
+            _ => false,
+        };
+        if !uses_counter || !member {
+            return false;
+        }
+        self.s.error(
+            codes::RESOURCE_MISUSE,
+            format!(
+                "the counter of an element of an array of `{}` that is a struct member cannot be accessed",
+                kind.name()
+            ),
+            span,
+            "uses the counter of an array of buffers in a struct",
+        );
+        true
+    }
+
     /// The runtime array of counters for heap resources.
     pub(in crate::sema) fn counter_heap(&mut self) -> ir::Handle<ir::GlobalVariable> {
         if let Some(h) = self.s.res.counter_heap {
@@ -177,5 +230,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     ) -> ir::Handle<ir::Expression> {
         let u = self.s.ir_ty(types::UINT);
         self.as_kind(h, ir::ScalarKind::Uint, None, u)
+    }
+}
+
+impl crate::sema::Sema<'_> {
+    /// Whether struct type `ty` (or one of its bases) has a field `name`.
+    fn has_field(&self, ty: types::TyId, name: crate::intern::Symbol) -> bool {
+        let Some(sid) = self.types.as_struct(ty) else {
+            return false;
+        };
+        let info = self.types.struct_info(sid);
+        info.fields.iter().any(|f| f.name == name)
+            || info.base.is_some_and(|b| self.has_field(b, name))
     }
 }

@@ -461,3 +461,108 @@ impl<'a> Sema<'a> {
         d.specializations.get(key).copied().or(d.def)
     }
 }
+
+impl<'a> Sema<'a> {
+    /// `template<typename T> const static T S<T>::m = …;`: recorded on
+    /// struct template `S`, applied to its instances so far and to later
+    /// ones.
+    pub(in crate::sema) fn static_member_template(
+        &mut self,
+        params: &'a ast::TemplateParams,
+        vd: &'a ast::VarDecl,
+        scope: ScopeId,
+    ) {
+        let Some(id) = self.qualifying_template(params, vd, scope) else {
+            return;
+        };
+        self.decls.templates[id]
+            .static_defs
+            .push((params, vd, scope));
+        let keys: Vec<Vec<TArg>> = self.decls.templates[id].instances.keys().cloned().collect();
+        for key in keys {
+            self.apply_static_def(params, vd, scope, &key);
+        }
+    }
+
+    /// The struct template whose static members `vd` defines: every
+    /// declarator is qualified by it, with the definition's template
+    /// parameters as its arguments, in order (`S<T, N>::`).
+    fn qualifying_template(
+        &mut self,
+        params: &'a ast::TemplateParams,
+        vd: &'a ast::VarDecl,
+        scope: ScopeId,
+    ) -> Option<TemplateId> {
+        let mut found = None;
+        for d in &vd.declarators {
+            let q = d.qualifier.as_ref()?.qualifier.as_ref()?;
+            let ast::TypeSpecKind::Named { path, args } = &q.0.kind else {
+                return None;
+            };
+            let sym = if path.is_single() {
+                self.scopes.lookup(scope, path.last().name).cloned()
+            } else {
+                let s = self.resolve_scope_path(path, &Env::at(scope))?;
+                self.scopes.lookup_in(s, path.last().name).cloned()
+            };
+            let id = match sym {
+                Some(Sym::Template(id))
+                    if matches!(self.decls.templates[id].kind, TemplateKind::Struct(_)) =>
+                {
+                    id
+                }
+                _ => {
+                    self.error(
+                        codes::UNKNOWN_NAME,
+                        format!("`{}` is not a struct template", path.last().name),
+                        q.0.span,
+                        "its static members cannot be defined here",
+                    );
+                    return None;
+                }
+            };
+            // The arguments must be the parameters themselves, in order.
+            let own = args.as_deref().unwrap_or_default();
+            let same = own.len() == params.params.len()
+                && own.iter().zip(&params.params).all(|(a, p)| {
+                    let pname = match p {
+                        ast::TemplateParam::Type { name, .. }
+                        | ast::TemplateParam::Value { name, .. } => name.name,
+                    };
+                    match a {
+                        ast::TemplateArg::Type(t) => matches!(&t.kind,
+                            ast::TypeSpecKind::Named { path, args: None }
+                                if path.is_single() && path.last().name == pname),
+                        ast::TemplateArg::Expr(e) => matches!(&e.kind,
+                            ast::ExprKind::Name(p) if p.is_single() && p.last().name == pname),
+                    }
+                });
+            if !same {
+                self.unsupported(
+                    "defining the static members of a partial specialisation of a struct template",
+                    q.0.span,
+                );
+                return None;
+            }
+            if found.is_some_and(|f| f != id) {
+                self.unsupported("defining static members of two templates at once", d.span);
+                return None;
+            }
+            found = Some(id);
+        }
+        found
+    }
+
+    /// Defines the static members `vd` names in the instance of their
+    /// template for `key`.
+    pub(in crate::sema) fn apply_static_def(
+        &mut self,
+        params: &'a ast::TemplateParams,
+        vd: &'a ast::VarDecl,
+        scope: ScopeId,
+        key: &[TArg],
+    ) {
+        let env = self.template_env(scope, params, key);
+        self.declare_global_vars(vd, env);
+    }
+}

@@ -139,6 +139,14 @@ impl<'a> Sema<'a> {
                         self.decls.pending_instance = Some((id, key.clone()));
                         let t = self.declare_struct_named(decl, envscope, Some(display), false);
                         self.decls.pending_instance = None;
+                        // The primary template's out-of-line static members.
+                        if std::ptr::eq(decl, primary) && t != types::ERROR {
+                            self.decls.templates[id].instances.insert(key.clone(), t);
+                            for (params, vd, scope) in self.decls.templates[id].static_defs.clone()
+                            {
+                                self.apply_static_def(params, vd, scope, &key);
+                            }
+                        }
                         t
                     }
                     Some(None) => types::ERROR,
@@ -249,6 +257,13 @@ impl<'a> Sema<'a> {
                 TArg::Value(v) => v.to_string(),
                 TArg::Res(r) => self.res_path_name(*r),
                 TArg::AggThis => "this".into(),
+                TArg::NoRes => "unassigned".into(),
+                TArg::ResIndexed { gv, .. } => {
+                    format!(
+                        "{}[…]",
+                        self.module.globals[*gv].name.as_deref().unwrap_or("?")
+                    )
+                }
                 TArg::ConstArg { value, .. } => value.to_string(),
                 TArg::Vertex { input, .. } => format!("vertex {input}"),
             })

@@ -97,7 +97,7 @@ fn resource_structs_that_cannot_be_resolved_are_errors() {
         "E0609",
     );
     assert!(
-        t.contains("not assigned, or not known at compile time"),
+        t.contains("this member is used before a resource is assigned to it"),
         "{t}"
     );
     // Data members beside resources in a global struct are not placed yet.
@@ -149,5 +149,150 @@ fn arrays_of_counted_buffers_have_arrays_of_counters() {
     );
     assert_eq!(binding(&m, "bufs"), (1, 0));
     assert_eq!(binding(&m, "counter.var.bufs"), (1, 1));
+    compile_valid(src, &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2]);
+}
+
+#[test]
+fn out_and_inout_resource_parameters_rebind_the_callers_locals() {
+    // DXC's legalization: once `pick` and `swap` are inlined, `x` and `y`
+    // name `B` and `A`, then `A` and `B` again.
+    let src = "RWStructuredBuffer<uint> A; RWStructuredBuffer<uint> B;\n\
+               void pick(out RWStructuredBuffer<uint> a, out RWStructuredBuffer<uint> b) { a = B; b = A; }\n\
+               void swap(inout RWStructuredBuffer<uint> p, inout RWStructuredBuffer<uint> q) {\n\
+                 RWStructuredBuffer<uint> t = p; p = q; q = t;\n\
+               }\n\
+               [numthreads(1,1,1)] void main() {\n\
+                 RWStructuredBuffer<uint> x; RWStructuredBuffer<uint> y;\n\
+                 pick(x, y); x[0] = 5; y[1] = 6;\n\
+                 swap(x, y); x[2] = 7; y[3] = 8;\n\
+               }";
+    for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
+        let out = run_on_vulkan(
+            src,
+            env,
+            vec![
+                Resource::storage(0, 0, vec![0u8; 16]),
+                Resource::storage(0, 1, vec![0u8; 16]),
+            ],
+        );
+        assert_eq!(vk::to_u32s(&out[0].data), vec![0, 6, 7, 0], "{env:?}");
+        assert_eq!(vk::to_u32s(&out[1].data), vec![5, 0, 0, 8], "{env:?}");
+    }
+    // Textures and samplers handed out through `out` parameters.
+    compile_valid(
+        "Texture2D<float4> T; SamplerState S; RWStructuredBuffer<float4> o;\n\
+         void get(out Texture2D<float4> t, out SamplerState s) { t = T; s = S; }\n\
+         [numthreads(1,1,1)] void main() { Texture2D<float4> t; SamplerState s; get(t, s);\n\
+           o[0] = t.SampleLevel(s, float2(0.5, 0.5), 0); }",
+        &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2],
+    );
+}
+
+#[test]
+fn resource_out_parameters_that_cannot_be_followed_are_errors() {
+    // The callee never assigns its `out` parameter.
+    let t = fails_with(
+        "RWStructuredBuffer<uint> A;\n\
+         void none(out RWStructuredBuffer<uint> a) { }\n\
+         [numthreads(1,1,1)] void main() { RWStructuredBuffer<uint> x; none(x); x[0] = 1; }",
+        "E0609",
+    );
+    assert!(
+        t.contains("`x` is used before a resource is assigned"),
+        "{t}"
+    );
+    // An unassigned local passed for an `in` parameter.
+    let t = fails_with(
+        "void use(RWStructuredBuffer<uint> a) { a[0] = 1; }\n\
+         [numthreads(1,1,1)] void main() { RWStructuredBuffer<uint> x; use(x); }",
+        "E0609",
+    );
+    assert!(t.contains("used before a resource is assigned"), "{t}");
+    // Reading the `out` parameter before assigning it.
+    let t = fails_with(
+        "RWStructuredBuffer<uint> A;\n\
+         void early(out RWStructuredBuffer<uint> a) { a[0] = 1; a = A; }\n\
+         [numthreads(1,1,1)] void main() { RWStructuredBuffer<uint> x; early(x); }",
+        "E0609",
+    );
+    assert!(
+        t.contains("`a` is used before a resource is assigned"),
+        "{t}"
+    );
+}
+
+#[test]
+fn methods_and_returns_of_partly_assigned_resource_structs() {
+    // Only the members a method uses must hold resources (DXC legalizes
+    // the others away); counters follow the members' buffers.
+    let src = "struct Bundle { RWStructuredBuffer<uint> rw; AppendStructuredBuffer<uint> app; };\n\
+               struct Two { Bundle a; Bundle b;\n\
+                 AppendStructuredBuffer<uint> appender() { return a.app; }\n\
+                 Bundle second() { return b; } };\n\
+               RWStructuredBuffer<uint> R; AppendStructuredBuffer<uint> P;\n\
+               [numthreads(1,1,1)] void main() {\n\
+                 Two t; t.a.app = P; t.b.rw = R;\n\
+                 t.appender().Append(3);\n\
+                 Bundle s = t.second(); s.rw[0] = s.rw.IncrementCounter();\n\
+               }";
+    let m = lower(src);
+    assert!(has_global(&m, "counter.var.P"));
+    assert!(has_global(&m, "counter.var.R"));
+    compile_valid(src, &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2]);
+    // Using a member that was never assigned is an error at the use.
+    let t = fails_with(
+        "struct S { ByteAddressBuffer b; uint n; uint get() { return b.Load(n); } };\n\
+         RWStructuredBuffer<uint> o;\n\
+         [numthreads(1,1,1)] void main() { S s; s.n = 0; o[0] = s.get(); }",
+        "E0609",
+    );
+    assert!(
+        t.contains("this member is used before a resource is assigned"),
+        "{t}"
+    );
+}
+
+#[test]
+fn globals_passed_to_inout_resource_parameters_that_keep_them() {
+    // DXC: the callee only reads them; nothing to rebind.
+    compile_valid(
+        "Texture2D<float4> T; SamplerState S; RWStructuredBuffer<float4> o;\n\
+         float4 get(inout Texture2D<float4> t, inout SamplerState s) { return t.SampleLevel(s, float2(0.5, 0.5), 0); }\n\
+         [numthreads(1,1,1)] void main() { o[0] = get(T, S); }",
+        &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2],
+    );
+    // A global the callee replaces cannot be rebound.
+    let t = fails_with(
+        "RWStructuredBuffer<uint> A; RWStructuredBuffer<uint> B;\n\
+         void other(inout RWStructuredBuffer<uint> a) { a = B; }\n\
+         [numthreads(1,1,1)] void main() { other(A); }",
+        "E0004",
+    );
+    assert!(t.contains("not a local variable"), "{t}");
+}
+
+#[test]
+fn buffers_chosen_at_run_time_pass_to_functions_with_their_counters() {
+    // DXC: once `bump` is inlined, its counter is the chosen element of
+    // `counter.var.bufs`. Here `bump` is made once for `bufs` and takes the
+    // index.
+    let src = "RWStructuredBuffer<uint> bufs[3];\n\
+               RWStructuredBuffer<uint> o;\n\
+               uint bump(RWStructuredBuffer<uint> b, uint k) { b[k] = 1; return b.IncrementCounter(); }\n\
+               [numthreads(1,1,1)] void main(uint i : SV_GroupIndex) {\n\
+                 o[0] = bump(bufs[i + 1], 0) + bump(bufs[i], 1) + bump(bufs[2], 2);\n\
+               }";
+    let m = lower(src);
+    assert!(has_global(&m, "counter.var.bufs"));
+    let indexed: Vec<_> = m
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .filter(|f| f.name.starts_with("bump"))
+        .map(|f| f.arguments.len())
+        .collect();
+    // One instance for a run-time element (`k` and the index), one for `bufs[2]`.
+    assert_eq!(indexed.len(), 2, "{indexed:?}");
+    assert!(indexed.contains(&2) && indexed.contains(&1), "{indexed:?}");
     compile_valid(src, &[TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2]);
 }

@@ -230,3 +230,63 @@ fn instances_naming_themselves_or_deeper_ones() {
     );
     assert!(t.contains("nested too deeply"), "{t}");
 }
+
+#[test]
+fn variable_templates_and_their_specialisations() {
+    // A variable template is instantiated per argument list; partial and
+    // explicit specialisations pick their own values.
+    let src = "template <class, class> static const bool is_same_v = false;\n\
+               template <class T> static const bool is_same_v<T, T> = true;\n\
+               template <typename T> static const uint size_v = sizeof(T);\n\
+               template <> static const uint size_v<bool> = 99;\n\
+               RWStructuredBuffer<uint> o;\n\
+               [numthreads(1,1,1)] void main() {\n\
+                 o[0] = is_same_v<int, bool>; o[1] = is_same_v<float, float>;\n\
+                 o[2] = size_v<float3>; o[3] = size_v<bool>;\n\
+               }";
+    assert_eq!(run_outputs(src, 4), vec![0, 1, 12, 99]);
+}
+
+#[test]
+fn static_members_of_struct_templates_defined_out_of_line() {
+    // `template<typename T> const static T Table<T>::values[3] = …;`
+    // defines the member of every instance, before or after it is made.
+    let src = "template <typename T> struct Table {\n\
+                 const static T values[3];\n\
+                 static T pick(uint i) { return values[i]; }\n\
+               };\n\
+               typedef Table<uint> TU;\n\
+               template <typename U> const static U Table<U>::values[3] = { 1, 2, 3 };\n\
+               RWStructuredBuffer<uint> o;\n\
+               [numthreads(1,1,1)] void main(uint i : SV_GroupIndex) {\n\
+                 o[0] = Table<uint>::values[2]; o[1] = asuint(Table<float>::pick(i + 1)); o[2] = TU::values[0];\n\
+               }";
+    assert_eq!(run_outputs(src, 3), vec![3, 2.0f32.to_bits(), 1]);
+    // Never instantiated: nothing to define.
+    compile_valid(
+        "template <typename T> struct S { const static T a[2]; };\n\
+         template <typename T> const static T S<T>::a[2] = { 1, 2 };\n\
+         [numthreads(1,1,1)] void main() { }",
+        &[TargetEnv::Vulkan1_0],
+    );
+}
+
+#[test]
+fn using_declarations_name_functions_constants_and_types() {
+    let src = "namespace n { namespace m {\n\
+                 uint twice(uint x) { return 2 * x; }\n\
+                 uint twice(uint2 x) { return 2 * (x.x + x.y); }\n\
+                 static const uint k = 7;\n\
+                 struct P { uint v; };\n\
+               } }\n\
+               uint twice(float x) { return 100; }\n\
+               using n::m::twice;\n\
+               using n::m::k;\n\
+               using n::m::P;\n\
+               RWStructuredBuffer<uint> o;\n\
+               [numthreads(1,1,1)] void main() {\n\
+                 P p; p.v = twice(k) + twice(uint2(1, 2));\n\
+                 o[0] = p.v; o[1] = twice(1.5f);\n\
+               }";
+    assert_eq!(run_outputs(src, 2), vec![20, 100]);
+}

@@ -278,6 +278,47 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> Vec<ast::Item> {
         match decl {
+            Decl::Vars(specs, ds)
+                if template.is_some()
+                    && ds
+                        .iter()
+                        .all(|d| d.qualifier.as_ref().is_some_and(|q| q.qualifier.is_some())) =>
+            {
+                let (st, var) = self.var_decl(attrs, specs, ds, span);
+                let mut out = Vec::with_capacity(2);
+                out.extend(st.map(ast::Item::Struct));
+                out.extend(template.map(|t| ast::Item::StaticMemberTemplate(t, var)));
+                out
+            }
+            // `template<class T> static const bool v = …;`
+            Decl::Vars(specs, mut ds)
+                if template.is_some() && ds.len() == 1 && ds[0].qualifier.is_none() =>
+            {
+                let d = ds.remove(0);
+                self.declare_var_template(d.name);
+                vec![self.var_template(attrs, template, None, specs, d, span)]
+            }
+            Decl::VarSpec(specs, name, args, init) => {
+                if template.is_none() {
+                    self.error(
+                        codes::SYNTAX,
+                        name.span,
+                        "a specialisation of a variable template needs a `template<…>` head",
+                        "not a template",
+                    );
+                    return vec![ast::Item::Error];
+                }
+                let d = ast::Declarator {
+                    qualifier: None,
+                    name,
+                    array: Vec::new(),
+                    annotations: ast::Annotations::default(),
+                    bit_width: None,
+                    init: Some(*init),
+                    span,
+                };
+                vec![self.var_template(attrs, template, Some(args), specs, d, span)]
+            }
             Decl::Vars(specs, ds) => {
                 self.no_template(&template, span);
                 let (st, var) = self.var_decl(attrs, specs, ds, span);
@@ -313,6 +354,38 @@ impl ParseCtx<'_> {
         }
     }
 
+    /// A variable template (or a specialisation of one, `args`) as the
+    /// struct template holding it as its static member
+    /// [`VAR_TEMPLATE_MEMBER`]: instantiation and specialisation are the
+    /// struct templates'.
+    fn var_template(
+        &self,
+        attrs: Vec<ast::Attribute>,
+        template: Option<ast::TemplateParams>,
+        args: Option<Vec<ast::TemplateArg>>,
+        specs: DeclSpecs,
+        mut d: ast::Declarator,
+        span: Span,
+    ) -> ast::Item {
+        let name = d.name;
+        d.name = ast::Ident {
+            name: crate::intern::Symbol::intern(super::VAR_TEMPLATE_MEMBER),
+            span: name.span,
+        };
+        let (_, var) = self.var_decl(attrs, specs, vec![d], span);
+        ast::Item::Struct(ast::StructDecl {
+            attrs: Vec::new(),
+            kind: ast::StructKind::Struct,
+            template,
+            specialization: args,
+            forward: false,
+            name: Some(name),
+            bases: Vec::new(),
+            members: vec![ast::StructMember::Field(var)],
+            span,
+        })
+    }
+
     /// A declaration inside a struct, class or interface.
     pub fn member_decl(
         &self,
@@ -321,6 +394,14 @@ impl ParseCtx<'_> {
         decl: Decl,
         span: Span,
     ) -> Vec<ast::StructMember> {
+        // Variable templates are global or in namespaces only.
+        let template = match decl {
+            Decl::Vars(..) | Decl::VarSpec(..) if template.is_some() => {
+                self.no_template(&template, span);
+                None
+            }
+            _ => template,
+        };
         self.item_decl(attrs, template, decl, span)
             .into_iter()
             .filter_map(|i| match i {
@@ -667,7 +748,7 @@ impl ParseCtx<'_> {
                     span,
                 })
             }
-            ast::Using::Namespace { .. } => ast::StructMember::Error,
+            ast::Using::Namespace { .. } | ast::Using::Name { .. } => ast::StructMember::Error,
         }
     }
 
@@ -696,16 +777,6 @@ impl ParseCtx<'_> {
             },
             other => other,
         }
-    }
-
-    /// `using ns::name;`: not representable yet.
-    pub fn using_declaration(&self, span: Span) {
-        self.warn(
-            codes::IGNORED_SYNTAX,
-            span,
-            "`using` declarations of a single name are not supported yet and are ignored",
-            "ignored; qualify the name where it is used",
-        );
     }
 }
 

@@ -141,6 +141,23 @@ impl ParseCtx<'_> {
         self.node(ExprKind::Construct(ty, args), span, d)
     }
 
+    /// `v<int, bool>` where `v` is a variable template: the static member
+    /// of the struct template it stands for ([`VAR_TEMPLATE_MEMBER`]).
+    pub fn var_template_use(
+        &self,
+        template: ast::Path,
+        args: Vec<ast::TemplateArg>,
+        span: Span,
+    ) -> PExpr {
+        let ty = self.named_type(template, Some(args), span);
+        let mut path = self.type_qualifier(ty);
+        path.segments.push(ast::Ident {
+            name: Symbol::intern(VAR_TEMPLATE_MEMBER),
+            span,
+        });
+        self.leaf(ExprKind::Name(path), span)
+    }
+
     pub fn call(
         &self,
         callee: ast::Path,

@@ -92,7 +92,21 @@ pub enum Decl {
     Struct(Box<ast::StructDecl>),
     /// `struct S;`
     Forward(ast::Ident),
+    /// `static const bool is_same_v<T, T> = true;`: a specialisation of
+    /// a variable template.
+    VarSpec(
+        DeclSpecs,
+        ast::Ident,
+        Vec<ast::TemplateArg>,
+        Box<ast::Initializer>,
+    ),
 }
+
+/// The static member a variable template's struct template holds:
+/// `template<class T> static const bool v = …;` is `template<class T>
+/// struct v { static const bool value = …; };`, and `v<int>` is
+/// `v<int>::value`.
+pub const VAR_TEMPLATE_MEMBER: &str = "value";
 
 /// A function declaration's parts, before attributes and template.
 pub struct FnParts {
@@ -138,6 +152,12 @@ pub fn keyword_text(kind: Token) -> &'static str {
 
 impl ParseCtx<'_> {
     // ---- identifiers and paths -------------------------------------------
+
+    /// An unnamed template parameter (`template <class, class>`): a name
+    /// no source text can spell.
+    pub fn unnamed_template_param(&self, l: Loc, r: Loc) -> ast::Ident {
+        self.ident(Symbol::intern(&format!("<unnamed {}>", l.0)), l, r)
+    }
 
     pub fn ident(&self, name: Symbol, l: Loc, r: Loc) -> ast::Ident {
         ast::Ident {
