@@ -234,7 +234,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             ir::SpirvModeOperands::Literals(words)
         };
-        self.s.require_mode_features(mode);
+        self.s.require_mode_features(mode, span);
         let m = ir::SpirvExecutionMode { mode, operands };
         if !self.s.module.spirv_execution_modes.contains(&m) {
             self.s.module.spirv_execution_modes.push(m);

@@ -12,6 +12,7 @@ use crate::ir;
 use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::{ScopeId, Sym, TypeEntry};
 use crate::sema::{GlobalKind, Sema};
+use crate::span::Span;
 
 impl<'a> Sema<'a> {
     /// Adds the capabilities and extensions `attrs` ask for to the module.
@@ -24,7 +25,7 @@ impl<'a> Sema<'a> {
                     };
                     let cap = u32::try_from(n).ok().and_then(spirv::Capability::from_u32);
                     match cap {
-                        Some(cap) => self.require_capability(cap),
+                        Some(cap) => self.require_capability(cap, a.args[0].span),
                         None => self.push(
                             Diagnostic::error(
                                 codes::BAD_ATTRIBUTE,
@@ -199,7 +200,7 @@ impl<'a> Sema<'a> {
             let operands = (1..a.args.len())
                 .filter_map(|i| self.spirv_number(a, i, "a literal operand", env))
                 .collect();
-            self.require_mode_features(mode);
+            self.require_mode_features(mode, a.args[0].span);
             modes.push((mode, operands));
         }
         modes
@@ -207,10 +208,10 @@ impl<'a> Sema<'a> {
 
     /// The capability and extensions an execution mode of inline SPIR-V
     /// needs.
-    pub fn require_mode_features(&mut self, mode: spirv::ExecutionMode) {
+    pub fn require_mode_features(&mut self, mode: spirv::ExecutionMode, span: Span) {
         let m = rspirv::dr::Operand::ExecutionMode(mode);
         for cap in m.required_capabilities().into_iter().take(1) {
-            self.require_capability(cap);
+            self.require_capability(cap, span);
         }
         for ext in m.required_extensions() {
             self.require_extension(ext);
@@ -241,7 +242,37 @@ impl<'a> Sema<'a> {
         }
     }
 
-    fn require_capability(&mut self, cap: spirv::Capability) {
+    /// Adds `cap`, which the shader asked for at `span`: an error for the
+    /// capabilities of OpenCL kernels, which no Vulkan environment allows.
+    fn require_capability(&mut self, cap: spirv::Capability, span: Span) {
+        use spirv::Capability as C;
+        if matches!(
+            cap,
+            C::Kernel
+                | C::Addresses
+                | C::Vector16
+                | C::Float16Buffer
+                | C::ImageBasic
+                | C::ImageReadWrite
+                | C::ImageMipmap
+                | C::Pipes
+                | C::Groups
+                | C::DeviceEnqueue
+                | C::LiteralSampler
+                | C::GenericPointer
+                | C::SubgroupDispatch
+                | C::NamedBarrier
+                | C::PipeStorage
+        ) {
+            self.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    format!("capability {cap:?} is for OpenCL kernels; Vulkan does not allow it"),
+                )
+                .label(span, format!("needs {cap:?}")),
+            );
+            return;
+        }
         if !self.module.required_capabilities.contains(&cap) {
             self.module.required_capabilities.push(cap);
         }
