@@ -648,9 +648,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             ValKind::Const(k) if sel_ty != types::ERROR => Some(k.as_i64()),
             _ => None,
         };
+        // Labels inside a block of the switch body (`case 6: { case 7: … }`)
+        // are labels of the switch, as in C: such blocks are spliced in.
+        let items = switch_items(&body.stmts);
         let live_start = const_sel.and_then(|sv| {
             let mut default = None;
-            for (i, st) in body.stmts.iter().enumerate() {
+            for (i, st) in items.iter().enumerate() {
                 match &st.kind {
                     ast::StmtKind::Case(e) => {
                         if let Ok(k) = self.s.const_eval(e, &crate::sema::body::cx_env!(self))
@@ -696,7 +699,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let mut cases: Vec<ir::SwitchCase> = Vec::new();
         let mut seen: Vec<(ir::SwitchValue, crate::span::Span)> = Vec::new();
         let mut current: Option<ir::SwitchValue> = None;
-        for (idx, st) in body.stmts.iter().enumerate() {
+        for (idx, &st) in items.iter().enumerate() {
             let label = match &st.kind {
                 ast::StmtKind::Case(e) => {
                     let k = self.s.const_eval(e, &crate::sema::body::cx_env!(self));
@@ -802,4 +805,24 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             });
         }
     }
+}
+
+/// The statements of a switch body, with the blocks that hold case labels
+/// spliced in.
+fn switch_items(stmts: &[ast::Stmt]) -> Vec<&ast::Stmt> {
+    fn has_label(stmts: &[ast::Stmt]) -> bool {
+        stmts.iter().any(|s| match &s.kind {
+            ast::StmtKind::Case(_) | ast::StmtKind::Default => true,
+            ast::StmtKind::Block(b) => has_label(&b.stmts),
+            _ => false,
+        })
+    }
+    let mut out = Vec::with_capacity(stmts.len());
+    for s in stmts {
+        match &s.kind {
+            ast::StmtKind::Block(b) if has_label(&b.stmts) => out.extend(switch_items(&b.stmts)),
+            _ => out.push(s),
+        }
+    }
+    out
 }

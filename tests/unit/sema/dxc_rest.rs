@@ -239,3 +239,30 @@ RWStructuredBuffer<uint> o;
     assert_eq!(stored.len(), 1, "only the copy is stored: {stored:?}");
     assert_eq!(spv.name_of(stored[0]).as_deref(), Some("q2"));
 }
+
+#[test]
+fn case_labels_inside_a_block_of_the_switch_body_are_its_labels() {
+    // As in C: `case 6: { case 7: … }` jumps into the block.
+    let src = r#"
+RWStructuredBuffer<int> o;
+[numthreads(1, 1, 1)] void main() {
+    for (int i = 0; i < 4; ++i) {
+        int r = 0;
+        switch (i + 5) {
+        case 5:
+            r = 50;
+            break;
+        case 6: {
+            r += 60;
+        case 7:
+            r += 7;
+            break;
+        }
+        default:
+            r = -1;
+        }
+        o[i] = r;
+    }
+}"#;
+    assert_eq!(run_outputs(src, 4), vec![50, 67, 7, u32::MAX]);
+}
