@@ -72,8 +72,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         "wrong number of components",
                     );
                 }
+                // Arrays and structs of numbers give their components in
+                // order, as in initializer lists: `float4(arr)`, `float4(s, 1)`.
                 for v in &vals {
-                    if !self.s.types.is_numeric(v.ty) {
+                    let flattens = matches!(self.s.types.get(v.ty), Ty::Array(..) | Ty::Struct(_))
+                        && !self.s.types.contains_resource(v.ty)
+                        && self.s.types.flat_count(v.ty) > 0;
+                    if !self.s.types.is_numeric(v.ty) && !flattens {
                         return self.mismatch(v.ty, t, span);
                     }
                 }

@@ -266,3 +266,22 @@ RWStructuredBuffer<int> o;
 }"#;
     assert_eq!(run_outputs(src, 4), vec![50, 67, 7, u32::MAX]);
 }
+
+#[test]
+fn constructors_take_the_components_of_arrays_and_structs() {
+    // `float4(arr)` and `int4(s, 4)` flatten their arguments in order, as
+    // initializer lists do.
+    let src = r#"
+struct P { int a; int2 b; };
+RWStructuredBuffer<int> o;
+[numthreads(1, 1, 1)] void main() {
+    int arr[4] = { o[20] + 1, 2, 3, 4 };
+    P s = { 5, int2(6, 7) };
+    int4 x = int4(arr);
+    int4 y = int4(s, 8);
+    int2x2 m = int2x2(arr);
+    o[0] = x.x; o[1] = x.w; o[2] = y.x; o[3] = y.y; o[4] = y.z; o[5] = y.w;
+    o[6] = m[1][0];
+}"#;
+    assert_eq!(run_outputs(src, 7), vec![1, 4, 5, 6, 7, 8, 3]);
+}
