@@ -161,6 +161,24 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     .label(c, "declared `const` here"),
                 );
             }
+            // As in C++, a variable is in scope in its own initializer
+            // (`RayDesc r = r = make();`): declared before it is lowered,
+            // unless the initializer gives its size.
+            let ro = st.is_const.map(ReadOnly::Const);
+            let early = match (&d.init, self.s.types.get(ty0)) {
+                (Some(_), Ty::Array(_, None)) | (None, _) => None,
+                (Some(_), _) => {
+                    let irt = self.s.ir_ty(ty0);
+                    let lv = self.local_var(Some(name.to_string()), irt, st.precise);
+                    let place = Place::Ptr {
+                        ptr: lv,
+                        mem: irt,
+                        space: ir::AddressSpace::Function,
+                    };
+                    self.declare_local(name, Val::place(ty0, place, ro), None, d.name.span);
+                    Some((lv, irt))
+                }
+            };
             let (ty, init) = match &d.init {
                 // `RayQuery<F> q = RayQuery<F>();` declares a fresh query: nothing to copy.
                 Some(ast::Initializer::Expr(ast::Expr {
@@ -175,11 +193,16 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
                 None => (ty0, None),
             };
-            if self.unsized_local(ty, name, d) {
+            if early.is_none() && self.unsized_local(ty, name, d) {
                 continue;
             }
-            let irt = self.s.ir_ty(ty);
-            let lv = self.local_var(Some(name.to_string()), irt, st.precise);
+            let (ty, (lv, irt)) = match early {
+                Some(e) => (ty0, e),
+                None => {
+                    let irt = self.s.ir_ty(ty);
+                    (ty, (self.local_var(Some(name.to_string()), irt, st.precise), irt))
+                }
+            };
             if aliased {
                 self.mark_aliased(lv);
             }
@@ -202,7 +225,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let sc = self.s.types.component(ty).unwrap_or(Sc::I32);
                 konst = Some(k.convert(sc));
             }
-            let ro = st.is_const.map(ReadOnly::Const);
             let val = Val::place(
                 ty,
                 Place::Ptr {
@@ -212,7 +234,14 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 },
                 ro,
             );
-            self.declare_local(name, val, konst, d.name.span);
+            if early.is_some() {
+                let span = d.name.span;
+                self.fb
+                    .locals
+                    .rebind(name, LocalSym::Var(LocalVar { val, konst, span }));
+            } else {
+                self.declare_local(name, val, konst, d.name.span);
+            }
         }
     }
 

@@ -285,3 +285,20 @@ RWStructuredBuffer<int> o;
 }"#;
     assert_eq!(run_outputs(src, 7), vec![1, 4, 5, 6, 7, 8, 3]);
 }
+
+#[test]
+fn a_variable_is_in_scope_in_its_own_initializer() {
+    // C++'s point of declaration, which DXC follows and engines rely on:
+    // `RayDesc r = r = make();` assigns the new variable.
+    let src = r#"
+struct R { int a; int b; };
+R make(int v) { R r = { v, v * 2 }; return r; }
+RWStructuredBuffer<int> o;
+[numthreads(1, 1, 1)] void main() {
+    R r = r = make(o[10] + 3);
+    int n = n = 7;
+    int k = (k = 4) + 1;
+    o[0] = r.a; o[1] = r.b; o[2] = n; o[3] = k;
+}"#;
+    assert_eq!(run_outputs(src, 4), vec![3, 6, 7, 5]);
+}
