@@ -97,6 +97,8 @@ pub struct MemberSpec {
     /// Where the member is declared, for diagnosing a misaligned explicit
     /// offset.
     pub span: Option<Span>,
+    /// `vk::ext_decorate*` on the member.
+    pub decorations: Vec<ir::SpirvDecoration>,
 }
 
 /// The members a struct is laid out with: its base first, then its fields
@@ -111,6 +113,7 @@ pub fn struct_members(types: &Types, info: &StructInfo) -> Vec<MemberSpec> {
             precise: false,
             offset: None,
             span: None,
+            decorations: Vec::new(),
         });
     }
     for f in info
@@ -125,6 +128,7 @@ pub fn struct_members(types: &Types, info: &StructInfo) -> Vec<MemberSpec> {
             precise: f.precise,
             offset: f.vk_offset,
             span: Some(f.span),
+            decorations: f.decorations.clone(),
         });
     }
     members
@@ -517,6 +521,7 @@ impl Layouts {
                 matrix_layout: l.matrix,
                 precise: m.precise,
                 binding: None,
+                decorations: m.decorations.clone(),
             });
             offset += l.size;
         }

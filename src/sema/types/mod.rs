@@ -292,6 +292,8 @@ pub struct Field {
     pub vk_index: Option<u32>,
     /// `[[vk::builtin("…")]]`
     pub vk_builtin: Option<Symbol>,
+    /// `vk::ext_decorate*` on the field: `OpMemberDecorate*` on its member.
+    pub decorations: Vec<ir::SpirvDecoration>,
     pub span: Span,
 }
 
@@ -313,6 +315,7 @@ impl Field {
             vk_location: None,
             vk_index: None,
             vk_builtin: None,
+            decorations: Vec::new(),
             span,
         }
     }
@@ -744,6 +747,7 @@ impl Types {
                         matrix_layout: None,
                         precise: false,
                         binding: None,
+                        decorations: Vec::new(),
                     });
                 }
                 for f in info
@@ -759,6 +763,7 @@ impl Types {
                         matrix_layout: None,
                         precise: f.precise,
                         binding: None,
+                        decorations: f.decorations.clone(),
                     });
                 }
                 let h = module.types.insert(ir::Type {

@@ -165,3 +165,39 @@ fn raw_buffer_load_reads_a_spirv_type_with_its_layout() {
     );
     assert!(e.contains("cannot access a value of type"), "{e}");
 }
+
+#[test]
+fn struct_member_decorations_decorate_the_member() {
+    let a = asm(r#"
+        struct S {
+            [[vk::ext_decorate(/* RelaxedPrecision */ 0)]] float4 f1;
+            uint pad;
+            [[vk::ext_decorate_string(/* UserSemantic */ 5635, "second")]] float4 f2;
+        };
+        RWStructuredBuffer<S> buf;
+        groupshared S shared_s;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid : SV_DispatchThreadID) {
+            shared_s = buf[tid.x];
+            GroupMemoryBarrierWithGroupSync();
+            S s = shared_s;
+            s.f1 *= 2.0;
+            buf[tid.x + 1] = s;
+        }"#);
+    // The laid-out copy (in the buffer) keeps its offsets and adds the
+    // written decorations; so does the workgroup one without offsets.
+    assert_has(
+        &a,
+        &[
+            "OpMemberDecorate %S 0 Offset 0",
+            "OpMemberDecorate %S 0 RelaxedPrecision",
+            "OpMemberDecorate %S 2 Offset 32",
+            "OpMemberDecorateString %S 2 UserSemantic \"second\"",
+        ],
+    );
+    let relaxed = a.matches("OpMemberDecorate %S_0 0 RelaxedPrecision").count()
+        + a.matches("OpMemberDecorate %S 0 RelaxedPrecision").count();
+    assert_eq!(relaxed, 2, "{a}");
+    // The undecorated member has none but its offset.
+    assert!(!a.contains("OpMemberDecorate %S 1 RelaxedPrecision"), "{a}");
+}
