@@ -128,7 +128,7 @@ pub fn struct_members(types: &Types, info: &StructInfo) -> Vec<MemberSpec> {
             precise: f.precise,
             offset: f.vk_offset,
             span: Some(f.span),
-            decorations: f.decorations.clone(),
+            decorations: f.type_decorations(),
         });
     }
     members

@@ -298,6 +298,18 @@ pub struct Field {
 }
 
 impl Field {
+    /// The decorations the field's member in the struct type takes: all
+    /// but a `Location` or `BuiltIn`, which place the stage variables of
+    /// an entry point's struct instead.
+    pub fn type_decorations(&self) -> Vec<ir::SpirvDecoration> {
+        let places = |d: &ir::SpirvDecoration| {
+            matches!(d.operands, ir::SpirvDecorationOperands::Literals(_))
+                && (d.decoration == spirv::Decoration::BuiltIn as u32
+                    || d.decoration == spirv::Decoration::Location as u32)
+        };
+        self.decorations.iter().filter(|d| !places(d)).cloned().collect()
+    }
+
     /// Field `name` of type `ty`, stored in IR member `member`, with no
     /// bit width, modifiers, semantic or attributes.
     pub fn plain(member: u32, name: Symbol, ty: TyId, span: Span) -> Field {
@@ -763,7 +775,7 @@ impl Types {
                         matrix_layout: None,
                         precise: f.precise,
                         binding: None,
-                        decorations: f.decorations.clone(),
+                        decorations: f.type_decorations(),
                     });
                 }
                 let h = module.types.insert(ir::Type {
