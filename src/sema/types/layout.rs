@@ -126,9 +126,13 @@ pub fn struct_members(types: &Types, info: &StructInfo) -> Vec<MemberSpec> {
             ty: f.ty,
             row_major: f.major.unwrap_or(false),
             precise: f.precise,
-            offset: f.vk_offset,
+            // An `Offset` written with `vk::ext_decorate` places the
+            // member as `[[vk::offset]]` does (written once, by the layout).
+            offset: f.vk_offset.or(f.ext_offset()),
             span: Some(f.span),
-            decorations: f.type_decorations(),
+            decorations: (f.type_decorations().into_iter())
+                .filter(|d| d.decoration != spirv::Decoration::Offset as u32)
+                .collect(),
         });
     }
     members

@@ -310,6 +310,18 @@ impl Field {
         self.decorations.iter().filter(|d| !places(d)).cloned().collect()
     }
 
+    /// The byte offset `vk::ext_decorate(Offset, n)` gives the field.
+    pub fn ext_offset(&self) -> Option<u32> {
+        self.decorations.iter().find_map(|d| match &d.operands {
+            ir::SpirvDecorationOperands::Literals(w)
+                if d.decoration == spirv::Decoration::Offset as u32 && w.len() == 1 =>
+            {
+                Some(w[0])
+            }
+            _ => None,
+        })
+    }
+
     /// Field `name` of type `ty`, stored in IR member `member`, with no
     /// bit width, modifiers, semantic or attributes.
     pub fn plain(member: u32, name: Symbol, ty: TyId, span: Span) -> Field {

@@ -271,3 +271,21 @@ fn ext_instruction_default_arguments_are_passed() {
         ],
     );
 }
+
+#[test]
+fn an_ext_decorate_offset_places_the_member_in_a_buffer() {
+    let a = asm(r#"
+        struct S {
+            [[vk::ext_decorate(/* Offset */ 35, 0)]] float4 f1;
+            [[vk::ext_decorate(/* Offset */ 35, 32)]] float4 f2;
+        };
+        RWStructuredBuffer<S> buf;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid : SV_DispatchThreadID) {
+            buf[tid.x].f1 = buf[tid.x].f2;
+        }"#);
+    // Written once, at the offset asked for; the stride follows it.
+    assert_eq!(a.matches("OpMemberDecorate %S 1 Offset 32").count(), 1, "{a}");
+    assert_eq!(a.matches("OpMemberDecorate %S 0 Offset 0").count(), 1, "{a}");
+    assert!(a.contains("ArrayStride 48"), "{a}");
+}
