@@ -174,6 +174,10 @@ pub struct StructMember {
     /// Stage interface of a struct used as an entry-point parameter is
     /// flattened by sema; this is `None` everywhere else.
     pub binding: Option<Binding>,
+    /// `vk::ext_decorate*` written on the member: `OpMemberDecorate` or
+    /// `OpMemberDecorateString` (there is no member form of
+    /// `OpDecorateId`; sema rejects those).
+    pub decorations: Vec<super::SpirvDecoration>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

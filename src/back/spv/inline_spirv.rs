@@ -308,6 +308,49 @@ impl Writer<'_> {
                 Op::DecorateId
             }
         };
+        self.spirv_decoration_features(d);
+        self.annotations
+            .push(Instruction::new(op, None, None, operands));
+    }
+
+    /// `OpMemberDecorate` or `OpMemberDecorateString` of `d` on member
+    /// `member` of struct type `target`. Sema leaves no id operands here
+    /// (SPIR-V has no member form of `OpDecorateId`).
+    pub fn write_spirv_member_decoration(
+        &mut self,
+        target: Word,
+        member: u32,
+        d: &ir::SpirvDecoration,
+    ) -> BackResult<()> {
+        let mut operands = vec![
+            Operand::IdRef(target),
+            Operand::LiteralBit32(member),
+            Operand::LiteralBit32(d.decoration),
+        ];
+        let op = match &d.operands {
+            ir::SpirvDecorationOperands::Literals(words) => {
+                operands.extend(words.iter().map(|&w| Operand::LiteralBit32(w)));
+                Op::MemberDecorate
+            }
+            ir::SpirvDecorationOperands::Strings(strings) => {
+                operands.extend(strings.iter().map(|s| Operand::LiteralString(s.clone())));
+                Op::MemberDecorateString
+            }
+            ir::SpirvDecorationOperands::Ids(_) => {
+                return Err(internal(
+                    "an id-operand decoration on a struct member".to_string(),
+                ));
+            }
+        };
+        self.spirv_decoration_features(d);
+        self.annotations
+            .push(Instruction::new(op, None, None, operands));
+        Ok(())
+    }
+
+    /// The capability (or else the extensions) the decoration of `d`
+    /// needs, when rspirv knows the decoration.
+    fn spirv_decoration_features(&mut self, d: &ir::SpirvDecoration) {
         if let Some(dec) = spirv::Decoration::from_u32(d.decoration) {
             let op = Operand::Decoration(dec);
             match op.required_capabilities().first() {
@@ -319,7 +362,5 @@ impl Writer<'_> {
                 }
             }
         }
-        self.annotations
-            .push(Instruction::new(op, None, None, operands));
     }
 }

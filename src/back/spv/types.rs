@@ -557,6 +557,9 @@ impl<'a> Writer<'a> {
             if let Some(offset) = m.offset {
                 self.decorate_member(id, i, Decoration::Offset, &[offset]);
             }
+            for d in &m.decorations {
+                self.write_spirv_member_decoration(id, i, d)?;
+            }
             // Matrix layout is a member decoration on the struct holding the
             // matrix (or array of matrices). HLSL rows are SPIR-V columns, so
             // HLSL `row_major` is SPIR-V `ColMajor` and the default

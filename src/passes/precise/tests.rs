@@ -168,6 +168,7 @@ fn precise_struct_members() {
         matrix_layout: None,
         precise,
         binding: None,
+        decorations: Vec::new(),
     };
     let s_ty = m.types.insert(Type {
         name: Some("S".into()),

@@ -103,9 +103,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         let mut ids = Vec::new();
         for (i, p) in chosen.sig.params.iter().enumerate() {
-            let Some(a) = args.get(i) else {
-                return self
-                    .unsupported("default arguments of `vk::ext_instruction` functions", span);
+            let default;
+            let a = match args.get(i) {
+                Some(a) => a,
+                None => {
+                    // A default argument, read where the function was
+                    // declared (overload resolution saw that it has one).
+                    let Some(d) = p.default else {
+                        return Val::error();
+                    };
+                    let saved = std::mem::replace(&mut self.fb.scope, scope);
+                    default = self.lower_arg(d);
+                    self.fb.scope = saved;
+                    &default
+                }
             };
             if find_attr(p.attrs, Attr::VkExtLiteral).is_some() {
                 let Some(word) = self.spirv_literal(a) else {

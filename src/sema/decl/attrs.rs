@@ -99,7 +99,6 @@ impl Checker<'_> {
             match m {
                 ast::StructMember::Field(v) => {
                     self.check(&v.attrs);
-                    self.no_decorations(&v.attrs, "a struct member");
                 }
                 ast::StructMember::Method(f) => self.function(f),
                 ast::StructMember::Struct(s) => self.structure(s),
@@ -118,7 +117,7 @@ impl Checker<'_> {
                     format!("not supported yet: `{}` on {what}", display_name(a)),
                 )
                 .label(a.span, "hlslc cannot place this decoration yet")
-                .note("`vk::ext_decorate*` works on functions and global variables"),
+                .note("`vk::ext_decorate*` works on functions, variables and struct members"),
             );
         }
     }

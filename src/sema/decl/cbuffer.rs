@@ -80,6 +80,7 @@ impl<'a> Sema<'a> {
                     precise: st.precise,
                     offset,
                     span: Some(d.name.span),
+                    decorations: Vec::new(),
                 });
                 members.push((d.name, ty));
             }
@@ -213,6 +214,7 @@ impl<'a> Sema<'a> {
                 precise: false,
                 offset: m.offset,
                 span: Some(m.span),
+                decorations: Vec::new(),
             })
             .collect();
         // Members without register(cN) go after the highest explicit one

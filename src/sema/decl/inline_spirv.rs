@@ -2,7 +2,8 @@
 //! declaration asks for with `[[vk::ext_capability(N)]]` and
 //! `[[vk::ext_extension("name")]]` (on a function, a variable or a
 //! statement), added to the module when the declaration is used; the
-//! decorations of `vk::ext_decorate*` on functions and global variables;
+//! decorations of `vk::ext_decorate*` on functions, global variables and
+//! struct members;
 //! the execution modes of `[[vk::spvexecutionmode]]` on the entry function.
 
 use crate::diag::{Diagnostic, codes};
@@ -132,6 +133,29 @@ impl<'a> Sema<'a> {
                 operands,
             });
         }
+        all
+    }
+
+    /// The decorations `attrs` write on a struct field's member. SPIR-V
+    /// has no member form of `OpDecorateId`: `vk::ext_decorate_id` there
+    /// is an error.
+    pub fn member_decorations(
+        &mut self,
+        attrs: &'a [ast::Attribute],
+        env: &Env,
+    ) -> Vec<ir::SpirvDecoration> {
+        for a in attrs.iter().filter(|a| a.kind == Some(Attr::VkExtDecorateId)) {
+            self.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    "`vk::ext_decorate_id` does not apply to struct members",
+                )
+                .label(a.span, "on a struct member")
+                .note("SPIR-V decorates members with literal or string operands only (`vk::ext_decorate`, `vk::ext_decorate_string`)"),
+            );
+        }
+        let mut all = self.spirv_decorations(attrs, env);
+        all.retain(|d| !matches!(d.operands, ir::SpirvDecorationOperands::Ids(_)));
         all
     }
 

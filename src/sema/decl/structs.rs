@@ -275,6 +275,7 @@ impl<'a> Sema<'a> {
             }
             return;
         }
+        let decorations = self.member_decorations(&vd.attrs, &env);
         for d in &vd.declarators {
             let ty = self.array_type(base.ty, &d.array, &env, None);
             let bits = match &d.bit_width {
@@ -347,6 +348,7 @@ impl<'a> Sema<'a> {
                 vk_location,
                 vk_index,
                 vk_builtin,
+                decorations: decorations.clone(),
                 span: d.name.span,
             });
         }

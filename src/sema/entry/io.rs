@@ -119,6 +119,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         return None;
                     }
                     let fname = format!("{name}.{}", f.name);
+                    let first = self.s.module.globals.len();
                     comps.push(self.stage_input(
                         io,
                         f.ty,
@@ -129,6 +130,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         &fname,
                         f.span,
                     )?);
+                    self.s.decorate_field_vars(first, f);
                 }
                 return Some(self.compose(ty, comps));
             }
@@ -512,6 +514,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         });
                         continue;
                     }
+                    let first = self.s.module.globals.len();
                     self.stage_output(
                         io,
                         e,
@@ -523,6 +526,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         &fname,
                         f.span,
                     );
+                    self.s.decorate_field_vars(first, f);
                 }
                 return;
             }

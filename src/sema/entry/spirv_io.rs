@@ -24,12 +24,23 @@ fn places(d: &ir::SpirvDecoration) -> bool {
 }
 
 impl VkLoc {
-    /// The `vk::location`/`vk::index` of a struct field.
+    /// The `vk::location`/`vk::index` of a struct field, or the location
+    /// or built-in its `vk::ext_decorate` gives.
     pub(super) fn field(f: &crate::sema::types::Field) -> VkLoc {
+        let placed = |decoration: u32| {
+            f.decorations.iter().find_map(|d| match &d.operands {
+                ir::SpirvDecorationOperands::Literals(w)
+                    if d.decoration == decoration && w.len() == 1 =>
+                {
+                    Some(w[0])
+                }
+                _ => None,
+            })
+        };
         VkLoc {
-            location: f.vk_location,
+            location: f.vk_location.or(placed(LOCATION)),
             index: f.vk_index,
-            builtin: None,
+            builtin: placed(BUILT_IN).and_then(spirv::BuiltIn::from_u32),
         }
     }
 }
@@ -102,6 +113,14 @@ impl<'a> Sema<'a> {
         let mut all = self.spirv_decorations(attrs, &env);
         all.retain(|d| !places(d));
         all
+    }
+
+    /// Decorates the stage variables made since global `first` for field
+    /// `f` of an entry point's input or output struct with the field's
+    /// decorations.
+    pub(super) fn decorate_field_vars(&mut self, first: usize, f: &crate::sema::types::Field) {
+        let ds = f.type_decorations();
+        self.decorate_stage_vars(first, &ds, VkLoc::field(f));
     }
 
     /// Decorates the stage variables made since global `first` with `ds`;

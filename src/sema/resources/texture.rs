@@ -656,6 +656,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             matrix_layout: None,
             precise: false,
             binding: None,
+            decorations: Vec::new(),
         };
         let rty = self.s.module.types.insert(ir::Type {
             name: Some("SparseResidencyStruct".into()),

@@ -97,6 +97,8 @@ pub struct MemberSpec {
     /// Where the member is declared, for diagnosing a misaligned explicit
     /// offset.
     pub span: Option<Span>,
+    /// `vk::ext_decorate*` on the member.
+    pub decorations: Vec<ir::SpirvDecoration>,
 }
 
 /// The members a struct is laid out with: its base first, then its fields
@@ -111,6 +113,7 @@ pub fn struct_members(types: &Types, info: &StructInfo) -> Vec<MemberSpec> {
             precise: false,
             offset: None,
             span: None,
+            decorations: Vec::new(),
         });
     }
     for f in info
@@ -123,8 +126,13 @@ pub fn struct_members(types: &Types, info: &StructInfo) -> Vec<MemberSpec> {
             ty: f.ty,
             row_major: f.major.unwrap_or(false),
             precise: f.precise,
-            offset: f.vk_offset,
+            // An `Offset` written with `vk::ext_decorate` places the
+            // member as `[[vk::offset]]` does (written once, by the layout).
+            offset: f.vk_offset.or(f.ext_offset()),
             span: Some(f.span),
+            decorations: (f.type_decorations().into_iter())
+                .filter(|d| d.decoration != spirv::Decoration::Offset as u32)
+                .collect(),
         });
     }
     members
@@ -517,6 +525,7 @@ impl Layouts {
                 matrix_layout: l.matrix,
                 precise: m.precise,
                 binding: None,
+                decorations: m.decorations.clone(),
             });
             offset += l.size;
         }

@@ -292,10 +292,36 @@ pub struct Field {
     pub vk_index: Option<u32>,
     /// `[[vk::builtin("…")]]`
     pub vk_builtin: Option<Symbol>,
+    /// `vk::ext_decorate*` on the field: `OpMemberDecorate*` on its member.
+    pub decorations: Vec<ir::SpirvDecoration>,
     pub span: Span,
 }
 
 impl Field {
+    /// The decorations the field's member in the struct type takes: all
+    /// but a `Location` or `BuiltIn`, which place the stage variables of
+    /// an entry point's struct instead.
+    pub fn type_decorations(&self) -> Vec<ir::SpirvDecoration> {
+        let places = |d: &ir::SpirvDecoration| {
+            matches!(d.operands, ir::SpirvDecorationOperands::Literals(_))
+                && (d.decoration == spirv::Decoration::BuiltIn as u32
+                    || d.decoration == spirv::Decoration::Location as u32)
+        };
+        self.decorations.iter().filter(|d| !places(d)).cloned().collect()
+    }
+
+    /// The byte offset `vk::ext_decorate(Offset, n)` gives the field.
+    pub fn ext_offset(&self) -> Option<u32> {
+        self.decorations.iter().find_map(|d| match &d.operands {
+            ir::SpirvDecorationOperands::Literals(w)
+                if d.decoration == spirv::Decoration::Offset as u32 && w.len() == 1 =>
+            {
+                Some(w[0])
+            }
+            _ => None,
+        })
+    }
+
     /// Field `name` of type `ty`, stored in IR member `member`, with no
     /// bit width, modifiers, semantic or attributes.
     pub fn plain(member: u32, name: Symbol, ty: TyId, span: Span) -> Field {
@@ -313,6 +339,7 @@ impl Field {
             vk_location: None,
             vk_index: None,
             vk_builtin: None,
+            decorations: Vec::new(),
             span,
         }
     }
@@ -744,6 +771,7 @@ impl Types {
                         matrix_layout: None,
                         precise: false,
                         binding: None,
+                        decorations: Vec::new(),
                     });
                 }
                 for f in info
@@ -759,6 +787,7 @@ impl Types {
                         matrix_layout: None,
                         precise: f.precise,
                         binding: None,
+                        decorations: f.type_decorations(),
                     });
                 }
                 let h = module.types.insert(ir::Type {

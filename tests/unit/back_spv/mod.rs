@@ -173,6 +173,7 @@ pub fn member(name: Option<&str>, ty: Handle<Type>, offset: Option<u32>) -> ir::
         matrix_layout: None,
         precise: false,
         binding: None,
+        decorations: Vec::new(),
     }
 }
 

@@ -165,3 +165,127 @@ fn raw_buffer_load_reads_a_spirv_type_with_its_layout() {
     );
     assert!(e.contains("cannot access a value of type"), "{e}");
 }
+
+#[test]
+fn struct_member_decorations_decorate_the_member() {
+    let a = asm(r#"
+        struct S {
+            [[vk::ext_decorate(/* RelaxedPrecision */ 0)]] float4 f1;
+            uint pad;
+            [[vk::ext_decorate_string(/* UserSemantic */ 5635, "second")]] float4 f2;
+        };
+        RWStructuredBuffer<S> buf;
+        groupshared S shared_s;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid : SV_DispatchThreadID) {
+            shared_s = buf[tid.x];
+            GroupMemoryBarrierWithGroupSync();
+            S s = shared_s;
+            s.f1 *= 2.0;
+            buf[tid.x + 1] = s;
+        }"#);
+    // The laid-out copy (in the buffer) keeps its offsets and adds the
+    // written decorations; so does the workgroup one without offsets.
+    assert_has(
+        &a,
+        &[
+            "OpMemberDecorate %S 0 Offset 0",
+            "OpMemberDecorate %S 0 RelaxedPrecision",
+            "OpMemberDecorate %S 2 Offset 32",
+            "OpMemberDecorateString %S 2 UserSemantic \"second\"",
+        ],
+    );
+    let relaxed = a.matches("OpMemberDecorate %S_0 0 RelaxedPrecision").count()
+        + a.matches("OpMemberDecorate %S 0 RelaxedPrecision").count();
+    assert_eq!(relaxed, 2, "{a}");
+    // The undecorated member has none but its offset.
+    assert!(!a.contains("OpMemberDecorate %S 1 RelaxedPrecision"), "{a}");
+}
+
+#[test]
+fn entry_struct_member_decorations_go_to_their_stage_variables() {
+    let src = r#"
+        struct VsIn {
+            [[vk::ext_decorate(/* Location */ 30, 4)]] float4 pos : POSITION;
+            [[vk::location(2), vk::ext_decorate_string(/* UserSemantic */ 5635, "tint")]]
+            float4 col : COLOR0;
+        };
+        struct PsOut {
+            [[vk::location(1), vk::ext_decorate_string(/* UserSemantic */ 5635, "rt1")]]
+            float4 rt : SV_Target1;
+        };
+        PsOut main(VsIn i) {
+            PsOut o;
+            o.rt = i.pos * i.col;
+            return o;
+        }"#;
+    let a = common::spirv_dis(&compile_valid_words_with(src, &common::options_for("ps_6_0")));
+    assert_has(
+        &a,
+        &[
+            "OpDecorate %in_var_POSITION Location 4",
+            "OpDecorate %in_var_COLOR0 Location 2",
+            "OpDecorateString %in_var_COLOR0 UserSemantic \"tint\"",
+            "OpDecorate %out_var_SV_Target1 Location 1",
+            "OpDecorateString %out_var_SV_Target1 UserSemantic \"rt1\"",
+        ],
+    );
+    // The location written is the variable's only one.
+    assert!(!a.contains("OpDecorate %in_var_POSITION Location 0"), "{a}");
+}
+
+#[test]
+fn ext_instruction_default_arguments_are_passed() {
+    // `OpLoad` of a physical storage buffer pointer with the memory
+    // operands `Aligned 16` given by the defaults; the pointee's layout is
+    // written with member decorations.
+    let a = asm(r#"
+        struct S {
+            [[vk::ext_decorate(/* Offset */ 35, 0)]] float4 a;
+            [[vk::ext_decorate(/* Offset */ 35, 16)]] float4 b;
+        };
+        using Ptr = vk::SpirvOpaqueType</* OpTypePointer */ 32,
+            /* PhysicalStorageBuffer */ vk::Literal<vk::integral_constant<uint, 5349> >, S>;
+        template<class T, class U>
+        [[vk::ext_instruction(/* OpBitcast */ 124)]] T Bitcast(U);
+        [[vk::ext_capability(/* PhysicalStorageBufferAddresses */ 5347)]]
+        [[vk::ext_instruction(/* OpLoad */ 61)]]
+        S Load(Ptr p, [[vk::ext_literal]] uint access = /* Aligned */ 2,
+               [[vk::ext_literal]] uint alignment = 16);
+        uint64_t address;
+        RWStructuredBuffer<float4> buf;
+        [numthreads(1, 1, 1)]
+        void main() {
+            Ptr p = Bitcast<Ptr>(address);
+            buf[0] = Load(p).b;
+            buf[1] = Load(p, 2, 32).a;
+        }"#);
+    assert_has(
+        &a,
+        &[
+            "OpLoad %S %",
+            " Aligned 16",
+            " Aligned 32",
+            "OpCapability PhysicalStorageBufferAddresses",
+            "OpMemberDecorate %S 1 Offset 16",
+        ],
+    );
+}
+
+#[test]
+fn an_ext_decorate_offset_places_the_member_in_a_buffer() {
+    let a = asm(r#"
+        struct S {
+            [[vk::ext_decorate(/* Offset */ 35, 0)]] float4 f1;
+            [[vk::ext_decorate(/* Offset */ 35, 32)]] float4 f2;
+        };
+        RWStructuredBuffer<S> buf;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid : SV_DispatchThreadID) {
+            buf[tid.x].f1 = buf[tid.x].f2;
+        }"#);
+    // Written once, at the offset asked for; the stride follows it.
+    assert_eq!(a.matches("OpMemberDecorate %S 1 Offset 32").count(), 1, "{a}");
+    assert_eq!(a.matches("OpMemberDecorate %S 0 Offset 0").count(), 1, "{a}");
+    assert!(a.contains("ArrayStride 48"), "{a}");
+}

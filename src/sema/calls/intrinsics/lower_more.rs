@@ -345,6 +345,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             matrix_layout: None,
             precise: false,
             binding: None,
+            decorations: Vec::new(),
         };
         let st = self.s.module.types.insert(ir::Type {
             name: Some("FrexpStructType".to_string()),
