@@ -316,10 +316,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     let Some(coordinate) = self.float_coord(ca, n) else {
                         return Val::error();
                     };
-                    if !self.derivatives_available(m, span) {
+                    if !self.use_derivatives(m, span) {
                         return Val::error();
                     }
-                    self.s.entry.uses_derivatives = true;
                     let f = self.s.ir_ty(types::FLOAT);
                     let clamped = m == "CalculateLevelOfDetail";
                     let query = ir::ImageQuery::Lod {

@@ -208,10 +208,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if matches!(level, ir::SampleLevel::Auto | ir::SampleLevel::Bias(_))
             && m.starts_with("Sample")
         {
-            if !self.derivatives_available(m, span) {
+            if !self.use_derivatives(m, span) {
                 return Err(Val::error());
             }
-            self.s.entry.uses_derivatives = true;
         }
         let sc = self.s.types.texel_scalar(elem);
         let (rty, result_ty) = if gather.is_some() {

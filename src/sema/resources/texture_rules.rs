@@ -122,6 +122,21 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// a derivative group mode (OpImageSampleImplicitLod;
     /// SPV_KHR_compute_shader_derivatives). Libraries leave the check to
     /// their entry points.
+    /// Whether `what` at `span` may use derivatives here (reported when
+    /// not), recording that the entry uses them. Code being discarded (dead
+    /// code, the untaken branch of a constant condition) neither needs nor
+    /// records them, as DXC's legalisation removes it first.
+    pub(in crate::sema) fn use_derivatives(&mut self, what: &str, span: Span) -> bool {
+        if self.fb.discarding > 0 {
+            return true;
+        }
+        let ok = self.derivatives_available(what, span);
+        if ok {
+            self.s.entry.uses_derivatives = true;
+        }
+        ok
+    }
+
     pub(in crate::sema) fn derivatives_available(&mut self, what: &str, span: Span) -> bool {
         match self.s.stage {
             // Mesh and amplification profiles start at 6.5, where DXC

@@ -302,3 +302,37 @@ RWStructuredBuffer<int> o;
 }"#;
     assert_eq!(run_outputs(src, 4), vec![3, 6, 7, 5]);
 }
+
+#[test]
+fn derivatives_in_dead_code_are_neither_needed_nor_recorded() {
+    // DXC's vertex_shader_derivative_in_branch with COND=false: the branch
+    // is removed before the stage rule applies; code after a return too.
+    let vs = r#"
+float4 main(float4 p : POSITION) : SV_Position {
+    float4 r = p;
+    if (false) { r += ddx(p); }
+    return r;
+    r = ddy(p);
+}"#;
+    let mut o = common::options_for("vs_6_0");
+    o.target_env = TargetEnv::Vulkan1_3;
+    let dis = common::spirv_dis(&compile_valid_words_with(vs, &o));
+    assert!(!dis.contains("OpDPd"), "{dis}");
+    // A compute shader whose only derivative is dead declares no
+    // derivative group.
+    let cs = r#"
+RWStructuredBuffer<float> o;
+[numthreads(4, 4, 1)] void main(uint i : SV_GroupIndex) {
+    float v = o[i];
+    if (false) { v = ddx(v); }
+    o[i] = v;
+}"#;
+    let mut o = common::options_for("cs_6_6");
+    o.target_env = TargetEnv::Vulkan1_3;
+    let dis = common::spirv_dis(&compile_valid_words_with(cs, &o));
+    assert!(!dis.contains("DerivativeGroup"), "{dis}");
+    // A live one still needs the stage.
+    let live = vs.replace("if (false)", "if (p.x > 0)");
+    let (text, failed) = diagnose_with(&live, &common::options_for("vs_6_0"));
+    assert!(failed && text.contains("error[E0507]"), "{text}");
+}

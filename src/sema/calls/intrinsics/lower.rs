@@ -84,10 +84,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Val::expr(ret, h)
             }
             Lower::Deriv(axis, control) => {
-                if !self.derivatives_available(name, span) {
+                if !self.use_derivatives(name, span) {
                     return Val::error();
                 }
-                self.s.entry.uses_derivatives = true;
                 let h = self.per_row(ret, &vals, &mut |cx, a, rt| {
                     cx.add(
                         ir::Expression::Derivative {
