@@ -207,10 +207,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         if matches!(level, ir::SampleLevel::Auto | ir::SampleLevel::Bias(_))
             && m.starts_with("Sample")
+            && !self.use_derivatives(m, span)
         {
-            if !self.use_derivatives(m, span) {
-                return Err(Val::error());
-            }
+            return Err(Val::error());
         }
         let sc = self.s.types.texel_scalar(elem);
         let (rty, result_ty) = if gather.is_some() {
