@@ -30,6 +30,20 @@ pub struct Cx<'a> {
     pub body: Body,
     map: Vec<Option<Handle<Expression>>>,
     literals: FxHashMap<Literal, Handle<Expression>>,
+    /// Loop counters of the unrolled copies being built, with their value
+    /// in the current copy (innermost last): loads of them are literals.
+    counters: Vec<(Handle<LocalVariable>, Literal)>,
+}
+
+/// A loop the pass replaces by copies of its body (see [`Rewrite::unroll`]).
+pub struct Unrolling {
+    /// The variable whose loads are the copy's value.
+    pub counter: Handle<LocalVariable>,
+    /// The index in the loop's body of a statement left out of the copies
+    /// (its exit test).
+    pub skip: usize,
+    /// The counter's value in each copy.
+    pub values: Vec<Literal>,
 }
 
 /// An expression reached in an `Emit` run, its operands already mapped to
@@ -78,6 +92,13 @@ pub trait Rewrite {
     fn leave_block(&mut self, _cx: &mut Cx) {}
     /// Called before a loop's body is rebuilt (values may change around it).
     fn enter_loop(&mut self, _cx: &mut Cx) {}
+    /// Whether to replace the loop `old` (after the statements `before` of
+    /// its block) by a block per iteration: each a copy of its body (less
+    /// `skip`) and continuing block, in which loads of `counter` are the
+    /// iteration's value.
+    fn unroll(&mut self, _cx: &Cx, _before: &[Statement], _old: &Statement) -> Option<Unrolling> {
+        None
+    }
 }
 
 impl<'a> Cx<'a> {
@@ -144,10 +165,10 @@ impl<'a> Cx<'a> {
     pub fn block(&mut self, rw: &mut impl Rewrite, old: &[Statement]) -> Block {
         self.body.open();
         rw.enter_block(self);
-        for s in old {
+        for (i, s) in old.iter().enumerate() {
             #[cfg(test)]
             crate::ir::visit::work::visit();
-            self.statement(rw, s);
+            self.step(rw, &old[..i], s);
             if s.ends_block() {
                 // Anything after it in this block is unreachable.
                 break;
@@ -163,6 +184,11 @@ impl<'a> Cx<'a> {
         match s {
             Statement::Emit(r) => {
                 for h in r.iter() {
+                    if let Some(lit) = self.counter_value(h) {
+                        let new = self.literal(lit);
+                        self.map[h.index()] = Some(new);
+                        continue;
+                    }
                     let mut expr = old.expressions[h].clone();
                     expr.map_operands(|o| self.map(o));
                     let e = Emitted {
@@ -298,6 +324,67 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Rebuilds `s`, which follows `before` in its block: the copies of
+    /// its body if it is a loop `rw` unrolls.
+    fn step(&mut self, rw: &mut impl Rewrite, before: &[Statement], s: &Statement) {
+        if let Statement::Loop { .. } = s
+            && let Some(u) = rw.unroll(self, before, s)
+        {
+            self.unrolled(rw, s, u);
+        } else {
+            self.statement(rw, s);
+        }
+    }
+
+    /// The copies of a loop that `rw.unroll` replaces, one block each.
+    fn unrolled(&mut self, rw: &mut impl Rewrite, old: &Statement, u: Unrolling) {
+        let Statement::Loop {
+            body, continuing, ..
+        } = old
+        else {
+            return;
+        };
+        for v in u.values {
+            self.counters.push((u.counter, v));
+            self.body.open();
+            rw.enter_block(self);
+            let copy = body
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != u.skip)
+                .map(|(i, s)| (&body[..i], s))
+                .chain(
+                    continuing
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| (&continuing[..i], s)),
+                );
+            for (before, s) in copy {
+                self.step(rw, before, s);
+                if s.ends_block() {
+                    break;
+                }
+            }
+            self.body.flush();
+            rw.leave_block(self);
+            let b = self.body.close();
+            self.push(Statement::Block(b));
+            self.counters.pop();
+        }
+    }
+
+    /// The value of old expression `h` when it loads the counter of an
+    /// unrolled copy being built.
+    fn counter_value(&self, h: Handle<Expression>) -> Option<Literal> {
+        let Expression::Load { pointer } = self.old.expressions[h] else {
+            return None;
+        };
+        let Expression::LocalVariable(l) = self.old.expressions[pointer] else {
+            return None;
+        };
+        self.counters.iter().rev().find(|c| c.0 == l).map(|c| c.1)
+    }
+
     /// Copies a local's initialiser (literals, constants, zero values and
     /// `Compose`/`Splat` of them) into the new arena, without `Emit`.
     fn copy_initialiser(&mut self, h: Handle<Expression>, depth: u32) -> Handle<Expression> {
@@ -360,6 +447,7 @@ pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Fu
         body: Body::new(new),
         map: vec![None; old.expressions.len()],
         literals: FxHashMap::default(),
+        counters: Vec::new(),
     };
     // Trivial expressions are deduplicated: sema makes a fresh reference
     // for each use of a variable, and `access @buf[0]` twice over two

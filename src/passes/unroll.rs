@@ -28,9 +28,7 @@
 //! expression handles).
 
 use super::rewrite;
-use crate::ir::build::Body;
 use crate::ir::*;
-use rustc_hash::FxHashMap;
 
 /// The most iterations a loop is unrolled to.
 pub const MAX_TRIPS: u32 = 256;
@@ -40,37 +38,11 @@ pub const MAX_EXPRESSIONS: usize = 16_384;
 pub fn run(module: &mut Module) {
     let handles: Vec<_> = module.functions.iter().map(|(h, _)| h).collect();
     for h in handles {
-        let f = &mut module.functions[h];
-        if !has_unroll(&f.body) {
-            continue;
-        }
-        // Loops nested in unrolled ones are unrolled on the next round.
-        let mut any = false;
-        for _ in 0..4 {
-            let mut func = std::mem::take(f);
-            let old = std::mem::take(&mut func.body);
-            let mut b = Body::new(func);
-            let mut changed = false;
-            let body = block(&mut b, old, &mut changed);
-            let mut func = b.finish();
-            func.body = body;
-            *f = func;
-            any |= changed;
-            if !changed {
-                break;
-            }
-        }
-        // The loops' own expressions are no longer emitted: a rebuild drops
-        // them and orders the arena again.
-        if any {
-            rewrite::rebuild_function(module, h, &mut Keep);
+        if has_unroll(&module.functions[h].body) {
+            rewrite::rebuild_function(module, h, &mut Unroller);
         }
     }
 }
-
-/// A rebuild that changes nothing.
-struct Keep;
-impl rewrite::Rewrite for Keep {}
 
 fn has_unroll(block: &[Statement]) -> bool {
     let mut found = false;
@@ -86,78 +58,19 @@ fn has_unroll(block: &[Statement]) -> bool {
     found
 }
 
-/// `block` with its unrollable loops unrolled (nested blocks too).
-fn block(b: &mut Body, stmts: Block, changed: &mut bool) -> Block {
-    let mut out = Block::new();
-    for s in stmts {
-        match s {
-            Statement::Loop {
-                body,
-                continuing,
-                break_if,
-                control,
-            } => {
-                let lp = Loop {
-                    body,
-                    continuing,
-                    break_if,
-                    control,
-                };
-                match plan(&b.function, &out, &lp) {
-                    Some(p) => {
-                        out.extend(unrolled(b, &lp, &p));
-                        *changed = true;
-                    }
-                    None => out.push(Statement::Loop {
-                        body: block(b, lp.body, changed),
-                        continuing: block(b, lp.continuing, changed),
-                        break_if: lp.break_if,
-                        control: lp.control,
-                    }),
-                }
-            }
-            Statement::Block(inner) => out.push(Statement::Block(block(b, inner, changed))),
-            Statement::If {
-                condition,
-                accept,
-                reject,
-                control,
-            } => out.push(Statement::If {
-                condition,
-                accept: block(b, accept, changed),
-                reject: block(b, reject, changed),
-                control,
-            }),
-            Statement::Switch { selector, cases } => out.push(Statement::Switch {
-                selector,
-                cases: cases
-                    .into_iter()
-                    .map(|c| SwitchCase {
-                        body: block(b, c.body, changed),
-                        ..c
-                    })
-                    .collect(),
-            }),
-            other => out.push(other),
-        }
+/// The rebuild that unrolls: the copies are made by [`rewrite`]'s walk,
+/// loops nested in them included.
+struct Unroller;
+
+impl rewrite::Rewrite for Unroller {
+    fn unroll(
+        &mut self,
+        cx: &rewrite::Cx,
+        before: &[Statement],
+        old: &Statement,
+    ) -> Option<rewrite::Unrolling> {
+        plan(cx.old, before, old)
     }
-    out
-}
-
-struct Loop {
-    body: Block,
-    continuing: Block,
-    break_if: Option<Handle<Expression>>,
-    control: LoopControl,
-}
-
-/// What unrolling a loop needs: its counter and the counter's value in
-/// each iteration.
-struct Plan {
-    counter: Handle<LocalVariable>,
-    /// Index in the body of the exit test (dropped from the copies).
-    test: usize,
-    values: Vec<Literal>,
 }
 
 /// The local variable `h` points at, if it is one.
@@ -182,25 +95,25 @@ fn loads(f: &Function, h: Handle<Expression>, counter: Handle<LocalVariable>) ->
     matches!(f.expressions[h], Expression::Load { pointer } if local_of(f, pointer) == Some(counter))
 }
 
-fn plan(f: &Function, before: &[Statement], lp: &Loop) -> Option<Plan> {
-    let limit = match lp.control {
-        LoopControl::Unroll(n) => n.unwrap_or(MAX_TRIPS).min(MAX_TRIPS),
-        _ => return None,
-    };
-    if lp.break_if.is_some() {
+fn plan(f: &Function, before: &[Statement], lp: &Statement) -> Option<rewrite::Unrolling> {
+    let Statement::Loop {
+        body,
+        continuing,
+        break_if: None,
+        control: LoopControl::Unroll(n),
+    } = lp
+    else {
         return None;
-    }
+    };
+    let limit = n.unwrap_or(MAX_TRIPS).min(MAX_TRIPS);
     // The exit test: the first statement after the body's leading Emits.
-    let test = lp
-        .body
-        .iter()
-        .position(|s| !matches!(s, Statement::Emit(_)))?;
+    let test = body.iter().position(|s| !matches!(s, Statement::Emit(_)))?;
     let Statement::If {
         condition,
         accept,
         reject,
         ..
-    } = &lp.body[test]
+    } = &body[test]
     else {
         return None;
     };
@@ -227,7 +140,7 @@ fn plan(f: &Function, before: &[Statement], lp: &Loop) -> Option<Plan> {
     let counter = local_of(f, pointer)?;
     let signed = bound.1;
     // The step: `store i, i ± c` and nothing else in `continuing`.
-    let step = step(f, &lp.continuing, counter)?;
+    let step = step(f, continuing, counter)?;
     // The start: the last store before the loop.
     let start = before.iter().rev().find_map(|s| match *s {
         Statement::Emit(_) => None,
@@ -236,7 +149,7 @@ fn plan(f: &Function, before: &[Statement], lp: &Loop) -> Option<Plan> {
         }
         _ => Some(None),
     })??;
-    if !body_keeps_counter(f, &lp.body[test + 1..], counter, 0) {
+    if !body_keeps_counter(f, &body[test + 1..], counter, 0) {
         return None;
     }
     let wrap = |v: i64| -> i64 {
@@ -263,13 +176,13 @@ fn plan(f: &Function, before: &[Statement], lp: &Loop) -> Option<Plan> {
         });
         v = wrap(v.wrapping_add(step));
     }
-    let per_copy = count_expressions(&lp.body) + count_expressions(&lp.continuing);
+    let per_copy = count_expressions(body) + count_expressions(continuing);
     if per_copy.saturating_mul(values.len()) > MAX_EXPRESSIONS {
         return None;
     }
-    Some(Plan {
+    Some(rewrite::Unrolling {
         counter,
-        test,
+        skip: test,
         values,
     })
 }
@@ -321,9 +234,7 @@ fn step(f: &Function, continuing: &[Statement], counter: Handle<LocalVariable>) 
     match op {
         BinaryOperator::Add if loads(f, left, counter) => int_literal(f, right).map(|v| v.0),
         BinaryOperator::Add if loads(f, right, counter) => int_literal(f, left).map(|v| v.0),
-        BinaryOperator::Subtract if loads(f, left, counter) => {
-            int_literal(f, right).map(|v| -v.0)
-        }
+        BinaryOperator::Subtract if loads(f, left, counter) => int_literal(f, right).map(|v| -v.0),
         _ => None,
     }
 }
@@ -358,8 +269,7 @@ fn body_keeps_counter(
             Statement::Switch { cases, .. } => {
                 // `continue` in a switch continues the loop.
                 ok = cases.iter().all(|c| {
-                    body_keeps_counter(f, &c.body, counter, depth + 1)
-                        && !has_continue(&c.body)
+                    body_keeps_counter(f, &c.body, counter, depth + 1) && !has_continue(&c.body)
                 })
             }
             Statement::Loop {
@@ -396,147 +306,4 @@ fn count_expressions(stmts: &[Statement]) -> usize {
         }
     });
     n
-}
-
-/// The iterations of the loop, one block each.
-fn unrolled(b: &mut Body, lp: &Loop, p: &Plan) -> Vec<Statement> {
-    let mut out = Vec::with_capacity(p.values.len());
-    for &v in &p.values {
-        let mut cp = Copier {
-            map: FxHashMap::default(),
-            counter: p.counter,
-            value: v,
-        };
-        b.open();
-        for (i, s) in lp.body.iter().enumerate() {
-            if i != p.test {
-                cp.statement(b, s);
-            }
-        }
-        for s in &lp.continuing {
-            cp.statement(b, s);
-        }
-        out.push(Statement::Block(b.close()));
-    }
-    out
-}
-
-/// Copies statements with fresh expressions, loads of the counter replaced
-/// by the iteration's value.
-struct Copier {
-    map: FxHashMap<Handle<Expression>, Handle<Expression>>,
-    counter: Handle<LocalVariable>,
-    value: Literal,
-}
-
-impl Copier {
-    fn map(&self, h: Handle<Expression>) -> Handle<Expression> {
-        self.map.get(&h).copied().unwrap_or(h)
-    }
-
-    fn block(&mut self, b: &mut Body, stmts: &[Statement]) -> Block {
-        b.open();
-        for s in stmts {
-            self.statement(b, s);
-        }
-        b.close()
-    }
-
-    fn statement(&mut self, b: &mut Body, s: &Statement) {
-        match s {
-            Statement::Emit(r) => {
-                for h in r.iter() {
-                    let f = &b.function;
-                    let ty = f.expr_type(h);
-                    let span = f.expr_span(h);
-                    let new = if loads(f, h, self.counter) {
-                        b.add_outside(Expression::Literal(self.value), ty)
-                    } else {
-                        let mut e = f.expressions[h].clone();
-                        e.map_operands(|o| self.map(o));
-                        b.add_in_run(e, ty)
-                    };
-                    if !span.is_dummy() {
-                        b.function.set_expr_span(new, span);
-                    }
-                    self.map.insert(h, new);
-                }
-            }
-            Statement::Block(inner) => {
-                let inner = self.block(b, inner);
-                b.push(Statement::Block(inner));
-            }
-            Statement::If {
-                condition,
-                accept,
-                reject,
-                control,
-            } => {
-                let condition = self.map(*condition);
-                let accept = self.block(b, accept);
-                let reject = self.block(b, reject);
-                b.push(Statement::If {
-                    condition,
-                    accept,
-                    reject,
-                    control: *control,
-                });
-            }
-            Statement::Switch { selector, cases } => {
-                let selector = self.map(*selector);
-                let cases = cases
-                    .iter()
-                    .map(|c| SwitchCase {
-                        value: c.value,
-                        body: self.block(b, &c.body),
-                        fall_through: c.fall_through,
-                    })
-                    .collect();
-                b.push(Statement::Switch { selector, cases });
-            }
-            Statement::Loop {
-                body,
-                continuing,
-                break_if,
-                control,
-            } => {
-                let body = self.block(b, body);
-                let continuing = self.block(b, continuing);
-                let break_if = break_if.map(|h| self.map(h));
-                b.push(Statement::Loop {
-                    body,
-                    continuing,
-                    break_if,
-                    control: *control,
-                });
-            }
-            other => {
-                let mut s = other.clone();
-                if let Some(r) = result_of(&s) {
-                    let f = &b.function;
-                    let (e, ty, span) = (f.expressions[r].clone(), f.expr_type(r), f.expr_span(r));
-                    let new = b.add_outside(e, ty);
-                    if !span.is_dummy() {
-                        b.function.set_expr_span(new, span);
-                    }
-                    self.map.insert(r, new);
-                }
-                s.map_expressions(|h| self.map(h));
-                b.push(s);
-            }
-        }
-    }
-}
-
-/// The expression a statement defines.
-fn result_of(s: &Statement) -> Option<Handle<Expression>> {
-    match *s {
-        Statement::Atomic { result, .. }
-        | Statement::Call { result, .. }
-        | Statement::Ray { result, .. }
-        | Statement::Node { result, .. }
-        | Statement::Spirv { result, .. } => result,
-        Statement::Subgroup { result, .. } => Some(result),
-        _ => None,
-    }
 }
