@@ -1,10 +1,11 @@
 //! A whole compile, as `hlslc -spirv -T <profile> -E main -O<n>` runs it.
 //! The first byte picks the options, the rest is the source:
 //!
-//! - bits 0–2: the profile, from [`PROFILES`];
-//! - bits 3–4: the optimisation level `-O0` … `-O3`;
-//! - bit 5: `-Fre` (reflection of the SPIR-V);
-//! - bit 6: `-fspv-target-env=vulkan1.3` instead of the default 1.0.
+//! - bits 0–3: the profile, from [`PROFILES`]: every stage, mesh,
+//!   amplification, ray tracing and work-graph libraries included;
+//! - bits 4–5: the optimisation level `-O0` … `-O3`;
+//! - bit 6: `-fspv-target-env=vulkan1.3` instead of the default 1.0;
+//! - bit 7: `-Fre` (reflection of the SPIR-V).
 //!
 //! The IR validator runs after lowering and every pass (`--verify-ir`); a
 //! successful compile's SPIR-V must parse and pass `spirv-val` for the
@@ -19,8 +20,9 @@ use hlslc::Options;
 use hlslc::options::{Profile, TargetEnv};
 use libfuzzer_sys::fuzz_target;
 
-const PROFILES: [&str; 8] = [
-    "cs_6_0", "vs_6_0", "ps_6_0", "gs_6_0", "hs_6_0", "ds_6_0", "cs_6_6", "ps_6_6",
+const PROFILES: [&str; 16] = [
+    "cs_6_0", "vs_6_0", "ps_6_0", "gs_6_0", "hs_6_0", "ds_6_0", "cs_6_6", "ps_6_6", "ms_6_5",
+    "as_6_5", "lib_6_3", "lib_6_8", "cs_6_5", "vs_6_1", "ps_6_5", "cs_6_8",
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -28,9 +30,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let options = Options {
-        profile: Profile::parse(PROFILES[usize::from(selector & 7)]),
-        opt_level: (selector >> 3) & 3,
-        reflect: selector & 0x20 != 0,
+        profile: Profile::parse(PROFILES[usize::from(selector & 15)]),
+        opt_level: (selector >> 4) & 3,
+        reflect: selector & 0x80 != 0,
         target_env: if selector & 0x40 != 0 {
             TargetEnv::Vulkan1_3
         } else {
