@@ -112,7 +112,8 @@ fn get_sample_position_looks_up_the_standard_pattern_of_the_sample_count() {
 fn scalar_forms_of_matrix_and_bit_intrinsics_compute_what_dxc_does() {
     // `firstbithigh`/`firstbitlow` of a float take it as an `int`;
     // `transpose` of a `float1x1` is itself; `asuint` of a `double2x2`
-    // splits each element.
+    // splits each element, and so does that of a `double2x1` (whose rows
+    // are scalars).
     let src = "RWStructuredBuffer<uint> o : register(u0);\n\
         [numthreads(1,1,1)] void main() {\n\
           float f = 40.7; float n = -3.0;\n\
@@ -121,8 +122,10 @@ fn scalar_forms_of_matrix_and_bit_intrinsics_compute_what_dxc_does() {
           double2x2 d = double2x2(1.0, -2.0, 0.5, 3.0); uint2x2 lo, hi;\n\
           asuint(d, lo, hi);\n\
           o[4] = hi._m00; o[5] = hi._m01; o[6] = hi._m10; o[7] = hi._m11; o[8] = lo._m11 | lo._m00;\n\
+          double2x1 e = double2x1(-4.0, 0.25); uint2x1 elo, ehi;\n\
+          asuint(e, elo, ehi); o[9] = ehi._m00; o[10] = ehi._m10; o[11] = elo._m00 | elo._m10;\n\
         }";
-    let got = run_outputs(src, 9);
+    let got = run_outputs(src, 12);
     let bits = |x: f64| x.to_bits();
     assert_eq!(&got[..4], &[5, 3, 1, 5]);
     assert_eq!(
@@ -135,6 +138,10 @@ fn scalar_forms_of_matrix_and_bit_intrinsics_compute_what_dxc_does() {
         ]
     );
     assert_eq!(got[8], 0);
+    assert_eq!(
+        &got[9..],
+        &[(bits(-4.0) >> 32) as u32, (bits(0.25) >> 32) as u32, 0]
+    );
     // Vectors have no transpose.
     fails_with(
         "RWStructuredBuffer<float4> o; [numthreads(1,1,1)] void main() { o[0] = transpose(float4(1, 2, 3, 4)); }",

@@ -112,9 +112,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             // Row by row: SPIR-V has no integer matrices to cast to.
             Ty::Matrix(_, r, c) => {
                 let (mut los, mut his) = (Vec::new(), Vec::new());
+                // A row of one column is a scalar.
+                let row_shape = if c == 1 {
+                    Shape::Scalar
+                } else {
+                    Shape::Vector(c)
+                };
                 for i in 0..r {
                     let row = self.matrix_row(vals[0], Sc::F64, r, c, i);
-                    let (lo, hi) = self.double_halves(row, Shape::Vector(c));
+                    let (lo, hi) = self.double_halves(row, row_shape);
                     los.push(lo);
                     his.push(hi);
                 }
