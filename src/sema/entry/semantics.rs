@@ -364,7 +364,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 }
             }
             None => {
-                if let crate::sema::types::Ty::Stream(_, e) = *self.s.types.get(ty) {
+                // A geometry shader's stream, a mesh shader's `out vertices`
+                // array: their element's.
+                if let crate::sema::types::Ty::Stream(_, e) | crate::sema::types::Ty::Array(e, _) =
+                    *self.s.types.get(ty)
+                {
                     self.collect_distances(e, None, out);
                 }
                 if let Some(sid) = self.s.types.as_struct(ty) {

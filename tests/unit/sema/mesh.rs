@@ -104,6 +104,33 @@ fn line_mesh_outputs_and_per_primitive_decorations() {
     assert!(!a.contains("OpDecorate %out_var_UV PerPrimitive"), "{a}");
 }
 
+/// Several `SV_ClipDistanceN` fields of the vertex struct share one
+/// `ClipDistance` array per vertex, each at its own offset (ordered by N),
+/// as in the other stages: `SV_ClipDistance3` (two floats) takes elements
+/// 0 and 1 and `SV_ClipDistance4` (three) elements 2 to 4. They used to
+/// overlap in an array of three.
+#[test]
+fn mesh_clip_distances_of_several_semantics_share_one_array() {
+    let src = "struct V { float4 pos : SV_Position; float3 c4 : SV_ClipDistance4;\n\
+                          float2 c3 : SV_ClipDistance3; float k : SV_CullDistance1; };\n\
+               [outputtopology(\"point\")] [numthreads(1, 1, 1)]\n\
+               void main(out vertices V verts[1], out indices uint pts[1]) {\n\
+                 SetMeshOutputCounts(1, 1);\n\
+                 verts[0].pos = 0; verts[0].c4.z = 4; verts[0].c3.y = 1; verts[0].k = 2;\n\
+                 pts[0] = 0;\n\
+               }";
+    let a = asm("ms_6_5", src);
+    has_all(
+        &a,
+        &[
+            "%gl_ClipDistance = OpVariable %_ptr_Output__arr__arr_float_uint_5_uint_1 Output",
+            "%gl_CullDistance = OpVariable %_ptr_Output__arr__arr_float_uint_1_uint_1 Output",
+            "OpAccessChain %_ptr_Output_float %gl_ClipDistance %int_0 %uint_4",
+            "OpAccessChain %_ptr_Output_float %gl_ClipDistance %int_0 %uint_1",
+        ],
+    );
+}
+
 /// A mesh shader's `in payload` is its `TaskPayloadWorkgroupEXT`
 /// variable; the amplification shader's groupshared payload is one too,
 /// written in place and handed to `OpEmitMeshTasksEXT` after a barrier.
