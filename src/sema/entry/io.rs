@@ -41,6 +41,9 @@ pub(super) struct Io {
     /// The same for per-vertex inputs (geometry, hull and domain shaders).
     pub(super) in_distance_offsets: Vec<(bool, u32, u32)>,
     pub(super) in_distance_sizes: [u32; 2],
+    /// A hull shader's `InputPatch` size: its patch-constant function's
+    /// must be the same.
+    pub(super) hull_input_points: Option<u32>,
     pub(super) builtins: Vec<(spirv::BuiltIn, IoDir, ir::Handle<ir::GlobalVariable>)>,
     /// `SV_DepthGreaterEqual` / `SV_DepthLessEqual` promise the depth
     /// only moves one way: `DepthGreater` / `DepthLess`.

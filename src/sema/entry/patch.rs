@@ -279,6 +279,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
             return None;
         }
+        if stage == Stage::Hull {
+            io.hull_input_points = Some(n);
+        }
         let Some(tree) = self.vertex_io(io, IoDir::Input, elem, n, p.semantic, vk, name, p.span)
         else {
             return Some(None);
@@ -363,6 +366,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                                     )
                                     .label(p.span, format!("{k} control points"))
                                     .label(fspan, format!("`[outputcontrolpoints({n})]`")),
+                                );
+                                None
+                            } else if let Some(m) =
+                                io.hull_input_points.filter(|&m| !out && m != k)
+                            {
+                                self.s.push(
+                                    Diagnostic::error(
+                                        codes::SEMANTIC_TYPE,
+                                        format!("the patch-constant function's `InputPatch` has {k} control points, but the hull shader's has {m}"),
+                                    )
+                                    .label(p.span, format!("{k} control points"))
+                                    .label(fspan, format!("its `InputPatch` has {m}")),
                                 );
                                 None
                             } else {
