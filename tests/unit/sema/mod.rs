@@ -24,6 +24,7 @@ mod mesh;
 mod mesh_nv;
 mod options;
 mod resource_structs;
+mod real_code;
 mod resources;
 mod stages;
 mod storage;
