@@ -62,6 +62,17 @@ impl Stage {
         }
     }
 
+    /// The name with its indefinite article: `a vertex`, `an amplification`.
+    pub fn with_article(self) -> String {
+        let name = self.name();
+        let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{article} {name}")
+    }
+
     /// The profile prefix: `vs`, `ps`, `gs`, `hs`, `ds`, `cs`, `ms`, `as`, `lib`.
     pub fn prefix(self) -> &'static str {
         match self {

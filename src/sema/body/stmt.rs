@@ -161,7 +161,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 if !matches!(self.s.stage, Stage::Pixel | Stage::Library) {
                     self.s.error(
                         codes::STAGE_STATEMENT,
-                        format!("`discard` in a {} shader", self.s.stage.name()),
+                        format!("`discard` in {} shader", self.s.stage.with_article()),
                         s.span,
                         "only pixel shaders can discard",
                     );

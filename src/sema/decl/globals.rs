@@ -403,9 +403,9 @@ impl<'a> Sema<'a> {
                 Diagnostic::error(
                     codes::GROUPSHARED_STAGE,
                     format!(
-                        "groupshared variable `{}` in a {} shader",
+                        "groupshared variable `{}` in {} shader",
                         d.name.name,
-                        self.stage.name()
+                        self.stage.with_article()
                     ),
                 )
                 .label(

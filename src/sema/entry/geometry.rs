@@ -375,8 +375,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return self.error(
                 codes::STAGE_STATEMENT,
                 format!(
-                    "`{name}` writes a geometry shader's output stream; this is a {} shader",
-                    self.s.stage.name()
+                    "`{name}` writes a geometry shader's output stream; this is {} shader",
+                    self.s.stage.with_article()
                 ),
                 method.span,
                 "geometry shaders only",

@@ -430,7 +430,7 @@ impl<'a> Sema<'a> {
                         format!("`{name}` is called in a loop"),
                     )
                     .label(site.span, "may run more than once")
-                    .note(format!("a {} shader calls it once", stage.name())),
+                    .note(format!("{} shader calls it once", stage.with_article())),
                 );
             } else if let Some(cond) = site.varying {
                 self.push(

@@ -554,7 +554,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                         self.s.ty_name(p.ty)
                     ),
                 )
-                .label(p.span, format!("in a {} shader", self.s.stage.name()))
+                .label(p.span, format!("in {} shader", self.s.stage.with_article()))
                 .note("mark the function `[Shader(\"node\")]` to make it a node of a work graph"),
             );
         }

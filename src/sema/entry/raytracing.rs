@@ -63,8 +63,8 @@ fn stage_params(stage: Stage) -> &'static [(RayStorage, Dir, &'static str)] {
 fn signature_help(stage: Stage, name: &str) -> String {
     match stage {
         Stage::ClosestHit | Stage::AnyHit => format!(
-            "a {} shader is `void {name}(inout Payload payload, in Attributes attributes)`, with `Payload` and `Attributes` structs",
-            stage.name()
+            "{} shader is `void {name}(inout Payload payload, in Attributes attributes)`, with `Payload` and `Attributes` structs",
+            stage.with_article()
         ),
         Stage::Miss => format!(
             "a miss shader is `void {name}(inout Payload payload)`, with `Payload` a struct"
@@ -73,8 +73,8 @@ fn signature_help(stage: Stage, name: &str) -> String {
             format!("a callable shader is `void {name}(inout Data data)`, with `Data` a struct")
         }
         _ => format!(
-            "a {} shader is `void {name}()`: no parameters",
-            stage.name()
+            "{} shader is `void {name}()`: no parameters",
+            stage.with_article()
         ),
     }
 }
@@ -220,12 +220,12 @@ impl<'a> Sema<'a> {
             Diagnostic::error(
                 code,
                 format!(
-                    "the profile `{profile}` compiles `{name}` as a {} shader, but its `shader` attribute says {}",
-                    self.stage.name(),
+                    "the profile `{profile}` compiles `{name}` as {} shader, but its `shader` attribute says {}",
+                    self.stage.with_article(),
                     stage.name()
                 ),
             )
-            .label(span, format!("a {} shader", stage.name()))
+            .label(span, format!("{} shader", stage.with_article()))
             .note(note),
         );
         false
@@ -247,7 +247,7 @@ impl<'a> Sema<'a> {
             self.push(
                 Diagnostic::error(
                     codes::RAY_TRACING_ENTRY,
-                    format!("a {} shader returns `void`", stage.name()),
+                    format!("{} shader returns `void`", stage.with_article()),
                 )
                 .label(fspan, format!("returns `{}`", self.ty_name(sig.ret)))
                 .note(signature_help(stage, &name)),
@@ -258,8 +258,8 @@ impl<'a> Sema<'a> {
             let mut d = Diagnostic::error(
                 codes::RAY_TRACING_ENTRY,
                 format!(
-                    "a {} shader takes {} parameter{}, but `{name}` has {}",
-                    stage.name(),
+                    "{} shader takes {} parameter{}, but `{name}` has {}",
+                    stage.with_article(),
                     want.len(),
                     if want.len() == 1 { "" } else { "s" },
                     sig.params.len()
@@ -282,8 +282,8 @@ impl<'a> Sema<'a> {
                     Diagnostic::error(
                         codes::RAY_TRACING_TYPE,
                         format!(
-                            "the {what} of a {} shader must be a struct, not `{}`",
-                            stage.name(),
+                            "the {what} of {} shader must be a struct, not `{}`",
+                            stage.with_article(),
                             self.ty_name(p.ty)
                         ),
                     )
@@ -297,8 +297,8 @@ impl<'a> Sema<'a> {
                     Diagnostic::error(
                         codes::RAY_TRACING_ENTRY,
                         format!(
-                            "the {what} of a {} shader is `{want_kw}`, not `{got_kw}`",
-                            stage.name()
+                            "the {what} of {} shader is `{want_kw}`, not `{got_kw}`",
+                            stage.with_article()
                         ),
                     )
                     .label(p.span, format!("declare it `{want_kw}`"))
