@@ -171,7 +171,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     ) -> Option<Val> {
         let n = name.as_str();
         if let Some(&(sv, b, shape, stages)) = SYSTEM_VALUES.iter().find(|s| s.0 == n) {
-            if !self.arg_count(n, args, 0, span) || !self.ray_stage_ok(sv, stages, span) {
+            if !self.arg_count(n, args, 0, span) || !self.stage_ok(sv, stages, span) {
                 return Some(Val::error());
             }
             return Some(self.ray_system_value(n, b, shape));
@@ -187,7 +187,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 } else {
                     "IgnoreHit"
                 };
-                if self.arg_count(n, args, 0, span) && self.ray_stage_ok(name, &[AnyHit], span) {
+                if self.arg_count(n, args, 0, span) && self.stage_ok(name, &[AnyHit], span) {
                     self.ray_payload_before_end_hit();
                     self.stmt(ir::Statement::EndHit { accept });
                 }
@@ -223,7 +223,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// library being checked as a whole leaves that to its entries. The
     /// use is recorded for the other entries that reach this function
     /// ([`Sema::check_stage_uses`]).
-    fn ray_stage_ok(&mut self, name: &'static str, stages: &'static [Stage], span: Span) -> bool {
+    /// Whether `name` may be used in the stage being lowered (an error if
+    /// not); in a library, recorded for [`Sema::check_stage_uses`] to check
+    /// against every entry that reaches it.
+    pub(in crate::sema) fn stage_ok(
+        &mut self,
+        name: &'static str,
+        stages: &'static [Stage],
+        span: Span,
+    ) -> bool {
         let stage = self.s.stage;
         let uses = self.s.entry.stage_uses.entry(self.fb.handle);
         let uses = &mut uses.or_insert_with(|| (stage, Vec::new())).1;
@@ -399,7 +407,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// payload)` → OpTraceRayKHR.
     fn trace_ray(&mut self, args: &[Arg], span: Span) -> Val {
         if !self.arg_count("TraceRay", args, 8, span)
-            || !self.ray_stage_ok("TraceRay", TRACE_STAGES, span)
+            || !self.stage_ok("TraceRay", TRACE_STAGES, span)
         {
             return Val::error();
         }
@@ -438,7 +446,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// `CallShader(index, data)` → OpExecuteCallableKHR.
     fn call_shader(&mut self, args: &[Arg], span: Span) -> Val {
         if !self.arg_count("CallShader", args, 2, span)
-            || !self.ray_stage_ok("CallShader", CALL_STAGES, span)
+            || !self.stage_ok("CallShader", CALL_STAGES, span)
         {
             return Val::error();
         }
@@ -465,7 +473,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// HitAttributeKHR global of their type, then OpReportIntersectionKHR.
     fn report_hit(&mut self, args: &[Arg], span: Span) -> Val {
         if !self.arg_count("ReportHit", args, 3, span)
-            || !self.ray_stage_ok("ReportHit", &[Intersection], span)
+            || !self.stage_ok("ReportHit", &[Intersection], span)
         {
             return Val::error();
         }
