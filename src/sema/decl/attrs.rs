@@ -54,7 +54,19 @@ impl Checker<'_> {
                 .note("declare it without a body: `float f(float x);`"),
             );
         }
-        if f.body.is_none() && instruction.is_none() {
+        let type_def = find_attr(&f.attrs, Attr::VkExtTypeDef);
+        if let (Some(a), Some(body)) = (type_def, &f.body) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    "a `vk::ext_type_def` function cannot have a body",
+                )
+                .label(body.span, "this body")
+                .label(a.span, "a call of it defines a SPIR-V type")
+                .note("declare it without a body: `void defineT([[vk::ext_literal]] int width);`"),
+            );
+        }
+        if f.body.is_none() && instruction.is_none() && type_def.is_none() {
             return;
         }
         let by_id_or_string = |a: &&ast::Attribute| {
