@@ -336,6 +336,8 @@ pub struct GlobalsMember {
     /// `register(cN)`: offset N*16.
     pub offset: Option<u32>,
     pub span: Span,
+    /// `vk::ext_decorate*` on the declaration: on the member.
+    pub decorations: Vec<ir::SpirvDecoration>,
 }
 
 /// A resource declaration waiting for its binding.

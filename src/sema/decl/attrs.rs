@@ -32,7 +32,6 @@ impl Checker<'_> {
                     self.check(&c.attrs);
                     for m in &c.members {
                         self.check(&m.attrs);
-                        self.no_decorations(&m.attrs, "a cbuffer member");
                     }
                 }
                 ast::Item::Namespace(n) => self.items(&n.items),
@@ -89,7 +88,8 @@ impl Checker<'_> {
         self.check(&f.attrs);
         for p in &f.params {
             self.check(&p.attrs);
-            let reference = instruction.is_some() && find_attr(&p.attrs, Attr::VkExtReference).is_some();
+            let reference =
+                instruction.is_some() && find_attr(&p.attrs, Attr::VkExtReference).is_some();
             if let Some(a) = find_attr(&p.attrs, Attr::VkExtStorageClass)
                 && !reference
             {
@@ -116,21 +116,6 @@ impl Checker<'_> {
                 ast::StructMember::Struct(s) => self.structure(s),
                 _ => {}
             }
-        }
-    }
-
-    /// `vk::ext_decorate*` where hlslc cannot place it yet: an error,
-    /// since the decoration may change what the SPIR-V means.
-    fn no_decorations(&mut self, attrs: &[ast::Attribute], what: &str) {
-        if let Some(a) = attrs.iter().find(|a| super::inline_spirv::is_decoration(a)) {
-            self.diags.push(
-                Diagnostic::error(
-                    codes::UNSUPPORTED,
-                    format!("not supported yet: `{}` on {what}", display_name(a)),
-                )
-                .label(a.span, "hlslc cannot place this decoration yet")
-                .note("`vk::ext_decorate*` works on functions, variables and struct members"),
-            );
         }
     }
 
