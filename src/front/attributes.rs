@@ -167,7 +167,7 @@ registry! {
     VkExtReference = Vk "ext_reference", Support::Yes, NONE;
     VkExtLiteral = Vk "ext_literal", Support::Yes, NONE;
     VkExtStorageClass = Vk "ext_storage_class", Support::Yes, ONE;
-    VkExtTypeDef = Vk "ext_type_def", Support::NotYet, args(2, 2);
+    VkExtTypeDef = Vk "ext_type_def", Support::Yes, args(2, 2);
     VkExtBuiltinInput = Vk "ext_builtin_input", Support::Yes, ONE;
     VkExtBuiltinOutput = Vk "ext_builtin_output", Support::Yes, ONE;
 }

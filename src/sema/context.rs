@@ -336,6 +336,8 @@ pub struct GlobalsMember {
     /// `register(cN)`: offset N*16.
     pub offset: Option<u32>,
     pub span: Span,
+    /// `vk::ext_decorate*` on the declaration: on the member.
+    pub decorations: Vec<ir::SpirvDecoration>,
 }
 
 /// A resource declaration waiting for its binding.
@@ -407,6 +409,8 @@ pub struct Decls<'a> {
     /// The attributes of typedefs and aliases that ask for capabilities or
     /// extensions (`TypeEntry::features`), with the scope they evaluate in.
     pub alias_features: Vec<(&'a [ast::Attribute], ScopeId)>,
+    /// `vk::ext_type_def` calls and the `vk::ext_type<id>` types made.
+    pub ext_types: super::decl::ext_type::ExtTypes<'a>,
     /// Alias templates written `using P = const T;`: their variables are
     /// `const`.
     pub const_alias_templates: rustc_hash::FxHashSet<TemplateId>,
@@ -430,6 +434,7 @@ impl<'a> Decls<'a> {
             undefined_statics: FxHashMap::default(),
             inline_structs: FxHashMap::default(),
             alias_features: Vec::new(),
+            ext_types: Default::default(),
             const_alias_templates: Default::default(),
             forward_structs: Vec::new(),
             builtin_structs: FxHashMap::default(),

@@ -63,6 +63,7 @@ impl<'a> Sema<'a> {
         if stage == Stage::Amplification {
             s.entry.mesh.payload_names = entry::mesh::dispatch_payloads(&unit.items);
         }
+        s.decls.ext_types = decl::ext_type::ExtTypes::collect(&unit.items);
         s.declare_items(&unit.items, types::scope::GLOBAL_SCOPE);
         s.pair_combined_samplers();
         s.decls.summarize_out_params();

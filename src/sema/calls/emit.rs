@@ -66,6 +66,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if self.is_spirv_instruction(&chosen) {
             return self.emit_spirv_instruction(&chosen, args, span);
         }
+        if let Some((id, _)) = self.s.type_def_of(chosen.id, true) {
+            // The call defines `vk::ext_type<id>`; it does nothing else.
+            self.s.ext_type(id, span);
+            return Val::void();
+        }
         if !self.callable(&chosen, span) {
             return Val::error();
         }

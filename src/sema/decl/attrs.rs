@@ -32,7 +32,6 @@ impl Checker<'_> {
                     self.check(&c.attrs);
                     for m in &c.members {
                         self.check(&m.attrs);
-                        self.no_decorations(&m.attrs, "a cbuffer member");
                     }
                 }
                 ast::Item::Namespace(n) => self.items(&n.items),
@@ -54,7 +53,19 @@ impl Checker<'_> {
                 .note("declare it without a body: `float f(float x);`"),
             );
         }
-        if f.body.is_none() && instruction.is_none() {
+        let type_def = find_attr(&f.attrs, Attr::VkExtTypeDef);
+        if let (Some(a), Some(body)) = (type_def, &f.body) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    "a `vk::ext_type_def` function cannot have a body",
+                )
+                .label(body.span, "this body")
+                .label(a.span, "a call of it defines a SPIR-V type")
+                .note("declare it without a body: `void defineT([[vk::ext_literal]] int width);`"),
+            );
+        }
+        if f.body.is_none() && instruction.is_none() && type_def.is_none() {
             return;
         }
         let by_id_or_string = |a: &&ast::Attribute| {
@@ -77,7 +88,8 @@ impl Checker<'_> {
         self.check(&f.attrs);
         for p in &f.params {
             self.check(&p.attrs);
-            let reference = instruction.is_some() && find_attr(&p.attrs, Attr::VkExtReference).is_some();
+            let reference =
+                instruction.is_some() && find_attr(&p.attrs, Attr::VkExtReference).is_some();
             if let Some(a) = find_attr(&p.attrs, Attr::VkExtStorageClass)
                 && !reference
             {
@@ -104,21 +116,6 @@ impl Checker<'_> {
                 ast::StructMember::Struct(s) => self.structure(s),
                 _ => {}
             }
-        }
-    }
-
-    /// `vk::ext_decorate*` where hlslc cannot place it yet: an error,
-    /// since the decoration may change what the SPIR-V means.
-    fn no_decorations(&mut self, attrs: &[ast::Attribute], what: &str) {
-        if let Some(a) = attrs.iter().find(|a| super::inline_spirv::is_decoration(a)) {
-            self.diags.push(
-                Diagnostic::error(
-                    codes::UNSUPPORTED,
-                    format!("not supported yet: `{}` on {what}", display_name(a)),
-                )
-                .label(a.span, "hlslc cannot place this decoration yet")
-                .note("`vk::ext_decorate*` works on functions, variables and struct members"),
-            );
         }
     }
 

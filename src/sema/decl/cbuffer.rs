@@ -80,7 +80,7 @@ impl<'a> Sema<'a> {
                     precise: st.precise,
                     offset,
                     span: Some(d.name.span),
-                    decorations: Vec::new(),
+                    decorations: self.member_decorations(&vd.attrs, &env),
                 });
                 members.push((d.name, ty));
             }
@@ -214,7 +214,7 @@ impl<'a> Sema<'a> {
                 precise: false,
                 offset: m.offset,
                 span: Some(m.span),
-                decorations: Vec::new(),
+                decorations: m.decorations.clone(),
             })
             .collect();
         // Members without register(cN) go after the highest explicit one

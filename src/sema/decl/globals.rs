@@ -559,6 +559,7 @@ impl<'a> Sema<'a> {
             row_major,
             offset,
             span,
+            decorations: Vec::new(),
         });
         if self.res.globals_block_order.is_none() {
             self.res.globals_block_order = Some(self.res.decls.len());

@@ -2,7 +2,8 @@
 //! declaration asks for with `[[vk::ext_capability(N)]]` and
 //! `[[vk::ext_extension("name")]]` (on a function, a variable or a
 //! statement), added to the module when the declaration is used; the
-//! decorations of `vk::ext_decorate*` on functions, global variables and
+//! decorations of `vk::ext_decorate*` on functions, global variables (their
+//! `$Globals` member for a uniform one), cbuffer members and
 //! struct members;
 //! the execution modes of `[[vk::spvexecutionmode]]` on the entry function.
 
@@ -14,6 +15,8 @@ use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::{ScopeId, Sym, TypeEntry};
 use crate::sema::{GlobalKind, Sema};
 use crate::span::Span;
+
+const NOT_OWN_VARIABLE: &str = "`vk::ext_decorate*` on a global that is neither a variable of its own nor a `$Globals` member (a constant)";
 
 impl<'a> Sema<'a> {
     /// Adds the capabilities and extensions `attrs` ask for to the module.
@@ -144,7 +147,10 @@ impl<'a> Sema<'a> {
         attrs: &'a [ast::Attribute],
         env: &Env,
     ) -> Vec<ir::SpirvDecoration> {
-        for a in attrs.iter().filter(|a| a.kind == Some(Attr::VkExtDecorateId)) {
+        for a in attrs
+            .iter()
+            .filter(|a| a.kind == Some(Attr::VkExtDecorateId))
+        {
             self.push(
                 Diagnostic::error(
                     codes::BAD_ATTRIBUTE,
@@ -160,8 +166,8 @@ impl<'a> Sema<'a> {
     }
 
     /// The decorations of a global variable's declaration: on its own IR
-    /// global; one without (a `$Globals` member, a constant) cannot have
-    /// them yet.
+    /// global, or on its member of `$Globals`; one without either (a
+    /// constant) cannot have them yet.
     pub fn decorate_global(
         &mut self,
         attrs: &'a [ast::Attribute],
@@ -171,24 +177,27 @@ impl<'a> Sema<'a> {
         let Some(a) = attrs.iter().find(|a| is_decoration(a)) else {
             return;
         };
-        let gv = match self.scopes.lookup_in(scope, name.name) {
-            Some(Sym::Global(id)) => match self.decls.globals[*id].kind {
-                GlobalKind::Var { gv, .. } => Some(gv),
-                _ => None,
-            },
-            _ => None,
+        let (id, kind) = match self.scopes.lookup_in(scope, name.name) {
+            Some(Sym::Global(id)) => (*id, self.decls.globals[*id].kind.clone()),
+            _ => return self.unsupported(NOT_OWN_VARIABLE, a.span),
         };
-        match gv {
-            Some(gv) => {
+        match kind {
+            GlobalKind::Var { gv, .. } => {
                 let ds = self.spirv_decorations(attrs, &Env::at(scope));
                 self.module
                     .spirv_decorations
                     .extend(ds.into_iter().map(|d| (gv, d)));
             }
-            None => self.unsupported(
-                "`vk::ext_decorate*` on a global that is not a variable of its own (a `$Globals` member or a constant)",
-                a.span,
-            ),
+            GlobalKind::PendingGlobal => {
+                let ds = self.member_decorations(attrs, &Env::at(scope));
+                let members = &mut self.res.globals_members;
+                let member = members.iter().find(|(_, m)| m.global == id).map(|(i, _)| i);
+                match member.and_then(|i| members.get_mut(i)) {
+                    Some(m) => m.decorations = ds,
+                    None => self.unsupported(NOT_OWN_VARIABLE, a.span),
+                }
+            }
+            _ => self.unsupported(NOT_OWN_VARIABLE, a.span),
         }
     }
 

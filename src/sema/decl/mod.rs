@@ -8,6 +8,7 @@ pub mod attrs;
 pub mod bindings;
 pub mod cbuffer;
 pub mod ext_storage;
+pub mod ext_type;
 pub mod checks;
 pub mod combined;
 pub mod globals;

@@ -109,7 +109,8 @@ impl Types {
 
 impl<'a> Sema<'a> {
     /// The built-in inline SPIR-V type `path` names (`vk::ext_result_id<T>`,
-    /// `vk::SpirvType<…>`, `vk::SpirvOpaqueType<…>`), if it names one.
+    /// `vk::ext_type<id>`, `vk::SpirvType<…>`, `vk::SpirvOpaqueType<…>`),
+    /// if it names one.
     pub(in crate::sema) fn inline_spirv_type(
         &mut self,
         path: &'a ast::Path,
@@ -133,6 +134,21 @@ impl<'a> Sema<'a> {
                         "`vk::ext_result_id` takes one type argument",
                         span,
                         "expected `vk::ext_result_id<T>`",
+                    );
+                    super::ERROR
+                }
+            },
+            "ext_type" => match args {
+                Some([a]) => match self.spirv_type_number(a, env) {
+                    Some(id) => self.ext_type(id, span),
+                    None => super::ERROR,
+                },
+                _ => {
+                    self.error(
+                        codes::BAD_TEMPLATE_ARGS,
+                        "`vk::ext_type` takes one constant, the id of a `vk::ext_type_def`",
+                        span,
+                        "expected `vk::ext_type<id>`",
                     );
                     super::ERROR
                 }

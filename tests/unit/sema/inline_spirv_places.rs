@@ -1,5 +1,6 @@
 //! Inline SPIR-V on the places a shader declares: `vk::ext_decorate*` on
-//! parameters, locals and the entry point's stage variables, and
+//! parameters, locals, `$Globals` and cbuffer members and the entry
+//! point's stage variables, and
 //! `[[vk::ext_storage_class]]` on globals, locals and `ext_reference`
 //! parameters. The decorations reach the module on the right ids and
 //! survive the passes; the module validates.
@@ -200,6 +201,32 @@ fn struct_member_decorations_decorate_the_member() {
     assert_eq!(relaxed, 2, "{a}");
     // The undecorated member has none but its offset.
     assert!(!a.contains("OpMemberDecorate %S 1 RelaxedPrecision"), "{a}");
+}
+
+#[test]
+fn globals_and_cbuffer_member_decorations_decorate_the_member() {
+    let a = asm(r#"
+        cbuffer Params {
+            float4 color;
+            [[vk::ext_decorate(/* RelaxedPrecision */ 0)]] float gain;
+        };
+        float bias;
+        [[vk::ext_decorate_string(/* UserSemantic */ 5635, "tint")]] float4 tint;
+        RWStructuredBuffer<float4> buf;
+        [numthreads(1, 1, 1)]
+        void main() { buf[0] = tint * gain + color + bias; }"#);
+    // A uniform global is its member of `$Globals`; the decorations go
+    // there, after its offset.
+    assert_has(
+        &a,
+        &[
+            "OpMemberDecorate %type_Params 1 RelaxedPrecision",
+            "OpMemberDecorate %type__Globals 1 Offset 16",
+            "OpMemberDecorateString %type__Globals 1 UserSemantic \"tint\"",
+        ],
+    );
+    assert!(!a.contains("%type_Params 0 RelaxedPrecision"), "{a}");
+    assert!(!a.contains("%type__Globals 0 UserSemantic"), "{a}");
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod gaps;
 mod builtin_headers;
 mod inline_spirv;
 mod inline_spirv_places;
+mod inline_spirv_type_def;
 mod inline_spirv_types;
 mod language;
 mod mesh;
