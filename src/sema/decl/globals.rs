@@ -492,6 +492,22 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// Whether `ty` is or holds a `vk::SpirvOpaqueType` (or an opaque
+    /// `vk::ext_type`), which no buffer can hold.
+    fn holds_opaque_spirv(&self, ty: TyId) -> bool {
+        match self.types.get(ty) {
+            Ty::Spirv(t) => t.layout.is_none(),
+            Ty::Array(e, _) => self.holds_opaque_spirv(*e),
+            _ => self.types.as_struct(ty).is_some_and(|sid| {
+                self.types
+                    .struct_info(sid)
+                    .fields
+                    .iter()
+                    .any(|f| self.holds_opaque_spirv(f.ty))
+            }),
+        }
+    }
+
     /// A uniform: a member of `$Globals`, placed by `register(cN)` or by
     /// its layout; it has no initializer, packoffset or binding of its own.
     fn declare_uniform(
@@ -503,6 +519,19 @@ impl<'a> Sema<'a> {
         mut info: GlobalInfo,
     ) {
         let (ty, span) = (info.ty, info.span);
+        if self.holds_opaque_spirv(ty) {
+            let shown = self.ty_name(ty);
+            self.push(
+                Diagnostic::error(
+                    codes::TYPE_MISMATCH,
+                    format!("`{}` of type `{shown}` cannot be a uniform", d.name.name),
+                )
+                .label(span, "an opaque SPIR-V type has no memory layout for `$Globals`")
+                .note("declare it `static`, as a local, or with `[[vk::ext_storage_class(…)]]`"),
+            );
+            self.new_global(info, scope, d.name);
+            return;
+        }
         if let Some(init) = &d.init {
             self.warn(
                 codes::LOSSY_CONVERSION,

@@ -233,6 +233,18 @@ impl<'a> Sema<'a> {
                 None => return super::ERROR,
             }
         }
+        // The acceleration structure is a type HLSL has: as that resource
+        // a global of it is a descriptor, as DXC makes it.
+        if layout.is_none()
+            && operands.is_empty()
+            && opcode == spirv::Op::TypeAccelerationStructureKHR as u32
+        {
+            let r = Ty::Resource(
+                super::ResKind::RaytracingAccelerationStructure,
+                None,
+            );
+            return self.types.intern(r);
+        }
         self.types.intern(Ty::Spirv(Box::new(SpirvTy {
             opcode,
             layout,

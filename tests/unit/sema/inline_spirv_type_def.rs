@@ -147,3 +147,38 @@ fn one_id_defined_twice_the_same_way_is_one_type() {
     );
     assert_eq!(a.matches("OpTypeFloat 32").count(), 1, "{a}");
 }
+
+/// `vk::SpirvOpaqueType<OpTypeAccelerationStructureKHR>` is the
+/// acceleration structure: a global of it is a descriptor (it was a `uint`
+/// member of `$Globals`, and `OpRayQueryInitializeKHR` got that `uint`).
+/// A global of another opaque type cannot be a uniform (E0304).
+#[test]
+fn opaque_acceleration_structure_globals_are_descriptors() {
+    let src = r#"
+RWStructuredBuffer<uint> o;
+typedef vk::SpirvOpaqueType</* OpTypeRayQueryKHR */ 4472> RQ;
+typedef vk::SpirvOpaqueType</* OpTypeAccelerationStructureKHR */ 5341> AS;
+AS scene : register(t0);
+[[vk::ext_capability(/* RayQueryKHR */ 4472)]]
+[[vk::ext_extension("SPV_KHR_ray_query")]]
+[[vk::ext_instruction(/* OpRayQueryInitializeKHR */ 4473)]]
+void init([[vk::ext_reference]] RQ q, AS a, uint flags, uint mask, float3 o, float tmin, float3 d, float tmax);
+[numthreads(1, 1, 1)]
+void main() { RQ q; init(q, scene, 0, 0xff, 0, 0, float3(0, 0, 1), 10); o[0] = 1; }
+"#;
+    let a = asm_for(src, "cs_6_5");
+    assert_has(
+        &a,
+        &[
+            "%scene = OpVariable %_ptr_UniformConstant_",
+            "OpDecorate %scene Binding",
+            "OpRayQueryInitializeKHR %q %",
+        ],
+    );
+    assert!(!a.contains("$Globals"), "{a}");
+    super::fails_with(
+        "typedef vk::SpirvOpaqueType<4472> RQ; RQ g; RWStructuredBuffer<uint> o;\n\
+         [numthreads(1, 1, 1)] void main() { o[0] = 1; }",
+        "E0304",
+    );
+}
