@@ -24,6 +24,7 @@ mod mesh;
 mod mesh_nv;
 mod options;
 mod resource_structs;
+mod resource_paths;
 mod resources;
 mod stages;
 mod storage;
