@@ -529,6 +529,21 @@ impl<'a> Sema<'a> {
                 }
                 continue;
             }
+            // (The entry's parameters are stage variables, checked there.)
+            if let types::Ty::Array(elem, None) = *cx.s.types.get(p.ty)
+                && !cx.s.types.is_resource(elem)
+                && cx.s.entry.user != Some(cx.fb.handle)
+            {
+                let t = cx.s.ty_name(p.ty);
+                cx.s.push(
+                    Diagnostic::error(
+                        codes::UNSIZED_ARRAY,
+                        format!("a parameter of unsized array type `{t}`"),
+                    )
+                    .label(p.span, "an array argument has a size this cannot take")
+                    .note("only arrays of resources may be passed unsized; give the parameter the argument's size"),
+                );
+            }
             let idx = next_arg;
             next_arg += 1;
             if let Some(ix) = cx.s.index.as_deref_mut()

@@ -139,7 +139,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if st.is_empty() {
             return st;
         }
-        let w = Writes::of_parts(stmts, exprs, &|callee, i| self.s.decls.may_take_out(callee, i));
+        let w = Writes::of_parts(stmts, exprs, &|callee, i| {
+            self.s.decls.may_take_out(callee, i)
+        });
         st.into_iter()
             .filter(|(_, n, _)| w.may_write(*n, false))
             .collect()
@@ -183,9 +185,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let ast::ExprKind::Binary(op, l, r) = &cond?.kind else {
             return None;
         };
-        let names = |e: &ast::Expr| {
-            matches!(&e.kind, ast::ExprKind::Name(p) if p.is_single() && p.last().name == name)
-        };
+        let names = |e: &ast::Expr| matches!(&e.kind, ast::ExprKind::Name(p) if p.is_single() && p.last().name == name);
         if !names(l) {
             return None;
         }

@@ -21,7 +21,8 @@ fn globals_used(m: &Module) -> Vec<String> {
     names
 }
 
-const BUFS: &str = "StructuredBuffer<uint> ga; StructuredBuffer<uint> gb; RWStructuredBuffer<uint> o;\n";
+const BUFS: &str =
+    "StructuredBuffer<uint> ga; StructuredBuffer<uint> gb; RWStructuredBuffer<uint> o;\n";
 
 #[test]
 fn a_branch_that_is_never_taken_rebinds_nothing() {
