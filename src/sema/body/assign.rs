@@ -144,6 +144,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         {
             return v;
         }
+        // A global `string` names text, not memory.
+        if let ast::ExprKind::Name(path) = &l.kind
+            && path.is_single()
+            && self.fb.locals.lookup(path.last().name).is_none()
+            && let Some(Sym::Global(g)) = self.s.scopes.lookup(self.fb.scope, path.last().name)
+            && self.s.decls.globals[*g].ty == types::STRING
+        {
+            let text = Val {
+                ty: types::STRING,
+                kind: ValKind::Void,
+                read_only: None,
+            };
+            return self.assign_to(op, text, l.span, r, span);
+        }
         let lv = self.expr(l);
         self.assign_to(op, lv, l.span, r, span)
     }
@@ -158,6 +172,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         r: &'a ast::Expr,
         span: Span,
     ) -> Val {
+        if lv.ty == types::STRING {
+            self.s.push(
+                Diagnostic::error(codes::ASSIGN_READ_ONLY, "cannot assign to a `string` variable")
+                    .label(lspan, "assigned here")
+                    .note("strings are constant in SPIR-V: a `string` keeps the value it was initialized with"),
+            );
+            let _ = self.expr(r);
+            return Val::error();
+        }
         if !self.check_writable(&lv, lspan) {
             let _ = self.expr(r);
             return Val::error();
@@ -293,6 +316,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let va = self.expr(a);
             let vb = self.expr(b);
             if let Some(t) = self.result_type(&va, &vb, span) {
+                if self.s.types.contains_resource(t) {
+                    return self.resource_chosen_at_run_time(c.span, span);
+                }
                 if self.s.types.is_numeric(t) && !matches!(self.s.types.get(t), Ty::Matrix(..)) {
                     let ca = self.convert(va, t, span);
                     let cbv = self.convert(vb, t, span);
@@ -336,6 +362,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let Some(t) = self.result_type(&va, &vb, span) else {
             return Val::error();
         };
+        if self.s.types.contains_resource(t) {
+            return self.resource_chosen_at_run_time(c.span, span);
+        }
         let t = self.concrete(t);
         let (tmp, _) = self.temp(t);
         self.fb_push_existing(block_a);
@@ -365,6 +394,21 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let it = self.s.ir_ty(t);
         let r = self.add(ir::Expression::Load { pointer: tmp }, it);
         Val::expr(t, r)
+    }
+
+    /// `c ? a : b` choosing between resources with a condition `c` not
+    /// known at compile time: Vulkan has no value that is a resource.
+    fn resource_chosen_at_run_time(&mut self, cond: Span, span: Span) -> Val {
+        self.s.push(
+            Diagnostic::error(
+                codes::RESOURCE_MISUSE,
+                "`?:` choosing a resource with a condition not known at compile time",
+            )
+            .label(span, "the resource is chosen at run time")
+            .label(cond, "not a constant")
+            .note("Vulkan cannot select a resource at run time; branch with `if` and use each resource in its branch"),
+        );
+        Val::error()
     }
 
     /// Selects between two already computed values by branching into a

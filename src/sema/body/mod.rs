@@ -14,6 +14,7 @@ pub mod spirv_locals;
 pub mod memory;
 pub mod ops;
 pub mod place;
+pub mod res_join;
 pub mod stmt;
 pub mod worklist;
 
@@ -83,6 +84,27 @@ impl Locals {
     pub fn names(&self) -> impl Iterator<Item = Symbol> + '_ {
         self.frames.iter().flat_map(|f| f.keys().copied())
     }
+    /// The variables that `keep` selects, with the depth of their scope.
+    pub fn vars_where(&self, keep: impl Fn(&Val) -> bool) -> Vec<(usize, Symbol, Val)> {
+        let mut out = Vec::new();
+        for (d, f) in self.frames.iter().enumerate() {
+            for (n, sym) in f {
+                if let LocalSym::Var(v) = sym
+                    && keep(&v.val)
+                {
+                    out.push((d, *n, v.val.clone()));
+                }
+            }
+        }
+        out
+    }
+    /// Sets the value of the variable `name` declared at `depth`, if that
+    /// scope is still open.
+    pub fn set_val_at(&mut self, depth: usize, name: Symbol, val: Val) {
+        if let Some(LocalSym::Var(v)) = self.frames.get_mut(depth).and_then(|f| f.get_mut(&name)) {
+            v.val = val;
+        }
+    }
     pub fn declared_here(&self, name: Symbol) -> Option<&LocalSym> {
         self.frames.last().and_then(|f| f.get(&name))
     }
@@ -118,6 +140,9 @@ pub struct FnBuilder {
     /// How many `begin_discard`s are open: code lowered now is only
     /// checked, and must leave no lasting trace (e.g. returned resources).
     pub discarding: u32,
+    /// The resource locals at each open `begin_discard`, put back by its
+    /// `end_discard`: discarded code rebinds nothing.
+    pub discard_res: Vec<res_join::ResState>,
     /// Lowering a `for` initializer whose declarations go to the enclosing
     /// scope (before HLSL 2021).
     pub for_init: bool,
@@ -164,6 +189,7 @@ impl FnBuilder {
             const_cache: FxHashMap::default(),
             cache_log: Vec::new(),
             discarding: 0,
+            discard_res: Vec::new(),
             for_init: false,
             this: None,
             this_struct: None,
@@ -241,6 +267,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// constant `?:`, trial lowerings).
     pub fn begin_discard(&mut self) -> usize {
         self.fb.discarding += 1;
+        let st = self.res_state();
+        self.fb.discard_res.push(st);
         self.push_block();
         self.fb.body.function.expressions.len()
     }
@@ -249,6 +277,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// and its expressions (no expression may stay unemitted).
     pub fn end_discard(&mut self, mark: usize) {
         self.fb.discarding = self.fb.discarding.saturating_sub(1);
+        if let Some(st) = self.fb.discard_res.pop() {
+            self.res_restore(&st);
+        }
         let _ = self.pop_block();
         if self.fb.body.function.expressions.len() > mark {
             while let Some(&(h, key)) = self.fb.cache_log.last() {
@@ -497,6 +528,21 @@ impl<'a> Sema<'a> {
                     cx.declare_param(name, v, p.span);
                 }
                 continue;
+            }
+            // (The entry's parameters are stage variables, checked there.)
+            if let types::Ty::Array(elem, None) = *cx.s.types.get(p.ty)
+                && !cx.s.types.is_resource(elem)
+                && cx.s.entry.user != Some(cx.fb.handle)
+            {
+                let t = cx.s.ty_name(p.ty);
+                cx.s.push(
+                    Diagnostic::error(
+                        codes::UNSIZED_ARRAY,
+                        format!("a parameter of unsized array type `{t}`"),
+                    )
+                    .label(p.span, "an array argument has a size this cannot take")
+                    .note("only arrays of resources may be passed unsized; give the parameter the argument's size"),
+                );
             }
             let idx = next_arg;
             next_arg += 1;

@@ -81,6 +81,10 @@ pub enum ValKind {
     /// member (base first), resources as `Res`/`Void`, data members as
     /// places of their own locals.
     Agg(Vec<Val>),
+    /// A resource local that paths chosen at run time left naming
+    /// different resources: an error where it is used. The span is the
+    /// statement where the paths join.
+    Runtime(Span),
 }
 
 /// A lowered expression: its HLSL type and how to get at it.
@@ -156,7 +160,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// Literal constants become `int`/`float`. `None` for errors and void.
     pub fn value(&mut self, v: &Val) -> Option<ir::Handle<ir::Expression>> {
         match &v.kind {
-            ValKind::Error | ValKind::Void | ValKind::Res(_) | ValKind::Agg(_) => None,
+            ValKind::Error
+            | ValKind::Void
+            | ValKind::Res(_)
+            | ValKind::Agg(_)
+            | ValKind::Runtime(_) => None,
             ValKind::Expr(h) => Some(*h),
             ValKind::Const(k) => {
                 let sc = match self.s.types.get(v.ty) {

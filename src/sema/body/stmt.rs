@@ -104,6 +104,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             } => self.for_loop(s, init.as_deref(), cond.as_ref(), step.as_ref(), body),
             S::While { cond, body } => {
                 let control = self.loop_control(&s.attrs);
+                let w = self.res_written(&[body], &[cond]);
+                self.res_forget(&w, s.span);
                 self.push_block();
                 self.loop_check(cond);
                 self.loop_body(body, control);
@@ -114,9 +116,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     break_if: None,
                     control,
                 });
+                self.res_forget(&w, s.span);
             }
             S::DoWhile { body, cond } => self.do_while_loop(s, body, cond),
-            S::Switch { selector, body } => self.switch(selector, body),
+            S::Switch { selector, body } => self.switch(s.span, selector, body),
             S::Case(_) => {
                 self.s.error(
                     codes::BAD_CASE,
@@ -270,11 +273,21 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return;
         }
         let c = self.condition(cond);
+        let pre = self.res_state();
         let accept = self.scoped_block(then);
+        let mut ends = Vec::new();
+        if !accept.last().is_some_and(|s| s.ends_block()) {
+            ends.push(self.res_state());
+        }
+        self.res_restore(&pre);
         let reject = match else_ {
             Some(e) => self.scoped_block(e),
             None => Vec::new(),
         };
+        if !reject.last().is_some_and(|s| s.ends_block()) {
+            ends.push(self.res_state());
+        }
+        self.res_join(&pre, &ends, s.span);
         if let Some(c) = c {
             let control = if find_attr(&s.attrs, Attr::Branch).is_some() {
                 ir::SelectionControl::DontFlatten
@@ -314,6 +327,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             self.fb.for_init = false;
         }
         let control = self.loop_control(&s.attrs);
+        let w = self.res_written(&[body], &[cond, step].into_iter().flatten().collect::<Vec<_>>());
+        // A loop that rebinds resource locals: unrolled here when its
+        // counter is known, so that each copy resolves them.
+        if !w.is_empty()
+            && matches!(control, ir::LoopControl::Unroll(_))
+            && let Some(counted) = self.counted_loop(init, cond, step, body)
+        {
+            self.unrolled(counted, body);
+            if !legacy {
+                self.fb.locals.pop();
+            }
+            return;
+        }
+        self.res_forget(&w, s.span);
         self.push_block();
         if let Some(c) = cond {
             self.loop_check(c);
@@ -332,6 +359,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             break_if: None,
             control,
         });
+        self.res_forget(&w, s.span);
         if !legacy {
             self.fb.locals.pop();
         }
@@ -341,6 +369,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// `break_if`.
     fn do_while_loop(&mut self, s: &'a ast::Stmt, body: &'a ast::Stmt, cond: &'a ast::Expr) {
         let control = self.loop_control(&s.attrs);
+        let w = self.res_written(&[body], &[cond]);
+        self.res_forget(&w, s.span);
         self.push_block();
         self.loop_body(body, control);
         let body_block = self.pop_block();
@@ -365,6 +395,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             break_if,
             control,
         });
+        self.res_forget(&w, s.span);
     }
 
     /// The value of a condition known at compile time (trial-lowered, then
@@ -620,7 +651,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
-    fn switch(&mut self, selector: &'a ast::Expr, body: &'a ast::Block) {
+    fn switch(
+        &mut self,
+        switch_span: crate::span::Span,
+        selector: &'a ast::Expr,
+        body: &'a ast::Block,
+    ) {
         let v = self.expr(selector);
         let sel_ty = match self.s.types.component(v.ty) {
             Some(Sc::U32) | Some(Sc::U16) | Some(Sc::U64) => types::UINT,
@@ -694,6 +730,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let c = self.convert(v, sel_ty, selector.span);
             self.value(&c)
         };
+        let pre = self.res_state();
         self.fb.locals.push();
         self.fb.breakable.push(Breakable::Switch);
         let mut cases: Vec<ir::SwitchCase> = Vec::new();
@@ -736,7 +773,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             match label {
                 Some((val, span)) => {
                     let ended = current.is_some() && self.terminated();
+                    let falls = current.is_some() && !ended;
                     self.end_case(&mut current, &mut dead_mark, &mut cases);
+                    if const_sel.is_none() {
+                        // A case is entered from the selector, or falls
+                        // through from the one before.
+                        let ends = if falls {
+                            vec![pre.clone(), self.res_state()]
+                        } else {
+                            vec![pre.clone()]
+                        };
+                        self.res_join(&pre, &ends, st.span);
+                    }
                     if const_sel.is_some() {
                         // Live from the chosen label on, until a case ends.
                         live = Some(idx) == live_start || (live && !ended);
@@ -777,6 +825,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         self.end_case(&mut current, &mut dead_mark, &mut cases);
         self.fb.breakable.pop();
         self.fb.locals.pop();
+        if const_sel.is_none() {
+            // Which case ran is known only at run time.
+            let w = self.res_written(&items, &[]);
+            self.res_forget(&w, switch_span);
+        }
         // A case ending in `break` leaves the switch; others fall through.
         for c in cases.iter_mut() {
             match c.body.last() {

@@ -29,6 +29,27 @@ impl Writes {
         w.writes
     }
 
+    /// Scans statements and expressions (a loop's body, condition and
+    /// step; a switch's body) as [`Writes::of`] scans a function body.
+    pub fn of_parts(
+        stmts: &[&ast::Stmt],
+        exprs: &[&ast::Expr],
+        out_at: &dyn Fn(Symbol, usize) -> bool,
+    ) -> Writes {
+        let mut w = Scan {
+            out_at,
+            writes: Writes::default(),
+            args_of: None,
+        };
+        for s in stmts {
+            w.stmt(s);
+        }
+        for e in exprs {
+            w.expr(e);
+        }
+        w.writes
+    }
+
     /// Whether the variable may change; `uint_scalar`: it is a `uint`.
     pub fn may_write(&self, name: Symbol, uint_scalar: bool) -> bool {
         self.written.contains(&name) || (uint_scalar && self.method_args.contains(&name))

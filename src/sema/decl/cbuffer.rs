@@ -64,6 +64,7 @@ impl<'a> Sema<'a> {
                     .map(|(m, _)| m)
                     .or(base.major)
                     .unwrap_or(self.decls.default_row_major());
+                self.check_int_matrices(ty, row_major, d.name.span);
                 let mut offset = find_attr(&vd.attrs, Attr::VkOffset)
                     .and_then(|a| a.args.first())
                     .and_then(|e| self.const_int(e, &env))
@@ -165,6 +166,26 @@ impl<'a> Sema<'a> {
     }
 
     /// `packoffset(c2.y)` → 2*16 + 4.
+    /// Buffers refuse column-major matrices of integers or booleans
+    /// (`row_major` is whether `ty` itself is row-major).
+    pub(in crate::sema) fn check_int_matrices(
+        &mut self,
+        ty: crate::sema::types::TyId,
+        row_major: bool,
+        span: crate::span::Span,
+    ) {
+        if crate::sema::types::layout::has_column_major_int_matrix(&self.types, ty, row_major) {
+            self.push(
+                crate::diag::Diagnostic::error(
+                    codes::TYPE_MISMATCH,
+                    "a column-major matrix of non-floating-point components in a buffer",
+                )
+                .label(span, "its type holds a column-major integer or boolean matrix")
+                .note("SPIR-V matrices hold floats only, and buffers store these row by row: declare the matrix `row_major`"),
+            );
+        }
+    }
+
     pub(in crate::sema) fn packoffset(&mut self, p: &ast::PackOffset) -> Option<u32> {
         let reg = p.register.name.as_str();
         let n = match parse_register_slot(reg) {

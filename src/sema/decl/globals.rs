@@ -137,6 +137,24 @@ impl<'a> Sema<'a> {
             return;
         }
         if let Some(a) = find_attr(&vd.attrs, Attr::VkConstantId) {
+            if let Some(stat) = st.is_static {
+                // The pipeline sets a specialization constant: it must be
+                // visible outside the module.
+                self.push(
+                    Diagnostic::error(
+                        codes::BAD_ATTRIBUTE,
+                        format!(
+                            "specialization constant `{}` cannot be `static`",
+                            d.name.name
+                        ),
+                    )
+                    .label(d.name.span, "declared `static`")
+                    .label(stat, "`static` hides it from the pipeline")
+                    .label(a.span, "made a specialization constant here"),
+                );
+                self.new_global(info, scope, d.name);
+                return;
+            }
             self.declare_spec_constant(d, a, ty, scope, info);
             return;
         }
@@ -581,6 +599,7 @@ impl<'a> Sema<'a> {
                 .note("`-fvk-bind-globals N M` sets the binding of $Globals"),
             );
         }
+        self.check_int_matrices(ty, row_major, span);
         self.res.globals_members.push(GlobalsMember {
             global: self.decls.globals.next_id(),
             name: d.name.name,

@@ -41,10 +41,17 @@ impl<'a> Sema<'a> {
         vd: &'a ast::VarDecl,
         d: &'a ast::Declarator,
         ty: TyId,
-        _row_major: bool,
+        row_major: bool,
         scope: ScopeId,
         info: GlobalInfo,
     ) {
+        let mut res = ty;
+        while let Ty::Array(e, _) = *self.types.get(res) {
+            res = e;
+        }
+        if let Ty::Resource(_, Some(elem)) = *self.types.get(res) {
+            self.check_int_matrices(elem, row_major, d.name.span);
+        }
         self.resource_global(vd, d, ty, scope, info, false);
     }
 

@@ -278,6 +278,18 @@ impl<'a> Sema<'a> {
         let decorations = self.member_decorations(&vd.attrs, &env);
         for d in &vd.declarators {
             let ty = self.array_type(base.ty, &d.array, &env, None);
+            if let Ty::Array(elem, None) = *self.types.get(ty)
+                && !self.types.contains_resource(elem)
+            {
+                // Vulkan allows a runtime array only as the last member of
+                // a buffer's block, which hlslc makes itself.
+                self.error(
+                    codes::UNSIZED_ARRAY,
+                    format!("struct member `{}` is an unsized array", d.name.name),
+                    d.name.span,
+                    "give it a size",
+                );
+            }
             let bits = match &d.bit_width {
                 Some(w) => self.bit_field(sid, ty, w, &env),
                 None => None,

@@ -87,6 +87,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
+    /// Reports a stage input or output of unsized array type (Vulkan
+    /// has runtime arrays only in buffers and descriptor arrays).
+    fn unsized_stage_variable(&mut self, ty: TyId, what: &str, name: &str, span: Span) -> bool {
+        if !matches!(self.s.types.get(ty), crate::sema::types::Ty::Array(_, None)) {
+            return false;
+        }
+        self.s.push(
+            Diagnostic::error(
+                codes::UNSIZED_ARRAY,
+                format!("stage {what} `{name}` is an unsized array"),
+            )
+            .label(span, "give it a size"),
+        );
+        true
+    }
+
     /// Builds the value of an entry input of type `ty` from stage inputs.
     pub(super) fn stage_input(
         &mut self,
@@ -99,6 +115,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         name: &str,
         span: Span,
     ) -> Option<ir::Handle<ir::Expression>> {
+        if self.unsized_stage_variable(ty, "input", name, span) {
+            return None;
+        }
         if sem.is_none() {
             if let Some(sid) = self.s.types.as_struct(ty) {
                 let info = self.s.types.struct_info(sid).clone();
@@ -465,6 +484,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         name: &str,
         span: Span,
     ) {
+        if self.unsized_stage_variable(ty, "output", name, span) {
+            return;
+        }
         if sem.is_none() {
             if let Some(sid) = self.s.types.as_struct(ty) {
                 let info = self.s.types.struct_info(sid).clone();

@@ -42,6 +42,21 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 span,
                 "no resource assigned yet",
             ),
+            ValKind::Runtime(at) => {
+                self.s.push(
+                    crate::diag::Diagnostic::error(
+                        codes::RESOURCE_MISUSE,
+                        format!(
+                            "{} names a resource not known at compile time: paths chosen at run time assign it different resources",
+                            what()
+                        ),
+                    )
+                    .label(span, "used here")
+                    .label(at, "the paths meet here")
+                    .note("Vulkan cannot select a resource at run time; assign it on every path before using it, or use it inside each branch"),
+                );
+                Val::error()
+            }
             _ => v,
         }
     }

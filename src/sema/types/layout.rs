@@ -101,6 +101,20 @@ pub struct MemberSpec {
     pub decorations: Vec<ir::SpirvDecoration>,
 }
 
+/// Whether `ty` holds a column-major matrix of non-floating-point
+/// components (`row_major` for `ty` itself): the arrays of rows these are
+/// stored as cannot hold a column-major one, so buffers refuse them.
+pub fn has_column_major_int_matrix(types: &Types, ty: TyId, row_major: bool) -> bool {
+    match types.get(ty) {
+        Ty::Matrix(s, r, c) => !s.is_float() && *r > 1 && *c > 1 && !row_major,
+        Ty::Array(e, _) => has_column_major_int_matrix(types, *e, row_major),
+        Ty::Struct(sid) => struct_members(types, types.struct_info(*sid))
+            .iter()
+            .any(|m| has_column_major_int_matrix(types, m.ty, m.row_major)),
+        _ => false,
+    }
+}
+
 /// The members a struct is laid out with: its base first, then its fields
 /// (a run of bit-fields sharing one unit as that unit).
 pub fn struct_members(types: &Types, info: &StructInfo) -> Vec<MemberSpec> {

@@ -343,3 +343,23 @@ RWStructuredBuffer<float> o;
     let (text, failed) = diagnose_with(&live, &common::options_for("vs_6_0"));
     assert!(failed && text.contains("error[E0507]"), "{text}");
 }
+
+#[test]
+fn derivatives_of_16_and_64_bit_floats_are_taken_in_32_bits() {
+    let src = r#"
+float4 main(float4 p : SV_Position) : SV_Target {
+    half2 h = (half2)p.xy;
+    half2 d = ddx(h) + ddy_fine(h) + fwidth(h);
+    double2 w = (double2)p.zw;
+    double2 dw = ddx(w) + fwidth(w);
+    return float4(d, ddx_coarse((half)p.z), (float)dw.y);
+}"#;
+    let mut o = common::options_for("ps_6_2");
+    o.enable_16bit_types = true;
+    o.target_env = TargetEnv::Vulkan1_1;
+    let dis = common::spirv_dis(&compile_valid_words_with(src, &o));
+    assert!(dis.contains("OpDPdx %v2float"), "{dis}");
+    assert!(!dis.contains("OpDPdx %v2half"), "{dis}");
+    assert!(!dis.contains("OpDPdx %v2double"), "{dis}");
+    assert!(dis.contains("OpFConvert %v2double"), "{dis}");
+}

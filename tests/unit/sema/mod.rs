@@ -26,6 +26,7 @@ mod mesh_nv;
 mod options;
 mod resource_structs;
 mod real_code;
+mod resource_paths;
 mod resources;
 mod stages;
 mod storage;

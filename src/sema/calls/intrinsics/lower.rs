@@ -88,14 +88,42 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     return Val::error();
                 }
                 let h = self.per_row(ret, &vals, &mut |cx, a, rt| {
-                    cx.add(
+                    // SPIR-V's derivatives take 32-bit floats: 16- and
+                    // 64-bit values go through them (as DXC does).
+                    let wide = match cx.s.module.types[rt].inner {
+                        ir::TypeInner::Scalar(s) if s.width != 4 => {
+                            Some(cx.s.module.scalar_type(ir::Scalar::F32))
+                        }
+                        ir::TypeInner::Vector { size, scalar } if scalar.width != 4 => {
+                            Some(cx.s.module.ty(ir::TypeInner::Vector {
+                                size,
+                                scalar: ir::Scalar::F32,
+                            }))
+                        }
+                        _ => None,
+                    };
+                    let arg = match wide {
+                        Some(w) => cx.as_kind(a[0], ir::ScalarKind::Float, Some(4), w),
+                        None => a[0],
+                    };
+                    let d = cx.add(
                         ir::Expression::Derivative {
                             axis,
                             control,
-                            expr: a[0],
+                            expr: arg,
                         },
-                        rt,
-                    )
+                        wide.unwrap_or(rt),
+                    );
+                    let width = match cx.s.module.types[rt].inner {
+                        ir::TypeInner::Scalar(s) | ir::TypeInner::Vector { scalar: s, .. } => {
+                            s.width
+                        }
+                        _ => 4,
+                    };
+                    match wide {
+                        Some(_) => cx.as_kind(d, ir::ScalarKind::Float, Some(width), rt),
+                        None => d,
+                    }
                 });
                 Val::expr(ret, h)
             }
