@@ -212,7 +212,7 @@ fn a_bad_debug_category_is_an_error_naming_the_choices() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "error[E0002]: -fspv-debug=: unknown debug information category 'lines' \
+        "error[E0002]: -fspv-debug: unknown debug information category 'lines' \
          (expected vulkan-with-source, vulkan, file, source, line or tool)\n\n"
     );
 }

@@ -222,7 +222,8 @@ pub const NUMTHREADS_INVALID: Code = Code("E0603");
 pub const BAD_SEMANTIC: Code = Code("E0604");
 /// A system value with a type that does not fit it.
 pub const SEMANTIC_TYPE: Code = Code("E0605");
-/// A malformed `register(…)`, `packoffset(…)` or binding attribute.
+/// A malformed `register(…)`, `packoffset(…)` or binding attribute, or a
+/// resource `-fvk-bind-register` leaves without a binding.
 pub const BAD_REGISTER: Code = Code("E0606");
 /// An attribute with wrong arguments.
 pub const BAD_ATTRIBUTE: Code = Code("E0607");

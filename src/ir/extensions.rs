@@ -31,6 +31,14 @@ const fn core(name: &'static str, since: (u8, u8)) -> Extension {
     }
 }
 
+const fn core_needs(name: &'static str, since: (u8, u8), min_version: (u8, u8)) -> Extension {
+    Extension {
+        name,
+        core_since: Some(since),
+        min_version,
+    }
+}
+
 const fn needs(name: &'static str, min_version: (u8, u8)) -> Extension {
     Extension {
         name,
@@ -84,7 +92,7 @@ const EXTENSIONS: &[Extension] = &[
     core("SPV_KHR_terminate_invocation", (1, 6)),
     ext("SPV_KHR_untyped_pointers"),
     core("SPV_KHR_variable_pointers", (1, 3)),
-    core("SPV_KHR_vulkan_memory_model", (1, 5)),
+    core_needs("SPV_KHR_vulkan_memory_model", (1, 5), (1, 3)),
     ext("SPV_NV_compute_shader_derivatives"),
     ext("SPV_NV_fragment_shader_barycentric"),
     ext("SPV_NV_mesh_shader"),

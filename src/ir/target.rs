@@ -212,6 +212,10 @@ impl TargetEnv {
         .find(|e| e.spirv_version() >= version)
         .unwrap_or(TargetEnv::Vulkan1_3)
     }
+    /// Whether the universal (non-Vulkan) rules apply: `universal1.5`.
+    pub fn is_universal(self) -> bool {
+        self == TargetEnv::Universal1_5
+    }
     /// The SPIR-V version (major, minor) this environment consumes.
     pub fn spirv_version(self) -> (u8, u8) {
         match self {

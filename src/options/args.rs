@@ -181,6 +181,10 @@ pub(crate) struct Parser {
     matrix_from: Option<&'static str>,
     /// Options whose W0001 warning has been given.
     warned: Vec<&'static str>,
+    /// The last of `-O0` … `-O3` given (`-Od` is not a level here), and
+    /// whether `-Oconfig=` was given: the two exclude each other.
+    level_from: Option<&'static str>,
+    oconfig: bool,
 }
 
 impl Parser {
@@ -201,6 +205,8 @@ impl Parser {
             layout_from: None,
             matrix_from: None,
             warned: Vec::new(),
+            level_from: None,
+            oconfig: false,
         }
     }
 
@@ -279,11 +285,10 @@ impl Parser {
         match opt.effect {
             Effect::Apply(apply) => {
                 if let Err(e) = apply(self, &values) {
-                    self.error(format!("{spelling}: {e}"));
+                    self.error(format!("{}: {e}", spelling.trim_end_matches('=')));
                 }
             }
             Effect::None => {}
-            Effect::Ignored(why) => self.warn_once(opt.name(), why),
             Effect::NotYet => self.cl.diagnostics.push(Diagnostic::error(
                 codes::UNSUPPORTED,
                 format!("not supported yet: {}", spelling.trim_end_matches('=')),
@@ -307,8 +312,25 @@ impl Parser {
         }
     }
 
-    pub(crate) fn opt_level(&mut self, level: u8) -> Result<(), String> {
+    pub(crate) fn opt_level(&mut self, level: u8, from: &'static str) -> Result<(), String> {
         self.cl.options.opt_level = level;
+        if from != "-Od" {
+            self.level_from = Some(from);
+        }
+        Ok(())
+    }
+
+    /// `-Oconfig=`: checked ([`super::oconfig`]), then W0001, as hlslc
+    /// runs its own pipeline.
+    pub(crate) fn oconfig(&mut self, passes: &str) -> Result<(), String> {
+        if std::mem::replace(&mut self.oconfig, true) {
+            return Err("given more than once (give one list of passes)".into());
+        }
+        super::oconfig::check(passes)?;
+        self.warn_once(
+            "-Oconfig=",
+            "-Oconfig: hlslc runs its own optimisation pipeline (as at -O3); the spirv-opt passes are checked, not run",
+        );
         Ok(())
     }
 
@@ -345,6 +367,11 @@ impl Parser {
             self.error("--ir-after prints IR: it needs --emit ir (or no --emit)".into());
         }
         self.check_16bit_types();
+        if let (true, Some(level)) = (self.oconfig, self.level_from) {
+            self.error(format!(
+                "-Oconfig and {level} cannot be used together (-Oconfig replaces the -O level)"
+            ));
+        }
         // Options that parse but that the compiler cannot honour yet: the
         // same refusal `compile` gives, before any file is read.
         let refused = self.cl.options.unsupported();

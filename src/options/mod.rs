@@ -2,6 +2,7 @@
 //! one parser of those flags ([`CommandLine::parse`], [`Options::from_args`]).
 
 mod args;
+mod oconfig;
 mod predefined;
 mod table;
 mod views;

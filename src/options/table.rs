@@ -97,9 +97,6 @@ pub(crate) enum Effect {
     /// Nothing: hlslc already behaves as the option asks, or the option
     /// only concerns DXIL.
     None,
-    /// Accepted, but hlslc does not do what it asks: warning W0001 with
-    /// this text, once however often the option is given.
-    Ignored(&'static str),
     /// Recognised, not implemented: error E0004 naming the option.
     NotYet,
 }
@@ -564,7 +561,7 @@ const GENERAL: &[Opt] = &[
         Flag,
         "",
         Optimisation,
-        Set(|p, _| p.opt_level(0)),
+        Set(|p, _| p.opt_level(0, "-O0")),
         "Optimisation level 0",
     ),
     dxc(
@@ -572,7 +569,7 @@ const GENERAL: &[Opt] = &[
         Flag,
         "",
         Optimisation,
-        Set(|p, _| p.opt_level(1)),
+        Set(|p, _| p.opt_level(1, "-O1")),
         "Optimisation level 1",
     ),
     dxc(
@@ -580,7 +577,7 @@ const GENERAL: &[Opt] = &[
         Flag,
         "",
         Optimisation,
-        Set(|p, _| p.opt_level(2)),
+        Set(|p, _| p.opt_level(2, "-O2")),
         "Optimisation level 2",
     ),
     dxc(
@@ -588,7 +585,7 @@ const GENERAL: &[Opt] = &[
         Flag,
         "",
         Optimisation,
-        Set(|p, _| p.opt_level(3)),
+        Set(|p, _| p.opt_level(3, "-O3")),
         "Optimisation level 3 (the default)",
     ),
     dxc(
@@ -596,7 +593,7 @@ const GENERAL: &[Opt] = &[
         Flag,
         "",
         Optimisation,
-        Set(|p, _| p.opt_level(0)),
+        Set(|p, _| p.opt_level(0, "-Od")),
         "Disable optimisations (as -O0)",
     ),
     dxc(
@@ -615,10 +612,8 @@ const GENERAL: &[Opt] = &[
         Joined,
         "<passes>",
         Optimisation,
-        Effect::Ignored(
-            "-Oconfig: hlslc runs its own optimisation pipeline for the -O level; the spirv-opt pass list is ignored",
-        ),
-        "spirv-opt passes to run: hlslc runs its own -O pipeline instead (warning)",
+        Set(|p, v| p.oconfig(v[0])),
+        "spirv-opt passes (checked, not run: hlslc optimises as at -O3; warning)",
     ),
 ];
 

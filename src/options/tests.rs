@@ -261,7 +261,7 @@ fn dxc_compatibility_options_are_accepted_or_refused_clearly() {
         "4",
         "2",
         "-ffinite-math-only",
-        "-Oconfig=--loop-unroll,--eliminate-dead-code",
+        "-Oconfig=--loop-unroll,--eliminate-dead-code-aggressive",
         "x.hlsl",
     ]);
     assert_eq!(
@@ -279,6 +279,40 @@ fn dxc_compatibility_options_are_accepted_or_refused_clearly() {
     assert_eq!(warnings, [codes::OPTION_IGNORED, codes::OPTION_IGNORED]);
     assert!(cl.diagnostics[0].message.starts_with("-fspv-debug:"));
     assert!(cl.diagnostics[1].message.starts_with("-Oconfig:"));
+}
+
+#[test]
+fn oconfig_takes_one_list_of_spirv_opt_passes_and_no_level() {
+    // Pass names, with arguments, and spirv-opt's two recipes.
+    for list in [
+        "--ssa-rewrite,--if-conversion,--eliminate-dead-code-aggressive",
+        "--loop-unroll-partial=4,--scalar-replacement=100",
+        "-O",
+        "-Os,--strip-debug",
+    ] {
+        let cl = ok(&[&format!("-Oconfig={list}"), "-Od", "x.hlsl"]);
+        assert_eq!(cl.diagnostics.len(), 1, "{list}");
+        assert_eq!(cl.diagnostics[0].code, codes::OPTION_IGNORED);
+    }
+    let e = err(&["-Oconfig=--test-unknown-flag", "x.hlsl"]);
+    assert!(e.contains("unknown spirv-opt pass '--test-unknown-flag'"), "{e}");
+    let e = err(&["-Oconfig=--loop-unrol", "x.hlsl"]);
+    assert!(e.contains("did you mean '--loop-unroll'?"), "{e}");
+    // spirv-opt's own options are no passes; neither is a bare name.
+    for list in ["--skip-validation", "loop-unroll", "--", ""] {
+        err(&[&format!("-Oconfig={list}"), "x.hlsl"]);
+    }
+    let e = err(&["-Oconfig=-O", "-Oconfig=-Os", "x.hlsl"]);
+    assert!(e.contains("-Oconfig: given more than once"), "{e}");
+    for level in ["-O0", "-O1", "-O2", "-O3"] {
+        for args in [[level, "-Oconfig=--loop-unroll"], ["-Oconfig=--loop-unroll", level]] {
+            let e = err(&[args[0], args[1], "x.hlsl"]);
+            assert!(
+                e.contains(&format!("-Oconfig and {level} cannot be used together")),
+                "{e}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -534,6 +534,9 @@ pub struct ResourceRegistry {
     /// Runtime arrays standing for the descriptor heaps, by element memory
     /// type and heap (sampler or resource).
     pub heaps: FxHashMap<(ir::Handle<ir::Type>, bool), ir::Handle<ir::GlobalVariable>>,
+    /// Where `ResourceDescriptorHeap` and `SamplerDescriptorHeap` (in
+    /// this order) are first named.
+    pub heap_spans: [Option<Span>; 2],
     /// The runtime array of counters of resources taken from the heap.
     pub counter_heap: Option<ir::Handle<ir::GlobalVariable>>,
     /// The first push constant block.

@@ -123,6 +123,7 @@ impl Writer<'_> {
                     for &(s, v) in values {
                         operands.push(Operand::IdRef(self.const_scalar(s, v)));
                     }
+                    self.instruction(super::requirements::EXECUTION_MODE_ID);
                     Op::ExecutionModeId
                 }
             };
@@ -305,6 +306,7 @@ impl Writer<'_> {
                     let c = self.const_u32(v);
                     operands.push(Operand::IdRef(c));
                 }
+                self.instruction(super::requirements::DECORATE_ID);
                 Op::DecorateId
             }
         };

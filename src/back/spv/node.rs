@@ -37,6 +37,7 @@ impl Writer<'_> {
     fn decorate_id(&mut self, target: Word, decoration: Decoration, ids: &[Word]) {
         let mut operands = vec![Operand::IdRef(target), Operand::Decoration(decoration)];
         operands.extend(ids.iter().map(|&v| Operand::IdRef(v)));
+        self.instruction(super::requirements::DECORATE_ID);
         self.annotations
             .push(Instruction::new(Op::DecorateId, None, None, operands));
     }
@@ -172,6 +173,9 @@ impl Writer<'_> {
         if let Some(b) = api_entry {
             let b = self.constants_bool(b);
             with_ids.push((ExecutionMode::IsApiEntryAMDX, vec![b]));
+        }
+        if !with_ids.is_empty() {
+            self.instruction(super::requirements::EXECUTION_MODE_ID);
         }
         for (mode, ids) in with_ids {
             let mut ops = vec![Operand::IdRef(function), Operand::ExecutionMode(mode)];

@@ -64,6 +64,20 @@ impl Writer<'_> {
         }
     }
 
+    /// Records that the module holds `OpDecorateId` ([`DECORATE_ID`]) or
+    /// `OpExecutionModeId` ([`EXECUTION_MODE_ID`]), at the span being
+    /// written.
+    pub fn instruction(&mut self, what: (&'static str, (u8, u8))) {
+        let span = self.cur_span;
+        let first = self
+            .instruction_first_use
+            .entry(what.0)
+            .or_insert((what.1, span));
+        if first.1.is_dummy() {
+            first.1 = span;
+        }
+    }
+
     /// The capabilities, extensions and models of the whole module.
     pub(super) fn resolve_requirements(&mut self) -> BackResult<Resolved> {
         self.capability(Capability::Shader);
@@ -111,6 +125,8 @@ impl Writer<'_> {
             }
         }
         self.check_extensions(&exts)?;
+        let declared = |e: &str| exts.contains_key(e) || own.iter().any(|o| *o == e);
+        self.check_versions(declared("SPV_GOOGLE_hlsl_functionality1"))?;
         let mut all: Vec<String> = exts.into_keys().collect();
         all.extend(own.into_iter().cloned());
         all.sort();
@@ -173,6 +189,72 @@ impl Writer<'_> {
                     d = d.label(span, format!("needs {name}"));
                 }
                 return Err(d);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `OpDecorateId` and `OpExecutionModeId` came with SPIR-V 1.2
+/// (SPV_GOOGLE_hlsl_functionality1 allows the first from 1.0).
+pub(super) const DECORATE_ID: (&str, (u8, u8)) = ("OpDecorateId", (1, 2));
+pub(super) const EXECUTION_MODE_ID: (&str, (u8, u8)) = ("OpExecutionModeId", (1, 2));
+
+/// The SPIR-V version a capability with no extension needs (the
+/// specification's "Missing before" for core-only capabilities): the
+/// wave operations' 1.3.
+fn capability_version(cap: Capability) -> Option<(u8, u8)> {
+    use Capability as C;
+    match cap {
+        C::GroupNonUniform
+        | C::GroupNonUniformVote
+        | C::GroupNonUniformArithmetic
+        | C::GroupNonUniformBallot
+        | C::GroupNonUniformShuffle
+        | C::GroupNonUniformShuffleRelative
+        | C::GroupNonUniformClustered
+        | C::GroupNonUniformQuad => Some((1, 3)),
+        _ => None,
+    }
+}
+
+impl Writer<'_> {
+    /// What only a newer SPIR-V has, or only a universal (non-Vulkan)
+    /// environment allows, is an error at its first use: capabilities
+    /// without an extension, `OpDecorateId` and `OpExecutionModeId`, and
+    /// the `Linkage` of `export` functions (Vulkan never allows it).
+    fn check_versions(&self, hlsl_functionality1: bool) -> BackResult<()> {
+        let labelled = |d: Diagnostic, span: Span, label: String| {
+            if span.is_dummy() { d } else { d.label(span, label) }
+        };
+        let env = self.options.target_env;
+        if self.capabilities.contains(&Capability::Linkage) && !env.is_universal() {
+            let span = self.first_use.get(&Capability::Linkage).copied().unwrap_or_default();
+            let d = Diagnostic::error(
+                codes::TARGET_TOO_OLD,
+                format!(
+                    "an `export` function needs the Linkage capability, which the target {} does not allow (Vulkan has no linking)",
+                    env.flag()
+                ),
+            )
+            .note("choose -fspv-target-env=universal1.5 for a library to be linked, or drop `export`");
+            return Err(labelled(d, span, "exported here".into()));
+        }
+        for &cap in &self.capabilities {
+            if let Some(min) = capability_version(cap)
+                && self.version < min
+            {
+                let span = self.first_use.get(&cap).copied().unwrap_or_default();
+                let what = format!("a wave operation (capability {cap:?})");
+                let d = needs_newer_target(&what, min, env);
+                return Err(labelled(d, span, format!("needs capability {cap:?}")));
+            }
+        }
+        for (&name, &(min, span)) in &self.instruction_first_use {
+            let allowed = hlsl_functionality1 && name == DECORATE_ID.0;
+            if self.version < min && !allowed {
+                let d = needs_newer_target(name, min, env);
+                return Err(labelled(d, span, format!("needs {name}")));
             }
         }
         Ok(())

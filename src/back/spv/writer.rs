@@ -37,6 +37,9 @@ pub(super) struct Writer<'a> {
     pub first_use: BTreeMap<Capability, Span>,
     pub extensions: BTreeSet<String>,
     pub ext_first_use: BTreeMap<String, Span>,
+    /// Instructions that need a newer SPIR-V than 1.0 (`OpDecorateId`,
+    /// `OpExecutionModeId`): the version each needs and the first span.
+    pub instruction_first_use: BTreeMap<&'static str, ((u8, u8), Span)>,
     /// The source span of what is being written, for diagnostics of the
     /// requirements.
     pub cur_span: Span,
@@ -84,6 +87,7 @@ impl<'a> Writer<'a> {
             first_use: BTreeMap::new(),
             extensions: BTreeSet::new(),
             ext_first_use: BTreeMap::new(),
+            instruction_first_use: BTreeMap::new(),
             cur_span: Span::default(),
             glsl_std: None,
             ext_sets: BTreeMap::new(),

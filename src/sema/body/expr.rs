@@ -360,6 +360,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 ) =>
             {
                 let sampler = last.name.as_str() == "SamplerDescriptorHeap";
+                self.s.res.heap_spans[usize::from(sampler)].get_or_insert(last.span);
                 let ty = self.s.types.intern(Ty::Heap { sampler });
                 Val {
                     ty,

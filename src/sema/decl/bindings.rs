@@ -36,6 +36,9 @@ impl<'a> Sema<'a> {
     }
 
     pub(in crate::sema) fn assign_bindings(&mut self) {
+        if !self.opts.bind_registers.is_empty() {
+            self.check_bind_register();
+        }
         let n = self.res.decls.len();
         let mut order: Vec<Slot> = self.res.decls.ids().map(Slot::Resource).collect();
         if self.res.globals_block.is_some() {
@@ -291,6 +294,90 @@ impl<'a> Sema<'a> {
                 ra.register.filter(|_| ra.vk_binding.is_none()),
                 rb.register.filter(|_| rb.vk_binding.is_none()),
             ));
+            self.push(d);
+        }
+    }
+}
+
+impl Sema<'_> {
+    /// With `-fvk-bind-register`, the command line places every resource
+    /// (SPIR-V.rst, "HLSL register and Vulkan binding"): each needs a
+    /// `register(…)` and an entry for it (or `[[vk::binding]]`), the
+    /// `$Globals` block `-fvk-bind-globals`, a used descriptor heap its
+    /// `-fvk-bind-*-heap`; a counter buffer has nowhere to go.
+    fn check_bind_register(&mut self) {
+        let mut found = Vec::new();
+        for r in self.res.decls.values() {
+            if let Some(main) = r.counter_of {
+                let m = &self.res.decls[main];
+                if m.vk_binding.is_none() {
+                    found.push((
+                        m.span,
+                        format!("-fvk-bind-register cannot place the counter of `{}`", m.name),
+                        "this buffer has a counter",
+                        "the command line gives the buffer one binding and its counter none: place the buffer with `[[vk::binding(N, S)]]` instead".to_string(),
+                    ));
+                }
+                continue;
+            }
+            if r.vk_binding.is_some() || self.res.combined.contains_key(&r.gv) {
+                continue;
+            }
+            match r.register {
+                Some((Some(c), num, space)) if num != u32::MAX => {
+                    let class = RegisterClass::from_letter(c);
+                    let listed = self.opts.bind_registers.iter().any(|b| {
+                        Some(b.class) == class && b.register == num && b.space == space
+                    });
+                    if !listed {
+                        found.push((
+                            r.span,
+                            format!(
+                                "no -fvk-bind-register for `{}` (register {c}{num}, space{space})",
+                                r.name
+                            ),
+                            "this register has no binding",
+                            "with -fvk-bind-register, every resource's register needs an entry `-fvk-bind-register <register> <space> <binding> <set>`".to_string(),
+                        ));
+                    }
+                }
+                _ => found.push((
+                    r.span,
+                    format!("`{}` has no register annotation", r.name),
+                    "no `register(…)`",
+                    "with -fvk-bind-register, every resource needs `register(…)` (or `[[vk::binding]]`)".to_string(),
+                )),
+            }
+        }
+        if self.res.globals_block.is_some()
+            && self.opts.bind_globals.is_none()
+            && let Some(first) = self.res.globals_members.values().next()
+        {
+            found.push((
+                first.span,
+                "-fvk-bind-register needs -fvk-bind-globals for the `$Globals` buffer".to_string(),
+                "a member of `$Globals`",
+                "place the buffer with `-fvk-bind-globals <binding> <set>`".to_string(),
+            ));
+        }
+        for (sampler, option) in [(false, "-fvk-bind-resource-heap"), (true, "-fvk-bind-sampler-heap")] {
+            let used = self.res.heaps.keys().any(|(_, s)| *s == sampler);
+            if used
+                && self.opts.heap_bindings[usize::from(sampler)].is_none()
+                && let Some(span) = self.res.heap_spans[usize::from(sampler)]
+            {
+                found.push((
+                    span,
+                    format!("-fvk-bind-register needs {option} when the descriptor heap is used"),
+                    "the heap is used here",
+                    format!("place the heap with `{option} <binding> <set>`"),
+                ));
+            }
+        }
+        for (span, message, label, note) in found {
+            let d = Diagnostic::error(codes::BAD_REGISTER, message)
+                .label(span, label)
+                .note(note);
             self.push(d);
         }
     }

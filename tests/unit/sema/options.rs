@@ -301,3 +301,53 @@ fn extensions_come_only_from_the_allowed_list() {
     assert!(err.contains("KHR (every Khronos one)"), "{err}");
     assert!(err.contains("SPV_KHR_ray_query"), "{err}");
 }
+
+#[test]
+fn bind_register_places_every_resource_globals_and_heaps() {
+    let src = "Texture2D t : register(t5);\n\
+               SamplerState s : register(s3, space1);\n\
+               [[vk::binding(4, 6)]] Texture2D fixed_place;\n\
+               float4 g;\n\
+               float4 main(float2 uv : UV) : SV_Target {\n\
+                 Texture2D h = ResourceDescriptorHeap[2];\n\
+                 return t.Sample(s, uv) + h.Sample(s, uv) + fixed_place.Load(int3(0, 0, 0)) + g;\n\
+               }";
+    let d = dis(
+        src,
+        &[
+            "-T",
+            "ps_6_6",
+            "-E",
+            "main",
+            "-fvk-bind-register",
+            "t5",
+            "0",
+            "1",
+            "2",
+            "-vkbr",
+            "s3",
+            "1",
+            "3",
+            "4",
+            "-fvk-bind-globals",
+            "7",
+            "8",
+            "-fvk-bind-resource-heap",
+            "9",
+            "10",
+        ],
+    );
+    for (name, binding, set) in [
+        ("t", 1, 2),
+        ("s", 3, 4),
+        ("fixed_place", 4, 6),
+        ("_Globals", 7, 8),
+        ("ResourceDescriptorHeap", 9, 10),
+    ] {
+        assert!(
+            d.contains(&format!("OpDecorate %{name} DescriptorSet {set}"))
+                && d.contains(&format!("OpDecorate %{name} Binding {binding}")),
+            "{name} at binding {binding} of set {set}:\n{d}"
+        );
+    }
+}

@@ -556,7 +556,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Val::expr(types::BOOL, h)
             }
             Custom::GroupWaveCount | Custom::GroupWaveIndex => {
-                self.group_wave_builtin(c == Custom::GroupWaveCount)
+                self.group_wave_builtin(c == Custom::GroupWaveCount, span)
             }
             Custom::IsHelperLane => self.is_helper_lane(),
             // Library checking: the pixel shaders that reach the call check
@@ -747,7 +747,25 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     /// `GetGroupWaveCount`/`GetGroupWaveIndex`: a subgroup builtin input.
-    fn group_wave_builtin(&mut self, count: bool) -> Val {
+    /// Their built-ins are the wave operations' (GroupNonUniform): SPIR-V
+    /// 1.3, Vulkan 1.1.
+    fn group_wave_builtin(&mut self, count: bool, span: Span) -> Val {
+        let env = self.s.opts.target_env;
+        let (major, minor) = env.spirv_version();
+        if (major, minor) < (1, 3) {
+            self.s.push(
+                Diagnostic::error(
+                    codes::TARGET_TOO_OLD,
+                    format!(
+                        "a wave operation needs SPIR-V 1.3, but the target is {} (SPIR-V {major}.{minor})",
+                        env.name()
+                    ),
+                )
+                .label(span, "a wave operation")
+                .note("choose a newer target environment, e.g. -fspv-target-env=vulkan1.1"),
+            );
+            return Val::error();
+        }
         let (bi, name) = if count {
             (spirv::BuiltIn::NumSubgroups, "gl_NumSubgroups")
         } else {
