@@ -8,6 +8,7 @@ use super::io::Io;
 use super::semantics::IoDir;
 use crate::diag::{Diagnostic, codes};
 use crate::intern::Symbol;
+use crate::ir::Stage;
 use crate::sema::body::FnCtx;
 use crate::sema::types::TyId;
 use crate::span::Span;
@@ -57,7 +58,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             IoDir::Input => io.explicit_in.is_some() && io.auto_in.is_some(),
             IoDir::Output => io.explicit_out.is_some() && io.auto_out.is_some(),
         };
-        if let Some(c) = clash.copied().filter(|_| !mixed) {
+        // The same semantic twice is reported as such where the entry's
+        // signature is checked (`Sema::check_interface`).
+        let checked = matches!(
+            self.s.stage,
+            Stage::Vertex | Stage::Pixel | Stage::Geometry | Stage::Hull | Stage::Domain
+        );
+        let twice =
+            |c: &Claim| checked && c.semantic.as_str().eq_ignore_ascii_case(semantic.as_str());
+        if let Some(c) = clash.copied().filter(|c| !mixed && !twice(c)) {
             let what = match dir {
                 IoDir::Input => "input",
                 IoDir::Output => "output",
