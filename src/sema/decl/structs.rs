@@ -360,6 +360,11 @@ impl<'a> Sema<'a> {
                 vk_location,
                 vk_index,
                 vk_builtin,
+                vk_spans: crate::sema::types::VkAttrSpans {
+                    location: find_attr(attrs, Attr::VkLocation).map(|a| a.span),
+                    index: find_attr(attrs, Attr::VkIndex).map(|a| a.span),
+                    builtin: find_attr(attrs, Attr::VkBuiltin).map(|a| a.span),
+                },
                 decorations: decorations.clone(),
                 span: d.name.span,
             });

@@ -168,6 +168,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             // User semantics, and system values without a built-in here,
             // which pass to the next stage as user semantics (DXC).
             let location = self.user_location(io, dir, ty, sname, vk, span, sspan);
+            self.claim_location(io, dir, false, 0, location, ty, (sname, sspan));
             let var_ty = self.io_type(ty);
             let prefix = if dir == IoDir::Input { "in" } else { "out" };
             (
@@ -599,17 +600,24 @@ pub(super) fn user_semantics(
     }
 }
 
-fn location_count(s: &crate::sema::Sema<'_>, ty: TyId) -> u32 {
+/// Locations a value of type `ty` takes: one per scalar or vector, but
+/// two for a 64-bit vector of 3 or 4 components; one such per row of a
+/// matrix and per array element; the sum over a struct's fields.
+pub(super) fn location_count(s: &crate::sema::Sema<'_>, ty: TyId) -> u32 {
+    let wide = |sc: types::Sc, n: u8| if sc.width() == 8 && n >= 3 { 2 } else { 1 };
     match *s.types.get(ty) {
-        Ty::Matrix(_, r, _) => r as u32,
+        Ty::Vector(sc, n) => wide(sc, n),
+        Ty::Matrix(sc, r, c) => r as u32 * wide(sc, c),
         Ty::Array(e, n) => location_count(s, e) * n.unwrap_or(1),
-        Ty::Struct(sid) => s
-            .types
-            .struct_info(sid)
-            .fields
-            .iter()
-            .map(|f| location_count(s, f.ty))
-            .sum(),
+        Ty::Struct(sid) => {
+            let info = s.types.struct_info(sid);
+            info.base.map_or(0, |b| location_count(s, b))
+                + info
+                    .fields
+                    .iter()
+                    .map(|f| location_count(s, f.ty))
+                    .sum::<u32>()
+        }
         _ => 1,
     }
 }

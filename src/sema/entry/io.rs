@@ -62,6 +62,8 @@ pub(super) struct Io {
     pub(super) patch: bool,
     /// The tessellation domain (hull and domain shaders).
     pub(super) domain: Option<Domain>,
+    /// The locations taken so far, to find two variables on one.
+    pub(super) claims: Vec<super::locations::Claim>,
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {
@@ -240,6 +242,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         // A user semantic: its `[[vk::location]]`, or the next location.
         let location = self.user_location(io, IoDir::Input, ty, sname, vk, span, sspan);
+        if vk.builtin.is_none() {
+            let patch = self.s.stage == Stage::Domain;
+            self.claim_location(io, IoDir::Input, patch, 0, location, ty, (sname, sspan));
+        }
         // Vulkan has no bool stage variables (VUID-StandaloneSpirv-Input-07290):
         // DXC passes them as uint.
         let var_ty = self.io_type(ty);
@@ -378,21 +384,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
-    /// Locations a value takes (one per row of a matrix, per array element).
+    /// Locations a value takes (see [`super::arrayed::location_count`]).
     pub(super) fn location_count(&self, ty: TyId) -> u32 {
-        match *self.s.types.get(ty) {
-            Ty::Matrix(_, r, _) => r as u32,
-            Ty::Array(e, n) => self.location_count(e) * n.unwrap_or(1),
-            Ty::Struct(sid) => self
-                .s
-                .types
-                .struct_info(sid)
-                .fields
-                .iter()
-                .map(|f| self.location_count(f.ty))
-                .sum(),
-            _ => 1,
-        }
+        super::arrayed::location_count(self.s, ty)
     }
 
     /// `VertexIndex - BaseVertex` / `InstanceIndex - BaseInstance` when
@@ -623,12 +617,17 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         } else {
             self.user_location(io, IoDir::Output, ty, sname, vk, span, sspan)
         };
-        if vk.index.is_some() && self.s.stage != Stage::Pixel {
-            self.s.error(
-                codes::BAD_ATTRIBUTE,
-                "`vk::index` applies to pixel shader outputs only",
-                span,
-                "not a pixel shader output",
+        if vk.builtin.is_none() {
+            let index = vk.index.filter(|_| self.s.stage == Stage::Pixel);
+            let (patch, index) = (io.patch, index.unwrap_or(0));
+            self.claim_location(
+                io,
+                IoDir::Output,
+                patch,
+                index,
+                location,
+                ty,
+                (sname, sspan),
             );
         }
         let var_ty = self.io_type(ty);

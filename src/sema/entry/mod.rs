@@ -8,8 +8,10 @@
 
 pub mod arrayed;
 pub mod geometry;
+pub mod interface;
 pub mod io;
 pub mod library;
+pub mod locations;
 pub mod mesh;
 pub mod mesh_calls;
 pub mod mesh_nv;
@@ -256,6 +258,7 @@ impl<'a> Sema<'a> {
             return;
         }
         let stage_setup = self.stage_setup(id, &sig);
+        self.check_interface(id, &sig);
         let fspan = self.decls.funcs[id].ast.name.span;
         self.module.functions[user].name = format!("src.{}", self.decls.funcs[id].name);
         self.entry.user = Some(user);

@@ -267,6 +267,15 @@ pub struct BitField {
     pub shares: bool,
 }
 
+/// Where a declaration's stage-variable attributes are written (for
+/// diagnostics on them).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VkAttrSpans {
+    pub location: Option<Span>,
+    pub index: Option<Span>,
+    pub builtin: Option<Span>,
+}
+
 /// A struct field.
 #[derive(Clone, Debug)]
 pub struct Field {
@@ -292,6 +301,8 @@ pub struct Field {
     pub vk_index: Option<u32>,
     /// `[[vk::builtin("…")]]`
     pub vk_builtin: Option<Symbol>,
+    /// Where `vk::location`, `vk::index` and `vk::builtin` are written.
+    pub vk_spans: VkAttrSpans,
     /// `vk::ext_decorate*` on the field: `OpMemberDecorate*` on its member.
     pub decorations: Vec<ir::SpirvDecoration>,
     pub span: Span,
@@ -339,6 +350,7 @@ impl Field {
             vk_location: None,
             vk_index: None,
             vk_builtin: None,
+            vk_spans: VkAttrSpans::default(),
             decorations: Vec::new(),
             span,
         }

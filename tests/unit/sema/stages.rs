@@ -544,3 +544,35 @@ fn point_size_output_of_geometry_shaders() {
         ],
     );
 }
+
+#[test]
+fn wide_64_bit_vectors_take_two_automatic_locations() {
+    // A double3/double4 takes two locations, a double3x3 two per row: the
+    // next automatic location comes after them (spirv-val rejects overlap).
+    let src = "struct In { double4 a : A; float b : B; double3x3 m : M; float c : C; double2 d : D; float e : E; };\n\
+               float4 main(In i) : SV_Position { return float4((float)i.a.x + i.b + (float)i.m[0][0] + i.c, (float)i.d.x, i.e, 1); }";
+    let a = asm("vs_6_0", src);
+    has_all(
+        &a,
+        &[
+            "OpDecorate %in_var_A Location 0",
+            "OpDecorate %in_var_B Location 2",
+            "OpDecorate %in_var_M Location 3",
+            "OpDecorate %in_var_C Location 9",
+            "OpDecorate %in_var_D Location 10",
+            "OpDecorate %in_var_E Location 11",
+        ],
+    );
+}
+
+#[test]
+fn a_vertex_shader_position_may_be_wrapped_in_one_member_struct_or_array() {
+    for decl in [
+        "struct P { float4 x; };\nP main() : SV_Position { return (P)0; }",
+        "struct P { float4 x[1]; };\nP main() : SV_Position { return (P)0; }",
+        "void main(out min16float4 p : SV_Position) { p = 0; }",
+    ] {
+        let a = asm("vs_6_2", decl);
+        has_all(&a, &["BuiltIn Position"]);
+    }
+}
