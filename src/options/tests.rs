@@ -92,7 +92,9 @@ fn dxc_spellings_parse() {
     assert_eq!(cl.input, Some(PathBuf::from("x.hlsl")));
     assert_eq!(cl.outputs.object, Some(PathBuf::from("x.spv")));
     assert_eq!(cl.action, Action::Compile);
-    let cl = ok(&["-Tcs_6_0", "-Frex.json", "x.hlsl"]);
+    // hlslc's own reflection JSON, also with -spirv (DXC's -Fre is DXIL
+    // reflection, which DXC refuses with -spirv).
+    let cl = ok(&["-spirv", "-Tcs_6_0", "-Frex.json", "x.hlsl"]);
     assert!(cl.options.reflect);
     assert_eq!(cl.outputs.reflection, Some(PathBuf::from("x.json")));
     let cl = ok(&["-Tps_6_0", "-Od", "-Foout.spv", "-Ecolour", "x.hlsl"]);
@@ -295,7 +297,10 @@ fn oconfig_takes_one_list_of_spirv_opt_passes_and_no_level() {
         assert_eq!(cl.diagnostics[0].code, codes::OPTION_IGNORED);
     }
     let e = err(&["-Oconfig=--test-unknown-flag", "x.hlsl"]);
-    assert!(e.contains("unknown spirv-opt pass '--test-unknown-flag'"), "{e}");
+    assert!(
+        e.contains("unknown spirv-opt pass '--test-unknown-flag'"),
+        "{e}"
+    );
     let e = err(&["-Oconfig=--loop-unrol", "x.hlsl"]);
     assert!(e.contains("did you mean '--loop-unroll'?"), "{e}");
     // spirv-opt's own options are no passes; neither is a bare name.
@@ -305,7 +310,10 @@ fn oconfig_takes_one_list_of_spirv_opt_passes_and_no_level() {
     let e = err(&["-Oconfig=-O", "-Oconfig=-Os", "x.hlsl"]);
     assert!(e.contains("-Oconfig: given more than once"), "{e}");
     for level in ["-O0", "-O1", "-O2", "-O3"] {
-        for args in [[level, "-Oconfig=--loop-unroll"], ["-Oconfig=--loop-unroll", level]] {
+        for args in [
+            [level, "-Oconfig=--loop-unroll"],
+            ["-Oconfig=--loop-unroll", level],
+        ] {
             let e = err(&[args[0], args[1], "x.hlsl"]);
             assert!(
                 e.contains(&format!("-Oconfig and {level} cannot be used together")),

@@ -225,11 +225,19 @@ impl Writer<'_> {
     /// the `Linkage` of `export` functions (Vulkan never allows it).
     fn check_versions(&self, hlsl_functionality1: bool) -> BackResult<()> {
         let labelled = |d: Diagnostic, span: Span, label: String| {
-            if span.is_dummy() { d } else { d.label(span, label) }
+            if span.is_dummy() {
+                d
+            } else {
+                d.label(span, label)
+            }
         };
         let env = self.options.target_env;
         if self.capabilities.contains(&Capability::Linkage) && !env.is_universal() {
-            let span = self.first_use.get(&Capability::Linkage).copied().unwrap_or_default();
+            let span = self
+                .first_use
+                .get(&Capability::Linkage)
+                .copied()
+                .unwrap_or_default();
             let d = Diagnostic::error(
                 codes::TARGET_TOO_OLD,
                 format!(

@@ -360,7 +360,10 @@ impl Sema<'_> {
                 "place the buffer with `-fvk-bind-globals <binding> <set>`".to_string(),
             ));
         }
-        for (sampler, option) in [(false, "-fvk-bind-resource-heap"), (true, "-fvk-bind-sampler-heap")] {
+        for (sampler, option) in [
+            (false, "-fvk-bind-resource-heap"),
+            (true, "-fvk-bind-sampler-heap"),
+        ] {
             let used = self.res.heaps.keys().any(|(_, s)| *s == sampler);
             if used
                 && self.opts.heap_bindings[usize::from(sampler)].is_none()
