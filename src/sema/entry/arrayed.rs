@@ -168,7 +168,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             // User semantics, and system values without a built-in here,
             // which pass to the next stage as user semantics (DXC).
             let location = self.user_location(io, dir, ty, sname, vk, span, sspan);
-            self.claim_location(io, dir, false, 0, location, ty, (sname, sspan));
+            self.claim_location(io, dir, false, vk, location, ty, (sname, sspan));
             let var_ty = self.io_type(ty);
             let prefix = if dir == IoDir::Input { "in" } else { "out" };
             (

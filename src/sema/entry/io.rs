@@ -242,10 +242,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         // A user semantic: its `[[vk::location]]`, or the next location.
         let location = self.user_location(io, IoDir::Input, ty, sname, vk, span, sspan);
-        if vk.builtin.is_none() {
-            let patch = self.s.stage == Stage::Domain;
-            self.claim_location(io, IoDir::Input, patch, 0, location, ty, (sname, sspan));
-        }
+        self.claim_input(io, vk, location, ty, (sname, sspan));
         // Vulkan has no bool stage variables (VUID-StandaloneSpirv-Input-07290):
         // DXC passes them as uint.
         let var_ty = self.io_type(ty);
@@ -617,19 +614,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         } else {
             self.user_location(io, IoDir::Output, ty, sname, vk, span, sspan)
         };
-        if vk.builtin.is_none() {
-            let index = vk.index.filter(|_| self.s.stage == Stage::Pixel);
-            let (patch, index) = (io.patch, index.unwrap_or(0));
-            self.claim_location(
-                io,
-                IoDir::Output,
-                patch,
-                index,
-                location,
-                ty,
-                (sname, sspan),
-            );
-        }
+        let patch = io.patch;
+        self.claim_location(io, IoDir::Output, patch, vk, location, ty, (sname, sspan));
         let var_ty = self.io_type(ty);
         let v = if var_ty == ty {
             v

@@ -4,6 +4,7 @@
 //! forbids it ("Location Assignment"), DXC rejects it, and spirv-val would
 //! refuse the module.
 
+use super::VkLoc;
 use super::io::Io;
 use super::semantics::IoDir;
 use crate::diag::{Diagnostic, codes};
@@ -31,19 +32,24 @@ pub(super) struct Claim {
 
 impl<'s, 'a> FnCtx<'s, 'a> {
     /// Records that the stage variable with semantic `sname` (at `sspan`)
-    /// of type `ty` takes the locations from `first` on; reports an error
-    /// when one of them is already taken by a variable of the same
-    /// direction, patch-ness and blend index.
+    /// of type `ty` takes the locations from `first` on (unless `vk` makes
+    /// it a built-in); reports an error when one of them is already taken
+    /// by a variable of the same direction, patch-ness and blend index.
     pub(super) fn claim_location(
         &mut self,
         io: &mut Io,
         dir: IoDir,
         patch: bool,
-        index: u32,
+        vk: VkLoc,
         first: u32,
         ty: TyId,
         (semantic, span): (Symbol, Span),
     ) {
+        if vk.builtin.is_some() {
+            return;
+        }
+        let pixel_out = self.s.stage == Stage::Pixel && dir == IoDir::Output;
+        let index = vk.index.filter(|_| pixel_out).unwrap_or(0);
         let count = self.location_count(ty).max(1);
         let clash = io.claims.iter().find(|c| {
             c.dir == dir
@@ -109,6 +115,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             semantic,
             span,
         });
+    }
+}
+
+impl<'s, 'a> FnCtx<'s, 'a> {
+    /// [`Self::claim_location`] for a stage input that is not per vertex:
+    /// a domain shader's are per patch.
+    pub(super) fn claim_input(
+        &mut self,
+        io: &mut Io,
+        vk: VkLoc,
+        first: u32,
+        ty: TyId,
+        sem: (Symbol, Span),
+    ) {
+        let patch = self.s.stage == Stage::Domain;
+        self.claim_location(io, IoDir::Input, patch, vk, first, ty, sem);
     }
 }
 
