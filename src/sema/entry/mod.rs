@@ -62,10 +62,13 @@ impl<'a> Sema<'a> {
         let location = get(Attr::VkLocation);
         let index = get(Attr::VkIndex);
         let (ext_location, builtin) = self.ext_stage_binding(attrs, &env);
+        let vk_builtin = find_attr(attrs, Attr::VkBuiltin)
+            .and_then(|a| a.string_arg(0))
+            .and_then(spirv_io::vk_builtin);
         VkLoc {
             location: location.or(ext_location),
             index,
-            builtin,
+            builtin: builtin.or(vk_builtin),
         }
     }
 

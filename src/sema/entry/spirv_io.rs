@@ -40,9 +40,27 @@ impl VkLoc {
         VkLoc {
             location: f.vk_location.or(placed(LOCATION)),
             index: f.vk_index,
-            builtin: placed(BUILT_IN).and_then(spirv::BuiltIn::from_u32),
+            builtin: placed(BUILT_IN)
+                .and_then(spirv::BuiltIn::from_u32)
+                .or_else(|| f.vk_builtin.and_then(|b| vk_builtin(b.as_str()))),
         }
     }
+}
+
+/// The built-in `[[vk::builtin("…")]]` names on an entry parameter or a
+/// field of one (SPIR-V.rst, "Builtin variables"); its rules are checked
+/// with the rest of the interface.
+pub(super) fn vk_builtin(name: &str) -> Option<spirv::BuiltIn> {
+    use spirv::BuiltIn as B;
+    Some(match name {
+        "PointSize" => B::PointSize,
+        "BaseVertex" => B::BaseVertex,
+        "BaseInstance" => B::BaseInstance,
+        "DrawIndex" => B::DrawIndex,
+        "DeviceIndex" => B::DeviceIndex,
+        "ViewportMaskNV" => B::ViewportMaskNV,
+        _ => return None,
+    })
 }
 
 impl<'a> Sema<'a> {

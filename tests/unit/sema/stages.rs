@@ -576,3 +576,42 @@ fn a_vertex_shader_position_may_be_wrapped_in_one_member_struct_or_array() {
         has_all(&a, &["BuiltIn Position"]);
     }
 }
+
+/// `[[vk::builtin("…")]]` on an entry parameter or a field of one makes
+/// that input the built-in (it was a location variable with the
+/// semantic's name, read as a vertex attribute): the draw parameters with
+/// their capability, `HelperInvocation` as a `bool`.
+#[test]
+fn vk_builtin_inputs_are_those_built_ins() {
+    let vs = asm(
+        "vs_6_0",
+        "struct I { [[vk::builtin(\"BaseInstance\")]] int bi : BI; float4 p : P; };\n\
+         float4 main([[vk::builtin(\"BaseVertex\")]] int bv : BV,\n\
+                     [[vk::builtin(\"DrawIndex\")]] uint di : DI, I i) : SV_Position {\n\
+           return i.p + bv + di + i.bi;\n\
+         }",
+    );
+    has_all(
+        &vs,
+        &[
+            "OpCapability DrawParameters",
+            "OpDecorate %in_var_BV BuiltIn BaseVertex",
+            "OpDecorate %in_var_DI BuiltIn DrawIndex",
+            "OpDecorate %in_var_BI BuiltIn BaseInstance",
+            "OpDecorate %in_var_P Location 0",
+        ],
+    );
+    for b in ["BV", "DI", "BI"] {
+        assert!(!vs.contains(&format!("%in_var_{b} Location")), "{vs}");
+    }
+    // Not yet as a `bool` input: an error, never a location variable.
+    let mut o = common::options_for("ps_6_0");
+    o.entry = "main".into();
+    let src = "float4 main([[vk::builtin(\"HelperInvocation\")]] bool h : H) : SV_Target {\n\
+                 return h ? 1 : 0;\n\
+               }";
+    let (loader, path) = common::single_file(src);
+    let c = crate::compile(&path, &loader, &o);
+    let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
+    assert!(c.diagnostics.has_errors() && text.contains("E0004"), "{text}");
+}
