@@ -10,7 +10,7 @@ use crate::sema::decl::{find_attr, parse_register_slot};
 use crate::sema::types::layout::{BufferKind, MemberSpec, Rule};
 use crate::sema::types::resolve::Env;
 use crate::sema::types::scope::ScopeId;
-use crate::sema::types::{self, TyId};
+use crate::sema::types::{self, Ty, TyId};
 use crate::sema::{GlobalInfo, GlobalKind, ReadOnly, ResourceDecl, Sema};
 use crate::span::Span;
 
@@ -57,6 +57,15 @@ impl<'a> Sema<'a> {
                     let info = GlobalInfo::new(d.name.name, ty, d.name.span);
                     self.declare_resource_global(vd, d, ty, false, scope, info);
                     continue;
+                }
+                if let Ty::Array(_, None) = self.types.get(ty) {
+                    // A uniform block holds no runtime array in Vulkan.
+                    self.error(
+                        codes::UNSIZED_ARRAY,
+                        format!("cbuffer member `{}` is an unsized array", d.name.name),
+                        d.name.span,
+                        "give it a size",
+                    );
                 }
                 self.check_major(&st, ty);
                 let row_major = st

@@ -612,6 +612,22 @@ impl<'a> Sema<'a> {
             );
             return Some(types::ERROR);
         }
+        // An element has a size: a buffer of unsized arrays would be a
+        // runtime array of runtime arrays.
+        if let Some(e) = elem
+            && let Ty::Array(_, None) = self.types.get(e)
+        {
+            self.error(
+                codes::BAD_TEMPLATE_ARGS,
+                format!(
+                    "the element type of `{s}` is an unsized array, `{}`",
+                    self.ty_name(e)
+                ),
+                span,
+                "give the array a size",
+            );
+            return Some(types::ERROR);
+        }
         Some(self.types.intern(Ty::Resource(kind, elem)))
     }
 
