@@ -89,11 +89,12 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
     }
 
-    /// Reports a stage input or output of unsized array type (Vulkan
-    /// has runtime arrays only in buffers and descriptor arrays).
-    fn unsized_stage_variable(&mut self, ty: TyId, what: &str, name: &str, span: Span) -> bool {
+    /// `None` after reporting a stage input or output of unsized array
+    /// type (Vulkan has runtime arrays only in buffers and descriptor
+    /// arrays).
+    fn sized_stage_variable(&mut self, ty: TyId, what: &str, name: &str, span: Span) -> Option<()> {
         if !matches!(self.s.types.get(ty), crate::sema::types::Ty::Array(_, None)) {
-            return false;
+            return Some(());
         }
         self.s.push(
             Diagnostic::error(
@@ -102,7 +103,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             )
             .label(span, "give it a size"),
         );
-        true
+        None
     }
 
     /// Builds the value of an entry input of type `ty` from stage inputs.
@@ -117,9 +118,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         name: &str,
         span: Span,
     ) -> Option<ir::Handle<ir::Expression>> {
-        if self.unsized_stage_variable(ty, "input", name, span) {
-            return None;
-        }
+        self.sized_stage_variable(ty, "input", name, span)?;
         if sem.is_none() {
             if let Some(sid) = self.s.types.as_struct(ty) {
                 let info = self.s.types.struct_info(sid).clone();
@@ -475,7 +474,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         name: &str,
         span: Span,
     ) {
-        if self.unsized_stage_variable(ty, "output", name, span) {
+        if self
+            .sized_stage_variable(ty, "output", name, span)
+            .is_none()
+        {
             return;
         }
         if sem.is_none() {
