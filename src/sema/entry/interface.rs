@@ -350,10 +350,6 @@ impl<'a> Sema<'a> {
                 .label(bspan, format!("not available as a {here}"))
                 .note(format!("`{name}` is for {place}")),
             );
-        } else if type_ok && name.as_str() == "HelperInvocation" {
-            // A `bool` input is a `uint` location variable; the built-in
-            // would have to stay a `bool`.
-            self.unsupported("`[[vk::builtin(\"HelperInvocation\")]]` (write `IsHelperLane()`)", bspan);
         }
     }
 

@@ -167,6 +167,21 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return None;
         }
         let (sname, sspan) = sem?;
+        // `[[vk::builtin("HelperInvocation")]] bool`: the built-in stays a
+        // `bool`, where a location variable of a `bool` is a `uint`.
+        if vk.builtin == Some(spirv::BuiltIn::HelperInvocation) {
+            let g = self.s.builtin_input(
+                spirv::BuiltIn::HelperInvocation,
+                "gl_HelperInvocation",
+                crate::sema::types::BOOL,
+            );
+            let b = self.s.ir_ty(crate::sema::types::BOOL);
+            let pty = self.ptr_type(b, ir::AddressSpace::Input);
+            let p = self.add(ir::Expression::GlobalVariable(g), pty);
+            let v = self.add(ir::Expression::Load { pointer: p }, b);
+            let c = self.cast(Val::expr(crate::sema::types::BOOL, v), ty, span);
+            return self.value(&c);
+        }
         if let Some(inner) = super::tess::tess_factor_semantic(sname.as_str())
             && self.s.stage == Stage::Domain
         {

@@ -54,6 +54,7 @@ pub(super) fn vk_builtin(name: &str) -> Option<spirv::BuiltIn> {
     use spirv::BuiltIn as B;
     Some(match name {
         "PointSize" => B::PointSize,
+        "HelperInvocation" => B::HelperInvocation,
         "BaseVertex" => B::BaseVertex,
         "BaseInstance" => B::BaseInstance,
         "DrawIndex" => B::DrawIndex,

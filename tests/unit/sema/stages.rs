@@ -604,14 +604,19 @@ fn vk_builtin_inputs_are_those_built_ins() {
     for b in ["BV", "DI", "BI"] {
         assert!(!vs.contains(&format!("%in_var_{b} Location")), "{vs}");
     }
-    // Not yet as a `bool` input: an error, never a location variable.
-    let mut o = common::options_for("ps_6_0");
-    o.entry = "main".into();
+    // `HelperInvocation` stays a `bool` (a `bool` location variable is a
+    // `uint`), in Vulkan 1.0 and 1.3.
     let src = "float4 main([[vk::builtin(\"HelperInvocation\")]] bool h : H) : SV_Target {\n\
                  return h ? 1 : 0;\n\
                }";
-    let (loader, path) = common::single_file(src);
-    let c = crate::compile(&path, &loader, &o);
-    let text = render_to_string(&c.diagnostics.list, &c.source_map, DiagnosticFormat::Human);
-    assert!(c.diagnostics.has_errors() && text.contains("E0004"), "{text}");
+    for env in ["vulkan1.0", "vulkan1.3"] {
+        let ps = asm_for("ps_6_0", env, src);
+        has_all(
+            &ps,
+            &[
+                "OpDecorate %gl_HelperInvocation BuiltIn HelperInvocation",
+                "%gl_HelperInvocation = OpVariable %_ptr_Input_bool Input",
+            ],
+        );
+    }
 }
