@@ -93,6 +93,7 @@ const EXTENSIONS: &[Extension] = &[
     ext("SPV_KHR_untyped_pointers"),
     core("SPV_KHR_variable_pointers", (1, 3)),
     core_needs("SPV_KHR_vulkan_memory_model", (1, 5), (1, 3)),
+    needs("SPV_KHR_workgroup_memory_explicit_layout", (1, 4)),
     ext("SPV_NV_compute_shader_derivatives"),
     ext("SPV_NV_fragment_shader_barycentric"),
     ext("SPV_NV_mesh_shader"),

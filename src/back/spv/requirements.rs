@@ -125,6 +125,18 @@ impl Writer<'_> {
             }
         }
         self.check_extensions(&exts)?;
+        // The shader's own (`vk::ext_extension`) must fit the SPIR-V
+        // version at least.
+        for name in &own {
+            let min = extensions::lookup(name).map_or((1, 0), |x| x.min_version);
+            if version < min {
+                return Err(needs_newer_target(
+                    &format!("{name} (asked for with `vk::ext_extension`)"),
+                    min,
+                    self.options.target_env,
+                ));
+            }
+        }
         let declared = |e: &str| exts.contains_key(e) || own.iter().any(|o| *o == e);
         self.check_versions(declared("SPV_GOOGLE_hlsl_functionality1"))?;
         let mut all: Vec<String> = exts.into_keys().collect();

@@ -44,6 +44,11 @@ fn merge(a: &Val, b: &Val, span: Span) -> Val {
         return a.clone();
     }
     match (&a.kind, &b.kind) {
+        // A resource left unassigned on one path is the other path's: a
+        // use of it on the first would read nothing (a member set on one
+        // branch only, as builder methods returning copies leave it).
+        (ValKind::Void, ValKind::Res(_)) => b.clone(),
+        (ValKind::Res(_), ValKind::Void) => a.clone(),
         (ValKind::Agg(xs), ValKind::Agg(ys)) if xs.len() == ys.len() => Val {
             kind: ValKind::Agg(xs.iter().zip(ys).map(|(x, y)| merge(x, y, span)).collect()),
             ..a.clone()

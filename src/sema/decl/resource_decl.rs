@@ -266,6 +266,20 @@ impl<'a> Sema<'a> {
                 d.span,
                 "declared here",
             );
+        } else if dims.len() > 1 && !self.opts.target_env.is_universal() {
+            // A descriptor is one resource or an array of them in Vulkan
+            // (VUID-StandaloneSpirv-UniformConstant-04655, -Uniform-06807).
+            let inner: u64 = dims[1..].iter().map(|n| u64::from(n.unwrap_or(1))).product();
+            self.push(
+                Diagnostic::error(
+                    codes::RESOURCE_MISUSE,
+                    format!("`{name}` is an array of arrays of resources, which Vulkan does not have"),
+                )
+                .label(d.span, "declared here")
+                .note(format!(
+                    "declare one dimension and index it as `{name}[i * {inner} + j]`, or target `universal1.5`"
+                )),
+            );
         }
         self.finish_resource_global(info, scope, d, member)
     }
