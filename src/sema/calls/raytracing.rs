@@ -223,6 +223,20 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// library being checked as a whole leaves that to its entries. The
     /// use is recorded for the other entries that reach this function
     /// ([`Sema::check_stage_uses`]).
+    /// Whether a `*WithGroupSync` barrier may be used here. Waiting for
+    /// the thread group needs one: Vulkan allows a workgroup
+    /// `OpControlBarrier` in compute, mesh and task shaders only (a hull
+    /// shader's is hlslc's own).
+    pub(in crate::sema) fn group_sync_ok(&mut self, name: &str, span: Span) -> bool {
+        let name = match name {
+            "AllMemoryBarrierWithGroupSync" => "AllMemoryBarrierWithGroupSync",
+            "DeviceMemoryBarrierWithGroupSync" => "DeviceMemoryBarrierWithGroupSync",
+            _ => "GroupMemoryBarrierWithGroupSync",
+        };
+        const GROUPS: &[Stage] = &[Stage::Compute, Stage::Mesh, Stage::Amplification, Stage::Node];
+        self.stage_ok(name, GROUPS, span)
+    }
+
     /// Whether `name` may be used in the stage being lowered (an error if
     /// not); in a library, recorded for [`Sema::check_stage_uses`] to check
     /// against every entry that reaches it.

@@ -106,6 +106,75 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         None
     }
 
+    /// `[[vk::builtin("HelperInvocation")]] bool`: the built-in stays a
+    /// `bool`, where a location variable of a `bool` is a `uint`.
+    fn helper_invocation_input(
+        &mut self,
+        ty: TyId,
+        span: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        let g = self.s.builtin_input(
+            spirv::BuiltIn::HelperInvocation,
+            "gl_HelperInvocation",
+            crate::sema::types::BOOL,
+        );
+        let b = self.s.ir_ty(crate::sema::types::BOOL);
+        let pty = self.ptr_type(b, ir::AddressSpace::Input);
+        let p = self.add(ir::Expression::GlobalVariable(g), pty);
+        let v = self.add(ir::Expression::Load { pointer: p }, b);
+        let c = self.cast(Val::expr(crate::sema::types::BOOL, v), ty, span);
+        self.value(&c)
+    }
+
+    /// An input that is a system value's built-in variable: `sv` is its
+    /// built-in, variable name and natural type.
+    fn system_value_input(
+        &mut self,
+        io: &mut Io,
+        ty: TyId,
+        (b, vname, nat): (spirv::BuiltIn, &'static str, TyKind),
+        (sname, sspan): (Symbol, Span),
+        name: &str,
+        span: Span,
+    ) -> Option<ir::Handle<ir::Expression>> {
+        let nt = self.natural_type(nat);
+        let ok = match (nat, self.s.types.get(ty)) {
+            (TyKind::Uint | TyKind::Uint3, Ty::Scalar(s))
+            | (TyKind::Uint | TyKind::Uint3, Ty::Vector(s, _)) => s.is_int(),
+            (TyKind::Float4 | TyKind::Float3 | TyKind::Float, Ty::Scalar(s))
+            | (TyKind::Float4 | TyKind::Float3 | TyKind::Float, Ty::Vector(s, _)) => {
+                s.is_float()
+            }
+            (TyKind::Bool, Ty::Scalar(_)) => true,
+            _ => false,
+        };
+        let fits = match (nat, self.s.types.get(ty)) {
+            (TyKind::Uint3 | TyKind::Float3, Ty::Vector(_, n)) => *n <= 3,
+            (TyKind::Uint, Ty::Vector(..)) => false,
+            _ => true,
+        };
+        if !ok || !fits {
+            self.s.push(
+                Diagnostic::error(
+                    codes::SEMANTIC_TYPE,
+                    format!("`{sname}` cannot have type `{}`", self.s.ty_name(ty)),
+                )
+                .label(span, format!("`{name}` is `{}`", self.s.ty_name(ty)))
+                .label(sspan, format!("`{sname}` is a `{}`", self.s.ty_name(nt))),
+            );
+            return None;
+        }
+        let g = self.builtin_var(io, b, IoDir::Input, vname, nt);
+        self.name_builtin(g, sname.as_str());
+        let it = self.s.ir_ty(nt);
+        let pty = self.ptr_type(it, ir::AddressSpace::Input);
+        let p = self.add(ir::Expression::GlobalVariable(g), pty);
+        let v = self.add(ir::Expression::Load { pointer: p }, it);
+        let v = self.minus_draw_base(io, b, v, span);
+        let c = self.cast(Val::expr(nt, v), ty, span);
+        self.value(&c)
+    }
+
     /// Builds the value of an entry input of type `ty` from stage inputs.
     pub(super) fn stage_input(
         &mut self,
@@ -167,20 +236,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             return None;
         }
         let (sname, sspan) = sem?;
-        // `[[vk::builtin("HelperInvocation")]] bool`: the built-in stays a
-        // `bool`, where a location variable of a `bool` is a `uint`.
         if vk.builtin == Some(spirv::BuiltIn::HelperInvocation) {
-            let g = self.s.builtin_input(
-                spirv::BuiltIn::HelperInvocation,
-                "gl_HelperInvocation",
-                crate::sema::types::BOOL,
-            );
-            let b = self.s.ir_ty(crate::sema::types::BOOL);
-            let pty = self.ptr_type(b, ir::AddressSpace::Input);
-            let p = self.add(ir::Expression::GlobalVariable(g), pty);
-            let v = self.add(ir::Expression::Load { pointer: p }, b);
-            let c = self.cast(Val::expr(crate::sema::types::BOOL, v), ty, span);
-            return self.value(&c);
+            return self.helper_invocation_input(ty, span);
         }
         if let Some(inner) = super::tess::tess_factor_semantic(sname.as_str())
             && self.s.stage == Stage::Domain
@@ -192,43 +249,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         {
             return v;
         }
-        if let Some((b, vname, nat)) = system_value(self.s.stage, IoDir::Input, sname.as_str()) {
-            let nt = self.natural_type(nat);
-            let ok = match (nat, self.s.types.get(ty)) {
-                (TyKind::Uint | TyKind::Uint3, Ty::Scalar(s))
-                | (TyKind::Uint | TyKind::Uint3, Ty::Vector(s, _)) => s.is_int(),
-                (TyKind::Float4 | TyKind::Float3 | TyKind::Float, Ty::Scalar(s))
-                | (TyKind::Float4 | TyKind::Float3 | TyKind::Float, Ty::Vector(s, _)) => {
-                    s.is_float()
-                }
-                (TyKind::Bool, Ty::Scalar(_)) => true,
-                _ => false,
-            };
-            let fits = match (nat, self.s.types.get(ty)) {
-                (TyKind::Uint3 | TyKind::Float3, Ty::Vector(_, n)) => *n <= 3,
-                (TyKind::Uint, Ty::Vector(..)) => false,
-                _ => true,
-            };
-            if !ok || !fits {
-                self.s.push(
-                    Diagnostic::error(
-                        codes::SEMANTIC_TYPE,
-                        format!("`{sname}` cannot have type `{}`", self.s.ty_name(ty)),
-                    )
-                    .label(span, format!("`{name}` is `{}`", self.s.ty_name(ty)))
-                    .label(sspan, format!("`{sname}` is a `{}`", self.s.ty_name(nt))),
-                );
-                return None;
-            }
-            let g = self.builtin_var(io, b, IoDir::Input, vname, nt);
-            self.name_builtin(g, sname.as_str());
-            let it = self.s.ir_ty(nt);
-            let pty = self.ptr_type(it, ir::AddressSpace::Input);
-            let p = self.add(ir::Expression::GlobalVariable(g), pty);
-            let v = self.add(ir::Expression::Load { pointer: p }, it);
-            let v = self.minus_draw_base(io, b, v, span);
-            let c = self.cast(Val::expr(nt, v), ty, span);
-            return self.value(&c);
+        if let Some(sv) = system_value(self.s.stage, IoDir::Input, sname.as_str()) {
+            return self.system_value_input(io, ty, sv, (sname, sspan), name, span);
         }
         if self.wrong_stage_semantic(sname, sspan, IoDir::Input) {
             return None;

@@ -144,24 +144,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 device,
                 sync,
             } => {
-                // Waiting for the thread group needs one: Vulkan allows a
-                // workgroup `OpControlBarrier` in compute, mesh and task
-                // shaders only (a hull shader's is hlslc's own).
-                if sync {
-                    let name = match name {
-                        "AllMemoryBarrierWithGroupSync" => "AllMemoryBarrierWithGroupSync",
-                        "DeviceMemoryBarrierWithGroupSync" => "DeviceMemoryBarrierWithGroupSync",
-                        _ => "GroupMemoryBarrierWithGroupSync",
-                    };
-                    const GROUPS: &[Stage] = &[
-                        Stage::Compute,
-                        Stage::Mesh,
-                        Stage::Amplification,
-                        Stage::Node,
-                    ];
-                    if !self.stage_ok(name, GROUPS, span) {
-                        return Val::error();
-                    }
+                if sync && !self.group_sync_ok(name, span) {
+                    return Val::error();
                 }
                 self.stmt(ir::Statement::Barrier {
                     memory: ir::BarrierMemory {
