@@ -91,8 +91,41 @@ impl<'a> Sema<'a> {
     }
 
     /// The decorations `attrs` write (`vk::ext_decorate`,
-    /// `vk::ext_decorate_id`, `vk::ext_decorate_string`).
+    /// `vk::ext_decorate_id`, `vk::ext_decorate_string`) on a variable, a
+    /// function or a type: the decorations of struct members only
+    /// (`RowMajor`, `ColMajor`, `MatrixStride`, `Offset`) are errors.
     pub fn spirv_decorations(
+        &mut self,
+        attrs: &'a [ast::Attribute],
+        env: &Env,
+    ) -> Vec<ir::SpirvDecoration> {
+        let all = self.decorations_of(attrs, env);
+        let member_only = [
+            spirv::Decoration::RowMajor,
+            spirv::Decoration::ColMajor,
+            spirv::Decoration::MatrixStride,
+            spirv::Decoration::Offset,
+        ];
+        for d in &all {
+            if let Some(m) = member_only.iter().find(|m| **m as u32 == d.decoration) {
+                let span = attrs
+                    .iter()
+                    .find(|a| is_decoration(a))
+                    .map_or_else(Span::default, |a| a.span);
+                self.push(
+                    Diagnostic::error(
+                        codes::BAD_ATTRIBUTE,
+                        format!("decoration {} ({m:?}) applies to struct members only", d.decoration),
+                    )
+                    .label(span, "not on a struct member"),
+                );
+            }
+        }
+        all
+    }
+
+    /// The decorations `attrs` write, wherever they are.
+    fn decorations_of(
         &mut self,
         attrs: &'a [ast::Attribute],
         env: &Env,
@@ -160,7 +193,7 @@ impl<'a> Sema<'a> {
                 .note("SPIR-V decorates members with literal or string operands only (`vk::ext_decorate`, `vk::ext_decorate_string`)"),
             );
         }
-        let mut all = self.spirv_decorations(attrs, env);
+        let mut all = self.decorations_of(attrs, env);
         all.retain(|d| !matches!(d.operands, ir::SpirvDecorationOperands::Ids(_)));
         all
     }
