@@ -23,7 +23,6 @@ use crate::sema::types::scope::FuncDeclId;
 use crate::sema::types::scope::GLOBAL_SCOPE;
 use crate::sema::types::{self, ResKind, Sc, Ty, TyId};
 use crate::span::Span;
-use rspirv::grammar::INSTRUCTION_TABLE;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The call statements of `ext_type_def` functions and the types made.
@@ -230,18 +229,7 @@ impl<'a> Sema<'a> {
         let Some(sig) = decl.sig.clone() else {
             return types::ERROR;
         };
-        let is_type = INSTRUCTION_TABLE
-            .lookup_opcode(opcode)
-            .is_some_and(|g| g.opname.starts_with("Type"));
-        if !is_type {
-            self.push(
-                Diagnostic::error(
-                    codes::BAD_ATTRIBUTE,
-                    format!("{opcode} is not the opcode of a SPIR-V type instruction"),
-                )
-                .label(op_span, "not an `OpType…` opcode")
-                .note("the numbers are those of the SPIR-V specification's instruction tables"),
-            );
+        if !self.type_opcode(opcode, codes::BAD_ATTRIBUTE, op_span) {
             return types::ERROR;
         }
         let env = Env::at(GLOBAL_SCOPE);

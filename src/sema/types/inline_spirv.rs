@@ -164,6 +164,30 @@ impl<'a> Sema<'a> {
         })
     }
 
+    /// Whether `opcode` is that of a SPIR-V type instruction; error `code`
+    /// at `span` if not.
+    pub(in crate::sema) fn type_opcode(
+        &mut self,
+        opcode: u32,
+        code: crate::diag::codes::Code,
+        span: Span,
+    ) -> bool {
+        let is_type = INSTRUCTION_TABLE
+            .lookup_opcode(opcode)
+            .is_some_and(|g| g.opname.starts_with("Type"));
+        if !is_type {
+            self.push(
+                Diagnostic::error(
+                    code,
+                    format!("{opcode} is not the opcode of a SPIR-V type instruction"),
+                )
+                .label(span, "not an `OpType…` opcode")
+                .note("the numbers are those of the SPIR-V specification's instruction tables"),
+            );
+        }
+        is_type
+    }
+
     /// `vk::SpirvType<opcode, size, alignment, operands…>` (`sized`) or
     /// `vk::SpirvOpaqueType<opcode, operands…>`.
     fn spirv_type(
@@ -196,18 +220,7 @@ impl<'a> Sema<'a> {
             numbers.push((n, a));
         }
         let (opcode, op_arg) = numbers[0];
-        let is_type = INSTRUCTION_TABLE
-            .lookup_opcode(opcode)
-            .is_some_and(|g| g.opname.starts_with("Type"));
-        if !is_type {
-            self.push(
-                Diagnostic::error(
-                    codes::BAD_TEMPLATE_ARGS,
-                    format!("{opcode} is not the opcode of a SPIR-V type instruction"),
-                )
-                .label(arg_span(op_arg), "not an `OpType…` opcode")
-                .note("the numbers are those of the SPIR-V specification's instruction tables"),
-            );
+        if !self.type_opcode(opcode, codes::BAD_TEMPLATE_ARGS, arg_span(op_arg)) {
             return super::ERROR;
         }
         let layout = if sized {
