@@ -95,6 +95,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 );
                 return Val::error();
             }
+            let decl = &self.s.decls.funcs[chosen.id];
+            let types = &self.s.types;
+            let is_pointer = |t| match types.get(t) {
+                types::Ty::Spirv(t) => {
+                    t.opcode == spirv::Op::TypePointer as u32
+                        || t.opcode == spirv::Op::TypeUntypedPointerKHR as u32
+                }
+                types::Ty::BufferPointer(..) => true,
+                _ => false,
+            };
+            if let Some(d) =
+                super::spirv_operands::check(g, &chosen.sig, decl.name.as_str(), is_pointer)
+            {
+                self.s.push(d.label(span, "this call"));
+                return Val::error();
+            }
         }
         let mut inst = ir::SpirvInstruction {
             opcode,

@@ -7,6 +7,7 @@ pub mod buffer_pointer;
 pub mod device_address;
 pub mod emit;
 mod inline_spirv;
+mod spirv_operands;
 pub mod intrinsics;
 pub mod node;
 pub mod overload;

@@ -42,6 +42,7 @@ impl<'a> Sema<'a> {
                 }
                 Some(Attr::VkExtExtension) => {
                     if let Some(name) = a.string_arg(0) {
+                        self.check_extension_version(name, a.span);
                         self.require_extension(name);
                     }
                 }
@@ -344,6 +345,32 @@ impl<'a> Sema<'a> {
         }
         for ext in rspirv::dr::Operand::Capability(cap).required_extensions() {
             self.require_extension(ext);
+        }
+    }
+
+    /// An extension the shader names itself must fit the target's SPIR-V
+    /// version: an error at the attribute otherwise.
+    fn check_extension_version(&mut self, name: &str, span: Span) {
+        let env = self.opts.target_env;
+        let min = crate::ir::extensions::lookup(name).map_or((1, 0), |x| x.min_version);
+        if env.spirv_version() < min {
+            let (major, minor) = env.spirv_version();
+            self.push(
+                Diagnostic::error(
+                    codes::TARGET_TOO_OLD,
+                    format!(
+                        "{name} needs SPIR-V {}.{}, but the target is {} (SPIR-V {major}.{minor})",
+                        min.0,
+                        min.1,
+                        env.name()
+                    ),
+                )
+                .label(span, "asked for here")
+                .note(format!(
+                    "choose a newer target environment, e.g. -fspv-target-env={}",
+                    crate::ir::TargetEnv::oldest_vulkan_with(min).flag()
+                )),
+            );
         }
     }
 

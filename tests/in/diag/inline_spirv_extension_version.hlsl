@@ -3,7 +3,7 @@
 // SPV_KHR_workgroup_memory_explicit_layout needs SPIR-V 1.4.
 [[vk::ext_extension("SPV_KHR_workgroup_memory_explicit_layout")]]
 [[vk::ext_capability(/* WorkgroupMemoryExplicitLayoutKHR */ 4428)]]
-void explicit_layout();
+void explicit_layout() {}
 
 RWStructuredBuffer<uint> o;
 
