@@ -129,6 +129,11 @@ impl Body {
         }
     }
 
+    /// The block statements go into now, to edit.
+    pub fn current_mut(&mut self) -> Option<&mut Block> {
+        self.blocks.last_mut()
+    }
+
     /// The block statements go into now.
     pub fn current(&self) -> &[Statement] {
         self.blocks.last().map_or(&[], |b| b.as_slice())

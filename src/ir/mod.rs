@@ -15,8 +15,12 @@
 //!   inside an `Emit` range. An expression can only be used by statements and
 //!   expressions that come after its `Emit`, in the same block or one nested
 //!   in it.
-//! - There are no phis: a mutable value lives in a [`LocalVariable`]; reading
-//!   it is a `Load` of its pointer, writing it a `Statement::Store`.
+//! - A mutable value lives in a [`LocalVariable`] (reading it is a `Load`
+//!   of its pointer, writing it a `Statement::Store`) until `forward`
+//!   promotes it to values: where values of a variable merge, a `Phi`
+//!   expression stands for them, defined by a [`Statement::Merge`] after
+//!   an `if` or a [`Statement::Carry`] before a loop, the two places
+//!   structured control flow joins paths that a pass follows.
 //!
 //! Types and operations are in HLSL terms: a matrix has `rows` and
 //! `columns` as HLSL writes `floatRxC`; the backend maps them to SPIR-V as DXC
@@ -644,6 +648,10 @@ pub enum Expression {
     NodeResult,
     /// The result of a `Spirv` statement.
     SpirvResult,
+    /// A value that merges at a point of the structured control flow: the
+    /// result of the `Merge` or `Carry` statement that names it (SPIR-V
+    /// `OpPhi`).
+    Phi,
 }
 
 // ---------------------------------------------------------------------------
@@ -910,6 +918,30 @@ pub enum Statement {
         inst: Box<SpirvInstruction>,
         args: Vec<Handle<Expression>>,
         result: Option<Handle<Expression>>,
+    },
+    /// A value that merges where an `if` ends (an `OpPhi` at the start of
+    /// its merge block): `result` (a `Phi` expression) is `accept`'s
+    /// value when the `then` block ran to its end, `reject`'s when the
+    /// `else` block did. Each operand is a value visible at the end of its
+    /// block, and `None` exactly when that block never runs to its end
+    /// (it ends with `break`, `continue` or `return`). A `Merge` stands
+    /// right after its `if` or after another `Merge` of the same `if`.
+    Merge {
+        result: Handle<Expression>,
+        accept: Option<Handle<Expression>>,
+        reject: Option<Handle<Expression>>,
+    },
+    /// A value carried around a loop (an `OpPhi` in the loop header):
+    /// `result` (a `Phi` expression) is `init` when the loop starts and
+    /// `latch`'s value at the end of the `continuing` block on each later
+    /// iteration. `init` is visible before the loop; `latch` is visible at
+    /// the end of `continuing`. A `Carry` stands right before its loop or
+    /// before another `Carry` of the same loop; its result is visible in
+    /// the loop and after it.
+    Carry {
+        result: Handle<Expression>,
+        init: Handle<Expression>,
+        latch: Handle<Expression>,
     },
     /// Source-level debug information (`-Zi`): no effect on what the shader
     /// computes. Sema writes these only when debug information is asked

@@ -28,11 +28,12 @@ impl Expression {
                 | Expression::RayResult
                 | Expression::NodeResult
                 | Expression::SpirvResult
+                | Expression::Phi
         )
     }
 
     /// True for expressions whose value is the result of a statement
-    /// (`CallResult`, `AtomicResult`, `SubgroupResult`).
+    /// (`CallResult`, `AtomicResult`, `SubgroupResult`, `Phi`…).
     pub fn is_statement_result(&self) -> bool {
         matches!(
             self,
@@ -42,6 +43,7 @@ impl Expression {
                 | Expression::RayResult
                 | Expression::NodeResult
                 | Expression::SpirvResult
+                | Expression::Phi
         )
     }
 
@@ -73,7 +75,8 @@ impl Expression {
             | E::SubgroupResult
             | E::RayResult
             | E::NodeResult
-            | E::SpirvResult => {}
+            | E::SpirvResult
+            | E::Phi => {}
             E::Compose { components, .. } => components.iter().for_each(|&h| f(h)),
             E::Splat { value, .. } => f(*value),
             E::Swizzle { vector, .. } => f(*vector),
@@ -187,7 +190,8 @@ impl Expression {
             | E::SubgroupResult
             | E::RayResult
             | E::NodeResult
-            | E::SpirvResult => {}
+            | E::SpirvResult
+            | E::Phi => {}
             E::Compose { components, .. } => components.iter_mut().for_each(m),
             E::Splat { value, .. } => m(value),
             E::Swizzle { vector, .. } => m(vector),
@@ -354,6 +358,16 @@ impl Statement {
             }
             S::Debug(DebugInfo::Variable { value, .. }) => f(*value),
             S::Debug(_) => {}
+            // The values at the ends of the branches (callers that care
+            // about scope handle them themselves).
+            S::Merge { accept, reject, .. } => {
+                accept.iter().for_each(|&h| f(h));
+                reject.iter().for_each(|&h| f(h));
+            }
+            S::Carry { init, latch, .. } => {
+                f(*init);
+                f(*latch)
+            }
         }
     }
 
@@ -436,6 +450,24 @@ impl Statement {
             }
             S::Debug(DebugInfo::Variable { value, .. }) => m(value),
             S::Debug(_) => {}
+            S::Merge {
+                result,
+                accept,
+                reject,
+            } => {
+                m(result);
+                accept.iter_mut().for_each(&mut m);
+                reject.iter_mut().for_each(&mut m);
+            }
+            S::Carry {
+                result,
+                init,
+                latch,
+            } => {
+                m(result);
+                m(init);
+                m(latch)
+            }
         }
     }
 

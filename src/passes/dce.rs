@@ -24,9 +24,9 @@ pub fn run(module: &mut Module) {
     for h in handles {
         // Removing an empty `if` frees its condition: a second round
         // catches that (and is cheap when nothing changed).
-        for _ in 0..2 {
+        for _ in 0..4 {
             let f = &mut module.functions[h];
-            remove_write_only_stores(f);
+            let mut removed = remove_write_only_stores(f);
             let live = liveness(f);
             // A local the shader decorated stays, with its stores.
             let mut local_live: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
@@ -40,7 +40,10 @@ pub fn run(module: &mut Module) {
             let mut dce = Dce { live, local_live };
             rebuild_function(module, h, &mut dce);
             let f = &mut module.functions[h];
-            let removed = prune_empty(&mut f.body);
+            // Loads that were dead may have been the last reads of a
+            // local, and empty `if`s free their conditions: another round.
+            removed |= remove_write_only_stores(f);
+            removed |= prune_empty(&mut f.body);
             compact_locals(f);
             if !removed {
                 break;
@@ -87,8 +90,8 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
     }
 }
 
-/// Drops stores into locals that nothing reads.
-fn remove_write_only_stores(f: &mut Function) {
+/// Drops stores into locals that nothing reads; true if any.
+fn remove_write_only_stores(f: &mut Function) -> bool {
     let mut read: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
     let mut mark = |f: &Function, p: Handle<Expression>| {
         if let Some(l) = local_root(f, p) {
@@ -125,7 +128,7 @@ fn remove_write_only_stores(f: &mut Function) {
     let mut to_remove = false;
     walk_statements(&f.body, |s| to_remove |= dead_store(s));
     if !to_remove {
-        return;
+        return false;
     }
     let dead: Vec<bool> = read.iter().map(|r| !r).collect();
     let exprs = &f.expressions;
@@ -145,6 +148,7 @@ fn remove_write_only_stores(f: &mut Function) {
         _ => true,
     });
     f.body = body;
+    true
 }
 
 /// `Vec::retain` on a block and every block nested in it.
@@ -191,12 +195,39 @@ fn liveness(f: &Function) -> Vec<bool> {
             live[result.index()] = true;
             s.for_each_operand(|h| live[h.index()] = true);
         }
+        // A phi's operands live only if it does (below).
+        Statement::Merge { .. } | Statement::Carry { .. } => {}
         other => other.for_each_operand(|h| live[h.index()] = true),
     });
+    let mut phis: Vec<&Statement> = Vec::new();
+    walk_statements(&f.body, |s| {
+        if matches!(s, Statement::Merge { .. } | Statement::Carry { .. }) {
+            phis.push(s);
+        }
+    });
     // Operands come before their users: one backward sweep propagates.
-    for h in f.expressions.handles().rev() {
-        if live[h.index()] {
-            f.expressions[h].for_each_operand(|o| live[o.index()] = true);
+    // A live phi makes its operands live, which may come after it (a
+    // loop's latch): sweep again until no phi adds any.
+    loop {
+        for h in f.expressions.handles().rev() {
+            if live[h.index()] {
+                f.expressions[h].for_each_operand(|o| live[o.index()] = true);
+            }
+        }
+        let mut grew = false;
+        for s in &phis {
+            let (Statement::Merge { result, .. } | Statement::Carry { result, .. }) = s else {
+                continue;
+            };
+            if live[result.index()] {
+                s.for_each_operand(|o| {
+                    grew |= !live[o.index()];
+                    live[o.index()] = true;
+                });
+            }
+        }
+        if !grew {
+            break;
         }
     }
     live
@@ -228,10 +259,20 @@ fn prune_empty(block: &mut Block) -> bool {
         }
     }
     let before = block.len();
-    block.retain(|s| match s {
-        Statement::Block(b) => !b.is_empty(),
-        Statement::If { accept, reject, .. } => !(accept.is_empty() && reject.is_empty()),
-        _ => true,
+    // An `if` stays for the `Merge`s after it.
+    let merged: Vec<bool> = (0..block.len())
+        .map(|i| matches!(block.get(i + 1), Some(Statement::Merge { .. })))
+        .collect();
+    let mut i = 0;
+    block.retain(|s| {
+        i += 1;
+        match s {
+            Statement::Block(b) => !b.is_empty(),
+            Statement::If { accept, reject, .. } => {
+                merged[i - 1] || !(accept.is_empty() && reject.is_empty())
+            }
+            _ => true,
+        }
     });
     removed | (block.len() != before)
 }

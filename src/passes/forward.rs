@@ -51,6 +51,9 @@ use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+mod layout;
+use layout::{BlockKind, Layout, stores_in};
+
 /// Forwards stores to loads in every function, then folds constants with
 /// `fold`'s float environment.
 pub fn run(module: &mut Module, fold: &FoldOptions) {
@@ -68,7 +71,7 @@ pub fn run(module: &mut Module, fold: &FoldOptions) {
         let f = &module.functions[h];
         let mut layout = Layout::default();
         // The function body is the first block.
-        layout.is_else.push(false);
+        layout.kinds.push(BlockKind::Other);
         stores_in(&f.body, f, &simple, &mut layout, true);
         let mut fw = Forward {
             simple,
@@ -78,6 +81,8 @@ pub fn run(module: &mut Module, fold: &FoldOptions) {
             known: FxHashMap::default(),
             log: Vec::new(),
             frames: Vec::new(),
+            ifs: Vec::new(),
+            loops: Vec::new(),
         };
         rebuild_function(module, h, &mut fw);
     }
@@ -241,76 +246,8 @@ fn simple_locals(types: &UniqueArena<Type>, f: &Function) -> Vec<bool> {
     simple
 }
 
-/// What the rebuild will meet, in its order, gathered before it runs.
-#[derive(Default)]
-struct Layout {
-    /// Per loop: the simple locals stored anywhere in it.
-    loops: Vec<Vec<Handle<LocalVariable>>>,
-    /// Per block entered: whether it is the `else` block of an `if` (which
-    /// starts from the state before the `if`, not after the `then` block).
-    is_else: Vec<bool>,
-}
-
-/// The simple locals stored in `block`, filling `layout` for the loops and
-/// blocks in it.
-fn stores_in(
-    block: &[Statement],
-    f: &Function,
-    simple: &[bool],
-    layout: &mut Layout,
-    stop_at_terminator: bool,
-) -> FxHashSet<Handle<LocalVariable>> {
-    let mut set = FxHashSet::default();
-    for s in block {
-        match s {
-            Statement::Store { pointer, .. } => {
-                let mut p = *pointer;
-                while let Expression::AccessIndex { base, .. } = f.expressions[p] {
-                    p = base;
-                }
-                if let Expression::LocalVariable(l) = f.expressions[p]
-                    && simple[l.index()]
-                {
-                    set.insert(l);
-                }
-            }
-            Statement::Loop {
-                body, continuing, ..
-            } => {
-                let k = layout.loops.len();
-                layout.loops.push(Vec::new());
-                layout.is_else.push(false);
-                let mut inner = stores_in(body, f, simple, layout, true);
-                // The rebuild walks `continuing` without stopping at a
-                // terminator: so does this.
-                layout.is_else.push(false);
-                inner.extend(stores_in(continuing, f, simple, layout, false));
-                let mut list: Vec<_> = inner.iter().copied().collect();
-                list.sort_by_key(|l| l.index());
-                layout.loops[k] = list;
-                set.extend(inner);
-            }
-            Statement::If { accept, reject, .. } => {
-                layout.is_else.push(false);
-                set.extend(stores_in(accept, f, simple, layout, true));
-                layout.is_else.push(true);
-                set.extend(stores_in(reject, f, simple, layout, true));
-            }
-            other => {
-                for b in other.blocks() {
-                    layout.is_else.push(false);
-                    set.extend(stores_in(b, f, simple, layout, true));
-                }
-            }
-        }
-        if stop_at_terminator && s.ends_block() {
-            break;
-        }
-    }
-    set
-}
-
 struct Frame {
+    kind: BlockKind,
     /// Where this block's entries in `log` start.
     mark: usize,
     /// Simple locals stored in this block or blocks nested in it.
@@ -352,6 +289,55 @@ struct Forward {
     /// Undo log of `known`: (local, previous value).
     log: Vec<(Handle<LocalVariable>, Option<Known>)>,
     frames: Vec<Frame>,
+    /// The `if`s being rebuilt, innermost last.
+    ifs: Vec<IfState>,
+    /// The loops being rebuilt, innermost last.
+    loops: Vec<LoopState>,
+}
+
+/// A local and a value of it (`None`: not known, or the block does not
+/// run to its end).
+type Side = (Handle<LocalVariable>, Option<Handle<Expression>>);
+
+/// A `Merge` to write after an `if`: the local, its `then` and `else`
+/// values.
+type PlannedMerge = (
+    Handle<LocalVariable>,
+    Option<Handle<Expression>>,
+    Option<Handle<Expression>>,
+);
+
+/// What the blocks of an `if` left, for the `Merge`s after it.
+#[derive(Default)]
+struct IfState {
+    /// Whether the `then` block runs to its end.
+    accept_falls: bool,
+    /// The locals it stored, with their values at its end.
+    accept: Vec<Side>,
+    /// What the `then` block stored (all simple locals).
+    accept_stored: Vec<Handle<LocalVariable>>,
+    /// The locals unknown after the `if`: those stored in a block that
+    /// runs to its end (a block that leaves changes nothing after it).
+    forget: Vec<Handle<LocalVariable>>,
+    /// The `Merge`s to write after the `if`: local, then and else values.
+    merges: Vec<PlannedMerge>,
+}
+
+/// A loop being rebuilt: its carried locals with their `Phi`s.
+struct LoopState {
+    info: usize,
+    phis: Vec<(Handle<LocalVariable>, Handle<Expression>)>,
+    /// The carried locals' values where the body ends, when that is the
+    /// only way into `continuing` (no `continue`).
+    body_end: FxHashMap<Handle<LocalVariable>, Handle<Expression>>,
+}
+
+/// Whether a value of type `ty` can be a phi: a scalar, vector or matrix.
+fn phi_type(module: &Module, ty: Handle<Type>) -> bool {
+    matches!(
+        module.types[ty].inner,
+        TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. }
+    )
 }
 
 /// The type of part `index` of a composite type.
@@ -488,6 +474,133 @@ impl Forward {
         }
     }
 
+    /// The whole value `l` is known to hold here, emitted here if it must
+    /// be composed.
+    fn value_now(&self, cx: &mut Cx, l: Handle<LocalVariable>) -> Option<Handle<Expression>> {
+        let known = self.known.get(&l)?.clone();
+        let ty = cx.body.function.local_variables[l].ty;
+        load_at(cx, &known, ty, &[], Span::default())
+    }
+
+    /// The value `l` holds here: the known one, else a load of it (which
+    /// later loads reuse).
+    fn value_or_load(&mut self, cx: &mut Cx, l: Handle<LocalVariable>) -> Handle<Expression> {
+        if let Some(v) = self.value_now(cx, l) {
+            return v;
+        }
+        let ty = cx.body.function.local_variables[l].ty;
+        let pty = cx.module.ty(TypeInner::Pointer {
+            base: ty,
+            space: AddressSpace::Function,
+        });
+        let pointer = cx.emit(Expression::LocalVariable(l), pty, Span::default());
+        let load = cx.emit(Expression::Load { pointer }, ty, Span::default());
+        self.set(l, Known::value(load));
+        load
+    }
+
+    fn is_phi_local(&self, cx: &Cx, l: Handle<LocalVariable>) -> bool {
+        phi_type(cx.module, cx.body.function.local_variables[l].ty)
+    }
+
+    /// Where the `then` block ends: its stored locals' values.
+    fn leave_then(&mut self, cx: &mut Cx, stored: &[Handle<LocalVariable>]) {
+        let falls = !cx.body.terminated();
+        let mut accept = Vec::new();
+        for &l in stored {
+            if self.is_phi_local(cx, l) {
+                let v = if falls { self.value_now(cx, l) } else { None };
+                accept.push((l, v));
+            }
+        }
+        if let Some(s) = self.ifs.last_mut() {
+            s.accept_falls = falls;
+            s.accept = accept;
+            s.accept_stored = stored.to_vec();
+        }
+    }
+
+    /// Where the `else` block ends (before its changes are undone): the
+    /// values of the locals either block stored.
+    fn leave_else(&mut self, cx: &mut Cx, stored: &[Handle<LocalVariable>]) -> Vec<Side> {
+        let falls = !cx.body.terminated();
+        let Some(state) = self.ifs.last() else {
+            return Vec::new();
+        };
+        let mut locals: Vec<_> = state.accept.iter().map(|&(l, _)| l).collect();
+        for &l in stored {
+            if !locals.contains(&l) && self.is_phi_local(cx, l) {
+                locals.push(l);
+            }
+        }
+        locals
+            .into_iter()
+            .map(|l| (l, if falls { self.value_now(cx, l) } else { None }))
+            .collect()
+    }
+
+    /// After the `else` block's changes are undone (the state before the
+    /// `if`): the `Merge`s of the locals with a value on each side that
+    /// runs to its end.
+    fn plan_merges(
+        &mut self,
+        else_falls: bool,
+        reject: Vec<Side>,
+        reject_stored: &[Handle<LocalVariable>],
+    ) {
+        let Some(state) = self.ifs.last_mut() else {
+            return;
+        };
+        let mut forget = Vec::new();
+        if state.accept_falls {
+            forget.extend_from_slice(&state.accept_stored);
+        }
+        if else_falls {
+            forget.extend_from_slice(reject_stored);
+        }
+        state.forget = forget;
+        let mut merges = Vec::new();
+        for (l, r) in reject {
+            let a = match state.accept.iter().find(|&&(x, _)| x == l) {
+                Some(&(_, a)) => a,
+                // Not stored in `then`: the value before the `if`, when
+                // it is one already (nothing to emit).
+                None => match self.known.get(&l) {
+                    Some(Known::Value { base, path }) if path.is_empty() => Some(*base),
+                    _ => None,
+                },
+            };
+            let accept_ok = !state.accept_falls || a.is_some();
+            let reject_ok = !else_falls || r.is_some();
+            if accept_ok && reject_ok && (state.accept_falls || else_falls) {
+                merges.push((
+                    l,
+                    a.filter(|_| state.accept_falls),
+                    r.filter(|_| else_falls),
+                ));
+            }
+        }
+        state.merges = merges;
+    }
+
+    /// Where `continuing` ends: the latch of each carried local.
+    fn leave_continuing(&mut self, cx: &mut Cx, stored: &[Handle<LocalVariable>]) {
+        let Some(state) = self.loops.pop() else {
+            return;
+        };
+        for &(l, phi) in &state.phis {
+            let latch = match self.value_now(cx, l) {
+                Some(v) => v,
+                None => match state.body_end.get(&l) {
+                    Some(&v) if !stored.contains(&l) => v,
+                    _ => self.value_or_load(cx, l),
+                },
+            };
+            cx.set_latch(phi, latch);
+        }
+        self.loops.push(state);
+    }
+
     /// Records that the memory at `path` in `l` holds `v`.
     fn remember(
         &mut self,
@@ -544,15 +657,18 @@ impl Rewrite for Forward {
     }
 
     fn enter_block(&mut self, cx: &mut Cx) {
-        let is_else = self
+        let kind = self
             .layout
-            .is_else
+            .kinds
             .get(self.next_block)
             .copied()
-            .unwrap_or(false);
+            .unwrap_or(BlockKind::Other);
         self.next_block += 1;
-        if !is_else {
+        if kind != BlockKind::Else {
             self.settle();
+        }
+        if kind == BlockKind::Then {
+            self.ifs.push(IfState::default());
         }
         if self.frames.is_empty() {
             // The function body: locals with a trivial initialiser start
@@ -576,16 +692,42 @@ impl Rewrite for Forward {
             }
         }
         self.frames.push(Frame {
+            kind,
             mark: self.log.len(),
             stored: FxHashSet::default(),
             pending: Vec::new(),
         });
     }
 
-    fn leave_block(&mut self, _cx: &mut Cx) {
+    fn leave_block(&mut self, cx: &mut Cx) {
         let Some(frame) = self.frames.pop() else {
             return;
         };
+        let mut stored: Vec<_> = frame.stored.iter().copied().collect();
+        stored.sort_by_key(|l| l.index());
+        let mut reject = None;
+        match frame.kind {
+            BlockKind::Then => self.leave_then(cx, &stored),
+            BlockKind::Else => reject = Some(self.leave_else(cx, &stored)),
+            BlockKind::LoopBody => {
+                let no_continue = self
+                    .loops
+                    .last()
+                    .is_some_and(|s| !self.layout.loops[s.info].has_continue);
+                if no_continue && !cx.body.terminated() {
+                    let phis = self.loops.last().map(|s| s.phis.clone()).unwrap_or_default();
+                    for (l, _) in phis {
+                        if let Some(v) = self.value_now(cx, l)
+                            && let Some(s) = self.loops.last_mut()
+                        {
+                            s.body_end.insert(l, v);
+                        }
+                    }
+                }
+            }
+            BlockKind::Continuing => self.leave_continuing(cx, &stored),
+            BlockKind::Other => {}
+        }
         while self.log.len() > frame.mark {
             if let Some((l, prev)) = self.log.pop() {
                 match prev {
@@ -594,27 +736,85 @@ impl Rewrite for Forward {
                 };
             }
         }
+        if let Some(reject) = reject {
+            self.plan_merges(!cx.body.terminated(), reject, &stored);
+        }
         // After the block, what it stored is not known in general (it may
         // not have run, or stopped early).
-        let mut stored: Vec<_> = frame.stored.into_iter().collect();
-        stored.sort_by_key(|l| l.index());
         if let Some(parent) = self.frames.last_mut() {
             parent.pending.extend(stored.iter().copied());
             parent.stored.extend(stored);
         }
     }
 
-    fn enter_loop(&mut self, _cx: &mut Cx) {
+    fn enter_loop(&mut self, cx: &mut Cx) {
         self.settle();
+        let info = self.next_loop;
+        self.next_loop += 1;
         let stored = self
             .layout
             .loops
-            .get(self.next_loop)
-            .cloned()
+            .get(info)
+            .map(|i| i.stored.clone())
             .unwrap_or_default();
-        self.next_loop += 1;
+        // A local the loop stores is carried around it by a phi: its
+        // value before the loop, then its value where `continuing` ends.
+        let mut phis = Vec::new();
         for l in stored {
-            self.forget(l);
+            if !self.is_phi_local(cx, l) {
+                self.forget(l);
+                continue;
+            }
+            let init = self.value_or_load(cx, l);
+            let ty = cx.body.function.local_variables[l].ty;
+            let phi = cx.emit(Expression::Phi, ty, Span::default());
+            cx.push(Statement::Carry {
+                result: phi,
+                init,
+                latch: phi,
+            });
+            self.set(l, Known::value(phi));
+            phis.push((l, phi));
+        }
+        self.loops.push(LoopState {
+            info,
+            phis,
+            body_end: FxHashMap::default(),
+        });
+    }
+
+    fn after_loop(&mut self, _cx: &mut Cx) {
+        let Some(state) = self.loops.pop() else {
+            return;
+        };
+        // What the loop stored is unknown after it, unless every way out
+        // is at the top of the body, where each local holds its phi.
+        self.settle();
+        if self.layout.loops.get(state.info).is_some_and(|i| i.exits_at_top) {
+            for (l, phi) in state.phis {
+                self.set(l, Known::value(phi));
+            }
+        }
+    }
+
+    fn after_if(&mut self, cx: &mut Cx) {
+        let Some(state) = self.ifs.pop() else {
+            return;
+        };
+        // What only a block that leaves stored is as before the `if`.
+        if let Some(f) = self.frames.last_mut() {
+            f.pending.retain(|l| state.forget.contains(l));
+        }
+        self.settle();
+        for (l, accept, reject) in state.merges {
+            let ty = cx.body.function.local_variables[l].ty;
+            let phi = cx.emit(Expression::Phi, ty, Span::default());
+            cx.push(Statement::Merge {
+                result: phi,
+                accept,
+                reject,
+            });
+            self.set(l, Known::value(phi));
         }
     }
 }

@@ -33,6 +33,17 @@ pub struct Cx<'a> {
     /// Loop counters of the unrolled copies being built, with their value
     /// in the current copy (innermost last): loads of them are literals.
     counters: Vec<(Handle<LocalVariable>, Literal)>,
+    /// The `Carry`s copied before the loop about to be rebuilt: their new
+    /// result and old latch (mapped once the loop's `continuing` is).
+    carried: Vec<(Handle<Expression>, Handle<Expression>)>,
+    /// The latch of each new `Carry` result, set when its loop's
+    /// `continuing` block ends (by the copy, or by the pass with
+    /// [`Cx::set_latch`]) and written into the `Carry` after the loop.
+    latches: FxHashMap<Handle<Expression>, Handle<Expression>>,
+    /// The branch taken of the `if` with a constant condition just
+    /// replaced by that branch, and whether that branch runs to its end:
+    /// its `Merge`s become that branch's values.
+    folded_if: Option<(bool, bool)>,
 }
 
 /// A loop the pass replaces by copies of its body (see [`Rewrite::unroll`]).
@@ -92,6 +103,11 @@ pub trait Rewrite {
     fn leave_block(&mut self, _cx: &mut Cx) {}
     /// Called before a loop's body is rebuilt (values may change around it).
     fn enter_loop(&mut self, _cx: &mut Cx) {}
+    /// Called once the loop that `enter_loop` announced is pushed.
+    fn after_loop(&mut self, _cx: &mut Cx) {}
+    /// Called once an `if` with both its blocks rebuilt is pushed (its
+    /// `Merge`s go next).
+    fn after_if(&mut self, _cx: &mut Cx) {}
     /// Whether to replace the loop `old` (after the statements `before` of
     /// its block) by a block per iteration: each a copy of its body (less
     /// `skip`) and continuing block, in which loads of `counter` are the
@@ -161,6 +177,36 @@ impl<'a> Cx<'a> {
         self.body.push(s);
     }
 
+    /// Sets the latch of the `Carry` (pushed before the loop being
+    /// rebuilt) whose result is `result`: a value visible at the end of
+    /// the loop's `continuing` block, where this is called.
+    pub fn set_latch(&mut self, result: Handle<Expression>, latch: Handle<Expression>) {
+        self.latches.insert(result, latch);
+    }
+
+    /// Writes the latches set for the `Carry`s before the loop just pushed.
+    fn fill_latches(&mut self) {
+        if self.latches.is_empty() {
+            return;
+        }
+        let latches = &mut self.latches;
+        let Some(block) = self.body.current_mut() else {
+            return;
+        };
+        let before_loop = block.iter_mut().rev().skip(1);
+        for s in before_loop {
+            match s {
+                Statement::Carry { result, latch, .. } => {
+                    if let Some(l) = latches.remove(result) {
+                        *latch = l;
+                    }
+                }
+                Statement::Emit(_) => {}
+                _ => break,
+            }
+        }
+    }
+
     /// Rebuilds an old block into a new one.
     pub fn block(&mut self, rw: &mut impl Rewrite, old: &[Statement]) -> Block {
         self.body.open();
@@ -181,6 +227,9 @@ impl<'a> Cx<'a> {
 
     fn statement(&mut self, rw: &mut impl Rewrite, s: &Statement) {
         let old = self.old;
+        if !matches!(s, Statement::Merge { .. }) {
+            self.folded_if = None;
+        }
         match s {
             Statement::Emit(r) => {
                 for h in r.iter() {
@@ -216,6 +265,7 @@ impl<'a> Cx<'a> {
                     Some(taken) => {
                         let b = self.block(rw, if taken { accept } else { reject });
                         let ends = b.last().is_some_and(Statement::ends_block);
+                        self.folded_if = Some((taken, !ends));
                         if ends {
                             // Keep the rest of this block out of reach
                             // behind a scope of its own.
@@ -238,6 +288,7 @@ impl<'a> Cx<'a> {
                             reject,
                             control: *control,
                         });
+                        rw.after_if(self);
                     }
                 }
             }
@@ -259,6 +310,7 @@ impl<'a> Cx<'a> {
                 break_if,
                 control,
             } => {
+                let carried = std::mem::take(&mut self.carried);
                 self.body.flush();
                 rw.enter_loop(self);
                 let body = self.block(rw, body);
@@ -271,6 +323,10 @@ impl<'a> Cx<'a> {
                 }
                 self.body.flush();
                 let break_if = break_if.map(|b| self.map(b));
+                for (result, old_latch) in carried {
+                    let latch = self.map(old_latch);
+                    self.latches.insert(result, latch);
+                }
                 rw.leave_block(self);
                 let continuing = self.body.close();
                 self.push(Statement::Loop {
@@ -279,6 +335,55 @@ impl<'a> Cx<'a> {
                     break_if,
                     control: *control,
                 });
+                self.fill_latches();
+                rw.after_loop(self);
+            }
+            &Statement::Merge {
+                result,
+                accept,
+                reject,
+            } if self.folded_if.is_some() => {
+                // The `if` is gone: the value is the taken branch's (code
+                // after a branch that never ends is unreachable).
+                let (taken, ends) = self.folded_if.unwrap_or_default();
+                let side = if taken { accept } else { reject };
+                let value = match side {
+                    Some(v) if ends => self.map(v),
+                    _ => {
+                        let ty = old.expr_type(result);
+                        self.emit(Expression::ZeroValue(ty), ty, Span::default())
+                    }
+                };
+                self.map[result.index()] = Some(value);
+            }
+            Statement::Merge { result, .. } => {
+                if rw.keep_result(*result) {
+                    self.define_result(*result);
+                    let mut s = s.clone();
+                    s.map_expressions(|h| self.map(h));
+                    rw.statement(self, s);
+                }
+            }
+            &Statement::Carry {
+                result,
+                init,
+                latch,
+            } => {
+                if rw.keep_result(result) {
+                    self.define_result(result);
+                    let result = self.map(result);
+                    // The latch is defined in the loop, not rebuilt yet.
+                    self.carried.push((result, latch));
+                    let init = self.map(init);
+                    rw.statement(
+                        self,
+                        Statement::Carry {
+                            result,
+                            init,
+                            latch,
+                        },
+                    );
+                }
             }
             other => {
                 let mut s = other.clone();
@@ -448,6 +553,9 @@ pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Fu
         map: vec![None; old.expressions.len()],
         literals: FxHashMap::default(),
         counters: Vec::new(),
+        carried: Vec::new(),
+        latches: FxHashMap::default(),
+        folded_if: None,
     };
     // Trivial expressions are deduplicated: sema makes a fresh reference
     // for each use of a variable, and `access @buf[0]` twice over two

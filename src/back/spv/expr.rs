@@ -245,7 +245,8 @@ impl FunctionWriter<'_, '_> {
             | Expression::SubgroupResult
             | Expression::RayResult
             | Expression::NodeResult
-            | Expression::SpirvResult => {
+            | Expression::SpirvResult
+            | Expression::Phi => {
                 // Set up front or by their statement; nothing to evaluate.
                 return Ok(self.values[h.index()].clone());
             }

@@ -46,8 +46,8 @@ pub(super) struct PointerValue {
 /// Where `break` and `continue` go.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Targets {
-    break_to: Option<Word>,
-    continue_to: Option<Word>,
+    pub break_to: Option<Word>,
+    pub continue_to: Option<Word>,
 }
 
 pub(super) struct FunctionWriter<'w, 'a> {
@@ -61,10 +61,10 @@ pub(super) struct FunctionWriter<'w, 'a> {
     pub spills: FxHashMap<Handle<Expression>, Word>,
     /// `OpVariable`s, placed at the top of the first block.
     variables: Vec<Instruction>,
-    blocks: Vec<dr::Block>,
+    pub(super) blocks: Vec<dr::Block>,
     pub(super) current: Option<dr::Block>,
     /// Labels that some branch targets (the others are unreachable).
-    branched_to: FxHashSet<Word>,
+    pub(super) branched_to: FxHashSet<Word>,
     /// Ids decorated `NonUniform` (copies of `NonUniformResourceIndex`
     /// values and what is derived from them to reach a resource).
     pub non_uniform: FxHashSet<Word>,
@@ -344,7 +344,7 @@ impl<'a> FunctionWriter<'_, 'a> {
     // Blocks and instructions
     // -----------------------------------------------------------------------
 
-    fn begin_block(&mut self, label: Word) {
+    pub(super) fn begin_block(&mut self, label: Word) {
         self.current = Some(dr::Block {
             label: Some(Instruction::new(Op::Label, None, Some(label), vec![])),
             instructions: Vec::new(),
@@ -396,12 +396,12 @@ impl<'a> FunctionWriter<'_, 'a> {
         Ok(())
     }
 
-    fn branch(&mut self, target: Word) -> BackResult<()> {
+    pub(super) fn branch(&mut self, target: Word) -> BackResult<()> {
         self.branched_to.insert(target);
         self.terminate(Op::Branch, vec![Operand::IdRef(target)])
     }
 
-    fn branch_conditional(
+    pub(super) fn branch_conditional(
         &mut self,
         condition: Word,
         accept: Word,
@@ -421,7 +421,7 @@ impl<'a> FunctionWriter<'_, 'a> {
 
     /// Opens the merge block of a construct; when no branch reaches it, it
     /// only holds `OpUnreachable` and the code after the construct is dead.
-    fn begin_merge(&mut self, merge: Word) -> BackResult<()> {
+    pub(super) fn begin_merge(&mut self, merge: Word) -> BackResult<()> {
         self.begin_block(merge);
         if !self.branched_to.contains(&merge) {
             self.terminate(Op::Unreachable, vec![])?;
@@ -433,7 +433,7 @@ impl<'a> FunctionWriter<'_, 'a> {
     // Statements
     // -----------------------------------------------------------------------
 
-    fn write_block(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
+    pub(super) fn write_block(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
         // Bounds the recursion over nested blocks (no stack overflow on
         // pathological input).
         if self.depth >= MAX_NESTING {
@@ -449,48 +449,26 @@ impl<'a> FunctionWriter<'_, 'a> {
         self.debug_leave_block(saved)
     }
 
-    fn write_statements(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
-        for stmt in block {
-            // Code after a terminator (return, break, discard…) is dead:
-            // SPIR-V has no place for it.
-            if self.current.is_none() {
-                break;
-            }
-            self.write_statement(stmt, targets)?;
-        }
-        Ok(())
-    }
-
     /// Control-flow statements recurse into their blocks; everything else
     /// is written by `write_simple_statement`, whose larger frame is then
     /// not part of every nesting level.
-    fn write_statement(&mut self, stmt: &Statement, targets: Targets) -> BackResult<()> {
+    pub(super) fn write_statement(&mut self, stmt: &Statement, targets: Targets) -> BackResult<()> {
         match stmt {
             Statement::Block(block) => self.write_block(block, targets),
-            Statement::If {
-                condition,
-                accept,
-                reject,
-                control,
-            } => self.write_if(*condition, accept, reject, *control, targets),
             Statement::Switch { selector, cases } => self.write_switch(*selector, cases, targets),
-            Statement::Loop {
-                body,
-                continuing,
-                break_if,
-                control,
-            } => self.write_loop(body, continuing, *break_if, *control),
             _ => self.write_simple_statement(stmt, targets),
         }
     }
 
-    fn write_simple_statement(&mut self, stmt: &Statement, targets: Targets) -> BackResult<()> {
+    pub(super) fn write_simple_statement(&mut self, stmt: &Statement, targets: Targets) -> BackResult<()> {
         self.at_statement(stmt);
         match stmt {
             Statement::Block(_)
             | Statement::If { .. }
             | Statement::Switch { .. }
-            | Statement::Loop { .. } => {
+            | Statement::Loop { .. }
+            | Statement::Merge { .. }
+            | Statement::Carry { .. } => {
                 return Err(internal("control flow in write_simple_statement"));
             }
             Statement::Emit(range) => {
@@ -590,163 +568,6 @@ impl<'a> FunctionWriter<'_, 'a> {
             },
         }
         Ok(())
-    }
-
-    fn write_if(
-        &mut self,
-        condition: Handle<Expression>,
-        accept: &[Statement],
-        reject: &[Statement],
-        control: ir::SelectionControl,
-        targets: Targets,
-    ) -> BackResult<()> {
-        let cond = self.value(condition)?;
-        if accept.is_empty() && reject.is_empty() {
-            return Ok(());
-        }
-        let merge = self.w.id();
-        let accept_label = if accept.is_empty() {
-            merge
-        } else {
-            self.w.id()
-        };
-        let reject_label = if reject.is_empty() {
-            merge
-        } else {
-            self.w.id()
-        };
-        let control = match control {
-            ir::SelectionControl::None => spirv::SelectionControl::NONE,
-            ir::SelectionControl::Flatten => spirv::SelectionControl::FLATTEN,
-            ir::SelectionControl::DontFlatten => spirv::SelectionControl::DONT_FLATTEN,
-        };
-        self.emit_void(
-            Op::SelectionMerge,
-            vec![Operand::IdRef(merge), Operand::SelectionControl(control)],
-        )?;
-        self.branch_conditional(cond, accept_label, reject_label)?;
-        for (label, block) in [(accept_label, accept), (reject_label, reject)] {
-            if block.is_empty() {
-                continue;
-            }
-            self.begin_block(label);
-            self.write_block(block, targets)?;
-            if self.current.is_some() {
-                self.branch(merge)?;
-            }
-        }
-        self.begin_merge(merge)
-    }
-
-    fn write_switch(
-        &mut self,
-        selector: Handle<Expression>,
-        cases: &[ir::SwitchCase],
-        targets: Targets,
-    ) -> BackResult<()> {
-        let sel = self.value(selector)?;
-        let merge = self.w.id();
-        let labels: Vec<Word> = cases.iter().map(|_| self.w.id()).collect();
-        let default = cases
-            .iter()
-            .position(|c| c.value == ir::SwitchValue::Default)
-            .map_or(merge, |i| labels[i]);
-        let mut operands = vec![Operand::IdRef(sel), Operand::IdRef(default)];
-        for (case, &label) in cases.iter().zip(&labels) {
-            let literal = match case.value {
-                ir::SwitchValue::I32(v) => v as u32,
-                ir::SwitchValue::U32(v) => v,
-                ir::SwitchValue::Default => continue,
-            };
-            operands.push(Operand::LiteralBit32(literal));
-            operands.push(Operand::IdRef(label));
-        }
-        self.emit_void(
-            Op::SelectionMerge,
-            vec![
-                Operand::IdRef(merge),
-                Operand::SelectionControl(spirv::SelectionControl::NONE),
-            ],
-        )?;
-        self.branched_to.insert(default);
-        self.branched_to.extend(labels.iter().copied());
-        self.terminate(Op::Switch, operands)?;
-        let inner = Targets {
-            break_to: Some(merge),
-            continue_to: targets.continue_to,
-        };
-        for (i, case) in cases.iter().enumerate() {
-            self.begin_block(labels[i]);
-            self.write_block(&case.body, inner)?;
-            if self.current.is_some() {
-                // Fall-through goes to the next case, which must follow this
-                // one in the OpSwitch target list (SPIR-V 2.11), as it does.
-                match labels.get(i + 1) {
-                    Some(&next) if case.fall_through => self.branch(next)?,
-                    _ => self.branch(merge)?,
-                }
-            }
-        }
-        self.begin_merge(merge)
-    }
-
-    fn write_loop(
-        &mut self,
-        body: &[Statement],
-        continuing: &[Statement],
-        break_if: Option<Handle<Expression>>,
-        control: ir::LoopControl,
-    ) -> BackResult<()> {
-        let header = self.w.id();
-        let body_label = self.w.id();
-        let continue_label = self.w.id();
-        let merge = self.w.id();
-        self.branch(header)?;
-        self.begin_block(header);
-        let control = match control {
-            ir::LoopControl::None => spirv::LoopControl::NONE,
-            ir::LoopControl::Unroll(_) => spirv::LoopControl::UNROLL,
-            ir::LoopControl::DontUnroll => spirv::LoopControl::DONT_UNROLL,
-        };
-        self.emit_void(
-            Op::LoopMerge,
-            vec![
-                Operand::IdRef(merge),
-                Operand::IdRef(continue_label),
-                Operand::LoopControl(control),
-            ],
-        )?;
-        self.branch(body_label)?;
-        self.begin_block(body_label);
-        self.write_block(
-            body,
-            Targets {
-                break_to: Some(merge),
-                continue_to: Some(continue_label),
-            },
-        )?;
-        if self.current.is_some() {
-            self.branch(continue_label)?;
-        }
-        self.begin_block(continue_label);
-        if self.branched_to.contains(&continue_label) {
-            // `break` and `continue` have no meaning in the continuing block.
-            self.write_block(continuing, Targets::default())?;
-            if self.current.is_some() {
-                match break_if {
-                    Some(c) => {
-                        let cond = self.value(c)?;
-                        self.branch_conditional(cond, merge, header)?;
-                    }
-                    None => self.branch(header)?,
-                }
-            }
-        } else {
-            // Nothing continues the loop: the continue target is
-            // unreachable and holds just the back edge.
-            self.branch(header)?;
-        }
-        self.begin_merge(merge)
     }
 
     fn write_store(

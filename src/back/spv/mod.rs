@@ -30,6 +30,7 @@
 //! extensions are sorted).
 
 mod constant;
+mod control;
 mod debug;
 mod device_address;
 mod expr;

@@ -364,6 +364,7 @@ impl FunctionWriter<'_> {
             E::RayResult => "ray_result".into(),
             E::NodeResult => "node_result".into(),
             E::SpirvResult => "spirv_result".into(),
+            E::Phi => "phi".into(),
         };
         s.push_str(&body);
         s
@@ -556,6 +557,19 @@ impl FunctionWriter<'_> {
                 }
                 t
             }
+            Statement::Merge {
+                result: r,
+                accept,
+                reject,
+            } => {
+                let side = |v: &Option<Handle<Expression>>| v.map_or("-".to_string(), o);
+                format!("{}merge {}, {}", result(Some(*r)), side(accept), side(reject))
+            }
+            Statement::Carry {
+                result: r,
+                init,
+                latch,
+            } => format!("{}carry {}, {}", result(Some(*r)), o(*init), o(*latch)),
             Statement::Spirv {
                 inst,
                 args,

@@ -12,6 +12,53 @@ struct Frame<'f> {
     continue_ok: bool,
     /// A loop's `break_if`, checked when its `continuing` block ends.
     break_if: Option<Handle<Expression>>,
+    /// Values that must be visible where this block ends: the operands of
+    /// the `Merge`s after an `if` for its branches, the `latch`es of the
+    /// `Carry`s before a loop for its `continuing` block.
+    end_uses: Vec<Handle<Expression>>,
+    /// Whether a `Merge` may stand next (after an `if` or a `Merge`).
+    merge_ok: bool,
+    /// The latches of the `Carry`s just seen, for the loop that must come
+    /// next.
+    latches: Vec<Handle<Expression>>,
+    /// For a loop body that is the only way into its `continuing` block
+    /// (no `continue`): latches that may be values visible where the body
+    /// ends (the body's end dominates `continuing`).
+    body_latches: Vec<Handle<Expression>>,
+}
+
+/// Whether `block` has a `continue` of the loop around it.
+fn continues(block: &[Statement]) -> bool {
+    block.iter().any(|s| match s {
+        Statement::Continue => true,
+        Statement::Loop { .. } => false,
+        other => other.blocks().into_iter().any(|b| continues(b)),
+    })
+}
+
+/// The operands of the `Merge`s after an `if`, for its `then` and `else`
+/// blocks, and which of the two each `Merge` gives.
+type MergeOperands = (Vec<Handle<Expression>>, Vec<Handle<Expression>>, Vec<(bool, bool)>);
+
+/// The operands of the `Merge`s that follow an `if` (the statements after
+/// it in its block).
+fn merge_operands<'a>(after: impl Iterator<Item = &'a Statement>) -> MergeOperands {
+    let (mut a, mut r, mut given) = (Vec::new(), Vec::new(), Vec::new());
+    for s in after {
+        let Statement::Merge { accept, reject, .. } = s else {
+            break;
+        };
+        a.extend(*accept);
+        r.extend(*reject);
+        given.push((accept.is_some(), reject.is_some()));
+    }
+    (a, r, given)
+}
+
+/// Whether control can reach the end of `block` (as far as a `Merge`
+/// needs a value for it: a block that ends with a terminator cannot).
+fn falls_through(block: &[Statement]) -> bool {
+    !block.last().is_some_and(Statement::ends_block)
 }
 
 impl<'m> FunctionValidator<'_, 'm> {
@@ -61,22 +108,42 @@ impl<'m> FunctionValidator<'_, 'm> {
             break_ok: false,
             continue_ok: false,
             break_if: None,
+            end_uses: Vec::new(),
+            merge_ok: false,
+            latches: Vec::new(),
+            body_latches: Vec::new(),
         }];
         while let Some(top) = stack.last_mut() {
             let Some(s) = top.statements.next() else {
                 let frame = stack.pop().expect("non-empty");
-                if let Some(b) = frame.break_if {
-                    self.use_expr(None, b);
-                    self.bool_scalar(b, "break_if");
-                }
-                for h in self.scope.drain(frame.scope_start..) {
-                    self.state[h.index()] = State::OutOfScope;
-                }
+                self.close(frame, stack.last_mut());
                 continue;
             };
             let (break_ok, continue_ok) = (top.break_ok, top.continue_ok);
+            let merge_ok = std::mem::replace(
+                &mut top.merge_ok,
+                matches!(s, Statement::If { .. } | Statement::Merge { .. }),
+            );
+            // An `Emit` may stand between a `Carry` and its loop.
+            let latches = match s {
+                Statement::Emit(_) => Vec::new(),
+                _ => std::mem::take(&mut top.latches),
+            };
+            if !latches.is_empty() && !matches!(s, Statement::Carry { .. } | Statement::Loop { .. }) {
+                self.error(None, "a `carry` is not followed by its loop");
+            }
+            // A `merge`'s operands are checked where its branches end, a
+            // `carry`'s latch where the loop's `continuing` block ends.
+            let after_if = match s {
+                Statement::If { .. } => Some(merge_operands(top.statements.clone())),
+                _ => None,
+            };
             let mut uses = Vec::new();
-            s.for_each_operand(|h| uses.push(h));
+            match s {
+                Statement::Merge { .. } => {}
+                Statement::Carry { init, .. } => uses.push(*init),
+                _ => s.for_each_operand(|h| uses.push(h)),
+            }
             for h in uses {
                 self.use_expr(None, h);
             }
@@ -87,6 +154,10 @@ impl<'m> FunctionValidator<'_, 'm> {
                 break_ok,
                 continue_ok,
                 break_if: None,
+                end_uses: Vec::new(),
+                merge_ok: false,
+                latches: Vec::new(),
+                body_latches: Vec::new(),
             };
             match s {
                 Statement::Emit(r) => self.emit(r),
@@ -98,9 +169,35 @@ impl<'m> FunctionValidator<'_, 'm> {
                     ..
                 } => {
                     self.bool_scalar(*condition, "if condition");
+                    let (a, r, given) = after_if.unwrap_or_default();
+                    let (fa, fr) = (falls_through(accept), falls_through(reject));
+                    if given.iter().any(|&(ga, gr)| (fa && !ga) || (fr && !gr)) {
+                        self.error(
+                            None,
+                            "a `merge` lacks the value of a branch that reaches the end of its `if`",
+                        );
+                    }
                     // Pushed in reverse: `accept` is walked first.
-                    stack.push(frame(reject, break_ok, continue_ok));
-                    stack.push(frame(accept, break_ok, continue_ok));
+                    let mut rf = frame(reject, break_ok, continue_ok);
+                    rf.end_uses = r;
+                    stack.push(rf);
+                    let mut af = frame(accept, break_ok, continue_ok);
+                    af.end_uses = a;
+                    stack.push(af);
+                }
+                Statement::Merge { result, .. } => {
+                    if !merge_ok {
+                        self.error(Some(*result), "a `merge` that does not follow an `if`");
+                    }
+                    self.phi(s);
+                }
+                Statement::Carry { latch, .. } => {
+                    self.phi(s);
+                    let mut latches = latches;
+                    latches.push(*latch);
+                    if let Some(top) = stack.last_mut() {
+                        top.latches = latches;
+                    }
                 }
                 Statement::Switch { selector, cases } => {
                     self.switch(*selector, cases);
@@ -116,8 +213,13 @@ impl<'m> FunctionValidator<'_, 'm> {
                 } => {
                     let mut cont = frame(continuing, false, false);
                     cont.break_if = *break_if;
+                    let mut bf = frame(body, true, true);
+                    if !continues(body) {
+                        bf.body_latches = latches.clone();
+                    }
+                    cont.end_uses = latches;
                     stack.push(cont);
-                    stack.push(frame(body, true, true));
+                    stack.push(bf);
                 }
                 Statement::Break if !break_ok => {
                     self.error(None, "`break` outside a loop body or switch case")
@@ -210,6 +312,51 @@ impl<'m> FunctionValidator<'_, 'm> {
                 | Statement::EmitMeshTasks { .. } => {}
             }
         }
+    }
+
+    /// Where a block ends: the uses its end must see, then its scope
+    /// closes. `next` is the frame below (a loop body's `continuing`).
+    fn close(&mut self, frame: Frame<'_>, next: Option<&mut Frame<'_>>) {
+        if let Some(b) = frame.break_if {
+            self.use_expr(None, b);
+            self.bool_scalar(b, "break_if");
+        }
+        if !frame.body_latches.is_empty() {
+            let in_scope: Vec<_> = frame
+                .body_latches
+                .iter()
+                .copied()
+                .filter(|h| self.state[h.index()] == State::InScope)
+                .collect();
+            // The loop's `continuing` frame is next on the stack.
+            if let Some(cont) = next {
+                cont.end_uses.retain(|h| !in_scope.contains(h));
+            }
+        }
+        for h in frame.end_uses {
+            self.use_expr(None, h);
+        }
+        if !frame.latches.is_empty() {
+            self.error(None, "a `carry` is not followed by its loop");
+        }
+        for h in self.scope.drain(frame.scope_start..) {
+            self.state[h.index()] = State::OutOfScope;
+        }
+    }
+
+    /// The result of a `Merge` or `Carry`: a `Phi` of its operands' type.
+    fn phi(&mut self, s: &Statement) {
+        let (Statement::Merge { result, .. } | Statement::Carry { result, .. }) = *s else {
+            return;
+        };
+        let ty = self.ty(result);
+        let mut same = true;
+        s.for_each_operand(|v| same &= self.ty(v) == ty);
+        if !same {
+            self.error(Some(result), "a phi operand's type differs from its result's");
+        }
+        let ok = matches!(self.f.expressions[result], Expression::Phi);
+        self.define_result(result, ok, "Phi");
     }
 
     fn emit(&mut self, r: &Range<Expression>) {

@@ -333,3 +333,50 @@ fn local_initialisers_need_no_emit_but_must_be_constant() {
         errors(&m)
     );
 }
+
+/// `sample()` after `forward`: its loop carries `x` in a phi.
+fn with_phis() -> Module {
+    let mut m = sample();
+    let fold = crate::passes::const_fold::FoldOptions::default();
+    crate::passes::forward::run(&mut m, &fold);
+    assert_eq!(errors(&m), "");
+    m
+}
+
+#[test]
+fn carry_must_precede_its_loop() {
+    let mut m = with_phis();
+    let f = main_fn(&mut m);
+    let at = f
+        .body
+        .iter()
+        .position(|s| matches!(s, Statement::Carry { .. }))
+        .expect("forward carries `x` around the loop");
+    let carry = f.body.remove(at);
+    let after_loop = f
+        .body
+        .iter()
+        .position(|s| matches!(s, Statement::Loop { .. }))
+        .expect("the loop")
+        + 1;
+    f.body.insert(after_loop, carry);
+    assert!(errors(&m).contains("is not followed by its loop"), "{}", errors(&m));
+}
+
+#[test]
+fn merge_must_follow_an_if() {
+    let mut m = with_phis();
+    let f = main_fn(&mut m);
+    let one = find_expr(f, |e| matches!(e, Expression::Literal(_)));
+    let ty = f.expr_type(one);
+    let phi = f.add_expression(Expression::Phi, ty);
+    f.body.insert(
+        0,
+        Statement::Merge {
+            result: phi,
+            accept: Some(one),
+            reject: Some(one),
+        },
+    );
+    assert!(errors(&m).contains("does not follow an `if`"), "{}", errors(&m));
+}

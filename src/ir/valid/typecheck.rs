@@ -252,7 +252,12 @@ impl FunctionValidator<'_, '_> {
                 Some(_) => bad("call result type differs from the callee's result"),
                 None => bad("call result of a function without result"),
             },
-            E::AtomicResult | E::SubgroupResult | E::RayResult | E::NodeResult | E::SpirvResult => {
+            E::AtomicResult
+            | E::SubgroupResult
+            | E::RayResult
+            | E::NodeResult
+            | E::SpirvResult
+            | E::Phi => {
                 None
             }
         }

@@ -1,7 +1,8 @@
 // pass: forward -O1
 // At -O1 calls stay: a local passed as an out argument (sema's copy-out
-// temporary) escapes and is loaded again after the call; a local written in one branch only is
-// loaded after the `if`.
+// temporary) escapes and is loaded again after the call; a local written
+// in one branch only is, after the `if`, the merge of the branch's value
+// and the one before.
 RWStructuredBuffer<float> buf : register(u0);
 
 void set(out float r, float v) { r = v * 2.0f; }
@@ -21,6 +22,8 @@ void main() {
 // check: call set($temp.1, %_)
 // nextln: = load $temp.1
 // check: if %_ {
-// check: store $t,
+// check: %_:float = neg %_
 // check: }
-// check: = load $t
+// nextln: %_:float = merge %_, %_
+// not: load $t
+// check: store %_, %_

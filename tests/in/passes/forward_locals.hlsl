@@ -2,7 +2,9 @@
 // Store-to-load forwarding: each variable's loads read the value stored
 // last, also inside a branch and a loop that does not store it; a struct
 // built member by member is composed; constants that become visible are
-// folded. A loop counter stored in the loop is still loaded there.
+// folded. A local the loop stores is carried by a phi: its value before
+// the loop, then the one the body or `continuing` leaves; a `for` exits at
+// its test, so after the loop the local is that phi.
 RWStructuredBuffer<float> buf : register(u0);
 
 struct Pair { float a; float b; };
@@ -29,9 +31,13 @@ void main() {
 // check: if %_ {
 // not: load $
 // check: = add %_, %_
+// check: %_:float = carry 0.0f32, %_
+// check: %_:uint = carry 0u32, %_
 // check: loop {
-// check: = load $i
-// not: load $p
-// check: = mul %_, %_
-// nextln: = load $s
-// check: store $s,
+// not: load $
+// check: = lt %_, 4u32
+// check: %_:float = mul %_, %_
+// nextln: %_:float = add %_, %_
+// check: } continuing {
+// check: %_:uint = add %_, 1u32
+// check: store %_, %_

@@ -1,0 +1,158 @@
+//! What `forward`'s rebuild will meet, in its order, gathered before it
+//! runs: the kind of each block it enters, and for each loop the locals it
+//! stores and how control enters its `continuing` block and leaves it.
+
+use crate::ir::*;
+use rustc_hash::FxHashSet;
+
+/// What the rebuild will meet, in its order, gathered before it runs.
+#[derive(Default)]
+pub(super) struct Layout {
+    /// Per loop: the simple locals stored anywhere in it, and how it ends.
+    pub loops: Vec<LoopInfo>,
+    /// Per block entered: what it is. (The `else` block of an `if` starts
+    /// from the state before the `if`, not after the `then` block.)
+    pub kinds: Vec<BlockKind>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BlockKind {
+    Then,
+    Else,
+    LoopBody,
+    Continuing,
+    Other,
+}
+
+#[derive(Default)]
+pub(super) struct LoopInfo {
+    pub stored: Vec<Handle<LocalVariable>>,
+    /// Whether a `continue` in the body goes to its `continuing` block
+    /// (else the body's end is the only way there).
+    pub has_continue: bool,
+    /// Whether every way out of the loop is a `break` before any store in
+    /// the body (the test of a `for` or `while`) and there is no
+    /// `break_if`: then each local has its value of the loop header there.
+    pub exits_at_top: bool,
+}
+
+/// Whether `block` has a `continue` or `break` of the loop (or switch)
+/// around it: (continue, break). Inner loops keep theirs; a `switch` keeps
+/// its breaks.
+fn jumps(block: &[Statement]) -> (bool, bool) {
+    let (mut c, mut b) = (false, false);
+    for s in block {
+        match s {
+            Statement::Continue => c = true,
+            Statement::Break => b = true,
+            Statement::Loop { .. } => {}
+            Statement::Switch { cases, .. } => {
+                for case in cases {
+                    c |= jumps(&case.body).0;
+                }
+            }
+            other => {
+                for inner in other.blocks() {
+                    let (ic, ib) = jumps(inner);
+                    c |= ic;
+                    b |= ib;
+                }
+            }
+        }
+    }
+    (c, b)
+}
+
+/// Whether some statement of `s` stores (or may store) into memory.
+fn stores_anything(s: &Statement) -> bool {
+    let mut any = false;
+    crate::ir::visit::walk_statements(std::slice::from_ref(s), |s| {
+        any |= matches!(
+            s,
+            Statement::Store { .. } | Statement::Call { .. } | Statement::Atomic { .. }
+        );
+    });
+    any
+}
+
+/// See [`LoopInfo::exits_at_top`].
+fn exits_at_top(body: &[Statement], break_if: Option<Handle<Expression>>) -> bool {
+    if break_if.is_some() {
+        return false;
+    }
+    let mut stored = false;
+    for s in body {
+        if jumps(std::slice::from_ref(s)).1 && stored {
+            return false;
+        }
+        stored |= stores_anything(s);
+    }
+    true
+}
+
+/// The simple locals stored in `block`, filling `layout` for the loops and
+/// blocks in it.
+pub(super) fn stores_in(
+    block: &[Statement],
+    f: &Function,
+    simple: &[bool],
+    layout: &mut Layout,
+    stop_at_terminator: bool,
+) -> FxHashSet<Handle<LocalVariable>> {
+    let mut set = FxHashSet::default();
+    for s in block {
+        match s {
+            Statement::Store { pointer, .. } => {
+                let mut p = *pointer;
+                while let Expression::AccessIndex { base, .. } = f.expressions[p] {
+                    p = base;
+                }
+                if let Expression::LocalVariable(l) = f.expressions[p]
+                    && simple[l.index()]
+                {
+                    set.insert(l);
+                }
+            }
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+                ..
+            } => {
+                let k = layout.loops.len();
+                layout.loops.push(LoopInfo {
+                    stored: Vec::new(),
+                    has_continue: jumps(body).0,
+                    exits_at_top: exits_at_top(body, *break_if),
+                });
+                layout.kinds.push(BlockKind::LoopBody);
+                let mut inner = stores_in(body, f, simple, layout, true);
+                // The rebuild walks `continuing` without stopping at a
+                // terminator: so does this.
+                layout.kinds.push(BlockKind::Continuing);
+                inner.extend(stores_in(continuing, f, simple, layout, false));
+                let mut list: Vec<_> = inner.iter().copied().collect();
+                list.sort_by_key(|l| l.index());
+                layout.loops[k].stored = list;
+                set.extend(inner);
+            }
+            Statement::If { accept, reject, .. } => {
+                layout.kinds.push(BlockKind::Then);
+                set.extend(stores_in(accept, f, simple, layout, true));
+                layout.kinds.push(BlockKind::Else);
+                set.extend(stores_in(reject, f, simple, layout, true));
+            }
+            other => {
+                for b in other.blocks() {
+                    layout.kinds.push(BlockKind::Other);
+                    set.extend(stores_in(b, f, simple, layout, true));
+                }
+            }
+        }
+        if stop_at_terminator && s.ends_block() {
+            break;
+        }
+    }
+    set
+}
+
