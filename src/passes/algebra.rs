@@ -45,11 +45,67 @@ struct Algebra;
 
 impl Rewrite for Algebra {
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        if let Expression::Compose { ty, ref components } = e.expr
+            && let Some(h) = regroup(cx, ty, components, e.span)
+        {
+            return Some(h);
+        }
         Some(match simplify(cx, &e.expr, e.ty, e.span) {
             Some(h) => h,
             None => cx.keep(e),
         })
     }
+}
+
+/// A vector composed of the components of other vectors, in order
+/// (`float4(v.x, v.y, v.z, 1)` as sema lowers `float4(v, 1)`): composed of
+/// those vectors (`float4(v, 1)`), or the vector itself when it is all of
+/// it. `None` when no run of components is a whole vector.
+fn regroup(
+    cx: &mut Cx,
+    ty: Handle<Type>,
+    components: &[Handle<Expression>],
+    span: Span,
+) -> Option<Handle<Expression>> {
+    let TypeInner::Vector { scalar, .. } = cx.module.types[ty].inner else {
+        return None;
+    };
+    let mut out = Vec::with_capacity(components.len());
+    let mut i = 0;
+    while i < components.len() {
+        let c = components[i];
+        if let Expression::AccessIndex { base, index: 0 } = *cx.expr(c)
+            && let TypeInner::Vector { size, scalar: s } = *cx.inner(base)
+            && s == scalar
+            && components.len() - i >= size as usize
+            && (1..size as u32).all(|k| {
+                matches!(*cx.expr(components[i + k as usize]),
+                    Expression::AccessIndex { base: b, index } if b == base && index == k)
+            })
+        {
+            out.push(base);
+            i += size as usize;
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    if out.len() == components.len() {
+        return None;
+    }
+    if let [whole] = out[..]
+        && cx.ty(whole) == ty
+    {
+        return Some(whole);
+    }
+    Some(cx.emit(
+        Expression::Compose {
+            ty,
+            components: out,
+        },
+        ty,
+        span,
+    ))
 }
 
 /// The scalar constant of a literal or a splat of one.

@@ -43,6 +43,7 @@ pub fn run(module: &mut Module) {
             // Loads that were dead may have been the last reads of a
             // local, and empty `if`s free their conditions: another round.
             removed |= remove_write_only_stores(f);
+            removed |= remove_pure_control(f);
             removed |= prune_empty(&mut f.body);
             compact_locals(f);
             if !removed {
@@ -231,6 +232,134 @@ fn liveness(f: &Function) -> Vec<bool> {
         }
     }
     live
+}
+
+/// Whether `s` does nothing but compute values that stay inside it: no
+/// memory write, call or other effect, and no `break` or `continue` that
+/// leaves it (`break_ok`/`continue_ok`: those go to a construct inside).
+fn pure_statement(s: &Statement, break_ok: bool, continue_ok: bool) -> bool {
+    let all = |b: &Block, br: bool, co: bool| b.iter().all(|s| pure_statement(s, br, co));
+    match s {
+        Statement::Emit(_)
+        | Statement::Debug(_)
+        | Statement::Merge { .. }
+        | Statement::Carry { .. } => true,
+        Statement::Break => break_ok,
+        Statement::Continue => continue_ok,
+        Statement::Block(b) => all(b, break_ok, continue_ok),
+        Statement::If { accept, reject, .. } => {
+            all(accept, break_ok, continue_ok) && all(reject, break_ok, continue_ok)
+        }
+        Statement::Loop {
+            body, continuing, ..
+        } => all(body, true, true) && all(continuing, false, false),
+        Statement::Switch { cases, .. } => cases.iter().all(|c| all(&c.body, true, continue_ok)),
+        _ => false,
+    }
+}
+
+/// Removes `if`s, loops and `switch`es whose work nothing uses: they are
+/// pure (see [`pure_statement`]) and give no value out: no `Merge` after
+/// the `if` (`dce` keeps one only while it is used), and the `Carry`s
+/// before a loop used only in the loop and by each other (a counter that
+/// only the loop's own test reads); those go with the loop. Inner blocks
+/// first; true if any.
+fn remove_pure_control(f: &mut Function) -> bool {
+    let counts = super::rewrite::use_counts(f);
+    let mut body = std::mem::take(&mut f.body);
+    let removed = remove_pure_in(&mut body, &f.expressions, &counts);
+    f.body = body;
+    removed
+}
+
+fn remove_pure_in(block: &mut Block, exprs: &Arena<Expression>, counts: &[u32]) -> bool {
+    let mut removed = false;
+    for s in block.iter_mut() {
+        for b in blocks_mut(s) {
+            removed |= remove_pure_in(b, exprs, counts);
+        }
+    }
+    let n = block.len();
+    let mut keep = vec![true; n];
+    for i in 0..n {
+        let s = &block[i];
+        let control = matches!(
+            s,
+            Statement::If { .. } | Statement::Loop { .. } | Statement::Switch { .. }
+        );
+        if !control
+            || matches!(block.get(i + 1), Some(Statement::Merge { .. }))
+            || !pure_statement(s, false, false)
+        {
+            continue;
+        }
+        // The carries of a loop: the statements before it, back to the
+        // first that is neither a `Carry` nor an `Emit`.
+        let mut carries = Vec::new();
+        let mut j = i;
+        while j > 0 && matches!(block[j - 1], Statement::Carry { .. } | Statement::Emit(_)) {
+            j -= 1;
+            if let Statement::Carry { result, .. } = block[j] {
+                carries.push((j, result));
+            }
+        }
+        let group: Vec<&Statement> = carries
+            .iter()
+            .map(|&(k, _)| &block[k])
+            .chain(std::iter::once(s))
+            .collect();
+        let local = carries
+            .iter()
+            .all(|&(_, phi)| uses_in(&group, exprs, phi) == counts[phi.index()]);
+        if local {
+            keep[i] = false;
+            for (k, _) in carries {
+                keep[k] = false;
+            }
+        }
+    }
+    let mut i = 0;
+    block.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+    removed | (block.len() != n)
+}
+
+/// How many times `h` is used in `statements` and the blocks in them (as
+/// [`super::rewrite::use_counts`] counts).
+fn uses_in(statements: &[&Statement], exprs: &Arena<Expression>, h: Handle<Expression>) -> u32 {
+    let mut n = 0;
+    for s in statements {
+        walk_statements(std::slice::from_ref(*s), |s| {
+            let mut bump = |o: Handle<Expression>| n += u32::from(o == h);
+            match s {
+                Statement::Emit(r) => {
+                    for e in r.iter() {
+                        exprs[e].for_each_operand(&mut bump);
+                    }
+                }
+                Statement::Loop {
+                    break_if: Some(b), ..
+                } => bump(*b),
+                other => other.for_each_operand(&mut bump),
+            }
+        });
+    }
+    n
+}
+
+/// The blocks nested directly in `s`.
+fn blocks_mut(s: &mut Statement) -> Vec<&mut Block> {
+    match s {
+        Statement::Block(b) => vec![b],
+        Statement::If { accept, reject, .. } => vec![accept, reject],
+        Statement::Switch { cases, .. } => cases.iter_mut().map(|c| &mut c.body).collect(),
+        Statement::Loop {
+            body, continuing, ..
+        } => vec![body, continuing],
+        _ => Vec::new(),
+    }
 }
 
 /// Removes empty blocks and `if`s with two empty branches, inner ones

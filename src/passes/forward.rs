@@ -51,6 +51,7 @@ use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+mod constant;
 mod layout;
 use layout::{BlockKind, Layout, stores_in};
 
@@ -58,10 +59,12 @@ use layout::{BlockKind, Layout, stores_in};
 /// `fold`'s float environment.
 pub fn run(module: &mut Module, fold: &FoldOptions) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
+    let read_only = constant::read_only_globals(module);
+    let any_read_only = read_only.iter().any(|r| *r);
     for h in handles {
         let f = &module.functions[h];
         let simple = simple_locals(&module.types, f);
-        if !simple.iter().any(|s| *s) {
+        if !simple.iter().any(|s| *s) && !any_read_only {
             continue;
         }
         // A nested `{ … }` is only a scope: its statements can stand in
@@ -83,6 +86,7 @@ pub fn run(module: &mut Module, fold: &FoldOptions) {
             frames: Vec::new(),
             ifs: Vec::new(),
             loops: Vec::new(),
+            read_only: read_only.clone(),
         };
         rebuild_function(module, h, &mut fw);
     }
@@ -293,6 +297,8 @@ struct Forward {
     ifs: Vec<IfState>,
     /// The loops being rebuilt, innermost last.
     loops: Vec<LoopState>,
+    /// Per global: whether it is read-only with a constant initialiser.
+    read_only: Vec<bool>,
 }
 
 /// A local and a value of it (`None`: not known, or the block does not
@@ -624,6 +630,9 @@ impl Rewrite for Forward {
         let Expression::Load { pointer } = e.expr else {
             return Some(cx.keep(e));
         };
+        if let Some(v) = constant::constant_load(cx, &self.read_only, pointer, e.ty) {
+            return Some(v);
+        }
         let Some((l, path)) = self.path_of(cx, pointer) else {
             return Some(cx.keep(e));
         };

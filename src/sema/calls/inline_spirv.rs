@@ -37,6 +37,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let env = Env::at(scope);
         self.s.require_spirv_features(fattrs, &env);
         let set = attr.string_arg(1).map(str::to_string);
+        if let Some(name) = &set
+            && !known_instruction_set(name)
+        {
+            self.s.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    format!("`{name}` is not an extended instruction set SPIR-V knows"),
+                )
+                .label(attr.span, "no such instruction set")
+                .note("the sets are GLSL.std.450, the SPV_AMD_* ones, DebugInfo, OpenCL.DebugInfo.100, and any named NonSemantic.*"),
+            );
+            return Val::error();
+        }
         let Some(opcode) = self.s.const_int(&attr.args[0], &env) else {
             return Val::error();
         };
@@ -216,6 +229,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             }
         }
     }
+}
+
+/// Whether `name` is an extended instruction set a validator accepts in
+/// `OpExtInstImport`: a set SPIR-V defines, or a non-semantic one (any name
+/// with the `NonSemantic.` prefix).
+fn known_instruction_set(name: &str) -> bool {
+    matches!(
+        name,
+        "GLSL.std.450"
+            | "DebugInfo"
+            | "OpenCL.DebugInfo.100"
+            | "SPV_AMD_shader_ballot"
+            | "SPV_AMD_shader_trinary_minmax"
+            | "SPV_AMD_gcn_shader"
+            | "SPV_AMD_shader_explicit_vertex_parameter"
+    ) || name.strip_prefix("NonSemantic.").is_some_and(|r| !r.is_empty())
 }
 
 impl<'s, 'a> FnCtx<'s, 'a> {

@@ -35,6 +35,10 @@ void barrier([[vk::ext_literal]] uint scope, uint semantics);
 [[vk::ext_instruction(349)]]
 int wave_sum(uint scope, uint operation, int value);
 
+// An instruction set must be one SPIR-V knows (or a NonSemantic.* one).
+[[vk::ext_instruction(1, "NoSuch.Set")]]
+float no_such(float a);
+
 [numthreads(1, 1, 1)]
 void main() {
     float a = 1, b = 2;
@@ -46,4 +50,5 @@ void main() {
     bool e = nan();
     barrier(1, 0);
     int s = wave_sum(3, 0, i);
+    float f = no_such(a);
 }
