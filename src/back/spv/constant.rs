@@ -4,8 +4,9 @@
 
 use super::writer::Writer;
 use super::{BackResult, internal};
+use crate::back::spv::inst;
 use crate::ir::{self, Arena, Expression, Handle, Literal, Scalar, ScalarKind, TypeInner};
-use rspirv::dr::{Instruction, Operand};
+use rspirv::dr::Operand;
 use rustc_hash::FxHashMap;
 use spirv::{Op, Word};
 
@@ -45,7 +46,7 @@ impl Writer<'_> {
         }
         let id = self.id();
         let inst = match &key {
-            ConstKey::Bits { ty, bits, wide } => Instruction::new(
+            ConstKey::Bits { ty, bits, wide } => inst(
                 Op::Constant,
                 Some(*ty),
                 Some(id),
@@ -55,7 +56,7 @@ impl Writer<'_> {
                     Operand::LiteralBit32(*bits as u32)
                 }],
             ),
-            ConstKey::Bool { ty, value } => Instruction::new(
+            ConstKey::Bool { ty, value } => inst(
                 if *value {
                     Op::ConstantTrue
                 } else {
@@ -65,13 +66,13 @@ impl Writer<'_> {
                 Some(id),
                 vec![],
             ),
-            ConstKey::Composite { ty, parts } => Instruction::new(
+            ConstKey::Composite { ty, parts } => inst(
                 Op::ConstantComposite,
                 Some(*ty),
                 Some(id),
                 parts.iter().map(|&p| Operand::IdRef(p)).collect(),
             ),
-            ConstKey::Null(ty) => Instruction::new(Op::ConstantNull, Some(*ty), Some(id), vec![]),
+            ConstKey::Null(ty) => inst(Op::ConstantNull, Some(*ty), Some(id), vec![]),
         };
         self.globals.push(inst);
         if let ConstKey::Composite { parts, .. } = &key {
@@ -113,7 +114,7 @@ impl Writer<'_> {
                 } else {
                     Op::SpecConstantFalse
                 };
-                Instruction::new(op, Some(ty), Some(id), vec![])
+                inst(op, Some(ty), Some(id), vec![])
             }
             _ => {
                 let scalar = lit.scalar();
@@ -124,7 +125,7 @@ impl Writer<'_> {
                 } else {
                     Operand::LiteralBit32(bits as u32)
                 };
-                Instruction::new(Op::SpecConstant, Some(ty), Some(id), vec![word])
+                inst(Op::SpecConstant, Some(ty), Some(id), vec![word])
             }
         };
         self.globals.push(inst);

@@ -8,8 +8,9 @@
 use super::function::{FunctionWriter, PointerValue, Value};
 use super::writer::Writer;
 use super::{BackResult, internal};
+use crate::back::spv::inst;
 use crate::ir::{self, Expression, Handle, TypeInner};
-use rspirv::dr::{Instruction, Operand};
+use rspirv::dr::Operand;
 use spirv::{Capability, Decoration, Op, StorageClass, Word};
 
 /// The alignment a `PhysicalStorage` pointer type promises, if it is one.
@@ -51,7 +52,7 @@ impl Writer<'_> {
     ) -> BackResult<Word> {
         let id = self.id();
         let class = StorageClass::PhysicalStorageBuffer;
-        self.globals.push(Instruction::new(
+        self.globals.push(inst(
             Op::TypeForwardPointer,
             None,
             None,
@@ -59,7 +60,7 @@ impl Writer<'_> {
         ));
         self.types.set_ir(h, id);
         let pointee = self.type_id(base)?;
-        self.globals.push(Instruction::new(
+        self.globals.push(inst(
             Op::TypePointer,
             None,
             Some(id),

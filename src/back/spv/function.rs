@@ -5,7 +5,7 @@
 use super::debug::BodyDebug;
 use super::types::{MatrixRepr, SpvType, matrix_repr, storage_class};
 use super::writer::Writer;
-use super::{BackResult, internal, unsupported};
+use super::{BackResult, inst, internal, unsupported};
 use crate::ir::{self, Expression, Handle, Statement, TypeInner};
 use rspirv::dr::{self, Instruction, Operand};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -120,7 +120,7 @@ impl Writer<'_> {
         let mut arg_ids = Vec::with_capacity(fun.arguments.len());
         for (arg, &ty) in fun.arguments.iter().zip(&param_types) {
             let pid = self.id();
-            parameters.push(Instruction::new(
+            parameters.push(inst(
                 Op::FunctionParameter,
                 Some(ty),
                 Some(pid),
@@ -133,7 +133,7 @@ impl Writer<'_> {
             self.write_spirv_decorations_on(pid, &arg.spirv_decorations);
             arg_ids.push(pid);
         }
-        let def = Instruction::new(
+        let def = inst(
             Op::Function,
             Some(ret),
             Some(id),
@@ -185,7 +185,7 @@ impl Writer<'_> {
         }
         self.functions.push(dr::Function {
             def: Some(def),
-            end: Some(Instruction::new(Op::FunctionEnd, None, None, vec![])),
+            end: Some(inst(Op::FunctionEnd, None, None, vec![])),
             parameters,
             blocks,
         });
@@ -311,7 +311,7 @@ impl<'a> FunctionWriter<'_, 'a> {
         if let Some(init) = init {
             operands.push(Operand::IdRef(init));
         }
-        self.variables.push(Instruction::new(
+        self.variables.push(inst(
             Op::Variable,
             Some(pointer),
             Some(id),
@@ -346,7 +346,7 @@ impl<'a> FunctionWriter<'_, 'a> {
 
     pub(super) fn begin_block(&mut self, label: Word) {
         self.current = Some(dr::Block {
-            label: Some(Instruction::new(Op::Label, None, Some(label), vec![])),
+            label: Some(inst(Op::Label, None, Some(label), vec![])),
             instructions: Vec::new(),
         });
         // Cannot fail: the block is open.
@@ -366,7 +366,7 @@ impl<'a> FunctionWriter<'_, 'a> {
     /// Emits an instruction with a result and returns the result id.
     pub fn emit_value(&mut self, op: Op, ty: Word, operands: Vec<Operand>) -> BackResult<Word> {
         let id = self.w.id();
-        self.emit(Instruction::new(op, Some(ty), Some(id), operands))?;
+        self.emit(inst(op, Some(ty), Some(id), operands))?;
         Ok(id)
     }
 
@@ -382,7 +382,7 @@ impl<'a> FunctionWriter<'_, 'a> {
     }
 
     pub fn emit_void(&mut self, op: Op, operands: Vec<Operand>) -> BackResult<()> {
-        self.emit(Instruction::new(op, None, None, operands))
+        self.emit(inst(op, None, None, operands))
     }
 
     pub(super) fn terminate(&mut self, op: Op, operands: Vec<Operand>) -> BackResult<()> {
@@ -391,7 +391,7 @@ impl<'a> FunctionWriter<'_, 'a> {
         };
         block
             .instructions
-            .push(Instruction::new(op, None, None, operands));
+            .push(inst(op, None, None, operands));
         self.blocks.push(block);
         Ok(())
     }

@@ -2,6 +2,7 @@
 //! functions, written as the shader spelled them, and the extended
 //! instruction sets they import.
 
+use crate::back::spv::inst;
 use super::function::FunctionWriter;
 use super::types::{RawOperand, SpvType};
 use super::writer::Writer;
@@ -29,7 +30,7 @@ impl Writer<'_> {
     /// The `OpExtInstImport`s of the sets `ext_inst_set` handed out.
     pub fn ext_set_imports(&self) -> impl Iterator<Item = Instruction> + '_ {
         self.ext_sets.iter().map(|(name, &id)| {
-            Instruction::new(
+            inst(
                 Op::ExtInstImport,
                 None,
                 Some(id),
@@ -128,7 +129,7 @@ impl Writer<'_> {
                 }
             };
             self.execution_mode_capabilities(m.mode);
-            modes.push(Instruction::new(op, None, None, operands));
+            modes.push(inst(op, None, None, operands));
         }
         modes
     }
@@ -312,7 +313,7 @@ impl Writer<'_> {
         };
         self.spirv_decoration_features(d);
         self.annotations
-            .push(Instruction::new(op, None, None, operands));
+            .push(inst(op, None, None, operands));
     }
 
     /// `OpMemberDecorate` or `OpMemberDecorateString` of `d` on member
@@ -346,7 +347,7 @@ impl Writer<'_> {
         };
         self.spirv_decoration_features(d);
         self.annotations
-            .push(Instruction::new(op, None, None, operands));
+            .push(inst(op, None, None, operands));
         Ok(())
     }
 

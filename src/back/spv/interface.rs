@@ -6,6 +6,7 @@
 use super::types::storage_class;
 use super::writer::Writer;
 use super::{BackResult, internal};
+use crate::back::spv::inst;
 use crate::ir::Stage;
 use crate::ir::{self, AddressSpace, Handle, ScalarKind, TypeInner};
 use rspirv::dr::{Instruction, Operand};
@@ -81,12 +82,8 @@ impl Writer<'_> {
         if let Some(init) = init {
             operands.push(Operand::IdRef(init));
         }
-        self.globals.push(Instruction::new(
-            Op::Variable,
-            Some(pointer),
-            Some(id),
-            operands,
-        ));
+        self.globals
+            .push(inst(Op::Variable, Some(pointer), Some(id), operands));
         if let Some(name) = &g.name {
             self.name(id, name);
         }
@@ -188,7 +185,7 @@ impl Writer<'_> {
     fn decorate_string(&mut self, target: Word, decoration: Decoration, value: &str) {
         self.extensions
             .insert("SPV_GOOGLE_hlsl_functionality1".to_string());
-        self.annotations.push(Instruction::new(
+        self.annotations.push(inst(
             Op::DecorateString,
             None,
             None,
@@ -220,7 +217,7 @@ impl Writer<'_> {
             };
             self.extensions
                 .insert("SPV_GOOGLE_hlsl_functionality1".to_string());
-            self.annotations.push(Instruction::new(
+            self.annotations.push(inst(
                 Op::DecorateId,
                 None,
                 None,
@@ -328,7 +325,7 @@ impl Writer<'_> {
         let ty = self.scalar_type(scalar);
         let pointer = self.pointer_type(ty, StorageClass::Input);
         let id = self.id();
-        self.globals.push(Instruction::new(
+        self.globals.push(inst(
             Op::Variable,
             Some(pointer),
             Some(id),
@@ -452,7 +449,7 @@ impl Writer<'_> {
             Operand::LiteralString(name),
         ];
         operands.extend(interface.iter().map(|&id| Operand::IdRef(id)));
-        let entry = Instruction::new(Op::EntryPoint, None, None, operands);
+        let entry = inst(Op::EntryPoint, None, None, operands);
 
         let mut modes = Vec::new();
         let ir = self.ir;
@@ -463,7 +460,7 @@ impl Writer<'_> {
         let mut add_mode = |mode: ExecutionMode, literals: &[u32]| {
             let mut ops = vec![Operand::IdRef(function), Operand::ExecutionMode(mode)];
             ops.extend(literals.iter().map(|&l| Operand::LiteralBit32(l)));
-            modes.push(Instruction::new(Op::ExecutionMode, None, None, ops));
+            modes.push(inst(Op::ExecutionMode, None, None, ops));
         };
         match ep.stage {
             Stage::Compute | Stage::Mesh | Stage::Amplification | Stage::Node

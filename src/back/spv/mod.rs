@@ -188,3 +188,44 @@ fn needs_newer_target(feature: &str, needed: (u8, u8), env: TargetEnv) -> Diagno
         TargetEnv::oldest_vulkan_with(needed).flag()
     ))
 }
+
+/// `rspirv::dr::Instruction::new` without its cost: that looks the
+/// opcode's grammar entry up by a linear search of the whole grammar
+/// table (hundreds of comparisons for every instruction written); here
+/// each opcode's entry is looked up once per process and kept.
+pub(crate) fn inst(
+    op: spirv::Op,
+    result_type: Option<spirv::Word>,
+    result_id: Option<spirv::Word>,
+    operands: Vec<rspirv::dr::Operand>,
+) -> rspirv::dr::Instruction {
+    rspirv::dr::Instruction {
+        class: grammar_entry(op),
+        result_type,
+        result_id,
+        operands,
+    }
+}
+
+/// The grammar entry of `op`, from a direct-mapped cache of entries
+/// already looked up (by the opcode's low bits; a collision only costs
+/// another search).
+fn grammar_entry(op: spirv::Op) -> &'static rspirv::grammar::Instruction<'static> {
+    use rspirv::grammar::Instruction as Entry;
+    use std::sync::atomic::{AtomicPtr, Ordering};
+    const SLOTS: usize = 1024;
+    static CACHE: [AtomicPtr<Entry<'static>>; SLOTS] =
+        [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
+    let slot = &CACHE[op as usize % SLOTS];
+    let cached = slot.load(Ordering::Relaxed);
+    // SAFETY: the cache holds only null or pointers made from
+    // `&'static` entries of rspirv's grammar table below.
+    if let Some(entry) = unsafe { cached.as_ref() } {
+        if entry.opcode == op {
+            return entry;
+        }
+    }
+    let entry = rspirv::grammar::INSTRUCTION_TABLE.get(op);
+    slot.store(std::ptr::from_ref(entry).cast_mut(), Ordering::Relaxed);
+    entry
+}

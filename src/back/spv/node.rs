@@ -6,6 +6,7 @@
 use super::function::{FunctionWriter, PointerValue, Value};
 use super::writer::Writer;
 use super::{BackResult, internal};
+use crate::back::spv::inst;
 use crate::ir::{self, Expression, Handle, NodeLaunch, NodeOperation};
 use rspirv::dr::{Instruction, Operand};
 use spirv::{Capability, Decoration, ExecutionMode, Op, Scope, StorageClass, Word};
@@ -24,7 +25,7 @@ impl Writer<'_> {
             return id;
         }
         let id = self.id();
-        self.globals.push(Instruction::new(
+        self.globals.push(inst(
             Op::ConstantStringAMDX,
             None,
             Some(id),
@@ -39,7 +40,7 @@ impl Writer<'_> {
         operands.extend(ids.iter().map(|&v| Operand::IdRef(v)));
         self.instruction(super::requirements::DECORATE_ID);
         self.annotations
-            .push(Instruction::new(Op::DecorateId, None, None, operands));
+            .push(inst(Op::DecorateId, None, None, operands));
     }
 
     /// `OpTypeNodePayloadArrayAMDX` of `payload`, with the decorations
@@ -81,7 +82,7 @@ impl Writer<'_> {
             }
         }
         let id = self.id();
-        self.globals.push(Instruction::new(
+        self.globals.push(inst(
             Op::TypeNodePayloadArrayAMDX,
             None,
             Some(id),
@@ -129,7 +130,7 @@ impl Writer<'_> {
             self.type_id(t)?;
         }
         let mut literal = |mode: ExecutionMode| {
-            modes.push(Instruction::new(
+            modes.push(inst(
                 Op::ExecutionMode,
                 None,
                 None,
@@ -180,7 +181,7 @@ impl Writer<'_> {
         for (mode, ids) in with_ids {
             let mut ops = vec![Operand::IdRef(function), Operand::ExecutionMode(mode)];
             ops.extend(ids.into_iter().map(Operand::IdRef));
-            modes.push(Instruction::new(Op::ExecutionModeId, None, None, ops));
+            modes.push(inst(Op::ExecutionModeId, None, None, ops));
         }
         Ok(())
     }

@@ -9,8 +9,9 @@
 
 use super::writer::Writer;
 use super::{BackResult, internal, unsupported};
+use crate::back::spv::inst;
 use crate::ir::{self, Handle, Scalar, ScalarKind, TypeInner};
-use rspirv::dr::{Instruction, Operand};
+use rspirv::dr::Operand;
 use rustc_hash::FxHashMap;
 use spirv::{Capability, Decoration, Op, StorageClass, Word};
 
@@ -345,8 +346,7 @@ impl<'a> Writer<'a> {
                 (*op, operands.collect())
             }
         };
-        self.globals
-            .push(Instruction::new(op, None, Some(id), operands));
+        self.globals.push(inst(op, None, Some(id), operands));
         if let SpvType::Array {
             stride: Some(stride),
             ..
@@ -545,7 +545,7 @@ impl<'a> Writer<'a> {
         let id = self.id();
         let operands = member_ids.iter().map(|&m| Operand::IdRef(m)).collect();
         self.globals
-            .push(Instruction::new(Op::TypeStruct, None, Some(id), operands));
+            .push(inst(Op::TypeStruct, None, Some(id), operands));
         if let Some(name) = &ty.name {
             self.name(id, name);
         }

@@ -5,6 +5,7 @@ use super::constant::ConstCache;
 use super::debug::DebugState;
 use super::types::TypeCache;
 use super::{BackResult, Options, internal};
+use crate::back::spv::inst;
 use crate::ir::{self, Handle};
 use crate::span::Span;
 use rspirv::dr::{self, Instruction, Operand};
@@ -140,7 +141,7 @@ impl<'a> Writer<'a> {
             return id;
         }
         let id = self.id();
-        self.strings.push(Instruction::new(
+        self.strings.push(inst(
             Op::String,
             None,
             Some(id),
@@ -154,7 +155,7 @@ impl<'a> Writer<'a> {
         let mut operands = vec![Operand::IdRef(target), Operand::Decoration(decoration)];
         operands.extend(extra.iter().map(|&v| Operand::LiteralBit32(v)));
         self.annotations
-            .push(Instruction::new(Op::Decorate, None, None, operands));
+            .push(inst(Op::Decorate, None, None, operands));
     }
 
     /// `LinkageAttributes "name" Export` on an `export` function (Linkage
@@ -181,7 +182,7 @@ impl<'a> Writer<'a> {
         let mut operands = vec![Operand::IdRef(target), Operand::Decoration(decoration)];
         operands.extend(extra);
         self.annotations
-            .push(Instruction::new(Op::Decorate, None, None, operands));
+            .push(inst(Op::Decorate, None, None, operands));
     }
 
     pub fn decorate_member(
@@ -198,13 +199,13 @@ impl<'a> Writer<'a> {
         ];
         operands.extend(extra.iter().map(|&v| Operand::LiteralBit32(v)));
         self.annotations
-            .push(Instruction::new(Op::MemberDecorate, None, None, operands));
+            .push(inst(Op::MemberDecorate, None, None, operands));
     }
 
     /// `OpName`, when debug names are asked for.
     pub fn name(&mut self, target: Word, name: &str) {
         if self.options.debug_names && !name.is_empty() {
-            self.names.push(Instruction::new(
+            self.names.push(inst(
                 Op::Name,
                 None,
                 None,
@@ -215,7 +216,7 @@ impl<'a> Writer<'a> {
 
     pub fn member_name(&mut self, target: Word, member: u32, name: &str) {
         if self.options.debug_names && !name.is_empty() {
-            self.names.push(Instruction::new(
+            self.names.push(inst(
                 Op::MemberName,
                 None,
                 None,
@@ -314,13 +315,13 @@ impl<'a> Writer<'a> {
         module.capabilities = needs
             .capabilities
             .iter()
-            .map(|&c| Instruction::new(Op::Capability, None, None, vec![Operand::Capability(c)]))
+            .map(|&c| inst(Op::Capability, None, None, vec![Operand::Capability(c)]))
             .collect();
         module.extensions = needs
             .extensions
             .iter()
             .map(|e| {
-                Instruction::new(
+                inst(
                     Op::Extension,
                     None,
                     None,
@@ -329,7 +330,7 @@ impl<'a> Writer<'a> {
             })
             .collect();
         if let Some(id) = self.glsl_std {
-            module.ext_inst_imports.push(Instruction::new(
+            module.ext_inst_imports.push(inst(
                 Op::ExtInstImport,
                 None,
                 Some(id),
@@ -338,7 +339,7 @@ impl<'a> Writer<'a> {
         }
         module.ext_inst_imports.extend(self.ext_set_imports());
         if let Some(d) = self.debug.take() {
-            module.ext_inst_imports.push(Instruction::new(
+            module.ext_inst_imports.push(inst(
                 Op::ExtInstImport,
                 None,
                 Some(d.set),
@@ -347,7 +348,7 @@ impl<'a> Writer<'a> {
             module.debug_string_source = d.strings;
         }
         module.debug_string_source.append(&mut self.strings);
-        module.memory_model = Some(Instruction::new(
+        module.memory_model = Some(inst(
             Op::MemoryModel,
             None,
             None,
@@ -362,7 +363,23 @@ impl<'a> Writer<'a> {
         module.annotations = self.annotations;
         module.types_global_values = self.globals;
         module.functions = self.functions;
-        Ok(module.assemble())
+        // One allocation for the words (an instruction is a few words;
+        // strings may need one more growth).
+        let instructions = module.global_inst_iter().count()
+            + module
+                .functions
+                .iter()
+                .map(|f| {
+                    3 + f.parameters.len()
+                        + f.blocks
+                            .iter()
+                            .map(|b| 1 + b.instructions.len())
+                            .sum::<usize>()
+                })
+                .sum::<usize>();
+        let mut words = Vec::with_capacity(5 + 5 * instructions);
+        module.assemble_into(&mut words);
+        Ok(words)
     }
 
     /// Finds the functions reachable from the entry points (in arena order)

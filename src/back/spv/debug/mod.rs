@@ -21,6 +21,7 @@ pub(super) use body::BodyDebug;
 pub(super) use table::SET_NAME;
 
 use super::writer::Writer;
+use crate::back::spv::inst;
 use crate::ir::{self, Handle};
 use crate::source::SourceMap;
 use crate::span::Span;
@@ -150,7 +151,7 @@ impl<'a> Writer<'a> {
         }
         let id = self.id();
         if let Some(d) = self.debug.as_mut() {
-            d.strings.push(Instruction::new(
+            d.strings.push(inst(
                 Op::String,
                 None,
                 Some(id),
@@ -179,7 +180,7 @@ impl<'a> Writer<'a> {
             Operand::LiteralExtInstInteger(op as u32),
         ];
         ops.extend(operands.iter().map(|&w| Operand::IdRef(w)));
-        Instruction::new(Op::ExtInst, Some(void), Some(id), ops)
+        inst(Op::ExtInst, Some(void), Some(id), ops)
     }
 
     /// Where a span is, through includes and macro expansions (a statement
