@@ -398,6 +398,9 @@ pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compi
         }
         Err(d) => c.diagnostics.push(d),
     }
+    // Freed with the compilation, when its caller chooses (never, in a
+    // process about to exit).
+    c.leftovers.keep(module);
     c
 }
 

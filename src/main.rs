@@ -152,7 +152,7 @@ fn run() -> i32 {
     if cl.batch.jobs_file.is_some() {
         return run_batch(&args, &cl, terminal);
     }
-    let out = batch::run_command_line(&cl, &DiskLoader, terminal);
+    let out = batch::run_command_line_then_exit(&cl, &DiskLoader, terminal);
     print(&out);
     out.exit_code
 }

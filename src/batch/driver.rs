@@ -202,8 +202,47 @@ pub(crate) fn run(
     job: Option<&str>,
 ) -> Output {
     let mut out = Output::default();
-    out.exit_code = i32::from(!run_into(cl, loader, terminal, job, &mut out));
+    let end = End {
+        job,
+        exiting: false,
+    };
+    out.exit_code = i32::from(!run_into(cl, loader, terminal, end, &mut out));
     out
+}
+
+/// [`run`] for a process that exits once it has printed the output (the
+/// `hlslc` binary): the compilation (source text, syntax tree, IR) is not
+/// freed, as the process's exit gives all of its memory back at once;
+/// freeing it piece by piece costs about as much as writing the SPIR-V.
+pub(crate) fn run_then_exit(
+    cl: &CommandLine,
+    loader: &dyn FileLoader,
+    terminal: Terminal,
+) -> Output {
+    let mut out = Output::default();
+    let end = End {
+        job: None,
+        exiting: true,
+    };
+    out.exit_code = i32::from(!run_into(cl, loader, terminal, end, &mut out));
+    out
+}
+
+/// How a command line ends: `job` names the job of a batch in its
+/// diagnostics; `exiting`: the process exits right after it.
+#[derive(Clone, Copy)]
+struct End<'j> {
+    job: Option<&'j str>,
+    exiting: bool,
+}
+
+impl End<'_> {
+    /// Drops a compilation, or leaves it to the process's exit.
+    fn dispose(self, c: Compilation) {
+        if self.exiting {
+            std::mem::forget(c);
+        }
+    }
 }
 
 /// [`run`], into `out`; true on success.
@@ -211,7 +250,7 @@ fn run_into(
     cl: &CommandLine,
     loader: &dyn FileLoader,
     terminal: Terminal,
-    job: Option<&str>,
+    end: End,
     out: &mut Output,
 ) -> bool {
     match cl.action {
@@ -230,7 +269,7 @@ fn run_into(
     let mut stdout = std::mem::take(&mut out.stdout);
     let mut r = Reporter {
         out,
-        job,
+        job: end.job,
         headed: false,
         format: cl.reporting.format,
         // termcolor's `Auto` looks at TERM/NO_COLOR only, not at whether
@@ -242,7 +281,7 @@ fn run_into(
         no_warnings: cl.reporting.no_warnings,
         warnings_as_errors: cl.reporting.warnings_as_errors,
     };
-    let ok = run_action(cl, loader, terminal, &mut r, &mut stdout);
+    let ok = run_action(cl, loader, terminal, end, &mut r, &mut stdout);
     r.out.stdout = stdout;
     ok
 }
@@ -252,6 +291,7 @@ fn run_action(
     cl: &CommandLine,
     loader: &dyn FileLoader,
     terminal: Terminal,
+    end: End,
     r: &mut Reporter,
     stdout: &mut Vec<u8>,
 ) -> bool {
@@ -307,10 +347,12 @@ fn run_action(
             let c = crate::compile(input, loader, options);
             show_includes(r, &c.source_map);
             let failed = r.report(&c.diagnostics.list, &c.source_map);
-            match &c.artifact {
+            let ok = match &c.artifact {
                 Some(artifact) if !failed => write_outputs(cl, &c, artifact, terminal, r, stdout),
                 _ => false,
-            }
+            };
+            end.dispose(c);
+            ok
         }
     }
 }
@@ -327,11 +369,13 @@ fn write_outputs(
 ) -> bool {
     let options = &cl.options;
     let bytes: Vec<u8> = match options.emit {
-        EmitKind::Spirv => artifact
-            .spirv
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect(),
+        EmitKind::Spirv => {
+            let mut bytes = Vec::with_capacity(4 * artifact.spirv.len());
+            for w in &artifact.spirv {
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+            bytes
+        }
         EmitKind::Asm => crate::disassemble(&artifact.spirv).into_bytes(),
         EmitKind::Ir => artifact.ir_text.clone().unwrap_or_default().into_bytes(),
     };

@@ -48,6 +48,17 @@ pub fn run_command_line(cl: &CommandLine, loader: &dyn FileLoader, terminal: Ter
     driver::run(cl, loader, terminal, None)
 }
 
+/// [`run_command_line`] for a process that exits as soon as it has printed
+/// the output (the `hlslc` binary): the compilation's memory is left to
+/// the process's exit rather than freed piece by piece.
+pub fn run_command_line_then_exit(
+    cl: &CommandLine,
+    loader: &dyn FileLoader,
+    terminal: Terminal,
+) -> Output {
+    driver::run_then_exit(cl, loader, terminal)
+}
+
 /// One command line of a batch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
