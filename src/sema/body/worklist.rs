@@ -276,15 +276,47 @@ impl<'a> Sema<'a> {
         if unused.is_empty() {
             return;
         }
+        // Lowering more functions only appends to the function arena (the
+        // bodies lowered so far are final): those are kept, not copied, and
+        // the new ones cut off after; the rest of the module is restored
+        // from a copy.
+        let lowered = std::mem::take(&mut self.module.functions);
         let saved = self.module.clone();
+        self.module.functions = lowered;
+        let kept = self.module.functions.len();
         let from = self.diagnostic_mark();
         for id in unused {
+            let start = self.module.functions.len();
             self.func_ir(id);
             self.drain_worklist();
+            // Functions checked later may call these: their signatures
+            // stay until the end, their bodies go now (on a large file,
+            // keeping every unused body until the end was the peak of
+            // the compiler's memory).
+            for (_, f) in self.module.functions.iter_mut().skip(start) {
+                free_body(f);
+            }
         }
+        let mut functions = std::mem::take(&mut self.module.functions);
+        functions.truncate(kept);
         self.module = saved;
+        self.module.functions = functions;
         self.drop_diagnostics_since(from, |d| !language_diagnostic(d.code));
     }
+}
+
+/// Frees the body of a function lowered only to be checked, keeping its
+/// signature (name, arguments, result) for calls to it.
+fn free_body(f: &mut ir::Function) {
+    *f = ir::Function {
+        name: std::mem::take(&mut f.name),
+        arguments: std::mem::take(&mut f.arguments),
+        result: f.result.take(),
+        span: f.span,
+        export: f.export.take(),
+        spirv_decorations: std::mem::take(&mut f.spirv_decorations),
+        ..Default::default()
+    };
 }
 
 /// Whether a diagnostic is about the language (and so reported in
