@@ -358,12 +358,23 @@ pub fn disassemble(spirv: &[u32]) -> String {
     back::spv::disassemble(spirv)
 }
 
+/// Source size (bytes, all files) from which [`compile`] frees the syntax
+/// tree as soon as sema is done with it.
+const LARGE_SOURCE: usize = 256 * 1024;
+
 /// Compiles `path` with `options` (which must name a profile).
 pub fn compile(path: &Path, loader: &dyn FileLoader, options: &Options) -> Compilation {
     let (mut c, module) = compile_to_ir(path, loader, options);
     let Some(mut module) = module else {
         return c;
     };
+    // The syntax tree of a large file is freed before the passes, whose
+    // working memory then reuses it (the peak of a large compile); a
+    // small file's is left to the caller (the binary never frees it).
+    let source_len: usize = c.source_map.files().map(|(_, f)| f.text.len()).sum();
+    if source_len > LARGE_SOURCE {
+        drop(std::mem::take(&mut c.leftovers));
+    }
     passes::run(&mut module, &options.pipeline_options(), &mut c.diagnostics);
     if c.diagnostics.has_errors() {
         return c;
