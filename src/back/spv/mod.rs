@@ -220,10 +220,10 @@ fn grammar_entry(op: spirv::Op) -> &'static rspirv::grammar::Instruction<'static
     let cached = slot.load(Ordering::Relaxed);
     // SAFETY: the cache holds only null or pointers made from
     // `&'static` entries of rspirv's grammar table below.
-    if let Some(entry) = unsafe { cached.as_ref() } {
-        if entry.opcode == op {
-            return entry;
-        }
+    if let Some(entry) = unsafe { cached.as_ref() }
+        && entry.opcode == op
+    {
+        return entry;
     }
     let entry = rspirv::grammar::INSTRUCTION_TABLE.get(op);
     slot.store(std::ptr::from_ref(entry).cast_mut(), Ordering::Relaxed);
