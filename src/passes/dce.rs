@@ -37,8 +37,14 @@ pub fn run(module: &mut Module) {
                     local_live[l.index()] = true;
                 }
             }
-            let mut dce = Dce { live, local_live };
-            rebuild_function(module, h, &mut dce);
+            // Nothing to drop but unused trivial expressions: no rebuild.
+            let dead = f.expressions.iter().any(|(e, x)| {
+                !live[e.index()] && (!x.is_trivial() || x.is_statement_result())
+            }) || local_live.iter().any(|l| !l);
+            if dead {
+                let mut dce = Dce { live, local_live };
+                rebuild_function(module, h, &mut dce);
+            }
             let f = &mut module.functions[h];
             // Loads that were dead may have been the last reads of a
             // local, and empty `if`s free their conditions: another round.
