@@ -530,6 +530,8 @@ mod tests {
         fb.store(o, after);
         let f = fb.finish();
         let _ = unused;
+        // (An unused trivial expression left in the arena keeps its
+        // handle: nothing else being dead, the arena is not rebuilt.)
         let text = run_main(&mut m, f, run);
         let expected = "\
 global @out:float Private
@@ -537,10 +539,10 @@ entry \"main\" compute fn main numthreads(1, 1, 1)
 
 fn main() {
     local $kept:float
-    %2:float = load @out
-    store $kept, %2
-    %3:float = load $kept
-    store @out, %3
+    %3:float = load @out
+    store $kept, %3
+    %4:float = load $kept
+    store @out, %4
     return
 }
 ";
