@@ -333,9 +333,11 @@ impl<'a> Preprocessor<'a> {
             cmdline.push_str(&line);
             cmdline.push('\n');
         }
-        let mut builtin = String::new();
+        let mut builtin = String::with_capacity(1024);
         for (name, value) in &self.options.predefined {
-            builtin.push_str(&format!("#define {name} {value}\n"));
+            for part in ["#define ", name, " ", value, "\n"] {
+                builtin.push_str(part);
+            }
         }
         // Pushed last, read first: built-ins, then -D, then the main file.
         for (name, text) in [("<command line>", cmdline), ("<built-in>", builtin)] {
@@ -672,6 +674,10 @@ impl<'a> Preprocessor<'a> {
     /// `stop` frames (a directive line or argument is done) or input ends.
     fn run_loop(&mut self, stop: usize) {
         loop {
+            if let Some(t) = self.plain_file_tokens() {
+                self.handle_token(t);
+                continue;
+            }
             match self.next_token() {
                 Next::Tok(t) => self.handle_token(t),
                 Next::Barrier => {
@@ -687,6 +693,67 @@ impl<'a> Preprocessor<'a> {
                 }
             }
         }
+    }
+
+    /// The common case of [`Self::run_loop`] without the generality of
+    /// [`Self::next_token`]: the tokens of the file on top, each emitted to
+    /// the main frame as [`Self::handle_token`] would, until one needs more
+    /// (a directive, a macro's name, a lex issue, the file's end). Returns
+    /// the macro name that stopped it; for the others it stops before them.
+    fn plain_file_tokens(&mut self) -> Option<PpToken> {
+        if self.frames.len() != 1 || self.in_if || self.fatal || self.is_skipping() {
+            return None;
+        }
+        let Some(Context::File(f)) = self.ctxs.last_mut() else {
+            return None;
+        };
+        let file = self.sm.file(f.file);
+        let (text, base) = (file.text.as_str(), file.base);
+        let frame = &mut self.frames[0];
+        let next_issue = f.issues.get(f.issue_pos).map_or(u32::MAX, |i| i.start);
+        let toks = &*f.toks;
+        let mut pos = f.pos;
+        let mut prev = pos.checked_sub(1).map(|p| toks[p]);
+        let stopped = loop {
+            let Some(&raw) = toks.get(pos) else {
+                break None;
+            };
+            let line_start = prev.is_none_or(|p| p.kind == Token::Newline);
+            match raw.kind {
+                _ if next_issue < raw.start => break None,
+                Token::Newline => {
+                    pos += 1;
+                    prev = Some(raw);
+                    continue;
+                }
+                Token::Hash if line_start => break None,
+                _ => {}
+            }
+            f.guard.saw_token();
+            let space = prev.map_or(raw.start > 0, |p| p.end < raw.start);
+            pos += 1;
+            prev = Some(raw);
+            self.work = 0;
+            let mut tok = PpToken {
+                kind: raw.kind,
+                sym: token_symbol(
+                    &mut self.kind_syms,
+                    raw.kind,
+                    &text[raw.start as usize..raw.end as usize],
+                ),
+                span: Span::from(base + raw.start..base + raw.end),
+                flags: (u8::from(space) * flags::SPACE_BEFORE)
+                    | (u8::from(line_start) * flags::LINE_START),
+            };
+            if tok.kind.is_ident_like() && self.macros.contains_key(&tok.sym) {
+                break Some(tok);
+            }
+            tok.flags |= frame.carry;
+            frame.carry = 0;
+            frame.out.push(tok);
+        };
+        f.pos = pos;
+        stopped
     }
 
     /// One token: expand it if it names an enabled macro, else emit it.
