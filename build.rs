@@ -48,12 +48,19 @@ fn preinterned_table() {
     }
     let mut out = String::new();
     let _ = writeln!(out, "pub(crate) const PREINTERNED_BITS: u32 = {bits};");
-    let _ = writeln!(out, "pub(crate) static PREINTERNED: [&str; {}] = [", list.len());
+    let _ = writeln!(
+        out,
+        "pub(crate) static PREINTERNED: [&str; {}] = [",
+        list.len()
+    );
     for s in &list {
         let _ = writeln!(out, "    {s:?},");
     }
     let _ = writeln!(out, "];");
-    let _ = writeln!(out, "pub(crate) static PREINTERNED_SLOTS: [u32; {size}] = [");
+    let _ = writeln!(
+        out,
+        "pub(crate) static PREINTERNED_SLOTS: [u32; {size}] = ["
+    );
     for row in slots.chunks(16) {
         let row: Vec<String> = row.iter().map(u32::to_string).collect();
         let _ = writeln!(out, "    {},", row.join(", "));

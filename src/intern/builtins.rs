@@ -12,10 +12,10 @@
 //! [`OBJECTS`]. Types that live in the `vk::` namespace (DXC's SPIR-V
 //! extensions) are in [`VK_TYPES`] and only classified after `vk::`.
 
+use super::Symbol;
 pub use super::names::{
     BUILTIN_NAMESPACES, OBJECTS, OTHER_TYPES, SCALARS, VK_NAMESPACES, VK_TYPES,
 };
-use super::Symbol;
 
 /// How many names each class of `names::for_each_preinterned` has: the end of
 /// each class's index range.

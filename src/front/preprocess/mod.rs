@@ -117,8 +117,8 @@ enum Context {
 /// A file being read.
 struct FileCtx {
     file: FileId,
-    toks: std::sync::Arc<[RawToken]>,
-    issues: std::sync::Arc<[include::LexIssue]>,
+    toks: std::sync::Arc<Vec<RawToken>>,
+    issues: std::sync::Arc<Vec<include::LexIssue>>,
     /// Next raw token.
     pos: usize,
     /// Next lex issue not yet reported or skipped.
@@ -202,6 +202,10 @@ struct Preprocessor<'a> {
     ctxs: Vec<Context>,
     frames: Vec<Frame>,
     macros: FxHashMap<Symbol, MacroEntry>,
+    /// A bit per symbol index set when the symbol was ever defined as a
+    /// macro: most identifiers are not, and a clear bit answers without
+    /// hashing (a set one is checked in `macros`).
+    macro_bits: Vec<u64>,
     conds: Vec<Cond>,
     files: include::Files,
     include_depth: usize,
@@ -279,6 +283,7 @@ impl<'a> Preprocessor<'a> {
                 carry: 0,
             }],
             macros: FxHashMap::default(),
+            macro_bits: Vec::new(),
             conds: Vec::new(),
             files: include::Files::default(),
             include_depth: 0,
@@ -323,6 +328,8 @@ impl<'a> Preprocessor<'a> {
         let lexed = self
             .files
             .lex_and_cache(self.sm, fid, key.clone(), self.loader.lex_cache());
+        // The output is about as long as the main file.
+        self.frames[0].out.reserve(lexed.toks.len());
         self.push_file(fid, &lexed, Some(key), false);
 
         let mut cmdline = String::new();
@@ -416,6 +423,26 @@ impl<'a> Preprocessor<'a> {
             Context::File(f) => Some(f),
             Context::Tokens(_) => None,
         })
+    }
+
+    /// Enters a macro in the table.
+    fn insert_macro(&mut self, name: Symbol, entry: MacroEntry) {
+        let i = name.index() as usize;
+        if self.macro_bits.len() <= i / 64 {
+            self.macro_bits.resize(i / 64 + 1, 0);
+        }
+        self.macro_bits[i / 64] |= 1 << (i % 64);
+        self.macros.insert(name, entry);
+    }
+
+    /// The macro named `name`, if there is one.
+    fn macro_named(&self, name: Symbol) -> Option<&MacroEntry> {
+        let i = name.index() as usize;
+        let bit = self
+            .macro_bits
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0);
+        if bit { self.macros.get(&name) } else { None }
     }
 
     fn take_buf(&mut self) -> Vec<PpToken> {
@@ -522,7 +549,7 @@ impl<'a> Preprocessor<'a> {
                         let mut tok = tok;
                         if tok.flags & flags::NO_EXPAND == 0
                             && tok.kind.is_ident_like()
-                            && self.macros.get(&tok.sym).is_some_and(|m| m.disabled > 0)
+                            && self.macro_named(tok.sym).is_some_and(|m| m.disabled > 0)
                         {
                             tok.flags |= flags::NO_EXPAND;
                         }
@@ -710,6 +737,7 @@ impl<'a> Preprocessor<'a> {
         let file = self.sm.file(f.file);
         let (text, base) = (file.text.as_str(), file.base);
         let frame = &mut self.frames[0];
+        let macro_bits = &self.macro_bits;
         let next_issue = f.issues.get(f.issue_pos).map_or(u32::MAX, |i| i.start);
         let toks = &*f.toks;
         let mut pos = f.pos;
@@ -745,7 +773,13 @@ impl<'a> Preprocessor<'a> {
                 flags: (u8::from(space) * flags::SPACE_BEFORE)
                     | (u8::from(line_start) * flags::LINE_START),
             };
-            if tok.kind.is_ident_like() && self.macros.contains_key(&tok.sym) {
+            let i = tok.sym.index() as usize;
+            if tok.kind.is_ident_like()
+                && macro_bits
+                    .get(i / 64)
+                    .is_some_and(|w| w & (1 << (i % 64)) != 0)
+                && self.macros.contains_key(&tok.sym)
+            {
                 break Some(tok);
             }
             tok.flags |= frame.carry;
@@ -763,7 +797,7 @@ impl<'a> Preprocessor<'a> {
                 self.handle_defined(tok);
                 return;
             }
-            if let Some(e) = self.macros.get(&tok.sym) {
+            if let Some(e) = self.macro_named(tok.sym) {
                 let def: Rc<MacroDef> = e.def.clone();
                 self.expand(tok, def);
                 return;
