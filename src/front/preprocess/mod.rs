@@ -244,6 +244,7 @@ fn fixed_spelling(kind: Token) -> bool {
             | Token::FloatLit
             | Token::StringLit
             | Token::CharLit
+            | Token::PpNumber
             | Token::Technique
             | Token::Stray
             | Token::TypeName
