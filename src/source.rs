@@ -33,14 +33,26 @@ pub(crate) struct SourceFile {
     /// The path the file was read from, used to resolve relative includes.
     pub path: PathBuf,
     pub text: String,
-    /// Byte offset of the start of each line.
-    pub line_starts: Vec<u32>,
+    /// Byte offset of the start of each line, found on first use (most
+    /// compilations resolve no location at all): see [`Self::line_starts`].
+    line_starts: std::sync::OnceLock<Vec<u32>>,
     /// First location of this file in the global location space.
     pub base: u32,
     /// Where this file was `#include`d from, if it was.
     pub included_from: Option<Loc>,
     /// `#line` directives in this file, in order of offset.
     pub line_directives: Vec<LineDirective>,
+}
+
+impl SourceFile {
+    /// Byte offset of the start of each line.
+    pub(crate) fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0u32];
+            starts.extend(memchr_newlines(self.text.as_bytes()));
+            starts
+        })
+    }
 }
 
 /// A `#line N "name"` directive: from byte `offset` of its file on (the start
@@ -140,14 +152,12 @@ impl SourceMap {
         if next > MAX_FILE_SPACE {
             return None;
         }
-        let mut line_starts = vec![0u32];
-        line_starts.extend(memchr_newlines(text.as_bytes()));
         let id = FileId(self.files.len() as u32);
         self.files.push(SourceFile {
             name: name.into(),
             path: path.into(),
             text,
-            line_starts,
+            line_starts: std::sync::OnceLock::new(),
             base,
             included_from,
             line_directives: Vec::new(),
@@ -383,8 +393,8 @@ impl SourceMap {
     /// 1-based line and column (in bytes, counted as characters for ASCII).
     pub(crate) fn line_col(&self, file: FileId, offset: usize) -> (usize, usize) {
         let f = self.file(file);
-        let line = f.line_starts.partition_point(|&s| s as usize <= offset) - 1;
-        let start = f.line_starts[line] as usize;
+        let line = f.line_starts().partition_point(|&s| s as usize <= offset) - 1;
+        let start = f.line_starts()[line] as usize;
         let col = f
             .text
             .get(start..offset.min(f.text.len()))
@@ -415,7 +425,7 @@ impl SourceMap {
     /// `offset` of `file` present as (`__FILE__`, `__LINE__`, `-P` markers).
     pub(crate) fn presumed_line(&self, file: FileId, offset: usize) -> (&str, usize) {
         let f = self.file(file);
-        let physical = |o: usize| f.line_starts.partition_point(|&s| s as usize <= o);
+        let physical = |o: usize| f.line_starts().partition_point(|&s| s as usize <= o);
         let line = physical(offset);
         let i = f
             .line_directives
@@ -484,7 +494,7 @@ impl<'a> codespan_reporting::files::Files<'a> for CodespanFiles<'_> {
             .files
             .get(id.0 as usize)
             .ok_or(codespan_reporting::files::Error::FileMissing)?;
-        Ok(f.line_starts
+        Ok(f.line_starts()
             .partition_point(|&s| s as usize <= byte_index)
             .saturating_sub(1))
     }
@@ -499,14 +509,14 @@ impl<'a> codespan_reporting::files::Files<'a> for CodespanFiles<'_> {
             .files
             .get(id.0 as usize)
             .ok_or(codespan_reporting::files::Error::FileMissing)?;
-        let start = *f.line_starts.get(line_index).ok_or(
+        let start = *f.line_starts().get(line_index).ok_or(
             codespan_reporting::files::Error::LineTooLarge {
                 given: line_index,
-                max: f.line_starts.len() - 1,
+                max: f.line_starts().len() - 1,
             },
         )? as usize;
         let end = f
-            .line_starts
+            .line_starts()
             .get(line_index + 1)
             .map_or(f.text.len(), |&e| e as usize);
         Ok(start..end)

@@ -315,77 +315,11 @@ impl Token {
         matches!(self, Token::Ident) || self.is_keyword()
     }
 
+    /// The keywords are the kinds from `Static` to `Return`, in one run
+    /// (a range check, not a match: this runs for every token); the test
+    /// `keywords_are_one_run` keeps the enum in that order.
     pub fn is_keyword(self) -> bool {
-        use Token::*;
-        matches!(
-            self,
-            Static
-                | Uniform
-                | Extern
-                | Groupshared
-                | Globallycoherent
-                | Precise
-                | Nointerpolation
-                | Noperspective
-                | Linear
-                | Centroid
-                | Sample
-                | Volatile
-                | Shared
-                | Const
-                | RowMajor
-                | ColumnMajor
-                | Snorm
-                | Unorm
-                | In
-                | Out
-                | Inout
-                | Inline
-                | Export
-                | Unsigned
-                | Signed
-                | Point
-                | Line
-                | Triangle
-                | LineAdj
-                | TriangleAdj
-                | Vertices
-                | Indices
-                | Primitives
-                | Payload
-                | Struct
-                | Class
-                | Interface
-                | Cbuffer
-                | Tbuffer
-                | Typedef
-                | Enum
-                | Namespace
-                | Using
-                | Template
-                | Typename
-                | Register
-                | Packoffset
-                | Sizeof
-                | True
-                | False
-                | This
-                | Operator
-                | Technique
-                | Pass
-                | If
-                | Else
-                | For
-                | While
-                | Do
-                | Switch
-                | Case
-                | Default
-                | Break
-                | Continue
-                | Discard
-                | Return
-        )
+        (Token::Static as u8..=Token::Return as u8).contains(&(self as u8))
     }
 
     /// A short description for "expected ..." messages.
@@ -475,6 +409,86 @@ mod tests {
 
     fn kinds(s: &str) -> Vec<Token> {
         lex(s).0.into_iter().map(|t| t.kind).collect()
+    }
+
+    /// Every keyword lies in the range `is_keyword` checks, and nothing
+    /// else does.
+    #[test]
+    fn keywords_are_one_run() {
+        use Token::*;
+        let keywords = [
+            Static,
+            Uniform,
+            Extern,
+            Groupshared,
+            Globallycoherent,
+            Precise,
+            Nointerpolation,
+            Noperspective,
+            Linear,
+            Centroid,
+            Sample,
+            Volatile,
+            Shared,
+            Const,
+            RowMajor,
+            ColumnMajor,
+            Snorm,
+            Unorm,
+            In,
+            Out,
+            Inout,
+            Inline,
+            Export,
+            Unsigned,
+            Signed,
+            Point,
+            Line,
+            Triangle,
+            LineAdj,
+            TriangleAdj,
+            Vertices,
+            Indices,
+            Primitives,
+            Payload,
+            Struct,
+            Class,
+            Interface,
+            Cbuffer,
+            Tbuffer,
+            Typedef,
+            Enum,
+            Namespace,
+            Using,
+            Template,
+            Typename,
+            Register,
+            Packoffset,
+            Sizeof,
+            True,
+            False,
+            This,
+            Operator,
+            Technique,
+            Pass,
+            If,
+            Else,
+            For,
+            While,
+            Do,
+            Switch,
+            Case,
+            Default,
+            Break,
+            Continue,
+            Discard,
+            Return,
+        ];
+        assert_eq!(keywords.len(), (Return as usize) - (Static as usize) + 1);
+        assert!(keywords.iter().all(|k| k.is_keyword()));
+        for k in [Ident, IntLit, CharLit, LParen, Stray, TypeName, Pragma, Eof] {
+            assert!(!k.is_keyword(), "{k:?}");
+        }
     }
 
     #[test]

@@ -1,75 +1,154 @@
 //! Interned strings: identifiers, semantics and file names as `Symbol(u32)`.
 //!
-//! One process-wide table behind a lock. Interned text is leaked on purpose:
+//! HLSL's built-in type and namespace names are symbols `0..` in a table
+//! the build script writes (read without a lock, built by no process); the
+//! names seen at run time are in one process-wide table behind a lock.
+//! Interned text is leaked on purpose:
 //! the set of distinct identifiers a compiler (or the LSP server over a
 //! session) sees is small, and `&'static str` keeps every use borrow-free.
 
 pub mod builtins;
+mod names;
 
-use builtins::for_each_preinterned;
-use rustc_hash::FxHashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
+
+// `PREINTERNED` (the built-in names in symbol order: that of
+// `names::for_each_preinterned`, so that `builtins` classifies a symbol by
+// its index) and `PREINTERNED_SLOTS` (their hash table, the same probing as
+// `Table`'s), written by the build script.
+include!(concat!(env!("OUT_DIR"), "/preinterned.rs"));
 
 /// An interned string. Comparing two symbols compares their text.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Symbol(u32);
 
+/// Bytes of interned text allocated at a time (under the 2 KiB from which
+/// glibc zeroes memory with `rep stosb`, costly per byte).
+const CHUNK: usize = 1984;
+
+/// Slots the table of other names starts with.
+const FIRST_SLOTS: usize = 512;
+
+/// The built-in names' symbol, found in the build script's table without
+/// taking the lock.
+fn find_preinterned(s: &str, hash: u64) -> Option<Symbol> {
+    let mask = PREINTERNED_SLOTS.len() - 1;
+    let mut at = (hash >> (64 - PREINTERNED_BITS)) as usize;
+    loop {
+        match PREINTERNED_SLOTS[at] {
+            0 => return None,
+            e if PREINTERNED[e as usize - 1] == s => return Some(Symbol(e - 1)),
+            _ => at = (at + 1) & mask,
+        }
+    }
+}
+
+/// The names interned at run time (symbols from `PREINTERNED.len()` on):
+/// open addressing with linear probing over [`names::hash`]. Each slot
+/// holds a symbol's index in `strings` plus one, or 0 when empty; the table
+/// is kept at most half full.
 struct Table {
-    map: FxHashMap<&'static str, Symbol>,
+    slots: Vec<u32>,
+    /// `64 - log2(slots.len())`: a hash's top bits are its first slot.
+    shift: u32,
     strings: Vec<&'static str>,
+    /// The rest of the current chunk of leaked text.
+    free: &'static mut [u8],
 }
 
 impl Table {
-    /// A table holding HLSL's built-in type and namespace names as its first
-    /// symbols, in [`for_each_preinterned`]'s order, so that
-    /// [`builtins`] classifies a symbol by its index.
-    /// Their text shares one leaked buffer.
-    fn with_builtins() -> Table {
-        let mut text = String::with_capacity(8 * 1024);
-        let mut ends = Vec::with_capacity(1024);
-        for_each_preinterned(|s| {
-            text.push_str(s);
-            ends.push(text.len());
-        });
-        let text: &'static str = Box::leak(text.into_boxed_str());
-        let mut t = Table {
-            map: FxHashMap::with_capacity_and_hasher(2 * ends.len(), Default::default()),
-            strings: Vec::with_capacity(2 * ends.len()),
-        };
-        let mut start = 0;
-        for end in ends {
-            let s = &text[start..end];
-            start = end;
-            let sym = Symbol(t.strings.len() as u32);
-            t.strings.push(s);
-            t.map.insert(s, sym);
+    /// The index of `s` in `strings`, or the empty slot where it belongs.
+    fn find(&self, s: &str, hash: u64) -> Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut at = (hash >> self.shift) as usize;
+        loop {
+            match self.slots[at] {
+                0 => return Err(at),
+                e if self.strings[e as usize - 1] == s => return Ok(e - 1),
+                _ => at = (at + 1) & mask,
+            }
         }
-        t
+    }
+
+    /// A `'static` copy of `s`, carved from a leaked chunk (one allocation
+    /// per [`CHUNK`] bytes of new names, not one per name).
+    fn leak(&mut self, s: &str) -> &'static str {
+        if self.free.len() < s.len() {
+            self.free = Box::leak(vec![0u8; CHUNK.max(s.len())].into_boxed_slice());
+        }
+        let (dst, rest) = std::mem::take(&mut self.free).split_at_mut(s.len());
+        self.free = rest;
+        dst.copy_from_slice(s.as_bytes());
+        std::str::from_utf8(dst).unwrap_or_default()
+    }
+
+    /// Doubles the slots (or makes the first ones) and places every name
+    /// again.
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(FIRST_SLOTS);
+        self.shift = 64 - size.trailing_zeros();
+        self.slots = vec![0; size];
+        for (i, s) in self.strings.iter().enumerate() {
+            let mut at = (names::hash(s.as_bytes()) >> self.shift) as usize;
+            while self.slots[at] != 0 {
+                at = (at + 1) & (size - 1);
+            }
+            self.slots[at] = i as u32 + 1;
+        }
     }
 }
 
 fn table() -> &'static Mutex<Table> {
     static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
-    TABLE.get_or_init(|| Mutex::new(Table::with_builtins()))
+    TABLE.get_or_init(|| {
+        Mutex::new(Table {
+            slots: Vec::new(),
+            shift: 64,
+            strings: Vec::new(),
+            free: &mut [],
+        })
+    })
 }
+
+/// The first symbol of the names interned at run time.
+const DYNAMIC: u32 = PREINTERNED.len() as u32;
 
 impl Symbol {
     pub fn intern(s: &str) -> Symbol {
-        let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&sym) = t.map.get(s) {
+        let hash = names::hash(s.as_bytes());
+        if let Some(sym) = find_preinterned(s, hash) {
             return sym;
         }
-        let leaked: &'static str = Box::leak(s.to_owned().into_boxed_str());
-        let sym = Symbol(t.strings.len() as u32);
-        t.strings.push(leaked);
-        t.map.insert(leaked, sym);
-        sym
+        let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
+        if t.slots.is_empty() {
+            t.grow();
+        }
+        let i = match t.find(s, hash) {
+            Ok(i) => i,
+            Err(mut at) => {
+                if 2 * (t.strings.len() + 1) > t.slots.len() {
+                    t.grow();
+                    at = t.find(s, hash).err().unwrap_or_default();
+                }
+                let i = t.strings.len() as u32;
+                let text = t.leak(s);
+                t.strings.push(text);
+                t.slots[at] = i + 1;
+                i
+            }
+        };
+        Symbol(DYNAMIC + i)
     }
 
     pub fn as_str(self) -> &'static str {
-        let t = table().lock().unwrap_or_else(|e| e.into_inner());
-        t.strings[self.0 as usize]
+        match self.0.checked_sub(DYNAMIC) {
+            None => PREINTERNED[self.0 as usize],
+            Some(i) => {
+                let t = table().lock().unwrap_or_else(|e| e.into_inner());
+                t.strings[i as usize]
+            }
+        }
     }
 
     pub fn index(self) -> u32 {
@@ -77,7 +156,8 @@ impl Symbol {
     }
 
     /// The symbol with index `i` of the pre-interned built-in names (see
-    /// [`for_each_preinterned`]); only for those, whose indices are fixed.
+    /// `names::for_each_preinterned`); only for those, whose indices
+    /// are fixed.
     pub(crate) const fn preinterned(i: u32) -> Symbol {
         Symbol(i)
     }
@@ -111,5 +191,23 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, Symbol::intern("float3"));
         assert_eq!(a.as_str(), "float4");
+    }
+
+    /// Thousands of new names make the table grow several times; each
+    /// keeps its symbol and its text, the built-ins included.
+    #[test]
+    fn growing_keeps_every_symbol() {
+        let float4 = Symbol::intern("float4");
+        let names: Vec<String> = (0..5000).map(|i| format!("grow_test_{i}")).collect();
+        let syms: Vec<Symbol> = names.iter().map(|n| Symbol::intern(n)).collect();
+        for (n, s) in names.iter().zip(&syms) {
+            assert_eq!(Symbol::intern(n), *s);
+            assert_eq!(s.as_str(), n);
+        }
+        assert_eq!(Symbol::intern("float4"), float4);
+        assert_eq!(Symbol::intern(""), Symbol::intern(""));
+        assert_eq!(Symbol::intern("").as_str(), "");
+        let long = "x".repeat(3 * super::CHUNK);
+        assert_eq!(Symbol::intern(&long).as_str(), long);
     }
 }

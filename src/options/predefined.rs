@@ -15,15 +15,15 @@ pub(super) fn predefined_macros(options: &super::Options) -> Vec<(String, String
     let mut m: Vec<(String, String)> = Vec::new();
     let mut def = |name: &str, value: String| m.push((name.to_string(), value));
     def("__hlsl_dx_compiler", "1".into());
-    def("__HLSL_VERSION", options.hlsl_version.to_string());
-    def("__DXC_VERSION_MAJOR", DXC_VERSION.0.to_string());
-    def("__DXC_VERSION_MINOR", DXC_VERSION.1.to_string());
-    def("__DXC_VERSION_RELEASE", DXC_VERSION.2.to_string());
-    def("__DXC_VERSION_COMMITS", DXC_VERSION.3.to_string());
+    def("__HLSL_VERSION", decimal(options.hlsl_version));
+    def("__DXC_VERSION_MAJOR", decimal(DXC_VERSION.0));
+    def("__DXC_VERSION_MINOR", decimal(DXC_VERSION.1));
+    def("__DXC_VERSION_RELEASE", decimal(DXC_VERSION.2));
+    def("__DXC_VERSION_COMMITS", decimal(DXC_VERSION.3));
     def("__spirv__", "1".into());
     let (major, minor) = options.target_env.spirv_version();
-    def("__SPIRV_MAJOR_VERSION__", major.to_string());
-    def("__SPIRV_MINOR_VERSION__", minor.to_string());
+    def("__SPIRV_MAJOR_VERSION__", decimal(major.into()));
+    def("__SPIRV_MINOR_VERSION__", decimal(minor.into()));
     if options.enable_16bit_types {
         def("__HLSL_ENABLE_16_BIT", "1".into());
     }
@@ -38,15 +38,38 @@ pub(super) fn predefined_macros(options: &super::Options) -> Vec<(String, String
         ("__SHADER_STAGE_MESH", Stage::Mesh),
         ("__SHADER_STAGE_LIBRARY", Stage::Library),
     ] {
-        def(name, stage.dxc_stage_number().to_string());
+        def(name, decimal(stage.dxc_stage_number()));
     }
     if let Some(p) = options.profile {
-        def(
-            "__SHADER_TARGET_STAGE",
-            p.stage.dxc_stage_number().to_string(),
-        );
-        def("__SHADER_TARGET_MAJOR", p.major.to_string());
-        def("__SHADER_TARGET_MINOR", p.minor.to_string());
+        def("__SHADER_TARGET_STAGE", decimal(p.stage.dxc_stage_number()));
+        def("__SHADER_TARGET_MAJOR", decimal(p.major));
+        def("__SHADER_TARGET_MINOR", decimal(p.minor));
     }
     m
+}
+
+/// `n` in decimal, without the formatting machinery (this runs for every
+/// compilation, two dozen times).
+fn decimal(mut n: u32) -> String {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    digits[i..].iter().map(|&d| char::from(d)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn decimal_spells_numbers() {
+        for n in [0, 7, 10, 2021, 2505, u32::MAX] {
+            assert_eq!(super::decimal(n), n.to_string());
+        }
+    }
 }

@@ -1216,3 +1216,15 @@ fn random_input_never_panics() {
         let _ = tokens_to_text(&r.out.tokens, &r.sm);
     }
 }
+
+/// Each preprocessing number keeps its own spelling (`16_t` and `32_t` were
+/// one symbol, the first one's, as if their spelling were fixed).
+#[test]
+fn preprocessing_numbers_keep_their_spelling() {
+    let r = run_files(
+        &[("main.hlsl", "#define T(a,b) a##b\nT(float,16_t) T(int,32_t) T(uint,64_t)\n")],
+        &PreprocessOptions::default(),
+    );
+    assert!(r.diags.is_empty(), "{}", r.rendered());
+    assert_eq!(r.text(), "float16_t int32_t uint64_t");
+}

@@ -128,7 +128,7 @@ impl Preprocessor<'_> {
             ("__has_feature", Builtin::HasFeature),
         ] {
             let sym = Symbol::intern(name);
-            self.macros.insert(
+            self.insert_macro(
                 sym,
                 MacroEntry {
                     def: Rc::new(MacroDef {
@@ -174,8 +174,7 @@ impl Preprocessor<'_> {
             }
             self.error(d);
         }
-        self.macros
-            .insert(def.name, MacroEntry { def, disabled: 0 });
+        self.insert_macro(def.name, MacroEntry { def, disabled: 0 });
     }
 
     /// `#undef NAME`.

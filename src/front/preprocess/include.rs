@@ -92,8 +92,8 @@ pub(super) fn lex_file(text: &str) -> (Vec<RawToken>, Vec<LexIssue>) {
 
 /// A lexed file, shared by all its inclusions.
 pub(super) struct LexedFile {
-    pub toks: Arc<[RawToken]>,
-    pub issues: Arc<[LexIssue]>,
+    pub toks: Arc<Vec<RawToken>>,
+    pub issues: Arc<Vec<LexIssue>>,
     /// The source-map file of its first inclusion (its text is copied from
     /// there for later inclusions, each of which gets its own `FileId` so
     /// "included from" notes are right).

@@ -117,8 +117,8 @@ enum Context {
 /// A file being read.
 struct FileCtx {
     file: FileId,
-    toks: std::sync::Arc<[RawToken]>,
-    issues: std::sync::Arc<[include::LexIssue]>,
+    toks: std::sync::Arc<Vec<RawToken>>,
+    issues: std::sync::Arc<Vec<include::LexIssue>>,
     /// Next raw token.
     pos: usize,
     /// Next lex issue not yet reported or skipped.
@@ -202,6 +202,10 @@ struct Preprocessor<'a> {
     ctxs: Vec<Context>,
     frames: Vec<Frame>,
     macros: FxHashMap<Symbol, MacroEntry>,
+    /// A bit per symbol index set when the symbol was ever defined as a
+    /// macro: most identifiers are not, and a clear bit answers without
+    /// hashing (a set one is checked in `macros`).
+    macro_bits: Vec<u64>,
     conds: Vec<Cond>,
     files: include::Files,
     include_depth: usize,
@@ -240,6 +244,7 @@ fn fixed_spelling(kind: Token) -> bool {
             | Token::FloatLit
             | Token::StringLit
             | Token::CharLit
+            | Token::PpNumber
             | Token::Technique
             | Token::Stray
             | Token::TypeName
@@ -279,6 +284,7 @@ impl<'a> Preprocessor<'a> {
                 carry: 0,
             }],
             macros: FxHashMap::default(),
+            macro_bits: Vec::new(),
             conds: Vec::new(),
             files: include::Files::default(),
             include_depth: 0,
@@ -323,6 +329,8 @@ impl<'a> Preprocessor<'a> {
         let lexed = self
             .files
             .lex_and_cache(self.sm, fid, key.clone(), self.loader.lex_cache());
+        // The output is about as long as the main file.
+        self.frames[0].out.reserve(lexed.toks.len());
         self.push_file(fid, &lexed, Some(key), false);
 
         let mut cmdline = String::new();
@@ -333,9 +341,11 @@ impl<'a> Preprocessor<'a> {
             cmdline.push_str(&line);
             cmdline.push('\n');
         }
-        let mut builtin = String::new();
+        let mut builtin = String::with_capacity(1024);
         for (name, value) in &self.options.predefined {
-            builtin.push_str(&format!("#define {name} {value}\n"));
+            for part in ["#define ", name, " ", value, "\n"] {
+                builtin.push_str(part);
+            }
         }
         // Pushed last, read first: built-ins, then -D, then the main file.
         for (name, text) in [("<command line>", cmdline), ("<built-in>", builtin)] {
@@ -414,6 +424,26 @@ impl<'a> Preprocessor<'a> {
             Context::File(f) => Some(f),
             Context::Tokens(_) => None,
         })
+    }
+
+    /// Enters a macro in the table.
+    fn insert_macro(&mut self, name: Symbol, entry: MacroEntry) {
+        let i = name.index() as usize;
+        if self.macro_bits.len() <= i / 64 {
+            self.macro_bits.resize(i / 64 + 1, 0);
+        }
+        self.macro_bits[i / 64] |= 1 << (i % 64);
+        self.macros.insert(name, entry);
+    }
+
+    /// The macro named `name`, if there is one.
+    fn macro_named(&self, name: Symbol) -> Option<&MacroEntry> {
+        let i = name.index() as usize;
+        let bit = self
+            .macro_bits
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0);
+        if bit { self.macros.get(&name) } else { None }
     }
 
     fn take_buf(&mut self) -> Vec<PpToken> {
@@ -520,7 +550,7 @@ impl<'a> Preprocessor<'a> {
                         let mut tok = tok;
                         if tok.flags & flags::NO_EXPAND == 0
                             && tok.kind.is_ident_like()
-                            && self.macros.get(&tok.sym).is_some_and(|m| m.disabled > 0)
+                            && self.macro_named(tok.sym).is_some_and(|m| m.disabled > 0)
                         {
                             tok.flags |= flags::NO_EXPAND;
                         }
@@ -672,6 +702,10 @@ impl<'a> Preprocessor<'a> {
     /// `stop` frames (a directive line or argument is done) or input ends.
     fn run_loop(&mut self, stop: usize) {
         loop {
+            if let Some(t) = self.plain_file_tokens() {
+                self.handle_token(t);
+                continue;
+            }
             match self.next_token() {
                 Next::Tok(t) => self.handle_token(t),
                 Next::Barrier => {
@@ -689,6 +723,74 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
+    /// The common case of [`Self::run_loop`] without the generality of
+    /// [`Self::next_token`]: the tokens of the file on top, each emitted to
+    /// the main frame as [`Self::handle_token`] would, until one needs more
+    /// (a directive, a macro's name, a lex issue, the file's end). Returns
+    /// the macro name that stopped it; for the others it stops before them.
+    fn plain_file_tokens(&mut self) -> Option<PpToken> {
+        if self.frames.len() != 1 || self.in_if || self.fatal || self.is_skipping() {
+            return None;
+        }
+        let Some(Context::File(f)) = self.ctxs.last_mut() else {
+            return None;
+        };
+        let file = self.sm.file(f.file);
+        let (text, base) = (file.text.as_str(), file.base);
+        let frame = &mut self.frames[0];
+        let macro_bits = &self.macro_bits;
+        let next_issue = f.issues.get(f.issue_pos).map_or(u32::MAX, |i| i.start);
+        let toks = &*f.toks;
+        let mut pos = f.pos;
+        let mut prev = pos.checked_sub(1).map(|p| toks[p]);
+        let stopped = loop {
+            let Some(&raw) = toks.get(pos) else {
+                break None;
+            };
+            let line_start = prev.is_none_or(|p| p.kind == Token::Newline);
+            match raw.kind {
+                _ if next_issue < raw.start => break None,
+                Token::Newline => {
+                    pos += 1;
+                    prev = Some(raw);
+                    continue;
+                }
+                Token::Hash if line_start => break None,
+                _ => {}
+            }
+            f.guard.saw_token();
+            let space = prev.map_or(raw.start > 0, |p| p.end < raw.start);
+            pos += 1;
+            prev = Some(raw);
+            self.work = 0;
+            let mut tok = PpToken {
+                kind: raw.kind,
+                sym: token_symbol(
+                    &mut self.kind_syms,
+                    raw.kind,
+                    &text[raw.start as usize..raw.end as usize],
+                ),
+                span: Span::from(base + raw.start..base + raw.end),
+                flags: (u8::from(space) * flags::SPACE_BEFORE)
+                    | (u8::from(line_start) * flags::LINE_START),
+            };
+            let i = tok.sym.index() as usize;
+            if tok.kind.is_ident_like()
+                && macro_bits
+                    .get(i / 64)
+                    .is_some_and(|w| w & (1 << (i % 64)) != 0)
+                && self.macros.contains_key(&tok.sym)
+            {
+                break Some(tok);
+            }
+            tok.flags |= frame.carry;
+            frame.carry = 0;
+            frame.out.push(tok);
+        };
+        f.pos = pos;
+        stopped
+    }
+
     /// One token: expand it if it names an enabled macro, else emit it.
     fn handle_token(&mut self, tok: PpToken) {
         if tok.flags & flags::NO_EXPAND == 0 && tok.kind.is_ident_like() {
@@ -696,7 +798,7 @@ impl<'a> Preprocessor<'a> {
                 self.handle_defined(tok);
                 return;
             }
-            if let Some(e) = self.macros.get(&tok.sym) {
+            if let Some(e) = self.macro_named(tok.sym) {
                 let def: Rc<MacroDef> = e.def.clone();
                 self.expand(tok, def);
                 return;

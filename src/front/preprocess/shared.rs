@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 /// One file's tokens and lex issues, and the text they were lexed from.
 pub(super) struct Lexed {
     text: Box<str>,
-    pub toks: Arc<[RawToken]>,
-    pub issues: Arc<[LexIssue]>,
+    pub toks: Arc<Vec<RawToken>>,
+    pub issues: Arc<Vec<LexIssue>>,
 }
 
 /// Lexed files shared by compiles on any number of threads (see

@@ -52,9 +52,12 @@ impl ParseCtx<'_> {
     /// Adds `op operand` to a run of binary operators.
     pub fn seq_push(&self, seq: BinSeq, op: ast::BinaryOp, e: PExpr, span: Span) -> BinSeq {
         match seq {
-            BinSeq::One(first, first_span) => {
+            BinSeq::One(first, first_span) => BinSeq::Two(first, first_span, op, e, span),
+            BinSeq::Two(a, a_span, a_op, b, b_span) => {
                 // The first operand's operator is never read.
-                BinSeq::Many(vec![(op, first, first_span), (op, e, span)])
+                let mut v = Vec::with_capacity(4);
+                v.extend([(a_op, a, a_span), (a_op, b, b_span), (op, e, span)]);
+                BinSeq::Many(v)
             }
             BinSeq::Many(mut v) => {
                 v.push((op, e, span));
@@ -66,16 +69,14 @@ impl ParseCtx<'_> {
     /// Builds the tree of a run of binary operators: C precedence, all
     /// left-associative (operator-precedence parsing with two stacks).
     pub fn binary_seq(&self, seq: BinSeq) -> PExpr {
-        let mut items = match seq {
+        let items = match seq {
             BinSeq::One(e, _) => return e,
+            // `a op b`, the common case: no stacks needed.
+            BinSeq::Two(a, a_span, op, b, b_span) => {
+                return self.binary(op, a, b, Span::new(a_span.lo, b_span.hi));
+            }
             BinSeq::Many(v) => v,
         };
-        if items.len() == 2 {
-            // `a op b`, the common case: no stacks needed.
-            if let (Some((op, b, bs)), Some((_, a, as_))) = (items.pop(), items.pop()) {
-                return self.binary(op, a, b, Span::new(as_.lo, bs.hi));
-            }
-        }
         let mut operands: Vec<(PExpr, Span)> = Vec::with_capacity(items.len());
         let mut ops: Vec<ast::BinaryOp> = Vec::with_capacity(items.len());
         let reduce = |operands: &mut Vec<(PExpr, Span)>, op: ast::BinaryOp| {
@@ -229,10 +230,13 @@ impl ParseCtx<'_> {
     /// suffixes in any case and order.
     pub fn int_lit(&self, text: Symbol, span: Span) -> PExpr {
         let s = text.as_str();
-        let digits_end = s.trim_end_matches(['u', 'U', 'l', 'L']).len();
+        let digits_end = s
+            .bytes()
+            .rposition(|b| !matches!(b, b'u' | b'U' | b'l' | b'L'))
+            .map_or(0, |i| i + 1);
         let (digits, suffix) = s.split_at(digits_end);
-        let has_u = suffix.contains(['u', 'U']);
-        let has_l = suffix.contains(['l', 'L']);
+        let has_u = suffix.bytes().any(|b| matches!(b, b'u' | b'U'));
+        let has_l = suffix.bytes().any(|b| matches!(b, b'l' | b'L'));
         let suffix = match (has_u, has_l) {
             (false, false) => ast::IntSuffix::None,
             (true, false) => ast::IntSuffix::U,

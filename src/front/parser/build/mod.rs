@@ -51,6 +51,8 @@ impl PExpr {
 /// instead of ten keeps the chain of unit reductions short.
 pub enum BinSeq {
     One(PExpr, Span),
+    /// `a op b`, the most common run, without a vector.
+    Two(PExpr, Span, ast::BinaryOp, PExpr, Span),
     Many(Vec<(ast::BinaryOp, PExpr, Span)>),
 }
 
