@@ -485,6 +485,16 @@ impl Statement {
     }
 }
 
+/// Whether `block` has a `continue` of the loop around it (inner loops
+/// keep theirs).
+pub fn continues(block: &[Statement]) -> bool {
+    block.iter().any(|s| match s {
+        Statement::Continue => true,
+        Statement::Loop { .. } => false,
+        other => other.blocks().into_iter().any(|b| continues(b)),
+    })
+}
+
 /// Calls `f` on every statement of `block` and of its nested blocks, in
 /// order (a statement before the statements nested in it). Iterative, so a
 /// deeply nested body cannot overflow the stack.

@@ -27,14 +27,6 @@ struct Frame<'f> {
     body_latches: Vec<Handle<Expression>>,
 }
 
-/// Whether `block` has a `continue` of the loop around it.
-fn continues(block: &[Statement]) -> bool {
-    block.iter().any(|s| match s {
-        Statement::Continue => true,
-        Statement::Loop { .. } => false,
-        other => other.blocks().into_iter().any(|b| continues(b)),
-    })
-}
 
 /// The operands of the `Merge`s after an `if`, for its `then` and `else`
 /// blocks, and which of the two each `Merge` gives.
@@ -214,7 +206,7 @@ impl<'m> FunctionValidator<'_, 'm> {
                     let mut cont = frame(continuing, false, false);
                     cont.break_if = *break_if;
                     let mut bf = frame(body, true, true);
-                    if !continues(body) {
+                    if !crate::ir::visit::continues(body) {
                         bf.body_latches = latches.clone();
                     }
                     cont.end_uses = latches;

@@ -36,31 +36,14 @@ pub(super) struct LoopInfo {
     pub exits_at_top: bool,
 }
 
-/// Whether `block` has a `continue` or `break` of the loop (or switch)
-/// around it: (continue, break). Inner loops keep theirs; a `switch` keeps
-/// its breaks.
-fn jumps(block: &[Statement]) -> (bool, bool) {
-    let (mut c, mut b) = (false, false);
-    for s in block {
-        match s {
-            Statement::Continue => c = true,
-            Statement::Break => b = true,
-            Statement::Loop { .. } => {}
-            Statement::Switch { cases, .. } => {
-                for case in cases {
-                    c |= jumps(&case.body).0;
-                }
-            }
-            other => {
-                for inner in other.blocks() {
-                    let (ic, ib) = jumps(inner);
-                    c |= ic;
-                    b |= ib;
-                }
-            }
-        }
-    }
-    (c, b)
+/// Whether `block` has a `break` of the loop around it (inner loops and
+/// `switch`es keep theirs).
+fn breaks(block: &[Statement]) -> bool {
+    block.iter().any(|s| match s {
+        Statement::Break => true,
+        Statement::Loop { .. } | Statement::Switch { .. } => false,
+        other => other.blocks().into_iter().any(|b| breaks(b)),
+    })
 }
 
 /// Whether some statement of `s` stores (or may store) into memory.
@@ -82,7 +65,7 @@ fn exits_at_top(body: &[Statement], break_if: Option<Handle<Expression>>) -> boo
     }
     let mut stored = false;
     for s in body {
-        if jumps(std::slice::from_ref(s)).1 && stored {
+        if breaks(std::slice::from_ref(s)) && stored {
             return false;
         }
         stored |= stores_anything(s);
@@ -122,7 +105,7 @@ pub(super) fn stores_in(
                 let k = layout.loops.len();
                 layout.loops.push(LoopInfo {
                     stored: Vec::new(),
-                    has_continue: jumps(body).0,
+                    has_continue: crate::ir::visit::continues(body),
                     exits_at_top: exits_at_top(body, *break_if),
                 });
                 layout.kinds.push(BlockKind::LoopBody);
