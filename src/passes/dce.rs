@@ -442,7 +442,7 @@ fn compact_locals(f: &mut Function) {
 
 /// Drops functions that no entry point and no exported function reaches
 /// (when there are entry points or exports).
-fn remove_unreachable_functions(module: &mut Module) {
+pub(super) fn remove_unreachable_functions(module: &mut Module) {
     let exported = module.functions.iter().filter(|(_, f)| f.export.is_some());
     let mut stack: Vec<Handle<Function>> = exported.map(|(h, _)| h).collect();
     if module.entry_points.is_empty() && stack.is_empty() {

@@ -73,6 +73,7 @@ pub fn run(module: &mut Module, policy: Policy) {
             }
         });
     }
+    let mut inlined = false;
     for caller in order {
         let inlinable = |f: Handle<Function>, m: &Module| -> bool {
             let policy = if policy == Policy::Small && calls[f.index()] == 1 {
@@ -124,6 +125,12 @@ pub fn run(module: &mut Module, policy: Policy) {
         module.functions[caller] = f;
         // Restore the arena order (spliced expressions were appended).
         rebuild_function(module, caller, &mut Identity);
+        inlined = true;
+    }
+    // Callees inlined at every call site would otherwise go through every
+    // pass until `dce`.
+    if inlined {
+        super::dce::remove_unreachable_functions(module);
     }
 }
 

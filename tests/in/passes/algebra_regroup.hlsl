@@ -8,7 +8,7 @@ cbuffer C { float3 v; };
 void main() {
     buf[0] = float4(v, 1.0f);
 }
-// check: fn src.main() {
+// check: fn main() {
 // check: %_:float3 = load %_
 // not: compose %_, %_, %_, 1.0f32
 // check: %_:float4 = compose %_, 1.0f32
