@@ -71,9 +71,18 @@ impl FoldOptions {
 pub fn run(module: &mut Module, options: &FoldOptions, diags: &mut Diagnostics) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     for h in handles {
-        let mut folder = Folder { options, diags };
-        rebuild_function(module, h, &mut folder);
+        run_function(module, h, options, diags);
     }
+}
+
+/// Folds function `h`.
+pub(super) fn run_function(
+    module: &mut Module,
+    h: Handle<Function>,
+    options: &FoldOptions,
+    diags: &mut Diagnostics,
+) {
+    rebuild_function(module, h, &mut Folder::new(options, diags));
 }
 
 /// A constant value: a scalar, or the components of a vector.
@@ -92,9 +101,17 @@ impl Value {
     }
 }
 
-struct Folder<'o> {
+/// The folding rewrite (also run by `forward` on the expressions it
+/// reaches).
+pub(super) struct Folder<'o> {
     options: &'o FoldOptions,
     diags: &'o mut Diagnostics,
+}
+
+impl<'o> Folder<'o> {
+    pub(super) fn new(options: &'o FoldOptions, diags: &'o mut Diagnostics) -> Self {
+        Folder { options, diags }
+    }
 }
 
 /// The value of a zero of scalar or vector type `ty`.
@@ -444,9 +461,31 @@ enum Fold {
 
 impl Rewrite for Folder<'_> {
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
-        let (ty, span) = (e.ty, e.span);
-        Some(match self.fold(cx, &e.expr, span) {
-            Fold::None => cx.keep(e),
+        Some(self.emit(cx, e.expr, e.ty, e.span))
+    }
+
+    fn constant_condition(&self, cx: &Cx, condition: Handle<Expression>) -> Option<bool> {
+        if !self.options.fold_branches {
+            return None;
+        }
+        match cx.as_literal(condition) {
+            Some(Literal::Bool(b)) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+impl Folder<'_> {
+    /// Appends `expr` (operands in the new arena), folded when it can be.
+    pub(super) fn emit(
+        &mut self,
+        cx: &mut Cx,
+        expr: Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Handle<Expression> {
+        match self.fold(cx, &expr, span) {
+            Fold::None => cx.emit(expr, ty, span),
             Fold::Value(v) => self.materialize(cx, v, ty, span),
             Fold::Existing(h) => h,
             Fold::Component(vector, index) => {
@@ -462,16 +501,6 @@ impl Rewrite for Folder<'_> {
                     _ => cx.emit(e, ty, span),
                 }
             }
-        })
-    }
-
-    fn constant_condition(&self, cx: &Cx, condition: Handle<Expression>) -> Option<bool> {
-        if !self.options.fold_branches {
-            return None;
-        }
-        match cx.as_literal(condition) {
-            Some(Literal::Bool(b)) => Some(b),
-            _ => None,
         }
     }
 }

@@ -36,8 +36,10 @@
 //! only loads, never an operation, so those marks stay where they are and
 //! nothing new is marked (a use of a precise variable is not precise).
 //!
-//! After forwarding, constants may have become visible (`float k = 2; x *
-//! k`): the pass folds again. That fold reports nothing: a constant
+//! Forwarding makes constants visible (`float k = 2; x * k`): the walk
+//! folds each expression it reaches with `const_fold`'s rules, and runs
+//! `const_fold` again on a function only when an `if` condition became
+//! constant (the branch goes). That fold reports nothing: a constant
 //! division by zero reached only through a variable is not an error at any
 //! level (`const_fold`, which runs first, reports the literal ones), so
 //! diagnostics never depend on the optimisation level.
@@ -55,12 +57,15 @@ mod constant;
 mod layout;
 use layout::{BlockKind, Layout, stores_in};
 
-/// Forwards stores to loads in every function, then folds constants with
+/// Forwards stores to loads in every function, folding constants with
 /// `fold`'s float environment.
 pub fn run(module: &mut Module, fold: &FoldOptions) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let read_only = constant::read_only_globals(module);
     let any_read_only = read_only.iter().any(|r| *r);
+    // What forwarding made constant is folded as it is reached; errors
+    // were reported by the first fold.
+    let mut silent = Diagnostics::new();
     for h in handles {
         let f = &module.functions[h];
         let simple = simple_locals(&module.types, f);
@@ -77,6 +82,7 @@ pub fn run(module: &mut Module, fold: &FoldOptions) {
         layout.kinds.push(BlockKind::Other);
         stores_in(&f.body, f, &simple, &mut layout, true);
         let mut fw = Forward {
+            folder: const_fold::Folder::new(fold, &mut silent),
             simple,
             layout,
             next_loop: 0,
@@ -89,10 +95,20 @@ pub fn run(module: &mut Module, fold: &FoldOptions) {
             read_only: read_only.clone(),
         };
         rebuild_function(module, h, &mut fw);
+        // A condition that became constant: its `if` goes too.
+        let mut constant_condition = false;
+        let f = &module.functions[h];
+        crate::ir::visit::walk_statements(&f.body, |s| {
+            if let Statement::If { condition, .. } = s
+                && matches!(f.expressions[*condition], Expression::Literal(_))
+            {
+                constant_condition = true;
+            }
+        });
+        if constant_condition {
+            const_fold::run_function(module, h, fold, &mut silent);
+        }
     }
-    // What forwarding made constant; errors were reported by the first fold.
-    let mut silent = Diagnostics::new();
-    const_fold::run(module, fold, &mut silent);
 }
 
 /// Moves the statements of plain nested blocks into the block around them
@@ -284,7 +300,9 @@ impl Known {
     }
 }
 
-struct Forward {
+struct Forward<'f> {
+    /// Folds what forwarding makes constant, in the same walk.
+    folder: const_fold::Folder<'f>,
     simple: Vec<bool>,
     layout: Layout,
     next_loop: usize,
@@ -400,6 +418,7 @@ fn store_at(
 /// part it needs is unknown.
 fn load_at(
     cx: &mut Cx,
+    folder: &mut const_fold::Folder,
     known: &Known,
     ty: Handle<Type>,
     path: &[u32],
@@ -412,28 +431,28 @@ fn load_at(
             let mut t = cx.ty(value);
             for &index in inner.iter().chain(path) {
                 t = part_type(cx.module, t, index)?;
-                value = cx.emit(Expression::AccessIndex { base: value, index }, t, span);
+                value = folder.emit(cx, Expression::AccessIndex { base: value, index }, t, span);
             }
             Some(value)
         }
         Known::Parts(parts) => match path.split_first() {
             Some((&i, rest)) => {
                 let part_ty = part_type(cx.module, ty, i)?;
-                load_at(cx, parts.get(i as usize)?.as_ref()?, part_ty, rest, span)
+                load_at(cx, folder, parts.get(i as usize)?.as_ref()?, part_ty, rest, span)
             }
             None => {
                 let mut components = Vec::with_capacity(parts.len());
                 for (k, part) in parts.iter().enumerate() {
                     let part_ty = part_type(cx.module, ty, k as u32)?;
-                    components.push(load_at(cx, part.as_ref()?, part_ty, &[], span)?);
+                    components.push(load_at(cx, folder, part.as_ref()?, part_ty, &[], span)?);
                 }
-                Some(cx.emit(Expression::Compose { ty, components }, ty, span))
+                Some(folder.emit(cx, Expression::Compose { ty, components }, ty, span))
             }
         },
     }
 }
 
-impl Forward {
+impl Forward<'_> {
     fn is_simple(&self, l: Handle<LocalVariable>) -> bool {
         self.simple.get(l.index()).copied().unwrap_or(false)
     }
@@ -482,10 +501,10 @@ impl Forward {
 
     /// The whole value `l` is known to hold here, emitted here if it must
     /// be composed.
-    fn value_now(&self, cx: &mut Cx, l: Handle<LocalVariable>) -> Option<Handle<Expression>> {
+    fn value_now(&mut self, cx: &mut Cx, l: Handle<LocalVariable>) -> Option<Handle<Expression>> {
         let known = self.known.get(&l)?.clone();
         let ty = cx.body.function.local_variables[l].ty;
-        load_at(cx, &known, ty, &[], Span::default())
+        load_at(cx, &mut self.folder, &known, ty, &[], Span::default())
     }
 
     /// The value `l` holds here: the known one, else a load of it (which
@@ -624,11 +643,12 @@ impl Forward {
     }
 }
 
-impl Rewrite for Forward {
+impl Rewrite for Forward<'_> {
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
         self.settle();
         let Expression::Load { pointer } = e.expr else {
-            return Some(cx.keep(e));
+            // Its operands may have become constants.
+            return self.folder.expression(cx, e);
         };
         if let Some(v) = constant::constant_load(cx, &self.read_only, pointer, e.ty) {
             return Some(v);
@@ -638,7 +658,7 @@ impl Rewrite for Forward {
         };
         let local_ty = cx.body.function.local_variables[l].ty;
         if let Some(known) = self.known.get(&l).cloned()
-            && let Some(v) = load_at(cx, &known, local_ty, &path, e.span)
+            && let Some(v) = load_at(cx, &mut self.folder, &known, local_ty, &path, e.span)
         {
             // A whole value composed from parts: later loads reuse it.
             if path.is_empty() && matches!(known, Known::Parts(_)) {
