@@ -73,30 +73,30 @@ pub fn run(module: &mut Module, policy: Policy) {
             }
         });
     }
-    let mut inlined = false;
-    for caller in order {
-        let inlinable = |f: Handle<Function>, m: &Module| -> bool {
-            let policy = if policy == Policy::Small && calls[f.index()] == 1 {
-                Policy::All
-            } else {
-                policy
-            };
-            f.index() < n && !entry[f.index()] && f != caller && inlinable(&m.functions[f], policy)
-        };
-        let mut callees = Vec::new();
-        walk_statements(&module.functions[caller].body, |s| {
-            if let Statement::Call { function, .. } = s
-                && inlinable(*function, module)
-            {
-                callees.push(*function);
-            }
-        });
-        if callees.is_empty() {
-            continue;
+    let policy_of = |f: Handle<Function>| {
+        if policy == Policy::Small && calls[f.index()] == 1 {
+            Policy::All
+        } else {
+            policy
         }
-        // The pointer types of `$ret` and of re-initialised locals.
-        for c in callees {
-            let callee = &module.functions[c];
+    };
+    // The functions inlined wherever they are called: each is copied into
+    // its callers with its own calls inlined in turn, so it is never
+    // processed alone (the copies are the only code that survives).
+    let copied: Vec<bool> = module
+        .functions
+        .iter()
+        .map(|(h, f)| calls[h.index()] > 0 && !entry[h.index()] && inlinable(f, policy_of(h)))
+        .collect();
+    let vanishes: Vec<bool> = module
+        .functions
+        .iter()
+        .map(|(h, f)| copied[h.index()] && f.export.is_none())
+        .collect();
+    // The pointer types of `$ret` and of re-initialised locals.
+    for (h, &c) in copied.iter().enumerate() {
+        if c {
+            let callee = &module.functions[Handle::from_index(h)];
             let mut bases: Vec<Handle<Type>> = callee.result.iter().map(|r| r.ty).collect();
             bases.extend(
                 callee
@@ -111,6 +111,24 @@ pub fn run(module: &mut Module, policy: Policy) {
                     space: AddressSpace::Function,
                 });
             }
+        }
+    }
+    let mut inlined = false;
+    for caller in order {
+        if vanishes[caller.index()] {
+            continue;
+        }
+        let inlinable = |f: Handle<Function>, m: &Module| -> bool {
+            f.index() < n && !entry[f.index()] && f != caller && inlinable(&m.functions[f], policy_of(f))
+        };
+        let mut any = false;
+        walk_statements(&module.functions[caller].body, |s| {
+            if let Statement::Call { function, .. } = s {
+                any |= inlinable(*function, module);
+            }
+        });
+        if !any {
+            continue;
         }
         let mut f = std::mem::take(&mut module.functions[caller]);
         let mut replace = FxHashMap::default();
@@ -279,7 +297,7 @@ fn splice_block(
                     result,
                     line,
                 };
-                inline_call(module, body, call, replace);
+                inline_call(module, body, call, inlinable, replace);
             }
             Statement::Block(b) => {
                 let b = nested(body, b, replace, line);
@@ -340,7 +358,16 @@ struct InlinedCall<'c> {
     line: Span,
 }
 
-fn inline_call(module: &Module, body: &mut Body, call: InlinedCall, replace: &mut Replacements) {
+/// Inlines `call` at the end of `body`'s current block; the callee's own
+/// calls that are `inlinable` are inlined in turn (a callee that vanishes
+/// is never processed on its own).
+fn inline_call(
+    module: &Module,
+    body: &mut Body,
+    call: InlinedCall,
+    inlinable: &dyn Fn(Handle<Function>, &Module) -> bool,
+    replace: &mut Replacements,
+) {
     let InlinedCall {
         callee: callee_h,
         arguments,
@@ -420,7 +447,10 @@ fn inline_call(module: &Module, body: &mut Body, call: InlinedCall, replace: &mu
             });
         }
     }
-    let mut inlined = translate_block(&callee.body, &map);
+    let translated = translate_block(&callee.body, &map);
+    body.open();
+    splice_block(module, body, translated, inlinable, replace, line);
+    let mut inlined = body.close();
     let result_precise = callee.result.as_ref().is_some_and(|r| r.precise);
     let simple = inlined.iter().enumerate().all(|(i, s)| {
         !contains_return(s) || (i + 1 == inlined.len() && matches!(s, Statement::Return { .. }))
@@ -606,7 +636,14 @@ fn apply_replacements(f: &mut Function, replace: &Replacements) {
     if replace.is_empty() {
         return;
     }
-    let r = |h: Handle<Expression>| replace.get(&h).copied().unwrap_or(h);
+    // A call inlined into an inlined body may return another one's result:
+    // follow the chain (it ends: each value was appended after its key).
+    let r = |mut h: Handle<Expression>| {
+        while let Some(&v) = replace.get(&h) {
+            h = v;
+        }
+        h
+    };
     for (_, e) in f.expressions.iter_mut() {
         e.map_operands(r);
     }

@@ -145,3 +145,49 @@ fn small_policy_inlines_a_single_call_site() {
     assert!(!fn_text(&text, "main").contains("call"), "{text}");
     assert!(fn_text(&text, "main").contains("loop {"), "{text}");
 }
+
+/// `float inner(float x) { return x * x; }`,
+/// `float outer(float x) { return inner(x); }`, `out = outer(out)`: inlining
+/// `outer` inlines `inner` into the copy, and the store takes the product
+/// (through the chain outer's result → inner's result → the multiply).
+#[test]
+fn inlines_through_a_chain_of_results() {
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let mut fb = FunctionBuilder::new(&mut m, "inner");
+    let x = fb.argument("x", f32t);
+    let v = fb.binary(Multiply, x, x);
+    fb.ret(Some(v), Some(f32t));
+    let inner = fb.finish();
+    let mut fb = FunctionBuilder::new(&mut m, "outer");
+    let x = fb.argument("x", f32t);
+    let v = fb.call(inner, &[x]).expect("result");
+    fb.ret(Some(v), Some(f32t));
+    let outer = fb.finish();
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let o = fb.global(out);
+    let a = fb.load(o);
+    let r = fb.call(outer, &[a]).expect("result");
+    fb.store(o, r);
+    let main = fb.finish();
+    add_compute_entry(&mut m, "main", main);
+    check_valid(&m);
+    run(&mut m, Policy::All);
+    check_valid(&m);
+    // Both callees vanish with the inlining.
+    assert_eq!(m.functions.len(), 1, "{}", module_to_string(&m));
+    let f = &m.functions[m.entry_points[0].function];
+    let mut stored = None;
+    crate::ir::visit::walk_statements(&f.body, |s| {
+        if let Statement::Store { value, .. } = s {
+            stored = Some(*value);
+        }
+    });
+    let stored = stored.expect("a store");
+    assert!(
+        matches!(f.expressions[stored], Expression::Binary { op: Multiply, .. }),
+        "{}",
+        module_to_string(&m)
+    );
+}
