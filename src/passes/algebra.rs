@@ -25,7 +25,9 @@
 //! two rounds once, the same way). Nothing else touches a precise
 //! expression's operation or operand order.
 //!
-//! The pass rebuilds expression arenas: handles change.
+//! The rules run inside `forward`'s walk (from -O2: one rebuild for both),
+//! or on their own on a function `forward` leaves alone. They rebuild
+//! expression arenas: handles change.
 
 use super::const_fold::eval::{self, FloatEnv};
 use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
@@ -33,27 +35,30 @@ use crate::ir::*;
 use crate::span::Span;
 use BinaryOperator as B;
 
-/// Simplifies every function.
-pub fn run(module: &mut Module) {
-    let handles: Vec<Handle<Function>> = module.functions.handles().collect();
-    for h in handles {
-        rebuild_function(module, h, &mut Algebra);
-    }
+/// Simplifies function `h` (`forward` applies the same rules in its own
+/// walk to the functions it rebuilds).
+pub(super) fn run_function(module: &mut Module, h: Handle<Function>) {
+    rebuild_function(module, h, &mut Algebra);
 }
 
 struct Algebra;
 
 impl Rewrite for Algebra {
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
-        if let Expression::Compose { ty, ref components } = e.expr
-            && let Some(h) = regroup(cx, ty, components, e.span)
-        {
-            return Some(h);
-        }
-        Some(match simplify(cx, &e.expr, e.ty, e.span) {
-            Some(h) => h,
-            None => cx.keep(e),
-        })
+        Some(emit(cx, e.expr, e.ty, e.span))
+    }
+}
+
+/// Appends `expr` (operands in the new arena), simplified when it can be.
+pub(super) fn emit(cx: &mut Cx, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
+    if let Expression::Compose { ty, ref components } = expr
+        && let Some(h) = regroup(cx, ty, components, span)
+    {
+        return h;
+    }
+    match simplify(cx, &expr, ty, span) {
+        Some(h) => h,
+        None => cx.emit(expr, ty, span),
     }
 }
 

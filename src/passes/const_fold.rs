@@ -484,8 +484,23 @@ impl Folder<'_> {
         ty: Handle<Type>,
         span: Span,
     ) -> Handle<Expression> {
-        match self.fold(cx, &expr, span) {
-            Fold::None => cx.emit(expr, ty, span),
+        match self.try_fold(cx, &expr, ty, span) {
+            Some(h) => h,
+            None => cx.emit(expr, ty, span),
+        }
+    }
+
+    /// What `expr` folds to, appended; `None` (nothing appended) when it
+    /// does not fold.
+    pub(super) fn try_fold(
+        &mut self,
+        cx: &mut Cx,
+        expr: &Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        Some(match self.fold(cx, expr, span) {
+            Fold::None => return None,
             Fold::Value(v) => self.materialize(cx, v, ty, span),
             Fold::Existing(h) => h,
             Fold::Component(vector, index) => {
@@ -501,6 +516,6 @@ impl Folder<'_> {
                     _ => cx.emit(e, ty, span),
                 }
             }
-        }
+        })
     }
 }

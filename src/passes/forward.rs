@@ -46,6 +46,7 @@
 //!
 //! The pass rebuilds expression arenas: handles change.
 
+use super::algebra;
 use super::const_fold::{self, FoldOptions};
 use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::diag::Diagnostics;
@@ -59,7 +60,7 @@ use layout::{BlockKind, Layout, stores_in};
 
 /// Forwards stores to loads in every function, folding constants with
 /// `fold`'s float environment.
-pub fn run(module: &mut Module, fold: &FoldOptions) {
+pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let read_only = constant::read_only_globals(module);
     let any_read_only = read_only.iter().any(|r| *r);
@@ -70,6 +71,9 @@ pub fn run(module: &mut Module, fold: &FoldOptions) {
         let f = &module.functions[h];
         let simple = simple_locals(&module.types, f);
         if !simple.iter().any(|s| *s) && !any_read_only {
+            if algebra {
+                algebra::run_function(module, h);
+            }
             continue;
         }
         // A nested `{ … }` is only a scope: its statements can stand in
@@ -82,7 +86,10 @@ pub fn run(module: &mut Module, fold: &FoldOptions) {
         layout.kinds.push(BlockKind::Other);
         stores_in(&f.body, f, &simple, &mut layout, true);
         let mut fw = Forward {
-            folder: const_fold::Folder::new(fold, &mut silent),
+            simplifier: Simplifier {
+                folder: const_fold::Folder::new(fold, &mut silent),
+                algebra,
+            },
             simple,
             layout,
             next_loop: 0,
@@ -300,9 +307,34 @@ impl Known {
     }
 }
 
-struct Forward<'f> {
-    /// Folds what forwarding makes constant, in the same walk.
+/// What becomes of each expression the walk reaches: folded if it can be
+/// (forwarding makes constants), else simplified by `algebra`'s rules
+/// (from -O2), else kept.
+struct Simplifier<'f> {
     folder: const_fold::Folder<'f>,
+    algebra: bool,
+}
+
+impl Simplifier<'_> {
+    fn emit(
+        &mut self,
+        cx: &mut Cx,
+        expr: Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Handle<Expression> {
+        if let Some(h) = self.folder.try_fold(cx, &expr, ty, span) {
+            h
+        } else if self.algebra {
+            algebra::emit(cx, expr, ty, span)
+        } else {
+            cx.emit(expr, ty, span)
+        }
+    }
+}
+
+struct Forward<'f> {
+    simplifier: Simplifier<'f>,
     simple: Vec<bool>,
     layout: Layout,
     next_loop: usize,
@@ -418,7 +450,7 @@ fn store_at(
 /// part it needs is unknown.
 fn load_at(
     cx: &mut Cx,
-    folder: &mut const_fold::Folder,
+    simplifier: &mut Simplifier,
     known: &Known,
     ty: Handle<Type>,
     path: &[u32],
@@ -431,22 +463,22 @@ fn load_at(
             let mut t = cx.ty(value);
             for &index in inner.iter().chain(path) {
                 t = part_type(cx.module, t, index)?;
-                value = folder.emit(cx, Expression::AccessIndex { base: value, index }, t, span);
+                value = simplifier.emit(cx, Expression::AccessIndex { base: value, index }, t, span);
             }
             Some(value)
         }
         Known::Parts(parts) => match path.split_first() {
             Some((&i, rest)) => {
                 let part_ty = part_type(cx.module, ty, i)?;
-                load_at(cx, folder, parts.get(i as usize)?.as_ref()?, part_ty, rest, span)
+                load_at(cx, simplifier, parts.get(i as usize)?.as_ref()?, part_ty, rest, span)
             }
             None => {
                 let mut components = Vec::with_capacity(parts.len());
                 for (k, part) in parts.iter().enumerate() {
                     let part_ty = part_type(cx.module, ty, k as u32)?;
-                    components.push(load_at(cx, folder, part.as_ref()?, part_ty, &[], span)?);
+                    components.push(load_at(cx, simplifier, part.as_ref()?, part_ty, &[], span)?);
                 }
-                Some(folder.emit(cx, Expression::Compose { ty, components }, ty, span))
+                Some(simplifier.emit(cx, Expression::Compose { ty, components }, ty, span))
             }
         },
     }
@@ -504,7 +536,7 @@ impl Forward<'_> {
     fn value_now(&mut self, cx: &mut Cx, l: Handle<LocalVariable>) -> Option<Handle<Expression>> {
         let known = self.known.get(&l)?.clone();
         let ty = cx.body.function.local_variables[l].ty;
-        load_at(cx, &mut self.folder, &known, ty, &[], Span::default())
+        load_at(cx, &mut self.simplifier, &known, ty, &[], Span::default())
     }
 
     /// The value `l` holds here: the known one, else a load of it (which
@@ -648,7 +680,7 @@ impl Rewrite for Forward<'_> {
         self.settle();
         let Expression::Load { pointer } = e.expr else {
             // Its operands may have become constants.
-            return self.folder.expression(cx, e);
+            return Some(self.simplifier.emit(cx, e.expr, e.ty, e.span));
         };
         if let Some(v) = constant::constant_load(cx, &self.read_only, pointer, e.ty) {
             return Some(v);
@@ -658,7 +690,7 @@ impl Rewrite for Forward<'_> {
         };
         let local_ty = cx.body.function.local_variables[l].ty;
         if let Some(known) = self.known.get(&l).cloned()
-            && let Some(v) = load_at(cx, &mut self.folder, &known, local_ty, &path, e.span)
+            && let Some(v) = load_at(cx, &mut self.simplifier, &known, local_ty, &path, e.span)
         {
             // A whole value composed from parts: later loads reuse it.
             if path.is_empty() && matches!(known, Known::Parts(_)) {

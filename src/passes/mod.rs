@@ -18,7 +18,7 @@
 //!   (correctness) and `const_fold`;
 //! - -O1: + `forward`, `fuse_mad`, `dce`;
 //! - -O2 and -O3: + `inline` of small functions and of functions called
-//!   once (before `precise`), `algebra`, `cse`.
+//!   once (before `precise`), `algebra` (in `forward`'s walk), `cse`.
 
 pub mod algebra;
 pub mod const_fold;
@@ -194,12 +194,7 @@ pub const PIPELINE: &[Pass] = &[
     Pass {
         name: "forward",
         min_level: 1,
-        run: |m, cx| forward::run(m, &cx.fold),
-    },
-    Pass {
-        name: "algebra",
-        min_level: 2,
-        run: |m, _| algebra::run(m),
+        run: |m, cx| forward::run(m, &cx.fold, cx.options.opt_level >= 2),
     },
     Pass {
         name: "fuse_mad",
@@ -474,7 +469,7 @@ mod table_tests {
             at(1),
             "float_controls unroll inline precise const_fold flatten_resources forward fuse_mad dce"
         );
-        let full = "float_controls unroll inline precise const_fold flatten_resources forward algebra fuse_mad cse dce";
+        let full = "float_controls unroll inline precise const_fold flatten_resources forward fuse_mad cse dce";
         assert_eq!(at(2), full);
         assert_eq!(at(3), full);
         let names: Vec<_> = ir_after_names().collect();

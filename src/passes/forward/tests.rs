@@ -6,7 +6,7 @@ use crate::passes::test_util::{fn_text, run_main};
 use BinaryOperator::*;
 
 fn forward(m: &mut Module) {
-    run(m, &FoldOptions::default());
+    run(m, &FoldOptions::default(), false);
 }
 
 /// The float type, and Private globals `inp` and `out` of it.

@@ -1,4 +1,4 @@
-// pass: algebra -O3
+// pass: forward -O3
 // D3D's division may be a * (1 / b): a plain x / 3 becomes x * (1/3). A
 // precise one stays a division unless the rewrite is exact: x / 4 is
 // x * 0.25 bit for bit (a power of two with a normal reciprocal), so it is

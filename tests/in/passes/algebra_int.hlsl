@@ -1,4 +1,4 @@
-// pass: algebra -O3
+// pass: forward -O3
 // Integer rules are exact (wraparound): constants reassociate, powers of
 // two become shifts and masks, identities and x - x fold; a constant
 // operand moves to the right.

@@ -1,4 +1,4 @@
-// pass: algebra -O2
+// pass: forward -O2
 // `float4(v, 1)` is lowered as the components of `v` and 1; composed again
 // of `v` itself, it is one instruction instead of four.
 RWStructuredBuffer<float4> buf : register(u0);

@@ -1,4 +1,4 @@
-// pass: algebra -O3
+// pass: forward -O3
 // Precise keeps operand order and grouping as written: no reassociation
 // of (x + 1) + 2, no moving the constant of 1 + x to the right, no
 // x * 1 = x. The plain twins are canonicalised (constant to the right) and
