@@ -13,17 +13,27 @@
 //! push-constant blocks, read-only buffers) are pure and are reused across
 //! statements in scope.
 //!
+//! The walk also leaves out what `dce` would remove first (stores nothing
+//! reads, then expressions and locals nothing live uses): one rebuild for
+//! both, and `dce` after it usually finds nothing more to rebuild for.
+//!
 //! The pass rebuilds expression arenas: handles change.
 
+use super::dce;
 use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::*;
 use rustc_hash::FxHashMap;
 
-/// Runs CSE on every function.
+/// Runs CSE on every function; what `dce` would find dead (after dropping
+/// the stores nothing reads) is left out in the same walk.
 pub fn run(module: &mut Module) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     for h in handles {
-        let mut cse = Cse::default();
+        let f = &mut module.functions[h];
+        let mut cse = Cse {
+            dead: dce::analyse(f).1,
+            ..Cse::default()
+        };
         rebuild_function(module, h, &mut cse);
     }
 }
@@ -32,6 +42,8 @@ type Key = (Expression, Handle<Type>);
 
 #[derive(Default)]
 struct Cse {
+    /// What is live, when something is dead.
+    dead: Option<dce::Dce>,
     /// Pure expressions in scope.
     pure: FxHashMap<Key, Handle<Expression>>,
     /// Keys added per open block, to forget them when it closes.
@@ -81,7 +93,19 @@ fn image_type<'c>(cx: &'c Cx, image: Handle<Expression>) -> &'c TypeInner {
 }
 
 impl Rewrite for Cse {
+    fn keep_local(&self, l: Handle<LocalVariable>) -> bool {
+        self.dead.as_ref().is_none_or(|d| d.keep_local(l))
+    }
+    fn keep_trivial(&self, old: Handle<Expression>) -> bool {
+        self.dead.as_ref().is_none_or(|d| d.keep_trivial(old))
+    }
+    fn keep_result(&self, old: Handle<Expression>) -> bool {
+        self.dead.as_ref().is_none_or(|d| d.keep_result(old))
+    }
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        if !self.keep_result(e.old) {
+            return None;
+        }
         let Emitted { expr, ty, span, .. } = e;
         let k = kind(cx, &expr);
         let table = match k {
@@ -133,6 +157,39 @@ mod tests {
     use crate::ir::*;
     use crate::passes::test_util::{check_valid, private_float};
     use BinaryOperator::*;
+
+    /// What `dce` would drop goes in the same walk: an unused product, and
+    /// a local's store whose one load is unused, then the stored sum (the
+    /// declaration itself is `dce`'s to drop).
+    #[test]
+    fn leaves_out_dead_code() {
+        let mut m = Module::default();
+        let (t, out) = private_float(&mut m, "out");
+        let mut fb = FunctionBuilder::new(&mut m, "main");
+        let l = fb.local("l", t, false);
+        let o = fb.global(out);
+        let x = fb.load(o);
+        fb.binary(Multiply, x, x);
+        let sum = fb.binary(Add, x, x);
+        fb.store(l, sum);
+        fb.load(l);
+        fb.store(o, x);
+        fb.finish();
+        check_valid(&m);
+        run(&mut m);
+        check_valid(&m);
+        let text = module_to_string(&m);
+        let expected = "\
+global @out:float Private
+
+fn main() {
+    local $l:float
+    %1:float = load @out
+    store @out, %1
+}
+";
+        assert_eq!(text, expected);
+    }
 
     #[test]
     fn merges_in_scope_but_not_precise_twins_or_loads_across_stores() {

@@ -26,29 +26,14 @@ pub fn run(module: &mut Module) {
         // catches that (and is cheap when nothing changed).
         for _ in 0..4 {
             let f = &mut module.functions[h];
-            let mut removed = remove_write_only_stores(f);
-            let live = liveness(f);
-            // A local the shader decorated stays, with its stores.
-            let mut local_live: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
-            for (h, e) in f.expressions.iter() {
-                if let Expression::LocalVariable(l) = *e
-                    && live[h.index()]
-                {
-                    local_live[l.index()] = true;
-                }
-            }
-            // Nothing to drop but unused trivial expressions: no rebuild.
-            let dead = f.expressions.iter().any(|(e, x)| {
-                !live[e.index()] && (!x.is_trivial() || x.is_statement_result())
-            }) || local_live.iter().any(|l| !l);
-            if dead {
-                let mut dce = Dce { live, local_live };
+            let (mut removed, dead) = analyse(f);
+            if let Some(mut dce) = dead {
                 rebuild_function(module, h, &mut dce);
             }
             let f = &mut module.functions[h];
             // Loads that were dead may have been the last reads of a
             // local, and empty `if`s free their conditions: another round.
-            removed |= remove_write_only_stores(f);
+            removed |= remove_write_only_stores(f, None);
             removed |= remove_pure_control(f);
             removed |= prune_empty(&mut f.body);
             compact_locals(f);
@@ -60,9 +45,54 @@ pub fn run(module: &mut Module) {
     remove_unreachable_functions(module);
 }
 
-struct Dce {
+/// What a rebuild keeps of a function: its live expressions and locals.
+pub(super) struct Dce {
     live: Vec<bool>,
     local_live: Vec<bool>,
+}
+
+/// Drops the stores that nothing live reads and finds what is dead, to a
+/// fixpoint without rebuilding (a dead load is not a read, and dropping
+/// the stores it alone read frees their values): whether stores went, and
+/// what a rebuild keeps when something is dead.
+pub(super) fn analyse(f: &mut Function) -> (bool, Option<Dce>) {
+    let mut removed = remove_write_only_stores(f, None);
+    let mut dead = dead_code(f);
+    for _ in 0..4 {
+        let Some(d) = &dead else { break };
+        if !remove_write_only_stores(f, Some(&d.live)) {
+            break;
+        }
+        removed = true;
+        dead = dead_code(f);
+    }
+    (removed, dead)
+}
+
+/// What is live in `f`; `None` when nothing but unused trivial
+/// expressions is dead (a rebuild would change nothing).
+fn dead_code(f: &Function) -> Option<Dce> {
+    let live = liveness(f);
+    // A local the shader decorated stays, with its stores.
+    let mut local_live: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
+    // A dead local that nothing refers to goes without a rebuild
+    // (`compact_locals`).
+    let mut dead_reference = false;
+    for (h, e) in f.expressions.iter() {
+        if let Expression::LocalVariable(l) = *e {
+            if live[h.index()] {
+                local_live[l.index()] = true;
+            } else {
+                dead_reference = true;
+            }
+        }
+    }
+    let dead = dead_reference
+        || f
+            .expressions
+            .iter()
+            .any(|(e, x)| !live[e.index()] && (!x.is_trivial() || x.is_statement_result()));
+    dead.then_some(Dce { live, local_live })
 }
 
 impl Rewrite for Dce {
@@ -98,14 +128,19 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
 }
 
 /// Drops stores into locals that nothing reads; true if any.
-fn remove_write_only_stores(f: &mut Function) -> bool {
+/// With `live`, a load that is not live does not count as a read (the
+/// rebuild will drop it).
+fn remove_write_only_stores(f: &mut Function, live: Option<&[bool]>) -> bool {
     let mut read: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
     let mut mark = |f: &Function, p: Handle<Expression>| {
         if let Some(l) = local_root(f, p) {
             read[l.index()] = true;
         }
     };
-    for (_, e) in f.expressions.iter() {
+    for (h, e) in f.expressions.iter() {
+        if live.is_some_and(|live| !live[h.index()]) {
+            continue;
+        }
         match *e {
             Expression::Load { pointer } | Expression::ArrayLength { pointer, .. } => {
                 mark(f, pointer)
