@@ -132,12 +132,12 @@ impl ParseCtx<'_> {
         self.node(ExprKind::Comma(a.expr, b.expr), span, d)
     }
 
-    pub fn cast(&self, ty: ast::TypeSpec, e: PExpr, span: Span) -> PExpr {
+    pub fn cast(&self, ty: Box<ast::TypeSpec>, e: PExpr, span: Span) -> PExpr {
         let d = e.depth;
         self.node(ExprKind::Cast(ty, e.expr), span, d)
     }
 
-    pub fn construct(&self, ty: ast::TypeSpec, args: (Vec<ast::Expr>, u32), span: Span) -> PExpr {
+    pub fn construct(&self, ty: Box<ast::TypeSpec>, args: (Vec<ast::Expr>, u32), span: Span) -> PExpr {
         let (args, d) = args;
         self.node(ExprKind::Construct(ty, args), span, d)
     }

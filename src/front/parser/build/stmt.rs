@@ -232,12 +232,15 @@ impl ParseCtx<'_> {
     }
 
     pub fn block(&self, stmts: (Vec<ast::Stmt>, u32), span: Span) -> (ast::Block, u32) {
+        let (mut list, depth) = stmts;
+        // Grown by doubling: trimmed, a large shader's AST is smaller.
+        list.shrink_to_fit();
         (
             ast::Block {
-                stmts: stmts.0,
+                stmts: list,
                 span,
             },
-            stmts.1,
+            depth,
         )
     }
 }
