@@ -17,7 +17,11 @@
 //! - strength reduction: `x * 2^k → x << k` (integers), and for unsigned
 //!   `x / 2^k → x >> k`, `x % 2^k → x & (2^k - 1)`;
 //! - `x / c → x * (1/c)` for a float constant `c` when `1/c` is a finite,
-//!   normal number: D3D's `div` permits `a * (1/b)`.
+//!   normal number: D3D's `div` permits `a * (1/b)`;
+//! - on every expression (they only move values): a swizzle or constant
+//!   index of a compose, splat or swizzle picks the components directly
+//!   (`float3(v, 0).xy → v`), and a vector composed of lanes of one vector
+//!   is a swizzle of it (`float2(v.x, v.y) → v.xy`).
 //!
 //! On precise expressions only one rewrite is made: `x / c → x * (1/c)`
 //! when `c` is a power of two whose reciprocal is normal, because then
@@ -45,6 +49,9 @@ struct Algebra;
 
 impl Rewrite for Algebra {
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        if let Some(h) = composite::simplify(cx, &e.expr, e.ty, e.span) {
+            return Some(h);
+        }
         if let Expression::Compose { ty, ref components } = e.expr
             && let Some(h) = regroup(cx, ty, components, e.span)
         {
@@ -438,5 +445,6 @@ fn float_rules(
     None
 }
 
+mod composite;
 #[cfg(test)]
 mod tests;

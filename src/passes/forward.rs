@@ -21,6 +21,8 @@
 //! - a loop first forgets every local stored anywhere in it (a load in the
 //!   body may see the previous iteration's store);
 //! - a local with a literal, constant or zero initialiser starts known;
+//!   one without initialiser (of plain data) starts known as zero: it is
+//!   undefined until stored, and zero is one of the values it may have;
 //! - a load of a whole local that is not known makes its result known
 //!   (later loads reuse it until the next store).
 //!
@@ -344,6 +346,21 @@ fn phi_type(module: &Module, ty: Handle<Type>) -> bool {
         module.types[ty].inner,
         TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. }
     )
+}
+
+/// Whether a value of `ty` is plain data with a null constant (scalars,
+/// vectors, matrices, and arrays of a known length and structs of them).
+fn plain_data(module: &Module, ty: Handle<Type>) -> bool {
+    match module.types[ty].inner {
+        TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. } => true,
+        TypeInner::Array {
+            base,
+            size: ArraySize::Constant(_),
+            ..
+        } => plain_data(module, base),
+        TypeInner::Struct { ref members, .. } => members.iter().all(|m| plain_data(module, m.ty)),
+        _ => false,
+    }
 }
 
 /// The type of part `index` of a composite type.
@@ -698,6 +715,24 @@ impl Rewrite for Forward {
                 .collect();
             for (l, i) in inits {
                 self.set(l, Known::value(i));
+            }
+            // A local without initialiser is undefined until stored: a
+            // read before any store may give any value, zero as well
+            // (spirv-opt makes it an OpUndef). Only for plain data, which
+            // has a null constant.
+            let undefined: Vec<_> = cx
+                .body
+                .function
+                .local_variables
+                .iter()
+                .filter(|&(l, v)| {
+                    v.init.is_none() && self.is_simple(l) && plain_data(cx.module, v.ty)
+                })
+                .map(|(l, v)| (l, v.ty))
+                .collect();
+            for (l, ty) in undefined {
+                let zero = cx.emit(Expression::ZeroValue(ty), ty, Span::default());
+                self.set(l, Known::value(zero));
             }
         }
         self.frames.push(Frame {
