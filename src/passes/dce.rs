@@ -3,8 +3,9 @@
 //! - expressions whose value nothing uses (they leave their `Emit` ranges,
 //!   which are rebuilt), and the results of calls and atomics nobody reads;
 //! - stores into local variables that are never read (no load, call or
-//!   atomic uses a pointer into them), then such locals themselves, and any
-//!   local no expression refers to;
+//!   atomic that matters uses a pointer into them: loads that only feed
+//!   stores into such locals do not count), then such locals themselves,
+//!   and any local no expression refers to;
 //! - statements after a `return`, `break`, `continue` or `discard` in the
 //!   same block, empty blocks, and `if`s whose branches are both empty;
 //! - functions that no entry point reaches, when the module has entry
@@ -16,6 +17,8 @@
 
 use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::visit::{walk_statements, walk_statements_mut};
+
+mod locals;
 use crate::ir::*;
 
 /// Removes dead code in every function, then unreachable functions.
@@ -97,34 +100,10 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
     }
 }
 
-/// Drops stores into locals that nothing reads; true if any.
+/// Drops stores into locals that nothing reads (see [`locals`]); true if
+/// any.
 fn remove_write_only_stores(f: &mut Function) -> bool {
-    let mut read: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
-    let mut mark = |f: &Function, p: Handle<Expression>| {
-        if let Some(l) = local_root(f, p) {
-            read[l.index()] = true;
-        }
-    };
-    for (_, e) in f.expressions.iter() {
-        match *e {
-            Expression::Load { pointer } | Expression::ArrayLength { pointer, .. } => {
-                mark(f, pointer)
-            }
-            _ => {}
-        }
-    }
-    walk_statements(&f.body, |s| match s {
-        Statement::Call { arguments, .. }
-        | Statement::Ray {
-            args: arguments, ..
-        } => {
-            for &a in arguments {
-                mark(f, a);
-            }
-        }
-        Statement::Atomic { pointer, .. } => mark(f, *pointer),
-        _ => {}
-    });
+    let read = locals::read_locals(f);
     let f_ref: &Function = f;
     let dead_store = |s: &Statement| match s {
         Statement::Store { pointer, .. } => {
