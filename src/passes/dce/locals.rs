@@ -38,6 +38,13 @@ pub(super) fn read_locals(f: &Function) -> Vec<bool> {
             let ops = phis.entry(result).or_default();
             s.for_each_operand(|o| ops.push(o));
         }
+        // A debug variable's pointer names the local for debuggers: not a
+        // read that keeps its stores (its values still are).
+        Statement::Debug(_) => s.for_each_operand(|o| {
+            if local_root(f, o).is_none() {
+                mark(o, &mut live, &mut stack)
+            }
+        }),
         ref other => other.for_each_operand(|o| mark(o, &mut live, &mut stack)),
     });
     while let Some(h) = stack.pop() {

@@ -63,3 +63,17 @@ fn vectors_and_matrices_times_scalars_scale() {
     // The splat that the fma needs is the only construct.
     assert_eq!(count(&d, "OpCompositeConstruct"), 1, "{d}");
 }
+
+#[test]
+fn shift_amounts_masked_in_range_are_not_masked_again() {
+    // HLSL masks a shift amount to the width; one already masked by a
+    // constant below the width needs no second mask.
+    let d = dis("RWStructuredBuffer<uint> b;\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   b[0] = b[1] >> (id.x & 31);\n\
+                   b[2] = b[3] << (id.y & 16);\n\
+                   b[4] = b[5] << id.z;\n\
+                 }");
+    // One `&` each for the first two, and the mask of the third.
+    assert_eq!(count(&d, "OpBitwiseAnd"), 3, "{d}");
+}
