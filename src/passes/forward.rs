@@ -26,6 +26,9 @@
 //! - a load of a whole local that is not known makes its result known
 //!   (later loads reuse it until the next store).
 //!
+//! First, statics that only an entry point's function uses become its
+//! locals (`forward/private.rs`).
+//!
 //! Plain nested blocks (`{ … }`, and what `const_fold` leaves of an `if`
 //! with a constant condition) are flattened into the block around them
 //! first: a block is only a scope.
@@ -55,11 +58,13 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 mod constant;
 mod layout;
+mod private;
 use layout::{BlockKind, Layout, stores_in};
 
 /// Forwards stores to loads in every function, then folds constants with
 /// `fold`'s float environment.
 pub fn run(module: &mut Module, fold: &FoldOptions) {
+    private::privates_to_locals(module);
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let read_only = constant::read_only_globals(module);
     let any_read_only = read_only.iter().any(|r| *r);
@@ -731,7 +736,10 @@ impl Rewrite for Forward {
                 .map(|(l, v)| (l, v.ty))
                 .collect();
             for (l, ty) in undefined {
-                let zero = cx.emit(Expression::ZeroValue(ty), ty, Span::default());
+                let zero = match cx.module.types[ty].inner {
+                    TypeInner::Scalar(s) if let Some(z) = Literal::zero(s) => cx.literal(z),
+                    _ => cx.emit(Expression::ZeroValue(ty), ty, Span::default()),
+                };
                 self.set(l, Known::value(zero));
             }
         }

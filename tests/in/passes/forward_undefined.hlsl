@@ -20,5 +20,5 @@ void main() {
 // not: local
 // not: load $
 // not: div
-// check: merge 2.0f32, zero<float>
+// check: merge 2.0f32, 0.0f32
 // check: return
