@@ -445,6 +445,6 @@ fn float_rules(
     None
 }
 
-mod composite;
+pub(super) mod composite;
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,9 @@
 //! push-constant blocks, read-only buffers) are pure and are reused across
 //! statements in scope.
 //!
+//! Once equal operands are one, the composite shortcuts of `algebra`
+//! apply again (a vector composed of the lanes of one vector is it).
+//!
 //! The pass rebuilds expression arenas: handles change.
 
 use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
@@ -82,6 +85,10 @@ fn image_type<'c>(cx: &'c Cx, image: Handle<Expression>) -> &'c TypeInner {
 
 impl Rewrite for Cse {
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        // With equal operands merged, composites may pick known parts.
+        if let Some(h) = super::algebra::composite::simplify(cx, &e.expr, e.ty, e.span) {
+            return Some(h);
+        }
         let Emitted { expr, ty, span, .. } = e;
         let k = kind(cx, &expr);
         let table = match k {

@@ -2,6 +2,8 @@
 //! whose components are known (composes, splats, swizzles) reads them
 //! directly, and a vector composed of components of one vector is a
 //! swizzle of it (or the vector itself). All exact: only moves values.
+//! `cse` applies them again once equal operands are one (`float3(m[0].x,
+//! m[0].y, m[0].z)` with `m[0]` read three times is `m[0]` only then).
 
 use super::super::rewrite::Cx;
 use crate::ir::*;
@@ -134,7 +136,7 @@ fn assemble(
 
 /// `swizzle`, `access` (constant index) and `compose` shortcuts; `None`
 /// leaves the expression as it is.
-pub(super) fn simplify(
+pub(in crate::passes) fn simplify(
     cx: &mut Cx,
     e: &Expression,
     ty: Handle<Type>,
@@ -176,6 +178,18 @@ pub(super) fn simplify(
             }
         }
         Expression::Compose { ref components, .. } => {
+            // Every part of one value of the type, in order: that value.
+            if let Some(&first) = components.first()
+                && let Expression::AccessIndex { base, index: 0 } = *cx.expr(first)
+                && cx.ty(base) == ty
+                && components.iter().enumerate().all(|(i, &c)| {
+                    matches!(*cx.expr(c),
+                        Expression::AccessIndex { base: b, index } if b == base && index == i as u32)
+                })
+                && parts(&cx.module.types[ty].inner) == Some(components.len())
+            {
+                return Some(base);
+            }
             let TypeInner::Vector { size, .. } = cx.module.types[ty].inner else {
                 return None;
             };
@@ -198,4 +212,18 @@ pub(super) fn simplify(
         }
         _ => None,
     }
+}
+
+/// How many parts a value of a composite type has.
+fn parts(t: &TypeInner) -> Option<usize> {
+    Some(match *t {
+        TypeInner::Vector { size, .. } => size as usize,
+        TypeInner::Matrix { rows, .. } => rows as usize,
+        TypeInner::Array {
+            size: ArraySize::Constant(n),
+            ..
+        } => n as usize,
+        TypeInner::Struct { ref members, .. } => members.len(),
+        _ => return None,
+    })
 }
