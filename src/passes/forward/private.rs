@@ -69,8 +69,7 @@ fn reachable(module: &Module) -> Vec<bool> {
         return vec![true; n];
     }
     let mut seen = vec![false; n];
-    let mut stack: Vec<Handle<Function>> =
-        module.entry_points.iter().map(|e| e.function).collect();
+    let mut stack: Vec<Handle<Function>> = module.entry_points.iter().map(|e| e.function).collect();
     while let Some(fh) = stack.pop() {
         if std::mem::replace(&mut seen[fh.index()], true) {
             continue;
