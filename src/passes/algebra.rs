@@ -17,7 +17,11 @@
 //! - strength reduction: `x * 2^k → x << k` (integers), and for unsigned
 //!   `x / 2^k → x >> k`, `x % 2^k → x & (2^k - 1)`;
 //! - `x / c → x * (1/c)` for a float constant `c` when `1/c` is a finite,
-//!   normal number: D3D's `div` permits `a * (1/b)`.
+//!   normal number: D3D's `div` permits `a * (1/b)`;
+//! - on every expression (they only move values): a swizzle or constant
+//!   index of a compose, splat or swizzle picks the components directly
+//!   (`float3(v, 0).xy → v`), and a vector composed of lanes of one vector
+//!   is a swizzle of it (`float2(v.x, v.y) → v.xy`).
 //!
 //! On precise expressions only one rewrite is made: `x / c → x * (1/c)`
 //! when `c` is a power of two whose reciprocal is normal, because then
@@ -51,6 +55,9 @@ impl Rewrite for Algebra {
 
 /// Appends `expr` (operands in the new arena), simplified when it can be.
 pub(super) fn emit(cx: &mut Cx, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
+    if let Some(h) = composite::simplify(cx, &expr, ty, span) {
+        return h;
+    }
     if let Expression::Compose { ty, ref components } = expr
         && let Some(h) = regroup(cx, ty, components, span)
     {
@@ -443,5 +450,6 @@ fn float_rules(
     None
 }
 
+pub(super) mod composite;
 #[cfg(test)]
 mod tests;

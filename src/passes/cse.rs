@@ -17,6 +17,9 @@
 //! reads, then expressions and locals nothing live uses): one rebuild for
 //! both, and `dce` after it usually finds nothing more to rebuild for.
 //!
+//! Once equal operands are one, the composite shortcuts of `algebra`
+//! apply again (a vector composed of the lanes of one vector is it).
+//!
 //! The pass rebuilds expression arenas: handles change.
 
 use super::dce;
@@ -105,6 +108,10 @@ impl Rewrite for Cse {
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
         if !self.keep_result(e.old) {
             return None;
+        }
+        // With equal operands merged, composites may pick known parts.
+        if let Some(h) = super::algebra::composite::simplify(cx, &e.expr, e.ty, e.span) {
+            return Some(h);
         }
         let Emitted { expr, ty, span, .. } = e;
         let k = kind(cx, &expr);

@@ -3,8 +3,9 @@
 //! - expressions whose value nothing uses (they leave their `Emit` ranges,
 //!   which are rebuilt), and the results of calls and atomics nobody reads;
 //! - stores into local variables that are never read (no load, call or
-//!   atomic uses a pointer into them), then such locals themselves, and any
-//!   local no expression refers to;
+//!   atomic that matters uses a pointer into them: loads that only feed
+//!   stores into such locals do not count), then such locals themselves,
+//!   and any local no expression refers to;
 //! - statements after a `return`, `break`, `continue` or `discard` in the
 //!   same block, empty blocks, and `if`s whose branches are both empty;
 //! - functions that no entry point reaches, when the module has entry
@@ -16,6 +17,8 @@
 
 use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::visit::{walk_statements, walk_statements_mut};
+
+mod locals;
 use crate::ir::*;
 
 /// Removes dead code in every function, then unreachable functions.
@@ -33,7 +36,7 @@ pub fn run(module: &mut Module) {
             let f = &mut module.functions[h];
             // Loads that were dead may have been the last reads of a
             // local, and empty `if`s free their conditions: another round.
-            removed |= remove_write_only_stores(f, None);
+            removed |= remove_write_only_stores(f);
             removed |= remove_pure_control(f);
             removed |= prune_empty(&mut f.body);
             compact_locals(f);
@@ -51,22 +54,12 @@ pub(super) struct Dce {
     local_live: Vec<bool>,
 }
 
-/// Drops the stores that nothing live reads and finds what is dead, to a
-/// fixpoint without rebuilding (a dead load is not a read, and dropping
-/// the stores it alone read frees their values): whether stores went, and
-/// what a rebuild keeps when something is dead.
+/// Drops the stores that nothing live reads (see [`locals`]) and finds
+/// what is dead: whether stores went, and what a rebuild keeps when
+/// something is dead.
 pub(super) fn analyse(f: &mut Function) -> (bool, Option<Dce>) {
-    let mut removed = remove_write_only_stores(f, None);
-    let mut dead = dead_code(f);
-    for _ in 0..4 {
-        let Some(d) = &dead else { break };
-        if !remove_write_only_stores(f, Some(&d.live)) {
-            break;
-        }
-        removed = true;
-        dead = dead_code(f);
-    }
-    (removed, dead)
+    let removed = remove_write_only_stores(f);
+    (removed, dead_code(f))
 }
 
 /// What is live in `f`; `None` when nothing but unused trivial
@@ -127,39 +120,10 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
     }
 }
 
-/// Drops stores into locals that nothing reads; true if any.
-/// With `live`, a load that is not live does not count as a read (the
-/// rebuild will drop it).
-fn remove_write_only_stores(f: &mut Function, live: Option<&[bool]>) -> bool {
-    let mut read: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
-    let mut mark = |f: &Function, p: Handle<Expression>| {
-        if let Some(l) = local_root(f, p) {
-            read[l.index()] = true;
-        }
-    };
-    for (h, e) in f.expressions.iter() {
-        if live.is_some_and(|live| !live[h.index()]) {
-            continue;
-        }
-        match *e {
-            Expression::Load { pointer } | Expression::ArrayLength { pointer, .. } => {
-                mark(f, pointer)
-            }
-            _ => {}
-        }
-    }
-    walk_statements(&f.body, |s| match s {
-        Statement::Call { arguments, .. }
-        | Statement::Ray {
-            args: arguments, ..
-        } => {
-            for &a in arguments {
-                mark(f, a);
-            }
-        }
-        Statement::Atomic { pointer, .. } => mark(f, *pointer),
-        _ => {}
-    });
+/// Drops stores into locals that nothing reads (see [`locals`]); true if
+/// any.
+fn remove_write_only_stores(f: &mut Function) -> bool {
+    let read = locals::read_locals(f);
     let f_ref: &Function = f;
     let dead_store = |s: &Statement| match s {
         Statement::Store { pointer, .. } => {

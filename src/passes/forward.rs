@@ -21,8 +21,13 @@
 //! - a loop first forgets every local stored anywhere in it (a load in the
 //!   body may see the previous iteration's store);
 //! - a local with a literal, constant or zero initialiser starts known;
+//!   one without initialiser (of plain data) starts known as zero: it is
+//!   undefined until stored, and zero is one of the values it may have;
 //! - a load of a whole local that is not known makes its result known
 //!   (later loads reuse it until the next store).
+//!
+//! First, statics that only an entry point's function uses become its
+//! locals (`forward/private.rs`).
 //!
 //! Plain nested blocks (`{ … }`, and what `const_fold` leaves of an `if`
 //! with a constant condition) are flattened into the block around them
@@ -56,11 +61,13 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 mod constant;
 mod layout;
+mod private;
 use layout::{BlockKind, Layout, stores_in};
 
 /// Forwards stores to loads in every function, folding constants with
 /// `fold`'s float environment.
 pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool) {
+    private::privates_to_locals(module);
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let read_only = constant::read_only_globals(module);
     let any_read_only = read_only.iter().any(|r| *r);
@@ -394,6 +401,21 @@ fn phi_type(module: &Module, ty: Handle<Type>) -> bool {
         module.types[ty].inner,
         TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. }
     )
+}
+
+/// Whether a value of `ty` is plain data with a null constant (scalars,
+/// vectors, matrices, and arrays of a known length and structs of them).
+fn plain_data(module: &Module, ty: Handle<Type>) -> bool {
+    match module.types[ty].inner {
+        TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. } => true,
+        TypeInner::Array {
+            base,
+            size: ArraySize::Constant(_),
+            ..
+        } => plain_data(module, base),
+        TypeInner::Struct { ref members, .. } => members.iter().all(|m| plain_data(module, m.ty)),
+        _ => false,
+    }
 }
 
 /// The type of part `index` of a composite type.
@@ -750,6 +772,27 @@ impl Rewrite for Forward<'_> {
                 .collect();
             for (l, i) in inits {
                 self.set(l, Known::value(i));
+            }
+            // A local without initialiser is undefined until stored: a
+            // read before any store may give any value, zero as well
+            // (spirv-opt makes it an OpUndef). Only for plain data, which
+            // has a null constant.
+            let undefined: Vec<_> = cx
+                .body
+                .function
+                .local_variables
+                .iter()
+                .filter(|&(l, v)| {
+                    v.init.is_none() && self.is_simple(l) && plain_data(cx.module, v.ty)
+                })
+                .map(|(l, v)| (l, v.ty))
+                .collect();
+            for (l, ty) in undefined {
+                let zero = match cx.module.types[ty].inner {
+                    TypeInner::Scalar(s) if let Some(z) = Literal::zero(s) => cx.literal(z),
+                    _ => cx.emit(Expression::ZeroValue(ty), ty, Span::default()),
+                };
+                self.set(l, Known::value(zero));
             }
         }
         self.frames.push(Frame {

@@ -10,6 +10,11 @@
 //! `NoContraction` like every precise result, as DXC does. `a * b - c` is
 //! not fused (it would need a new negation).
 //!
+//! Then what is left of `v * splat(s)` multiplies by `s` itself (the
+//! backend's OpVectorTimesScalar, as DXC and spirv-opt write it; precise
+//! or not, the same operation), and a matrix composed of its rows times
+//! one scalar becomes the matrix times it (OpMatrixTimesScalar).
+//!
 //! The add is rewritten in place; the multiply is left dead for `dce`.
 //! Use counts are computed per function and kept up to date; nothing else
 //! is invalidated.
@@ -70,7 +75,116 @@ pub fn run(module: &mut Module) {
                 break;
             }
         }
+        scale_by_scalars(types, f);
     }
+}
+
+/// What is left of `v * splat(s)` on floats multiplies by `s` itself
+/// (OpVectorTimesScalar); a matrix composed of its rows each times the
+/// same splat is the matrix times the scalar (OpMatrixTimesScalar). The
+/// same operation and rounding, precise or not. After fusing, which
+/// needs operands of one type; the splats and rows left unused go in
+/// `dce`.
+fn scale_by_scalars(types: &UniqueArena<Type>, f: &mut Function) {
+    let float_vector = |ty: Handle<Type>| {
+        matches!(types[ty].inner, TypeInner::Vector { scalar, .. } if scalar.kind == ScalarKind::Float)
+    };
+    for h in f.expressions.handles() {
+        match f.expressions[h] {
+            Expression::Binary {
+                op: BinaryOperator::Multiply,
+                left,
+                right,
+                precise,
+            } if float_vector(f.expr_type(h)) => {
+                let splat = |x: Handle<Expression>| match f.expressions[x] {
+                    Expression::Splat { value, .. } => Some(value),
+                    _ => None,
+                };
+                let (left, right) = match (splat(left), splat(right)) {
+                    (None, Some(s)) => (left, s),
+                    (Some(s), None) => (s, right),
+                    _ => continue,
+                };
+                f.expressions[h] = Expression::Binary {
+                    op: BinaryOperator::Multiply,
+                    left,
+                    right,
+                    precise,
+                };
+            }
+            Expression::Compose { ty, ref components } => {
+                if let Some(scaled) = matrix_times_scalar(types, f, ty, components) {
+                    f.expressions[h] = scaled;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `compose(m[0] * s, m[1] * s, …)` of a float matrix type, every row
+/// of `m` in order times one scalar `s` (already rewritten from a splat
+/// above; on either side), all precise or none: `m * s`.
+fn matrix_times_scalar(
+    types: &UniqueArena<Type>,
+    f: &Function,
+    ty: Handle<Type>,
+    components: &[Handle<Expression>],
+) -> Option<Expression> {
+    let TypeInner::Matrix {
+        rows,
+        columns,
+        scalar,
+    } = types[ty].inner
+    else {
+        return None;
+    };
+    // (A matrix of one row or column is a vector in SPIR-V.)
+    if scalar.kind != ScalarKind::Float
+        || rows < 2
+        || columns < 2
+        || components.len() != rows as usize
+    {
+        return None;
+    }
+    let mut found: Option<(Handle<Expression>, Handle<Expression>, bool)> = None;
+    for (i, &c) in components.iter().enumerate() {
+        let Expression::Binary {
+            op: BinaryOperator::Multiply,
+            left,
+            right,
+            precise,
+        } = f.expressions[c]
+        else {
+            return None;
+        };
+        let (row, s) = match types[f.expr_type(left)].inner {
+            TypeInner::Scalar(_) => (right, left),
+            _ => (left, right),
+        };
+        let Expression::AccessIndex { base, index } = f.expressions[row] else {
+            return None;
+        };
+        if index != i as u32
+            || f.expr_type(base) != ty
+            || !matches!(types[f.expr_type(s)].inner, TypeInner::Scalar(_))
+        {
+            return None;
+        }
+        match found {
+            None => found = Some((base, s, precise)),
+            Some(prev) if prev == (base, s, precise) => {}
+            Some(_) => return None,
+        }
+    }
+    let (base, s, precise) = found?;
+    Some(Expression::Binary {
+        op: BinaryOperator::Multiply,
+        left: base,
+        right: s,
+        precise,
+    })
 }
 
 #[cfg(test)]

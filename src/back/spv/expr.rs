@@ -122,6 +122,16 @@ impl FunctionWriter<'_, '_> {
         if pv.indices.is_empty() {
             return Ok(pv.root);
         }
+        let key = (
+            pv.root,
+            pv.indices.clone(),
+            pv.class,
+            pv.pointee,
+            pv.non_uniform,
+        );
+        if let Some(&id) = self.chains.get(&key) {
+            return Ok(id);
+        }
         let pointee = self.w.type_id(pv.pointee)?;
         let ty = self.w.pointer_type(pointee, pv.class);
         let mut operands = vec![Operand::IdRef(pv.root)];
@@ -130,6 +140,7 @@ impl FunctionWriter<'_, '_> {
         if pv.non_uniform {
             self.mark_non_uniform(id);
         }
+        self.remember_chain(key, id);
         Ok(id)
     }
 

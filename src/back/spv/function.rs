@@ -19,8 +19,9 @@ pub(super) enum Value {
     /// A SPIR-V value.
     Id(Word),
     /// A pointer: a root variable and the indices of an access chain that
-    /// is emitted where the pointer is used (SPIR-V needs the chain to
-    /// dominate its uses, and one chain per use keeps that true).
+    /// is emitted where the pointer is first used in a block (SPIR-V needs
+    /// the chain to dominate its uses: later uses in that block and the
+    /// blocks nested in it reuse it).
     Pointer(PointerValue),
 }
 
@@ -43,6 +44,10 @@ pub(super) struct PointerValue {
     pub align: Option<u32>,
 }
 
+/// What makes two access chains the same: root, indices, storage class,
+/// pointee and `NonUniform`.
+pub(super) type ChainKey = (Word, Vec<Word>, StorageClass, Handle<ir::Type>, bool);
+
 /// Where `break` and `continue` go.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Targets {
@@ -59,6 +64,11 @@ pub(super) struct FunctionWriter<'w, 'a> {
     /// Function variables for dynamic indexing into array and matrix
     /// values, by the `Access` expression.
     pub spills: FxHashMap<Handle<Expression>, Word>,
+    /// Access chains already written where the block being written can
+    /// use them (they dominate it): the same pointer is one chain.
+    pub(super) chains: FxHashMap<ChainKey, Word>,
+    /// The chains written in each open block, forgotten when it closes.
+    chain_scopes: Vec<Vec<ChainKey>>,
     /// `OpVariable`s, placed at the top of the first block.
     variables: Vec<Instruction>,
     pub(super) blocks: Vec<dr::Block>,
@@ -150,6 +160,8 @@ impl Writer<'_> {
             values: vec![Value::None; fun.expressions.len()],
             const_memo: vec![None; fun.expressions.len()],
             spills: FxHashMap::default(),
+            chains: FxHashMap::default(),
+            chain_scopes: Vec::new(),
             variables: Vec::new(),
             blocks: Vec::new(),
             current: None,
@@ -433,6 +445,14 @@ impl<'a> FunctionWriter<'_, 'a> {
     // Statements
     // -----------------------------------------------------------------------
 
+    /// Keeps an access chain for the rest of the block being written.
+    pub(super) fn remember_chain(&mut self, key: ChainKey, id: Word) {
+        if let Some(scope) = self.chain_scopes.last_mut() {
+            scope.push(key.clone());
+            self.chains.insert(key, id);
+        }
+    }
+
     pub(super) fn write_block(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
         // Bounds the recursion over nested blocks (no stack overflow on
         // pathological input).
@@ -443,7 +463,12 @@ impl<'a> FunctionWriter<'_, 'a> {
         }
         self.depth += 1;
         let saved = self.debug_enter_block();
+        self.chain_scopes.push(Vec::new());
         let result = self.write_statements(block, targets);
+        // What the block wrote does not dominate what follows it.
+        for key in self.chain_scopes.pop().unwrap_or_default() {
+            self.chains.remove(&key);
+        }
         self.depth -= 1;
         result?;
         self.debug_leave_block(saved)

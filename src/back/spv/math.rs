@@ -208,17 +208,37 @@ impl FunctionWriter<'_, '_> {
         self.binary_simple(op, rt, l, r, lscalar, rscalar, size, shift_is_literal)
     }
 
-    /// True when `right` is a literal shift amount below the bit width of
-    /// `left`, so no masking is needed.
+    /// True when `right` is a shift amount known to be below the bit width
+    /// of `left`, so no masking is needed: a literal (or a splat of one)
+    /// in range, or a value masked by such a literal (`y & 31`, as HLSL
+    /// code and the lowering of byte-address loads write it).
     fn shift_amount_in_range(&self, right: Handle<Expression>, left: Scalar) -> bool {
         let bits = u64::from(left.width) * 8;
+        let literal = |h: Handle<Expression>| -> Option<u64> {
+            let h = match self.fun.expressions[h] {
+                Expression::Splat { value, .. } => value,
+                _ => h,
+            };
+            match self.fun.expressions[h] {
+                Expression::Literal(Literal::I32(v)) => u64::try_from(v).ok(),
+                Expression::Literal(Literal::U32(v)) => Some(u64::from(v)),
+                Expression::Literal(Literal::I64(v)) => u64::try_from(v).ok(),
+                Expression::Literal(Literal::U64(v)) => Some(v),
+                Expression::Literal(Literal::I16(v)) => u64::try_from(v).ok(),
+                Expression::Literal(Literal::U16(v)) => Some(u64::from(v)),
+                _ => None,
+            }
+        };
+        if literal(right).is_some_and(|v| v < bits) {
+            return true;
+        }
         match self.fun.expressions[right] {
-            Expression::Literal(Literal::I32(v)) => (0..bits as i32).contains(&v),
-            Expression::Literal(Literal::U32(v)) => u64::from(v) < bits,
-            Expression::Literal(Literal::I64(v)) => (0..bits as i64).contains(&v),
-            Expression::Literal(Literal::U64(v)) => v < bits,
-            Expression::Literal(Literal::I16(v)) => (0..bits as i16).contains(&v),
-            Expression::Literal(Literal::U16(v)) => u64::from(v) < bits,
+            Expression::Binary {
+                op: BinaryOperator::And,
+                left: a,
+                right: b,
+                ..
+            } => [a, b].into_iter().any(|x| literal(x).is_some_and(|v| v < bits)),
             _ => false,
         }
     }

@@ -5,7 +5,7 @@
 //! parameters. The decorations reach the module on the right ids and
 //! survive the passes; the module validates.
 
-use super::compile_valid_words_with;
+use super::{compile_valid_words_with, options};
 use super::inline_spirv::{asm, assert_has};
 use crate::options::TargetEnv;
 use crate::tests::common;
@@ -101,7 +101,7 @@ fn ext_decorate_builtin_on_the_entry_function_decorates_its_result() {
 
 #[test]
 fn ext_storage_class_places_globals_locals_and_references() {
-    let a = asm(r#"
+    let src = r#"
         [[vk::ext_storage_class(/* Private */ 6)]] float4 p;
         [[vk::ext_storage_class(/* Workgroup */ 4)]] uint counter;
         RWStructuredBuffer<float4> buf;
@@ -114,17 +114,30 @@ fn ext_storage_class_places_globals_locals_and_references() {
             p = float4(1, 2, 3, t);
             uint old = atomicAdd(counter, /* Workgroup */ 2, 0, 1);
             buf[i] = p + old;
-        }"#);
+        }"#;
+    let a = asm(src);
+    assert_has(
+        &a,
+        &[
+            "%counter = OpVariable %_ptr_Workgroup_uint Workgroup",
+            "= OpAtomicIAdd %uint %counter %uint_2 %uint_0 %uint_1",
+        ],
+    );
+    // At -O1 and above a Private variable that only the entry point uses
+    // becomes its local (spirv-opt's private-to-local): where they are
+    // declared shows at -O0.
+    let mut o = options();
+    o.target_env = TargetEnv::Vulkan1_3;
+    o.opt_level = 0;
+    let a = common::spirv_dis(&compile_valid_words_with(src, &o));
     assert_has(
         &a,
         &[
             "%p = OpVariable %_ptr_Private_v4float Private",
-            "%counter = OpVariable %_ptr_Workgroup_uint Workgroup",
             // The local lives outside the function; its initializer is a
             // store where it is declared.
             "%t = OpVariable %_ptr_Private_float Private",
             "OpStore %t %float_2",
-            "= OpAtomicIAdd %uint %counter %uint_2 %uint_0 %uint_1",
         ],
     );
 }

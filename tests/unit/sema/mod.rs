@@ -28,6 +28,7 @@ mod resource_structs;
 mod real_code;
 mod resource_paths;
 mod resources;
+mod size;
 mod stages;
 mod storage;
 mod sysvals;

@@ -711,8 +711,9 @@ void main(uint3 id : SV_DispatchThreadID) {
                         && i.operands[1] == Operand::LiteralBit32(1)
                 })
                 .expect("texel extract");
-            // What the texel becomes: a shuffle to 2 or 3 components, or an
-            // extract of component 0.
+            // What the texel becomes: the components that are used, read
+            // out of it (the shuffle to 2 or 3 components that the
+            // declared type is folds into the reads of its lanes).
             let narrowed: Vec<String> = spv
                 .users(texel.result_id.unwrap_or_default())
                 .into_iter()
@@ -729,9 +730,9 @@ void main(uint3 id : SV_DispatchThreadID) {
             )
         };
         let mut want = vec![
-            expect("{uint, v4float}", &["v2float"]),
+            expect("{uint, v4float}", &["float", "float"]),
             expect("{uint, v4int}", &["int"]),
-            expect("{uint, v4uint}", &["v3uint"]),
+            expect("{uint, v4uint}", &["uint"]),
             expect("{uint, v4float}", &["float"]),
         ];
         want.sort();

@@ -1,0 +1,79 @@
+//! Output size (issue 25): what the writer and the passes do so that the
+//! SPIR-V of `-O3` is no larger than spirv-opt's, each module validated.
+
+use super::*;
+
+/// Compiles a compute shader `main` at `-O3` for Vulkan 1.1, validates it
+/// and returns its disassembly.
+fn dis(src: &str) -> String {
+    let o = Options::from_args([
+        "-T",
+        "cs_6_0",
+        "-E",
+        "main",
+        "-O3",
+        "-fspv-target-env=vulkan1.1",
+    ])
+    .unwrap();
+    common::spirv_dis(&compile_valid_words_with(src, &o))
+}
+
+fn count(d: &str, op: &str) -> usize {
+    d.lines()
+        .filter(|l| l.split_whitespace().any(|w| w == op))
+        .count()
+}
+
+#[test]
+fn one_access_chain_serves_the_uses_it_dominates() {
+    // The counter is reached twice in straight code, then in both
+    // branches of an `if`: one chain before the `if` serves all.
+    let d = dis("RWStructuredBuffer<uint> b;\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   uint x; InterlockedAdd(b[id.x], 1, x);\n\
+                   uint y; InterlockedAdd(b[id.x], 2, y);\n\
+                   if (x > y) b[id.x] = 3; else b[id.x] = 4;\n\
+                 }");
+    assert_eq!(count(&d, "OpAccessChain"), 1, "{d}");
+    // A chain written first inside a branch is not reused after it.
+    let d = dis("RWStructuredBuffer<uint> b;\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   if (id.y > 3) b[id.x] = 3;\n\
+                   b[id.x] = 4;\n\
+                 }");
+    assert_eq!(count(&d, "OpAccessChain"), 2, "{d}");
+}
+
+#[test]
+fn vectors_and_matrices_times_scalars_scale() {
+    let d = dis("RWStructuredBuffer<float4> b;\n\
+                 RWStructuredBuffer<float2x2> m;\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   float s = b[1].x;\n\
+                   b[0] = b[2] * s;\n\
+                   precise float4 p = s * b[3];\n\
+                   b[4] = p;\n\
+                   m[0] = m[1] * s;\n\
+                   b[5] = b[6] * s + b[7];\n\
+                 }");
+    assert_eq!(count(&d, "OpVectorTimesScalar"), 2, "{d}");
+    assert_eq!(count(&d, "OpMatrixTimesScalar"), 1, "{d}");
+    assert_eq!(count(&d, "NoContraction"), 1, "{d}");
+    assert!(d.contains("Fma"), "{d}");
+    // The splat that the fma needs is the only construct.
+    assert_eq!(count(&d, "OpCompositeConstruct"), 1, "{d}");
+}
+
+#[test]
+fn shift_amounts_masked_in_range_are_not_masked_again() {
+    // HLSL masks a shift amount to the width; one already masked by a
+    // constant below the width needs no second mask.
+    let d = dis("RWStructuredBuffer<uint> b;\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   b[0] = b[1] >> (id.x & 31);\n\
+                   b[2] = b[3] << (id.y & 16);\n\
+                   b[4] = b[5] << id.z;\n\
+                 }");
+    // One `&` each for the first two, and the mask of the third.
+    assert_eq!(count(&d, "OpBitwiseAnd"), 3, "{d}");
+}
