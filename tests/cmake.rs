@@ -147,9 +147,19 @@ fn names(list: &[&str]) -> BTreeSet<String> {
 }
 
 /// Sets a file's modification time to now, as an editor saving it would.
+/// Marks `path` changed. The build's outputs get their times from the
+/// kernel's coarse clock, which lags `SystemTime::now()` by up to a tick:
+/// an input stamped with `now()` could stay newer than the outputs rebuilt
+/// from it (and be rebuilt again by the next run). So the input gets a
+/// kernel-stamped time too, taken a few ticks after the last build.
 fn touch(path: &Path) {
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let probe = path.with_extension("touch-probe");
+    std::fs::write(&probe, b"").unwrap();
+    let stamp = std::fs::metadata(&probe).unwrap().modified().unwrap();
+    std::fs::remove_file(&probe).unwrap();
     let f = std::fs::File::options().append(true).open(path).unwrap();
-    f.set_modified(std::time::SystemTime::now()).unwrap();
+    f.set_modified(stamp).unwrap();
 }
 
 #[test]

@@ -152,6 +152,10 @@ impl<T> Arena<T> {
     pub fn reserve(&mut self, n: usize) {
         self.data.reserve(n);
     }
+    /// Gives back the room grown beyond the elements.
+    pub fn shrink_to_fit(&mut self) {
+        self.data.shrink_to_fit();
+    }
     pub fn append(&mut self, value: T) -> Handle<T> {
         let h = Handle::from_index(self.data.len());
         self.data.push(value);

@@ -229,7 +229,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 
     /// Ends lowering: the function with its body.
     pub fn finish(self) -> ir::Function {
-        self.fb.body.finish()
+        let mut f = self.fb.body.finish();
+        // Grown by doubling while lowering; every function lowered so far
+        // is held until the passes (a large shader has thousands).
+        f.expressions.shrink_to_fit();
+        f.expr_types.shrink_to_fit();
+        f.expr_spans.shrink_to_fit();
+        f
     }
 
     // --- emission --------------------------------------------------------

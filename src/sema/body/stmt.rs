@@ -101,7 +101,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 cond,
                 step,
                 body,
-            } => self.for_loop(s, init.as_deref(), cond.as_ref(), step.as_ref(), body),
+            } => self.for_loop(s, init.as_deref(), cond.as_deref(), step.as_deref(), body),
             S::While { cond, body } => {
                 let control = self.loop_control(&s.attrs);
                 let w = self.res_written(&[body], &[cond]);

@@ -630,7 +630,7 @@ impl<'a> Sema<'a> {
                 name: p.name.map(|n| n.name),
                 ty,
                 dir: st.dir.unwrap_or(Dir::In),
-                default: p.default.as_ref(),
+                default: p.default.as_deref(),
                 precise: st.precise,
                 interp: st.interp,
                 sampling: st.sampling,

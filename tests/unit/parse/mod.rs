@@ -174,7 +174,7 @@ fn list(v: &[ast::Expr]) -> String {
     v.iter().map(|e| format!(" {}", show(e))).collect()
 }
 
-fn targs(t: &Option<Vec<ast::TemplateArg>>) -> String {
+fn targs(t: &Option<Box<[ast::TemplateArg]>>) -> String {
     match t {
         None => String::new(),
         Some(a) => {

@@ -144,11 +144,11 @@ impl ParseCtx<'_> {
         self.declare_value(name);
         let post = post.map(|p| *p).unwrap_or_default();
         ast::Declarator {
-            qualifier,
+            qualifier: qualifier.map(Box::new),
             name,
             array,
             annotations: post.annotations,
-            bit_width: post.bit_width.map(|b| *b),
+            bit_width: post.bit_width,
             init,
             span,
         }
@@ -211,7 +211,7 @@ impl ParseCtx<'_> {
             ast::VarDecl {
                 attrs,
                 modifiers: specs.modifiers,
-                ty,
+                ty: Box::new(ty),
                 declarators,
                 span,
             },
@@ -540,12 +540,12 @@ impl ParseCtx<'_> {
             .into_iter()
             .map(|s| {
                 let span = s.span;
-                plain_stmt(StmtKind::Struct(s), span)
+                plain_stmt(StmtKind::Struct(Box::new(s)), span)
             })
             .collect();
         v.extend(t.typedefs.into_iter().map(|t| {
             let span = t.span;
-            plain_stmt(StmtKind::Typedef(t), span)
+            plain_stmt(StmtKind::Typedef(Box::new(t)), span)
         }));
         v
     }
@@ -562,7 +562,7 @@ impl ParseCtx<'_> {
         let mut v = Vec::with_capacity(2);
         if let Some(s) = st {
             let sspan = s.span;
-            v.push(plain_stmt(StmtKind::Struct(s), sspan));
+            v.push(plain_stmt(StmtKind::Struct(Box::new(s)), sspan));
         }
         v.push(plain_stmt(StmtKind::Decl(var), span));
         v
@@ -578,7 +578,7 @@ impl ParseCtx<'_> {
         ast::VarDecl {
             attrs,
             modifiers: specs.modifiers,
-            ty: *specs.ty,
+            ty: specs.ty,
             declarators,
             span,
         }
@@ -613,7 +613,7 @@ impl ParseCtx<'_> {
             name,
             array,
             annotations: post.annotations,
-            default: default.map(PExpr::into_expr),
+            default: default.map(|d| d.expr),
             span,
         }
     }

@@ -139,7 +139,7 @@ impl ParseCtx<'_> {
 
     pub fn construct(&self, ty: Box<ast::TypeSpec>, args: (Vec<ast::Expr>, u32), span: Span) -> PExpr {
         let (args, d) = args;
-        self.node(ExprKind::Construct(ty, args), span, d)
+        self.node(ExprKind::Construct(ty, args.into_boxed_slice()), span, d)
     }
 
     /// `v<int, bool>` where `v` is a variable template: the static member
@@ -173,8 +173,8 @@ impl ParseCtx<'_> {
         self.node(
             ExprKind::Call {
                 callee,
-                template_args,
-                args,
+                template_args: template_args.map(Vec::into_boxed_slice),
+                args: args.into_boxed_slice(),
             },
             span,
             d,
@@ -195,8 +195,8 @@ impl ParseCtx<'_> {
             ExprKind::MethodCall {
                 object: object.expr,
                 method,
-                template_args,
-                args,
+                template_args: template_args.map(Vec::into_boxed_slice),
+                args: args.into_boxed_slice(),
             },
             span,
             d,

@@ -20,7 +20,7 @@ impl ParseCtx<'_> {
         span: Span,
     ) -> Vec<ast::Stmt> {
         s.attrs.splice(0..0, attrs);
-        vec![plain_stmt(StmtKind::Struct(s), span)]
+        vec![plain_stmt(StmtKind::Struct(Box::new(s)), span)]
     }
 
     /// A condition's expression, and the declaration to run before it.
@@ -172,8 +172,8 @@ impl ParseCtx<'_> {
             attrs,
             StmtKind::For {
                 init,
-                cond: cond.map(PExpr::into_expr),
-                step: step.map(PExpr::into_expr),
+                cond: cond.map(|c| c.expr),
+                step: step.map(|s| s.expr),
                 body: body.stmt,
             },
             span,
