@@ -461,7 +461,10 @@ enum Fold {
 
 impl Rewrite for Folder<'_> {
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
-        Some(self.emit(cx, e.expr, e.ty, e.span))
+        match self.try_fold(cx, &e.expr, e.ty, e.span) {
+            Some(h) => Some(h),
+            None => Some(cx.keep(e)),
+        }
     }
 
     fn constant_condition(&self, cx: &Cx, condition: Handle<Expression>) -> Option<bool> {
@@ -476,20 +479,6 @@ impl Rewrite for Folder<'_> {
 }
 
 impl Folder<'_> {
-    /// Appends `expr` (operands in the new arena), folded when it can be.
-    pub(super) fn emit(
-        &mut self,
-        cx: &mut Cx,
-        expr: Expression,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Handle<Expression> {
-        match self.try_fold(cx, &expr, ty, span) {
-            Some(h) => h,
-            None => cx.emit(expr, ty, span),
-        }
-    }
-
     /// What `expr` folds to, appended; `None` (nothing appended) when it
     /// does not fold.
     pub(super) fn try_fold(

@@ -165,6 +165,14 @@ mod tests {
     use crate::passes::test_util::{check_valid, private_float};
     use BinaryOperator::*;
 
+    /// Runs the pass on a valid module; the result, still valid, as text.
+    fn run_valid(m: &mut Module) -> String {
+        check_valid(m);
+        run(m);
+        check_valid(m);
+        module_to_string(m)
+    }
+
     /// What `dce` would drop goes in the same walk: an unused product, and
     /// a local's store whose one load is unused, then the stored sum (the
     /// declaration itself is `dce`'s to drop).
@@ -182,10 +190,7 @@ mod tests {
         fb.load(l);
         fb.store(o, x);
         fb.finish();
-        check_valid(&m);
-        run(&mut m);
-        check_valid(&m);
-        let text = module_to_string(&m);
+        let text = run_valid(&mut m);
         let expected = "\
 global @out:float Private
 
@@ -236,10 +241,7 @@ fn main() {
         let y2 = fb.binary(Multiply, x, x);
         fb.store(o, y2);
         fb.finish();
-        check_valid(&m);
-        run(&mut m);
-        check_valid(&m);
-        let text = module_to_string(&m);
+        let text = run_valid(&mut m);
         let expected = "\
 global @out:float Private
 
