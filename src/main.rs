@@ -8,6 +8,10 @@
 
 #![no_main]
 
+// The binary's own modules live in `src/main/` (`src/*.rs` is the library).
+#[path = "main/allocator.rs"]
+mod allocator;
+
 use hlslc::DiskLoader;
 use hlslc::batch::{self, Terminal};
 use hlslc::diag::{self, Diagnostic, DiagnosticFormat};
@@ -133,6 +137,10 @@ fn run_batch(args: &[String], cl: &CommandLine, terminal: Terminal) -> i32 {
     1
 }
 
+/// The allocator: pages of size classes for compiles (see [`allocator`]).
+#[global_allocator]
+static ALLOCATOR: allocator::Pages = allocator::Pages;
+
 fn run() -> i32 {
     let os_args: Vec<OsString> = std::env::args_os().skip(1).collect();
     if os_args.first().is_some_and(|a| a == "lsp") {
@@ -158,7 +166,7 @@ fn run() -> i32 {
 }
 
 /// The process entry point, called by the C runtime with the process's
-/// arguments (std reads them itself, so they are not used here).
+/// arguments (std reads them itself; `main` only looks at the first).
 ///
 /// std's usual start-up (`lang_start`) is skipped on purpose: before
 /// `main` it reads and parses `/proc/self/maps` to find the main thread's
@@ -172,9 +180,16 @@ fn run() -> i32 {
 /// ends quietly when the reader stops.
 #[unsafe(no_mangle)]
 extern "C" fn main(
-    _argc: std::ffi::c_int,
-    _argv: *const *const std::ffi::c_char,
+    argc: std::ffi::c_int,
+    argv: *const *const std::ffi::c_char,
 ) -> std::ffi::c_int {
+    // Everything but the language server compiles and exits: it gets the
+    // page allocator (see there), decided before anything is allocated.
+    // SAFETY: the C runtime passes `argc` valid, NUL-terminated strings.
+    let lsp = argc > 1 && unsafe { std::ffi::CStr::from_ptr(*argv.add(1)) }.to_bytes() == b"lsp";
+    if !lsp {
+        allocator::enable();
+    }
     let code = std::panic::catch_unwind(run).unwrap_or(101);
     std::process::exit(code)
 }

@@ -5,6 +5,7 @@
 //! File-based cases live under `tests/in/`; expected outputs sit beside them
 //! and are rewritten with `HLSLC_BLESS=1 cargo test`.
 
+mod allocator;
 mod batch;
 mod build_script;
 mod cli;

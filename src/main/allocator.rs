@@ -1,0 +1,364 @@
+//! The `hlslc` binary's memory allocator (the library leaves the choice
+//! to its user): small blocks in pages of one size class each, per
+//! thread; everything else from the system allocator.
+//!
+//! A compile makes thousands of small allocations and frees them in
+//! batches (a tree, a function's arenas between passes). glibc's malloc
+//! serves most of them through its general bins, at about 100
+//! instructions per `malloc` or `free`: a tenth of a typical compile.
+//! Here an allocation pops a block from its page's free list (or bumps
+//! into the page) and a free pushes it back: a few instructions, no
+//! locks, no header before each block.
+//!
+//! - Blocks of at most [`MAX_SMALL`] bytes (alignment at most 16) live in
+//!   [`PAGE`]-sized, [`PAGE`]-aligned pages, carved from regions of
+//!   address space the thread maps from the kernel; a block's page is its
+//!   address rounded down, and the page starts with its [`Page`] header.
+//!   Larger blocks, and everything when [`enable`] was not called, are the
+//!   system allocator's.
+//! - A thread allocates from its own pages: per class, a list of the
+//!   pages with room. A page whose blocks are all free again (unless it
+//!   is its class's only page with room) gives its memory back to the
+//!   kernel and waits, empty, for any class: memory that a freed tree
+//!   held serves the next phase's large arenas, which the system
+//!   allocator takes from the kernel.
+//! - A block freed by another thread than its page's owner is not reused
+//!   (the owner's lists are not shared): rare in a compile (a batch
+//!   job's output, printed by the main thread), and the process exits
+//!   soon after. The language server, which runs for hours and frees
+//!   trees on other threads, keeps the system allocator.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::ptr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// The largest block served from pages.
+const MAX_SMALL: usize = 2048;
+/// Classes of 16-byte steps up to 512 bytes, then 128-byte steps.
+const CLASSES: usize = 32 + (MAX_SMALL - 512) / 128;
+/// The size and alignment of a page.
+const PAGE: usize = 64 << 10;
+/// Address space a thread maps at a time (memory only once touched).
+const REGION: usize = 64 << 20;
+/// Where a page's blocks start: after the header, 16-aligned.
+const FIRST: usize = 64;
+const _: () = assert!(size_of::<Page>() <= FIRST);
+
+/// Whether pages are in use: set once, before the first allocation, and
+/// never changed (a block must be freed by the allocator that made it).
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// Turns the pages on. Call before anything is allocated.
+pub fn enable() {
+    ENABLED.store(true, Ordering::Relaxed);
+}
+
+/// The header at the start of a page.
+struct Page {
+    /// The number of the thread whose [`Heap`] owns the page.
+    owner: usize,
+    class: usize,
+    /// Blocks handed out and not freed.
+    used: usize,
+    /// Freed blocks, linked through their first word.
+    free: *mut u8,
+    /// The blocks never handed out: from `fresh` to the page's end.
+    fresh: *mut u8,
+    /// The neighbours in the owner's list of pages with room (when
+    /// `listed`).
+    prev: *mut Page,
+    next: *mut Page,
+    listed: bool,
+}
+
+/// A thread's pages with room, per class (the first is allocated from),
+/// and where its next pages come from.
+struct Heap {
+    room: [Cell<*mut Page>; CLASSES],
+    /// Empty pages whose memory went back to the kernel, linked through
+    /// `Page::next`.
+    spare: Cell<*mut Page>,
+    /// The rest of the current region: pages never used.
+    region: Cell<*mut u8>,
+    region_end: Cell<*mut u8>,
+    /// The thread's number (from 1; 0 until its first page).
+    id: Cell<usize>,
+}
+
+/// The last thread number given to a [`Heap`].
+static THREADS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    // Constant-initialised and without `Drop`: no lazy set-up, no
+    // destructor to register, nothing that allocates.
+    static HEAP: Heap = const {
+        Heap {
+            room: [const { Cell::new(ptr::null_mut()) }; CLASSES],
+            spare: Cell::new(ptr::null_mut()),
+            region: Cell::new(ptr::null_mut()),
+            region_end: Cell::new(ptr::null_mut()),
+            id: Cell::new(0),
+        }
+    };
+}
+
+/// The class of a block of `size` bytes (1 ..= MAX_SMALL).
+fn class(size: usize) -> usize {
+    if size <= 512 {
+        size.div_ceil(16) - 1
+    } else {
+        32 + size.div_ceil(128) - 5
+    }
+}
+
+/// The size of a class's blocks (a multiple of 16).
+fn class_size(class: usize) -> usize {
+    if class < 32 {
+        (class + 1) * 16
+    } else {
+        (class - 32 + 5) * 128
+    }
+}
+
+/// Whether a layout is the pages' (when they are enabled).
+fn small(layout: Layout) -> bool {
+    layout.size() <= MAX_SMALL && layout.align() <= 16 && ENABLED.load(Ordering::Relaxed)
+}
+
+/// The page of a block.
+fn page_of(block: *mut u8) -> *mut Page {
+    block.wrapping_sub(block as usize % PAGE).cast()
+}
+
+impl Heap {
+    /// The thread's number (a heap's address could be a later thread's).
+    fn id(&self) -> usize {
+        if self.id.get() == 0 {
+            self.id.set(THREADS.fetch_add(1, Ordering::Relaxed) + 1);
+        }
+        self.id.get()
+    }
+
+    /// A block of `class`.
+    ///
+    /// # Safety
+    /// The lists hold this thread's live pages of their class.
+    unsafe fn take(&self, class: usize) -> *mut u8 {
+        let mut page = self.room[class].get();
+        if page.is_null() {
+            // SAFETY: as for this function.
+            page = unsafe { self.new_page(class) };
+            if page.is_null() {
+                return ptr::null_mut();
+            }
+        }
+        // SAFETY: a listed page is live and has room. Fields are accessed
+        // through the pointer: other threads read `owner` meanwhile.
+        unsafe {
+            let size = class_size(class);
+            let block = (*page).free;
+            let block = if block.is_null() {
+                let block = (*page).fresh;
+                (*page).fresh = block.wrapping_add(size);
+                block
+            } else {
+                (*page).free = *block.cast::<*mut u8>();
+                block
+            };
+            (*page).used += 1;
+            if (*page).free.is_null() && (page as usize + PAGE) - ((*page).fresh as usize) < size {
+                self.unlist(page);
+            }
+            block
+        }
+    }
+
+    /// A new, empty page of `class`, listed first.
+    ///
+    /// # Safety
+    /// As for [`Heap::take`].
+    #[cold]
+    unsafe fn new_page(&self, class: usize) -> *mut Page {
+        let page = self.spare.get();
+        let page = if !page.is_null() {
+            // SAFETY: spare pages are mapped; their header is readable.
+            self.spare.set(unsafe { (*page).next });
+            page
+        } else {
+            if (self.region_end.get() as usize) - (self.region.get() as usize) < PAGE {
+                // SAFETY: a new private anonymous mapping, no other effect.
+                let at = unsafe {
+                    libc::mmap(
+                        ptr::null_mut(),
+                        REGION + PAGE,
+                        libc::PROT_READ | libc::PROT_WRITE,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                        -1,
+                        0,
+                    )
+                };
+                if at == libc::MAP_FAILED {
+                    return ptr::null_mut();
+                }
+                // The first PAGE-aligned address (the rest of the
+                // mapping's first page is never touched).
+                let at = at.cast::<u8>();
+                let start = at.wrapping_add((at as usize).next_multiple_of(PAGE) - at as usize);
+                self.region.set(start);
+                self.region_end.set(start.wrapping_add(REGION));
+            }
+            let page = self.region.get();
+            self.region.set(page.wrapping_add(PAGE));
+            page.cast::<Page>()
+        };
+        // SAFETY: the page is mapped, PAGE bytes, unused, aligned for the
+        // header.
+        unsafe {
+            page.write(Page {
+                owner: self.id(),
+                class,
+                used: 0,
+                free: ptr::null_mut(),
+                fresh: page.cast::<u8>().wrapping_add(FIRST),
+                prev: ptr::null_mut(),
+                next: ptr::null_mut(),
+                listed: false,
+            });
+            self.list(page);
+        }
+        page
+    }
+
+    /// Puts a page first in its class's list.
+    ///
+    /// # Safety
+    /// `page` is this thread's, live and not listed.
+    unsafe fn list(&self, page: *mut Page) {
+        // SAFETY: the listed pages are live.
+        unsafe {
+            let head = &self.room[(*page).class];
+            (*page).prev = ptr::null_mut();
+            (*page).next = head.get();
+            (*page).listed = true;
+            if !head.get().is_null() {
+                (*head.get()).prev = page;
+            }
+            head.set(page);
+        }
+    }
+
+    /// Takes a page out of its class's list.
+    ///
+    /// # Safety
+    /// `page` is this thread's, live and listed.
+    unsafe fn unlist(&self, page: *mut Page) {
+        // SAFETY: the listed pages are live.
+        unsafe {
+            let (prev, next) = ((*page).prev, (*page).next);
+            if prev.is_null() {
+                self.room[(*page).class].set(next);
+            } else {
+                (*prev).next = next;
+            }
+            if !next.is_null() {
+                (*next).prev = prev;
+            }
+            (*page).listed = false;
+        }
+    }
+
+    /// Gives a block back to its page.
+    ///
+    /// # Safety
+    /// `block` was handed out by [`Heap::take`] (of any thread) and is no
+    /// longer used.
+    unsafe fn give(&self, block: *mut u8) {
+        let page = page_of(block);
+        // SAFETY: the block's page is live while it has a used block
+        // (this one); only its owner changes it, and `owner` never.
+        unsafe {
+            if (*page).owner != self.id() {
+                // Another thread's page: left alone (see the module).
+                return;
+            }
+            *block.cast::<*mut u8>() = (*page).free;
+            (*page).free = block;
+            (*page).used -= 1;
+            if !(*page).listed {
+                self.list(page);
+            } else if (*page).used == 0 && self.room[(*page).class].get() != page {
+                // Empty, and not the page its class allocates from: its
+                // memory goes back to the kernel (read as zeros after).
+                self.unlist(page);
+                libc::madvise(page.cast(), PAGE, libc::MADV_DONTNEED);
+                (*page).next = self.spare.get();
+                self.spare.set(page);
+            }
+        }
+    }
+}
+
+/// The allocator (see the module).
+pub struct Pages;
+
+// SAFETY: a page's blocks are `class_size` bytes, 16-aligned (pages are
+// PAGE-aligned, FIRST and classes multiples of 16), inside the page, and
+// handed out once until freed; a page goes back to the system only when
+// none of its blocks is in use; everything else is the system
+// allocator's.
+unsafe impl GlobalAlloc for Pages {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if !small(layout) {
+            // SAFETY: the caller's layout, passed on.
+            return unsafe { System.alloc(layout) };
+        }
+        // SAFETY: the heap's lists hold its live pages.
+        HEAP.with(|h| unsafe { h.take(class(layout.size())) })
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if !small(layout) {
+            // SAFETY: as for `alloc`.
+            return unsafe { System.alloc_zeroed(layout) };
+        }
+        // SAFETY: as for `alloc`; the block has at least `size` bytes.
+        unsafe {
+            let p = self.alloc(layout);
+            if !p.is_null() {
+                ptr::write_bytes(p, 0, layout.size());
+            }
+            p
+        }
+    }
+
+    unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
+        if !small(layout) {
+            // SAFETY: the system allocator made it (same layout).
+            return unsafe { System.dealloc(block, layout) };
+        }
+        // SAFETY: a small layout's block came from a page.
+        HEAP.with(|h| unsafe { h.give(block) })
+    }
+
+    unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller guarantees a valid new layout.
+        let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        match (small(layout), small(new)) {
+            // SAFETY: both the system allocator's.
+            (false, false) => unsafe { System.realloc(block, layout, new_size) },
+            (true, true) if class(layout.size()) == class(new_size) => block,
+            // SAFETY: a new block, the old one's bytes copied, the old freed.
+            _ => unsafe {
+                let p = self.alloc(new);
+                if !p.is_null() {
+                    ptr::copy_nonoverlapping(block, p, layout.size().min(new_size));
+                    self.dealloc(block, layout);
+                }
+                p
+            },
+        }
+    }
+}
+
+// Tested in `tests/allocator.rs` (the binary has no test harness).

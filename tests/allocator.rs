@@ -1,0 +1,125 @@
+//! The binary's page allocator (`src/main/allocator.rs`), driven through
+//! `GlobalAlloc` directly: this test process allocates with the system
+//! allocator, so `enable` affects only the calls made here.
+
+#[path = "../src/main/allocator.rs"]
+mod pages;
+
+use pages::{Pages, enable};
+use std::alloc::{GlobalAlloc, Layout};
+
+const PAGE: usize = 64 << 10;
+
+/// Blocks of many sizes, written and checked, freed in another order than
+/// allocated: every block is distinct, 16-aligned, and holds what was
+/// written; an emptied page serves another class afterwards.
+#[test]
+fn blocks_are_distinct_aligned_and_reused() {
+    enable();
+    let a = Pages;
+    let sizes = [1, 8, 16, 24, 88, 96, 500, 512, 513, 1000, 2048, 2049, 100_000];
+    let mut blocks = Vec::new();
+    for (n, &size) in sizes.iter().cycle().take(20_000).enumerate() {
+        let layout = Layout::from_size_align(size, 8).unwrap();
+        // SAFETY: a valid layout; the block is written within its size.
+        unsafe {
+            let b = a.alloc(layout);
+            assert!(!b.is_null() && (b as usize).is_multiple_of(16), "{size}");
+            std::ptr::write_bytes(b, n as u8, size);
+            blocks.push((b, layout, n as u8));
+        }
+    }
+    let check = |blocks: &[(*mut u8, Layout, u8)]| {
+        for &(b, layout, v) in blocks {
+            // SAFETY: live blocks, read within their size.
+            unsafe {
+                assert!(*b == v && *b.add(layout.size() - 1) == v, "{} overlaps", layout.size());
+            }
+        }
+    };
+    check(&blocks);
+    // Free every other block, then the rest backwards: pages empty out.
+    let (odd, even): (Vec<_>, Vec<_>) = blocks.iter().enumerate().partition(|(i, _)| i % 2 == 1);
+    for &(_, &(b, layout, _)) in odd.iter().chain(even.iter().rev()) {
+        // SAFETY: each block freed once, with its layout.
+        unsafe { a.dealloc(b, layout) };
+    }
+    // An emptied page comes back for another size.
+    let layout = Layout::from_size_align(40, 8).unwrap();
+    let again: Vec<*mut u8> = (0..3 * PAGE / 48).map(|_| unsafe { a.alloc(layout) }).collect();
+    let pages_before: std::collections::BTreeSet<usize> =
+        blocks.iter().map(|&(b, _, _)| b as usize / PAGE).collect();
+    assert!(again.iter().any(|&b| pages_before.contains(&(b as usize / PAGE))));
+    for b in again {
+        // SAFETY: freed once, with its layout.
+        unsafe { a.dealloc(b, layout) };
+    }
+}
+
+/// `realloc` across classes and between pages and the system keeps the
+/// bytes; `alloc_zeroed` zeroes a reused block.
+#[test]
+fn realloc_keeps_bytes_and_zeroed_is_zero() {
+    enable();
+    let a = Pages;
+    // SAFETY: valid layouts; every access within the current size.
+    unsafe {
+        let mut layout = Layout::from_size_align(10, 8).unwrap();
+        let mut b = a.alloc(layout);
+        for i in 0..10 {
+            *b.add(i) = i as u8;
+        }
+        for new_size in [12, 100, 600, 3000, 70_000, 1500, 10] {
+            b = a.realloc(b, layout, new_size);
+            assert!(!b.is_null());
+            for i in 0..10 {
+                assert_eq!(*b.add(i), i as u8, "after realloc to {new_size}");
+            }
+            layout = Layout::from_size_align(new_size, 8).unwrap();
+        }
+        a.dealloc(b, layout);
+
+        let l = Layout::from_size_align(256, 16).unwrap();
+        let dirty = a.alloc(l);
+        std::ptr::write_bytes(dirty, 0xff, 256);
+        a.dealloc(dirty, l);
+        let z = a.alloc_zeroed(l);
+        assert!((0..256).all(|i| *z.add(i) == 0));
+        a.dealloc(z, l);
+    }
+}
+
+/// Threads allocate from their own pages; a block freed by another
+/// thread is left alone, never handed out twice.
+#[test]
+fn threads_keep_their_own_pages() {
+    enable();
+    let layout = Layout::from_size_align(64, 8).unwrap();
+    let sent: Vec<usize> = std::thread::spawn(move || {
+        // SAFETY: a valid layout; blocks written within their size.
+        (0..1000)
+            .map(|i| unsafe {
+                let b = Pages.alloc(layout);
+                std::ptr::write_bytes(b, i as u8, 64);
+                b as usize
+            })
+            .collect()
+    })
+    .join()
+    .unwrap();
+    let mut mine = Vec::new();
+    for &b in &sent {
+        // SAFETY: live blocks of the other (finished) thread, freed once.
+        unsafe { Pages.dealloc(b as *mut u8, layout) };
+    }
+    for _ in 0..2000 {
+        // SAFETY: a valid layout.
+        let b = unsafe { Pages.alloc(layout) } as usize;
+        assert!(!sent.contains(&b), "a block freed by another thread was reused");
+        mine.push(b);
+    }
+    for b in mine {
+        // SAFETY: freed once, with its layout.
+        unsafe { Pages.dealloc(b as *mut u8, layout) };
+    }
+}
