@@ -5,10 +5,8 @@
 #[path = "../src/main/allocator.rs"]
 mod pages;
 
-use pages::{Pages, enable};
+use pages::{PAGE, Pages, enable};
 use std::alloc::{GlobalAlloc, Layout};
-
-const PAGE: usize = 64 << 10;
 
 /// Blocks of many sizes, written and checked, freed in another order than
 /// allocated: every block is distinct, 16-aligned, and holds what was

@@ -38,9 +38,13 @@ const MAX_SMALL: usize = 2048;
 /// Classes of 16-byte steps up to 512 bytes, then 128-byte steps.
 const CLASSES: usize = 32 + (MAX_SMALL - 512) / 128;
 /// The size and alignment of a page.
-const PAGE: usize = 64 << 10;
+pub const PAGE: usize = 16 << 10;
 /// Address space a thread maps at a time (memory only once touched).
 const REGION: usize = 64 << 20;
+/// Slots of a thread's stack of empty pages (16 GiB of pages).
+const SPARES: usize = 1 << 20;
+/// Memory of a thread's first region made resident in one system call.
+const PREFAULT: usize = 256 << 10;
 /// Where a page's blocks start: after the header, 16-aligned.
 const FIRST: usize = 64;
 const _: () = assert!(size_of::<Page>() <= FIRST);
@@ -76,9 +80,12 @@ struct Page {
 /// and where its next pages come from.
 struct Heap {
     room: [Cell<*mut Page>; CLASSES],
-    /// Empty pages whose memory went back to the kernel, linked through
-    /// `Page::next`.
-    spare: Cell<*mut Page>,
+    /// Empty pages whose memory went back to the kernel: a stack of
+    /// [`SPARES`] slots in a mapping of its own (a list through the pages
+    /// would bring a page of each back as it is linked), `spare_count` of
+    /// them used.
+    spares: Cell<*mut *mut Page>,
+    spare_count: Cell<usize>,
     /// The rest of the current region: pages never used.
     region: Cell<*mut u8>,
     region_end: Cell<*mut u8>,
@@ -95,7 +102,8 @@ thread_local! {
     static HEAP: Heap = const {
         Heap {
             room: [const { Cell::new(ptr::null_mut()) }; CLASSES],
-            spare: Cell::new(ptr::null_mut()),
+            spares: Cell::new(ptr::null_mut()),
+            spare_count: Cell::new(0),
             region: Cell::new(ptr::null_mut()),
             region_end: Cell::new(ptr::null_mut()),
             id: Cell::new(0),
@@ -180,11 +188,11 @@ impl Heap {
     /// As for [`Heap::take`].
     #[cold]
     unsafe fn new_page(&self, class: usize) -> *mut Page {
-        let page = self.spare.get();
-        let page = if !page.is_null() {
-            // SAFETY: spare pages are mapped; their header is readable.
-            self.spare.set(unsafe { (*page).next });
-            page
+        let spares = self.spare_count.get();
+        let page = if spares > 0 {
+            self.spare_count.set(spares - 1);
+            // SAFETY: the stack's first `spare_count` slots hold pages.
+            unsafe { *self.spares.get().add(spares - 1) }
         } else {
             if (self.region_end.get() as usize) - (self.region.get() as usize) < PAGE {
                 // SAFETY: a new private anonymous mapping, no other effect.
@@ -207,6 +215,14 @@ impl Heap {
                 let start = at.wrapping_add((at as usize).next_multiple_of(PAGE) - at as usize);
                 self.region.set(start);
                 self.region_end.set(start.wrapping_add(REGION));
+                // The first pages at once rather than one fault each (a
+                // small compile uses little more; a kernel without it
+                // leaves the faults).
+                #[cfg(target_os = "linux")]
+                // SAFETY: inside the new mapping; only fills its pages.
+                unsafe {
+                    libc::madvise(start.cast(), PREFAULT, libc::MADV_POPULATE_WRITE)
+                };
             }
             let page = self.region.get();
             self.region.set(page.wrapping_add(PAGE));
@@ -268,6 +284,38 @@ impl Heap {
         }
     }
 
+    /// Keeps an empty page for later (or, if its stack cannot take it,
+    /// leaves it: its memory is the kernel's already).
+    ///
+    /// # Safety
+    /// `page` is this thread's, empty and unlisted.
+    #[cold]
+    unsafe fn keep_spare(&self, page: *mut Page) {
+        if self.spares.get().is_null() {
+            // SAFETY: a new private anonymous mapping, no other effect.
+            let at = unsafe {
+                libc::mmap(
+                    ptr::null_mut(),
+                    SPARES * size_of::<*mut Page>(),
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                    -1,
+                    0,
+                )
+            };
+            if at == libc::MAP_FAILED {
+                return;
+            }
+            self.spares.set(at.cast());
+        }
+        let n = self.spare_count.get();
+        if n < SPARES {
+            // SAFETY: slot `n` is inside the stack's mapping.
+            unsafe { *self.spares.get().add(n) = page };
+            self.spare_count.set(n + 1);
+        }
+    }
+
     /// Gives a block back to its page.
     ///
     /// # Safety
@@ -292,8 +340,7 @@ impl Heap {
                 // memory goes back to the kernel (read as zeros after).
                 self.unlist(page);
                 libc::madvise(page.cast(), PAGE, libc::MADV_DONTNEED);
-                (*page).next = self.spare.get();
-                self.spare.set(page);
+                self.keep_spare(page);
             }
         }
     }
