@@ -34,9 +34,10 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The largest block served from pages.
-const MAX_SMALL: usize = 2048;
-/// Classes of 16-byte steps up to 512 bytes, then 128-byte steps.
-const CLASSES: usize = 32 + (MAX_SMALL - 512) / 128;
+const MAX_SMALL: usize = 512;
+/// Classes of 16-byte steps. (Larger blocks are mostly growing vectors and
+/// arenas: the system allocator's coalescing serves them better.)
+const CLASSES: usize = MAX_SMALL / 16;
 /// The size and alignment of a page.
 pub const PAGE: usize = 16 << 10;
 /// Address space a thread maps at a time (memory only once touched).
@@ -113,20 +114,12 @@ thread_local! {
 
 /// The class of a block of `size` bytes (1 ..= MAX_SMALL).
 fn class(size: usize) -> usize {
-    if size <= 512 {
-        size.div_ceil(16) - 1
-    } else {
-        32 + size.div_ceil(128) - 5
-    }
+    size.div_ceil(16) - 1
 }
 
-/// The size of a class's blocks (a multiple of 16).
+/// The size of a class's blocks.
 fn class_size(class: usize) -> usize {
-    if class < 32 {
-        (class + 1) * 16
-    } else {
-        (class - 32 + 5) * 128
-    }
+    (class + 1) * 16
 }
 
 /// Whether a layout is the pages' (when they are enabled).

@@ -156,11 +156,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 self.cast(v, t, e.span)
             }
             E::Construct(ts, args) => self.construct(ts, args, e.span),
-            E::Call {
-                callee,
-                template_args,
-                args,
-            } => self.call(callee, template_args.as_deref(), args, e.span),
+            E::Call(c) => self.call(&c.callee, c.template_args.as_deref(), &c.args, e.span),
             E::MethodCall {
                 object,
                 method,

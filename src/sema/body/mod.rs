@@ -15,6 +15,7 @@ pub mod memory;
 pub mod ops;
 pub mod place;
 pub mod res_join;
+mod scopes;
 pub mod stmt;
 pub mod worklist;
 
@@ -29,6 +30,7 @@ use crate::intern::Symbol;
 use crate::ir;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
+pub use scopes::Locals;
 
 /// A local variable, parameter or alias.
 #[derive(Clone, Debug)]
@@ -47,67 +49,6 @@ pub enum LocalSym {
     Var(LocalVar),
     Type(TypeEntry),
     Value(Konst),
-}
-
-/// Block scopes of a function, innermost last.
-#[derive(Default, Debug)]
-pub struct Locals {
-    frames: Vec<FxHashMap<Symbol, LocalSym>>,
-}
-
-impl Locals {
-    pub fn lookup(&self, name: Symbol) -> Option<&LocalSym> {
-        self.frames.iter().rev().find_map(|f| f.get(&name))
-    }
-    pub fn push(&mut self) {
-        self.frames.push(FxHashMap::default());
-    }
-    pub fn pop(&mut self) {
-        self.frames.pop();
-    }
-    /// Declares in the innermost scope; returns the previous declaration
-    /// in that same scope (a redefinition).
-    pub fn declare(&mut self, name: Symbol, sym: LocalSym) -> Option<LocalSym> {
-        if self.frames.is_empty() {
-            self.frames.push(FxHashMap::default());
-        }
-        let f = self.frames.last_mut().expect("a frame exists");
-        f.insert(name, sym)
-    }
-    /// Replaces the binding of `name` in the innermost scope declaring it.
-    pub fn rebind(&mut self, name: Symbol, sym: LocalSym) {
-        if let Some(f) = self.frames.iter_mut().rev().find(|f| f.contains_key(&name)) {
-            f.insert(name, sym);
-        }
-    }
-    /// Every name declared in the open scopes.
-    pub fn names(&self) -> impl Iterator<Item = Symbol> + '_ {
-        self.frames.iter().flat_map(|f| f.keys().copied())
-    }
-    /// The variables that `keep` selects, with the depth of their scope.
-    pub fn vars_where(&self, keep: impl Fn(&Val) -> bool) -> Vec<(usize, Symbol, Val)> {
-        let mut out = Vec::new();
-        for (d, f) in self.frames.iter().enumerate() {
-            for (n, sym) in f {
-                if let LocalSym::Var(v) = sym
-                    && keep(&v.val)
-                {
-                    out.push((d, *n, v.val.clone()));
-                }
-            }
-        }
-        out
-    }
-    /// Sets the value of the variable `name` declared at `depth`, if that
-    /// scope is still open.
-    pub fn set_val_at(&mut self, depth: usize, name: Symbol, val: Val) {
-        if let Some(LocalSym::Var(v)) = self.frames.get_mut(depth).and_then(|f| f.get_mut(&name)) {
-            v.val = val;
-        }
-    }
-    pub fn declared_here(&self, name: Symbol) -> Option<&LocalSym> {
-        self.frames.last().and_then(|f| f.get(&name))
-    }
 }
 
 /// A key of the function's expression caches.

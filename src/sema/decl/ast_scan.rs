@@ -189,7 +189,8 @@ impl Scan<'_> {
                 }
                 self.expr(x);
             }
-            ExprKind::Call { callee, args, .. } => {
+            ExprKind::Call(c) => {
+                let (callee, args) = (&c.callee, &c.args);
                 if let Some((name, index, found)) = &mut self.args_of
                     && callee.last().name.as_str() == *name
                     && let Some(n) = args.get(*index).and_then(root)

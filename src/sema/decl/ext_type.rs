@@ -92,10 +92,10 @@ fn block_calls<'a>(b: &'a ast::Block, names: &FxHashSet<Symbol>, out: &mut Calls
 fn stmt_calls<'a>(s: &'a ast::Stmt, names: &FxHashSet<Symbol>, out: &mut Calls<'a>) {
     match &s.kind {
         StmtKind::Expr(e) => {
-            if let ExprKind::Call { callee, args, .. } = &e.kind
-                && names.contains(&callee.last().name)
+            if let ExprKind::Call(c) = &e.kind
+                && names.contains(&c.callee.last().name)
             {
-                out.push((callee.last().name, args, e.span));
+                out.push((c.callee.last().name, &c.args, e.span));
             }
         }
         StmtKind::Block(b) => block_calls(b, names, out),

@@ -212,7 +212,8 @@ impl CallScan<'_> {
     /// The calls in `e`, in evaluation order.
     fn expr(&self, e: &ast::Expr, out: &mut Vec<Span>) {
         match &e.kind {
-            ExprKind::Call { callee, args, .. } => {
+            ExprKind::Call(c) => {
+                let (callee, args) = (&c.callee, &c.args);
                 for a in args {
                     self.expr(a, out);
                 }
@@ -255,9 +256,8 @@ impl CallScan<'_> {
     fn varies(&self, e: &ast::Expr) -> bool {
         match &e.kind {
             ExprKind::Name(p) => p.is_single() && self.varying.contains(&p.last().name),
-            ExprKind::Call { args, .. } | ExprKind::Construct(_, args) => {
-                args.iter().any(|a| self.varies(a))
-            }
+            ExprKind::Call(c) => c.args.iter().any(|a| self.varies(a)),
+            ExprKind::Construct(_, args) => args.iter().any(|a| self.varies(a)),
             ExprKind::MethodCall { object, args, .. } => {
                 self.varies(object) || args.iter().any(|a| self.varies(a))
             }

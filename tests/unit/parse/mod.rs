@@ -134,20 +134,16 @@ pub(super) fn show(e: &ast::Expr) -> String {
         ExprKind::Comma(a, b) => format!("(, {} {})", show(a), show(b)),
         ExprKind::Cast(t, x) => format!("(cast {} {})", type_name(t), show(x)),
         ExprKind::Construct(t, args) => format!("(new {}{})", type_name(t), list(args)),
-        ExprKind::Call {
-            callee,
-            template_args,
-            args,
-        } => format!(
+        ExprKind::Call(c) => format!(
             "(call {}{}{})",
-            callee
+            c.callee
                 .segments
                 .iter()
                 .map(|s| s.name.to_string())
                 .collect::<Vec<_>>()
                 .join("::"),
-            targs(template_args),
-            list(args)
+            targs(&c.template_args),
+            list(&c.args)
         ),
         ExprKind::MethodCall {
             object,

@@ -171,11 +171,11 @@ impl ParseCtx<'_> {
             self.vertex_attribute_call.set(true);
         }
         self.node(
-            ExprKind::Call {
+            ExprKind::Call(Box::new(ast::CallExpr {
                 callee,
                 template_args: template_args.map(Vec::into_boxed_slice),
                 args: args.into_boxed_slice(),
-            },
+            })),
             span,
             d,
         )
