@@ -160,6 +160,77 @@ float4 PSMain(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target {
     assert_eq!(loc["range"]["start"]["line"], 4, "{r}");
 }
 
+/// Semantic tokens, asked for through Neovim's LSP client (0.7 has no
+/// highlighter of its own for them: the test reads them back and decodes
+/// them with the legend the server advertised).
+#[test]
+fn neovim_reads_semantic_tokens() {
+    let text = "\
+Texture2D<float4> scene : register(t0);
+#define AMOUNT 0.5
+
+float3 desaturate(float3 c, float amount) {
+    float grey = dot(c, float3(0.299, 0.587, 0.114));
+    return lerp(c, grey.xxx, amonut);
+}
+
+[shader(\"pixel\")]
+float4 PSMain(float2 uv : TEXCOORD0) : SV_Target {
+    return float4(desaturate(scene.Load(int3(uv, 0)).rgb, AMOUNT), 1);
+}
+";
+    let requests = json!([{"method": "textDocument/semanticTokens/full", "line": 0, "character": 0}]);
+    let Some(r) = run_editor("tokens.hlsl", text, requests) else {
+        return;
+    };
+    assert!(r.get("timeout").is_none(), "no diagnostics arrived: {r}");
+    let types = r["legend"]["tokenTypes"].as_array().expect("a legend");
+    let modifiers = r["legend"]["tokenModifiers"].as_array().expect("a legend");
+    let data: Vec<u64> = r["responses"][0]["result"]["data"]
+        .as_array()
+        .expect("tokens")
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let lines: Vec<&str> = text.lines().collect();
+    // (word, type, modifiers) of each token.
+    let (mut line, mut start) = (0usize, 0usize);
+    let mut tokens = Vec::new();
+    for t in data.chunks(5) {
+        if t[0] > 0 {
+            start = 0;
+        }
+        line += t[0] as usize;
+        start += t[1] as usize;
+        let word = &lines[line][start..start + t[2] as usize];
+        let mods: Vec<&str> = (0..modifiers.len())
+            .filter(|b| t[4] & (1 << b) != 0)
+            .map(|b| modifiers[b].as_str().unwrap())
+            .collect();
+        tokens.push((word, types[t[3] as usize].as_str().unwrap(), mods));
+    }
+    let find = |w: &str| {
+        tokens
+            .iter()
+            .find(|t| t.0 == w)
+            .unwrap_or_else(|| panic!("no token `{w}`: {tokens:?}"))
+    };
+    assert_eq!(find("desaturate").1, "function", "{tokens:?}");
+    assert_eq!(find("desaturate").2, ["declaration"], "{tokens:?}");
+    assert_eq!(find("amount").1, "parameter", "{tokens:?}");
+    assert_eq!(find("grey").1, "variable", "{tokens:?}");
+    assert_eq!(find("scene").1, "variable", "{tokens:?}");
+    assert!(find("scene").2.contains(&"global"), "{tokens:?}");
+    assert_eq!(find("AMOUNT").1, "macro", "{tokens:?}");
+    assert_eq!(find("float3").1, "type", "{tokens:?}");
+    assert_eq!(find("dot").2, ["defaultLibrary"], "{tokens:?}");
+    assert_eq!(find("TEXCOORD0").1, "semantic", "{tokens:?}");
+    assert_eq!(find("SV_Target").1, "semantic", "{tokens:?}");
+    assert_eq!(find("shader").1, "decorator", "{tokens:?}");
+    assert_eq!(find("Load").1, "method", "{tokens:?}");
+    assert_eq!(find("Load").2, ["defaultLibrary"], "{tokens:?}");
+}
+
 /// The fenced block of `lang` that follows the first line of README.md
 /// containing `marker`.
 fn readme_block(marker: &str, lang: &str) -> String {

@@ -58,6 +58,10 @@ pub struct Symbol {
     /// Each parameter's name (empty when it has none).
     pub param_names: Vec<String>,
     pub stage: Option<&'static str>,
+    /// A global that cannot be assigned (see [`crate::sema::index::Def`]).
+    pub readonly: bool,
+    /// A `static` global.
+    pub is_static: bool,
     /// The `//` or `/* */` comment lines directly above the declaration.
     pub doc: Option<String>,
 }
@@ -164,6 +168,8 @@ impl Analysis {
                 params: d.params.clone(),
                 param_names: d.param_names.clone(),
                 stage: d.stage,
+                readonly: d.readonly,
+                is_static: d.is_static,
                 doc,
             });
         }
@@ -380,6 +386,8 @@ impl Symbol {
             params: Vec::new(),
             param_names: Vec::new(),
             stage: None,
+            readonly: false,
+            is_static: false,
             doc: None,
         }
     }

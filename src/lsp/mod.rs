@@ -35,6 +35,7 @@ mod inlay;
 mod paths;
 mod requests;
 mod text;
+mod tokens;
 mod transport;
 
 pub(crate) use config::Settings;

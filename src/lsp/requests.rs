@@ -14,7 +14,7 @@ use crate::sema::index::DefKind;
 use lsp_server::{Request, Response};
 use lsp_types::{
     DocumentLink, DocumentSymbol, FoldingRange, FoldingRangeKind, GotoDefinitionResponse, Hover,
-    HoverContents, Location, MarkupContent, MarkupKind, Position, SemanticToken, SemanticTokens,
+    HoverContents, Location, MarkupContent, MarkupKind, Position,
     SymbolInformation, SymbolKind, TextDocumentPositionParams, Uri,
 };
 use serde_json::Value;
@@ -68,8 +68,18 @@ impl Server<'_> {
                         .map(|((a, f), r)| super::inlay::parameter_names(&a, f, r)),
                 )
             }
-            "textDocument/semanticTokens/full" => {
-                json(self.document(p).map(|(a, f)| inactive_tokens(&a, f)))
+            "textDocument/semanticTokens/full" => json(
+                self.document(p)
+                    .map(|(a, f)| super::tokens::semantic_tokens(&a, f, None)),
+            ),
+            "textDocument/semanticTokens/range" => {
+                let range = p
+                    .get("range")
+                    .and_then(|r| serde_json::from_value::<lsp_types::Range>(r.clone()).ok());
+                json(self.document(p).zip(range).map(|((a, f), r)| {
+                    let bytes = offset_of(&a, f, r.start)..offset_of(&a, f, r.end);
+                    super::tokens::semantic_tokens(&a, f, Some(bytes))
+                }))
             }
             "textDocument/completion" => json(
                 self.cursor(p)
@@ -442,57 +452,11 @@ fn folding(a: &Analysis, f: usize) -> Vec<FoldingRange> {
     out
 }
 
-/// The token types of [`inactive_tokens`]: only `comment`.
-pub(super) const TOKEN_TYPES: &[&str] = &["comment"];
-
-/// Each non-empty line of the skipped `#if` groups of file `f` as one
-/// `comment` token.
-fn inactive_tokens(a: &Analysis, f: usize) -> SemanticTokens {
-    let file = &a.files[f];
-    let mut data = Vec::new();
-    let mut prev_line = 0u32;
-    let mut ranges: Vec<&At> = a.inactive.iter().filter(|at| at.file == f).collect();
-    ranges.sort_by_key(|at| at.range.start);
-    for at in ranges {
-        let start = file.lines.position(&file.text, at.range.start).line;
-        let end = file.lines.position(&file.text, at.range.end).line;
-        for line in start..=end {
-            let lo = file
-                .lines
-                .offset(&file.text, Position { line, character: 0 });
-            let hi = file.lines.offset(
-                &file.text,
-                Position {
-                    line,
-                    character: u32::MAX,
-                },
-            );
-            let hi = hi.min(at.range.end);
-            if hi <= lo.max(at.range.start) {
-                continue;
-            }
-            let len: usize = file.text[lo..hi].chars().map(char::len_utf16).sum();
-            data.push(SemanticToken {
-                delta_line: line - prev_line,
-                delta_start: 0,
-                length: len as u32,
-                token_type: 0,
-                token_modifiers_bitset: 0,
-            });
-            prev_line = line;
-        }
-    }
-    SemanticTokens {
-        result_id: None,
-        data,
-    }
-}
-
 /// The capabilities of the requests answered here (what `initialize`
 /// advertises besides text sync).
 pub(super) fn capabilities() -> lsp_types::ServerCapabilities {
     use lsp_types::{
-        CompletionOptions, DocumentLinkOptions, OneOf, SemanticTokenType,
+        CompletionOptions, DocumentLinkOptions, OneOf, SemanticTokenModifier, SemanticTokenType,
         SemanticTokensFullOptions, SemanticTokensLegend, SemanticTokensOptions,
         SemanticTokensServerCapabilities, SignatureHelpOptions,
     };
@@ -526,14 +490,17 @@ pub(super) fn capabilities() -> lsp_types::ServerCapabilities {
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
                 legend: SemanticTokensLegend {
-                    token_types: TOKEN_TYPES
+                    token_types: super::tokens::TOKEN_TYPES
                         .iter()
                         .map(|t| SemanticTokenType::new(t))
                         .collect(),
-                    token_modifiers: Vec::new(),
+                    token_modifiers: super::tokens::TOKEN_MODIFIERS
+                        .iter()
+                        .map(|m| SemanticTokenModifier::new(m))
+                        .collect(),
                 },
                 full: Some(SemanticTokensFullOptions::Bool(true)),
-                range: None,
+                range: Some(true),
                 work_done_progress_options: Default::default(),
             },
         )),

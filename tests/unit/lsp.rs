@@ -32,6 +32,8 @@ struct Client {
     logs: Vec<(i64, String)>,
     /// Messages shown to the user (`window/showMessage`), in order.
     shown: Vec<String>,
+    /// The semantic tokens legend the server advertised.
+    legend: Value,
 }
 
 /// A scratch directory for files on disk.
@@ -82,6 +84,7 @@ impl Client {
             state: HashMap::new(),
             logs: Vec::new(),
             shown: Vec::new(),
+            legend: Value::Null,
         };
         let init = c.request(
             "initialize",
@@ -98,6 +101,7 @@ impl Client {
         assert_eq!(caps["textDocumentSync"]["change"], 2, "incremental sync");
         assert_eq!(caps["textDocumentSync"]["openClose"], true);
         assert_eq!(caps["positionEncoding"], "utf-16");
+        c.legend = caps["semanticTokensProvider"]["legend"].clone();
         c.notify("initialized", json!({}));
         c
     }
@@ -1152,3 +1156,5 @@ fn a_burst_of_changes_ends_with_the_newest_text() {
 // its client.
 #[path = "lsp_intel.rs"]
 mod intel;
+#[path = "lsp_tokens.rs"]
+mod tokens;

@@ -95,6 +95,8 @@ impl Builder<'_, '_> {
             params: Vec::new(),
             param_names: Vec::new(),
             stage: None,
+            readonly: false,
+            is_static: false,
         }
     }
 
@@ -155,6 +157,14 @@ impl Builder<'_, '_> {
                 let tname = s.ty_name(info.ty);
                 let mut d = self.def(name, kind, span, format!("{tname} {name}"));
                 d.ty = Some(tname);
+                d.readonly = info.read_only.is_some();
+                d.is_static = match &info.kind {
+                    GlobalKind::Var { gv, .. } => {
+                        s.module.globals[*gv].space == crate::ir::AddressSpace::Private
+                    }
+                    GlobalKind::ResAlias(_) => true,
+                    _ => false,
+                };
                 d
             }
             SymKey::Namespace(_) => {

@@ -85,6 +85,11 @@ pub struct Def {
     pub param_names: Vec<String>,
     /// For entry points: the stage (`compute`, `pixel`…).
     pub stage: Option<&'static str>,
+    /// A global that cannot be assigned: uniform, a cbuffer member,
+    /// `const`, a read-only resource.
+    pub readonly: bool,
+    /// A `static` global.
+    pub is_static: bool,
 }
 
 /// One name occurrence and the declaration it resolved to.

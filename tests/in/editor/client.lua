@@ -13,7 +13,9 @@
 --                         "character": 10}] (0-based, UTF-16 columns); the
 --                         answers come back in order under "responses".
 --                         Hover, definition and the other code-intelligence
---                         requests are added here by their tests.
+--                         requests are added here by their tests. The
+--                         server's semantic tokens legend comes back under
+--                         "legend".
 
 local out_path = os.getenv('HLSLC_EDITOR_OUT')
 local file = os.getenv('HLSLC_EDITOR_FILE')
@@ -44,6 +46,10 @@ local function request(i)
     return
   end
   local client = vim.lsp.get_client_by_id(client_id)
+  local caps = client.server_capabilities or {}
+  if caps.semanticTokensProvider and result.legend == nil then
+    result.legend = caps.semanticTokensProvider.legend
+  end
   local params = {
     textDocument = { uri = uri },
     position = { line = r.line, character = r.character },
