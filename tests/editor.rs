@@ -231,6 +231,36 @@ float4 PSMain(float2 uv : TEXCOORD0) : SV_Target {
     assert_eq!(find("Load").2, ["defaultLibrary"], "{tokens:?}");
 }
 
+/// Rename through Neovim: the edit the server returns, applied by Neovim
+/// to the buffer, renames the parameter everywhere and nothing else.
+#[test]
+fn neovim_applies_a_rename() {
+    let text = "\
+float3 desaturate(float3 c, float amount) {
+    float grey = dot(c, float3(0.299, 0.587, 0.114));
+    return lerp(c, grey.xxx, amonut);
+}
+
+float4 PSMain(float4 c : SV_Position) : SV_Target {
+    return float4(desaturate(c.rgb, 0.5), c.a);
+}
+";
+    let requests = json!([
+        {"method": "textDocument/prepareRename", "line": 0, "character": 25},
+        {"method": "textDocument/rename", "line": 0, "character": 25, "newName": "colour", "apply": true},
+    ]);
+    let Some(r) = run_editor("rename.hlsl", text, requests) else {
+        return;
+    };
+    assert!(r.get("timeout").is_none(), "no diagnostics arrived: {r}");
+    assert_eq!(r["responses"][0]["result"]["placeholder"], "c", "{r}");
+    let expected = text
+        .replace("float3 c,", "float3 colour,")
+        .replace("dot(c,", "dot(colour,")
+        .replace("lerp(c,", "lerp(colour,");
+    assert_eq!(r["text"].as_str(), Some(expected.as_str()), "{r}");
+}
+
 /// The fenced block of `lang` that follows the first line of README.md
 /// containing `marker`.
 fn readme_block(marker: &str, lang: &str) -> String {

@@ -33,6 +33,7 @@ mod config;
 mod convert;
 mod inlay;
 mod paths;
+mod rename;
 mod requests;
 mod text;
 mod tokens;

@@ -81,6 +81,14 @@ impl Server<'_> {
                     super::tokens::semantic_tokens(&a, f, Some(bytes))
                 }))
             }
+            "textDocument/prepareRename" => match self.prepare_rename(p) {
+                Ok(v) => json(v),
+                Err(m) => return Some(failed(r, m)),
+            },
+            "textDocument/rename" => match self.rename(p) {
+                Ok(v) => json(v),
+                Err(m) => return Some(failed(r, m)),
+            },
             "textDocument/completion" => json(
                 self.cursor(p)
                     .map(|c| super::complete::completion(self, &c)),
@@ -245,6 +253,12 @@ impl Server<'_> {
             })
             .collect()
     }
+}
+
+/// A request refused with a message for the user (a rename that cannot
+/// be made).
+fn failed(r: &Request, message: String) -> Response {
+    Response::new_err(r.id.clone(), lsp_server::ErrorCode::RequestFailed as i32, message)
 }
 
 fn json<T: serde::Serialize>(v: T) -> Value {
@@ -468,6 +482,10 @@ pub(super) fn capabilities() -> lsp_types::ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         inlay_hint_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(lsp_types::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         document_link_provider: Some(DocumentLinkOptions {
             resolve_provider: Some(false),

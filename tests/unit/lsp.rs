@@ -75,6 +75,15 @@ impl Client {
     }
 
     fn start_with(init_options: Value, compile: CompileFn) -> Client {
+        Self::start_full(init_options, compile, Value::Null)
+    }
+
+    /// A client whose workspace is the folder `root_uri`.
+    fn start_in(root_uri: &str) -> Client {
+        Self::start_full(json!({}), verified_compile, json!(root_uri))
+    }
+
+    fn start_full(init_options: Value, compile: CompileFn, root_uri: Value) -> Client {
         let (server_end, client_end) = Connection::memory();
         let server = std::thread::spawn(move || serve(server_end, compile));
         let mut c = Client {
@@ -90,7 +99,7 @@ impl Client {
             "initialize",
             json!({
                 "processId": null,
-                "rootUri": null,
+                "rootUri": root_uri,
                 "capabilities": {
                     "textDocument": {"publishDiagnostics": {"relatedInformation": true}}
                 },
@@ -260,7 +269,7 @@ fn published_for<'a>(
 fn initialize_shutdown_exit() {
     let mut c = Client::start(json!(null));
     // Requests the server does not handle are errors, not crashes.
-    let r = c.request("textDocument/rename", json!({}));
+    let r = c.request("textDocument/codeLens", json!({}));
     assert_eq!(
         r.error.unwrap().code,
         lsp_server::ErrorCode::MethodNotFound as i32
@@ -1158,3 +1167,5 @@ fn a_burst_of_changes_ends_with_the_newest_text() {
 mod intel;
 #[path = "lsp_tokens.rs"]
 mod tokens;
+#[path = "lsp_rename.rs"]
+mod rename;

@@ -15,7 +15,10 @@
 --                         Hover, definition and the other code-intelligence
 --                         requests are added here by their tests. The
 --                         server's semantic tokens legend comes back under
---                         "legend".
+--                         "legend". A request with "newName" passes it (a
+--                         rename); with "apply": true, the WorkspaceEdit it
+--                         returns is applied to the buffer, whose text comes
+--                         back under "text".
 
 local out_path = os.getenv('HLSLC_EDITOR_OUT')
 local file = os.getenv('HLSLC_EDITOR_FILE')
@@ -53,9 +56,15 @@ local function request(i)
   local params = {
     textDocument = { uri = uri },
     position = { line = r.line, character = r.character },
+    newName = r.newName,
   }
   client.request(r.method, params, function(err, res)
     table.insert(result.responses, { method = r.method, error = err or vim.NIL, result = res or vim.NIL })
+    if r.apply and res then
+      -- A rename applied as the editor applies it; the buffer's text after.
+      vim.lsp.util.apply_workspace_edit(res, 'utf-16')
+      result.text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n') .. '\n'
+    end
     request(i + 1)
   end, bufnr)
 end

@@ -1,0 +1,275 @@
+//! Rename: `textDocument/prepareRename` and `textDocument/rename`.
+//!
+//! A name is one declaration wherever it is seen: the file and byte range
+//! of its declared name (for a macro, of its `#define`d name). Rename
+//! finds that declaration in every compilation that sees it — each open
+//! document's (with the files it includes), and each other HLSL file of
+//! the workspace that mentions the name — and edits every occurrence, so
+//! that renaming a struct member in a header also renames its uses in the
+//! files including the header. Intrinsics, built-in types and names
+//! declared outside the workspace (hlslc's built-in headers, an SDK's) are
+//! refused with a message, as is a new name that is no identifier.
+
+use super::Server;
+use super::analysis::{Analysis, At};
+use super::paths;
+use crate::front::lexer::{self, Token};
+use crate::intern::{Symbol, builtins};
+use crate::sema::calls::intrinsics::table as intrinsics;
+use lsp_types::{PrepareRenameResponse, TextDocumentPositionParams, TextEdit};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The most workspace files a rename reads besides the open documents.
+const MAX_WORKSPACE_FILES: usize = 2000;
+
+/// What is renamed: a symbol or a macro, by where it is declared.
+#[derive(Clone, PartialEq, Eq)]
+struct Target {
+    path: PathBuf,
+    range: std::ops::Range<usize>,
+    is_macro: bool,
+    name: String,
+}
+
+impl Target {
+    /// The occurrences of the target in `a` (none if `a` does not see it).
+    fn occurrences<'a>(&self, a: &'a Analysis) -> Vec<&'a At> {
+        let declared_here = |at: &At| a.files[at.file].path == self.path && at.range == self.range;
+        if self.is_macro {
+            let Some(m) = a.macros.iter().position(|m| declared_here(&m.at)) else {
+                return Vec::new();
+            };
+            let uses = a.macro_uses.iter().filter(|(_, j)| *j == m).map(|(at, _)| at);
+            return std::iter::once(&a.macros[m].at).chain(uses).collect();
+        }
+        let Some(i) = a
+            .symbols
+            .iter()
+            .position(|s| s.kind_is_real() && declared_here(&s.at))
+        else {
+            return Vec::new();
+        };
+        a.occurrences(i).collect()
+    }
+}
+
+impl Server<'_> {
+    /// `prepareRename`: the name's range and text, or why it cannot be
+    /// renamed.
+    pub(super) fn prepare_rename(&self, p: &Value) -> Result<Option<PrepareRenameResponse>, String> {
+        let Some((a, at, target)) = self.rename_target(p)? else {
+            return Ok(None);
+        };
+        Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
+            range: a.range(&at),
+            placeholder: target.name,
+        }))
+    }
+
+    /// `rename`: a WorkspaceEdit of every occurrence, in every file that
+    /// has one.
+    pub(super) fn rename(&self, p: &Value) -> Result<Option<Value>, String> {
+        let new_name = p
+            .get("newName")
+            .and_then(Value::as_str)
+            .ok_or("rename needs a new name")?;
+        check_new_name(new_name)?;
+        let Some((a, _, target)) = self.rename_target(p)? else {
+            return Ok(None);
+        };
+        let mut edits: BTreeMap<PathBuf, Vec<(std::ops::Range<usize>, lsp_types::Range)>> =
+            BTreeMap::new();
+        let mut add = |a: &Analysis| {
+            for at in target.occurrences(a) {
+                let path = a.files[at.file].path.clone();
+                let list = edits.entry(path).or_default();
+                if !list.iter().any(|(r, _)| *r == at.range) {
+                    list.push((at.range.clone(), a.range(at)));
+                }
+            }
+        };
+        add(&a);
+        let mut seen: Vec<PathBuf> = Vec::new();
+        for (root, res) in &self.results {
+            seen.push(root.clone());
+            if let Some(l) = &res.analysis {
+                add(&l.get());
+            }
+        }
+        for path in self.workspace_files_mentioning(&target.name, &seen) {
+            if let Some(other) = self.analyse_from_disk(&path) {
+                add(&other);
+            }
+        }
+        // A WorkspaceEdit's `changes`, by URI (as JSON: lsp_types keys a
+        // hash map by `Uri`, which hashes its lazily parsed parts).
+        let mut changes = serde_json::Map::new();
+        for (path, list) in edits {
+            let Some(uri) = Self::uri_for(&self.docs, &path) else {
+                continue;
+            };
+            let list: Vec<TextEdit> = list
+                .into_iter()
+                .map(|(_, range)| TextEdit {
+                    range,
+                    new_text: new_name.to_string(),
+                })
+                .collect();
+            changes.insert(uri.as_str().to_string(), serde_json::to_value(list).unwrap_or_default());
+        }
+        Ok(Some(serde_json::json!({ "changes": changes })))
+    }
+
+    /// The name at the request's position: its analysis, its occurrence
+    /// there and what it names; `Ok(None)` where there is no name, an
+    /// error for a name that cannot be renamed.
+    fn rename_target(&self, p: &Value) -> Result<Option<(std::rc::Rc<Analysis>, At, Target)>, String> {
+        let Ok(tp) = serde_json::from_value::<TextDocumentPositionParams>(p.clone()) else {
+            return Ok(None);
+        };
+        let path = paths::uri_to_path(tp.text_document.uri.as_str());
+        let Some((a, f)) = self.analysis_for(&path) else {
+            return Ok(None);
+        };
+        let offset = super::requests::offset_of(&a, f, tp.position);
+        let (at, decl, is_macro, name) = if let Some((at, m)) = a.macro_at(f, offset) {
+            let m = &a.macros[m];
+            (at.clone(), m.at.clone(), true, m.name.clone())
+        } else if let Some((at, i)) = a.symbol_at(f, offset) {
+            let s = &a.symbols[i];
+            (at.clone(), s.at.clone(), false, s.name.clone())
+        } else {
+            return match word_at(&a.files[f].text, offset) {
+                Some(w) if intrinsics::find(w).is_some() => {
+                    Err(format!("`{w}` is an HLSL intrinsic: it cannot be renamed"))
+                }
+                Some(w) if builtins::is_builtin_type(Symbol::intern(w)) => {
+                    Err(format!("`{w}` is a built-in type: it cannot be renamed"))
+                }
+                _ => Ok(None),
+            };
+        };
+        let decl_path = a.files[decl.file].path.clone();
+        if self.is_system_file(&decl_path) {
+            return Err(format!(
+                "`{name}` is declared in {}, outside the workspace: it cannot be renamed",
+                decl_path.display()
+            ));
+        }
+        let target = Target {
+            path: decl_path,
+            range: decl.range,
+            is_macro,
+            name,
+        };
+        Ok(Some((a, at, target)))
+    }
+
+    /// A file the user does not edit: hlslc's built-in headers and the
+    /// predefined macros (`<hlslc>/…`, `<built-in>`), or one outside the
+    /// workspace (when there is one).
+    fn is_system_file(&self, path: &Path) -> bool {
+        path.to_string_lossy().starts_with('<')
+            || self.root.as_ref().is_some_and(|r| !path.starts_with(r))
+    }
+
+    /// The HLSL files under the workspace root, other than `skip`, whose
+    /// text has `name` as a word.
+    fn workspace_files_mentioning(&self, name: &str, skip: &[PathBuf]) -> Vec<PathBuf> {
+        let Some(root) = &self.root else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut dirs = vec![root.clone()];
+        let mut read = 0;
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let mut entries: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
+            entries.sort();
+            for p in entries {
+                let hidden = p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.') || n == "target");
+                if hidden {
+                    continue;
+                }
+                if p.is_dir() {
+                    dirs.push(p);
+                    continue;
+                }
+                let hlsl = p
+                    .extension()
+                    .is_some_and(|e| ["hlsl", "hlsli", "fx", "fxh"].contains(&&*e.to_string_lossy()));
+                let p = paths::normalize(&p);
+                if !hlsl || skip.contains(&p) || read >= MAX_WORKSPACE_FILES {
+                    continue;
+                }
+                read += 1;
+                let text = match self.docs.get(&p) {
+                    Some(d) => Some(d.text.clone()),
+                    None => std::fs::read_to_string(&p).ok(),
+                };
+                if text.is_some_and(|t| has_word(&t, name)) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    /// The analysis of a compilation of `path` as the server would compile
+    /// it (its options, open documents' text for the files they are).
+    fn analyse_from_disk(&self, path: &Path) -> Option<Analysis> {
+        let text = match self.docs.get(path) {
+            Some(d) => d.text.clone(),
+            None => std::fs::read_to_string(path).ok()?,
+        };
+        let (mut options, _) =
+            super::config::options_for(&text, path, &self.settings, self.root.as_deref());
+        options.index = true;
+        let loader = paths::OverlayLoader { open: &self.docs };
+        let compile = self.compile;
+        let c = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            compile(path, &loader, &options)
+        }))
+        .ok()?;
+        Some(Analysis::new(c.index, &c.source_map, &options.include_dirs))
+    }
+}
+
+/// A new name must be one identifier that is no keyword or built-in type.
+fn check_new_name(name: &str) -> Result<(), String> {
+    let (tokens, errors) = lexer::lex(name);
+    let one_ident = errors.is_empty()
+        && tokens.len() == 1
+        && tokens[0].kind == Token::Ident
+        && tokens[0].end as usize == name.len();
+    if !one_ident {
+        return Err(format!("`{name}` is not an identifier"));
+    }
+    if builtins::is_builtin_type(Symbol::intern(name)) {
+        return Err(format!("`{name}` is a built-in type"));
+    }
+    Ok(())
+}
+
+/// The identifier around `offset` of `text`.
+fn word_at(text: &str, offset: usize) -> Option<&str> {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let offset = offset.min(text.len());
+    let start = text[..offset].rfind(|c| !is_word(c)).map_or(0, |i| i + 1);
+    let end = text[offset..].find(|c| !is_word(c)).map_or(text.len(), |i| offset + i);
+    (end > start).then(|| &text[start..end])
+}
+
+/// Whether `text` has `word` as a whole word.
+fn has_word(text: &str, word: &str) -> bool {
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    text.match_indices(word).any(|(i, _)| {
+        !is_word(text[..i].chars().next_back()) && !is_word(text[i + word.len()..].chars().next())
+    })
+}
