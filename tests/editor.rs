@@ -261,6 +261,27 @@ float4 PSMain(float4 c : SV_Position) : SV_Target {
     assert_eq!(r["text"].as_str(), Some(expected.as_str()), "{r}");
 }
 
+/// A quick fix through Neovim: the code action for "did you mean",
+/// applied by Neovim, corrects the name.
+#[test]
+fn neovim_applies_a_quick_fix() {
+    let text = "\
+float3 desaturate(float3 c, float amount) {
+    float grey = dot(c, float3(0.299, 0.587, 0.114));
+    return lerp(c, grey.xxx, amonut);
+}
+";
+    let requests = json!([
+        {"method": "textDocument/codeAction", "line": 2, "character": 29, "apply": true},
+    ]);
+    let Some(r) = run_editor("fix.hlsl", text, requests) else {
+        return;
+    };
+    assert!(r.get("timeout").is_none(), "no diagnostics arrived: {r}");
+    assert_eq!(r["responses"][0]["result"][0]["title"], "Replace with `amount`", "{r}");
+    assert_eq!(r["text"].as_str(), Some(text.replace("amonut", "amount").as_str()), "{r}");
+}
+
 /// The fenced block of `lang` that follows the first line of README.md
 /// containing `marker`.
 fn readme_block(marker: &str, lang: &str) -> String {

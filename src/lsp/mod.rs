@@ -27,6 +27,7 @@
 //! - `shutdown` then `exit` ends with status 0; `exit` alone, or the input
 //!   ending, with status 1 (LSP "exit Notification").
 
+mod actions;
 mod analysis;
 mod complete;
 mod config;

@@ -177,7 +177,7 @@ impl Server<'_> {
 
     /// The HLSL files under the workspace root, other than `skip`, whose
     /// text has `name` as a word.
-    fn workspace_files_mentioning(&self, name: &str, skip: &[PathBuf]) -> Vec<PathBuf> {
+    pub(super) fn workspace_files_mentioning(&self, name: &str, skip: &[PathBuf]) -> Vec<PathBuf> {
         let Some(root) = &self.root else {
             return Vec::new();
         };
@@ -223,7 +223,7 @@ impl Server<'_> {
 
     /// The analysis of a compilation of `path` as the server would compile
     /// it (its options, open documents' text for the files they are).
-    fn analyse_from_disk(&self, path: &Path) -> Option<Analysis> {
+    pub(super) fn analyse_from_disk(&self, path: &Path) -> Option<Analysis> {
         let text = match self.docs.get(path) {
             Some(d) => d.text.clone(),
             None => std::fs::read_to_string(path).ok()?,

@@ -81,6 +81,7 @@ impl Server<'_> {
                     super::tokens::semantic_tokens(&a, f, Some(bytes))
                 }))
             }
+            "textDocument/codeAction" => json(self.code_actions(p)),
             "textDocument/prepareRename" => match self.prepare_rename(p) {
                 Ok(v) => json(v),
                 Err(m) => return Some(failed(r, m)),
@@ -482,6 +483,12 @@ pub(super) fn capabilities() -> lsp_types::ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         inlay_hint_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Options(
+            lsp_types::CodeActionOptions {
+                code_action_kinds: Some(vec![lsp_types::CodeActionKind::QUICKFIX]),
+                ..Default::default()
+            },
+        )),
         rename_provider: Some(OneOf::Right(lsp_types::RenameOptions {
             prepare_provider: Some(true),
             work_done_progress_options: Default::default(),

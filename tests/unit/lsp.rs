@@ -1169,3 +1169,5 @@ mod intel;
 mod tokens;
 #[path = "lsp_rename.rs"]
 mod rename;
+#[path = "lsp_actions.rs"]
+mod actions;

@@ -48,7 +48,7 @@ fn at(text: &str, needle: &str) -> (u32, u32) {
 }
 
 /// The text of each file after applying a WorkspaceEdit's changes.
-fn apply(edit: &Value, uri: &str, text: &str) -> String {
+pub(super) fn apply(edit: &Value, uri: &str, text: &str) -> String {
     let mut edits: Vec<(usize, usize, String)> = edit["changes"][uri]
         .as_array()
         .map(|a| {

@@ -231,7 +231,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     codes::BAD_SEMANTIC,
                     format!("entry point parameter `{name}` has no semantic"),
                 )
-                .label(span, "needs a semantic such as `: SV_DispatchThreadID`"),
+                .label(
+                    span,
+                    format!("needs a semantic such as `: {}`", example_semantic(self.s.stage, IoDir::Input)),
+                ),
             );
             return None;
         }
@@ -590,7 +593,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     codes::BAD_SEMANTIC,
                     format!("entry point output `{name}` has no semantic"),
                 )
-                .label(span, "needs a semantic such as `: SV_Target`"),
+                .label(
+                    span,
+                    format!("needs a semantic such as `: {}`", example_semantic(self.s.stage, IoDir::Output)),
+                ),
             );
             return;
         }
@@ -714,6 +720,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
 /// Geometry, hull and domain shaders pass system values they have no
 /// built-in for (`SV_InstanceID`, `SV_IsFrontFace`…) to the next stage as
 /// ordinary user semantics, as DXC does.
+/// A semantic to suggest for an entry input or output of `stage` that has
+/// none (what the quick fix inserts).
+fn example_semantic(stage: Stage, dir: IoDir) -> &'static str {
+    match (stage, dir) {
+        (Stage::Compute | Stage::Mesh | Stage::Amplification, IoDir::Input) => "SV_DispatchThreadID",
+        (Stage::Vertex, IoDir::Input) => "POSITION",
+        (Stage::Pixel, IoDir::Output) => "SV_Target",
+        (Stage::Vertex | Stage::Domain | Stage::Geometry, IoDir::Output) => "SV_Position",
+        _ => "TEXCOORD0",
+    }
+}
+
 fn passes_through(stage: Stage) -> bool {
     matches!(stage, Stage::Geometry | Stage::Hull | Stage::Domain)
 }

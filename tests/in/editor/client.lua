@@ -17,8 +17,9 @@
 --                         server's semantic tokens legend comes back under
 --                         "legend". A request with "newName" passes it (a
 --                         rename); with "apply": true, the WorkspaceEdit it
---                         returns is applied to the buffer, whose text comes
---                         back under "text".
+--                         returns (or the first code action's) is applied
+--                         to the buffer, whose text comes back under "text".
+--                         textDocument/codeAction passes the diagnostics.
 
 local out_path = os.getenv('HLSLC_EDITOR_OUT')
 local file = os.getenv('HLSLC_EDITOR_FILE')
@@ -58,11 +59,18 @@ local function request(i)
     position = { line = r.line, character = r.character },
     newName = r.newName,
   }
+  if r.method == 'textDocument/codeAction' then
+    -- The actions for the diagnostics the server published.
+    params.range = { start = params.position, ['end'] = params.position }
+    params.context = { diagnostics = result.diagnostics }
+  end
   client.request(r.method, params, function(err, res)
     table.insert(result.responses, { method = r.method, error = err or vim.NIL, result = res or vim.NIL })
     if r.apply and res then
-      -- A rename applied as the editor applies it; the buffer's text after.
-      vim.lsp.util.apply_workspace_edit(res, 'utf-16')
+      -- A rename (a WorkspaceEdit) or the first code action applied as the
+      -- editor applies them; the buffer's text after.
+      local edit = res.changes and res or (res[1] and res[1].edit)
+      vim.lsp.util.apply_workspace_edit(edit, 'utf-16')
       result.text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n') .. '\n'
     end
     request(i + 1)
