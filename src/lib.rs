@@ -81,6 +81,7 @@ pub(crate) mod sema;
 pub mod source;
 pub(crate) mod span;
 
+pub use front::format::{BraceStyle, FormatOptions, format};
 pub use front::loader::{CachingLoader, DiskLoader, FileLoader, MemoryLoader};
 pub use options::Options;
 

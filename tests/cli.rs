@@ -829,3 +829,31 @@ fn syntax_only_checks_every_function_without_a_profile() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(out.stderr.is_empty() && out.stdout.is_empty(), "{out:?}");
 }
+
+/// `hlslc -format` prints the file in hlslc's layout with the settings of
+/// the nearest `.clang-format`; `-i` rewrites it (and a formatted file is
+/// left as it is).
+#[test]
+fn format_prints_or_rewrites_with_clang_format_settings() {
+    let dir = std::env::temp_dir().join(format!("hlslc-format-{}", std::process::id()));
+    let sub = dir.join("shaders");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(dir.join(".clang-format"), "BasedOnStyle: LLVM\nIndentWidth: 2\nBreakBeforeBraces: Allman\n").unwrap();
+    let f = sub.join("a.hlsl");
+    let text = "// keep me\n#define N 4\nvoid f(){\nfloat x=-N;   /* and me */\n}\n";
+    std::fs::write(&f, text).unwrap();
+    let expected = "// keep me\n#define N 4\nvoid f()\n{\n  float x = -N; /* and me */\n}\n";
+    let out = hlslc().arg("-format").arg(&f).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), text, "printing leaves the file");
+    let out = hlslc().args(["-format", "-i"]).arg(&f).output().unwrap();
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), expected);
+    // Text that is no HLSL token is an error, and the file stays.
+    std::fs::write(&f, "string s = \"open;\n").unwrap();
+    let out = hlslc().args(["-format", "-i"]).arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), "string s = \"open;\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}

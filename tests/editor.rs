@@ -282,6 +282,31 @@ float3 desaturate(float3 c, float amount) {
     assert_eq!(r["text"].as_str(), Some(text.replace("amonut", "amount").as_str()), "{r}");
 }
 
+/// Formatting through Neovim: the buffer, formatted by the server's edits
+/// as Neovim applies them, is what `hlslc -format` prints.
+#[test]
+fn neovim_formats_the_buffer() {
+    let text = "\
+float3 desaturate(float3 c,float amount)
+{
+  float grey=dot(c,float3(0.299,0.587,0.114)); // luminance
+    return lerp(c,grey.xxx,amonut);
+}
+";
+    let requests = json!([{"method": "textDocument/formatting", "line": 0, "character": 0, "apply": true}]);
+    let Some(r) = run_editor("format.hlsl", text, requests) else {
+        return;
+    };
+    assert!(r.get("timeout").is_none(), "no diagnostics arrived: {r}");
+    let expected = "\
+float3 desaturate(float3 c, float amount) {
+    float grey = dot(c, float3(0.299, 0.587, 0.114)); // luminance
+    return lerp(c, grey.xxx, amonut);
+}
+";
+    assert_eq!(r["text"].as_str(), Some(expected), "{r}");
+}
+
 /// The fenced block of `lang` that follows the first line of README.md
 /// containing `marker`.
 fn readme_block(marker: &str, lang: &str) -> String {

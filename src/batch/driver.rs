@@ -144,6 +144,28 @@ impl Reporter<'_> {
     }
 }
 
+/// `-format`: the file in hlslc's layout, with the settings of the nearest
+/// `.clang-format` above it; printed, or written back with `-i`.
+fn format_file(input: &Path, in_place: bool, r: &mut Reporter, stdout: &mut Vec<u8>) -> bool {
+    let text = match std::fs::read_to_string(input) {
+        Ok(t) => t,
+        Err(e) => return !r.fail(format!("cannot read '{}': {e}", input.display())),
+    };
+    let options = crate::front::format::options_for(input);
+    let Some(formatted) = crate::format(&text, &options) else {
+        return !r.fail(format!(
+            "'{}' has text that is no HLSL token (an unterminated string or comment): not formatted",
+            input.display()
+        ));
+    };
+    if in_place {
+        formatted == text || r.write_file(input, formatted.as_bytes())
+    } else {
+        stdout.extend_from_slice(formatted.as_bytes());
+        true
+    }
+}
+
 /// A make rule: `target: dep1 dep2 …`, with spaces escaped.
 pub(crate) fn depfile(target: &str, deps: &[PathBuf]) -> String {
     let esc = |s: &str| s.replace(' ', "\\ ");
@@ -264,7 +286,11 @@ fn run_into(
                 .extend_from_slice(format!("hlslc {}\n", env!("CARGO_PKG_VERSION")).as_bytes());
             return true;
         }
-        Action::Compile | Action::SyntaxOnly | Action::Preprocess | Action::Dependencies => {}
+        Action::Compile
+        | Action::SyntaxOnly
+        | Action::Preprocess
+        | Action::Dependencies
+        | Action::Format => {}
     }
     let mut stdout = std::mem::take(&mut out.stdout);
     let mut r = Reporter {
@@ -313,6 +339,7 @@ fn run_action(
         }
     };
     match cl.action {
+        Action::Format => format_file(input, cl.outputs.in_place, r, stdout),
         Action::Preprocess | Action::Dependencies => {
             let (text, c) = crate::preprocess_to_string(input, loader, options);
             show_includes(r, &c.source_map);

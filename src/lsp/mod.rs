@@ -32,6 +32,7 @@ mod analysis;
 mod complete;
 mod config;
 mod convert;
+mod formatting;
 mod inlay;
 mod paths;
 mod rename;

@@ -82,6 +82,8 @@ impl Server<'_> {
                 }))
             }
             "textDocument/codeAction" => json(self.code_actions(p)),
+            "textDocument/formatting" => json(self.formatting(p, false)),
+            "textDocument/rangeFormatting" => json(self.formatting(p, true)),
             "textDocument/prepareRename" => match self.prepare_rename(p) {
                 Ok(v) => json(v),
                 Err(m) => return Some(failed(r, m)),
@@ -483,6 +485,8 @@ pub(super) fn capabilities() -> lsp_types::ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         inlay_hint_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Options(
             lsp_types::CodeActionOptions {
                 code_action_kinds: Some(vec![lsp_types::CodeActionKind::QUICKFIX]),

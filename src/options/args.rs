@@ -33,6 +33,9 @@ pub enum Action {
     /// `-M`: preprocess, print (or write to the `-MF` file) the make rule
     /// of the files read.
     Dependencies,
+    /// `-format`: print the file formatted ([`crate::format`]), or with
+    /// `-i` rewrite it.
+    Format,
 }
 
 /// The files a command line asks for (none is written by the library).
@@ -54,6 +57,8 @@ pub struct Outputs {
     pub header: Option<PathBuf>,
     /// `-Vn`: the name of the `-Fh` array (default `g_` + the entry point).
     pub header_variable: Option<String>,
+    /// `-i`: `-format` rewrites the input.
+    pub in_place: bool,
 }
 
 /// How the driver reports diagnostics.

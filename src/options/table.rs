@@ -391,6 +391,28 @@ const GENERAL: &[Opt] = &[
         }),
         "Check the file without compiling it: every function, as a library (stage rules for the -T/-E entry and for functions whose attributes or semantics name a stage); no output",
     ),
+    own(
+        &["-format"],
+        Flag,
+        "",
+        Compilation,
+        Set(|p, _| {
+            p.cl.action = super::Action::Format;
+            Ok(())
+        }),
+        "Format the file in hlslc's layout (settings from the nearest .clang-format: IndentWidth, UseTab, ColumnLimit, BreakBeforeBraces): print it, or with -i rewrite the file",
+    ),
+    own(
+        &["-i"],
+        Flag,
+        "",
+        Output,
+        Set(|p, _| {
+            p.cl.outputs.in_place = true;
+            Ok(())
+        }),
+        "With -format: rewrite the file instead of printing it",
+    ),
     dxc(
         &["-P"],
         Flag,

@@ -115,3 +115,47 @@ void main() {
     let fixed = fix(&mut c, &u, text, &actions, "Add `#include \"include/tint.hlsli\"`");
     assert!(fixed.starts_with("// hlslc -T cs_6_0 -E main\n#include \"include/tint.hlsli\"\n"), "{fixed}");
 }
+
+/// `formatting` replaces the document with its formatted text (with the
+/// editor's indentation when there is no `.clang-format`);
+/// `rangeFormatting` edits only the lines of the range.
+#[test]
+fn formatting_and_range_formatting() {
+    let dir = std::fs::canonicalize(scratch("formatting")).unwrap();
+    let text = "\
+// hlslc -T cs_6_0 -E main
+RWStructuredBuffer<float> output:register(u0);
+[numthreads(1,1,1)]
+void main(){
+output[0]=1;
+output[1]=2;
+}
+";
+    std::fs::write(dir.join("f.hlsl"), text).unwrap();
+    let u = uri(&dir.join("f.hlsl"));
+    let mut c = Client::start_in(&uri(&dir));
+    c.open(&u, 1, text);
+    let r = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": u}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    let edits = r.result.unwrap();
+    assert_eq!(edits.as_array().unwrap().len(), 1, "{edits}");
+    assert_eq!(
+        edits[0]["newText"],
+        "// hlslc -T cs_6_0 -E main\nRWStructuredBuffer<float> output : register(u0);\n[numthreads(1, 1, 1)]\nvoid main() {\n  output[0] = 1;\n  output[1] = 2;\n}\n"
+    );
+    // Line 5 only (`output[1]=2;`).
+    let r = c.request(
+        "textDocument/rangeFormatting",
+        json!({"textDocument": {"uri": u},
+               "range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 12}},
+               "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    let edits = r.result.unwrap();
+    assert_eq!(
+        edits,
+        json!([{"range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 12}},
+                "newText": "    output[1] = 2;"}])
+    );
+}

@@ -11,6 +11,7 @@ mod back_spv;
 mod batch;
 mod common;
 mod debug_info;
+mod format;
 mod intrinsics_more;
 #[cfg(feature = "lsp")]
 mod lsp;

@@ -59,6 +59,9 @@ local function request(i)
     position = { line = r.line, character = r.character },
     newName = r.newName,
   }
+  if r.method == 'textDocument/formatting' then
+    params.options = { tabSize = 4, insertSpaces = true }
+  end
   if r.method == 'textDocument/codeAction' then
     -- The actions for the diagnostics the server published.
     params.range = { start = params.position, ['end'] = params.position }
@@ -69,8 +72,13 @@ local function request(i)
     if r.apply and res then
       -- A rename (a WorkspaceEdit) or the first code action applied as the
       -- editor applies them; the buffer's text after.
-      local edit = res.changes and res or (res[1] and res[1].edit)
-      vim.lsp.util.apply_workspace_edit(edit, 'utf-16')
+      if res[1] and res[1].newText then
+        -- Formatting: text edits of this buffer.
+        vim.lsp.util.apply_text_edits(res, bufnr, 'utf-16')
+      else
+        local edit = res.changes and res or (res[1] and res[1].edit)
+        vim.lsp.util.apply_workspace_edit(edit, 'utf-16')
+      end
       result.text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n') .. '\n'
     end
     request(i + 1)

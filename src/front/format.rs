@@ -1,0 +1,423 @@
+//! The formatter (`hlslc -format`, the language server's formatting): one
+//! canonical layout for HLSL that changes no token and keeps every comment
+//! and preprocessor line.
+//!
+//! The layout: indentation by block (`IndentWidth` spaces or tabs; a line
+//! inside unclosed parentheses or brackets one level deeper; `case` labels
+//! at their switch's block level and their statements one deeper), one
+//! space around binary operators, after commas and keywords, none inside
+//! parentheses and brackets or around `.` and `::`; block braces attached
+//! to their line or on their own line (`BreakBeforeBraces`); at most one
+//! blank line; no trailing spaces; one newline at the end. The line
+//! breaks of the source are kept otherwise (`ColumnLimit` is read and
+//! left to the author). Preprocessor lines are kept as written, at column
+//! 0; comments as written, a comment on its own line indented as the code
+//! around it. `<` and `>` keep the spacing they had (template brackets
+//! and comparisons look alike to a lexer). Formatting formatted text
+//! changes nothing.
+
+use super::lexer::{self, Token};
+
+/// Where a block's `{` goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BraceStyle {
+    /// At the end of the line that opens the block.
+    Attach,
+    /// On a line of its own.
+    Allman,
+}
+
+/// The formatter's settings (those of a `.clang-format` file it reads).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatOptions {
+    /// Spaces per level (`IndentWidth`).
+    pub indent_width: usize,
+    /// A tab per level instead (`UseTab`).
+    pub use_tabs: bool,
+    /// The longest line wanted (0: no limit); read, not enforced.
+    pub column_limit: usize,
+    /// Where a block's `{` goes (`BreakBeforeBraces`).
+    pub braces: BraceStyle,
+}
+
+impl Default for FormatOptions {
+    fn default() -> Self {
+        FormatOptions {
+            indent_width: 4,
+            use_tabs: false,
+            column_limit: 100,
+            braces: BraceStyle::Attach,
+        }
+    }
+}
+
+impl FormatOptions {
+    /// The settings of a `.clang-format` file (`IndentWidth`, `UseTab`,
+    /// `ColumnLimit`, `BreakBeforeBraces`; other keys are ignored) over
+    /// these.
+    pub fn with_clang_format(mut self, text: &str) -> FormatOptions {
+        for line in text.lines() {
+            let line = line.split('#').next().unwrap_or("");
+            let Some((key, value)) = line.split_once(':') else {
+                continue;
+            };
+            let value = value.trim();
+            match key.trim() {
+                "IndentWidth" => {
+                    if let Ok(n) = value.parse() {
+                        self.indent_width = n;
+                    }
+                }
+                "ColumnLimit" => {
+                    if let Ok(n) = value.parse() {
+                        self.column_limit = n;
+                    }
+                }
+                "UseTab" => self.use_tabs = !matches!(value, "Never" | "false"),
+                "BreakBeforeBraces" => {
+                    self.braces = match value {
+                        "Allman" | "GNU" | "Whitesmiths" => BraceStyle::Allman,
+                        _ => BraceStyle::Attach,
+                    }
+                }
+                _ => {}
+            }
+        }
+        self
+    }
+}
+
+/// The settings for formatting `file`: those of the nearest `.clang-format`
+/// (or `_clang-format`) in its directory or one above, over the defaults.
+pub fn options_for(file: &std::path::Path) -> FormatOptions {
+    let start = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
+    for dir in start.ancestors().skip(1) {
+        for name in [".clang-format", "_clang-format"] {
+            if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
+                return FormatOptions::default().with_clang_format(&text);
+            }
+        }
+    }
+    FormatOptions::default()
+}
+
+/// One thing on a line.
+#[derive(Clone, Debug)]
+enum Item<'t> {
+    Tok(Token, &'t str, /* space before in the source */ bool),
+    Comment(&'t str),
+}
+
+/// A line of the source: a preprocessor line (verbatim), a blank one, or
+/// items.
+#[derive(Clone, Debug)]
+enum Line<'t> {
+    Preprocessor(&'t str),
+    Blank,
+    Code(Vec<Item<'t>>),
+}
+
+/// `text` in the canonical layout; `None` when it has text the lexer
+/// cannot read (which the formatter would not know how to keep).
+pub fn format(text: &str, options: &FormatOptions) -> Option<String> {
+    if !lexer::lex(text).1.is_empty() {
+        return None;
+    }
+    Some(render(&braces(lines(text), options.braces), options, false))
+}
+
+/// Each line of `text` formatted where it stands (for formatting a range:
+/// no brace moves, blank lines kept, so that line `i` of the result is
+/// line `i` of `text`); `None` as for [`format`].
+pub fn format_lines(text: &str, options: &FormatOptions) -> Option<Vec<String>> {
+    if !lexer::lex(text).1.is_empty() {
+        return None;
+    }
+    let out = render(&lines(text), options, true);
+    Some(out.split('\n').map(str::to_string).collect())
+}
+
+/// The source's lines.
+fn lines(text: &str) -> Vec<Line<'_>> {
+    let (tokens, _) = lexer::lex(text);
+    let mut out = Vec::new();
+    let mut items: Vec<Item> = Vec::new();
+    let mut at = 0;
+    let mut i = 0;
+    let mut line_start = true;
+    while i <= tokens.len() {
+        let next = tokens.get(i).map_or(text.len(), |t| t.start as usize);
+        // Comments in the gap before the next token.
+        let gap = &text[at..next];
+        let mut g = 0;
+        while let Some(c) = gap[g..].find('/') {
+            let s = g + c;
+            let rest = &gap[s..];
+            let len = if rest.starts_with("//") {
+                rest.find('\n').unwrap_or(rest.len())
+            } else if rest.starts_with("/*") {
+                rest.find("*/").map_or(rest.len(), |e| e + 2)
+            } else {
+                break;
+            };
+            items.push(Item::Comment(&gap[s..s + len]));
+            line_start = false;
+            g = s + len;
+        }
+        let Some(t) = tokens.get(i) else { break };
+        let (s, e) = (t.start as usize, t.end as usize);
+        match t.kind {
+            Token::Newline => {
+                out.push(if items.is_empty() {
+                    Line::Blank
+                } else {
+                    Line::Code(std::mem::take(&mut items))
+                });
+                line_start = true;
+                at = e;
+                i += 1;
+                continue;
+            }
+            Token::Hash if line_start && items.is_empty() => {
+                // The directive to the end of its line (continuations
+                // included), as written.
+                let mut j = i;
+                while j < tokens.len() && tokens[j].kind != Token::Newline {
+                    j += 1;
+                }
+                let end = tokens.get(j).map_or(text.len(), |t| t.start as usize);
+                out.push(Line::Preprocessor(text[s..end].trim_end()));
+                // Past its line end.
+                at = tokens.get(j).map_or(text.len(), |t| t.end as usize);
+                i = j + 1;
+                line_start = true;
+                continue;
+            }
+            _ => {}
+        }
+        items.push(Item::Tok(t.kind, &text[s..e], at < s));
+        line_start = false;
+        at = e;
+        i += 1;
+    }
+    if !items.is_empty() {
+        out.push(Line::Code(items));
+    }
+    out
+}
+
+/// Whether a `{` opens a block (not an initializer list), from the token
+/// before it.
+fn opens_block(prev: Option<&Item>) -> bool {
+    !matches!(
+        prev,
+        Some(Item::Tok(Token::Eq | Token::Comma | Token::LParen | Token::LBrace | Token::Return, ..))
+    )
+}
+
+/// Block braces moved as `style` wants.
+fn braces<'t>(lines: Vec<Line<'t>>, style: BraceStyle) -> Vec<Line<'t>> {
+    let mut out: Vec<Line> = Vec::with_capacity(lines.len());
+    for line in lines {
+        let Line::Code(mut items) = line else {
+            out.push(line);
+            continue;
+        };
+        match style {
+            BraceStyle::Attach => {
+                let alone = items.len() == 1 && matches!(items[0], Item::Tok(Token::LBrace, ..));
+                if alone
+                    && let Some(Line::Code(prev)) = out.last_mut()
+                    && !matches!(prev.last(), Some(Item::Comment(_)))
+                    && opens_block(prev.last())
+                {
+                    prev.append(&mut items);
+                    continue;
+                }
+                out.push(Line::Code(items));
+            }
+            BraceStyle::Allman => {
+                let n = items.len();
+                let brace_last = n > 1
+                    && matches!(items[n - 1], Item::Tok(Token::LBrace, ..))
+                    && opens_block(items.get(n - 2));
+                if brace_last {
+                    let brace = items.pop().expect("the brace");
+                    out.push(Line::Code(items));
+                    out.push(Line::Code(vec![brace]));
+                } else {
+                    out.push(Line::Code(items));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The lines with indentation and spacing.
+/// (`keep_lines`: one output line per source line.)
+fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
+    let mut out = String::new();
+    // Open braces (true: a switch's block) and open parentheses.
+    let mut blocks: Vec<bool> = Vec::new();
+    let mut parens = 0usize;
+    let mut blank = true;
+    let mut last_code: Option<Token> = None;
+    for line in lines {
+        let items = match line {
+            Line::Blank => {
+                if !blank || keep_lines {
+                    out.push('\n');
+                    blank = true;
+                }
+                continue;
+            }
+            Line::Preprocessor(p) => {
+                out.push_str(p);
+                out.push('\n');
+                blank = false;
+                continue;
+            }
+            Line::Code(items) => items,
+        };
+        blank = false;
+        let first = items.iter().find_map(|i| match i {
+            Item::Tok(k, ..) => Some(*k),
+            Item::Comment(_) => None,
+        });
+        let mut level = blocks.len() + usize::from(parens > 0);
+        let case = blocks.last() == Some(&true) && matches!(first, Some(Token::Case | Token::Default));
+        if case || matches!(first, Some(Token::RBrace)) {
+            level = level.saturating_sub(1);
+        }
+        if options.use_tabs {
+            out.extend(std::iter::repeat_n('\t', level));
+        } else {
+            out.extend(std::iter::repeat_n(' ', level * options.indent_width));
+        }
+        let mut prev: Option<Token> = None;
+        let mut before: Option<Token> = None;
+        let mut label = matches!(first, Some(Token::Case | Token::Default));
+        for item in items {
+            match item {
+                Item::Comment(c) => {
+                    if prev.is_some() {
+                        out.push(' ');
+                    }
+                    out.push_str(c);
+                    (before, prev) = (None, None);
+                }
+                Item::Tok(k, t, spaced) => {
+                    if let Some(p) = prev
+                        && space(before, p, *k, *spaced, label)
+                    {
+                        out.push(' ');
+                    } else if let Some(p) = prev
+                        && !separate(p, &out, t)
+                    {
+                        out.push(' ');
+                    }
+                    if *k == Token::Colon {
+                        label = false;
+                    }
+                    out.push_str(t);
+                    match k {
+                        Token::LBrace => blocks.push(last_code == Some(Token::RParen) && switch_before(&out)),
+                        Token::RBrace => {
+                            blocks.pop();
+                        }
+                        Token::LParen | Token::LBracket => parens += 1,
+                        Token::RParen | Token::RBracket => parens = parens.saturating_sub(1),
+                        _ => {}
+                    }
+                    (before, prev) = (prev, Some(*k));
+                    last_code = Some(*k);
+                }
+            }
+        }
+        out.push('\n');
+    }
+    while !keep_lines && out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}
+
+/// Whether the text written so far ends with a `switch (…)` (the block
+/// about to open is a switch's).
+fn switch_before(out: &str) -> bool {
+    let Some(open) = matching_open(out) else {
+        return false;
+    };
+    out[..open].trim_end().ends_with("switch")
+}
+
+/// The offset of the `(` matching the `)` before the `{` just written.
+fn matching_open(out: &str) -> Option<usize> {
+    let body = out.trim_end_matches('{').trim_end();
+    let mut depth = 0;
+    for (i, c) in body.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `a` written right before `b` would lex as the same two tokens
+/// (if not, a space keeps them apart).
+fn separate(a: Token, out: &str, b: &str) -> bool {
+    let a_text = out.rsplit(|c: char| c.is_whitespace()).next().unwrap_or("");
+    let joined = format!("{a_text}{b}");
+    let (tokens, errors) = lexer::lex(&joined);
+    errors.is_empty()
+        && tokens.len() >= 2
+        && tokens[tokens.len() - 2].kind == a
+        && tokens[tokens.len() - 1].start as usize == joined.len() - b.len()
+}
+
+/// Whether a token ends an operand (what follows `-` is then binary).
+fn ends_operand(t: Token) -> bool {
+    use Token::*;
+    matches!(
+        t,
+        Ident | IntLit | FloatLit | StringLit | CharLit | PpNumber | RParen | RBracket | True | False
+            | This
+    )
+}
+
+/// Whether the canonical layout puts a space between `a` and `b`
+/// (`before`: the token before `a` on the line; `spaced`: the source had
+/// a space; `label`: in a `case …:` label).
+fn space(before: Option<Token>, a: Token, b: Token, spaced: bool, label: bool) -> bool {
+    use Token::*;
+    // A `-`, `+`, `!` or `~` that starts an operand.
+    let unary = |t: Token| {
+        matches!(t, Bang | Tilde) || matches!(t, Plus | Minus) && !before.is_some_and(ends_operand)
+    };
+    match (a, b) {
+        (Lt | Gt | Shr, _) | (_, Lt | Gt | Shr) => spaced,
+        (_, Comma | Semi | RParen | RBracket | Dot | ColonColon | Arrow) => false,
+        (Dot | ColonColon | Arrow | LParen | LBracket, _) => false,
+        (_, Colon) => !label,
+        (LBrace, RBrace) => false,
+        // A call, a constructor, an attribute's arguments: no space; a
+        // control keyword: one.
+        (_, LParen) => {
+            matches!(a, If | For | While | Switch | Return | Case | Else | Do)
+                || !(ends_operand(a) || a.is_keyword() || a == Gt)
+        }
+        (_, LBracket) => !(ends_operand(a) || a == RBracket),
+        (PlusPlus | MinusMinus, _) => !ends_operand(b),
+        (_, PlusPlus | MinusMinus) => !ends_operand(a),
+        _ if unary(a) => false,
+        _ => true,
+    }
+}

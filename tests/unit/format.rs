@@ -1,0 +1,137 @@
+//! The formatter over every sample and test shader: it changes no token,
+//! keeps every comment and preprocessor line (the text without whitespace
+//! is the same), and formatting twice changes nothing, in both brace
+//! styles and with tabs.
+
+use crate::front::format::{BraceStyle, FormatOptions, format};
+use crate::front::lexer::{self, Token};
+use std::path::{Path, PathBuf};
+
+fn shaders(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            shaders(&p, out);
+        } else if p.extension().is_some_and(|e| e == "hlsl" || e == "hlsli") {
+            out.push(p);
+        }
+    }
+}
+
+/// The tokens of `text`: kinds and spellings, line ends left out.
+fn tokens(text: &str) -> Vec<(Token, &str)> {
+    lexer::lex(text)
+        .0
+        .iter()
+        .filter(|t| t.kind != Token::Newline)
+        .map(|t| (t.kind, &text[t.start as usize..t.end as usize]))
+        .collect()
+}
+
+fn squeezed(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[test]
+fn formatting_keeps_tokens_and_comments_and_is_idempotent() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    shaders(&root.join("samples"), &mut files);
+    shaders(&root.join("tests/in"), &mut files);
+    files.sort();
+    assert!(files.len() > 100, "{} shaders", files.len());
+    let styles = [
+        FormatOptions::default(),
+        FormatOptions {
+            indent_width: 2,
+            use_tabs: true,
+            braces: BraceStyle::Allman,
+            ..FormatOptions::default()
+        },
+    ];
+    let mut formatted = 0;
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        for options in &styles {
+            // Text the lexer cannot read is left alone.
+            let Some(once) = format(&text, options) else {
+                continue;
+            };
+            formatted += 1;
+            assert_eq!(tokens(&once), tokens(&text), "{}: tokens changed:\n{once}", f.display());
+            assert_eq!(squeezed(&once), squeezed(&text), "{}: text changed:\n{once}", f.display());
+            let twice = format(&once, options).expect("formatted text lexes");
+            assert_eq!(twice, once, "{}: not idempotent ({options:?})", f.display());
+            assert!(!once.lines().any(|l| l.ends_with([' ', '\t'])), "{}", f.display());
+            // Formatting a range: line for line, the same tokens.
+            let lines = crate::front::format::format_lines(&text, options).unwrap();
+            assert!(lines.len() >= text.lines().count(), "{}", f.display());
+            for (new, old) in lines.iter().zip(text.lines()) {
+                assert_eq!(tokens(new), tokens(old), "{}: {old:?} -> {new:?}", f.display());
+            }
+        }
+    }
+    assert!(formatted > 200, "{formatted} formatted");
+}
+
+#[test]
+fn the_layout_is_canonical() {
+    let messy = "\
+// A compute shader.
+#define N  4
+RWStructuredBuffer<float> output:register(u0);
+[numthreads( 8,1,1 )]
+void main(uint3 id:SV_DispatchThreadID)
+{
+float x=-1.0f*2;   // trailing comment
+  if(id.x<N){x+=id.x ;}
+
+
+    switch(id.y){
+    case 0:x=x-  -1;break;
+    default:
+        x = f( x , 2 )[0];
+    }
+output[id.x]=x;
+}
+";
+    let attach = "\
+// A compute shader.
+#define N  4
+RWStructuredBuffer<float> output : register(u0);
+[numthreads(8, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    float x = -1.0f * 2; // trailing comment
+    if (id.x<N) { x += id.x; }
+
+    switch (id.y) {
+    case 0: x = x - -1; break;
+    default:
+        x = f(x, 2)[0];
+    }
+    output[id.x] = x;
+}
+";
+    assert_eq!(format(messy, &FormatOptions::default()).unwrap(), attach);
+    let allman = FormatOptions {
+        braces: BraceStyle::Allman,
+        use_tabs: true,
+        ..FormatOptions::default()
+    };
+    let tabs = format(messy, &allman).unwrap();
+    assert!(tabs.contains("void main(uint3 id : SV_DispatchThreadID)\n{\n\tfloat x"), "{tabs}");
+    assert!(tabs.contains("\tswitch (id.y)\n\t{\n\tcase 0:"), "{tabs}");
+    let clang = FormatOptions::default()
+        .with_clang_format("BasedOnStyle: LLVM\nIndentWidth: 2\nUseTab: Never\nColumnLimit: 80\nBreakBeforeBraces: Allman\n");
+    assert_eq!(clang.indent_width, 2);
+    assert_eq!(clang.column_limit, 80);
+    assert_eq!(clang.braces, BraceStyle::Allman);
+    assert!(!clang.use_tabs);
+    // Text the lexer cannot read is not formatted.
+    assert_eq!(format("string s = \"open;\n", &FormatOptions::default()), None);
+}
