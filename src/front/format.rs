@@ -9,8 +9,9 @@
 //! parentheses and brackets or around `.` and `::`; block braces attached
 //! to their line or on their own line (`BreakBeforeBraces`); at most one
 //! blank line; no trailing spaces; one newline at the end. The line
-//! breaks of the source are kept otherwise (`ColumnLimit` is read and
-//! left to the author). Preprocessor lines are kept as written, at column
+//! breaks of the source are kept otherwise; a line longer than
+//! `ColumnLimit` breaks after commas inside parentheses (the last that
+//! fits), its continuation one level deeper. Preprocessor lines are kept as written, at column
 //! 0; comments as written, a comment on its own line indented as the code
 //! around it. `<` and `>` keep the spacing they had (template brackets
 //! and comparisons look alike to a lexer). Formatting formatted text
@@ -34,7 +35,8 @@ pub struct FormatOptions {
     pub indent_width: usize,
     /// A tab per level instead (`UseTab`).
     pub use_tabs: bool,
-    /// The longest line wanted (0: no limit); read, not enforced.
+    /// The longest line wanted (0: no limit): longer lines break after
+    /// commas inside parentheses.
     pub column_limit: usize,
     /// Where a block's `{` goes (`BreakBeforeBraces`).
     pub braces: BraceStyle,
@@ -285,6 +287,10 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
             Item::Tok(k, ..) => Some(*k),
             Item::Comment(_) => None,
         });
+        let line_start = out.len();
+        // Where the line may break for `ColumnLimit`: after a comma inside
+        // parentheses, with the level a line starting there has.
+        let mut breaks: Vec<(usize, usize)> = Vec::new();
         let mut level = blocks.len() + usize::from(parens > 0);
         let case = blocks.last() == Some(&true) && matches!(first, Some(Token::Case | Token::Default));
         if case || matches!(first, Some(Token::RBrace)) {
@@ -298,7 +304,7 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
         let mut prev: Option<Token> = None;
         let mut before: Option<Token> = None;
         let mut label = matches!(first, Some(Token::Case | Token::Default));
-        for item in items {
+        for (n, item) in items.iter().enumerate() {
             match item {
                 Item::Comment(c) => {
                     if prev.is_some() {
@@ -330,16 +336,71 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
                         Token::RParen | Token::RBracket => parens = parens.saturating_sub(1),
                         _ => {}
                     }
+                    let closes_next = matches!(
+                        items.get(n + 1),
+                        None | Some(Item::Comment(_))
+                            | Some(Item::Tok(Token::RBrace | Token::RParen | Token::RBracket, ..))
+                    );
+                    if *k == Token::Comma && parens > 0 && !closes_next {
+                        breaks.push((out.len() - line_start, blocks.len() + 1));
+                    }
                     (before, prev) = (prev, Some(*k));
                     last_code = Some(*k);
                 }
             }
+        }
+        if !keep_lines && options.column_limit > 0 && !breaks.is_empty() {
+            let line = out.split_off(line_start);
+            out.push_str(&wrap(&line, &breaks, options));
         }
         out.push('\n');
     }
     while !keep_lines && out.ends_with("\n\n") {
         out.pop();
     }
+    out
+}
+
+/// `line` broken after commas (at `breaks`: offsets and the level a line
+/// starting there has) so that its lines fit `ColumnLimit` where they can:
+/// each break at the last comma that fits, else at the first one.
+fn wrap(line: &str, breaks: &[(usize, usize)], options: &FormatOptions) -> String {
+    let width = |s: &str| -> usize {
+        s.chars()
+            .map(|c| if c == '\t' { options.indent_width } else { 1 })
+            .sum()
+    };
+    let indent = |level: usize| {
+        if options.use_tabs {
+            "\t".repeat(level)
+        } else {
+            " ".repeat(level * options.indent_width)
+        }
+    };
+    let mut out = String::new();
+    // The current output line: its start in `line`, its indentation.
+    let (mut start, mut prefix) = (0, String::new());
+    loop {
+        let rest = &line[start..];
+        if width(&prefix) + width(rest) <= options.column_limit {
+            break;
+        }
+        let within: Vec<&(usize, usize)> = breaks.iter().filter(|(b, _)| *b > start).collect();
+        let fits = within
+            .iter()
+            .rev()
+            .find(|(b, _)| width(&prefix) + width(&line[start..*b]) <= options.column_limit);
+        let Some(&&(at, level)) = fits.or(within.first()) else {
+            break;
+        };
+        out.push_str(&prefix);
+        out.push_str(&line[start..at]);
+        out.push('\n');
+        prefix = indent(level);
+        start = at + line[at..].len() - line[at..].trim_start().len();
+    }
+    out.push_str(&prefix);
+    out.push_str(&line[start..]);
     out
 }
 

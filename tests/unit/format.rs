@@ -49,7 +49,7 @@ fn formatting_keeps_tokens_and_comments_and_is_idempotent() {
             indent_width: 2,
             use_tabs: true,
             braces: BraceStyle::Allman,
-            ..FormatOptions::default()
+            column_limit: 60,
         },
     ];
     let mut formatted = 0;
@@ -132,6 +132,15 @@ void main(uint3 id : SV_DispatchThreadID) {
     assert_eq!(clang.column_limit, 80);
     assert_eq!(clang.braces, BraceStyle::Allman);
     assert!(!clang.use_tabs);
+    // A line over `ColumnLimit` breaks after the last comma that fits.
+    let narrow = FormatOptions {
+        column_limit: 40,
+        ..FormatOptions::default()
+    };
+    let long = "void f() {\n    g(alpha, beta + gamma, delta, epsilon, zeta);\n}\n";
+    let wrapped = format(long, &narrow).unwrap();
+    assert_eq!(wrapped, "void f() {\n    g(alpha, beta + gamma, delta,\n        epsilon, zeta);\n}\n");
+    assert_eq!(format(&wrapped, &narrow).unwrap(), wrapped);
     // Text the lexer cannot read is not formatted.
     assert_eq!(format("string s = \"open;\n", &FormatOptions::default()), None);
 }
