@@ -7,14 +7,15 @@
 //! at their switch's block level and their statements one deeper), one
 //! space around binary operators, after commas and keywords, none inside
 //! parentheses and brackets or around `.` and `::`; block braces attached
-//! to their line or on their own line (`BreakBeforeBraces`); at most one
+//! to their line or on their own line (`BreakBeforeBraces`); attributes
+//! of file-scope declarations on a line of their own; at most one
 //! blank line; no trailing spaces; one newline at the end. The line
 //! breaks of the source are kept otherwise; a line longer than
 //! `ColumnLimit` breaks after commas inside parentheses (the last that
 //! fits), its continuation one level deeper. Preprocessor lines are kept as written, at column
 //! 0; comments as written, a comment on its own line indented as the code
 //! around it. `<` and `>` keep the spacing they had (template brackets
-//! and comparisons look alike to a lexer). Formatting formatted text
+//! and comparisons look alike to a lexer), as does `][`. Formatting formatted text
 //! changes nothing.
 
 use super::lexer::{self, Token};
@@ -125,7 +126,7 @@ pub fn format(text: &str, options: &FormatOptions) -> Option<String> {
     if !lexer::lex(text).1.is_empty() {
         return None;
     }
-    Some(render(&braces(lines(text), options.braces), options, false))
+    Some(render(&braces(attributes(lines(text)), options.braces), options, false))
 }
 
 /// Each line of `text` formatted where it stands (for formatting a range:
@@ -215,6 +216,56 @@ fn opens_block(prev: Option<&Item>) -> bool {
         prev,
         Some(Item::Tok(Token::Eq | Token::Comma | Token::LParen | Token::LBrace | Token::Return, ..))
     )
+}
+
+/// At file scope, HLSL attributes (`[numthreads(8, 8, 1)]`,
+/// `[shader("pixel")]`) on a line of their own, before the declaration
+/// they belong to. (Vulkan's `[[vk::…]]` stay where they are written, as
+/// statement attributes such as `[unroll]` do.)
+fn attributes(lines: Vec<Line<'_>>) -> Vec<Line<'_>> {
+    let mut out = Vec::with_capacity(lines.len());
+    let mut depth = 0i32;
+    for line in lines {
+        let Line::Code(mut items) = line else {
+            out.push(line);
+            continue;
+        };
+        let tok = |i: usize| match items.get(i) {
+            Some(Item::Tok(k, ..)) => Some(*k),
+            _ => None,
+        };
+        // The end of the attributes the line starts with.
+        let mut end = 0;
+        while depth == 0 && tok(end) == Some(Token::LBracket) && tok(end + 1) == Some(Token::Ident) {
+            let mut brackets = 0;
+            let mut i = end;
+            while let Some(k) = tok(i) {
+                brackets += i32::from(k == Token::LBracket) - i32::from(k == Token::RBracket);
+                i += 1;
+                if brackets == 0 {
+                    break;
+                }
+            }
+            if brackets != 0 {
+                end = 0;
+                break;
+            }
+            end = i;
+        }
+        for item in &items {
+            if let Item::Tok(k, ..) = item {
+                depth += i32::from(*k == Token::LBrace) - i32::from(*k == Token::RBrace);
+            }
+        }
+        if end > 0 && tok(end).is_some() {
+            let rest = items.split_off(end);
+            out.push(Line::Code(items));
+            out.push(Line::Code(rest));
+        } else {
+            out.push(Line::Code(items));
+        }
+    }
+    out
 }
 
 /// Block braces moved as `style` wants.
@@ -465,6 +516,8 @@ fn space(before: Option<Token>, a: Token, b: Token, spaced: bool, label: bool) -
     };
     match (a, b) {
         (Lt | Gt | Shr, _) | (_, Lt | Gt | Shr) => spaced,
+        // `a[i][j]`, and attributes one after the other: as written.
+        (RBracket, LBracket) => spaced,
         (_, Comma | Semi | RParen | RBracket | Dot | ColonColon | Arrow) => false,
         (Dot | ColonColon | Arrow | LParen | LBracket, _) => false,
         (_, Colon) => !label,

@@ -132,6 +132,13 @@ void main(uint3 id : SV_DispatchThreadID) {
     assert_eq!(clang.column_limit, 80);
     assert_eq!(clang.braces, BraceStyle::Allman);
     assert!(!clang.use_tabs);
+    // File-scope attributes go on a line of their own; statement ones and
+    // Vulkan's stay.
+    let attrs = "[numthreads(8, 1, 1)] [shader(\"compute\")] void main() {\n    [unroll] for (;;) {}\n}\n[[vk::binding(0)]] Texture2D t;\n";
+    assert_eq!(
+        format(attrs, &FormatOptions::default()).unwrap(),
+        "[numthreads(8, 1, 1)] [shader(\"compute\")]\nvoid main() {\n    [unroll] for (;;) {}\n}\n[[vk::binding(0)]] Texture2D t;\n"
+    );
     // A line over `ColumnLimit` breaks after the last comma that fits.
     let narrow = FormatOptions {
         column_limit: 40,
