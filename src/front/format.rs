@@ -2,7 +2,8 @@
 //! canonical layout for HLSL that changes no token and keeps every comment
 //! and preprocessor line.
 //!
-//! The layout: indentation by block (`IndentWidth` spaces or tabs; a line
+//! The layout: one statement or declaration a line (see `statements`);
+//! indentation by block (`IndentWidth` spaces or tabs; a line
 //! inside unclosed parentheses or brackets one level deeper; `case` labels
 //! at their switch's block level and their statements one deeper), one
 //! space around binary operators, after commas and keywords, none inside
@@ -10,7 +11,7 @@
 //! to their line or on their own line (`BreakBeforeBraces`); attributes
 //! of file-scope declarations on a line of their own; at most one
 //! blank line; no trailing spaces; one newline at the end. The line
-//! breaks of the source are kept otherwise; a line longer than
+//! breaks a statement has in the source are kept; a line longer than
 //! `ColumnLimit` breaks after commas inside parentheses (the last that
 //! fits), its continuation one level deeper. Preprocessor lines are kept as written, at column
 //! 0; comments as written, a comment on its own line indented as the code
@@ -126,7 +127,8 @@ pub fn format(text: &str, options: &FormatOptions) -> Option<String> {
     if !lexer::lex(text).1.is_empty() {
         return None;
     }
-    Some(render(&braces(attributes(lines(text)), options.braces), options, false))
+    let lines = statements(attributes(lines(text)));
+    Some(render(&braces(lines, options.braces), options, false))
 }
 
 /// Each line of `text` formatted where it stands (for formatting a range:
@@ -263,6 +265,110 @@ fn attributes(lines: Vec<Line<'_>>) -> Vec<Line<'_>> {
             out.push(Line::Code(rest));
         } else {
             out.push(Line::Code(items));
+        }
+    }
+    out
+}
+
+/// One statement or declaration a line: a line breaks after a `;` outside
+/// parentheses, after a `case` label, after a block's `{`, before its `}`
+/// and after it (an empty
+/// block `{}` stays whole; a `}` keeps `else`, `;`, `,`, a `do` block its
+/// `while`, a `struct` its variables). A statement the source breaks over
+/// lines keeps its breaks.
+fn statements(lines: Vec<Line<'_>>) -> Vec<Line<'_>> {
+    /// What a `{` opens.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Open {
+        Block,
+        Do,
+        Aggregate,
+        Init,
+    }
+    let mut out = Vec::with_capacity(lines.len());
+    let mut braces: Vec<Open> = Vec::new();
+    let mut parens = 0i32;
+    // The last token (across lines), and whether a `struct`, `cbuffer`…
+    // keyword came since the last `;`, `{` or `}`.
+    let mut last: Option<Item> = None;
+    let mut aggregate = false;
+    for line in lines {
+        let Line::Code(items) = line else {
+            out.push(line);
+            continue;
+        };
+        let mut current: Vec<Item> = Vec::new();
+        let n = items.len();
+        let kind = |i: usize| match items.get(i) {
+            Some(Item::Tok(k, ..)) => Some(*k),
+            _ => None,
+        };
+        let rest_is_comment = |i: usize| items[i..].iter().all(|x| matches!(x, Item::Comment(_)));
+        for (i, item) in items.iter().enumerate() {
+            let (k, next) = (kind(i), kind(i + 1));
+            // Before a block's `}` that is not first on its line.
+            if k == Some(Token::RBrace)
+                && braces.last().is_some_and(|o| *o != Open::Init)
+                && current.iter().any(|x| matches!(x, Item::Tok(..)))
+                && !matches!(current.last(), Some(Item::Tok(Token::LBrace, ..)))
+            {
+                out.push(Line::Code(std::mem::take(&mut current)));
+            }
+            let open = if !opens_block(last.as_ref()) {
+                Open::Init
+            } else if matches!(last, Some(Item::Tok(Token::Do, ..))) {
+                Open::Do
+            } else if aggregate {
+                Open::Aggregate
+            } else {
+                Open::Block
+            };
+            current.push(item.clone());
+            if let Some(k) = k {
+                last = Some(item.clone());
+                match k {
+                    Token::Struct | Token::Class | Token::Cbuffer | Token::Tbuffer | Token::Interface
+                    | Token::Enum => aggregate = true,
+                    Token::Semi | Token::LBrace | Token::RBrace => aggregate = false,
+                    _ => {}
+                }
+            }
+            let split = match k {
+                Some(Token::LBrace) => {
+                    braces.push(open);
+                    open != Open::Init && next != Some(Token::RBrace)
+                }
+                Some(Token::RBrace) => match braces.pop() {
+                    None | Some(Open::Init) => false,
+                    Some(closed) => !matches!(
+                        (closed, next),
+                        (_, Some(Token::Else | Token::Semi | Token::Comma | Token::RParen))
+                            | (Open::Do, Some(Token::While))
+                            | (Open::Aggregate, Some(Token::Ident))
+                    ),
+                },
+                Some(Token::LParen | Token::LBracket) => {
+                    parens += 1;
+                    false
+                }
+                Some(Token::RParen | Token::RBracket) => {
+                    parens -= 1;
+                    false
+                }
+                Some(Token::Semi) => parens <= 0 && braces.last() != Some(&Open::Init),
+                // The colon of a `case …:` or `default:` label.
+                Some(Token::Colon) => {
+                    matches!(current.first(), Some(Item::Tok(Token::Case | Token::Default, ..)))
+                        && !current[..current.len() - 1].iter().any(|x| matches!(x, Item::Tok(Token::Colon, ..)))
+                }
+                _ => false,
+            };
+            if split && i + 1 < n && !rest_is_comment(i + 1) {
+                out.push(Line::Code(std::mem::take(&mut current)));
+            }
+        }
+        if !current.is_empty() {
+            out.push(Line::Code(current));
         }
     }
     out

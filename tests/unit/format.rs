@@ -107,10 +107,14 @@ RWStructuredBuffer<float> output : register(u0);
 [numthreads(8, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID) {
     float x = -1.0f * 2; // trailing comment
-    if (id.x<N) { x += id.x; }
+    if (id.x<N) {
+        x += id.x;
+    }
 
     switch (id.y) {
-    case 0: x = x - -1; break;
+    case 0:
+        x = x - -1;
+        break;
     default:
         x = f(x, 2)[0];
     }
