@@ -422,6 +422,13 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
     let mut parens = 0usize;
     let mut blank = true;
     let mut last_code: Option<Token> = None;
+    // Bodies without braces: a line after `if (…)`, `for (…)`, `while (…)`,
+    // `else` or `do` is one level deeper (one more for each such line in
+    // a row).
+    let mut hanging = 0usize;
+    // Inside the parentheses of an `if`, `for` or `while` that a line
+    // left open.
+    let mut in_head = false;
     for line in lines {
         let items = match line {
             Line::Blank => {
@@ -452,6 +459,9 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
         let case = blocks.last() == Some(&true) && matches!(first, Some(Token::Case | Token::Default));
         if case || matches!(first, Some(Token::RBrace)) {
             level = level.saturating_sub(1);
+        }
+        if first != Some(Token::LBrace) {
+            level += hanging;
         }
         if options.use_tabs {
             out.extend(std::iter::repeat_n('\t', level));
@@ -506,6 +516,13 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
                 }
             }
         }
+        let (body, head) = opens_body(items, parens, in_head);
+        in_head = head;
+        hanging = match (body, first == Some(Token::LBrace)) {
+            (true, false) => hanging + 1,
+            (true, true) => 1,
+            (false, _) => 0,
+        };
         if !keep_lines && options.column_limit > 0 && !breaks.is_empty() {
             let line = out.split_off(line_start);
             out.push_str(&wrap(&line, &breaks, options));
@@ -516,6 +533,28 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
         out.pop();
     }
     out
+}
+
+/// Whether a line ends the head of a statement whose body is on the next
+/// line without braces: it ends with `else` or `do`, or with the `)` of
+/// an `if`, `for` or `while` (`parens`: open after the line; `in_head`:
+/// the line continues such a head); and whether the next line continues
+/// a head.
+fn opens_body(items: &[Item], parens: usize, in_head: bool) -> (bool, bool) {
+    let toks: Vec<Token> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Tok(k, ..) => Some(*k),
+            Item::Comment(_) => None,
+        })
+        .collect();
+    let head = in_head || toks.iter().any(|k| matches!(k, Token::If | Token::For | Token::While));
+    let body = match toks.last() {
+        Some(Token::Else | Token::Do) => true,
+        Some(Token::RParen) => parens == 0 && head,
+        _ => false,
+    };
+    (body, head && parens > 0)
 }
 
 /// `line` broken after commas (at `breaks`: offsets and the level a line

@@ -143,6 +143,12 @@ void main(uint3 id : SV_DispatchThreadID) {
         format(attrs, &FormatOptions::default()).unwrap(),
         "[numthreads(8, 1, 1)] [shader(\"compute\")]\nvoid main() {\n    [unroll] for (;;) {}\n}\n[[vk::binding(0)]] Texture2D t;\n"
     );
+    // Bodies without braces are one level deeper.
+    let bodies = "void f(int x) {\nif (x)\nx = 1;\nelse\nfor (;;)\nx++;\n}\n";
+    assert_eq!(
+        format(bodies, &FormatOptions::default()).unwrap(),
+        "void f(int x) {\n    if (x)\n        x = 1;\n    else\n        for (;;)\n            x++;\n}\n"
+    );
     // A line over `ColumnLimit` breaks after the last comma that fits.
     let narrow = FormatOptions {
         column_limit: 40,
