@@ -8,7 +8,9 @@
 //! that renaming a struct member in a header also renames its uses in the
 //! files including the header. Intrinsics, built-in types and names
 //! declared outside the workspace (hlslc's built-in headers, an SDK's) are
-//! refused with a message, as is a new name that is no identifier.
+//! refused with a message, as is a new name that is no identifier or that
+//! would clash with a declaration beside the old one, or capture (or be
+//! captured by) another name in a function that uses it.
 
 use super::Server;
 use super::analysis::{Analysis, At};
@@ -16,6 +18,7 @@ use super::paths;
 use crate::front::lexer::{self, Token};
 use crate::intern::{Symbol, builtins};
 use crate::sema::calls::intrinsics::table as intrinsics;
+use crate::sema::index::DefKind;
 use lsp_types::{PrepareRenameResponse, TextDocumentPositionParams, TextEdit};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -79,6 +82,9 @@ impl Server<'_> {
         let Some((a, _, target)) = self.rename_target(p)? else {
             return Ok(None);
         };
+        if let Some(why) = clash(&a, &target, new_name) {
+            return Err(why);
+        }
         let mut edits: BTreeMap<PathBuf, Vec<(std::ops::Range<usize>, lsp_types::Range)>> =
             BTreeMap::new();
         let mut add = |a: &Analysis| {
@@ -239,6 +245,52 @@ impl Server<'_> {
         .ok()?;
         Some(Analysis::new(c.index, &c.source_map, &options.include_dirs))
     }
+}
+
+/// Why renaming `target` to `new` in `a` would change what a name means:
+/// `new` is already declared beside it (same function, struct or file
+/// scope), or names something else in a function where the target is
+/// used (the renamed name would capture it, or be captured).
+fn clash(a: &Analysis, target: &Target, new: &str) -> Option<String> {
+    if target.is_macro {
+        return a
+            .macros
+            .iter()
+            .any(|m| m.name == new)
+            .then(|| format!("`{new}` is already a macro"));
+    }
+    let own = a.symbols.iter().position(|s| {
+        s.kind_is_real() && a.files[s.at.file].path == target.path && s.at.range == target.range
+    })?;
+    let container = a.symbols[own].container;
+    if let Some(o) = a
+        .symbols
+        .iter()
+        .find(|o| o.kind_is_real() && o.name == new && o.container == container)
+    {
+        return Some(format!("`{new}` is already declared here ({}): the rename would clash with it", o.detail));
+    }
+    // The functions where the target is used.
+    let functions: Vec<&At> = a
+        .occurrences(own)
+        .filter_map(|at| {
+            a.symbols
+                .iter()
+                .filter(|f| matches!(f.kind, DefKind::Function | DefKind::Method))
+                .map(|f| &f.extent)
+                .find(|e| e.file == at.file && e.range.start <= at.range.start && at.range.end <= e.range.end)
+        })
+        .collect();
+    let captured = a.uses.iter().find(|(at, j)| {
+        a.symbols[*j].name == new
+            && functions
+                .iter()
+                .any(|e| e.file == at.file && e.range.start <= at.range.start && at.range.end <= e.range.end)
+    })?;
+    Some(format!(
+        "`{new}` already names {} where `{}` is used: the rename would change what a name means",
+        a.symbols[captured.1].detail, target.name
+    ))
 }
 
 /// A new name must be one identifier that is no keyword or built-in type.

@@ -125,6 +125,21 @@ fn rename_follows_a_name_through_headers_and_the_workspace() {
     assert_eq!(apply(&edit, &header, HEADER), HEADER.replace("SCALE", "GAIN"), "{edit}");
     assert_eq!(apply(&edit, &main, MAIN), MAIN.replace("SCALE", "GAIN"), "{edit}");
 
+    // Refused: a new name that the function already uses for something
+    // else, or one declared beside the old name.
+    let (l, ch) = at(MAIN, "sun;");
+    let mut params = doc(l, ch);
+    params["newName"] = json!("output");
+    let r = c.request("textDocument/rename", params);
+    let message = r.error.map(|e| e.message).unwrap_or_default();
+    assert!(message.contains("`output` already names"), "{message}");
+    let (l, ch) = at(HEADER, "toward(");
+    let mut params = json!({"textDocument": {"uri": header}, "position": pos(l, ch)});
+    params["newName"] = json!("Light");
+    let r = c.request("textDocument/rename", params);
+    let message = r.error.map(|e| e.message).unwrap_or_default();
+    assert!(message.contains("already declared here"), "{message}");
+
     // Refused: an intrinsic-free line has a built-in type; a bad new name.
     let (l, ch) = at(MAIN, "float3(0");
     let r = c.request("textDocument/prepareRename", doc(l, ch + 1));
