@@ -30,8 +30,9 @@ cbuffer Frame : register(b1) {
 };
 float4 main(float4 p : SV_Position, float2 uv : TEXCOORD0) : SV_Target {
     Light sun = makeLight(float3(0, 1, 0));
+    const float k = 2;
     float s = 0;
-    [unroll] for (int i = 0; i < 4; ++i) { s += GAIN * scale; }
+    [unroll] for (int i = 0; i < 4; ++i) { s += GAIN * scale * k; }
     counter = s;
     return float4(saturate(s * time), sun.direction.x, 0, 1);
 }
@@ -129,6 +130,9 @@ fn names_macros_semantics_attributes_and_builtins_are_classified() {
     assert_eq!(token(&ts, "sun", 0), ("variable", vec![decl]));
     assert_eq!(token(&ts, "sun", 1), ("variable", vec![]));
     assert_eq!(token(&ts, "i", 0), ("variable", vec![decl]));
+    assert_eq!(token(&ts, "k", 0), ("variable", vec![decl, "readonly"]));
+    assert_eq!(token(&ts, "k", 1), ("variable", vec!["readonly"]));
+    assert_eq!(token(&ts, "s", 0), ("variable", vec![decl]));
     assert_eq!(token(&ts, "Light", 0), ("struct", vec![]));
     assert_eq!(token(&ts, "makeLight", 0), ("function", vec![]));
     assert_eq!(token(&ts, "direction", 0), ("property", vec![]));

@@ -253,7 +253,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         span: crate::span::Span,
     ) {
         if let Some(ix) = self.s.index.as_deref_mut() {
-            ix.local(name, span, span, self.s.types.name(val.ty), false);
+            let readonly = val.read_only.is_some();
+            ix.local(name, span, span, self.s.types.name(val.ty), false, readonly);
         }
         if let Some(LocalSym::Var(prev)) = self.fb.locals.declared_here(name) {
             let ps = prev.span;

@@ -496,7 +496,7 @@ impl<'a> Sema<'a> {
             if let Some(ix) = cx.s.index.as_deref_mut()
                 && let Some(n) = def.params.get(pi).and_then(|a| a.name)
             {
-                ix.local(n.name, p.span, n.span, cx.s.types.name(p.ty), true);
+                ix.local(n.name, p.span, n.span, cx.s.types.name(p.ty), true, false);
             }
             if let Some(name) = p.name {
                 if let Some(input) = vertex_argument(&inst, pi) {

@@ -311,6 +311,7 @@ impl Builder<'_, '_> {
             };
             let mut d = self.def(l.name, kind, l.name_span, format!("{} {}", l.ty, l.name));
             d.ty = Some(l.ty.clone());
+            d.readonly = l.readonly;
             d.container = l.function.and_then(|f| self.by_span.get(&f).copied());
             self.push(d);
             names.insert(l.key, l.name_span);

@@ -85,8 +85,8 @@ pub struct Def {
     pub param_names: Vec<String>,
     /// For entry points: the stage (`compute`, `pixel`…).
     pub stage: Option<&'static str>,
-    /// A global that cannot be assigned: uniform, a cbuffer member,
-    /// `const`, a read-only resource.
+    /// A value that cannot be assigned: a uniform global, a cbuffer
+    /// member, a `const` global or local, a read-only resource.
     pub readonly: bool,
     /// A `static` global.
     pub is_static: bool,
@@ -213,6 +213,8 @@ pub(crate) struct LocalDef {
     pub(crate) name_span: Span,
     pub(crate) ty: String,
     pub(crate) param: bool,
+    /// A `const` local.
+    pub(crate) readonly: bool,
     /// The name span of the function whose body declares it.
     pub(crate) function: Option<Span>,
 }
@@ -278,6 +280,7 @@ impl Recorder {
         name_span: Span,
         ty: String,
         param: bool,
+        readonly: bool,
     ) {
         if self.local_keys.insert(key) {
             self.locals.push(LocalDef {
@@ -286,6 +289,7 @@ impl Recorder {
                 name_span,
                 ty,
                 param,
+                readonly,
                 function: self.function,
             });
         }
