@@ -854,6 +854,18 @@ fn format_prints_or_rewrites_with_clang_format_settings() {
     std::fs::write(&f, "string s = \"open;\n").unwrap();
     let out = hlslc().args(["-format", "-i"]).arg(&f).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error[E0101]: missing terminating '\"' character")
+            && stderr.contains("a.hlsl:1:12"),
+        "{stderr}"
+    );
     assert_eq!(std::fs::read_to_string(&f).unwrap(), "string s = \"open;\n");
+    // Also in a group `#if` skips.
+    std::fs::write(&f, "#if 0\nstring s = \"open;\n#endif\n").unwrap();
+    let out = hlslc().arg("-format").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error[E0101]: ") && stderr.contains("not formatted"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

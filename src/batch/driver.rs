@@ -145,20 +145,46 @@ impl Reporter<'_> {
 }
 
 /// `-format`: the file in hlslc's layout, with the settings of the nearest
-/// `.clang-format` above it; printed, or written back with `-i`.
-fn format_file(input: &Path, in_place: bool, r: &mut Reporter, stdout: &mut Vec<u8>) -> bool {
+/// `.clang-format` above it; printed, or written back with `-i`. A file
+/// the lexer cannot read is reported as preprocessing reports it (E0101 at
+/// the place), and left alone.
+fn format_file(
+    cl: &CommandLine,
+    input: &Path,
+    loader: &dyn FileLoader,
+    r: &mut Reporter,
+    stdout: &mut Vec<u8>,
+) -> bool {
     let text = match std::fs::read_to_string(input) {
         Ok(t) => t,
-        Err(e) => return !r.fail(format!("cannot read '{}': {e}", input.display())),
+        Err(e) => {
+            let d = Diagnostic::error(
+                diag::codes::IO_ERROR,
+                format!("cannot read '{}': {e}", input.display()),
+            );
+            return !r.report(&[d], &SourceMap::new());
+        }
     };
-    let options = crate::front::format::options_for(input);
+    let options = crate::front::format::options_for(input).unwrap_or_default();
     let Some(formatted) = crate::format(&text, &options) else {
-        return !r.fail(format!(
-            "'{}' has text that is no HLSL token (an unterminated string or comment): not formatted",
-            input.display()
-        ));
+        let (_, c) = crate::preprocess_to_string(input, loader, &cl.options);
+        let mut lexing: Vec<Diagnostic> = c
+            .diagnostics
+            .list
+            .into_iter()
+            .filter(|d| d.code == diag::codes::PP_LEX_ERROR)
+            .collect();
+        if lexing.is_empty() {
+            // In a group `#if` skips, where preprocessing does not look.
+            lexing.push(Diagnostic::error(
+                diag::codes::PP_LEX_ERROR,
+                format!("'{}' has text that is no HLSL token: not formatted", input.display()),
+            ));
+        }
+        r.report(&lexing, &c.source_map);
+        return false;
     };
-    if in_place {
+    if cl.outputs.in_place {
         formatted == text || r.write_file(input, formatted.as_bytes())
     } else {
         stdout.extend_from_slice(formatted.as_bytes());
@@ -339,7 +365,7 @@ fn run_action(
         }
     };
     match cl.action {
-        Action::Format => format_file(input, cl.outputs.in_place, r, stdout),
+        Action::Format => format_file(cl, input, loader, r, stdout),
         Action::Preprocess | Action::Dependencies => {
             let (text, c) = crate::preprocess_to_string(input, loader, options);
             show_includes(r, &c.source_map);

@@ -91,18 +91,17 @@ impl FormatOptions {
     }
 }
 
-/// The settings for formatting `file`: those of the nearest `.clang-format`
-/// (or `_clang-format`) in its directory or one above, over the defaults.
-pub fn options_for(file: &std::path::Path) -> FormatOptions {
+/// The settings for formatting `file` from the nearest `.clang-format` (or
+/// `_clang-format`) in its directory or one above, over the defaults;
+/// `None` when there is no such file.
+pub fn options_for(file: &std::path::Path) -> Option<FormatOptions> {
     let start = std::path::absolute(file).unwrap_or_else(|_| file.to_path_buf());
-    for dir in start.ancestors().skip(1) {
-        for name in [".clang-format", "_clang-format"] {
-            if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
-                return FormatOptions::default().with_clang_format(&text);
-            }
-        }
-    }
-    FormatOptions::default()
+    start.ancestors().skip(1).find_map(|dir| {
+        [".clang-format", "_clang-format"].iter().find_map(|name| {
+            let text = std::fs::read_to_string(dir.join(name)).ok()?;
+            Some(FormatOptions::default().with_clang_format(&text))
+        })
+    })
 }
 
 /// One thing on a line.
@@ -110,6 +109,16 @@ pub fn options_for(file: &std::path::Path) -> FormatOptions {
 enum Item<'t> {
     Tok(Token, &'t str, /* space before in the source */ bool),
     Comment(&'t str),
+}
+
+impl Item<'_> {
+    /// The token, if the item is one.
+    fn token(&self) -> Option<Token> {
+        match self {
+            Item::Tok(k, ..) => Some(*k),
+            Item::Comment(_) => None,
+        }
+    }
 }
 
 /// A line of the source: a preprocessor line (verbatim), a blank one, or
@@ -124,10 +133,7 @@ enum Line<'t> {
 /// `text` in the canonical layout; `None` when it has text the lexer
 /// cannot read (which the formatter would not know how to keep).
 pub fn format(text: &str, options: &FormatOptions) -> Option<String> {
-    if !lexer::lex(text).1.is_empty() {
-        return None;
-    }
-    let lines = statements(attributes(lines(text)));
+    let lines = statements(attributes(lines(text)?));
     Some(render(&braces(lines, options.braces), options, false))
 }
 
@@ -135,21 +141,20 @@ pub fn format(text: &str, options: &FormatOptions) -> Option<String> {
 /// no brace moves, blank lines kept, so that line `i` of the result is
 /// line `i` of `text`); `None` as for [`format`].
 pub fn format_lines(text: &str, options: &FormatOptions) -> Option<Vec<String>> {
-    if !lexer::lex(text).1.is_empty() {
-        return None;
-    }
-    let out = render(&lines(text), options, true);
+    let out = render(&lines(text)?, options, true);
     Some(out.split('\n').map(str::to_string).collect())
 }
 
-/// The source's lines.
-fn lines(text: &str) -> Vec<Line<'_>> {
-    let (tokens, _) = lexer::lex(text);
+/// The source's lines; `None` when the lexer cannot read all of it.
+fn lines(text: &str) -> Option<Vec<Line<'_>>> {
+    let (tokens, errors) = lexer::lex(text);
+    if !errors.is_empty() {
+        return None;
+    }
     let mut out = Vec::new();
     let mut items: Vec<Item> = Vec::new();
     let mut at = 0;
     let mut i = 0;
-    let mut line_start = true;
     while i <= tokens.len() {
         let next = tokens.get(i).map_or(text.len(), |t| t.start as usize);
         // Comments in the gap before the next token.
@@ -166,7 +171,6 @@ fn lines(text: &str) -> Vec<Line<'_>> {
                 break;
             };
             items.push(Item::Comment(&gap[s..s + len]));
-            line_start = false;
             g = s + len;
         }
         let Some(t) = tokens.get(i) else { break };
@@ -178,12 +182,11 @@ fn lines(text: &str) -> Vec<Line<'_>> {
                 } else {
                     Line::Code(std::mem::take(&mut items))
                 });
-                line_start = true;
                 at = e;
                 i += 1;
                 continue;
             }
-            Token::Hash if line_start && items.is_empty() => {
+            Token::Hash if items.is_empty() => {
                 // The directive to the end of its line (continuations
                 // included), as written.
                 let mut j = i;
@@ -195,20 +198,18 @@ fn lines(text: &str) -> Vec<Line<'_>> {
                 // Past its line end.
                 at = tokens.get(j).map_or(text.len(), |t| t.end as usize);
                 i = j + 1;
-                line_start = true;
                 continue;
             }
             _ => {}
         }
         items.push(Item::Tok(t.kind, &text[s..e], at < s));
-        line_start = false;
         at = e;
         i += 1;
     }
     if !items.is_empty() {
         out.push(Line::Code(items));
     }
-    out
+    Some(out)
 }
 
 /// Whether a `{` opens a block (not an initializer list), from the token
@@ -232,10 +233,7 @@ fn attributes(lines: Vec<Line<'_>>) -> Vec<Line<'_>> {
             out.push(line);
             continue;
         };
-        let tok = |i: usize| match items.get(i) {
-            Some(Item::Tok(k, ..)) => Some(*k),
-            _ => None,
-        };
+        let tok = |i: usize| items.get(i).and_then(Item::token);
         // The end of the attributes the line starts with.
         let mut end = 0;
         while depth == 0 && tok(end) == Some(Token::LBracket) && tok(end + 1) == Some(Token::Ident) {
@@ -254,10 +252,8 @@ fn attributes(lines: Vec<Line<'_>>) -> Vec<Line<'_>> {
             }
             end = i;
         }
-        for item in &items {
-            if let Item::Tok(k, ..) = item {
-                depth += i32::from(*k == Token::LBrace) - i32::from(*k == Token::RBrace);
-            }
+        for k in items.iter().filter_map(Item::token) {
+            depth += i32::from(k == Token::LBrace) - i32::from(k == Token::RBrace);
         }
         if end > 0 && tok(end).is_some() {
             let rest = items.split_off(end);
@@ -298,11 +294,7 @@ fn statements(lines: Vec<Line<'_>>) -> Vec<Line<'_>> {
             continue;
         };
         let mut current: Vec<Item> = Vec::new();
-        let n = items.len();
-        let kind = |i: usize| match items.get(i) {
-            Some(Item::Tok(k, ..)) => Some(*k),
-            _ => None,
-        };
+        let kind = |i: usize| items.get(i).and_then(Item::token);
         let rest_is_comment = |i: usize| items[i..].iter().all(|x| matches!(x, Item::Comment(_)));
         for (i, item) in items.iter().enumerate() {
             let (k, next) = (kind(i), kind(i + 1));
@@ -363,7 +355,7 @@ fn statements(lines: Vec<Line<'_>>) -> Vec<Line<'_>> {
                 }
                 _ => false,
             };
-            if split && i + 1 < n && !rest_is_comment(i + 1) {
+            if split && !rest_is_comment(i + 1) {
                 out.push(Line::Code(std::mem::take(&mut current)));
             }
         }
@@ -401,9 +393,9 @@ fn braces<'t>(lines: Vec<Line<'t>>, style: BraceStyle) -> Vec<Line<'t>> {
                     && matches!(items[n - 1], Item::Tok(Token::LBrace, ..))
                     && opens_block(items.get(n - 2));
                 if brace_last {
-                    let brace = items.pop().expect("the brace");
+                    let brace = items.split_off(n - 1);
                     out.push(Line::Code(items));
-                    out.push(Line::Code(vec![brace]));
+                    out.push(Line::Code(brace));
                 } else {
                     out.push(Line::Code(items));
                 }
@@ -422,6 +414,8 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
     let mut parens = 0usize;
     let mut blank = true;
     let mut last_code: Option<Token> = None;
+    // A `switch` whose block has not opened yet.
+    let mut switch_head = false;
     // Bodies without braces: a line after `if (…)`, `for (…)`, `while (…)`,
     // `else` or `do` is one level deeper (one more for each such line in
     // a row).
@@ -447,10 +441,7 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
             Line::Code(items) => items,
         };
         blank = false;
-        let first = items.iter().find_map(|i| match i {
-            Item::Tok(k, ..) => Some(*k),
-            Item::Comment(_) => None,
-        });
+        let first = items.iter().find_map(Item::token);
         let line_start = out.len();
         // Where the line may break for `ColumnLimit`: after a comma inside
         // parentheses, with the level a line starting there has.
@@ -463,11 +454,7 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
         if first != Some(Token::LBrace) {
             level += hanging;
         }
-        if options.use_tabs {
-            out.extend(std::iter::repeat_n('\t', level));
-        } else {
-            out.extend(std::iter::repeat_n(' ', level * options.indent_width));
-        }
+        out.push_str(&indent(level, options));
         let mut prev: Option<Token> = None;
         let mut before: Option<Token> = None;
         let mut label = matches!(first, Some(Token::Case | Token::Default));
@@ -495,7 +482,12 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
                     }
                     out.push_str(t);
                     match k {
-                        Token::LBrace => blocks.push(last_code == Some(Token::RParen) && switch_before(&out)),
+                        Token::Switch => switch_head = true,
+                        Token::Semi => switch_head = false,
+                        Token::LBrace => {
+                            blocks.push(switch_head && last_code == Some(Token::RParen));
+                            switch_head = false;
+                        }
                         Token::RBrace => {
                             blocks.pop();
                         }
@@ -541,13 +533,7 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
 /// the line continues such a head); and whether the next line continues
 /// a head.
 fn opens_body(items: &[Item], parens: usize, in_head: bool) -> (bool, bool) {
-    let toks: Vec<Token> = items
-        .iter()
-        .filter_map(|i| match i {
-            Item::Tok(k, ..) => Some(*k),
-            Item::Comment(_) => None,
-        })
-        .collect();
+    let toks: Vec<Token> = items.iter().filter_map(Item::token).collect();
     let head = in_head || toks.iter().any(|k| matches!(k, Token::If | Token::For | Token::While));
     let body = match toks.last() {
         Some(Token::Else | Token::Do) => true,
@@ -565,13 +551,6 @@ fn wrap(line: &str, breaks: &[(usize, usize)], options: &FormatOptions) -> Strin
         s.chars()
             .map(|c| if c == '\t' { options.indent_width } else { 1 })
             .sum()
-    };
-    let indent = |level: usize| {
-        if options.use_tabs {
-            "\t".repeat(level)
-        } else {
-            " ".repeat(level * options.indent_width)
-        }
     };
     let mut out = String::new();
     // The current output line: its start in `line`, its indentation.
@@ -592,7 +571,7 @@ fn wrap(line: &str, breaks: &[(usize, usize)], options: &FormatOptions) -> Strin
         out.push_str(&prefix);
         out.push_str(&line[start..at]);
         out.push('\n');
-        prefix = indent(level);
+        prefix = indent(level, options);
         start = at + line[at..].len() - line[at..].trim_start().len();
     }
     out.push_str(&prefix);
@@ -600,32 +579,13 @@ fn wrap(line: &str, breaks: &[(usize, usize)], options: &FormatOptions) -> Strin
     out
 }
 
-/// Whether the text written so far ends with a `switch (…)` (the block
-/// about to open is a switch's).
-fn switch_before(out: &str) -> bool {
-    let Some(open) = matching_open(out) else {
-        return false;
-    };
-    out[..open].trim_end().ends_with("switch")
-}
-
-/// The offset of the `(` matching the `)` before the `{` just written.
-fn matching_open(out: &str) -> Option<usize> {
-    let body = out.trim_end_matches('{').trim_end();
-    let mut depth = 0;
-    for (i, c) in body.char_indices().rev() {
-        match c {
-            ')' => depth += 1,
-            '(' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
+/// The indentation of `level`.
+fn indent(level: usize, options: &FormatOptions) -> String {
+    if options.use_tabs {
+        "\t".repeat(level)
+    } else {
+        " ".repeat(level * options.indent_width)
     }
-    None
 }
 
 /// Whether `a` written right before `b` would lex as the same two tokens

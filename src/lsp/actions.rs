@@ -18,7 +18,7 @@ use lsp_types::{
     CodeAction, CodeActionKind, Diagnostic, NumberOrString, Position, Range, TextEdit,
 };
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 impl Server<'_> {
     /// The quick fixes for the diagnostics of a `codeAction` request.
@@ -60,14 +60,6 @@ impl Server<'_> {
             }
         }
         out
-    }
-
-    /// The text of `path`: the open document's, else the file's.
-    fn text_of(&self, path: &Path) -> Option<String> {
-        match self.docs.get(path) {
-            Some(d) => Some(d.text.clone()),
-            None => std::fs::read_to_string(path).ok(),
-        }
     }
 
     /// `#include`s of the workspace headers that declare `name` (a symbol
@@ -196,7 +188,7 @@ fn relative(from: &Path, to: &Path) -> String {
     parts.extend(to_parts[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned()));
     let spelled = parts.join("/");
     if spelled.is_empty() {
-        PathBuf::from(to).display().to_string()
+        to.display().to_string()
     } else {
         spelled
     }

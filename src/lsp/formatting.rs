@@ -15,10 +15,7 @@ impl Server<'_> {
     pub(super) fn formatting(&self, p: &Value, range: bool) -> Option<Vec<TextEdit>> {
         let uri = p.pointer("/textDocument/uri").and_then(Value::as_str)?;
         let path = paths::uri_to_path(uri);
-        let text = match self.docs.get(&path) {
-            Some(d) => d.text.clone(),
-            None => std::fs::read_to_string(&path).ok()?,
-        };
+        let text = self.text_of(&path)?;
         let options = settings(&path, p);
         let lines = super::text::LineIndex::new(&text);
         if !range {
@@ -56,8 +53,7 @@ impl Server<'_> {
 
 /// The `.clang-format` settings for `path`, else the request's options.
 fn settings(path: &Path, p: &Value) -> FormatOptions {
-    let found = format::options_for(path);
-    if found != FormatOptions::default() {
+    if let Some(found) = format::options_for(path) {
         return found;
     }
     let mut o = FormatOptions::default();

@@ -565,6 +565,14 @@ impl<'c> Server<'c> {
         }
     }
 
+    /// The text of `path`: the open document's, else the file's.
+    fn text_of(&self, path: &Path) -> Option<String> {
+        match self.docs.get(path) {
+            Some(d) => Some(d.text.clone()),
+            None => std::fs::read_to_string(path).ok(),
+        }
+    }
+
     fn compile_root(&mut self, path: &Path) -> RootResult {
         let Some(doc) = self.docs.get(path) else {
             return RootResult {

@@ -28,7 +28,6 @@ use std::path::{Path, PathBuf};
 const MAX_WORKSPACE_FILES: usize = 2000;
 
 /// What is renamed: a symbol or a macro, by where it is declared.
-#[derive(Clone, PartialEq, Eq)]
 struct Target {
     path: PathBuf,
     range: std::ops::Range<usize>,
@@ -37,24 +36,28 @@ struct Target {
 }
 
 impl Target {
+    /// Whether `at` (of `a`) is where the target is declared.
+    fn declared_at(&self, a: &Analysis, at: &At) -> bool {
+        a.files[at.file].path == self.path && at.range == self.range
+    }
+
+    /// The target's symbol in `a`, if `a` sees it (not for a macro).
+    fn symbol(&self, a: &Analysis) -> Option<usize> {
+        a.symbols
+            .iter()
+            .position(|s| !self.is_macro && s.kind_is_real() && self.declared_at(a, &s.at))
+    }
+
     /// The occurrences of the target in `a` (none if `a` does not see it).
     fn occurrences<'a>(&self, a: &'a Analysis) -> Vec<&'a At> {
-        let declared_here = |at: &At| a.files[at.file].path == self.path && at.range == self.range;
         if self.is_macro {
-            let Some(m) = a.macros.iter().position(|m| declared_here(&m.at)) else {
+            let Some(m) = a.macros.iter().position(|m| self.declared_at(a, &m.at)) else {
                 return Vec::new();
             };
             let uses = a.macro_uses.iter().filter(|(_, j)| *j == m).map(|(at, _)| at);
             return std::iter::once(&a.macros[m].at).chain(uses).collect();
         }
-        let Some(i) = a
-            .symbols
-            .iter()
-            .position(|s| s.kind_is_real() && declared_here(&s.at))
-        else {
-            return Vec::new();
-        };
-        a.occurrences(i).collect()
+        self.symbol(a).map_or_else(Vec::new, |i| a.occurrences(i).collect())
     }
 }
 
@@ -215,11 +218,7 @@ impl Server<'_> {
                     continue;
                 }
                 read += 1;
-                let text = match self.docs.get(&p) {
-                    Some(d) => Some(d.text.clone()),
-                    None => std::fs::read_to_string(&p).ok(),
-                };
-                if text.is_some_and(|t| has_word(&t, name)) {
+                if self.text_of(&p).is_some_and(|t| has_word(&t, name)) {
                     out.push(p);
                 }
             }
@@ -230,10 +229,7 @@ impl Server<'_> {
     /// The analysis of a compilation of `path` as the server would compile
     /// it (its options, open documents' text for the files they are).
     pub(super) fn analyse_from_disk(&self, path: &Path) -> Option<Analysis> {
-        let text = match self.docs.get(path) {
-            Some(d) => d.text.clone(),
-            None => std::fs::read_to_string(path).ok()?,
-        };
+        let text = self.text_of(path)?;
         let (mut options, _) =
             super::config::options_for(&text, path, &self.settings, self.root.as_deref());
         options.index = true;
@@ -259,9 +255,7 @@ fn clash(a: &Analysis, target: &Target, new: &str) -> Option<String> {
             .any(|m| m.name == new)
             .then(|| format!("`{new}` is already a macro"));
     }
-    let own = a.symbols.iter().position(|s| {
-        s.kind_is_real() && a.files[s.at.file].path == target.path && s.at.range == target.range
-    })?;
+    let own = target.symbol(a)?;
     let container = a.symbols[own].container;
     if let Some(o) = a
         .symbols

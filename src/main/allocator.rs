@@ -127,6 +127,22 @@ fn small(layout: Layout) -> bool {
     layout.size() <= MAX_SMALL && layout.align() <= 16 && ENABLED.load(Ordering::Relaxed)
 }
 
+/// `bytes` of fresh address space from the kernel (memory once touched).
+fn map(bytes: usize) -> Option<*mut u8> {
+    // SAFETY: a new private anonymous mapping, no other effect.
+    let at = unsafe {
+        libc::mmap(
+            ptr::null_mut(),
+            bytes,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    (at != libc::MAP_FAILED).then(|| at.cast())
+}
+
 /// The page of a block.
 fn page_of(block: *mut u8) -> *mut Page {
     block.wrapping_sub(block as usize % PAGE).cast()
@@ -188,23 +204,11 @@ impl Heap {
             unsafe { *self.spares.get().add(spares - 1) }
         } else {
             if (self.region_end.get() as usize) - (self.region.get() as usize) < PAGE {
-                // SAFETY: a new private anonymous mapping, no other effect.
-                let at = unsafe {
-                    libc::mmap(
-                        ptr::null_mut(),
-                        REGION + PAGE,
-                        libc::PROT_READ | libc::PROT_WRITE,
-                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                        -1,
-                        0,
-                    )
-                };
-                if at == libc::MAP_FAILED {
+                let Some(at) = map(REGION + PAGE) else {
                     return ptr::null_mut();
-                }
+                };
                 // The first PAGE-aligned address (the rest of the
                 // mapping's first page is never touched).
-                let at = at.cast::<u8>();
                 let start = at.wrapping_add((at as usize).next_multiple_of(PAGE) - at as usize);
                 self.region.set(start);
                 self.region_end.set(start.wrapping_add(REGION));
@@ -285,20 +289,9 @@ impl Heap {
     #[cold]
     unsafe fn keep_spare(&self, page: *mut Page) {
         if self.spares.get().is_null() {
-            // SAFETY: a new private anonymous mapping, no other effect.
-            let at = unsafe {
-                libc::mmap(
-                    ptr::null_mut(),
-                    SPARES * size_of::<*mut Page>(),
-                    libc::PROT_READ | libc::PROT_WRITE,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                    -1,
-                    0,
-                )
-            };
-            if at == libc::MAP_FAILED {
+            let Some(at) = map(SPARES * size_of::<*mut Page>()) else {
                 return;
-            }
+            };
             self.spares.set(at.cast());
         }
         let n = self.spare_count.get();

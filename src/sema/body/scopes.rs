@@ -39,7 +39,7 @@ impl Locals {
             return;
         };
         while self.entries.len() > start as usize {
-            let e = self.entries.pop().expect("above the frame's start");
+            let Some(e) = self.entries.pop() else { break };
             match e.shadows {
                 Some(i) => self.innermost.insert(e.name, i),
                 None => self.innermost.remove(&e.name),
