@@ -102,6 +102,7 @@ pub struct Compilation {
     pub artifact: Option<Artifact>,
     /// What each name resolved to and each expression's type, when
     /// [`Options::index`] asked for it and sema ran (also after errors).
+    #[cfg_attr(not(feature = "lsp"), allow(dead_code))]
     pub(crate) index: Option<sema::index::Index>,
     /// What the compilation built on the way and its results do not need
     /// (the syntax tree), for the caller to free when it suits it.

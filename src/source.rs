@@ -97,7 +97,8 @@ pub(crate) struct ResolvedSpan {
     pub expansions: Vec<(Symbol, FileSpan)>,
 }
 
-/// A `#define`, for code intelligence.
+/// A `#define`, for code intelligence (read by the language server).
+#[cfg_attr(not(feature = "lsp"), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MacroDefinition {
     pub name: Symbol,
@@ -244,10 +245,12 @@ impl SourceMap {
             first_expansion: self.expansions.len() as u32,
         });
     }
+    #[cfg(feature = "lsp")]
     pub(crate) fn macro_definitions(&self) -> &[MacroDefinition] {
         &self.macro_defs
     }
     /// Every macro expansion, in the order they happened.
+    #[cfg(feature = "lsp")]
     pub(crate) fn expansions(&self) -> &[Expansion] {
         &self.expansions
     }
@@ -256,6 +259,7 @@ impl SourceMap {
         self.skipped.push(span);
     }
     /// The skipped groups, in the order they were skipped.
+    #[cfg(feature = "lsp")]
     pub(crate) fn skipped(&self) -> &[Span] {
         &self.skipped
     }

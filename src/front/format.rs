@@ -140,6 +140,7 @@ pub fn format(text: &str, options: &FormatOptions) -> Option<String> {
 /// Each line of `text` formatted where it stands (for formatting a range:
 /// no brace moves, blank lines kept, so that line `i` of the result is
 /// line `i` of `text`); `None` as for [`format`].
+#[cfg(feature = "lsp")]
 pub fn format_lines(text: &str, options: &FormatOptions) -> Option<Vec<String>> {
     let out = render(&lines(text)?, options, true);
     Some(out.split('\n').map(str::to_string).collect())

@@ -24,6 +24,9 @@ pub mod calls;
 pub mod context;
 pub mod decl;
 pub mod entry;
+// Its readers are the language server's: a build without `lsp` records
+// nothing (`Options::index` stays off) and reads none of it.
+#[cfg_attr(not(feature = "lsp"), allow(dead_code))]
 pub mod index;
 pub mod options;
 pub mod resources;
