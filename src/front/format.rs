@@ -7,19 +7,30 @@
 //! inside unclosed parentheses or brackets one level deeper; `case` labels
 //! at their switch's block level and their statements one deeper), one
 //! space around binary operators, after commas and keywords, none inside
-//! parentheses and brackets or around `.` and `::`; block braces attached
-//! to their line or on their own line (`BreakBeforeBraces`); attributes
-//! of file-scope declarations on a line of their own; at most one
-//! blank line; no trailing spaces; one newline at the end. The line
-//! breaks a statement has in the source are kept; a line longer than
-//! `ColumnLimit` breaks after commas inside parentheses (the last that
-//! fits), its continuation one level deeper. Preprocessor lines are kept as written, at column
-//! 0; comments as written, a comment on its own line indented as the code
-//! around it. `<` and `>` keep the spacing they had (template brackets
-//! and comparisons look alike to a lexer), as does `][`. Formatting formatted text
-//! changes nothing.
+//! parentheses and brackets, around `.` and `::`, inside template
+//! brackets (`vector<float, 2>`) or after a cast (`(float4)x`); block
+//! braces attached to their line or on their own line
+//! (`BreakBeforeBraces`); attributes of file-scope declarations on a line
+//! of their own; at most one blank line; no trailing spaces; one newline
+//! at the end. A statement the source breaks where it cannot end (inside
+//! parentheses, after an operator or a comma, before an operator) is
+//! joined (`join`); a line longer than `ColumnLimit` breaks after a comma
+//! inside parentheses or a binary operator (where the rest then fits, the
+//! shallowest, the loosest), its continuation one level deeper.
+//! Initializer lists and `struct` and `enum` bodies keep their lines.
+//! Preprocessor lines are kept as written, at column 0; comments as
+//! written, a comment on its own line indented as the code around it.
+//! Template brackets and comparisons look alike to a lexer: `angles`
+//! tells them apart from the tokens around them, and a `<` or `>` it
+//! cannot place keeps the spacing it had, as does `][`. Formatting
+//! formatted text changes nothing.
 
 use super::lexer::{self, Token};
+use angles::Angle;
+
+mod angles;
+mod casts;
+mod join;
 
 /// Where a block's `{` goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +144,7 @@ enum Line<'t> {
 /// `text` in the canonical layout; `None` when it has text the lexer
 /// cannot read (which the formatter would not know how to keep).
 pub fn format(text: &str, options: &FormatOptions) -> Option<String> {
-    let lines = statements(attributes(lines(text)?));
+    let lines = statements(attributes(join::join(lines(text)?)));
     Some(render(&braces(lines, options.braces), options, false))
 }
 
@@ -409,6 +420,7 @@ fn braces<'t>(lines: Vec<Line<'t>>, style: BraceStyle) -> Vec<Line<'t>> {
 /// The lines with indentation and spacing.
 /// (`keep_lines`: one output line per source line.)
 fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
+    let templates = angles::declared_templates(lines);
     let mut out = String::new();
     // Open braces (true: a switch's block) and open parentheses.
     let mut blocks: Vec<bool> = Vec::new();
@@ -445,8 +457,11 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
         let first = items.iter().find_map(Item::token);
         let line_start = out.len();
         // Where the line may break for `ColumnLimit`: after a comma inside
-        // parentheses, with the level a line starting there has.
-        let mut breaks: Vec<(usize, usize)> = Vec::new();
+        // parentheses or a binary operator.
+        let mut breaks: Vec<Break> = Vec::new();
+        let angle = angles::classify(items, &templates);
+        let cast = casts::closes_cast(items);
+        let mut after_cast = false;
         let mut level = blocks.len() + usize::from(parens > 0);
         let case = blocks.last() == Some(&true) && matches!(first, Some(Token::Case | Token::Default));
         if case || matches!(first, Some(Token::RBrace)) {
@@ -457,6 +472,7 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
         }
         out.push_str(&indent(level, options));
         let mut prev: Option<Token> = None;
+        let mut prev_angle: Option<Angle> = None;
         let mut before: Option<Token> = None;
         let mut label = matches!(first, Some(Token::Case | Token::Default));
         for (n, item) in items.iter().enumerate() {
@@ -466,11 +482,18 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
                         out.push(' ');
                     }
                     out.push_str(c);
-                    (before, prev) = (None, None);
+                    (before, prev, after_cast) = (None, None, false);
                 }
                 Item::Tok(k, t, spaced) => {
+                    let pair = Pair {
+                        before,
+                        angles: (prev_angle, angle[n]),
+                        spaced: *spaced,
+                        label,
+                        after_cast,
+                    };
                     if let Some(p) = prev
-                        && space(before, p, *k, *spaced, label)
+                        && pair.space(p, *k)
                     {
                         out.push(' ');
                     } else if let Some(p) = prev
@@ -501,21 +524,38 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
                         None | Some(Item::Comment(_))
                             | Some(Item::Tok(Token::RBrace | Token::RParen | Token::RBracket, ..))
                     );
-                    if *k == Token::Comma && parens > 0 && !closes_next {
-                        breaks.push((out.len() - line_start, blocks.len() + 1));
+                    let rank = match k {
+                        Token::Comma if parens > 0 => Some(0),
+                        _ if label || angle[n].is_some_and(|a| a != Angle::Operator) => None,
+                        _ => binary_rank(*k, prev),
+                    };
+                    if let Some(rank) = rank
+                        && !closes_next
+                    {
+                        breaks.push(Break {
+                            at: out.len() - line_start,
+                            level: blocks.len() + 1,
+                            depth: parens,
+                            rank,
+                        });
                     }
-                    (before, prev) = (prev, Some(*k));
+                    (before, prev, prev_angle) = (prev, Some(*k), angle[n]);
+                    after_cast = cast[n];
                     last_code = Some(*k);
                 }
             }
         }
-        let (body, head) = opens_body(items, parens, in_head);
-        in_head = head;
-        hanging = match (body, first == Some(Token::LBrace)) {
-            (true, false) => hanging + 1,
-            (true, true) => 1,
-            (false, _) => 0,
-        };
+        // A line of comments stands where the next code goes: the body
+        // that a head before it opened is still to come.
+        if first.is_some() {
+            let (body, head) = opens_body(items, parens, in_head);
+            in_head = head;
+            hanging = match (body, first == Some(Token::LBrace)) {
+                (true, false) => hanging + 1,
+                (true, true) => 1,
+                (false, _) => 0,
+            };
+        }
         if !keep_lines && options.column_limit > 0 && !breaks.is_empty() {
             let line = out.split_off(line_start);
             out.push_str(&wrap(&line, &breaks, options));
@@ -544,10 +584,47 @@ fn opens_body(items: &[Item], parens: usize, in_head: bool) -> (bool, bool) {
     (body, head && parens > 0)
 }
 
-/// `line` broken after commas (at `breaks`: offsets and the level a line
-/// starting there has) so that its lines fit `ColumnLimit` where they can:
-/// each break at the last comma that fits, else at the first one.
-fn wrap(line: &str, breaks: &[(usize, usize)], options: &FormatOptions) -> String {
+/// A place where a line may break for `ColumnLimit`.
+#[derive(Clone, Copy, Debug)]
+struct Break {
+    /// The offset in the line after which it breaks.
+    at: usize,
+    /// The level of a line starting there.
+    level: usize,
+    /// How many parentheses and brackets are open there.
+    depth: usize,
+    /// How tightly the operator before it binds (0: a comma or an
+    /// assignment): a line breaks rather after a looser one.
+    rank: u8,
+}
+
+/// How tightly `k` (after `prev`) binds as a binary operator a line may
+/// break after (C's precedence, loosest 0); `None` if it is none.
+fn binary_rank(k: Token, prev: Option<Token>) -> Option<u8> {
+    use Token::*;
+    Some(match k {
+        Eq | PlusEq | MinusEq | StarEq | SlashEq | PercentEq | AmpEq | PipeEq | CaretEq | ShlEq
+        | ShrEq => 0,
+        Question => 1,
+        PipePipe => 2,
+        AmpAmp => 3,
+        Pipe => 4,
+        Caret => 5,
+        Amp => 6,
+        EqEq | NotEq => 7,
+        Lt | Gt | LtEq | GtEq => 8,
+        Shl | Shr => 9,
+        Plus | Minus if prev.is_some_and(ends_operand) => 10,
+        Star | Slash | Percent => 11,
+        _ => return None,
+    })
+}
+
+/// `line` broken (at `breaks`) so that its lines fit `ColumnLimit` where
+/// they can: each break where the line fits, preferring a break after
+/// which the rest fits, then the shallowest place, then the loosest
+/// operator, then the last; where nothing fits, at the first place.
+fn wrap(line: &str, breaks: &[Break], options: &FormatOptions) -> String {
     let width = |s: &str| -> usize {
         s.chars()
             .map(|c| if c == '\t' { options.indent_width } else { 1 })
@@ -561,12 +638,16 @@ fn wrap(line: &str, breaks: &[(usize, usize)], options: &FormatOptions) -> Strin
         if width(&prefix) + width(rest) <= options.column_limit {
             break;
         }
-        let within: Vec<&(usize, usize)> = breaks.iter().filter(|(b, _)| *b > start).collect();
+        let within = breaks.iter().filter(|b| b.at > start);
         let fits = within
-            .iter()
-            .rev()
-            .find(|(b, _)| width(&prefix) + width(&line[start..*b]) <= options.column_limit);
-        let Some(&&(at, level)) = fits.or(within.first()) else {
+            .clone()
+            .filter(|b| width(&prefix) + width(&line[start..b.at]) <= options.column_limit)
+            .min_by_key(|b| {
+                let rest = line[b.at..].trim_start();
+                let rest_fits = width(&indent(b.level, options)) + width(rest) <= options.column_limit;
+                (!rest_fits, b.depth, b.rank, std::cmp::Reverse(b.at))
+            });
+        let Some(&Break { at, level, .. }) = fits.or(within.min_by_key(|b| b.at)) else {
             break;
         };
         out.push_str(&prefix);
@@ -611,33 +692,57 @@ fn ends_operand(t: Token) -> bool {
     )
 }
 
-/// Whether the canonical layout puts a space between `a` and `b`
-/// (`before`: the token before `a` on the line; `spaced`: the source had
-/// a space; `label`: in a `case …:` label).
-fn space(before: Option<Token>, a: Token, b: Token, spaced: bool, label: bool) -> bool {
-    use Token::*;
-    // A `-`, `+`, `!` or `~` that starts an operand.
-    let unary = |t: Token| {
-        matches!(t, Bang | Tilde) || matches!(t, Plus | Minus) && !before.is_some_and(ends_operand)
-    };
-    match (a, b) {
-        (Lt | Gt | Shr, _) | (_, Lt | Gt | Shr) => spaced,
-        // `a[i][j]`, and attributes one after the other: as written.
-        (RBracket, LBracket) => spaced,
-        (_, Comma | Semi | RParen | RBracket | Dot | ColonColon | Arrow) => false,
-        (Dot | ColonColon | Arrow | LParen | LBracket, _) => false,
-        (_, Colon) => !label,
-        (LBrace, RBrace) => false,
-        // A call, a constructor, an attribute's arguments: no space; a
-        // control keyword: one.
-        (_, LParen) => {
-            matches!(a, If | For | While | Switch | Return | Case | Else | Do)
-                || !(ends_operand(a) || a.is_keyword() || a == Gt)
+/// What decides the space between two tokens besides the tokens.
+struct Pair {
+    /// The token before the first on the line.
+    before: Option<Token>,
+    /// What the two tokens are if they are angle brackets.
+    angles: (Option<Angle>, Option<Angle>),
+    /// The source had a space between them.
+    spaced: bool,
+    /// In a `case …:` label.
+    label: bool,
+    /// The first token is the `)` of a cast.
+    after_cast: bool,
+}
+
+impl Pair {
+    /// Whether the canonical layout puts a space between `a` and `b`.
+    fn space(&self, a: Token, b: Token) -> bool {
+        use Token::*;
+        let (before, spaced, label) = (self.before, self.spaced, self.label);
+        if self.after_cast {
+            return false;
         }
-        (_, LBracket) => !(ends_operand(a) || a == RBracket),
-        (PlusPlus | MinusMinus, _) => !ends_operand(b),
-        (_, PlusPlus | MinusMinus) => !ends_operand(a),
-        _ if unary(a) => false,
-        _ => true,
+        match self.angles {
+            (_, Some(Angle::Open)) => return a == Template,
+            (Some(Angle::Open), _) | (_, Some(Angle::Close)) => return false,
+            (Some(Angle::Keep), _) | (_, Some(Angle::Keep)) => return spaced,
+            (Some(Angle::Close), _) if matches!(b, Gt | Shr) => return false,
+            _ => {}
+        }
+        // A `-`, `+`, `!` or `~` that starts an operand.
+        let unary = |t: Token| {
+            matches!(t, Bang | Tilde) || matches!(t, Plus | Minus) && !before.is_some_and(ends_operand)
+        };
+        match (a, b) {
+            // `a[i][j]`, and attributes one after the other: as written.
+            (RBracket, LBracket) => spaced,
+            (_, Comma | Semi | RParen | RBracket | Dot | ColonColon | Arrow) => false,
+            (Dot | ColonColon | Arrow | LParen | LBracket, _) => false,
+            (_, Colon) => !label,
+            (LBrace, RBrace) => false,
+            // A call, a constructor, an attribute's arguments: no space; a
+            // control keyword: one.
+            (_, LParen) => {
+                matches!(a, If | For | While | Switch | Return | Case | Else | Do)
+                    || !(ends_operand(a) || a.is_keyword() || self.angles.0 == Some(Angle::Close))
+            }
+            (_, LBracket) => !(ends_operand(a) || a == RBracket),
+            (PlusPlus | MinusMinus, _) => !ends_operand(b),
+            (_, PlusPlus | MinusMinus) => !ends_operand(a),
+            _ if unary(a) => false,
+            _ => true,
+        }
     }
 }

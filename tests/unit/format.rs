@@ -107,7 +107,7 @@ RWStructuredBuffer<float> output : register(u0);
 [numthreads(8, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID) {
     float x = -1.0f * 2; // trailing comment
-    if (id.x<N) {
+    if (id.x < N) {
         x += id.x;
     }
 
@@ -158,6 +158,35 @@ void main(uint3 id : SV_DispatchThreadID) {
     let wrapped = format(long, &narrow).unwrap();
     assert_eq!(wrapped, "void f() {\n    g(alpha, beta + gamma, delta,\n        epsilon, zeta);\n}\n");
     assert_eq!(format(&wrapped, &narrow).unwrap(), wrapped);
+    // A statement's lines are joined where it cannot end; initializer
+    // lists keep theirs.
+    let broken = "void f(int a,\n  int b) {\n    float x =\n        1;\n    x = a\n      - b;\n    g(a,\n      b);\n    float2 v = { 1,\n        2 };\n}\n";
+    assert_eq!(
+        format(broken, &FormatOptions::default()).unwrap(),
+        "void f(int a, int b) {\n    float x = 1;\n    x = a - b;\n    g(a, b);\n    float2 v = { 1,\n        2 };\n}\n"
+    );
+    // Template brackets and comparisons, casts.
+    let angles = "template<typename T> T id(T x) { return x; }\nTexture2D < float4 > t;\nvector<vector<int,2>,2> v;\nvoid f(int a, int b) {\n    bool c = a<b && b>a, d = a<b;\n    float4 x = (float4) 1 + t.Load<float4>(int3(0, 0, 0)) + id<float>(a>>1);\n    x = (S<T>) 0;\n    return (int) a;\n}\n";
+    assert_eq!(
+        format(angles, &FormatOptions::default()).unwrap(),
+        "template <typename T> T id(T x) {\n    return x;\n}\nTexture2D<float4> t;\nvector<vector<int, 2>, 2> v;\nvoid f(int a, int b) {\n    bool c = a < b && b > a, d = a < b;\n    float4 x = (float4)1 + t.Load<float4>(int3(0, 0, 0)) + id<float>(a >> 1);\n    x = (S<T>)0;\n    return (int)a;\n}\n"
+    );
+    // A comment between a head and its body without braces is indented
+    // as the body.
+    let comment = "void f(int x) {\nif (x)\n// one\nx = 1;\n}\n";
+    assert_eq!(
+        format(comment, &FormatOptions::default()).unwrap(),
+        "void f(int x) {\n    if (x)\n        // one\n        x = 1;\n}\n"
+    );
+    // A long expression breaks after its loosest operator that fits.
+    let sum = "void f() {\n    float z = alpha * beta + gamma * delta;\n}\n";
+    let narrow = FormatOptions {
+        column_limit: 36,
+        ..FormatOptions::default()
+    };
+    let wrapped_sum = format(sum, &narrow).unwrap();
+    assert_eq!(wrapped_sum, "void f() {\n    float z = alpha * beta +\n        gamma * delta;\n}\n");
+    assert_eq!(format(&wrapped_sum, &narrow).unwrap(), wrapped_sum);
     // Text the lexer cannot read is not formatted.
     assert_eq!(format("string s = \"open;\n", &FormatOptions::default()), None);
 }
