@@ -4,9 +4,9 @@
 //! functions, methods, parameters, locals, globals, members, enum values,
 //! namespaces, with `declaration`, `readonly`, `static` and `global`
 //! modifiers), every macro defined or used, and, from the file's tokens,
-//! HLSL's built-in types, intrinsics and methods (`defaultLibrary`), semantics
-//! (`: SV_Target`) and attribute names (`[numthreads(…)]`,
-//! `[[vk::binding(…)]]`). Each line of a group `#if` skipped is one
+//! HLSL's built-in types, intrinsics, methods and members (swizzles;
+//! `defaultLibrary`), semantics (`: SV_Target`) and attribute names
+//! (`[numthreads(…)]`, `[[vk::binding(…)]]`). Each line of a group `#if` skipped is one
 //! `comment`. An editor without an HLSL grammar colours the file from
 //! these alone.
 
@@ -179,6 +179,10 @@ fn lexed(a: &Analysis, f: usize) -> Vec<Tok> {
             // A method the compilation did not resolve to user code: a
             // built-in one (`tex.Sample(…)`).
             (Kind::Method, DEFAULT_LIBRARY)
+        } else if prev == Some(Token::Dot) {
+            // A member the compilation did not resolve to user code: a
+            // swizzle (`v.xyz`) or a built-in struct's (`ray.Origin`).
+            (Kind::Property, DEFAULT_LIBRARY)
         } else if call && intrinsics::find_symbol(word).is_some() {
             (Kind::Function, DEFAULT_LIBRARY)
         } else if prev == Some(Token::Colon) && !call {

@@ -136,6 +136,8 @@ fn names_macros_semantics_attributes_and_builtins_are_classified() {
     assert_eq!(token(&ts, "Light", 0), ("struct", vec![]));
     assert_eq!(token(&ts, "makeLight", 0), ("function", vec![]));
     assert_eq!(token(&ts, "direction", 0), ("property", vec![]));
+    // A swizzle is a built-in member.
+    assert_eq!(token(&ts, "x", 0), ("property", vec!["defaultLibrary"]));
     assert_eq!(token(&ts, "float4", 0), ("type", vec!["defaultLibrary"]));
     assert_eq!(token(&ts, "saturate", 0), ("function", vec!["defaultLibrary"]));
     for s in ["SV_Position", "TEXCOORD0", "SV_Target"] {
