@@ -33,6 +33,8 @@ struct Target {
     range: std::ops::Range<usize>,
     is_macro: bool,
     name: String,
+    /// A local or a parameter: its function is all that names it.
+    local: bool,
 }
 
 impl Target {
@@ -107,9 +109,14 @@ impl Server<'_> {
                 add(&l.get());
             }
         }
-        for path in self.workspace_files_mentioning(&target.name, &seen) {
-            if let Some(other) = self.analyse_from_disk(&path) {
-                add(&other);
+        // Other files can name only what is declared outside a function,
+        // and only if they include its file (directly or not).
+        if !target.local {
+            let files = self.workspace_files_mentioning(&target.name, &seen);
+            for path in self.including(&target.path, files) {
+                if let Some(other) = self.analyse_from_disk(&path) {
+                    add(&other);
+                }
             }
         }
         // A WorkspaceEdit's `changes`, by URI (as JSON: lsp_types keys a
@@ -143,12 +150,13 @@ impl Server<'_> {
             return Ok(None);
         };
         let offset = super::requests::offset_of(&a, f, tp.position);
-        let (at, decl, is_macro, name) = if let Some((at, m)) = a.macro_at(f, offset) {
+        let (at, decl, is_macro, name, local) = if let Some((at, m)) = a.macro_at(f, offset) {
             let m = &a.macros[m];
-            (at.clone(), m.at.clone(), true, m.name.clone())
+            (at.clone(), m.at.clone(), true, m.name.clone(), false)
         } else if let Some((at, i)) = a.symbol_at(f, offset) {
             let s = &a.symbols[i];
-            (at.clone(), s.at.clone(), false, s.name.clone())
+            let local = matches!(s.kind, DefKind::Local | DefKind::Parameter);
+            (at.clone(), s.at.clone(), false, s.name.clone(), local)
         } else {
             return match word_at(&a.files[f].text, offset) {
                 Some(w) if intrinsics::find(w).is_some() => {
@@ -172,6 +180,7 @@ impl Server<'_> {
             range: decl.range,
             is_macro,
             name,
+            local,
         };
         Ok(Some((a, at, target)))
     }
@@ -187,12 +196,20 @@ impl Server<'_> {
     /// The HLSL files under the workspace root, other than `skip`, whose
     /// text has `name` as a word.
     pub(super) fn workspace_files_mentioning(&self, name: &str, skip: &[PathBuf]) -> Vec<PathBuf> {
+        self.workspace_files(skip)
+            .into_iter()
+            .filter(|p| self.text_of(p).is_some_and(|t| has_word(&t, name)))
+            .collect()
+    }
+
+    /// The HLSL files under the workspace root (at most
+    /// [`MAX_WORKSPACE_FILES`]), other than `skip`, in a stable order.
+    fn workspace_files(&self, skip: &[PathBuf]) -> Vec<PathBuf> {
         let Some(root) = &self.root else {
             return Vec::new();
         };
         let mut out = Vec::new();
         let mut dirs = vec![root.clone()];
-        let mut read = 0;
         while let Some(dir) = dirs.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
@@ -214,16 +231,57 @@ impl Server<'_> {
                     .extension()
                     .is_some_and(|e| ["hlsl", "hlsli", "fx", "fxh"].contains(&&*e.to_string_lossy()));
                 let p = paths::normalize(&p);
-                if !hlsl || skip.contains(&p) || read >= MAX_WORKSPACE_FILES {
+                if !hlsl || skip.contains(&p) {
                     continue;
                 }
-                read += 1;
-                if self.text_of(&p).is_some_and(|t| has_word(&t, name)) {
-                    out.push(p);
+                if out.len() >= MAX_WORKSPACE_FILES {
+                    return out;
                 }
+                out.push(p);
             }
         }
         out
+    }
+
+    /// Of `files`, those that are `decl` or include it, directly or through
+    /// other workspace files. An `#include` is matched by its file name
+    /// (so a name shared by two headers keeps both); a file whose
+    /// `#include` names a macro is kept.
+    fn including(&self, decl: &Path, files: Vec<PathBuf>) -> Vec<PathBuf> {
+        if files.is_empty() {
+            return files;
+        }
+        let name_of = |p: &Path| p.file_name().map(|n| n.to_os_string());
+        // The workspace's files and what each includes (`None`: unknown).
+        let graph: Vec<(PathBuf, Option<Vec<std::ffi::OsString>>)> = self
+            .workspace_files(&[])
+            .into_iter()
+            .map(|p| {
+                let includes = self.text_of(&p).and_then(|t| includes(&t));
+                (p, includes)
+            })
+            .collect();
+        let mut reaching: Vec<std::ffi::OsString> = name_of(decl).into_iter().collect();
+        let mut reached = vec![false; graph.len()];
+        loop {
+            let mut grew = false;
+            for (i, (p, inc)) in graph.iter().enumerate() {
+                let hit = inc.as_ref().is_none_or(|inc| inc.iter().any(|n| reaching.contains(n)));
+                if !reached[i] && hit {
+                    reached[i] = true;
+                    grew = true;
+                    reaching.extend(name_of(p));
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        let kept: Vec<&PathBuf> = graph.iter().zip(&reached).filter(|(_, r)| **r).map(|((p, _), _)| p).collect();
+        files
+            .into_iter()
+            .filter(|f| f.as_path() == decl || kept.contains(&f))
+            .collect()
     }
 
     /// The analysis of a compilation of `path` as the server would compile
@@ -318,4 +376,25 @@ fn has_word(text: &str, word: &str) -> bool {
     text.match_indices(word).any(|(i, _)| {
         !is_word(text[..i].chars().next_back()) && !is_word(text[i + word.len()..].chars().next())
     })
+}
+
+/// The file names the `#include` lines of `text` name; `None` when one
+/// names a macro (what it includes is not known without preprocessing).
+fn includes(text: &str) -> Option<Vec<std::ffi::OsString>> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            continue;
+        };
+        let Some(spec) = rest.trim_start().strip_prefix("include") else {
+            continue;
+        };
+        let spec = spec.trim();
+        let inner = spec
+            .strip_prefix('"')
+            .and_then(|s| s.split('"').next())
+            .or_else(|| spec.strip_prefix('<').and_then(|s| s.split('>').next()))?;
+        out.extend(Path::new(inner).file_name().map(|n| n.to_os_string()));
+    }
+    Some(out)
 }

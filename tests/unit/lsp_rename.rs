@@ -4,7 +4,11 @@
 //! are no identifiers.
 
 use super::{Client, pos, scratch, uri};
+use crate::lsp::compile_document;
+use crate::{Compilation, FileLoader, Options};
 use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 const HEADER: &str = "\
 #define SCALE 2.0
@@ -151,6 +155,58 @@ fn rename_follows_a_name_through_headers_and_the_workspace() {
     let r = c.request("textDocument/rename", params);
     let message = r.error.map(|e| e.message).unwrap_or_default();
     assert!(message.contains("not an identifier"), "{message}");
+}
+
+/// What the server of `only_what_can_see_the_declaration_is_compiled`
+/// compiled.
+static COMPILED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn counted_compile(path: &Path, loader: &dyn FileLoader, o: &Options) -> Compilation {
+    if let Ok(mut c) = COMPILED.lock() {
+        c.push(path.to_path_buf());
+    }
+    compile_document(path, loader, o)
+}
+
+/// The workspace scan compiles only the files that mention the name and
+/// include its declaration's file (here through another header), and none
+/// for a local.
+#[test]
+fn only_what_can_see_the_declaration_is_compiled() {
+    let dir = scratch("rename-scan");
+    std::fs::write(dir.join("light.hlsli"), HEADER).unwrap();
+    std::fs::write(dir.join("lights.hlsli"), "#include \"light.hlsli\"\n").unwrap();
+    std::fs::write(dir.join("main.hlsl"), MAIN).unwrap();
+    std::fs::create_dir_all(dir.join("more")).unwrap();
+    std::fs::write(dir.join("more/other.hlsl"), OTHER.replace("../light.hlsli", "../lights.hlsli")).unwrap();
+    // Mentions the name, but its `direction` is its own.
+    let unrelated = "// hlslc -T cs_6_0 -E main\nstruct Ray { float3 direction; };\n[numthreads(1, 1, 1)]\nvoid main() { Ray r; r.direction = 0; }\n";
+    std::fs::write(dir.join("more/unrelated.hlsl"), unrelated).unwrap();
+    let dir = std::fs::canonicalize(&dir).unwrap();
+    let main = uri(&dir.join("main.hlsl"));
+    let mut c = Client::start_full(json!({}), counted_compile, json!(uri(&dir)));
+    c.open(&main, 1, MAIN);
+    assert_eq!(c.diagnostics(&main), &[], "the document compiles");
+    let compiled = || -> Vec<PathBuf> { std::mem::take(&mut *COMPILED.lock().unwrap()) };
+    compiled();
+
+    let (l, ch) = at(MAIN, "direction");
+    let mut params = json!({"textDocument": {"uri": main}, "position": pos(l, ch), "newName": "towardSun"});
+    let edit = c.request("textDocument/rename", params.clone()).result.unwrap();
+    let other = uri(&dir.join("more/other.hlsl"));
+    assert!(edit["changes"].get(&other).is_some(), "{edit}");
+    assert!(edit["changes"].get(uri(&dir.join("more/unrelated.hlsl"))).is_none(), "{edit}");
+    let files = compiled();
+    assert!(files.contains(&dir.join("more/other.hlsl")), "{files:?}");
+    assert!(!files.contains(&dir.join("more/unrelated.hlsl")), "{files:?}");
+
+    let (l, ch) = at(MAIN, "sun;");
+    params["position"] = json!(pos(l, ch));
+    params["newName"] = json!("star");
+    let edit = c.request("textDocument/rename", params).result.unwrap();
+    assert_eq!(edit["changes"].as_object().unwrap().len(), 1, "{edit}");
+    let files = compiled();
+    assert!(files.iter().all(|f| f.extension().is_none_or(|e| e != "hlsl") || f == &dir.join("main.hlsl")), "{files:?}");
 }
 
 #[test]
