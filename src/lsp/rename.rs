@@ -4,7 +4,9 @@
 //! of its declared name (for a macro, of its `#define`d name). Rename
 //! finds that declaration in every compilation that sees it — each open
 //! document's (with the files it includes), and each other HLSL file of
-//! the workspace that mentions the name — and edits every occurrence, so
+//! the workspace that mentions the name and includes the declaration's
+//! file (a local's function is all that can name it) — and edits every
+//! occurrence, so
 //! that renaming a struct member in a header also renames its uses in the
 //! files including the header. Intrinsics, built-in types and names
 //! declared outside the workspace (hlslc's built-in headers, an SDK's) are
