@@ -22,7 +22,8 @@
 //! written, a comment on its own line indented as the code around it.
 //! Template brackets and comparisons look alike to a lexer: `angles`
 //! tells them apart from the tokens around them, and a `<` or `>` it
-//! cannot place keeps the spacing it had, as does `][`. Formatting
+//! cannot place keeps the spacing it had (`casts` tells indexing `[` from
+//! attributes and finds casts). Formatting
 //! formatted text changes nothing.
 
 use super::lexer::{self, Token};
@@ -461,6 +462,7 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
         let mut breaks: Vec<Break> = Vec::new();
         let angle = angles::classify(items, &templates);
         let cast = casts::closes_cast(items);
+        let index = casts::indexes(items);
         let mut after_cast = false;
         let mut level = blocks.len() + usize::from(parens > 0);
         let case = blocks.last() == Some(&true) && matches!(first, Some(Token::Case | Token::Default));
@@ -491,6 +493,7 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
                         spaced: *spaced,
                         label,
                         after_cast,
+                        index: index[n],
                     };
                     if let Some(p) = prev
                         && pair.space(p, *k)
@@ -704,6 +707,8 @@ struct Pair {
     label: bool,
     /// The first token is the `)` of a cast.
     after_cast: bool,
+    /// The second is a `[` that indexes (or starts an attribute), if known.
+    index: Option<bool>,
 }
 
 impl Pair {
@@ -726,8 +731,8 @@ impl Pair {
             matches!(t, Bang | Tilde) || matches!(t, Plus | Minus) && !before.is_some_and(ends_operand)
         };
         match (a, b) {
-            // `a[i][j]`, and attributes one after the other: as written.
-            (RBracket, LBracket) => spaced,
+            // `a[i][j]`, and attributes one after the other.
+            (RBracket, LBracket) => self.index.map_or(spaced, |index| !index),
             (_, Comma | Semi | RParen | RBracket | Dot | ColonColon | Arrow) => false,
             (Dot | ColonColon | Arrow | LParen | LBracket, _) => false,
             (_, Colon) => !label,

@@ -171,6 +171,12 @@ void main(uint3 id : SV_DispatchThreadID) {
         format(angles, &FormatOptions::default()).unwrap(),
         "template <typename T> T id(T x) {\n    return x;\n}\nTexture2D<float4> t;\nvector<vector<int, 2>, 2> v;\nvoid f(int a, int b) {\n    bool c = a < b && b > a, d = a < b;\n    float4 x = (float4)1 + t.Load<float4>(int3(0, 0, 0)) + id<float>(a >> 1);\n    x = (S<T>)0;\n    return (int)a;\n}\n"
     );
+    // An index follows its operand; attributes stand apart.
+    let brackets = "void f() {\n    [unroll][loop] for (;;) { m[1] [2] = 0; }\n}\n";
+    assert_eq!(
+        format(brackets, &FormatOptions::default()).unwrap(),
+        "void f() {\n    [unroll] [loop] for (;;) {\n        m[1][2] = 0;\n    }\n}\n"
+    );
     // A comment between a head and its body without braces is indented
     // as the body.
     let comment = "void f(int x) {\nif (x)\n// one\nx = 1;\n}\n";

@@ -1,5 +1,7 @@
-//! C-style casts: `(float4)x`, `(S<T>)0`, which the layout writes without
-//! a space after the `)`.
+//! What a bracket is, from the tokens around it: the `)` of a C-style
+//! cast (`(float4)x`, `(S<T>)0`), written without a space after it, and a
+//! `[` that indexes (`a[i][j]`, no space before it) or starts an
+//! attribute (`[unroll] [loop]`, one space between attributes).
 
 use super::Item;
 use crate::front::lexer::Token;
@@ -68,6 +70,37 @@ pub(super) fn closes_cast(items: &[Item]) -> Vec<bool> {
         if names > 0 && toks.get(j).map(|t| t.1) == Some(Token::RParen) && operand_follows {
             out[toks[j].0] = true;
         }
+    }
+    out
+}
+
+/// For each `[` of a line: whether it indexes (`Some(true)`), starts an
+/// attribute (`Some(false)`), or follows a `]` whose `[` is on another
+/// line (`None`). A `[` indexes after an operand, unless that operand is
+/// the `]` of an attribute.
+pub(super) fn indexes(items: &[Item]) -> Vec<Option<bool>> {
+    let mut out = vec![None; items.len()];
+    // The open `[`s: whether each indexes.
+    let mut open: Vec<bool> = Vec::new();
+    // What the last `]` closed (`None`: a `[` before this line).
+    let mut closed: Option<bool> = None;
+    let mut prev: Option<Token> = None;
+    for (n, item) in items.iter().enumerate() {
+        let Item::Tok(k, ..) = item else { continue };
+        match k {
+            Token::LBracket => {
+                let index = match prev {
+                    Some(Token::RBracket) => closed,
+                    Some(p) => Some(super::ends_operand(p)),
+                    None => Some(false),
+                };
+                out[n] = index;
+                open.push(index.unwrap_or(false));
+            }
+            Token::RBracket => closed = open.pop(),
+            _ => {}
+        }
+        prev = Some(*k);
     }
     out
 }
