@@ -316,7 +316,10 @@ impl<'a> Sema<'a> {
             *size += count;
         }
         stage_setup.prepare(&mut cx, &mut io, &sig, &entry_name);
-        if cx.s.stage == Stage::Compute && sig.ret != types::VOID {
+        // A compute entry's value goes nowhere: reported once, not also as
+        // an output without a semantic.
+        let value_refused = cx.s.stage == Stage::Compute && sig.ret != types::VOID;
+        if value_refused {
             cx.s.error(
                 codes::BAD_SEMANTIC,
                 "a compute shader entry point must return `void`",
@@ -398,7 +401,9 @@ impl<'a> Sema<'a> {
         let mut patch_constant_function = None;
         if let Some(hull) = &stage_setup.hull {
             patch_constant_function = cx.hull_tail(&mut io, hull, result, &sig, ret_loc, fspan);
-        } else if let Some(r) = result {
+        } else if let Some(r) = result
+            && !value_refused
+        {
             let first_var = cx.s.module.globals.len();
             cx.stage_output(
                 &mut io,
