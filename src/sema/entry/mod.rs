@@ -316,17 +316,7 @@ impl<'a> Sema<'a> {
             *size += count;
         }
         stage_setup.prepare(&mut cx, &mut io, &sig, &entry_name);
-        // A compute entry's value goes nowhere: reported once, not also as
-        // an output without a semantic.
-        let value_refused = cx.s.stage == Stage::Compute && sig.ret != types::VOID;
-        if value_refused {
-            cx.s.error(
-                codes::BAD_SEMANTIC,
-                "a compute shader entry point must return `void`",
-                fspan,
-                "returns a value",
-            );
-        }
+        let value_refused = cx.refuse_compute_value(sig.ret, fspan);
         let mut args = Vec::new();
         let mut outs = Vec::new();
         let mut ray = raytracing::RayParams::default();
@@ -586,5 +576,23 @@ impl<'a> Sema<'a> {
             };
             ep.execution_modes.push((mode, Vec::new()));
         }
+    }
+}
+
+impl FnCtx<'_, '_> {
+    /// Reports a compute entry point that returns a value (its value goes
+    /// nowhere); whether it did, so that the value is not also reported as
+    /// an output without a semantic.
+    fn refuse_compute_value(&mut self, ret: types::TyId, span: crate::span::Span) -> bool {
+        let refused = self.s.stage == Stage::Compute && ret != types::VOID;
+        if refused {
+            self.s.error(
+                codes::BAD_SEMANTIC,
+                "a compute shader entry point must return `void`",
+                span,
+                "returns a value",
+            );
+        }
+        refused
     }
 }
