@@ -6,21 +6,34 @@ use super::*;
 /// Compiles a compute shader `main` at `-O3` for Vulkan 1.1, validates it
 /// and returns its disassembly.
 fn dis(src: &str) -> String {
-    let o = Options::from_args([
+    dis_with(src, &[])
+}
+
+/// [`dis`] with more options.
+fn dis_with(src: &str, extra: &[&str]) -> String {
+    let mut args = vec![
         "-T",
         "cs_6_0",
         "-E",
         "main",
         "-O3",
         "-fspv-target-env=vulkan1.1",
-    ])
-    .unwrap();
+    ];
+    args.extend(extra);
+    let o = Options::from_args(args).unwrap();
     common::spirv_dis(&compile_valid_words_with(src, &o))
 }
 
 fn count(d: &str, op: &str) -> usize {
     d.lines()
         .filter(|l| l.split_whitespace().any(|w| w == op))
+        .count()
+}
+
+/// The `OpVariable`s of functions.
+fn function_variables(d: &str) -> usize {
+    d.lines()
+        .filter(|l| l.contains("OpVariable") && l.ends_with(" Function"))
         .count()
 }
 
@@ -76,4 +89,73 @@ fn shift_amounts_masked_in_range_are_not_masked_again() {
                  }");
     // One `&` each for the first two, and the mask of the third.
     assert_eq!(count(&d, "OpBitwiseAnd"), 3, "{d}");
+}
+
+/// Loops, `if`s and `switch`es that only compute locals and statics that
+/// nothing observable reads: their conditions read the shader's inputs,
+/// but what they decide does not matter.
+const NO_EFFECT: &str = "RWStructuredBuffer<uint> b;\n\
+    static int a, c;\n\
+    [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+      int s = 0;\n\
+      for (int i = 0; i < (int)id.x; ++i) {\n\
+        if (a < 27) { ++a; continue; }\n\
+        s += a;\n\
+      }\n\
+      switch (id.y) { case 1: c = s; break; default: c = 2; }\n\
+      do { c += 3; } while (c < (int)id.z);\n\
+      float x = id.x * 2.0f;\n\
+      b[0] = (uint)x;\n\
+    }";
+
+#[test]
+fn control_flow_that_decides_nothing_observable_goes() {
+    let d = dis(NO_EFFECT);
+    for op in ["OpLoopMerge", "OpSwitch", "OpSelectionMerge"] {
+        assert_eq!(count(&d, op), 0, "{op}: {d}");
+    }
+    assert_eq!(function_variables(&d), 0, "{d}");
+    // A loop whose work reaches the output stays, with its conditions.
+    let d = dis("RWStructuredBuffer<uint> b;\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   uint s = 0;\n\
+                   for (uint i = 0; i < id.x; ++i) { if (i == id.y) break; s += i; }\n\
+                   b[0] = s;\n\
+                 }");
+    assert_eq!(count(&d, "OpLoopMerge"), 1, "{d}");
+    assert_eq!(count(&d, "OpSelectionMerge"), 2, "{d}");
+}
+
+#[test]
+fn debug_information_keeps_no_code_alive() {
+    let plain = dis(NO_EFFECT);
+    for debug in ["-fspv-debug=vulkan", "-Zi"] {
+        let d = dis_with(NO_EFFECT, &[debug]);
+        for op in ["OpLoopMerge", "OpSwitch", "OpSelectionMerge"] {
+            assert_eq!(count(&d, op), count(&plain, op), "{debug} {op}: {d}");
+        }
+        assert_eq!(function_variables(&d), 0, "{debug}: {d}");
+        // The local `x`, forwarded, is described by the value it held.
+        assert!(d.contains("DebugValue"), "{debug}: {d}");
+        assert!(!d.contains("DebugDeclare"), "{debug}: {d}");
+    }
+}
+
+#[test]
+fn debug_scopes_and_lines_without_code_go() {
+    // `bump`, inlined, leaves no code: no scope of it, and no line for
+    // its call; the store keeps its line.
+    let d = dis_with(
+        "RWStructuredBuffer<uint> b;\n\
+         static int g;\n\
+         void bump() { g += 1; }\n\
+         [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+           bump();\n\
+           b[0] = id.x;\n\
+         }",
+        &["-fspv-debug=vulkan"],
+    );
+    assert!(!d.contains("\"bump\""), "{d}");
+    assert_eq!(count(&d, "DebugInlinedAt"), 1, "{d}");
+    assert_eq!(count(&d, "DebugLine"), 1, "{d}");
 }
