@@ -9,6 +9,8 @@
 //! - `if`s, loops and `switch`es that decide nothing that matters (no
 //!   effect, no store into a read local and no value used after them
 //!   depends on them, see [`locals`]), whatever their conditions read;
+//! - calls of functions without effect whose result nothing uses;
+//! - the cases a `switch` on a constant does not run (see [`switch`]);
 //! - statements after a `return`, `break`, `continue` or `discard` in the
 //!   same block, empty blocks, and `if`s whose branches are both empty;
 //! - debug information that would keep any of these alive (see
@@ -25,24 +27,27 @@ use crate::ir::visit::{walk_statements, walk_statements_mut};
 
 mod debug;
 mod locals;
+mod switch;
 use crate::ir::*;
 
 /// Removes dead code in every function, then unreachable functions.
 pub fn run(module: &mut Module) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
+    let pure = pure_functions(module);
     for h in handles {
         // Removing an empty `if` frees its condition: a second round
         // catches that (and is cheap when nothing changed).
         for _ in 0..4 {
             let f = &mut module.functions[h];
-            let (mut removed, dead) = analyse(f);
+            let (mut removed, dead) = analyse(f, &pure);
             if let Some(mut dce) = dead {
                 rebuild_function(module, h, &mut dce);
             }
             let f = &mut module.functions[h];
             // Loads that were dead may have been the last reads of a
             // local, and empty `if`s free their conditions: another round.
-            removed |= remove_write_only_stores(f);
+            removed |= remove_write_only_stores(f, &pure);
+            removed |= switch::fold_constant_switches(&mut f.body, &f.expressions);
             debug::drop_idle(&mut f.body);
             removed |= prune_empty(&mut f.body);
             compact_locals(f);
@@ -63,8 +68,8 @@ pub(super) struct Dce {
 /// Drops the stores that nothing live reads (see [`locals`]) and finds
 /// what is dead: whether stores went, and what a rebuild keeps when
 /// something is dead.
-pub(super) fn analyse(f: &mut Function) -> (bool, Option<Dce>) {
-    let removed = remove_write_only_stores(f);
+pub(super) fn analyse(f: &mut Function, pure: &[bool]) -> (bool, Option<Dce>) {
+    let removed = remove_write_only_stores(f, pure);
     (removed, dead_code(f))
 }
 
@@ -118,6 +123,49 @@ impl Rewrite for Dce {
     }
 }
 
+/// Per function: whether a call of it matters only for its result: it
+/// writes only its own locals and calls only such functions (its loads,
+/// loops and returns are no effect; `discard`, barriers, atomics, wave
+/// operations and stores through arguments are).
+pub(super) fn pure_functions(module: &Module) -> Vec<bool> {
+    let mut pure = vec![true; module.functions.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (h, f) in module.functions.iter() {
+            if !pure[h.index()] {
+                continue;
+            }
+            let mut ok = true;
+            walk_statements(&f.body, |s| {
+                ok &= match s {
+                    Statement::Emit(_)
+                    | Statement::Block(_)
+                    | Statement::If { .. }
+                    | Statement::Switch { .. }
+                    | Statement::Loop { .. }
+                    | Statement::Break
+                    | Statement::Continue
+                    | Statement::Return { .. }
+                    | Statement::Merge { .. }
+                    | Statement::Carry { .. }
+                    | Statement::Debug(_) => true,
+                    Statement::Store { pointer, .. } => local_root(f, *pointer).is_some(),
+                    Statement::Call { function, .. } => {
+                        pure.get(function.index()).copied().unwrap_or(false)
+                    }
+                    _ => false,
+                }
+            });
+            if !ok {
+                pure[h.index()] = false;
+                changed = true;
+            }
+        }
+    }
+    pure
+}
+
 /// Whether a local must stay although nothing reads it: the shader
 /// decorated it (`vk::ext_decorate*`).
 fn pinned(l: &LocalVariable) -> bool {
@@ -138,13 +186,21 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
 /// Drops stores into locals that nothing reads and the control
 /// statements that decide nothing that matters (see [`locals`]); true if
 /// any.
-fn remove_write_only_stores(f: &mut Function) -> bool {
-    let usage = locals::usage(f);
+fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> bool {
+    let usage = locals::usage(f, pure);
     let mut body = std::mem::take(&mut f.body);
     let f_ref: &Function = f;
+    // A store into a local nobody reads, or a call of a pure function
+    // whose result nothing uses.
     let dead_store = |s: &Statement| match s {
         Statement::Store { pointer, .. } => {
             local_root(f_ref, *pointer).is_some_and(|l| !usage.read[l.index()])
+        }
+        Statement::Call {
+            function, result, ..
+        } => {
+            pure.get(function.index()).copied().unwrap_or(false)
+                && !result.is_some_and(|r| usage.live[r.index()])
         }
         _ => false,
     };
@@ -170,6 +226,7 @@ fn remove_write_only_stores(f: &mut Function) -> bool {
                     })
                 }))
             }
+            Statement::Call { .. } if dead_store(s) => Some(None),
             _ => None,
         };
         let mut next = 0;

@@ -87,8 +87,9 @@ pub(super) fn declarations(
 /// Drops the debug lines and scopes that describe no code, in `block`
 /// and the blocks nested in it: a `Line` followed by no code before the
 /// next `Line` of its block (or the block's end), and a `Begin` with no
-/// code before its `End` (or the block's end), with that `End`. A debug
-/// variable is code here: it says where it is.
+/// code before its `End` (or the block's end), with that `End` and the
+/// debug variables in it. For lines a debug variable is code: it says
+/// where it is.
 pub(super) fn drop_idle(block: &mut Block) {
     for s in block.iter_mut() {
         for b in super::blocks_mut(s) {
@@ -114,37 +115,58 @@ pub(super) fn drop_idle(block: &mut Block) {
             _ => {}
         }
     }
-    // Scopes: the open ones with whether code stood in them yet.
-    let mut open: Vec<(usize, bool)> = Vec::new();
+    // Scopes: the open ones with whether code stood in them yet, and
+    // the debug variables in them. A scope without code is never where
+    // a debugger stops: its variables go with it.
+    struct Open {
+        begin: usize,
+        code: bool,
+        variables: Vec<usize>,
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let close = |o: Open, keep: &mut [bool], outer: Option<&mut Open>| {
+        if o.code {
+            if let Some(outer) = outer {
+                outer.code = true;
+            }
+            return;
+        }
+        keep[o.begin] = false;
+        for v in o.variables {
+            keep[v] = false;
+        }
+    };
     for (i, s) in block.iter().enumerate() {
         match s {
-            Statement::Debug(DebugInfo::Begin(_)) => open.push((i, false)),
-            Statement::Debug(DebugInfo::End) => match open.pop() {
-                Some((begin, false)) => {
-                    keep[begin] = false;
-                    keep[i] = false;
-                }
-                Some((_, true)) => {
-                    if let Some(outer) = open.last_mut() {
-                        outer.1 = true;
+            Statement::Debug(DebugInfo::Begin(_)) => open.push(Open {
+                begin: i,
+                code: false,
+                variables: Vec::new(),
+            }),
+            Statement::Debug(DebugInfo::End) => {
+                if let Some(o) = open.pop() {
+                    if !o.code {
+                        keep[i] = false;
                     }
+                    close(o, &mut keep, open.last_mut());
                 }
-                None => {}
-            },
+            }
+            Statement::Debug(DebugInfo::Variable { .. }) => {
+                if let Some(top) = open.last_mut() {
+                    top.variables.push(i);
+                }
+            }
             s if code(s) => {
                 if let Some(top) = open.last_mut() {
-                    top.1 = true;
+                    top.code = true;
                 }
             }
             _ => {}
         }
     }
-    // Unclosed scopes end with the block; an inner one's code is in the
-    // outer ones too.
-    let mut inner_code = false;
-    for (begin, had_code) in open.into_iter().rev() {
-        inner_code |= had_code;
-        keep[begin] &= inner_code;
+    // Unclosed scopes end with the block, innermost first.
+    while let Some(o) = open.pop() {
+        close(o, &mut keep, open.last_mut());
     }
     if keep.iter().all(|k| *k) {
         return;

@@ -28,6 +28,9 @@ pub(super) struct Usage {
     /// walked depth first (a statement before the ones nested in it):
     /// whether it must stay.
     pub constructs: Vec<bool>,
+    /// Per expression: whether it matters (a call of a pure function
+    /// whose result does not goes).
+    pub live: Vec<bool>,
 }
 
 /// A control statement: what it tests and what it stands in.
@@ -50,8 +53,11 @@ enum Kind {
     Loop,
 }
 
+/// The construct a statement stands in (`None`: the function's body).
+type Within = Option<usize>;
+
 /// An operand of a statement, with the construct the statement stands in.
-type Operand = (Handle<Expression>, Option<usize>);
+type Operand = (Handle<Expression>, Within);
 
 /// The facts gathered by one walk of the body.
 struct Walk<'f> {
@@ -62,6 +68,11 @@ struct Walk<'f> {
     deferred: FxHashMap<Handle<LocalVariable>, Vec<Operand>>,
     /// The operands of each phi and the construct it comes out of.
     phis: FxHashMap<Handle<Expression>, (Vec<Handle<Expression>>, usize)>,
+    /// Per function: whether a call of it has no effect but its result.
+    pure: &'f [bool],
+    /// The arguments and construct of each call of a pure function, by
+    /// its result.
+    calls: FxHashMap<Handle<Expression>, (Vec<Handle<Expression>>, Within)>,
     /// Expressions and constructs live from the start.
     roots: Vec<Handle<Expression>>,
     root_constructs: Vec<usize>,
@@ -71,9 +82,12 @@ struct Walk<'f> {
 
 /// Which locals are read and which control statements stay: one worklist
 /// pass over the expressions and constructs, linear in the function.
-pub(super) fn usage(f: &Function) -> Usage {
+/// `pure` says which functions' calls matter only for their result.
+pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
     let mut w = Walk {
         f,
+        pure,
+        calls: FxHashMap::default(),
         constructs: Vec::new(),
         deferred: FxHashMap::default(),
         phis: FxHashMap::default(),
@@ -117,10 +131,15 @@ pub(super) fn usage(f: &Function) -> Usage {
             exprs.extend(ops);
             constructs.push(c);
         }
+        if let Some((args, c)) = w.calls.remove(&h) {
+            exprs.extend(args);
+            constructs.extend(c);
+        }
     }
     Usage {
         read,
         constructs: live_constructs,
+        live,
     }
 }
 
@@ -196,6 +215,15 @@ impl Walk<'_> {
                         .extend([(pointer, here), (value, here)]),
                     None => self.root(s),
                 },
+                Statement::Call {
+                    function,
+                    arguments,
+                    result,
+                } if self.pure.get(function.index()).copied().unwrap_or(false) => {
+                    if let Some(r) = result {
+                        self.calls.insert(*r, (arguments.clone(), here));
+                    }
+                }
                 other => self.root(other),
             }
             carries.clear();

@@ -159,3 +159,47 @@ fn debug_scopes_and_lines_without_code_go() {
     assert_eq!(count(&d, "DebugInlinedAt"), 1, "{d}");
     assert_eq!(count(&d, "DebugLine"), 1, "{d}");
 }
+
+#[test]
+fn a_switch_on_a_constant_is_the_cases_it_runs() {
+    let d = dis("RWStructuredBuffer<uint> b;\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   int k = 2;\n\
+                   switch (k) {\n\
+                     case 1: b[0] = 1; break;\n\
+                     case 2: b[0] = 2;\n\
+                     case 3: b[1] = id.x; break;\n\
+                     default: b[2] = 3;\n\
+                   }\n\
+                   switch (k + 5) { case 1: b[3] = 1; break; }\n\
+                 }");
+    assert_eq!(count(&d, "OpSwitch"), 0, "{d}");
+    assert_eq!(count(&d, "OpStore"), 2, "{d}");
+    // A `break` in the middle of the case keeps the switch.
+    let d = dis("RWStructuredBuffer<uint> b;\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   int k = 2;\n\
+                   switch (k) {\n\
+                     case 2: if (id.x > 3) break; b[4] = 4; break;\n\
+                     default: b[5] = 5;\n\
+                   }\n\
+                 }");
+    assert_eq!(count(&d, "OpSwitch"), 1, "{d}");
+}
+
+#[test]
+fn calls_without_effect_whose_result_is_unused_go() {
+    // `f` returns from inside a loop (so it is not inlined); its result
+    // is unused and it writes nothing but its locals.
+    let d = dis("RWStructuredBuffer<uint> b;\n\
+                 uint f(uint n) {\n\
+                   uint s = 0;\n\
+                   for (uint i = 0; i < n; ++i) { if (i * i > n) return s; s += i; }\n\
+                   return s;\n\
+                 }\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   uint unused = f(id.x);\n\
+                   b[0] = f(id.y);\n\
+                 }");
+    assert_eq!(count(&d, "OpFunctionCall"), 1, "{d}");
+}
