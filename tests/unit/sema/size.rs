@@ -203,3 +203,30 @@ fn calls_without_effect_whose_result_is_unused_go() {
                  }");
     assert_eq!(count(&d, "OpFunctionCall"), 1, "{d}");
 }
+
+#[test]
+fn early_returns_of_inlined_functions_are_branches() {
+    // Each return ends a branch: no one-trip loop, and the result is
+    // merged from the branches (no local).
+    let d = dis("RWStructuredBuffer<uint> b;\n\
+                 uint pick(uint x) {\n\
+                   if (x > 8) { if (x > 16) return 2; return x * 3; }\n\
+                   uint y = x + 1;\n\
+                   if (y == 4) return 7;\n\
+                   return y;\n\
+                 }\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   b[0] = pick(id.x);\n\
+                 }");
+    assert_eq!(count(&d, "OpLoopMerge"), 0, "{d}");
+    assert_eq!(count(&d, "OpFunctionCall"), 0, "{d}");
+    assert_eq!(function_variables(&d), 0, "{d}");
+    // An unsigned value is never below zero: the branch goes.
+    let d = dis("RWStructuredBuffer<uint> b;\n\
+                 [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   if (id.x < 0) b[0] = 1;\n\
+                   if (0 <= id.y) b[1] = 2;\n\
+                 }");
+    assert_eq!(count(&d, "OpSelectionMerge"), 0, "{d}");
+    assert_eq!(count(&d, "OpStore"), 1, "{d}");
+}
