@@ -324,6 +324,9 @@ fn simplify_binary(
         std::mem::swap(&mut left, &mut right);
         swapped = true;
     }
+    if let Some(r) = unsigned_against_zero(cx, op, left, right) {
+        return Some(make_constant(cx, Literal::Bool(r), ty, span));
+    }
     let scalar = scalar_of(cx, ty);
     let same = cx.ty(left) == ty;
     let result = match scalar.map(|s| s.kind) {
@@ -335,6 +338,25 @@ fn simplify_binary(
         Some(h) => Some(h),
         None if swapped => Some(binary(cx, op, left, right, ty, span, false)),
         None => None,
+    }
+}
+
+/// An unsigned value against zero: `x < 0` is false, `x >= 0` true, and
+/// the same with zero on the left.
+fn unsigned_against_zero(
+    cx: &Cx,
+    op: BinaryOperator,
+    left: Handle<Expression>,
+    right: Handle<Expression>,
+) -> Option<bool> {
+    let unsigned = scalar_of(cx, cx.ty(left)).is_some_and(|s| s.kind == ScalarKind::Uint);
+    let zero = |h| constant(cx, h).and_then(int_value) == Some(0);
+    match op {
+        B::Less if unsigned && zero(right) => Some(false),
+        B::GreaterEqual if unsigned && zero(right) => Some(true),
+        B::Greater if unsigned && zero(left) => Some(false),
+        B::LessEqual if unsigned && zero(left) => Some(true),
+        _ => None,
     }
 }
 

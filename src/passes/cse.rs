@@ -31,10 +31,11 @@ use rustc_hash::FxHashMap;
 /// the stores nothing reads) is left out in the same walk.
 pub fn run(module: &mut Module) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
+    let pure = dce::pure_functions(module);
     for h in handles {
         let f = &mut module.functions[h];
         let mut cse = Cse {
-            dead: dce::analyse(f).1,
+            dead: dce::analyse(f, &pure).1,
             ..Cse::default()
         };
         rebuild_function(module, h, &mut cse);

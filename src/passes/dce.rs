@@ -6,8 +6,15 @@
 //!   atomic that matters uses a pointer into them: loads that only feed
 //!   stores into such locals do not count), then such locals themselves,
 //!   and any local no expression refers to;
+//! - `if`s, loops and `switch`es that decide nothing that matters (no
+//!   effect, no store into a read local and no value used after them
+//!   depends on them, see [`locals`]), whatever their conditions read;
+//! - calls of functions without effect whose result nothing uses;
+//! - the cases a `switch` on a constant does not run (see [`switch`]);
 //! - statements after a `return`, `break`, `continue` or `discard` in the
 //!   same block, empty blocks, and `if`s whose branches are both empty;
+//! - debug information that would keep any of these alive (see
+//!   [`debug`]): it never does;
 //! - functions that no entry point reaches, when the module has entry
 //!   points.
 //!
@@ -18,26 +25,30 @@
 use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::visit::{walk_statements, walk_statements_mut};
 
+mod debug;
 mod locals;
+mod switch;
 use crate::ir::*;
 
 /// Removes dead code in every function, then unreachable functions.
 pub fn run(module: &mut Module) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
+    let pure = pure_functions(module);
     for h in handles {
         // Removing an empty `if` frees its condition: a second round
         // catches that (and is cheap when nothing changed).
         for _ in 0..4 {
             let f = &mut module.functions[h];
-            let (mut removed, dead) = analyse(f);
+            let (mut removed, dead) = analyse(f, &pure);
             if let Some(mut dce) = dead {
                 rebuild_function(module, h, &mut dce);
             }
             let f = &mut module.functions[h];
             // Loads that were dead may have been the last reads of a
             // local, and empty `if`s free their conditions: another round.
-            removed |= remove_write_only_stores(f);
-            removed |= remove_pure_control(f);
+            removed |= remove_write_only_stores(f, &pure);
+            removed |= switch::fold_constant_switches(&mut f.body, &f.expressions);
+            debug::drop_idle(&mut f.body);
             removed |= prune_empty(&mut f.body);
             compact_locals(f);
             if !removed {
@@ -57,17 +68,26 @@ pub(super) struct Dce {
 /// Drops the stores that nothing live reads (see [`locals`]) and finds
 /// what is dead: whether stores went, and what a rebuild keeps when
 /// something is dead.
-pub(super) fn analyse(f: &mut Function) -> (bool, Option<Dce>) {
-    let removed = remove_write_only_stores(f);
+pub(super) fn analyse(f: &mut Function, pure: &[bool]) -> (bool, Option<Dce>) {
+    let removed = remove_write_only_stores(f, pure);
     (removed, dead_code(f))
 }
 
 /// What is live in `f`; `None` when nothing but unused trivial
-/// expressions is dead (a rebuild would change nothing).
-fn dead_code(f: &Function) -> Option<Dce> {
-    let live = liveness(f);
+/// expressions is dead (a rebuild would change nothing). Drops the debug
+/// variables whose value or local goes.
+fn dead_code(f: &mut Function) -> Option<Dce> {
+    let mut live = liveness(f);
     // A local the shader decorated stays, with its stores.
     let mut local_live: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
+    for (h, e) in f.expressions.iter() {
+        if let Expression::LocalVariable(l) = *e
+            && live[h.index()]
+        {
+            local_live[l.index()] = true;
+        }
+    }
+    debug::variables(f, &mut live, &local_live);
     // A dead local that nothing refers to goes without a rebuild
     // (`compact_locals`).
     let mut dead_reference = false;
@@ -103,6 +123,49 @@ impl Rewrite for Dce {
     }
 }
 
+/// Per function: whether a call of it matters only for its result: it
+/// writes only its own locals and calls only such functions (its loads,
+/// loops and returns are no effect; `discard`, barriers, atomics, wave
+/// operations and stores through arguments are).
+pub(super) fn pure_functions(module: &Module) -> Vec<bool> {
+    let mut pure = vec![true; module.functions.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (h, f) in module.functions.iter() {
+            if !pure[h.index()] {
+                continue;
+            }
+            let mut ok = true;
+            walk_statements(&f.body, |s| {
+                ok &= match s {
+                    Statement::Emit(_)
+                    | Statement::Block(_)
+                    | Statement::If { .. }
+                    | Statement::Switch { .. }
+                    | Statement::Loop { .. }
+                    | Statement::Break
+                    | Statement::Continue
+                    | Statement::Return { .. }
+                    | Statement::Merge { .. }
+                    | Statement::Carry { .. }
+                    | Statement::Debug(_) => true,
+                    Statement::Store { pointer, .. } => local_root(f, *pointer).is_some(),
+                    Statement::Call { function, .. } => {
+                        pure.get(function.index()).copied().unwrap_or(false)
+                    }
+                    _ => false,
+                }
+            });
+            if !ok {
+                pure[h.index()] = false;
+                changed = true;
+            }
+        }
+    }
+    pure
+}
+
 /// Whether a local must stay although nothing reads it: the shader
 /// decorated it (`vk::ext_decorate*`).
 fn pinned(l: &LocalVariable) -> bool {
@@ -120,41 +183,101 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
     }
 }
 
-/// Drops stores into locals that nothing reads (see [`locals`]); true if
+/// Drops stores into locals that nothing reads and the control
+/// statements that decide nothing that matters (see [`locals`]); true if
 /// any.
-fn remove_write_only_stores(f: &mut Function) -> bool {
-    let read = locals::read_locals(f);
+fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> bool {
+    let usage = locals::usage(f, pure);
+    let mut body = std::mem::take(&mut f.body);
     let f_ref: &Function = f;
+    // A store into a local nobody reads, or a call of a pure function
+    // whose result nothing uses.
     let dead_store = |s: &Statement| match s {
         Statement::Store { pointer, .. } => {
-            local_root(f_ref, *pointer).is_some_and(|l| !read[l.index()])
+            local_root(f_ref, *pointer).is_some_and(|l| !usage.read[l.index()])
+        }
+        Statement::Call {
+            function, result, ..
+        } => {
+            pure.get(function.index()).copied().unwrap_or(false)
+                && !result.is_some_and(|r| usage.live[r.index()])
         }
         _ => false,
     };
-    let mut to_remove = false;
-    walk_statements(&f.body, |s| to_remove |= dead_store(s));
-    if !to_remove {
-        return false;
+    let mut to_remove = usage.constructs.iter().any(|live| !live);
+    walk_statements(&body, |s| to_remove |= dead_store(s));
+    if to_remove {
+        let declared = debug::declarations(f_ref, &body);
+        // A dead store of a whole local that a debug variable names tells
+        // debuggers the value it held: a `DebugValue` (kept if the value
+        // stays for other uses, see `debug_variables`).
+        let fate = |s: &Statement| match *s {
+            Statement::Store { pointer, value } if dead_store(s) => {
+                let info = match f_ref.expressions[pointer] {
+                    Expression::LocalVariable(l) => declared.get(&l),
+                    _ => None,
+                };
+                Some(info.map(|(name, span, arg)| {
+                    Statement::Debug(DebugInfo::Variable {
+                        value,
+                        name: name.clone(),
+                        span: *span,
+                        arg: *arg,
+                    })
+                }))
+            }
+            Statement::Call { .. } if dead_store(s) => Some(None),
+            _ => None,
+        };
+        let mut next = 0;
+        prune(&mut body, &mut next, &usage.constructs, &fate);
     }
-    let dead: Vec<bool> = read.iter().map(|r| !r).collect();
-    let exprs = &f.expressions;
-    let is_dead = |p: Handle<Expression>| {
-        let mut p = p;
-        loop {
-            match exprs[p] {
-                Expression::AccessIndex { base, .. } | Expression::Access { base, .. } => p = base,
-                Expression::LocalVariable(l) => return dead[l.index()],
-                _ => return false,
+    f.body = body;
+    to_remove
+}
+
+/// Drops the control statements not `live` (numbered as
+/// [`locals::usage`] does, from `next`) in `block` and the blocks nested
+/// in it, and drops or replaces the statements `fate` says (`Some(None)`:
+/// drop; `Some(Some(s))`: `s` instead).
+fn prune(
+    block: &mut Block,
+    next: &mut usize,
+    live: &[bool],
+    fate: &dyn Fn(&Statement) -> Option<Option<Statement>>,
+) {
+    block.retain_mut(|s| {
+        let control = matches!(
+            s,
+            Statement::If { .. } | Statement::Switch { .. } | Statement::Loop { .. }
+        );
+        if control {
+            let id = *next;
+            *next += 1;
+            if !live.get(id).copied().unwrap_or(true) {
+                // Skip the numbers of the constructs nested in it.
+                for b in s.blocks() {
+                    walk_statements(b, |t| {
+                        *next += usize::from(matches!(
+                            t,
+                            Statement::If { .. } | Statement::Switch { .. } | Statement::Loop { .. }
+                        ))
+                    });
+                }
+                return false;
+            }
+        } else {
+            match fate(s) {
+                None => {}
+                Some(None) => return false,
+                Some(Some(new)) => *s = new,
             }
         }
-    };
-    let mut body = std::mem::take(&mut f.body);
-    retain_all(&mut body, &|s| match s {
-        Statement::Store { pointer, .. } => !is_dead(*pointer),
-        _ => true,
+        for b in blocks_mut(s) {
+            prune(b, next, live, fate);
+        }
+        true
     });
-    f.body = body;
-    true
 }
 
 /// `Vec::retain` on a block and every block nested in it.
@@ -201,8 +324,9 @@ fn liveness(f: &Function) -> Vec<bool> {
             live[result.index()] = true;
             s.for_each_operand(|h| live[h.index()] = true);
         }
-        // A phi's operands live only if it does (below).
-        Statement::Merge { .. } | Statement::Carry { .. } => {}
+        // A phi's operands live only if it does (below); a debug
+        // variable's only if something else uses them.
+        Statement::Merge { .. } | Statement::Carry { .. } | Statement::Debug(_) => {}
         other => other.for_each_operand(|h| live[h.index()] = true),
     });
     let mut phis: Vec<&Statement> = Vec::new();
@@ -237,121 +361,6 @@ fn liveness(f: &Function) -> Vec<bool> {
         }
     }
     live
-}
-
-/// Whether `s` does nothing but compute values that stay inside it: no
-/// memory write, call or other effect, and no `break` or `continue` that
-/// leaves it (`break_ok`/`continue_ok`: those go to a construct inside).
-fn pure_statement(s: &Statement, break_ok: bool, continue_ok: bool) -> bool {
-    let all = |b: &Block, br: bool, co: bool| b.iter().all(|s| pure_statement(s, br, co));
-    match s {
-        Statement::Emit(_)
-        | Statement::Debug(_)
-        | Statement::Merge { .. }
-        | Statement::Carry { .. } => true,
-        Statement::Break => break_ok,
-        Statement::Continue => continue_ok,
-        Statement::Block(b) => all(b, break_ok, continue_ok),
-        Statement::If { accept, reject, .. } => {
-            all(accept, break_ok, continue_ok) && all(reject, break_ok, continue_ok)
-        }
-        Statement::Loop {
-            body, continuing, ..
-        } => all(body, true, true) && all(continuing, false, false),
-        Statement::Switch { cases, .. } => cases.iter().all(|c| all(&c.body, true, continue_ok)),
-        _ => false,
-    }
-}
-
-/// Removes `if`s, loops and `switch`es whose work nothing uses: they are
-/// pure (see [`pure_statement`]) and give no value out: no `Merge` after
-/// the `if` (`dce` keeps one only while it is used), and the `Carry`s
-/// before a loop used only in the loop and by each other (a counter that
-/// only the loop's own test reads); those go with the loop. Inner blocks
-/// first; true if any.
-fn remove_pure_control(f: &mut Function) -> bool {
-    let counts = super::rewrite::use_counts(f);
-    let mut body = std::mem::take(&mut f.body);
-    let removed = remove_pure_in(&mut body, &f.expressions, &counts);
-    f.body = body;
-    removed
-}
-
-fn remove_pure_in(block: &mut Block, exprs: &Arena<Expression>, counts: &[u32]) -> bool {
-    let mut removed = false;
-    for s in block.iter_mut() {
-        for b in blocks_mut(s) {
-            removed |= remove_pure_in(b, exprs, counts);
-        }
-    }
-    let n = block.len();
-    let mut keep = vec![true; n];
-    for i in 0..n {
-        let s = &block[i];
-        let control = matches!(
-            s,
-            Statement::If { .. } | Statement::Loop { .. } | Statement::Switch { .. }
-        );
-        if !control
-            || matches!(block.get(i + 1), Some(Statement::Merge { .. }))
-            || !pure_statement(s, false, false)
-        {
-            continue;
-        }
-        // The carries of a loop: the statements before it, back to the
-        // first that is neither a `Carry` nor an `Emit`.
-        let mut carries = Vec::new();
-        let mut j = i;
-        while j > 0 && matches!(block[j - 1], Statement::Carry { .. } | Statement::Emit(_)) {
-            j -= 1;
-            if let Statement::Carry { result, .. } = block[j] {
-                carries.push((j, result));
-            }
-        }
-        let group: Vec<&Statement> = carries
-            .iter()
-            .map(|&(k, _)| &block[k])
-            .chain(std::iter::once(s))
-            .collect();
-        let local = carries
-            .iter()
-            .all(|&(_, phi)| uses_in(&group, exprs, phi) == counts[phi.index()]);
-        if local {
-            keep[i] = false;
-            for (k, _) in carries {
-                keep[k] = false;
-            }
-        }
-    }
-    let mut i = 0;
-    block.retain(|_| {
-        i += 1;
-        keep[i - 1]
-    });
-    removed | (block.len() != n)
-}
-
-/// How many times `h` is used in `statements` and the blocks in them (as
-/// [`super::rewrite::use_counts`] counts).
-fn uses_in(statements: &[&Statement], exprs: &Arena<Expression>, h: Handle<Expression>) -> u32 {
-    let mut n = 0;
-    for s in statements {
-        walk_statements(std::slice::from_ref(*s), |s| {
-            let mut bump = |o: Handle<Expression>| n += u32::from(o == h);
-            match s {
-                Statement::Emit(r) => {
-                    for e in r.iter() {
-                        exprs[e].for_each_operand(&mut bump);
-                    }
-                }
-                Statement::Loop {
-                    break_if: Some(b), ..
-                } => bump(*b),
-                other => other.for_each_operand(&mut bump),
-            }
-        });
-    }
-    n
 }
 
 /// The blocks nested directly in `s`.
@@ -529,8 +538,7 @@ mod tests {
         fb.store(o, after);
         let f = fb.finish();
         let _ = unused;
-        // (An unused trivial expression left in the arena keeps its
-        // handle: nothing else being dead, the arena is not rebuilt.)
+        // (The empty `if` goes with its condition: the arena is rebuilt.)
         let text = run_main(&mut m, f, run);
         let expected = "\
 global @out:float Private
@@ -538,10 +546,10 @@ entry \"main\" compute fn main numthreads(1, 1, 1)
 
 fn main() {
     local $kept:float
-    %3:float = load @out
-    store $kept, %3
-    %4:float = load $kept
-    store @out, %4
+    %2:float = load @out
+    store $kept, %2
+    %3:float = load $kept
+    store @out, %3
     return
 }
 ";

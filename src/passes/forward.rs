@@ -82,6 +82,7 @@ pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool) {
         if !simple.iter().any(|s| *s) && !any_read_only {
             if algebra {
                 algebra::run_function(module, h);
+                fold_constant_ifs(module, h, fold, &mut silent);
             }
             continue;
         }
@@ -111,19 +112,28 @@ pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool) {
             read_only: read_only.clone(),
         };
         rebuild_function(module, h, &mut fw);
-        // A condition that became constant: its `if` goes too.
-        let mut constant_condition = false;
-        let f = &module.functions[h];
-        crate::ir::visit::walk_statements(&f.body, |s| {
-            if let Statement::If { condition, .. } = s
-                && matches!(f.expressions[*condition], Expression::Literal(_))
-            {
-                constant_condition = true;
-            }
-        });
-        if constant_condition {
-            const_fold::run_function(module, h, fold, &mut silent);
+        fold_constant_ifs(module, h, fold, &mut silent);
+    }
+}
+
+/// A condition that became constant: its `if` goes too.
+fn fold_constant_ifs(
+    module: &mut Module,
+    h: Handle<Function>,
+    fold: &FoldOptions,
+    silent: &mut Diagnostics,
+) {
+    let mut constant_condition = false;
+    let f = &module.functions[h];
+    crate::ir::visit::walk_statements(&f.body, |s| {
+        if let Statement::If { condition, .. } = s
+            && matches!(f.expressions[*condition], Expression::Literal(_))
+        {
+            constant_condition = true;
         }
+    });
+    if constant_condition {
+        const_fold::run_function(module, h, fold, silent);
     }
 }
 

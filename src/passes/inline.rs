@@ -13,7 +13,9 @@
 //! A body whose only `return` is its last statement is spliced in place and
 //! the returned expression replaces the call's result. Otherwise the body is
 //! wrapped in a one-trip `loop { …; break }` where each `return v` becomes
-//! `store $ret, v; break`, and the result is a load of `$ret` after it. A
+//! `store $ret, v; break`, and the result is a load of `$ret` after it;
+//! where every such `break` ends a branch of an `if`, the loop goes and
+//! what follows each such `if` moves into its other branch (`inline/once.rs`). A
 //! callee whose result is `precise` always returns through a `precise`
 //! `$ret` local, so the precise pass (which runs after) still finds it.
 //!
@@ -28,6 +30,8 @@ use crate::ir::visit::{walk_statements, walk_statements_mut};
 use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
+
+mod once;
 
 /// Call results to replace by the values inlining gave them.
 type Replacements = FxHashMap<Handle<Expression>, Handle<Expression>>;
@@ -510,16 +514,20 @@ fn inline_call(
         }
         return;
     }
-    // Early returns: a one-trip loop, `return v` → `store $ret, v; break`.
+    // Early returns: a one-trip loop, `return v` → `store $ret, v; break`
+    // (without the loop where the returns end branches of `if`s).
     let ret = ret_local(body);
     let mut once = returns_to_breaks(inlined, ret.map(|r| r.0));
     once.push(Statement::Break);
-    body.push(Statement::Loop {
-        body: once,
-        continuing: Block::new(),
-        break_if: None,
-        control: LoopControl::None,
-    });
+    match once::unloop(once) {
+        Ok(statements) => body.push(Statement::Block(statements)),
+        Err(once) => body.push(Statement::Loop {
+            body: once,
+            continuing: Block::new(),
+            break_if: None,
+            control: LoopControl::None,
+        }),
+    }
     if debug {
         body.push(Statement::Debug(DebugInfo::End));
     }

@@ -281,6 +281,13 @@ fn locals_and_parameters_are_named_and_typed() {
             "count: uint #2",
             "id: uint3 #1",
         ] {
+            // At -O3 the lights are read member by member from the
+            // buffer: no whole value of `l` or `light` is computed, and
+            // debug information keeps nothing alive (as after spirv-opt).
+            if level == "-O3" && v.contains("Light") {
+                assert!(!vars.contains(v), "{level}: `{v}` in {vars:?}");
+                continue;
+            }
             assert!(vars.contains(v), "{level}: no `{v}` in {vars:?}");
         }
     }
@@ -503,8 +510,15 @@ fn the_blur_sample_has_a_line_for_every_statement() {
         let m = DebugModule::read(&words);
         let mut functions = m.function_names();
         functions.insert("main".into());
-        let expected = statement_lines("samples/blur.hlsl", &functions);
+        let mut expected = statement_lines("samples/blur.hlsl", &functions);
         assert!(expected.len() > 15, "{expected:?}");
+        if level == "-O3" {
+            // The `[unroll]` loop's own statement leaves no code once
+            // unrolled: a line that describes no instruction goes (as
+            // spirv-opt's do). Its body's statements keep theirs.
+            let unrolled = line_of("samples/blur.hlsl", "[unroll]");
+            assert!(expected.remove(&("blur.hlsl".to_string(), unrolled)));
+        }
         let lines = m.lines();
         let missing: Vec<_> = expected.difference(&lines).collect();
         assert!(missing.is_empty(), "{level}: no DebugLine for {missing:?}");
@@ -523,15 +537,20 @@ fn without_zi_there_is_no_debug_information() {
     assert!(m.insts.is_empty());
     assert!(m.strings.is_empty());
     // And -Zi changes only what debug information adds: the same
-    // arithmetic and control flow (the locals a DebugDeclare names are
-    // kept, with their stores, for the debugger to show).
+    // arithmetic, control flow, locals and stores (debug information
+    // keeps nothing alive: a DebugValue tells what a removed local held).
     let plain = common::spirv_dis(&words);
     let debug = common::spirv_dis(&compile(LIGHTS, &["-T", "cs_6_0", "-Zi"]));
     let count = |text: &str, op: &str| text.matches(op).count();
-    for op in ["OpFMul", "OpLoopMerge", "OpSelectionMerge"] {
+    for op in [
+        "OpFMul",
+        "OpLoopMerge",
+        "OpSelectionMerge",
+        "OpStore",
+        "OpVariable",
+    ] {
         assert_eq!(count(&plain, op), count(&debug, op), "{op}");
     }
-    assert!(count(&plain, "OpStore") <= count(&debug, "OpStore"));
 }
 
 /// `-Fc` and the disassembly on stdout: a `-Zi` module (extended

@@ -1,68 +1,265 @@
-//! Which locals are read: those a live expression points into, where a
-//! store into a local is live only once that local is read. A local whose
-//! loads only feed stores into locals nobody reads (`val = val * 10;`
-//! with `val` never used otherwise) is write-only, its stores dead.
+//! What matters in a function: which locals are read and which control
+//! statements (`if`, `switch`, loop) must stay.
+//!
+//! A store into a local is live only once that local is read: a local
+//! whose loads only feed stores into locals nobody reads (`val = val *
+//! 10;` with `val` never used otherwise) is write-only, its stores dead.
+//!
+//! A control statement is live only when it decides something that
+//! matters: when a live statement stands in it (an effect, a `return` or
+//! `discard`, a store into a read local, a used `Merge` or `Carry`), when
+//! a value flows out of it (a used `Merge` after an `if`, a used `Carry`
+//! before a loop), or when it holds a `break` or `continue` of a live
+//! construct around it. Only then are its condition and the constructs
+//! around it live. A loop, `if` or `switch` that only computes what
+//! nobody uses goes as a whole (spirv-opt's aggressive dead code
+//! elimination does the same).
 
 use super::{local_root, pinned};
-use crate::ir::visit::walk_statements;
 use crate::ir::*;
 use rustc_hash::FxHashMap;
 
-/// Per local: whether anything that matters reads it (or it is pinned).
-/// One worklist pass over the expressions: linear in the function.
-pub(super) fn read_locals(f: &Function) -> Vec<bool> {
+/// What [`usage`] finds.
+pub(super) struct Usage {
+    /// Per local: whether anything that matters reads it (or it is
+    /// pinned).
+    pub read: Vec<bool>,
+    /// Per control statement, in the order of [`Statement::blocks`]
+    /// walked depth first (a statement before the ones nested in it):
+    /// whether it must stay.
+    pub constructs: Vec<bool>,
+    /// Per expression: whether it matters (a call of a pure function
+    /// whose result does not goes).
+    pub live: Vec<bool>,
+}
+
+/// A control statement: what it tests and what it stands in.
+struct Construct {
+    parent: Option<usize>,
+    /// The condition, selector or `break_if`.
+    condition: Option<Handle<Expression>>,
+    /// The constructs between a `break` or `continue` of this one and it:
+    /// live when this one is.
+    exits: Vec<usize>,
+    /// Whether this is a loop (the target of `continue`) or a `switch`
+    /// (with loops, the target of `break`).
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    If,
+    Switch,
+    Loop,
+}
+
+/// The construct a statement stands in (`None`: the function's body).
+type Within = Option<usize>;
+
+/// An operand of a statement, with the construct the statement stands in.
+type Operand = (Handle<Expression>, Within);
+
+/// The facts gathered by one walk of the body.
+struct Walk<'f> {
+    f: &'f Function,
+    constructs: Vec<Construct>,
+    /// The operands and construct of each store into each local not
+    /// (yet) known read.
+    deferred: FxHashMap<Handle<LocalVariable>, Vec<Operand>>,
+    /// The operands of each phi and the construct it comes out of.
+    phis: FxHashMap<Handle<Expression>, (Vec<Handle<Expression>>, usize)>,
+    /// Per function: whether a call of it has no effect but its result.
+    pure: &'f [bool],
+    /// The arguments and construct of each call of a pure function, by
+    /// its result.
+    calls: FxHashMap<Handle<Expression>, (Vec<Handle<Expression>>, Within)>,
+    /// Expressions and constructs live from the start.
+    roots: Vec<Handle<Expression>>,
+    root_constructs: Vec<usize>,
+    /// The constructs around the statement being walked, innermost last.
+    stack: Vec<usize>,
+}
+
+/// Which locals are read and which control statements stay: one worklist
+/// pass over the expressions and constructs, linear in the function.
+/// `pure` says which functions' calls matter only for their result.
+pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
+    let mut w = Walk {
+        f,
+        pure,
+        calls: FxHashMap::default(),
+        constructs: Vec::new(),
+        deferred: FxHashMap::default(),
+        phis: FxHashMap::default(),
+        roots: Vec::new(),
+        root_constructs: Vec::new(),
+        stack: Vec::new(),
+    };
+    w.block(&f.body);
     let mut read: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
     let mut live = vec![false; f.expressions.len()];
-    let mut stack = Vec::new();
-    // The operands of the stores into each local not (yet) known read.
-    let mut deferred: FxHashMap<Handle<LocalVariable>, Vec<Handle<Expression>>> =
-        FxHashMap::default();
-    // The operands of each phi, live when it is.
-    let mut phis: FxHashMap<Handle<Expression>, Vec<Handle<Expression>>> = FxHashMap::default();
-    fn mark(h: Handle<Expression>, live: &mut [bool], stack: &mut Vec<Handle<Expression>>) {
-        if !live[h.index()] {
-            live[h.index()] = true;
-            stack.push(h);
-        }
-    }
-    walk_statements(&f.body, |s| match *s {
-        Statement::Emit(_) => {}
-        Statement::Store { pointer, value } => match local_root(f, pointer) {
-            Some(l) if !read[l.index()] => deferred.entry(l).or_default().extend([pointer, value]),
-            _ => {
-                mark(pointer, &mut live, &mut stack);
-                mark(value, &mut live, &mut stack);
+    let mut live_constructs = vec![false; w.constructs.len()];
+    let mut exprs = std::mem::take(&mut w.roots);
+    let mut constructs = std::mem::take(&mut w.root_constructs);
+    loop {
+        if let Some(c) = constructs.pop() {
+            if std::mem::replace(&mut live_constructs[c], true) {
+                continue;
             }
-        },
-        Statement::Merge { result, .. } | Statement::Carry { result, .. } => {
-            let ops = phis.entry(result).or_default();
-            s.for_each_operand(|o| ops.push(o));
+            let k = &w.constructs[c];
+            exprs.extend(k.condition);
+            constructs.extend(k.parent);
+            constructs.extend(k.exits.iter().copied());
+            continue;
         }
-        // A debug variable's pointer names the local for debuggers: not a
-        // read that keeps its stores (its values still are).
-        Statement::Debug(_) => s.for_each_operand(|o| {
-            if local_root(f, o).is_none() {
-                mark(o, &mut live, &mut stack)
-            }
-        }),
-        ref other => other.for_each_operand(|o| mark(o, &mut live, &mut stack)),
-    });
-    while let Some(h) = stack.pop() {
+        let Some(h) = exprs.pop() else { break };
+        if std::mem::replace(&mut live[h.index()], true) {
+            continue;
+        }
         let e = &f.expressions[h];
         if let Expression::LocalVariable(l) = *e
             && !read[l.index()]
         {
             read[l.index()] = true;
-            for o in deferred.remove(&l).unwrap_or_default() {
-                mark(o, &mut live, &mut stack);
+            for (o, c) in w.deferred.remove(&l).unwrap_or_default() {
+                exprs.push(o);
+                constructs.extend(c);
             }
         }
-        e.for_each_operand(|o| mark(o, &mut live, &mut stack));
-        if let Some(ops) = phis.remove(&h) {
-            for o in ops {
-                mark(o, &mut live, &mut stack);
-            }
+        e.for_each_operand(|o| exprs.push(o));
+        if let Some((ops, c)) = w.phis.remove(&h) {
+            exprs.extend(ops);
+            constructs.push(c);
+        }
+        if let Some((args, c)) = w.calls.remove(&h) {
+            exprs.extend(args);
+            constructs.extend(c);
         }
     }
-    read
+    Usage {
+        read,
+        constructs: live_constructs,
+        live,
+    }
+}
+
+impl Walk<'_> {
+    fn block(&mut self, block: &[Statement]) {
+        // The construct the next `Merge`s come out of (the `if` just
+        // walked), and the `Carry`s waiting for their loop.
+        let mut last_if = None;
+        let mut carries: Vec<(Handle<Expression>, Vec<Handle<Expression>>)> = Vec::new();
+        for s in block {
+            match s {
+                Statement::Emit(_) | Statement::Debug(_) => continue,
+                Statement::Merge { result, .. } => {
+                    let mut ops = Vec::new();
+                    s.for_each_operand(|o| ops.push(o));
+                    if let Some(c) = last_if {
+                        self.phis.insert(*result, (ops, c));
+                    }
+                    continue;
+                }
+                Statement::Carry { result, .. } => {
+                    let mut ops = Vec::new();
+                    s.for_each_operand(|o| ops.push(o));
+                    carries.push((*result, ops));
+                    continue;
+                }
+                _ => {}
+            }
+            last_if = None;
+            let here = self.stack.last().copied();
+            match s {
+                Statement::Block(b) => self.block(b),
+                Statement::If {
+                    condition,
+                    accept,
+                    reject,
+                    ..
+                } => {
+                    let c = self.open(Kind::If, Some(*condition));
+                    self.block(accept);
+                    self.block(reject);
+                    self.stack.pop();
+                    last_if = Some(c);
+                }
+                Statement::Switch { selector, cases } => {
+                    self.open(Kind::Switch, Some(*selector));
+                    for case in cases {
+                        self.block(&case.body);
+                    }
+                    self.stack.pop();
+                }
+                Statement::Loop {
+                    body,
+                    continuing,
+                    break_if,
+                    ..
+                } => {
+                    let c = self.open(Kind::Loop, *break_if);
+                    for (result, ops) in carries.drain(..) {
+                        self.phis.insert(result, (ops, c));
+                    }
+                    self.block(body);
+                    self.block(continuing);
+                    self.stack.pop();
+                }
+                Statement::Break => self.exit(&[Kind::Loop, Kind::Switch]),
+                Statement::Continue => self.exit(&[Kind::Loop]),
+                &Statement::Store { pointer, value } => match local_root(self.f, pointer) {
+                    Some(l) => self
+                        .deferred
+                        .entry(l)
+                        .or_default()
+                        .extend([(pointer, here), (value, here)]),
+                    None => self.root(s),
+                },
+                Statement::Call {
+                    function,
+                    arguments,
+                    result,
+                } if self.pure.get(function.index()).copied().unwrap_or(false) => {
+                    if let Some(r) = result {
+                        self.calls.insert(*r, (arguments.clone(), here));
+                    }
+                }
+                other => self.root(other),
+            }
+            carries.clear();
+        }
+    }
+
+    /// Opens a construct inside the current one.
+    fn open(&mut self, kind: Kind, condition: Option<Handle<Expression>>) -> usize {
+        let c = self.constructs.len();
+        self.constructs.push(Construct {
+            parent: self.stack.last().copied(),
+            condition,
+            exits: Vec::new(),
+            kind,
+        });
+        self.stack.push(c);
+        c
+    }
+
+    /// A `break` or `continue` out to the innermost construct of `kinds`.
+    fn exit(&mut self, kinds: &[Kind]) {
+        let Some(pos) = self
+            .stack
+            .iter()
+            .rposition(|&c| kinds.contains(&self.constructs[c].kind))
+        else {
+            return;
+        };
+        let target = self.stack[pos];
+        let inner = self.stack[pos + 1..].to_vec();
+        self.constructs[target].exits.extend(inner);
+    }
+
+    /// A statement that matters whatever else does.
+    fn root(&mut self, s: &Statement) {
+        s.for_each_operand(|o| self.roots.push(o));
+        self.root_constructs.extend(self.stack.last().copied());
+    }
 }

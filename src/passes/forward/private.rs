@@ -6,9 +6,11 @@
 //!
 //! Only for statics that the function writes (the others are constants
 //! to `forward`), of plain data reached by loads and stores (through constant or
-//! dynamic access chains), in a function with no debug statements (a
-//! debugger shows the static as a global), with no decoration and no
-//! specialization constant as initial value.
+//! dynamic access chains), with no decoration and no specialization
+//! constant as initial value. Debug information does not hold a static
+//! back (as spirv-opt's pass does not): a moved static gets no
+//! `DebugGlobalVariable`, and what `dce` removes of it is gone for
+//! debuggers too.
 
 use super::plain_data;
 use crate::ir::visit::walk_statements;
@@ -87,11 +89,6 @@ fn reachable(module: &Module) -> Vec<bool> {
 /// is a load, a store or an access chain to those.
 fn move_into(module: &mut Module, g: Handle<GlobalVariable>, fh: Handle<Function>) {
     let f = &module.functions[fh];
-    let mut has_debug = false;
-    walk_statements(&f.body, |s| has_debug |= matches!(s, Statement::Debug(_)));
-    if has_debug {
-        return;
-    }
     // The pointers rooted at `g` (operands come first: one sweep).
     let mut rooted = vec![false; f.expressions.len()];
     for (h, e) in f.expressions.iter() {
@@ -118,7 +115,9 @@ fn move_into(module: &mut Module, g: Handle<GlobalVariable>, fh: Handle<Function
             written |= rooted[pointer.index()];
             ok &= !rooted[value.index()]
         }
-        Statement::Emit(_) => {}
+        // A debug variable held in the static (an inlined `out`
+        // argument) is then held in the local.
+        Statement::Emit(_) | Statement::Debug(_) => {}
         ref other => other.for_each_operand(|o| ok &= !rooted[o.index()]),
     });
     // A static nothing writes keeps its initialiser: `forward` reads it

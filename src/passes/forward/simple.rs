@@ -149,6 +149,9 @@ pub(super) fn simple_locals(types: &UniqueArena<Type>, f: &Function) -> Vec<bool
                 simple[l.index()] = false;
             }
         }
+        // A debug variable names the local for debuggers: no read or
+        // write (`dce` drops it with the local).
+        Statement::Debug(_) => {}
         ref other => other.for_each_operand(|o| {
             if let Some(l) = root(o) {
                 simple[l.index()] = false;

@@ -70,15 +70,14 @@ fn main() {
     local $pos2.result:float
     %6:float = load @out
     %7:float = mul %6, %6
-    loop {
+    {
         %8:bool = lt %7, 0.0f32
         if %8 {
             store $pos2.result, 0.0f32
-            break
+        } else {
+            %9:float = mul %7, 2.0f32
+            store $pos2.result, %9
         }
-        %9:float = mul %7, 2.0f32
-        store $pos2.result, %9
-        break
     }
     %10:float = load $pos2.result
     %11:float = add %10, 1.0f32

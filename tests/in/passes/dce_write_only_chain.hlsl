@@ -13,6 +13,7 @@ void main() {
         val = val * 3;
     }
     val = val * 7;
+    buf[1] = 1; // (an effect: the call of this function stays)
 }
 // check: fn src.main() {
 // not: local

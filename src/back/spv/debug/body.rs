@@ -259,7 +259,21 @@ impl FunctionWriter<'_, '_> {
         if let Some(n) = arg {
             ops.push(self.w.const_u32(n));
         }
-        let var = self.w.debug_inst(DebugOp::LocalVariable, &ops);
+        let known = self
+            .w
+            .debug
+            .as_ref()
+            .and_then(|d| d.local_variables.get(&ops).copied());
+        let var = match known {
+            Some(var) => var,
+            None => {
+                let var = self.w.debug_inst(DebugOp::LocalVariable, &ops);
+                if let Some(d) = self.w.debug.as_mut() {
+                    d.local_variables.insert(ops, var);
+                }
+                var
+            }
+        };
         let expression = self.w.debug_expression();
         let inst = self.w.debug_instruction(op, &[var, id, expression]);
         self.emit(inst)

@@ -82,6 +82,9 @@ pub(super) struct DebugState<'a> {
     basics: FxHashMap<ir::Scalar, Word>,
     /// `DebugFunction`s by name and declaration.
     functions: FxHashMap<(String, Span), Word>,
+    /// `DebugLocalVariable`s by their operands: a variable that several
+    /// `DebugValue`s describe (a promoted local, one per store) is one.
+    pub local_variables: FxHashMap<Vec<Word>, Word>,
     /// The empty `DebugExpression` of every `DebugDeclare`/`DebugValue`.
     expression: Option<Word>,
     none: Option<Word>,
@@ -104,6 +107,7 @@ impl<'a> Writer<'a> {
             types: FxHashMap::default(),
             basics: FxHashMap::default(),
             functions: FxHashMap::default(),
+            local_variables: FxHashMap::default(),
             expression: None,
             none: None,
         });
