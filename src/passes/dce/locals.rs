@@ -127,11 +127,16 @@ pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
             }
         }
         e.for_each_operand(|o| exprs.push(o));
-        if let Some((ops, c)) = w.phis.remove(&h) {
+        // (Most functions have neither: no hashing then.)
+        if !w.phis.is_empty()
+            && let Some((ops, c)) = w.phis.remove(&h)
+        {
             exprs.extend(ops);
             constructs.push(c);
         }
-        if let Some((args, c)) = w.calls.remove(&h) {
+        if !w.calls.is_empty()
+            && let Some((args, c)) = w.calls.remove(&h)
+        {
             exprs.extend(args);
             constructs.extend(c);
         }
