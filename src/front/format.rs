@@ -460,9 +460,10 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
         // Where the line may break for `ColumnLimit`: after a comma inside
         // parentheses or a binary operator.
         let mut breaks: Vec<Break> = Vec::new();
-        let angle = angles::classify(items, &templates);
-        let cast = casts::closes_cast(items);
-        let index = casts::indexes(items);
+        let toks = line_tokens(items);
+        let angle = angles::classify(&toks, items.len(), &templates);
+        let cast = casts::closes_cast(&toks, items.len());
+        let index = casts::indexes(&toks, items.len());
         let mut after_cast = false;
         let mut level = blocks.len() + usize::from(parens > 0);
         let case = blocks.last() == Some(&true) && matches!(first, Some(Token::Case | Token::Default));
@@ -495,12 +496,9 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
                         after_cast,
                         index: index[n],
                     };
+                    // The layout's space, or one that keeps two tokens apart.
                     if let Some(p) = prev
-                        && pair.space(p, *k)
-                    {
-                        out.push(' ');
-                    } else if let Some(p) = prev
-                        && !separate(p, &out, t)
+                        && (pair.space(p, *k) || !separate(p, &out, t))
                     {
                         out.push(' ');
                     }
@@ -569,6 +567,19 @@ fn render(lines: &[Line], options: &FormatOptions, keep_lines: bool) -> String {
         out.pop();
     }
     out
+}
+
+/// The tokens of a line's items: each one's index among the items, kind
+/// and text.
+fn line_tokens<'t>(items: &[Item<'t>]) -> Vec<(usize, Token, &'t str)> {
+    items
+        .iter()
+        .enumerate()
+        .filter_map(|(n, i)| match i {
+            Item::Tok(k, t, _) => Some((n, *k, *t)),
+            Item::Comment(_) => None,
+        })
+        .collect()
 }
 
 /// Whether a line ends the head of a statement whose body is on the next

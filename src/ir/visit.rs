@@ -495,6 +495,16 @@ pub fn continues(block: &[Statement]) -> bool {
     })
 }
 
+/// Whether `block` has a `break` of the construct around it (inner loops
+/// and `switch`es keep theirs).
+pub fn breaks(block: &[Statement]) -> bool {
+    block.iter().any(|s| match s {
+        Statement::Break => true,
+        Statement::Loop { .. } | Statement::Switch { .. } => false,
+        other => other.blocks().into_iter().any(|b| breaks(b)),
+    })
+}
+
 /// Calls `f` on every statement of `block` and of its nested blocks, in
 /// order (a statement before the statements nested in it). Iterative, so a
 /// deeply nested body cannot overflow the stack.

@@ -114,8 +114,7 @@ impl Server<'_> {
         // Other files can name only what is declared outside a function,
         // and only if they include its file (directly or not).
         if !target.local {
-            let files = self.workspace_files_mentioning(&target.name, &seen);
-            for path in self.including(&target.path, files) {
+            for path in self.files_seeing(&target.path, &target.name, &seen) {
                 if let Some(other) = self.analyse_from_disk(&path) {
                     add(&other);
                 }
@@ -245,29 +244,33 @@ impl Server<'_> {
         out
     }
 
-    /// Of `files`, those that are `decl` or include it, directly or through
-    /// other workspace files. An `#include` is matched by its file name
+    /// The workspace files other than `skip` that mention `name` and are
+    /// `decl` or include it, directly or through other workspace files
+    /// (each file read once). An `#include` is matched by its file name
     /// (so a name shared by two headers keeps both); a file whose
     /// `#include` names a macro is kept.
-    fn including(&self, decl: &Path, files: Vec<PathBuf>) -> Vec<PathBuf> {
-        if files.is_empty() {
-            return files;
-        }
+    fn files_seeing(&self, decl: &Path, name: &str, skip: &[PathBuf]) -> Vec<PathBuf> {
         let name_of = |p: &Path| p.file_name().map(|n| n.to_os_string());
-        // The workspace's files and what each includes (`None`: unknown).
-        let graph: Vec<(PathBuf, Option<Vec<std::ffi::OsString>>)> = self
+        // Each workspace file, whether it is to compile if it sees `decl`,
+        // and what it includes (`None`: not known).
+        type Node = (PathBuf, bool, Option<Vec<std::ffi::OsString>>);
+        let graph: Vec<Node> = self
             .workspace_files(&[])
             .into_iter()
-            .map(|p| {
-                let includes = self.text_of(&p).and_then(|t| includes(&t));
-                (p, includes)
+            .filter_map(|p| {
+                let text = self.text_of(&p)?;
+                let wanted = !skip.contains(&p) && has_word(&text, name);
+                Some((p, wanted, includes(&text)))
             })
             .collect();
+        if !graph.iter().any(|(_, wanted, _)| *wanted) {
+            return Vec::new();
+        }
         let mut reaching: Vec<std::ffi::OsString> = name_of(decl).into_iter().collect();
-        let mut reached = vec![false; graph.len()];
+        let mut reached: Vec<bool> = graph.iter().map(|(p, ..)| p.as_path() == decl).collect();
         loop {
             let mut grew = false;
-            for (i, (p, inc)) in graph.iter().enumerate() {
+            for (i, (p, _, inc)) in graph.iter().enumerate() {
                 let hit = inc.as_ref().is_none_or(|inc| inc.iter().any(|n| reaching.contains(n)));
                 if !reached[i] && hit {
                     reached[i] = true;
@@ -279,10 +282,11 @@ impl Server<'_> {
                 break;
             }
         }
-        let kept: Vec<&PathBuf> = graph.iter().zip(&reached).filter(|(_, r)| **r).map(|((p, _), _)| p).collect();
-        files
+        graph
             .into_iter()
-            .filter(|f| f.as_path() == decl || kept.contains(&f))
+            .zip(reached)
+            .filter(|((_, wanted, _), reached)| *wanted && *reached)
+            .map(|((p, ..), _)| p)
             .collect()
     }
 

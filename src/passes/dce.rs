@@ -210,7 +210,7 @@ fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> bool {
         let declared = debug::declarations(f_ref, &body);
         // A dead store of a whole local that a debug variable names tells
         // debuggers the value it held: a `DebugValue` (kept if the value
-        // stays for other uses, see `debug_variables`).
+        // stays for other uses, see `debug::variables`).
         let fate = |s: &Statement| match *s {
             Statement::Store { pointer, value } if dead_store(s) => {
                 let info = match f_ref.expressions[pointer] {
@@ -246,23 +246,20 @@ fn prune(
     live: &[bool],
     fate: &dyn Fn(&Statement) -> Option<Option<Statement>>,
 ) {
-    block.retain_mut(|s| {
-        let control = matches!(
+    let construct = |s: &Statement| {
+        matches!(
             s,
             Statement::If { .. } | Statement::Switch { .. } | Statement::Loop { .. }
-        );
-        if control {
+        )
+    };
+    block.retain_mut(|s| {
+        if construct(s) {
             let id = *next;
             *next += 1;
             if !live.get(id).copied().unwrap_or(true) {
                 // Skip the numbers of the constructs nested in it.
                 for b in s.blocks() {
-                    walk_statements(b, |t| {
-                        *next += usize::from(matches!(
-                            t,
-                            Statement::If { .. } | Statement::Switch { .. } | Statement::Loop { .. }
-                        ))
-                    });
+                    walk_statements(b, |t| *next += usize::from(construct(t)));
                 }
                 return false;
             }

@@ -99,18 +99,11 @@ fn in_arguments(t: Token) -> bool {
     matches!(t, Token::Ident | Token::IntLit | Token::Comma | Token::ColonColon) || t.is_keyword()
 }
 
-/// The angle kind of each item of a line (`None` for the other items).
-pub(super) fn classify(items: &[Item], templates: &HashSet<&str>) -> Vec<Option<Angle>> {
-    let toks: Vec<(usize, Token, &str)> = items
-        .iter()
-        .enumerate()
-        .filter_map(|(n, i)| match i {
-            Item::Tok(k, t, _) => Some((n, *k, *t)),
-            Item::Comment(_) => None,
-        })
-        .collect();
-    let mut out = vec![None; items.len()];
-    let kind = |i: Option<usize>| i.and_then(|i| toks.get(i)).map(|t| t.1);
+/// The angle kind of each of a line's `items` (`None` for the other
+/// items), from its tokens (see `line_tokens`).
+pub(super) fn classify(toks: &[(usize, Token, &str)], items: usize, templates: &HashSet<&str>) -> Vec<Option<Angle>> {
+    let mut out = vec![None; items];
+    let kind = |i: usize| toks.get(i).map(|t| t.1);
     let mut unsure = false;
     for i in 0..toks.len() {
         let (n, k, _) = toks[i];
@@ -119,18 +112,18 @@ pub(super) fn classify(items: &[Item], templates: &HashSet<&str>) -> Vec<Option<
         }
         let prev = i.checked_sub(1).map(|p| toks[p]);
         let angle = match prev {
-            Some((_, Token::Template, _)) => match match_close(&toks, i) {
+            Some((_, Token::Template, _)) => match match_close(toks, i) {
                 Ok(Some(close)) => {
                     out[toks[close].0] = Some(Angle::Close);
                     Angle::Open
                 }
                 _ => Angle::Keep,
             },
-            Some((_, Token::Ident, name)) => match match_close(&toks, i) {
+            Some((_, Token::Ident, name)) => match match_close(toks, i) {
                 Err(()) => Angle::Operator,
                 Ok(None) => Angle::Keep,
                 Ok(Some(close)) => {
-                    let after = kind(Some(close + 1));
+                    let after = kind(close + 1);
                     let method = i >= 2 && toks[i - 2].1 == Token::Dot;
                     let known = templates.contains(name)
                         || builtins::is_builtin_type(Symbol::intern(name))
@@ -154,7 +147,7 @@ pub(super) fn classify(items: &[Item], templates: &HashSet<&str>) -> Vec<Option<
         if matches!(k, Token::Gt | Token::Shr) && out[n].is_none() {
             let operands = i > 0
                 && super::ends_operand(toks[i - 1].1)
-                && kind(Some(i + 1)).is_some_and(|t| !matches!(t, Token::Semi | Token::Comma | Token::RParen));
+                && kind(i + 1).is_some_and(|t| !matches!(t, Token::Semi | Token::Comma | Token::RParen));
             out[n] = Some(if operands && !unsure {
                 Angle::Operator
             } else {

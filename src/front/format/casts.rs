@@ -3,24 +3,15 @@
 //! `[` that indexes (`a[i][j]`, no space before it) or starts an
 //! attribute (`[unroll] [loop]`, one space between attributes).
 
-use super::Item;
 use crate::front::lexer::Token;
 
 /// Whether each item of a line is the `)` of a cast: a `(` that follows
 /// no operand and no keyword that takes parentheses (it is no call's and
 /// no `if`'s), holding only what a type is spelled with, and an operand
 /// right after the `)`.
-pub(super) fn closes_cast(items: &[Item]) -> Vec<bool> {
-    let toks: Vec<(usize, Token)> = items
-        .iter()
-        .enumerate()
-        .filter_map(|(n, i)| match i {
-            Item::Tok(k, ..) => Some((n, *k)),
-            Item::Comment(_) => None,
-        })
-        .collect();
-    let mut out = vec![false; items.len()];
-    for (i, &(_, k)) in toks.iter().enumerate() {
+pub(super) fn closes_cast(toks: &[(usize, Token, &str)], items: usize) -> Vec<bool> {
+    let mut out = vec![false; items];
+    for (i, &(_, k, _)) in toks.iter().enumerate() {
         if k != Token::LParen {
             continue;
         }
@@ -45,7 +36,7 @@ pub(super) fn closes_cast(items: &[Item]) -> Vec<bool> {
         // The type: names, keywords, `::` and template arguments.
         let mut j = i + 1;
         let mut names = 0;
-        while let Some(&(_, t)) = toks.get(j) {
+        while let Some(&(_, t, _)) = toks.get(j) {
             match t {
                 Token::Ident => names += 1,
                 Token::ColonColon | Token::Lt | Token::Gt | Token::Shr | Token::Comma | Token::IntLit => {}
@@ -78,15 +69,14 @@ pub(super) fn closes_cast(items: &[Item]) -> Vec<bool> {
 /// attribute (`Some(false)`), or follows a `]` whose `[` is on another
 /// line (`None`). A `[` indexes after an operand, unless that operand is
 /// the `]` of an attribute.
-pub(super) fn indexes(items: &[Item]) -> Vec<Option<bool>> {
-    let mut out = vec![None; items.len()];
+pub(super) fn indexes(toks: &[(usize, Token, &str)], items: usize) -> Vec<Option<bool>> {
+    let mut out = vec![None; items];
     // The open `[`s: whether each indexes.
     let mut open: Vec<bool> = Vec::new();
     // What the last `]` closed (`None`: a `[` before this line).
     let mut closed: Option<bool> = None;
     let mut prev: Option<Token> = None;
-    for (n, item) in items.iter().enumerate() {
-        let Item::Tok(k, ..) = item else { continue };
+    for &(n, k, _) in toks {
         match k {
             Token::LBracket => {
                 let index = match prev {
@@ -100,7 +90,7 @@ pub(super) fn indexes(items: &[Item]) -> Vec<Option<bool>> {
             Token::RBracket => closed = open.pop(),
             _ => {}
         }
-        prev = Some(*k);
+        prev = Some(k);
     }
     out
 }

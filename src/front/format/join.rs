@@ -1,7 +1,7 @@
 //! Joining the lines of a statement that the source breaks where the
 //! statement cannot end, so that `ColumnLimit` alone decides its breaks.
 
-use super::{Item, Line, opens_block};
+use super::{Item, Line, binary_rank, opens_block};
 use crate::front::lexer::Token;
 
 /// What a `{` opens, for joining: statements inside, or a list whose
@@ -13,45 +13,19 @@ enum Open {
     List,
 }
 
+/// Whether `t` is a binary operator (`+` and `-` only with `unary_too`)
+/// or an assignment, other than `<`, `>` and `>>`, which may close a
+/// template argument list.
+fn operator(t: Token, unary_too: bool) -> bool {
+    let before = unary_too.then_some(Token::Ident);
+    binary_rank(t, before).is_some() && !matches!(t, Token::Lt | Token::Gt | Token::Shr)
+}
+
 /// Whether a line ending in `t` goes on: `t` is a binary operator, an
 /// assignment, an opening bracket, a comma, a `.`, `::`, `?` or `return`.
 fn continues_after(t: Token) -> bool {
     use Token::*;
-    matches!(
-        t,
-        Eq | PlusEq
-            | MinusEq
-            | StarEq
-            | SlashEq
-            | PercentEq
-            | AmpEq
-            | PipeEq
-            | CaretEq
-            | ShlEq
-            | ShrEq
-            | PipePipe
-            | AmpAmp
-            | Pipe
-            | Caret
-            | Amp
-            | EqEq
-            | NotEq
-            | LtEq
-            | GtEq
-            | Shl
-            | Plus
-            | Minus
-            | Star
-            | Slash
-            | Percent
-            | Comma
-            | Dot
-            | ColonColon
-            | Question
-            | LParen
-            | LBracket
-            | Return
-    )
+    operator(t, true) || matches!(t, Comma | Dot | ColonColon | LParen | LBracket | Return)
 }
 
 /// Whether a line starting with `t` continues the line before: `t` can
@@ -59,38 +33,7 @@ fn continues_after(t: Token) -> bool {
 /// `:`, `.`, `,`, a closing bracket, an assignment).
 fn continues_before(t: Token) -> bool {
     use Token::*;
-    matches!(
-        t,
-        Eq | PlusEq
-            | MinusEq
-            | StarEq
-            | SlashEq
-            | PercentEq
-            | AmpEq
-            | PipeEq
-            | CaretEq
-            | ShlEq
-            | ShrEq
-            | PipePipe
-            | AmpAmp
-            | Pipe
-            | Caret
-            | Amp
-            | EqEq
-            | NotEq
-            | LtEq
-            | GtEq
-            | Shl
-            | Star
-            | Slash
-            | Percent
-            | Comma
-            | Dot
-            | Question
-            | Colon
-            | RParen
-            | RBracket
-    )
+    operator(t, false) || matches!(t, Comma | Dot | Colon | RParen | RBracket)
 }
 
 /// Whether a line ending in `t` ends with a value, so that a `+` or `-`

@@ -4,6 +4,7 @@
 //! `switch` whose value no case has and that has no `default` runs
 //! nothing and goes.
 
+use crate::ir::visit::breaks;
 use crate::ir::*;
 
 /// Folds the `switch`es on a literal in `block` and the blocks nested in
@@ -73,18 +74,8 @@ fn taken(cases: &mut [SwitchCase], value: u32) -> Option<Option<Block>> {
     if matches!(body.last(), Some(Statement::Break)) {
         body.pop();
     }
-    if body.iter().any(breaks_out) {
+    if breaks(&body) {
         return None;
     }
     Some(Some(body))
-}
-
-/// Whether `s` has a `break` of the construct around it (not of a loop
-/// or `switch` nested in it).
-fn breaks_out(s: &Statement) -> bool {
-    match s {
-        Statement::Break => true,
-        Statement::Loop { .. } | Statement::Switch { .. } => false,
-        other => other.blocks().into_iter().flatten().any(breaks_out),
-    }
 }

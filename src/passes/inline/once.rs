@@ -4,7 +4,7 @@
 //! branch that runs on (what follows a branch that leaves is out of
 //! reach), so the stores into the result are in branches `forward` merges.
 
-use crate::ir::visit::continues;
+use crate::ir::visit::{breaks, continues};
 use crate::ir::*;
 
 /// The statements of a one-trip loop's body `once` (its last statement a
@@ -16,7 +16,7 @@ pub(super) fn unloop(once: Block) -> Result<Block, Block> {
         return Err(once);
     }
     let out = exits(flatten(once));
-    if out.iter().any(breaks_out) {
+    if breaks(&out) {
         let mut body = out;
         body.push(Statement::Break);
         return Err(body);
@@ -99,14 +99,4 @@ fn flatten(block: Block) -> Block {
         }
     }
     out
-}
-
-/// Whether `s` has a `break` of the loop around it (not of a loop or
-/// `switch` nested in it).
-fn breaks_out(s: &Statement) -> bool {
-    match s {
-        Statement::Break => true,
-        Statement::Loop { .. } | Statement::Switch { .. } => false,
-        other => other.blocks().into_iter().flatten().any(breaks_out),
-    }
 }
