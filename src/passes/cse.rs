@@ -42,7 +42,16 @@ pub fn run(module: &mut Module) {
     }
 }
 
-type Key = (Expression, Handle<Type>);
+/// The hash of an expression and its type: the tables hold handles of the
+/// new arena under it, never copies of the expressions. Two different
+/// expressions with one hash (a 64-bit collision) are not merged: the
+/// second is emitted apart and stays out of the table.
+type Key = u64;
+
+fn key(expr: &Expression, ty: Handle<Type>) -> Key {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one((expr, ty))
+}
 
 #[derive(Default)]
 struct Cse {
@@ -121,12 +130,15 @@ impl Rewrite for Cse {
             Kind::Read => &mut self.reads,
             Kind::Never => return Some(cx.emit(expr, ty, span)),
         };
-        let key = (expr, ty);
+        let key = key(&expr, ty);
         if let Some(&h) = table.get(&key) {
-            return Some(h);
+            if *cx.expr(h) == expr && cx.ty(h) == ty {
+                return Some(h);
+            }
+            return Some(cx.emit(expr, ty, span));
         }
-        let h = cx.emit(key.0.clone(), ty, span);
-        table.insert(key.clone(), h);
+        let h = cx.emit(expr, ty, span);
+        table.insert(key, h);
         if let Kind::Pure = k
             && let Some(u) = self.undo.last_mut()
         {
