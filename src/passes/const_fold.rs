@@ -75,6 +75,107 @@ pub fn run(module: &mut Module, options: &FoldOptions, diags: &mut Diagnostics) 
     }
 }
 
+/// Folds the functions that `forward` cannot fold as well (-O1 and up,
+/// where `forward` runs next and folds every expression it rebuilds with
+/// these rules: a rebuild here first would be done twice). Returns, per
+/// function, whether it was left to `forward`.
+pub fn run_before_forward(
+    module: &mut Module,
+    options: &FoldOptions,
+    diags: &mut Diagnostics,
+) -> Vec<bool> {
+    let handles: Vec<Handle<Function>> = module.functions.handles().collect();
+    let mut left = vec![false; handles.len()];
+    for h in handles {
+        if foldable_later(module, &module.functions[h]) {
+            left[h.index()] = true;
+        } else {
+            run_function(module, h, options, diags);
+        }
+    }
+    left
+}
+
+/// Whether folding `f` can wait for `forward`: no `if` condition may
+/// fold to a constant (its branch goes first, so that forwarding sees
+/// straight code), and no integer division or remainder has a divisor
+/// that may fold to zero (the error is reported here, at every level:
+/// `forward` folds silently).
+fn foldable_later(module: &Module, f: &Function) -> bool {
+    let mut constant_condition = false;
+    crate::ir::visit::walk_statements(&f.body, |s| {
+        if let Statement::If { condition, .. } = s {
+            constant_condition |= may_be_constant(f, *condition, 0);
+        }
+    });
+    if constant_condition {
+        return false;
+    }
+    !f.expressions.iter().any(|(h, e)| match *e {
+        Expression::Binary {
+            op: BinaryOperator::Divide | BinaryOperator::Modulo,
+            right,
+            ..
+        } => integer(module, f.expr_type(h)) && may_fold_to_zero(f, right, 0),
+        _ => false,
+    })
+}
+
+/// Whether values of type `ty` are integers (scalars or vectors).
+fn integer(module: &Module, ty: Handle<Type>) -> bool {
+    let scalar = match module.types[ty].inner {
+        TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => s,
+        _ => return false,
+    };
+    matches!(scalar.kind, ScalarKind::Sint | ScalarKind::Uint)
+}
+
+/// Whether folding may make `h` a constant: never what is read or
+/// computed at run time (a load, an argument, a statement's result), nor
+/// an operation on such a value; maybe the rest (a part picked from a
+/// composite, a choice between values).
+fn may_be_constant(f: &Function, h: Handle<Expression>, depth: u32) -> bool {
+    if depth > 8 {
+        return true;
+    }
+    let may = |o| may_be_constant(f, o, depth + 1);
+    match f.expressions[h] {
+        ref e if e.is_statement_result() => false,
+        Expression::Load { .. }
+        | Expression::FunctionArgument(_)
+        | Expression::LocalVariable(_)
+        | Expression::GlobalVariable(_) => false,
+        Expression::Select {
+            condition,
+            accept,
+            reject,
+        } => may(condition) && (may(accept) || may(reject)),
+        Expression::AccessIndex { base, .. }
+            if matches!(f.expressions[base], Expression::Compose { .. }) =>
+        {
+            true
+        }
+        ref e => {
+            let mut all = true;
+            e.for_each_operand(|o| all &= may(o));
+            all
+        }
+    }
+}
+
+/// Whether folding may make `h` a constant with a zero component (not a
+/// non-zero literal, nor what [`may_be_constant`] rules out).
+fn may_fold_to_zero(f: &Function, h: Handle<Expression>, depth: u32) -> bool {
+    match f.expressions[h] {
+        Expression::Literal(l) => Literal::zero(l.scalar()) == Some(l),
+        Expression::Splat { value, .. } if depth < 8 => may_fold_to_zero(f, value, depth + 1),
+        Expression::Compose { ref components, .. } if depth < 8 => components
+            .iter()
+            .any(|&c| may_fold_to_zero(f, c, depth + 1)),
+        _ => may_be_constant(f, h, depth),
+    }
+}
+
 /// Folds function `h`.
 pub(super) fn run_function(
     module: &mut Module,

@@ -44,9 +44,12 @@
 //! Forwarding makes constants visible (`float k = 2; x * k`): the walk
 //! folds each expression it reaches with `const_fold`'s rules, and runs
 //! `const_fold` again on a function only when an `if` condition became
-//! constant (the branch goes). That fold reports nothing: a constant
-//! division by zero reached only through a variable is not an error at any
-//! level (`const_fold`, which runs first, reports the literal ones), so
+//! constant (the branch goes). So `const_fold`, just before, leaves the
+//! functions this walk folds as well to it (one rebuild instead of two);
+//! a function with nothing to forward is then folded on its own. That
+//! fold reports nothing: a constant division by zero reached only through
+//! a variable is not an error at any level (`const_fold` folds, and
+//! reports, every function where a divisor may fold to zero), so
 //! diagnostics never depend on the optimisation level.
 //!
 //! The pass rebuilds expression arenas: handles change.
@@ -67,8 +70,9 @@ use layout::{BlockKind, Layout, stores_in};
 use simple::{flatten_blocks, part_count, simple_locals};
 
 /// Forwards stores to loads in every function, folding constants with
-/// `fold`'s float environment.
-pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool) {
+/// `fold`'s float environment; `folds[f]`: `const_fold` left function `f`
+/// unfolded, to this pass.
+pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool, folds: &[bool]) {
     private::privates_to_locals(module);
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let read_only = constant::read_only_globals(module);
@@ -80,7 +84,10 @@ pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool) {
         let f = &module.functions[h];
         let simple = simple_locals(&module.types, f);
         if !simple.iter().any(|s| *s) && !any_read_only {
-            if algebra {
+            if folds.get(h.index()).copied().unwrap_or(false) {
+                let folder = const_fold::Folder::new(fold, &mut silent);
+                rebuild_function(module, h, &mut Simplifier { folder, algebra });
+            } else if algebra {
                 algebra::run_function(module, h);
                 fold_constant_ifs(module, h, fold, &mut silent);
             }
@@ -177,6 +184,18 @@ impl Known {
 struct Simplifier<'f> {
     folder: const_fold::Folder<'f>,
     algebra: bool,
+}
+
+/// Alone (in a function with nothing to forward), the simplifier is
+/// `const_fold` with `algebra`'s rules.
+impl Rewrite for Simplifier<'_> {
+    fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        Some(self.emit(cx, e.expr, e.ty, e.span))
+    }
+
+    fn constant_condition(&self, cx: &Cx, condition: Handle<Expression>) -> Option<bool> {
+        self.folder.constant_condition(cx, condition)
+    }
 }
 
 impl Simplifier<'_> {

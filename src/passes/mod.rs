@@ -131,6 +131,8 @@ struct PassContext<'a> {
     diags: &'a mut Diagnostics,
     /// Folding diagnostics, reported after the pipeline.
     fold_diags: Diagnostics,
+    /// Per function, whether `const_fold` left its folding to `forward`.
+    left_to_forward: Vec<bool>,
 }
 
 /// The name `--ir-after` gives the IR as sema made it, before any pass.
@@ -174,11 +176,20 @@ pub const PIPELINE: &[Pass] = &[
         run: |m, _| precise::run(m),
     },
     // Every level: DXC's front end folds constants even at -Od, and its
-    // division-by-zero errors must not depend on the level.
+    // division-by-zero errors must not depend on the level. From -O1,
+    // `forward` folds as it rebuilds: the functions it can fold as well
+    // are left to it (not when resources are flattened, which needs their
+    // indices folded first).
     Pass {
         name: "const_fold",
         min_level: 0,
-        run: |m, cx| const_fold::run(m, &cx.fold, &mut cx.fold_diags),
+        run: |m, cx| {
+            if cx.options.opt_level >= 1 && !cx.options.flatten_resource_arrays {
+                cx.left_to_forward = const_fold::run_before_forward(m, &cx.fold, &mut cx.fold_diags);
+            } else {
+                const_fold::run(m, &cx.fold, &mut cx.fold_diags)
+            }
+        },
     },
     // After folding, which makes the elements' indices constants.
     Pass {
@@ -194,7 +205,7 @@ pub const PIPELINE: &[Pass] = &[
     Pass {
         name: "forward",
         min_level: 1,
-        run: |m, cx| forward::run(m, &cx.fold, cx.options.opt_level >= 2),
+        run: |m, cx| forward::run(m, &cx.fold, cx.options.opt_level >= 2, &cx.left_to_forward),
     },
     Pass {
         name: "fuse_mad",
@@ -227,6 +238,7 @@ pub fn pipeline_with(module: &mut Module, options: &PipelineOptions, diags: &mut
         fold: const_fold::FoldOptions::from_pipeline(options),
         diags,
         fold_diags: Diagnostics::new(),
+        left_to_forward: Vec::new(),
     };
     for pass in PIPELINE {
         if pass.runs_at(options.opt_level) {

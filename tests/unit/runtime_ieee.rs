@@ -442,11 +442,13 @@ fn literal_kernel() -> String {
 }
 
 /// The constant stored into each `outputs[i]` of every function, after the
-/// pipeline stopped at `const_fold`.
+/// pipeline stopped at the pass that folds: `const_fold` at -O0, `forward`
+/// from -O1 (`const_fold` leaves it the functions it folds as well).
 fn folded_stores(src: &str, level: u8) -> Vec<Option<u32>> {
     let (loader, path) = common::single_file(src);
     let mut o = options(level, false);
-    o.ir_after_pass = Some("const_fold".into());
+    let folds = if level == 0 { "const_fold" } else { "forward" };
+    o.ir_after_pass = Some(folds.into());
     let (c, module) = crate::compile_to_ir(&path, &loader, &o);
     let Some(mut m) = module else {
         panic!(

@@ -338,7 +338,7 @@ fn local_initialisers_need_no_emit_but_must_be_constant() {
 fn with_phis() -> Module {
     let mut m = sample();
     let fold = crate::passes::const_fold::FoldOptions::default();
-    crate::passes::forward::run(&mut m, &fold, false);
+    crate::passes::forward::run(&mut m, &fold, false, &[]);
     assert_eq!(errors(&m), "");
     m
 }

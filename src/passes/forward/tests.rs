@@ -6,7 +6,7 @@ use crate::passes::test_util::{fn_text, run_main};
 use BinaryOperator::*;
 
 fn forward(m: &mut Module) {
-    run(m, &FoldOptions::default(), false);
+    run(m, &FoldOptions::default(), false, &[]);
 }
 
 /// The float type, a Private global `inp` and an Output `out` of it (a

@@ -160,3 +160,68 @@ fn precise_rules() {
     assert!(text.contains("= precise mod 7.5f32, 2.0f32"), "{text}");
     assert!(text.contains("store @out, 9.5f32"), "{text}");
 }
+
+/// From -O1 `forward` folds what this pass would (one rebuild, not two):
+/// a function with foldable arithmetic only is left to it, unchanged
+/// here and folded there; one whose `if` condition or integer divisor
+/// may fold (to a branch taken, to a division by zero) is folded here,
+/// the error reported.
+#[test]
+fn folding_left_to_forward() {
+    use crate::passes::{const_fold::run_before_forward, forward};
+    // out = (1 + 2) * x; then `if` / `%` of `cond` when given.
+    let build = |cond: Option<BinaryOperator>| {
+        let mut m = Module::default();
+        let int = m.scalar_type(Scalar::I32);
+        let inp = add_global(&mut m, "inp", AddressSpace::Uniform, int);
+        let out = add_global(&mut m, "out", AddressSpace::Private, int);
+        let mut fb = FunctionBuilder::new(&mut m, "main");
+        let o = fb.global(out);
+        let i = fb.global(inp);
+        let x = fb.load(i);
+        let (one, two) = (fb.i32(1), fb.i32(2));
+        let three = fb.binary(Add, one, two);
+        let prod = fb.binary(Multiply, three, x);
+        fb.store(o, prod);
+        match cond {
+            Some(Modulo) => {
+                let zero = fb.binary(Subtract, two, two);
+                let r = fb.binary(Modulo, three, zero);
+                fb.store(o, r);
+            }
+            Some(op) => {
+                let c = fb.binary(op, one, two);
+                fb.if_(c, |fb| fb.store(o, one), |fb| fb.store(o, two));
+            }
+            None => {}
+        }
+        let f = fb.finish();
+        add_compute_entry(&mut m, "main", f);
+        m
+    };
+    let o = FoldOptions {
+        fold_branches: true,
+        ..FoldOptions::default()
+    };
+    let mut m = build(None);
+    let mut d = Diagnostics::new();
+    assert_eq!(run_before_forward(&mut m, &o, &mut d), [true]);
+    let text = module_to_string(&m);
+    assert!(text.contains("= add 1i32, 2i32"), "{text}");
+    forward::run(&mut m, &o, false, &[true]);
+    check_valid(&m);
+    let text = module_to_string(&m);
+    assert!(text.contains("= mul 3i32, %"), "{text}");
+    assert!(!text.contains("add"), "{text}");
+
+    let mut m = build(Some(Less));
+    assert_eq!(run_before_forward(&mut m, &o, &mut d), [false]);
+    let text = module_to_string(&m);
+    assert!(!text.contains("if "), "{text}");
+    assert!(d.is_empty());
+
+    let mut m = build(Some(Modulo));
+    assert_eq!(run_before_forward(&mut m, &o, &mut d), [false]);
+    assert_eq!(d.list.len(), 1);
+    assert_eq!(d.list[0].message, "integer remainder by zero");
+}
