@@ -114,8 +114,14 @@ impl Body {
 
     /// Opens a nested block: statements go there until [`Body::close`].
     pub fn open(&mut self) {
+        self.open_with_capacity(0);
+    }
+
+    /// Opens a nested block with room for `n` statements (a rebuild's copy
+    /// of a block of `n`).
+    pub fn open_with_capacity(&mut self, n: usize) {
         self.flush();
-        self.blocks.push(Block::new());
+        self.blocks.push(Block::with_capacity(n));
     }
 
     /// Closes the innermost nested block and returns it (without adding it

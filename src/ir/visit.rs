@@ -509,7 +509,10 @@ pub fn breaks(block: &[Statement]) -> bool {
 /// order (a statement before the statements nested in it). Iterative, so a
 /// deeply nested body cannot overflow the stack.
 pub fn walk_statements<'a>(block: &'a [Statement], mut f: impl FnMut(&'a Statement)) {
-    let mut stack: Vec<std::slice::Iter<'a, Statement>> = vec![block.iter()];
+    // Room for the usual nesting: grown from one, the stack was copied
+    // on most walks.
+    let mut stack: Vec<std::slice::Iter<'a, Statement>> = Vec::with_capacity(16);
+    stack.push(block.iter());
     while let Some(top) = stack.last_mut() {
         let Some(s) = top.next() else {
             stack.pop();

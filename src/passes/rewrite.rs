@@ -209,7 +209,7 @@ impl<'a> Cx<'a> {
 
     /// Rebuilds an old block into a new one.
     pub fn block(&mut self, rw: &mut impl Rewrite, old: &[Statement]) -> Block {
-        self.body.open();
+        self.body.open_with_capacity(old.len());
         rw.enter_block(self);
         for (i, s) in old.iter().enumerate() {
             #[cfg(test)]
