@@ -24,9 +24,9 @@
 //! unchanged. The pass rebuilds the caller's expression arena (every handle
 //! changes) and leaves functions that became uncalled for `dce`.
 
-use super::rewrite::{Rewrite, rebuild_function};
+use super::rewrite::{Rewrite, rebuild_redirected};
 use crate::ir::build::Body;
-use crate::ir::visit::{walk_statements, walk_statements_mut};
+use crate::ir::visit::walk_statements;
 use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
@@ -142,11 +142,10 @@ pub fn run(module: &mut Module, policy: Policy) {
         let line = f.span;
         let mut body = Body::new(f);
         splice_block(module, &mut body, old, &inlinable, &mut replace, line);
-        let mut f = body.finish();
-        apply_replacements(&mut f, &replace);
-        module.functions[caller] = f;
-        // Restore the arena order (spliced expressions were appended).
-        rebuild_function(module, caller, &mut Identity);
+        module.functions[caller] = body.finish();
+        // Restore the arena order (spliced expressions were appended), the
+        // inlined calls' results read as the values that replace them.
+        rebuild_redirected(module, caller, &mut Identity, &replace);
         inlined = true;
     }
     // Callees inlined at every call site would otherwise go through every
@@ -637,37 +636,6 @@ fn translate_block(block: &[Statement], map: &[Handle<Expression>]) -> Block {
             s
         })
         .collect()
-}
-
-/// Replaces every use of the keys of `replace` by their values.
-fn apply_replacements(f: &mut Function, replace: &Replacements) {
-    if replace.is_empty() {
-        return;
-    }
-    // A call inlined into an inlined body may return another one's result:
-    // follow the chain (it ends: each value was appended after its key).
-    let r = |mut h: Handle<Expression>| {
-        while let Some(&v) = replace.get(&h) {
-            h = v;
-        }
-        h
-    };
-    for (_, e) in f.expressions.iter_mut() {
-        e.map_operands(r);
-    }
-    walk_statements_mut(&mut f.body, |s| {
-        // Statement results are not uses: keep them.
-        let result = match s {
-            Statement::Call { result, .. }
-            | Statement::Atomic { result, .. }
-            | Statement::Ray { result, .. }
-            | Statement::Node { result, .. }
-            | Statement::Spirv { result, .. } => *result,
-            Statement::Subgroup { result, .. } => Some(*result),
-            _ => None,
-        };
-        s.map_expressions(|h| if Some(h) == result { h } else { r(h) });
-    });
 }
 
 #[cfg(test)]

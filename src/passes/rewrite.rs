@@ -44,6 +44,9 @@ pub struct Cx<'a> {
     /// replaced by that branch, and whether that branch runs to its end:
     /// its `Merge`s become that branch's values.
     folded_if: Option<(bool, bool)>,
+    /// Old expressions that no statement defines any more, each read as
+    /// the old expression it leads to (see [`rebuild_redirected`]).
+    redirect: &'a FxHashMap<Handle<Expression>, Handle<Expression>>,
 }
 
 /// A loop the pass replaces by copies of its body (see [`Rewrite::unroll`]).
@@ -168,8 +171,25 @@ impl<'a> Cx<'a> {
     }
 
     /// The new handle of an old expression.
+    #[inline]
     pub fn map(&self, old: Handle<Expression>) -> Handle<Expression> {
-        self.map.get(old.index()).copied().flatten().unwrap_or(old)
+        match self.map.get(old.index()).copied().flatten() {
+            Some(new) => new,
+            None => self.redirected(old),
+        }
+    }
+
+    /// The new handle of an old expression not rebuilt (itself if it is
+    /// not redirected).
+    #[cold]
+    fn redirected(&self, mut old: Handle<Expression>) -> Handle<Expression> {
+        while let Some(&to) = self.redirect.get(&old) {
+            if let Some(new) = self.map.get(to.index()).copied().flatten() {
+                return new;
+            }
+            old = to;
+        }
+        old
     }
 
     /// Adds a statement to the current block.
@@ -521,14 +541,32 @@ impl<'a> Cx<'a> {
 
 /// Rebuilds function `h` of `module` through `rw`.
 pub fn rebuild_function(module: &mut Module, h: Handle<Function>, rw: &mut impl Rewrite) {
+    rebuild_redirected(module, h, rw, &FxHashMap::default());
+}
+
+/// Rebuilds function `h` of `module` through `rw`, reading a use of each
+/// key of `redirect` (a result no statement defines any more: an inlined
+/// call's) as a use of its value (or of that value's value, in turn),
+/// which must be defined before the use.
+pub fn rebuild_redirected(
+    module: &mut Module,
+    h: Handle<Function>,
+    rw: &mut impl Rewrite,
+    redirect: &FxHashMap<Handle<Expression>, Handle<Expression>>,
+) {
     let old = std::mem::take(&mut module.functions[h]);
-    let new = rebuild(module, &old, rw);
+    let new = rebuild_with(module, &old, rw, redirect);
     module.functions[h] = new;
 }
 
-/// Rebuilds `old` (not in `module.functions` while this runs, or a copy)
-/// through `rw` and returns the new function.
-pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Function {
+/// Rebuilds `old` (not in `module.functions` while this runs) through
+/// `rw` and returns the new function.
+fn rebuild_with(
+    module: &mut Module,
+    old: &Function,
+    rw: &mut impl Rewrite,
+    redirect: &FxHashMap<Handle<Expression>, Handle<Expression>>,
+) -> Function {
     // The new arenas end up about as large as the old ones (a pass removes
     // or adds a few expressions): sized once, they are not regrown and
     // copied a dozen times per function per pass.
@@ -556,6 +594,7 @@ pub fn rebuild(module: &mut Module, old: &Function, rw: &mut impl Rewrite) -> Fu
         carried: Vec::new(),
         latches: FxHashMap::default(),
         folded_if: None,
+        redirect,
     };
     // Trivial expressions are deduplicated: sema makes a fresh reference
     // for each use of a variable, and `access @buf[0]` twice over two
