@@ -156,6 +156,7 @@ impl<T> Arena<T> {
     pub fn shrink_to_fit(&mut self) {
         self.data.shrink_to_fit();
     }
+    #[inline]
     pub fn append(&mut self, value: T) -> Handle<T> {
         let h = Handle::from_index(self.data.len());
         self.data.push(value);

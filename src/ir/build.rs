@@ -65,6 +65,7 @@ impl Body {
 
     /// Appends an expression of type `ty`: a trivial one outside any `Emit`,
     /// any other in the run the next `Emit` covers.
+    #[inline]
     pub fn add(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
         if expr.is_trivial() {
             self.add_outside(expr, ty)
@@ -76,6 +77,7 @@ impl Body {
     /// Appends an expression to the run the next `Emit` covers, trivial or
     /// not (a `ZeroValue` may stand in an `Emit`; a statement result or a
     /// reference must not).
+    #[inline]
     pub fn add_in_run(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
         self.function.add_expression(expr, ty)
     }
@@ -83,6 +85,7 @@ impl Body {
     /// Appends an expression outside any `Emit`: a trivial one, a part of
     /// a local's initialiser (`LocalVariable::init` needs no `Emit`), or one
     /// that an `Emit` the caller pushes itself covers (a copied body).
+    #[inline]
     pub fn add_outside(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
         self.flush();
         let h = self.function.add_expression(expr, ty);
@@ -92,6 +95,7 @@ impl Body {
 
     /// Closes the run of expressions appended since the last `Emit` with
     /// an `Emit` in the current block.
+    #[inline]
     pub fn flush(&mut self) {
         let len = self.function.expressions.len();
         if self.emit_start < len {

@@ -1172,18 +1172,22 @@ pub struct Function {
 
 impl Function {
     /// Appends an expression with its type.
+    #[inline]
     pub fn add_expression(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
         self.expr_types.push(ty);
         self.expressions.append(expr)
     }
+    #[inline]
     pub fn expr_type(&self, h: Handle<Expression>) -> Handle<Type> {
         self.expr_types[h.index()]
     }
     /// The source span of an expression (`Span::default()` when unknown).
+    #[inline]
     pub fn expr_span(&self, h: Handle<Expression>) -> Span {
         self.expr_spans.get(h.index()).copied().unwrap_or_default()
     }
     /// Records the source span of an expression.
+    #[inline]
     pub fn set_expr_span(&mut self, h: Handle<Expression>, span: Span) {
         if self.expr_spans.len() <= h.index() {
             self.expr_spans.resize(h.index() + 1, Span::default());

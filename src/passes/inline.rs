@@ -118,12 +118,24 @@ pub fn run(module: &mut Module, policy: Policy) {
         }
     }
     let mut inlined = false;
+    // Whether each function can be inlined as it is now, found on the
+    // first question: callees come first, so a function asked about is
+    // final (a caller's answer is forgotten when its calls are inlined).
+    let known: Vec<std::cell::Cell<Option<bool>>> = vec![std::cell::Cell::new(None); n];
     for caller in order {
         if vanishes[caller.index()] {
             continue;
         }
         let inlinable = |f: Handle<Function>, m: &Module| -> bool {
-            f.index() < n && !entry[f.index()] && f != caller && inlinable(&m.functions[f], policy_of(f))
+            if f.index() >= n || entry[f.index()] || f == caller {
+                return false;
+            }
+            let slot = &known[f.index()];
+            slot.get().unwrap_or_else(|| {
+                let yes = inlinable(&m.functions[f], policy_of(f));
+                slot.set(Some(yes));
+                yes
+            })
         };
         let mut any = false;
         walk_statements(&module.functions[caller].body, |s| {
@@ -146,6 +158,7 @@ pub fn run(module: &mut Module, policy: Policy) {
         // Restore the arena order (spliced expressions were appended), the
         // inlined calls' results read as the values that replace them.
         rebuild_redirected(module, caller, &mut Identity, &replace);
+        known[caller.index()].set(None);
         inlined = true;
     }
     // Callees inlined at every call site would otherwise go through every

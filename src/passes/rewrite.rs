@@ -123,6 +123,7 @@ pub trait Rewrite {
 impl<'a> Cx<'a> {
     /// Appends an expression to the new arena; a non-trivial one joins the
     /// current `Emit` run.
+    #[inline]
     pub fn emit(&mut self, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
         let lit = match expr {
             Expression::Literal(l) => Some(l),
@@ -139,6 +140,7 @@ impl<'a> Cx<'a> {
     }
 
     /// Appends an emitted expression as it is.
+    #[inline]
     pub fn keep(&mut self, e: Emitted) -> Handle<Expression> {
         self.emit(e.expr, e.ty, e.span)
     }
@@ -153,12 +155,15 @@ impl<'a> Cx<'a> {
     }
 
     /// An expression of the new arena.
+    #[inline]
     pub fn expr(&self, h: Handle<Expression>) -> &Expression {
         &self.body.function.expressions[h]
     }
+    #[inline]
     pub fn ty(&self, h: Handle<Expression>) -> Handle<Type> {
         self.body.function.expr_type(h)
     }
+    #[inline]
     pub fn inner(&self, h: Handle<Expression>) -> &TypeInner {
         &self.module.types[self.body.function.expr_type(h)].inner
     }
