@@ -405,15 +405,18 @@ impl<'c, 't> Adapter<'c, 't> {
     fn track_typename(&mut self, kind: Token) {
         if kind == Token::Typename {
             self.typename_at = Some(self.depth());
-        } else if self.typename_at == Some(self.depth())
-            && !matches!(
-                kind,
-                Token::TypeName | Token::NamespaceName | Token::ColonColon | Token::Lt
-            )
-        {
-            self.typename_at = None;
-        } else if self.typename_at.is_some_and(|d| d > self.depth()) {
-            // A bracket closed around the `typename`.
+            return;
+        }
+        let Some(at) = self.typename_at else {
+            return;
+        };
+        let depth = self.depth();
+        let name_goes_on = matches!(
+            kind,
+            Token::TypeName | Token::NamespaceName | Token::ColonColon | Token::Lt
+        );
+        // Past the name, or a bracket closed around the `typename`.
+        if at == depth && !name_goes_on || at > depth {
             self.typename_at = None;
         }
     }
