@@ -468,8 +468,8 @@ impl Iterator for Adapter<'_, '_> {
             }
             let mut sym = t.sym;
             if kind == Token::FloatLit
-                && let Some(int_text) = t.sym.as_str().strip_suffix('.')
                 && self.swizzle_follows(i + 1)
+                && let Some(int_text) = t.sym.as_str().strip_suffix('.')
             {
                 // `0.xxx` lexes as `0.` `xxx`: it is the literal `0` swizzled.
                 kind = Token::IntLit;
