@@ -80,7 +80,10 @@ impl Table {
         let (dst, rest) = std::mem::take(&mut self.free).split_at_mut(s.len());
         self.free = rest;
         dst.copy_from_slice(s.as_bytes());
-        std::str::from_utf8(dst).unwrap_or_default()
+        // SAFETY: `dst` holds a byte-for-byte copy of the `&str` `s`, so it
+        // is valid UTF-8 (validating it again cost about 80 instructions
+        // per new name).
+        unsafe { std::str::from_utf8_unchecked(dst) }
     }
 
     /// Doubles the slots (or makes the first ones) and places every name

@@ -405,15 +405,18 @@ impl<'c, 't> Adapter<'c, 't> {
     fn track_typename(&mut self, kind: Token) {
         if kind == Token::Typename {
             self.typename_at = Some(self.depth());
-        } else if self.typename_at == Some(self.depth())
-            && !matches!(
-                kind,
-                Token::TypeName | Token::NamespaceName | Token::ColonColon | Token::Lt
-            )
-        {
-            self.typename_at = None;
-        } else if self.typename_at.is_some_and(|d| d > self.depth()) {
-            // A bracket closed around the `typename`.
+            return;
+        }
+        let Some(at) = self.typename_at else {
+            return;
+        };
+        let depth = self.depth();
+        let name_goes_on = matches!(
+            kind,
+            Token::TypeName | Token::NamespaceName | Token::ColonColon | Token::Lt
+        );
+        // Past the name, or a bracket closed around the `typename`.
+        if at == depth && !name_goes_on || at > depth {
             self.typename_at = None;
         }
     }
@@ -465,8 +468,8 @@ impl Iterator for Adapter<'_, '_> {
             }
             let mut sym = t.sym;
             if kind == Token::FloatLit
-                && let Some(int_text) = t.sym.as_str().strip_suffix('.')
                 && self.swizzle_follows(i + 1)
+                && let Some(int_text) = t.sym.as_str().strip_suffix('.')
             {
                 // `0.xxx` lexes as `0.` `xxx`: it is the literal `0` swizzled.
                 kind = Token::IntLit;

@@ -276,6 +276,12 @@ fn method_calls_and_templates() {
 fn literals() {
     assert_eq!(expr("0x1Fu;"), "31");
     assert_eq!(expr("017;"), "15");
+    // Plain decimal literals (a short path) and the longest ones.
+    assert_eq!(expr("0;"), "0");
+    assert_eq!(expr("7;"), "7");
+    assert_eq!(expr("123;"), "123");
+    assert_eq!(expr("999999999999999999;"), "999999999999999999");
+    assert_eq!(expr("18446744073709551615;"), "18446744073709551615");
     assert_eq!(expr("1.5e-3h;"), "1.5e-3");
     assert_eq!(expr("\"ab\" \"cd\";"), "\"abcd\"");
     let u = ok("void main() { 3ul; 2.0L; 1.f; }");
