@@ -29,7 +29,6 @@ enum ConstKey {
     Null(Word),
 }
 
-#[derive(Default)]
 pub(super) struct ConstCache {
     lookup: FxHashMap<ConstKey, Word>,
     /// The constituents of composite constants (to flatten vectors built
@@ -37,6 +36,17 @@ pub(super) struct ConstCache {
     parts: FxHashMap<Word, Vec<Word>>,
     /// The id of each module-level constant expression, once written.
     module_exprs: Vec<Option<Word>>,
+}
+
+impl ConstCache {
+    /// A cache with room for `capacity` constants before it grows.
+    pub fn with_capacity(capacity: usize) -> Self {
+        ConstCache {
+            lookup: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
+            parts: FxHashMap::default(),
+            module_exprs: Vec::new(),
+        }
+    }
 }
 
 impl Writer<'_> {

@@ -11,6 +11,7 @@ use super::{BackResult, internal};
 use crate::back::spv::inst;
 use crate::ir::{self, Expression, Handle, TypeInner};
 use rspirv::dr::Operand;
+use smallvec::SmallVec;
 use spirv::{Capability, Decoration, Op, StorageClass, Word};
 
 /// The alignment a `PhysicalStorage` pointer type promises, if it is one.
@@ -137,8 +138,8 @@ impl FunctionWriter<'_, '_> {
         Ok(match (inner, device_alignment(inner)) {
             (&TypeInner::Pointer { base, .. }, Some(align)) => Value::Pointer(PointerValue {
                 root: id,
-                indices: Vec::new(),
-                const_indices: Vec::new(),
+                indices: SmallVec::new(),
+                const_indices: SmallVec::new(),
                 class: StorageClass::PhysicalStorageBuffer,
                 pointee: base,
                 global: None,
@@ -177,14 +178,13 @@ impl FunctionWriter<'_, '_> {
 
     /// The memory operands of a load or store through `pv`: `Aligned`
     /// for device pointers.
-    pub fn memory_operands(pv: &PointerValue) -> Vec<Operand> {
-        match pv.align {
-            Some(a) => vec![
+    pub fn memory_operands(pv: &PointerValue) -> impl Iterator<Item = Operand> {
+        pv.align.into_iter().flat_map(|a| {
+            [
                 Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
                 Operand::LiteralBit32(a),
-            ],
-            None => Vec::new(),
-        }
+            ]
+        })
     }
 
     /// `AddressCast`: OpConvertUToPtr, OpConvertPtrToU or OpBitcast (or

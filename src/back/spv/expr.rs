@@ -134,7 +134,8 @@ impl FunctionWriter<'_, '_> {
         }
         let pointee = self.w.type_id(pv.pointee)?;
         let ty = self.w.pointer_type(pointee, pv.class);
-        let mut operands = vec![Operand::IdRef(pv.root)];
+        let mut operands = Vec::with_capacity(1 + pv.indices.len());
+        operands.push(Operand::IdRef(pv.root));
         operands.extend(pv.indices.iter().map(|&i| Operand::IdRef(i)));
         let id = self.emit_value(Op::AccessChain, ty, operands)?;
         if pv.non_uniform {
@@ -522,7 +523,8 @@ impl FunctionWriter<'_, '_> {
         let pv = self.pointer(pointer)?;
         let p = self.pointer_id(&pv)?;
         let t = self.w.type_id(ty)?;
-        let mut operands = vec![Operand::IdRef(p)];
+        let mut operands = Vec::with_capacity(3);
+        operands.push(Operand::IdRef(p));
         operands.extend(Self::memory_operands(&pv));
         let v = self.emit_value(Op::Load, t, operands)?;
         if pv.non_uniform {

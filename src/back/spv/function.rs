@@ -9,6 +9,7 @@ use super::{BackResult, inst, internal, unsupported};
 use crate::ir::{self, Expression, Handle, Statement, TypeInner};
 use rspirv::dr::{self, Instruction, Operand};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
 use spirv::{Decoration, Op, StorageClass, Word};
 
 /// What an IR expression became.
@@ -28,9 +29,9 @@ pub(super) enum Value {
 #[derive(Clone, Debug)]
 pub(super) struct PointerValue {
     pub root: Word,
-    pub indices: Vec<Word>,
+    pub indices: Indices,
     /// The constant value of each index, where it is one.
-    pub const_indices: Vec<Option<u32>>,
+    pub const_indices: SmallVec<[Option<u32>; 4]>,
     pub class: StorageClass,
     /// The IR type pointed to.
     pub pointee: Handle<ir::Type>,
@@ -44,9 +45,13 @@ pub(super) struct PointerValue {
     pub align: Option<u32>,
 }
 
+/// The indices of an access chain (inline: chains are short, and pointer
+/// values are copied for every use).
+pub(super) type Indices = SmallVec<[Word; 4]>;
+
 /// What makes two access chains the same: root, indices, storage class,
 /// pointee and `NonUniform`.
-pub(super) type ChainKey = (Word, Vec<Word>, StorageClass, Handle<ir::Type>, bool);
+pub(super) type ChainKey = (Word, Indices, StorageClass, Handle<ir::Type>, bool);
 
 /// Where `break` and `continue` go.
 #[derive(Clone, Copy, Debug, Default)]
@@ -157,10 +162,11 @@ impl Writer<'_> {
             w: self,
             fun,
             handle,
-            values: vec![Value::None; fun.expressions.len()],
+            // Filled by `prepare`, in expression order.
+            values: Vec::with_capacity(fun.expressions.len()),
             const_memo: vec![None; fun.expressions.len()],
             spills: FxHashMap::default(),
-            chains: FxHashMap::default(),
+            chains: FxHashMap::with_capacity_and_hasher(32, Default::default()),
             chain_scopes: Vec::new(),
             variables: Vec::new(),
             blocks: Vec::new(),
@@ -238,8 +244,8 @@ impl<'a> FunctionWriter<'_, 'a> {
                     let global = &ir.globals[g];
                     Value::Pointer(PointerValue {
                         root: self.w.global_id(g)?,
-                        indices: Vec::new(),
-                        const_indices: Vec::new(),
+                        indices: SmallVec::new(),
+                        const_indices: SmallVec::new(),
                         class: storage_class(global.space, self.w.version),
                         pointee: global.ty,
                         global: Some(g),
@@ -253,8 +259,8 @@ impl<'a> FunctionWriter<'_, 'a> {
                     };
                     Value::Pointer(PointerValue {
                         root,
-                        indices: Vec::new(),
-                        const_indices: Vec::new(),
+                        indices: SmallVec::new(),
+                        const_indices: SmallVec::new(),
                         class: StorageClass::Function,
                         pointee: fun.local_variables[l].ty,
                         global: None,
@@ -270,8 +276,8 @@ impl<'a> FunctionWriter<'_, 'a> {
                     match self.w.ir_type(arg.ty)?.inner {
                         TypeInner::Pointer { base, space } => Value::Pointer(PointerValue {
                             root: id,
-                            indices: Vec::new(),
-                            const_indices: Vec::new(),
+                            indices: SmallVec::new(),
+                            const_indices: SmallVec::new(),
                             class: storage_class(space, self.w.version),
                             pointee: base,
                             global: None,
@@ -310,7 +316,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                 }
                 _ => Value::None,
             };
-            self.values[h.index()] = value;
+            self.values.push(value);
         }
         Ok(())
     }
@@ -606,7 +612,8 @@ impl<'a> FunctionWriter<'_, 'a> {
             v = self.invert_y(&pv, v, value)?;
         }
         let p = self.pointer_id(&pv)?;
-        let mut operands = vec![Operand::IdRef(p), Operand::IdRef(v)];
+        let mut operands = Vec::with_capacity(4);
+        operands.extend([Operand::IdRef(p), Operand::IdRef(v)]);
         operands.extend(Self::memory_operands(&pv));
         self.emit_void(Op::Store, operands)
     }

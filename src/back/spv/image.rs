@@ -7,6 +7,7 @@ use super::types::SpvType;
 use super::{BackResult, internal};
 use crate::ir::{self, Expression, Handle, ImageClass, ImageDim, SampleLevel, Scalar, TypeInner};
 use rspirv::dr::Operand;
+use smallvec::SmallVec;
 use spirv::{Capability, ImageOperands, Op, StorageClass, Word};
 
 /// Image operands, collected in the order of their mask bits (SPIR-V 3.14).
@@ -475,8 +476,8 @@ impl FunctionWriter<'_, '_> {
         }
         Ok(Value::Pointer(PointerValue {
             root: id,
-            indices: Vec::new(),
-            const_indices: Vec::new(),
+            indices: SmallVec::new(),
+            const_indices: SmallVec::new(),
             class: StorageClass::Image,
             pointee,
             global: None,

@@ -9,6 +9,7 @@ use super::{BackResult, internal};
 use crate::back::spv::inst;
 use crate::ir::{self, Expression, Handle, NodeLaunch, NodeOperation};
 use rspirv::dr::{Instruction, Operand};
+use smallvec::SmallVec;
 use spirv::{Capability, Decoration, ExecutionMode, Op, Scope, StorageClass, Word};
 
 impl Writer<'_> {
@@ -282,8 +283,8 @@ impl FunctionWriter<'_, '_> {
                 };
                 self.values[r.index()] = Value::Pointer(PointerValue {
                     root: id,
-                    indices: Vec::new(),
-                    const_indices: Vec::new(),
+                    indices: SmallVec::new(),
+                    const_indices: SmallVec::new(),
                     class: StorageClass::NodePayloadAMDX,
                     pointee,
                     global: None,

@@ -92,7 +92,8 @@ pub(super) struct TypeCache {
 impl TypeCache {
     pub fn new(ir_types: usize) -> Self {
         TypeCache {
-            lookup: FxHashMap::default(),
+            // About one SPIR-V type per IR type, plus pointers to them.
+            lookup: FxHashMap::with_capacity_and_hasher(2 * ir_types, Default::default()),
             ir: vec![None; ir_types],
             node_names: FxHashMap::default(),
         }
@@ -232,14 +233,21 @@ pub(super) fn image_format(f: ir::ImageFormat) -> spirv::ImageFormat {
     }
 }
 
+/// The error for a dangling type handle (kept out of line: lookups are hot).
+#[cold]
+fn missing_type(h: Handle<ir::Type>) -> super::Diagnostic {
+    internal(format!("type {h:?} does not exist"))
+}
+
 impl<'a> Writer<'a> {
     /// The IR type behind `h`, or an internal error for a dangling handle.
+    #[inline]
     pub fn ir_type(&self, h: Handle<ir::Type>) -> BackResult<&'a ir::Type> {
         let ir = self.ir;
         if h.index() < ir.types.len() {
             Ok(&ir.types[h])
         } else {
-            Err(internal(format!("type {h:?} does not exist")))
+            Err(missing_type(h))
         }
     }
 

@@ -99,7 +99,7 @@ impl<'a> Writer<'a> {
             globals: Vec::new(),
             functions: Vec::new(),
             types: TypeCache::new(ir.types.len()),
-            constants: ConstCache::default(),
+            constants: ConstCache::with_capacity(64),
             global_ids: Vec::new(),
             function_ids: vec![None; ir.functions.len()],
             function_uses: vec![FunctionUses::default(); ir.functions.len()],
