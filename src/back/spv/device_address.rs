@@ -178,13 +178,9 @@ impl FunctionWriter<'_, '_> {
 
     /// The memory operands of a load or store through `pv`: `Aligned`
     /// for device pointers.
-    pub fn memory_operands(pv: &PointerValue) -> impl Iterator<Item = Operand> {
-        pv.align.into_iter().flat_map(|a| {
-            [
-                Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
-                Operand::LiteralBit32(a),
-            ]
-        })
+    pub fn memory_operands(pv: &PointerValue) -> impl Iterator<Item = Word> {
+        let aligned = spirv::MemoryAccess::ALIGNED.bits();
+        pv.align.into_iter().flat_map(move |a| [aligned, a])
     }
 
     /// `AddressCast`: OpConvertUToPtr, OpConvertPtrToU or OpBitcast (or
@@ -213,6 +209,6 @@ impl FunctionWriter<'_, '_> {
                 )));
             }
         };
-        self.emit_value(op, t, vec![Operand::IdRef(v)])
+        self.emit_value(op, t, [Operand::IdRef(v)])
     }
 }

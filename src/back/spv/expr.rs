@@ -7,6 +7,7 @@ use super::types::{MatrixRepr, matrix_repr};
 use super::{BackResult, internal};
 use crate::ir::{self, Expression, Handle, Literal, Scalar, TypeInner};
 use rspirv::dr::Operand;
+use smallvec::{SmallVec, smallvec};
 use spirv::{Op, StorageClass, Word};
 
 /// The SPIR-V shape of an IR type: what arithmetic sees.
@@ -134,10 +135,9 @@ impl FunctionWriter<'_, '_> {
         }
         let pointee = self.w.type_id(pv.pointee)?;
         let ty = self.w.pointer_type(pointee, pv.class);
-        let mut operands = Vec::with_capacity(1 + pv.indices.len());
-        operands.push(Operand::IdRef(pv.root));
-        operands.extend(pv.indices.iter().map(|&i| Operand::IdRef(i)));
-        let id = self.emit_value(Op::AccessChain, ty, operands)?;
+        let mut operands: SmallVec<[Word; 8]> = smallvec![pv.root];
+        operands.extend_from_slice(&pv.indices);
+        let id = self.emit_words(Op::AccessChain, ty, &operands)?;
         if pv.non_uniform {
             self.mark_non_uniform(id);
         }
@@ -199,18 +199,15 @@ impl FunctionWriter<'_, '_> {
             return Ok(id);
         }
         let ty = self.w.vector_type(scalar, size);
-        self.emit_value(
-            Op::CompositeConstruct,
-            ty,
-            vec![Operand::IdRef(id); size as usize],
-        )
+        let parts: SmallVec<[Word; 4]> = smallvec![id; size as usize];
+        self.emit_words(Op::CompositeConstruct, ty, &parts)
     }
 
     pub fn extract(&mut self, ty: Word, composite: Word, index: u32) -> BackResult<Word> {
         self.emit_value(
             Op::CompositeExtract,
             ty,
-            vec![Operand::IdRef(composite), Operand::LiteralBit32(index)],
+            [Operand::IdRef(composite), Operand::LiteralBit32(index)],
         )
     }
 
@@ -234,11 +231,7 @@ impl FunctionWriter<'_, '_> {
             }
             cols.push(f(self, &col_args)?);
         }
-        self.emit_value(
-            Op::CompositeConstruct,
-            result_ty,
-            cols.into_iter().map(Operand::IdRef).collect(),
-        )
+        self.emit_words(Op::CompositeConstruct, result_ty, &cols)
     }
 
     /// Evaluates one expression of an `Emit` range.
@@ -268,11 +261,8 @@ impl FunctionWriter<'_, '_> {
                 None => {
                     let v = self.value(*value)?;
                     let t = self.w.type_id(ty)?;
-                    self.emit_value(
-                        Op::CompositeConstruct,
-                        t,
-                        vec![Operand::IdRef(v); *size as usize],
-                    )?
+                    let parts: SmallVec<[Word; 4]> = smallvec![v; *size as usize];
+                    self.emit_words(Op::CompositeConstruct, t, &parts)?
                 }
             },
             Expression::Swizzle {
@@ -346,13 +336,13 @@ impl FunctionWriter<'_, '_> {
                 let code = self.value(*code)?;
                 let b = self.w.bool_type();
                 self.w.capability(spirv::Capability::SparseResidency);
-                self.emit_value(Op::ImageSparseTexelsResident, b, vec![Operand::IdRef(code)])?
+                self.emit_value(Op::ImageSparseTexelsResident, b, [Operand::IdRef(code)])?
             }
             Expression::NonUniform { value } => {
                 // A copy to decorate (SPIR-V.rst, "NonUniformResourceIndex").
                 let v = self.value(*value)?;
                 let t = self.w.type_id(ty)?;
-                let id = self.emit_value(Op::CopyObject, t, vec![Operand::IdRef(v)])?;
+                let id = self.emit_value(Op::CopyObject, t, [Operand::IdRef(v)])?;
                 self.mark_non_uniform(id);
                 id
             }
@@ -364,7 +354,7 @@ impl FunctionWriter<'_, '_> {
                 self.emit_value(
                     Op::ArrayLength,
                     u32_ty,
-                    vec![Operand::IdRef(p), Operand::LiteralBit32(*member)],
+                    [Operand::IdRef(p), Operand::LiteralBit32(*member)],
                 )?
             }
         };
@@ -386,11 +376,11 @@ impl FunctionWriter<'_, '_> {
             return self.value(*row);
         }
         let t = self.w.type_id(ty)?;
-        let mut operands = Vec::with_capacity(components.len());
+        let mut operands: SmallVec<[Word; 4]> = SmallVec::with_capacity(components.len());
         for &c in components {
-            operands.push(Operand::IdRef(self.value(c)?));
+            operands.push(self.value(c)?);
         }
-        self.emit_value(Op::CompositeConstruct, t, operands)
+        self.emit_words(Op::CompositeConstruct, t, &operands)
     }
 
     fn write_swizzle(
@@ -407,22 +397,15 @@ impl FunctionWriter<'_, '_> {
             if size <= 1 {
                 return Ok(v);
             }
-            return self.emit_value(
-                Op::CompositeConstruct,
-                t,
-                vec![Operand::IdRef(v); size as usize],
-            );
+            let parts: SmallVec<[Word; 4]> = smallvec![v; size as usize];
+            return self.emit_words(Op::CompositeConstruct, t, &parts);
         }
         if size <= 1 {
             return self.extract(t, v, pattern[0] as u32);
         }
-        let mut operands = vec![Operand::IdRef(v), Operand::IdRef(v)];
-        operands.extend(
-            pattern[..size as usize]
-                .iter()
-                .map(|&c| Operand::LiteralBit32(c as u32)),
-        );
-        self.emit_value(Op::VectorShuffle, t, operands)
+        let mut operands: SmallVec<[Word; 6]> = smallvec![v, v];
+        operands.extend(pattern.iter().take(size as usize).map(|&c| c as u32));
+        self.emit_words(Op::VectorShuffle, t, &operands)
     }
 
     fn write_access(
@@ -495,19 +478,19 @@ impl FunctionWriter<'_, '_> {
                 match self.spills.get(&h) {
                     Some(&var) => {
                         // Store the array/matrix, index it in memory.
-                        self.emit_void(Op::Store, vec![Operand::IdRef(var), Operand::IdRef(b)])?;
+                        self.emit_void(Op::Store, [Operand::IdRef(var), Operand::IdRef(b)])?;
                         let ptr_ty = self.w.pointer_type(t, StorageClass::Function);
                         let p = self.emit_value(
                             Op::AccessChain,
                             ptr_ty,
-                            vec![Operand::IdRef(var), Operand::IdRef(i)],
+                            [Operand::IdRef(var), Operand::IdRef(i)],
                         )?;
-                        self.emit_value(Op::Load, t, vec![Operand::IdRef(p)])?
+                        self.emit_value(Op::Load, t, [Operand::IdRef(p)])?
                     }
                     None => self.emit_value(
                         Op::VectorExtractDynamic,
                         t,
-                        vec![Operand::IdRef(b), Operand::IdRef(i)],
+                        [Operand::IdRef(b), Operand::IdRef(i)],
                     )?,
                 }
             }
@@ -523,10 +506,9 @@ impl FunctionWriter<'_, '_> {
         let pv = self.pointer(pointer)?;
         let p = self.pointer_id(&pv)?;
         let t = self.w.type_id(ty)?;
-        let mut operands = Vec::with_capacity(3);
-        operands.push(Operand::IdRef(p));
+        let mut operands: SmallVec<[Word; 3]> = smallvec![p];
         operands.extend(Self::memory_operands(&pv));
-        let v = self.emit_value(Op::Load, t, operands)?;
+        let v = self.emit_words(Op::Load, t, &operands)?;
         if pv.non_uniform {
             self.mark_non_uniform(v);
         }
@@ -555,12 +537,12 @@ impl FunctionWriter<'_, '_> {
                 let rw = self.emit_value(
                     Op::FDiv,
                     f32_ty,
-                    vec![Operand::IdRef(one), Operand::IdRef(w)],
+                    [Operand::IdRef(one), Operand::IdRef(w)],
                 )?;
                 self.emit_value(
                     Op::CompositeInsert,
                     ty,
-                    vec![
+                    [
                         Operand::IdRef(rw),
                         Operand::IdRef(v),
                         Operand::LiteralBit32(3),
@@ -570,7 +552,7 @@ impl FunctionWriter<'_, '_> {
             [Some(3)] => self.emit_value(
                 Op::FDiv,
                 f32_ty,
-                vec![Operand::IdRef(one), Operand::IdRef(v)],
+                [Operand::IdRef(one), Operand::IdRef(v)],
             ),
             [Some(_)] => Ok(v),
             _ => Err(super::unsupported(
@@ -598,7 +580,7 @@ impl FunctionWriter<'_, '_> {
             s.emit_value(
                 Op::Select,
                 ty,
-                vec![Operand::IdRef(c), Operand::IdRef(a), Operand::IdRef(r)],
+                [Operand::IdRef(c), Operand::IdRef(a), Operand::IdRef(r)],
             )
         };
         match result {
@@ -658,7 +640,7 @@ impl FunctionWriter<'_, '_> {
                 let op = if fun == R::All { Op::All } else { Op::Any };
                 match arg {
                     Shape::Scalar(_) => Ok(v),
-                    Shape::Vector(..) => self.emit_value(op, rt, vec![Operand::IdRef(v)]),
+                    Shape::Vector(..) => self.emit_value(op, rt, [Operand::IdRef(v)]),
                     Shape::Matrix { columns, size, .. } => {
                         // Reduce each row, then the vector of results
                         // (SPIR-V.rst, "all"/"any").
@@ -668,9 +650,9 @@ impl FunctionWriter<'_, '_> {
                             rows_ty,
                             columns,
                             &[ColumnArg::Split { id: v, column_ty }],
-                            &mut |s, x| s.emit_value(op, bool_ty, vec![Operand::IdRef(x[0])]),
+                            &mut |s, x| s.emit_value(op, bool_ty, [Operand::IdRef(x[0])]),
                         )?;
-                        self.emit_value(op, rt, vec![Operand::IdRef(per_row)])
+                        self.emit_value(op, rt, [Operand::IdRef(per_row)])
                     }
                     Shape::Other => Err(internal("all/any of a non-numeric value")),
                 }
@@ -694,10 +676,10 @@ impl FunctionWriter<'_, '_> {
                             rt,
                             columns,
                             &[ColumnArg::Split { id: v, column_ty }],
-                            &mut |s, x| s.emit_value(op, result_column, vec![Operand::IdRef(x[0])]),
+                            &mut |s, x| s.emit_value(op, result_column, [Operand::IdRef(x[0])]),
                         )
                     }
-                    _ => self.emit_value(op, rt, vec![Operand::IdRef(v)]),
+                    _ => self.emit_value(op, rt, [Operand::IdRef(v)]),
                 }
             }
         }
@@ -740,10 +722,10 @@ impl FunctionWriter<'_, '_> {
                     rt,
                     columns,
                     &[ColumnArg::Split { id: v, column_ty }],
-                    &mut |s, x| s.emit_value(op, column_ty, vec![Operand::IdRef(x[0])]),
+                    &mut |s, x| s.emit_value(op, column_ty, [Operand::IdRef(x[0])]),
                 )
             }
-            _ => self.emit_value(op, rt, vec![Operand::IdRef(v)]),
+            _ => self.emit_value(op, rt, [Operand::IdRef(v)]),
         }
     }
 }

@@ -10,6 +10,7 @@ use crate::ir::{
     BinaryOperator, Expression, Handle, Literal, MathFunction, Scalar, ScalarKind, UnaryOperator,
 };
 use rspirv::dr::Operand;
+use smallvec::{SmallVec, smallvec};
 use spirv::{Op, Word};
 
 /// GLSL.std.450 instruction numbers.
@@ -75,13 +76,17 @@ impl FunctionWriter<'_, '_> {
     /// A GLSL.std.450 instruction (arithmetic: `NoContraction` when precise).
     fn glsl(&mut self, inst: u32, ty: Word, args: &[Word]) -> BackResult<Word> {
         let set = self.w.glsl_std();
-        let mut operands = vec![Operand::IdRef(set), Operand::LiteralExtInstInteger(inst)];
-        operands.extend(args.iter().map(|&a| Operand::IdRef(a)));
-        self.emit_arith(Op::ExtInst, ty, operands)
+        let mut operands: SmallVec<[Word; 5]> = smallvec![set, inst];
+        operands.extend_from_slice(args);
+        let id = self.emit_words(Op::ExtInst, ty, &operands)?;
+        self.no_contraction(id);
+        Ok(id)
     }
 
     fn arith(&mut self, op: Op, ty: Word, args: &[Word]) -> BackResult<Word> {
-        self.emit_arith(op, ty, args.iter().map(|&a| Operand::IdRef(a)).collect())
+        let id = self.emit_words(op, ty, args)?;
+        self.no_contraction(id);
+        Ok(id)
     }
 
     pub fn write_unary(
@@ -317,7 +322,7 @@ impl FunctionWriter<'_, '_> {
             r = self.emit_value(
                 Op::BitwiseAnd,
                 rt,
-                vec![Operand::IdRef(r), Operand::IdRef(mask)],
+                [Operand::IdRef(r), Operand::IdRef(mask)],
             )?;
         }
         self.arith(opcode, ty, &[l, r])
@@ -348,7 +353,7 @@ impl FunctionWriter<'_, '_> {
             s.emit_value(
                 Op::ExtInst,
                 ty,
-                vec![
+                [
                     Operand::IdRef(set),
                     Operand::LiteralExtInstInteger(glsl::S_ABS),
                     Operand::IdRef(v),
@@ -356,11 +361,11 @@ impl FunctionWriter<'_, '_> {
             )
         };
         let (al, ar) = (abs(self, l)?, abs(self, r)?);
-        let ul = self.emit_value(Op::Bitcast, uty, vec![Operand::IdRef(al)])?;
-        let ur = self.emit_value(Op::Bitcast, uty, vec![Operand::IdRef(ar)])?;
+        let ul = self.emit_value(Op::Bitcast, uty, [Operand::IdRef(al)])?;
+        let ur = self.emit_value(Op::Bitcast, uty, [Operand::IdRef(ar)])?;
         let um = self.arith(Op::UMod, uty, &[ul, ur])?;
-        let magnitude = self.emit_value(Op::Bitcast, ty, vec![Operand::IdRef(um)])?;
-        let negated = self.emit_value(Op::SNegate, ty, vec![Operand::IdRef(magnitude)])?;
+        let magnitude = self.emit_value(Op::Bitcast, ty, [Operand::IdRef(um)])?;
+        let negated = self.emit_value(Op::SNegate, ty, [Operand::IdRef(magnitude)])?;
         let zero = self.w.const_splat(scalar, size, 0);
         let bool_scalar = self.w.bool_type();
         let bty = if size <= 1 {
@@ -371,12 +376,12 @@ impl FunctionWriter<'_, '_> {
         let negative = self.emit_value(
             Op::SLessThan,
             bty,
-            vec![Operand::IdRef(l), Operand::IdRef(zero)],
+            [Operand::IdRef(l), Operand::IdRef(zero)],
         )?;
         self.emit_value(
             Op::Select,
             ty,
-            vec![
+            [
                 Operand::IdRef(negative),
                 Operand::IdRef(negated),
                 Operand::IdRef(magnitude),
@@ -688,7 +693,7 @@ impl FunctionWriter<'_, '_> {
             let pair = self.emit_value(
                 Op::CompositeConstruct,
                 v2,
-                vec![Operand::IdRef(c), Operand::IdRef(zero)],
+                [Operand::IdRef(c), Operand::IdRef(zero)],
             )?;
             parts.push(self.glsl(glsl::PACK_HALF_2X16, u32_ty, &[pair])?);
         }
@@ -717,11 +722,7 @@ impl FunctionWriter<'_, '_> {
         if let [one] = parts.as_slice() {
             return Ok(*one);
         }
-        self.emit_value(
-            Op::CompositeConstruct,
-            ty,
-            parts.into_iter().map(Operand::IdRef).collect(),
-        )
+        self.emit_words(Op::CompositeConstruct, ty, &parts)
     }
 
     fn write_transpose(

@@ -189,6 +189,53 @@ fn needs_newer_target(feature: &str, needed: (u8, u8), env: TargetEnv) -> Diagno
     ))
 }
 
+/// Appends one instruction to `words` as SPIR-V encodes it (SPIR-V 2.3):
+/// word count and opcode, then the result type, the result id and the
+/// operands (each as rspirv assembles it).
+pub(crate) fn encode(
+    words: &mut Vec<u32>,
+    op: spirv::Op,
+    result_type: Option<spirv::Word>,
+    result_id: Option<spirv::Word>,
+    operands: &[rspirv::dr::Operand],
+) {
+    use rspirv::binary::Assemble;
+    let start = words.len();
+    words.push(op as u32);
+    words.extend(result_type);
+    words.extend(result_id);
+    for operand in operands {
+        operand.assemble_into(words);
+    }
+    set_word_count(words, start);
+}
+
+/// [`encode`] for an instruction whose operands are one word each (ids
+/// and 32-bit literals).
+pub(crate) fn encode_words(
+    words: &mut Vec<u32>,
+    op: spirv::Op,
+    result_type: Option<spirv::Word>,
+    result_id: Option<spirv::Word>,
+    operands: &[spirv::Word],
+) {
+    let start = words.len();
+    words.push(op as u32);
+    words.extend(result_type);
+    words.extend(result_id);
+    words.extend_from_slice(operands);
+    set_word_count(words, start);
+}
+
+/// Puts the word count of the instruction that starts at `start` (and
+/// runs to the end of `words`) into its first word.
+fn set_word_count(words: &mut [u32], start: usize) {
+    let count = (words.len() - start) as u32;
+    if let Some(first) = words.get_mut(start) {
+        *first |= count << 16;
+    }
+}
+
 /// `rspirv::dr::Instruction::new` without its cost: that looks the
 /// opcode's grammar entry up by a linear search of the whole grammar
 /// table (hundreds of comparisons for every instruction written); here

@@ -228,7 +228,7 @@ impl FunctionWriter<'_, '_> {
                 Some(self.emit_value(
                     Op::AllocateNodePayloadsAMDX,
                     t,
-                    vec![
+                    [
                         Operand::IdScope(scope),
                         Operand::IdRef(count),
                         Operand::IdRef(index),
@@ -237,7 +237,7 @@ impl FunctionWriter<'_, '_> {
             }
             NodeOperation::Enqueue => {
                 let payloads = arg(self, 0)?;
-                self.emit_void(Op::EnqueueNodePayloadsAMDX, vec![Operand::IdRef(payloads)])?;
+                self.emit_void(Op::EnqueueNodePayloadsAMDX, [Operand::IdRef(payloads)])?;
                 None
             }
             NodeOperation::IsValid { payload } => {
@@ -251,7 +251,7 @@ impl FunctionWriter<'_, '_> {
                 Some(self.emit_value(
                     Op::IsNodePayloadValidAMDX,
                     t,
-                    vec![Operand::IdRef(payload), Operand::IdRef(index)],
+                    [Operand::IdRef(payload), Operand::IdRef(index)],
                 )?)
             }
             NodeOperation::FinishWriting => {
@@ -260,7 +260,7 @@ impl FunctionWriter<'_, '_> {
                 Some(self.emit_value(
                     Op::FinishWritingNodePayloadAMDX,
                     t,
-                    vec![Operand::IdRef(payload)],
+                    [Operand::IdRef(payload)],
                 )?)
             }
             NodeOperation::Count => {
@@ -269,7 +269,7 @@ impl FunctionWriter<'_, '_> {
                 Some(self.emit_value(
                     Op::NodePayloadArrayLengthAMDX,
                     t,
-                    vec![Operand::IdRef(payloads)],
+                    [Operand::IdRef(payloads)],
                 )?)
             }
         };

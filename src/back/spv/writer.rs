@@ -4,7 +4,7 @@
 use super::constant::ConstCache;
 use super::debug::DebugState;
 use super::types::TypeCache;
-use super::{BackResult, Options, internal};
+use super::{BackResult, Options, encode, internal};
 use crate::back::spv::inst;
 use crate::ir::{self, Handle};
 use crate::span::Span;
@@ -54,7 +54,8 @@ pub(super) struct Writer<'a> {
     pub names: Vec<Instruction>,
     /// Types, constants and global variables, in definition order.
     pub globals: Vec<Instruction>,
-    pub functions: Vec<dr::Function>,
+    /// The functions written so far, encoded.
+    pub functions: Vec<u32>,
     pub types: TypeCache,
     pub constants: ConstCache,
     /// The `OpVariable` of each IR global the module declares
@@ -308,77 +309,52 @@ impl<'a> Writer<'a> {
 
         let needs = self.resolve_requirements()?;
 
-        let mut module = dr::Module::new();
+        // The sections in SPIR-V's logical layout (SPIR-V 2.4), in one
+        // allocation (an instruction is a few words; strings may need one
+        // more growth).
+        let debug = self.debug.take();
+        let strings = debug.as_ref().map_or(&[][..], |d| &d.strings[..]);
+        let globals: [&[Instruction]; 7] = [
+            &entry_points,
+            &execution_modes,
+            strings,
+            &self.strings,
+            &self.names,
+            &self.annotations,
+            &self.globals,
+        ];
+        let count = globals.iter().map(|g| g.len()).sum::<usize>() + 16;
+        let mut words = Vec::with_capacity(5 + 5 * count + self.functions.len());
         let mut header = dr::ModuleHeader::new(self.next_id);
         header.set_version(self.version.0, self.version.1);
-        module.header = Some(header);
-        module.capabilities = needs
-            .capabilities
-            .iter()
-            .map(|&c| inst(Op::Capability, None, None, vec![Operand::Capability(c)]))
-            .collect();
-        module.extensions = needs
-            .extensions
-            .iter()
-            .map(|e| {
-                inst(
-                    Op::Extension,
-                    None,
-                    None,
-                    vec![Operand::LiteralString(e.clone())],
-                )
-            })
-            .collect();
+        header.assemble_into(&mut words);
+        for &c in &needs.capabilities {
+            encode(&mut words, Op::Capability, None, None, &[Operand::Capability(c)]);
+        }
+        for e in &needs.extensions {
+            let name = Operand::LiteralString(e.clone());
+            encode(&mut words, Op::Extension, None, None, &[name]);
+        }
         if let Some(id) = self.glsl_std {
-            module.ext_inst_imports.push(inst(
-                Op::ExtInstImport,
-                None,
-                Some(id),
-                vec![Operand::LiteralString("GLSL.std.450".into())],
-            ));
+            let name = Operand::LiteralString("GLSL.std.450".into());
+            encode(&mut words, Op::ExtInstImport, None, Some(id), &[name]);
         }
-        module.ext_inst_imports.extend(self.ext_set_imports());
-        if let Some(d) = self.debug.take() {
-            module.ext_inst_imports.push(inst(
-                Op::ExtInstImport,
-                None,
-                Some(d.set),
-                vec![Operand::LiteralString(super::debug::SET_NAME.into())],
-            ));
-            module.debug_string_source = d.strings;
+        for import in self.ext_set_imports() {
+            import.assemble_into(&mut words);
         }
-        module.debug_string_source.append(&mut self.strings);
-        module.memory_model = Some(inst(
-            Op::MemoryModel,
-            None,
-            None,
-            vec![
-                Operand::AddressingModel(needs.addressing),
-                Operand::MemoryModel(needs.memory),
-            ],
-        ));
-        module.entry_points = entry_points;
-        module.execution_modes = execution_modes;
-        module.debug_names = self.names;
-        module.annotations = self.annotations;
-        module.types_global_values = self.globals;
-        module.functions = self.functions;
-        // One allocation for the words (an instruction is a few words;
-        // strings may need one more growth).
-        let instructions = module.global_inst_iter().count()
-            + module
-                .functions
-                .iter()
-                .map(|f| {
-                    3 + f.parameters.len()
-                        + f.blocks
-                            .iter()
-                            .map(|b| 1 + b.instructions.len())
-                            .sum::<usize>()
-                })
-                .sum::<usize>();
-        let mut words = Vec::with_capacity(5 + 5 * instructions);
-        module.assemble_into(&mut words);
+        if let Some(d) = &debug {
+            let name = Operand::LiteralString(super::debug::SET_NAME.into());
+            encode(&mut words, Op::ExtInstImport, None, Some(d.set), &[name]);
+        }
+        let model = [
+            Operand::AddressingModel(needs.addressing),
+            Operand::MemoryModel(needs.memory),
+        ];
+        encode(&mut words, Op::MemoryModel, None, None, &model);
+        for instruction in globals.into_iter().flatten() {
+            instruction.assemble_into(&mut words);
+        }
+        words.extend_from_slice(&self.functions);
         Ok(words)
     }
 
