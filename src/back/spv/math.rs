@@ -130,7 +130,6 @@ impl FunctionWriter<'_, '_> {
         right: Handle<Expression>,
     ) -> BackResult<Word> {
         let rt = self.w.type_id(self.expr_type(h)?)?;
-        let result = self.shape(h)?;
         let ls = self.shape(left)?;
         let rs = self.shape(right)?;
         let (Some(lscalar), Some(rscalar)) = (ls.scalar(), rs.scalar()) else {
@@ -139,6 +138,7 @@ impl FunctionWriter<'_, '_> {
         let l = self.value(left)?;
         let r = self.value(right)?;
         if op == BinaryOperator::MatMul {
+            let result = self.shape(h)?;
             return self.write_mat_mul(rt, result, ls, rs, l, r);
         }
         let float = lscalar.kind == ScalarKind::Float;
@@ -161,7 +161,8 @@ impl FunctionWriter<'_, '_> {
                 _ => {}
             }
         }
-        let shift_is_literal = self.shift_amount_in_range(right, lscalar);
+        let shift = matches!(op, BinaryOperator::ShiftLeft | BinaryOperator::ShiftRight);
+        let shift_is_literal = shift && self.shift_amount_in_range(right, lscalar);
         let matrix = match (ls, rs) {
             (m @ Shape::Matrix { .. }, _) | (_, m @ Shape::Matrix { .. }) => Some(m),
             _ => None,
@@ -182,7 +183,7 @@ impl FunctionWriter<'_, '_> {
                     }
                 });
             }
-            let Some(result_scalar) = result.scalar() else {
+            let Some(result_scalar) = self.shape(h)?.scalar() else {
                 return Err(internal("matrix operation with a non-numeric result"));
             };
             let column_ty = self.w.vector_type(result_scalar, size);
@@ -499,8 +500,8 @@ impl FunctionWriter<'_, '_> {
         let Some(&first) = args.first() else {
             return Err(internal(format!("{fun:?} without arguments")));
         };
-        let mut shapes = Vec::with_capacity(args.len());
-        let mut ids = Vec::with_capacity(args.len());
+        let mut shapes: SmallVec<[Shape; 4]> = SmallVec::with_capacity(args.len());
+        let mut ids: SmallVec<[Word; 4]> = SmallVec::with_capacity(args.len());
         for &a in args {
             shapes.push(self.shape(a)?);
             ids.push(self.value(a)?);

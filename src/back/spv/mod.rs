@@ -227,6 +227,30 @@ pub(crate) fn encode_words(
     set_word_count(words, start);
 }
 
+/// [`encode_words`] for an instruction without a result type whose last
+/// operand is a literal string (UTF-8, nul-terminated, padded with nuls to
+/// a whole word: SPIR-V 2.2.1).
+pub(crate) fn encode_with_string(
+    words: &mut Vec<u32>,
+    op: spirv::Op,
+    result_id: Option<spirv::Word>,
+    operands: &[spirv::Word],
+    text: &str,
+) {
+    let start = words.len();
+    words.push(op as u32);
+    words.extend(result_id);
+    words.extend_from_slice(operands);
+    let mut chunks = text.as_bytes().chunks_exact(4);
+    words.extend(chunks.by_ref().map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+    let mut last = [0; 4];
+    for (to, &from) in last.iter_mut().zip(chunks.remainder()) {
+        *to = from;
+    }
+    words.push(u32::from_le_bytes(last));
+    set_word_count(words, start);
+}
+
 /// Puts the word count of the instruction that starts at `start` (and
 /// runs to the end of `words`) into its first word.
 fn set_word_count(words: &mut [u32], start: usize) {

@@ -13,6 +13,7 @@ use crate::back::spv::inst;
 use crate::ir::{self, Handle, Scalar, ScalarKind, TypeInner};
 use rspirv::dr::Operand;
 use rustc_hash::FxHashMap;
+use smallvec::{SmallVec, smallvec};
 use spirv::{Capability, Decoration, Op, StorageClass, Word};
 
 /// A SPIR-V type, by the ids of its parts.
@@ -257,9 +258,9 @@ impl<'a> Writer<'a> {
             return id;
         }
         let id = self.id();
-        let (op, operands) = match &t {
-            SpvType::Void => (Op::TypeVoid, vec![]),
-            SpvType::Bool => (Op::TypeBool, vec![]),
+        let (op, operands): (Op, SmallVec<[Operand; 7]>) = match &t {
+            SpvType::Void => (Op::TypeVoid, smallvec![]),
+            SpvType::Bool => (Op::TypeBool, smallvec![]),
             SpvType::Int { width, signed } => {
                 match width {
                     1 => self.capability(Capability::Int8),
@@ -269,7 +270,7 @@ impl<'a> Writer<'a> {
                 }
                 (
                     Op::TypeInt,
-                    vec![
+                    smallvec![
                         Operand::LiteralBit32(u32::from(*width) * 8),
                         Operand::LiteralBit32(u32::from(*signed)),
                     ],
@@ -283,19 +284,19 @@ impl<'a> Writer<'a> {
                 }
                 (
                     Op::TypeFloat,
-                    vec![Operand::LiteralBit32(u32::from(*width) * 8)],
+                    smallvec![Operand::LiteralBit32(u32::from(*width) * 8)],
                 )
             }
             SpvType::Vector { component, size } => (
                 Op::TypeVector,
-                vec![
+                smallvec![
                     Operand::IdRef(*component),
                     Operand::LiteralBit32(u32::from(*size)),
                 ],
             ),
             SpvType::Matrix { column, columns } => (
                 Op::TypeMatrix,
-                vec![
+                smallvec![
                     Operand::IdRef(*column),
                     Operand::LiteralBit32(u32::from(*columns)),
                 ],
@@ -306,18 +307,18 @@ impl<'a> Writer<'a> {
                 let length = self.const_u32(*length);
                 (
                     Op::TypeArray,
-                    vec![Operand::IdRef(*element), Operand::IdRef(length)],
+                    smallvec![Operand::IdRef(*element), Operand::IdRef(length)],
                 )
             }
             SpvType::RuntimeArray { element, .. } => {
-                (Op::TypeRuntimeArray, vec![Operand::IdRef(*element)])
+                (Op::TypeRuntimeArray, smallvec![Operand::IdRef(*element)])
             }
             SpvType::Pointer { pointee, class } => (
                 Op::TypePointer,
-                vec![Operand::StorageClass(*class), Operand::IdRef(*pointee)],
+                smallvec![Operand::StorageClass(*class), Operand::IdRef(*pointee)],
             ),
             SpvType::Function { result, params } => {
-                let mut ops = vec![Operand::IdRef(*result)];
+                let mut ops = smallvec![Operand::IdRef(*result)];
                 ops.extend(params.iter().map(|&p| Operand::IdRef(p)));
                 (Op::TypeFunction, ops)
             }
@@ -330,7 +331,7 @@ impl<'a> Writer<'a> {
                 format,
             } => (
                 Op::TypeImage,
-                vec![
+                smallvec![
                     Operand::IdRef(*sampled_type),
                     Operand::Dim(*dim),
                     // Depth 2: "not known", as DXC declares every image
@@ -342,10 +343,10 @@ impl<'a> Writer<'a> {
                     Operand::ImageFormat(*format),
                 ],
             ),
-            SpvType::Sampler => (Op::TypeSampler, vec![]),
-            SpvType::SampledImage { image } => (Op::TypeSampledImage, vec![Operand::IdRef(*image)]),
-            SpvType::AccelerationStructure => (Op::TypeAccelerationStructureKHR, vec![]),
-            SpvType::RayQuery => (Op::TypeRayQueryKHR, vec![]),
+            SpvType::Sampler => (Op::TypeSampler, smallvec![]),
+            SpvType::SampledImage { image } => (Op::TypeSampledImage, smallvec![Operand::IdRef(*image)]),
+            SpvType::AccelerationStructure => (Op::TypeAccelerationStructureKHR, smallvec![]),
+            SpvType::RayQuery => (Op::TypeRayQueryKHR, smallvec![]),
             SpvType::Raw { op, operands } => {
                 let operands = operands.iter().map(|o| match *o {
                     RawOperand::Id(id) => Operand::IdRef(id),
@@ -354,7 +355,7 @@ impl<'a> Writer<'a> {
                 (*op, operands.collect())
             }
         };
-        self.globals.push(inst(op, None, Some(id), operands));
+        self.globals.encode(op, None, Some(id), &operands);
         if let SpvType::Array {
             stride: Some(stride),
             ..

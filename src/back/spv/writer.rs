@@ -4,14 +4,63 @@
 use super::constant::ConstCache;
 use super::debug::DebugState;
 use super::types::TypeCache;
-use super::{BackResult, Options, encode, internal};
+use super::{BackResult, Options, encode, encode_with_string, encode_words, internal};
 use crate::back::spv::inst;
 use crate::ir::{self, Handle};
 use crate::span::Span;
+use rspirv::binary::Assemble;
 use rspirv::dr::{self, Instruction, Operand};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::{SmallVec, smallvec};
 use spirv::{Capability, Op, Word};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// The instructions of one section of the module (SPIR-V 2.4), encoded
+/// as they are written.
+#[derive(Default)]
+pub(super) struct Section(Vec<u32>);
+
+impl Section {
+    /// Appends `inst`.
+    pub fn push(&mut self, inst: Instruction) {
+        inst.assemble_into(&mut self.0);
+    }
+
+    /// Appends an instruction (see [`encode`]).
+    pub fn encode(
+        &mut self,
+        op: Op,
+        result_type: Option<Word>,
+        result_id: Option<Word>,
+        operands: &[Operand],
+    ) {
+        encode(&mut self.0, op, result_type, result_id, operands);
+    }
+
+    /// Appends an instruction that ends with a string (see
+    /// [`encode_with_string`]).
+    pub fn encode_with_string(
+        &mut self,
+        op: Op,
+        result_id: Option<Word>,
+        operands: &[Word],
+        text: &str,
+    ) {
+        encode_with_string(&mut self.0, op, result_id, operands, text);
+    }
+
+    /// Appends an instruction whose operands are one word each (see
+    /// [`encode_words`]).
+    pub fn encode_words(
+        &mut self,
+        op: Op,
+        result_type: Option<Word>,
+        result_id: Option<Word>,
+        operands: &[Word],
+    ) {
+        encode_words(&mut self.0, op, result_type, result_id, operands);
+    }
+}
 
 /// What one IR function touches, for entry-point interfaces.
 #[derive(Clone, Debug, Default)]
@@ -48,12 +97,12 @@ pub(super) struct Writer<'a> {
     /// Extended instruction sets other than GLSL.std.450, by name.
     pub ext_sets: BTreeMap<String, Word>,
     /// `OpString`s the code uses (printf formats), one per text.
-    strings: Vec<Instruction>,
+    strings: Section,
     string_ids: FxHashMap<String, Word>,
-    pub annotations: Vec<Instruction>,
-    pub names: Vec<Instruction>,
+    pub annotations: Section,
+    pub names: Section,
     /// Types, constants and global variables, in definition order.
-    pub globals: Vec<Instruction>,
+    pub globals: Section,
     /// The functions written so far, encoded.
     pub functions: Vec<u32>,
     pub types: TypeCache,
@@ -93,11 +142,11 @@ impl<'a> Writer<'a> {
             cur_span: Span::default(),
             glsl_std: None,
             ext_sets: BTreeMap::new(),
-            strings: Vec::new(),
+            strings: Section::default(),
             string_ids: FxHashMap::default(),
-            annotations: Vec::new(),
-            names: Vec::new(),
-            globals: Vec::new(),
+            annotations: Section::default(),
+            names: Section::default(),
+            globals: Section::default(),
             functions: Vec::new(),
             types: TypeCache::new(ir.types.len()),
             constants: ConstCache::with_capacity(64),
@@ -142,21 +191,16 @@ impl<'a> Writer<'a> {
             return id;
         }
         let id = self.id();
-        self.strings.push(inst(
-            Op::String,
-            None,
-            Some(id),
-            vec![Operand::LiteralString(text.to_string())],
-        ));
+        self.strings.encode_with_string(Op::String, Some(id), &[], text);
         self.string_ids.insert(text.to_string(), id);
         id
     }
 
     pub fn decorate(&mut self, target: Word, decoration: spirv::Decoration, extra: &[u32]) {
-        let mut operands = vec![Operand::IdRef(target), Operand::Decoration(decoration)];
-        operands.extend(extra.iter().map(|&v| Operand::LiteralBit32(v)));
+        let mut operands: SmallVec<[Word; 4]> = smallvec![target, decoration as u32];
+        operands.extend_from_slice(extra);
         self.annotations
-            .push(inst(Op::Decorate, None, None, operands));
+            .encode_words(Op::Decorate, None, None, &operands);
     }
 
     /// `LinkageAttributes "name" Export` on an `export` function (Linkage
@@ -174,8 +218,7 @@ impl<'a> Writer<'a> {
     }
 
     pub fn decorate_builtin(&mut self, target: Word, builtin: spirv::BuiltIn) {
-        let operand = vec![Operand::BuiltIn(builtin)];
-        self.decorate_with(target, spirv::Decoration::BuiltIn, operand);
+        self.decorate(target, spirv::Decoration::BuiltIn, &[builtin as u32]);
     }
 
     /// `OpDecorate target decoration operands…`.
@@ -193,40 +236,23 @@ impl<'a> Writer<'a> {
         decoration: spirv::Decoration,
         extra: &[u32],
     ) {
-        let mut operands = vec![
-            Operand::IdRef(target),
-            Operand::LiteralBit32(member),
-            Operand::Decoration(decoration),
-        ];
-        operands.extend(extra.iter().map(|&v| Operand::LiteralBit32(v)));
+        let mut operands: SmallVec<[Word; 4]> = smallvec![target, member, decoration as u32];
+        operands.extend_from_slice(extra);
         self.annotations
-            .push(inst(Op::MemberDecorate, None, None, operands));
+            .encode_words(Op::MemberDecorate, None, None, &operands);
     }
 
     /// `OpName`, when debug names are asked for.
     pub fn name(&mut self, target: Word, name: &str) {
         if self.options.debug_names && !name.is_empty() {
-            self.names.push(inst(
-                Op::Name,
-                None,
-                None,
-                vec![Operand::IdRef(target), Operand::LiteralString(name.into())],
-            ));
+            self.names.encode_with_string(Op::Name, None, &[target], name);
         }
     }
 
     pub fn member_name(&mut self, target: Word, member: u32, name: &str) {
         if self.options.debug_names && !name.is_empty() {
-            self.names.push(inst(
-                Op::MemberName,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(target),
-                    Operand::LiteralBit32(member),
-                    Operand::LiteralString(name.into()),
-                ],
-            ));
+            self.names
+                .encode_with_string(Op::MemberName, None, &[target, member], name);
         }
     }
 
@@ -275,8 +301,6 @@ impl<'a> Writer<'a> {
 
     /// Writes the whole module.
     pub fn write(mut self) -> BackResult<Vec<u32>> {
-        use rspirv::binary::Assemble;
-
         self.check_entry_points()?;
         let reachable = self.analyse_functions()?;
         for &f in &reachable {
@@ -314,17 +338,10 @@ impl<'a> Writer<'a> {
         // more growth).
         let debug = self.debug.take();
         let strings = debug.as_ref().map_or(&[][..], |d| &d.strings[..]);
-        let globals: [&[Instruction]; 7] = [
-            &entry_points,
-            &execution_modes,
-            strings,
-            &self.strings,
-            &self.names,
-            &self.annotations,
-            &self.globals,
-        ];
-        let count = globals.iter().map(|g| g.len()).sum::<usize>() + 16;
-        let mut words = Vec::with_capacity(5 + 5 * count + self.functions.len());
+        let sections = [&self.strings, &self.names, &self.annotations, &self.globals];
+        let count = entry_points.len() + execution_modes.len() + strings.len() + 16;
+        let encoded = sections.iter().map(|s| s.0.len()).sum::<usize>();
+        let mut words = Vec::with_capacity(5 * count + encoded + self.functions.len());
         let mut header = dr::ModuleHeader::new(self.next_id);
         header.set_version(self.version.0, self.version.1);
         header.assemble_into(&mut words);
@@ -351,8 +368,11 @@ impl<'a> Writer<'a> {
             Operand::MemoryModel(needs.memory),
         ];
         encode(&mut words, Op::MemoryModel, None, None, &model);
-        for instruction in globals.into_iter().flatten() {
+        for instruction in entry_points.iter().chain(&execution_modes).chain(strings) {
             instruction.assemble_into(&mut words);
+        }
+        for section in sections {
+            words.extend_from_slice(&section.0);
         }
         words.extend_from_slice(&self.functions);
         Ok(words)
