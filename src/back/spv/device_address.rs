@@ -176,11 +176,11 @@ impl FunctionWriter<'_, '_> {
         })
     }
 
-    /// The memory operands of a load or store through `pv`: `Aligned`
-    /// for device pointers.
-    pub fn memory_operands(pv: &PointerValue) -> impl Iterator<Item = Word> {
+    /// The memory operands of a load or store through a pointer whose
+    /// [`PointerValue::align`] is `align`: `Aligned` for device pointers.
+    pub fn memory_operands(align: Option<u32>) -> impl Iterator<Item = Word> {
         let aligned = spirv::MemoryAccess::ALIGNED.bits();
-        pv.align.into_iter().flat_map(move |a| [aligned, a])
+        align.into_iter().flat_map(move |a| [aligned, a])
     }
 
     /// `AddressCast`: OpConvertUToPtr, OpConvertPtrToU or OpBitcast (or

@@ -2,7 +2,7 @@
 //! selects, relational tests, derivatives and buffer lengths. Arithmetic is
 //! in `math.rs`, images in `image.rs`.
 
-use super::function::{FunctionWriter, PointerValue, Value};
+use super::function::{ChainKey, FunctionWriter, Indices, PointerValue, Value};
 use super::types::{MatrixRepr, matrix_repr};
 use super::{BackResult, internal};
 use crate::ir::{self, Expression, Handle, Literal, Scalar, TypeInner};
@@ -87,10 +87,7 @@ impl FunctionWriter<'_, '_> {
     pub fn value(&mut self, h: Handle<Expression>) -> BackResult<Word> {
         match self.values.get(h.index()) {
             Some(Value::Id(id)) => Ok(*id),
-            Some(Value::Pointer(pv)) => {
-                let pv = pv.clone();
-                self.pointer_id(&pv)
-            }
+            Some(Value::Pointer(_)) => self.pointer_id_of(h),
             Some(Value::None) => match self.fun.expressions[h] {
                 Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => {
                     let id = self
@@ -109,8 +106,13 @@ impl FunctionWriter<'_, '_> {
     }
 
     pub fn pointer(&self, h: Handle<Expression>) -> BackResult<PointerValue> {
+        self.pointer_ref(h).cloned()
+    }
+
+    /// [`Self::pointer`] without the copy.
+    pub fn pointer_ref(&self, h: Handle<Expression>) -> BackResult<&PointerValue> {
         match self.values.get(h.index()) {
-            Some(Value::Pointer(pv)) => Ok(pv.clone()),
+            Some(Value::Pointer(pv)) => Ok(pv),
             _ => Err(internal(format!(
                 "expression {h:?} of `{}` is not a pointer",
                 self.fun.name
@@ -123,22 +125,31 @@ impl FunctionWriter<'_, '_> {
         if pv.indices.is_empty() {
             return Ok(pv.root);
         }
-        let key = (
-            pv.root,
-            pv.indices.clone(),
-            pv.class,
-            pv.pointee,
-            pv.non_uniform,
-        );
+        self.access_chain(chain_key(pv))
+    }
+
+    /// [`Self::pointer_id`] of pointer expression `h`.
+    pub fn pointer_id_of(&mut self, h: Handle<Expression>) -> BackResult<Word> {
+        let pv = self.pointer_ref(h)?;
+        if pv.indices.is_empty() {
+            return Ok(pv.root);
+        }
+        self.access_chain(chain_key(pv))
+    }
+
+    /// The `OpAccessChain` that `key` describes: one already written where
+    /// the block being written can use it, else a new one.
+    fn access_chain(&mut self, key: ChainKey) -> BackResult<Word> {
         if let Some(&id) = self.chains.get(&key) {
             return Ok(id);
         }
-        let pointee = self.w.type_id(pv.pointee)?;
-        let ty = self.w.pointer_type(pointee, pv.class);
-        let mut operands: SmallVec<[Word; 8]> = smallvec![pv.root];
-        operands.extend_from_slice(&pv.indices);
+        let (root, ref indices, class, pointee, non_uniform) = key;
+        let pointee = self.w.type_id(pointee)?;
+        let ty = self.w.pointer_type(pointee, class);
+        let mut operands: SmallVec<[Word; 8]> = smallvec![root];
+        operands.extend_from_slice(indices);
         let id = self.emit_words(Op::AccessChain, ty, &operands)?;
-        if pv.non_uniform {
+        if non_uniform {
             self.mark_non_uniform(id);
         }
         self.remember_chain(key, id);
@@ -503,17 +514,21 @@ impl FunctionWriter<'_, '_> {
         ty: Handle<ir::Type>,
         pointer: Handle<Expression>,
     ) -> BackResult<Word> {
-        let pv = self.pointer(pointer)?;
-        let p = self.pointer_id(&pv)?;
+        let pv = self.pointer_ref(pointer)?;
+        let (non_uniform, align) = (pv.non_uniform, pv.align);
+        let p = self.pointer_id_of(pointer)?;
         let t = self.w.type_id(ty)?;
         let mut operands: SmallVec<[Word; 3]> = smallvec![p];
-        operands.extend(Self::memory_operands(&pv));
+        operands.extend(Self::memory_operands(align));
         let v = self.emit_words(Op::Load, t, &operands)?;
-        if pv.non_uniform {
+        if non_uniform {
             self.mark_non_uniform(v);
         }
-        if self.w.options.dx_position_w && self.is_fragcoord(&pv) {
-            return self.dx_position_w(&pv, t, v);
+        if self.w.options.dx_position_w {
+            let pv = self.pointer(pointer)?;
+            if self.is_fragcoord(&pv) {
+                return self.dx_position_w(&pv, t, v);
+            }
         }
         Ok(v)
     }
@@ -728,6 +743,12 @@ impl FunctionWriter<'_, '_> {
             _ => self.emit_value(op, rt, [Operand::IdRef(v)]),
         }
     }
+}
+
+/// What identifies the access chain of `pv`.
+fn chain_key(pv: &PointerValue) -> ChainKey {
+    let indices = Indices::from_slice(&pv.indices);
+    (pv.root, indices, pv.class, pv.pointee, pv.non_uniform)
 }
 
 #[derive(Clone, Copy, Debug)]

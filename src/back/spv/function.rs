@@ -80,8 +80,10 @@ pub(super) struct FunctionWriter<'w, 'a> {
     /// Access chains already written where the block being written can
     /// use them (they dominate it): the same pointer is one chain.
     pub(super) chains: FxHashMap<ChainKey, Word>,
-    /// The chains written in each open block, forgotten when it closes.
-    chain_scopes: Vec<Vec<ChainKey>>,
+    /// The chains written in the open blocks, in order: each block
+    /// forgets those from its mark in `chain_marks` on when it closes.
+    chain_log: Vec<ChainKey>,
+    chain_marks: Vec<usize>,
     /// `OpVariable`s (encoded), placed at the top of the first block.
     variables: Vec<u32>,
     pub(super) blocks: Vec<Block>,
@@ -165,7 +167,8 @@ impl Writer<'_> {
             const_memo: vec![None; fun.expressions.len()],
             spills: FxHashMap::default(),
             chains: FxHashMap::with_capacity_and_hasher(32, Default::default()),
-            chain_scopes: Vec::new(),
+            chain_log: Vec::with_capacity(32),
+            chain_marks: Vec::new(),
             variables: Vec::new(),
             blocks: Vec::new(),
             current: None,
@@ -479,8 +482,10 @@ impl<'a> FunctionWriter<'_, 'a> {
 
     /// Keeps an access chain for the rest of the block being written.
     pub(super) fn remember_chain(&mut self, key: ChainKey, id: Word) {
-        if let Some(scope) = self.chain_scopes.last_mut() {
-            scope.push(key.clone());
+        if !self.chain_marks.is_empty() {
+            let (root, ref indices, class, pointee, non_uniform) = key;
+            let copy = (root, Indices::from_slice(indices), class, pointee, non_uniform);
+            self.chain_log.push(copy);
             self.chains.insert(key, id);
         }
     }
@@ -495,10 +500,11 @@ impl<'a> FunctionWriter<'_, 'a> {
         }
         self.depth += 1;
         let saved = self.debug_enter_block();
-        self.chain_scopes.push(Vec::new());
+        self.chain_marks.push(self.chain_log.len());
         let result = self.write_statements(block, targets);
         // What the block wrote does not dominate what follows it.
-        for key in self.chain_scopes.pop().unwrap_or_default() {
+        let mark = self.chain_marks.pop().unwrap_or_default();
+        for key in self.chain_log.drain(mark..) {
             self.chains.remove(&key);
         }
         self.depth -= 1;
@@ -632,14 +638,17 @@ impl<'a> FunctionWriter<'_, 'a> {
         pointer: Handle<Expression>,
         value: Handle<Expression>,
     ) -> BackResult<()> {
-        let pv = self.pointer(pointer)?;
+        let align = self.pointer_ref(pointer)?.align;
         let mut v = self.value(value)?;
-        if self.w.options.invert_y && self.is_raster_position(&pv) {
-            v = self.invert_y(&pv, v, value)?;
+        if self.w.options.invert_y {
+            let pv = self.pointer(pointer)?;
+            if self.is_raster_position(&pv) {
+                v = self.invert_y(&pv, v, value)?;
+            }
         }
-        let p = self.pointer_id(&pv)?;
+        let p = self.pointer_id_of(pointer)?;
         let mut operands: SmallVec<[Word; 4]> = smallvec![p, v];
-        operands.extend(Self::memory_operands(&pv));
+        operands.extend(Self::memory_operands(align));
         self.emit_void_words(Op::Store, &operands)
     }
 

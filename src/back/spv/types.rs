@@ -88,6 +88,22 @@ pub(super) struct TypeCache {
     ir: Vec<Option<Word>>,
     /// Work graph node names: their `OpConstantStringAMDX`.
     pub node_names: FxHashMap<String, Word>,
+    /// The ids of scalar types and of vectors of 2 to 4 of them, once
+    /// declared, by [`scalar_slot`] (what `lookup` has, without hashing).
+    scalars: [Option<Word>; 16],
+    vectors: [[Option<Word>; 3]; 16],
+}
+
+/// The place of `scalar` in [`TypeCache::scalars`], for the usual widths.
+fn scalar_slot(scalar: Scalar) -> Option<usize> {
+    let width = match scalar.width {
+        1 => 0,
+        2 => 1,
+        4 => 2,
+        8 => 3,
+        _ => return None,
+    };
+    Some(scalar.kind as usize * 4 + width)
 }
 
 impl TypeCache {
@@ -97,6 +113,8 @@ impl TypeCache {
             lookup: FxHashMap::with_capacity_and_hasher(2 * ir_types, Default::default()),
             ir: vec![None; ir_types],
             node_names: FxHashMap::default(),
+            scalars: [None; 16],
+            vectors: [[None; 3]; 16],
         }
     }
 
@@ -380,7 +398,11 @@ impl<'a> Writer<'a> {
     }
 
     pub fn scalar_type(&mut self, scalar: Scalar) -> Word {
-        self.spv_type(match scalar.kind {
+        let slot = scalar_slot(scalar);
+        if let Some(id) = slot.and_then(|s| self.types.scalars[s]) {
+            return id;
+        }
+        let id = self.spv_type(match scalar.kind {
             ScalarKind::Bool => SpvType::Bool,
             ScalarKind::Sint => SpvType::Int {
                 width: scalar.width,
@@ -393,7 +415,11 @@ impl<'a> Writer<'a> {
             ScalarKind::Float => SpvType::Float {
                 width: scalar.width,
             },
-        })
+        });
+        if let Some(s) = slot {
+            self.types.scalars[s] = Some(id);
+        }
+        id
     }
 
     /// A vector type, or the scalar type when `size` is 1.
@@ -402,7 +428,16 @@ impl<'a> Writer<'a> {
         if size <= 1 {
             return component;
         }
-        self.spv_type(SpvType::Vector { component, size })
+        let slot = scalar_slot(scalar).filter(|_| size <= 4);
+        let slot = slot.map(|s| (s, usize::from(size) - 2));
+        if let Some(id) = slot.and_then(|(s, n)| self.types.vectors[s][n]) {
+            return id;
+        }
+        let id = self.spv_type(SpvType::Vector { component, size });
+        if let Some((s, n)) = slot {
+            self.types.vectors[s][n] = Some(id);
+        }
+        id
     }
 
     pub fn pointer_type(&mut self, pointee: Word, class: StorageClass) -> Word {
