@@ -2,9 +2,9 @@
 //! selects, relational tests, derivatives and buffer lengths. Arithmetic is
 //! in `math.rs`, images in `image.rs`.
 
-use super::function::{ChainKey, FunctionWriter, Indices, PointerValue, Value};
+use super::function::{ChainKey, FunctionWriter, Indices, PointerValue, Value, missing_expression};
 use super::types::{MatrixRepr, matrix_repr};
-use super::{BackResult, internal};
+use super::{BackResult, Diagnostic, internal};
 use crate::ir::{self, Expression, Handle, Literal, Scalar, TypeInner};
 use rspirv::dr::Operand;
 use smallvec::{SmallVec, smallvec};
@@ -90,18 +90,31 @@ impl FunctionWriter<'_, '_> {
             Some(Value::Pointer(_)) => self.pointer_id_of(h),
             Some(Value::None) => match self.fun.expressions[h] {
                 Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => {
-                    let id = self
-                        .constant(h)?
-                        .ok_or_else(|| internal(format!("constant {h:?} did not evaluate")))?;
+                    let Some(id) = self.constant(h)? else {
+                        return Err(self.not_evaluated(h));
+                    };
                     self.values[h.index()] = Value::Id(id);
                     Ok(id)
                 }
-                _ => Err(internal(format!(
-                    "expression {h:?} of `{}` is used before it is evaluated",
-                    self.fun.name
-                ))),
+                _ => Err(self.not_evaluated(h)),
             },
-            None => Err(internal(format!("expression {h:?} does not exist"))),
+            None => Err(missing_expression(h)),
+        }
+    }
+
+    /// The error for a value used before it has one (kept out of line:
+    /// [`Self::value`] is hot).
+    #[cold]
+    #[inline(never)]
+    fn not_evaluated(&self, h: Handle<Expression>) -> Diagnostic {
+        match self.fun.expressions[h] {
+            Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => {
+                internal(format!("constant {h:?} did not evaluate"))
+            }
+            _ => internal(format!(
+                "expression {h:?} of `{}` is used before it is evaluated",
+                self.fun.name
+            )),
         }
     }
 
@@ -113,11 +126,18 @@ impl FunctionWriter<'_, '_> {
     pub fn pointer_ref(&self, h: Handle<Expression>) -> BackResult<&PointerValue> {
         match self.values.get(h.index()) {
             Some(Value::Pointer(pv)) => Ok(pv),
-            _ => Err(internal(format!(
-                "expression {h:?} of `{}` is not a pointer",
-                self.fun.name
-            ))),
+            _ => Err(self.not_a_pointer(h)),
         }
+    }
+
+    /// The error for a value used as a pointer that is none.
+    #[cold]
+    #[inline(never)]
+    fn not_a_pointer(&self, h: Handle<Expression>) -> Diagnostic {
+        internal(format!(
+            "expression {h:?} of `{}` is not a pointer",
+            self.fun.name
+        ))
     }
 
     /// The pointer as an id: the root, or an `OpAccessChain` from it.

@@ -102,6 +102,14 @@ pub(super) struct FunctionWriter<'w, 'a> {
     pub debug: Option<BodyDebug>,
 }
 
+/// The error for a dangling expression handle (kept out of line: type
+/// lookups are hot).
+#[cold]
+#[inline(never)]
+pub(super) fn missing_expression(h: Handle<Expression>) -> super::Diagnostic {
+    internal(format!("expression {h:?} does not exist"))
+}
+
 /// The deepest nesting of blocks the backend writes.
 const MAX_NESTING: u32 = 256;
 
@@ -342,12 +350,12 @@ impl<'a> FunctionWriter<'_, 'a> {
             .constant_of(&fun.expressions, &fun.expr_types, h, &mut self.const_memo)
     }
 
+    #[inline]
     pub fn expr_type(&self, h: Handle<Expression>) -> BackResult<Handle<ir::Type>> {
-        self.fun
-            .expr_types
-            .get(h.index())
-            .copied()
-            .ok_or_else(|| internal(format!("expression {h:?} does not exist")))
+        match self.fun.expr_types.get(h.index()) {
+            Some(&ty) => Ok(ty),
+            None => Err(missing_expression(h)),
+        }
     }
 
     pub fn expr_inner(&self, h: Handle<Expression>) -> BackResult<&'a TypeInner> {

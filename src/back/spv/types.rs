@@ -272,9 +272,15 @@ impl<'a> Writer<'a> {
 
     /// The id of a SPIR-V type, declaring it on first use.
     pub fn spv_type(&mut self, t: SpvType) -> Word {
-        if let Some(&id) = self.types.lookup.get(&t) {
-            return id;
+        match self.types.lookup.get(&t) {
+            Some(&id) => id,
+            None => self.declare_spv_type(t),
         }
+    }
+
+    /// [`Self::spv_type`] of a type not declared yet.
+    #[inline(never)]
+    fn declare_spv_type(&mut self, t: SpvType) -> Word {
         let id = self.id();
         let (op, operands): (Op, SmallVec<[Operand; 7]>) = match &t {
             SpvType::Void => (Op::TypeVoid, smallvec![]),
@@ -446,10 +452,17 @@ impl<'a> Writer<'a> {
 
     /// The id of an IR type, declaring it (and what it is made of) on first
     /// use, with its layout decorations.
+    #[inline]
     pub fn type_id(&mut self, h: Handle<ir::Type>) -> BackResult<Word> {
-        if let Some(Some(id)) = self.types.ir.get(h.index()) {
-            return Ok(*id);
+        match self.types.ir.get(h.index()) {
+            Some(Some(id)) => Ok(*id),
+            _ => self.declare_type(h),
         }
+    }
+
+    /// [`Self::type_id`] of a type not written yet.
+    #[inline(never)]
+    fn declare_type(&mut self, h: Handle<ir::Type>) -> BackResult<Word> {
         let ty = self.ir_type(h)?;
         // A type's parts come before it in the arena; checking it keeps
         // broken IR from recursing forever.
