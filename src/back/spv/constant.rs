@@ -29,7 +29,6 @@ enum ConstKey {
     Null(Word),
 }
 
-#[derive(Default)]
 pub(super) struct ConstCache {
     lookup: FxHashMap<ConstKey, Word>,
     /// The constituents of composite constants (to flatten vectors built
@@ -39,42 +38,44 @@ pub(super) struct ConstCache {
     module_exprs: Vec<Option<Word>>,
 }
 
+impl ConstCache {
+    /// A cache with room for `capacity` constants before it grows.
+    pub fn with_capacity(capacity: usize) -> Self {
+        ConstCache {
+            lookup: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
+            parts: FxHashMap::default(),
+            module_exprs: Vec::new(),
+        }
+    }
+}
+
 impl Writer<'_> {
     fn constant(&mut self, key: ConstKey) -> Word {
         if let Some(&id) = self.constants.lookup.get(&key) {
             return id;
         }
         let id = self.id();
-        let inst = match &key {
-            ConstKey::Bits { ty, bits, wide } => inst(
-                Op::Constant,
-                Some(*ty),
-                Some(id),
-                vec![if *wide {
-                    Operand::LiteralBit64(*bits)
-                } else {
-                    Operand::LiteralBit32(*bits as u32)
-                }],
-            ),
-            ConstKey::Bool { ty, value } => inst(
-                if *value {
+        let globals = &mut self.globals;
+        match &key {
+            // A 64-bit literal is two words, the low one first.
+            ConstKey::Bits { ty, bits, wide } => {
+                let words = [*bits as u32, (*bits >> 32) as u32];
+                let words = if *wide { &words[..] } else { &words[..1] };
+                globals.encode_words(Op::Constant, Some(*ty), Some(id), words);
+            }
+            ConstKey::Bool { ty, value } => {
+                let op = if *value {
                     Op::ConstantTrue
                 } else {
                     Op::ConstantFalse
-                },
-                Some(*ty),
-                Some(id),
-                vec![],
-            ),
-            ConstKey::Composite { ty, parts } => inst(
-                Op::ConstantComposite,
-                Some(*ty),
-                Some(id),
-                parts.iter().map(|&p| Operand::IdRef(p)).collect(),
-            ),
-            ConstKey::Null(ty) => inst(Op::ConstantNull, Some(*ty), Some(id), vec![]),
-        };
-        self.globals.push(inst);
+                };
+                globals.encode_words(op, Some(*ty), Some(id), &[]);
+            }
+            ConstKey::Composite { ty, parts } => {
+                globals.encode_words(Op::ConstantComposite, Some(*ty), Some(id), parts);
+            }
+            ConstKey::Null(ty) => globals.encode_words(Op::ConstantNull, Some(*ty), Some(id), &[]),
+        }
         if let ConstKey::Composite { parts, .. } = &key {
             self.constants.parts.insert(id, parts.clone());
         }

@@ -9,10 +9,10 @@
 //! loop's phis are completed once its continue construct is written.
 //! Phis stand first in their block.
 
-use super::function::{FunctionWriter, Targets, Value};
-use super::{BackResult, internal};
+use super::function::{Block, FunctionWriter, Targets, Value};
+use super::{BackResult, encode_words, internal};
 use crate::ir::{self, Expression, Handle, Statement};
-use rspirv::dr::{Instruction, Operand};
+use rspirv::dr::Operand;
 use spirv::{Op, Word};
 
 /// Where the branches of an `if` reach its merge block from: the block
@@ -101,23 +101,47 @@ impl FunctionWriter<'_, '_> {
     fn current_label(&self) -> BackResult<Word> {
         self.current
             .as_ref()
-            .and_then(|b| b.label.as_ref())
-            .and_then(|l| l.result_id)
+            .map(|b| b.label)
             .ok_or_else(|| internal("no open block"))
     }
 
-    /// Puts `phi` after the phis that begin the current block.
-    fn insert_phi(&mut self, phi: Instruction) -> BackResult<()> {
+    /// Puts a phi of type `ty`, result `id` and (value, block) pairs
+    /// `incoming` after the phis that begin the current block.
+    fn insert_phi(&mut self, ty: Word, id: Word, incoming: &[Word]) -> BackResult<()> {
         let Some(block) = self.current.as_mut() else {
             return Err(internal("a phi after a terminator"));
         };
-        let at = block
-            .instructions
-            .iter()
-            .take_while(|i| i.class.opcode == Op::Phi)
-            .count();
-        block.instructions.insert(at, phi);
+        let mut at = 0;
+        while let Some(&first) = block.words.get(at)
+            && first & 0xffff == Op::Phi as u32
+        {
+            at += (first >> 16).max(1) as usize;
+        }
+        let mut phi = Vec::with_capacity(3 + incoming.len());
+        encode_words(&mut phi, Op::Phi, Some(ty), Some(id), incoming);
+        block.words.splice(at..at, phi);
         Ok(())
+    }
+
+    /// Sets the latch operands (the last value and block) of the `k`th
+    /// phi of block `b`, a loop header written with a placeholder.
+    fn set_latch(&mut self, b: usize, k: usize, value: Word, pred: Word) -> BackResult<()> {
+        let Some(Block { words, .. }) = self.blocks.get_mut(b) else {
+            return Err(internal("a loop header is missing"));
+        };
+        let mut at = 0;
+        for _ in 0..k {
+            at += words.get(at).map_or(1, |&w| (w >> 16).max(1) as usize);
+        }
+        // Word count and opcode, type, id, then (init, preheader, latch,
+        // latch block).
+        match words.get_mut(at + 5..at + 7) {
+            Some(latch) => {
+                latch.copy_from_slice(&[value, pred]);
+                Ok(())
+            }
+            None => Err(internal("a loop's phi is missing")),
+        }
     }
 
     /// The phi of a `Merge` at the start of the `if`'s merge block.
@@ -159,11 +183,8 @@ impl FunctionWriter<'_, '_> {
         let ty = self.expr_type(result)?;
         let ty = self.w.type_id(ty)?;
         let id = self.w.id();
-        let operands = ids
-            .iter()
-            .flat_map(|&(v, p)| [Operand::IdRef(v), Operand::IdRef(p)])
-            .collect();
-        self.insert_phi(Instruction::new(Op::Phi, Some(ty), Some(id), operands))?;
+        let incoming: Vec<Word> = ids.iter().flat_map(|&(v, p)| [v, p]).collect();
+        self.insert_phi(ty, id, &incoming)?;
         self.values[result.index()] = Value::Id(id);
         Ok(())
     }
@@ -202,7 +223,7 @@ impl FunctionWriter<'_, '_> {
         };
         self.emit_void(
             Op::SelectionMerge,
-            vec![Operand::IdRef(merge), Operand::SelectionControl(control)],
+            [Operand::IdRef(merge), Operand::SelectionControl(control)],
         )?;
         self.branch_conditional(cond, accept_label, reject_label)?;
         let mut preds = [None, None];
@@ -250,7 +271,7 @@ impl FunctionWriter<'_, '_> {
         }
         self.emit_void(
             Op::SelectionMerge,
-            vec![
+            [
                 Operand::IdRef(merge),
                 Operand::SelectionControl(spirv::SelectionControl::NONE),
             ],
@@ -312,13 +333,7 @@ impl FunctionWriter<'_, '_> {
         self.begin_block(header);
         for &(id, ty, init, _) in &phis {
             // The latch is filled in once the continue construct is written.
-            let operands = vec![
-                Operand::IdRef(init),
-                Operand::IdRef(preheader),
-                Operand::IdRef(id),
-                Operand::IdRef(continue_label),
-            ];
-            self.insert_phi(Instruction::new(Op::Phi, Some(ty), Some(id), operands))?;
+            self.insert_phi(ty, id, &[init, preheader, id, continue_label])?;
         }
         let header_block = self.blocks.len();
         let control = match control {
@@ -328,7 +343,7 @@ impl FunctionWriter<'_, '_> {
         };
         self.emit_void(
             Op::LoopMerge,
-            vec![
+            [
                 Operand::IdRef(merge),
                 Operand::IdRef(continue_label),
                 Operand::LoopControl(control),
@@ -357,9 +372,7 @@ impl FunctionWriter<'_, '_> {
                     latches.push(self.value(latch)?);
                 }
                 for (k, latch) in latches.into_iter().enumerate() {
-                    let phi = &mut self.blocks[header_block].instructions[k];
-                    phi.operands[2] = Operand::IdRef(latch);
-                    phi.operands[3] = Operand::IdRef(latch_block);
+                    self.set_latch(header_block, k, latch, latch_block)?;
                 }
                 match break_if {
                     Some(c) => {

@@ -11,6 +11,7 @@ use super::{BackResult, internal};
 use crate::back::spv::inst;
 use crate::ir::{self, Expression, Handle, TypeInner};
 use rspirv::dr::Operand;
+use smallvec::SmallVec;
 use spirv::{Capability, Decoration, Op, StorageClass, Word};
 
 /// The alignment a `PhysicalStorage` pointer type promises, if it is one.
@@ -137,8 +138,8 @@ impl FunctionWriter<'_, '_> {
         Ok(match (inner, device_alignment(inner)) {
             (&TypeInner::Pointer { base, .. }, Some(align)) => Value::Pointer(PointerValue {
                 root: id,
-                indices: Vec::new(),
-                const_indices: Vec::new(),
+                indices: SmallVec::new(),
+                const_indices: SmallVec::new(),
                 class: StorageClass::PhysicalStorageBuffer,
                 pointee: base,
                 global: None,
@@ -175,16 +176,11 @@ impl FunctionWriter<'_, '_> {
         })
     }
 
-    /// The memory operands of a load or store through `pv`: `Aligned`
-    /// for device pointers.
-    pub fn memory_operands(pv: &PointerValue) -> Vec<Operand> {
-        match pv.align {
-            Some(a) => vec![
-                Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
-                Operand::LiteralBit32(a),
-            ],
-            None => Vec::new(),
-        }
+    /// The memory operands of a load or store through a pointer whose
+    /// [`PointerValue::align`] is `align`: `Aligned` for device pointers.
+    pub fn memory_operands(align: Option<u32>) -> impl Iterator<Item = Word> {
+        let aligned = spirv::MemoryAccess::ALIGNED.bits();
+        align.into_iter().flat_map(move |a| [aligned, a])
     }
 
     /// `AddressCast`: OpConvertUToPtr, OpConvertPtrToU or OpBitcast (or
@@ -213,6 +209,6 @@ impl FunctionWriter<'_, '_> {
                 )));
             }
         };
-        self.emit_value(op, t, vec![Operand::IdRef(v)])
+        self.emit_value(op, t, [Operand::IdRef(v)])
     }
 }

@@ -2,11 +2,12 @@
 //! selects, relational tests, derivatives and buffer lengths. Arithmetic is
 //! in `math.rs`, images in `image.rs`.
 
-use super::function::{FunctionWriter, PointerValue, Value};
+use super::function::{ChainKey, FunctionWriter, Indices, PointerValue, Value, missing_expression};
 use super::types::{MatrixRepr, matrix_repr};
-use super::{BackResult, internal};
+use super::{BackResult, Diagnostic, internal};
 use crate::ir::{self, Expression, Handle, Literal, Scalar, TypeInner};
 use rspirv::dr::Operand;
+use smallvec::{SmallVec, smallvec};
 use spirv::{Op, StorageClass, Word};
 
 /// The SPIR-V shape of an IR type: what arithmetic sees.
@@ -86,35 +87,57 @@ impl FunctionWriter<'_, '_> {
     pub fn value(&mut self, h: Handle<Expression>) -> BackResult<Word> {
         match self.values.get(h.index()) {
             Some(Value::Id(id)) => Ok(*id),
-            Some(Value::Pointer(pv)) => {
-                let pv = pv.clone();
-                self.pointer_id(&pv)
-            }
+            Some(Value::Pointer(_)) => self.pointer_id_of(h),
             Some(Value::None) => match self.fun.expressions[h] {
                 Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => {
-                    let id = self
-                        .constant(h)?
-                        .ok_or_else(|| internal(format!("constant {h:?} did not evaluate")))?;
+                    let Some(id) = self.constant(h)? else {
+                        return Err(self.not_evaluated(h));
+                    };
                     self.values[h.index()] = Value::Id(id);
                     Ok(id)
                 }
-                _ => Err(internal(format!(
-                    "expression {h:?} of `{}` is used before it is evaluated",
-                    self.fun.name
-                ))),
+                _ => Err(self.not_evaluated(h)),
             },
-            None => Err(internal(format!("expression {h:?} does not exist"))),
+            None => Err(missing_expression(h)),
+        }
+    }
+
+    /// The error for a value used before it has one (kept out of line:
+    /// [`Self::value`] is hot).
+    #[cold]
+    #[inline(never)]
+    fn not_evaluated(&self, h: Handle<Expression>) -> Diagnostic {
+        match self.fun.expressions[h] {
+            Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => {
+                internal(format!("constant {h:?} did not evaluate"))
+            }
+            _ => internal(format!(
+                "expression {h:?} of `{}` is used before it is evaluated",
+                self.fun.name
+            )),
         }
     }
 
     pub fn pointer(&self, h: Handle<Expression>) -> BackResult<PointerValue> {
+        self.pointer_ref(h).cloned()
+    }
+
+    /// [`Self::pointer`] without the copy.
+    pub fn pointer_ref(&self, h: Handle<Expression>) -> BackResult<&PointerValue> {
         match self.values.get(h.index()) {
-            Some(Value::Pointer(pv)) => Ok(pv.clone()),
-            _ => Err(internal(format!(
-                "expression {h:?} of `{}` is not a pointer",
-                self.fun.name
-            ))),
+            Some(Value::Pointer(pv)) => Ok(pv),
+            _ => Err(self.not_a_pointer(h)),
         }
+    }
+
+    /// The error for a value used as a pointer that is none.
+    #[cold]
+    #[inline(never)]
+    fn not_a_pointer(&self, h: Handle<Expression>) -> Diagnostic {
+        internal(format!(
+            "expression {h:?} of `{}` is not a pointer",
+            self.fun.name
+        ))
     }
 
     /// The pointer as an id: the root, or an `OpAccessChain` from it.
@@ -122,22 +145,31 @@ impl FunctionWriter<'_, '_> {
         if pv.indices.is_empty() {
             return Ok(pv.root);
         }
-        let key = (
-            pv.root,
-            pv.indices.clone(),
-            pv.class,
-            pv.pointee,
-            pv.non_uniform,
-        );
+        self.access_chain(chain_key(pv))
+    }
+
+    /// [`Self::pointer_id`] of pointer expression `h`.
+    pub fn pointer_id_of(&mut self, h: Handle<Expression>) -> BackResult<Word> {
+        let pv = self.pointer_ref(h)?;
+        if pv.indices.is_empty() {
+            return Ok(pv.root);
+        }
+        self.access_chain(chain_key(pv))
+    }
+
+    /// The `OpAccessChain` that `key` describes: one already written where
+    /// the block being written can use it, else a new one.
+    fn access_chain(&mut self, key: ChainKey) -> BackResult<Word> {
         if let Some(&id) = self.chains.get(&key) {
             return Ok(id);
         }
-        let pointee = self.w.type_id(pv.pointee)?;
-        let ty = self.w.pointer_type(pointee, pv.class);
-        let mut operands = vec![Operand::IdRef(pv.root)];
-        operands.extend(pv.indices.iter().map(|&i| Operand::IdRef(i)));
-        let id = self.emit_value(Op::AccessChain, ty, operands)?;
-        if pv.non_uniform {
+        let (root, ref indices, class, pointee, non_uniform) = key;
+        let pointee = self.w.type_id(pointee)?;
+        let ty = self.w.pointer_type(pointee, class);
+        let mut operands: SmallVec<[Word; 8]> = smallvec![root];
+        operands.extend_from_slice(indices);
+        let id = self.emit_words(Op::AccessChain, ty, &operands)?;
+        if non_uniform {
             self.mark_non_uniform(id);
         }
         self.remember_chain(key, id);
@@ -198,18 +230,15 @@ impl FunctionWriter<'_, '_> {
             return Ok(id);
         }
         let ty = self.w.vector_type(scalar, size);
-        self.emit_value(
-            Op::CompositeConstruct,
-            ty,
-            vec![Operand::IdRef(id); size as usize],
-        )
+        let parts: SmallVec<[Word; 4]> = smallvec![id; size as usize];
+        self.emit_words(Op::CompositeConstruct, ty, &parts)
     }
 
     pub fn extract(&mut self, ty: Word, composite: Word, index: u32) -> BackResult<Word> {
         self.emit_value(
             Op::CompositeExtract,
             ty,
-            vec![Operand::IdRef(composite), Operand::LiteralBit32(index)],
+            [Operand::IdRef(composite), Operand::LiteralBit32(index)],
         )
     }
 
@@ -233,11 +262,7 @@ impl FunctionWriter<'_, '_> {
             }
             cols.push(f(self, &col_args)?);
         }
-        self.emit_value(
-            Op::CompositeConstruct,
-            result_ty,
-            cols.into_iter().map(Operand::IdRef).collect(),
-        )
+        self.emit_words(Op::CompositeConstruct, result_ty, &cols)
     }
 
     /// Evaluates one expression of an `Emit` range.
@@ -267,11 +292,8 @@ impl FunctionWriter<'_, '_> {
                 None => {
                     let v = self.value(*value)?;
                     let t = self.w.type_id(ty)?;
-                    self.emit_value(
-                        Op::CompositeConstruct,
-                        t,
-                        vec![Operand::IdRef(v); *size as usize],
-                    )?
+                    let parts: SmallVec<[Word; 4]> = smallvec![v; *size as usize];
+                    self.emit_words(Op::CompositeConstruct, t, &parts)?
                 }
             },
             Expression::Swizzle {
@@ -345,13 +367,13 @@ impl FunctionWriter<'_, '_> {
                 let code = self.value(*code)?;
                 let b = self.w.bool_type();
                 self.w.capability(spirv::Capability::SparseResidency);
-                self.emit_value(Op::ImageSparseTexelsResident, b, vec![Operand::IdRef(code)])?
+                self.emit_value(Op::ImageSparseTexelsResident, b, [Operand::IdRef(code)])?
             }
             Expression::NonUniform { value } => {
                 // A copy to decorate (SPIR-V.rst, "NonUniformResourceIndex").
                 let v = self.value(*value)?;
                 let t = self.w.type_id(ty)?;
-                let id = self.emit_value(Op::CopyObject, t, vec![Operand::IdRef(v)])?;
+                let id = self.emit_value(Op::CopyObject, t, [Operand::IdRef(v)])?;
                 self.mark_non_uniform(id);
                 id
             }
@@ -363,7 +385,7 @@ impl FunctionWriter<'_, '_> {
                 self.emit_value(
                     Op::ArrayLength,
                     u32_ty,
-                    vec![Operand::IdRef(p), Operand::LiteralBit32(*member)],
+                    [Operand::IdRef(p), Operand::LiteralBit32(*member)],
                 )?
             }
         };
@@ -385,11 +407,11 @@ impl FunctionWriter<'_, '_> {
             return self.value(*row);
         }
         let t = self.w.type_id(ty)?;
-        let mut operands = Vec::with_capacity(components.len());
+        let mut operands: SmallVec<[Word; 4]> = SmallVec::with_capacity(components.len());
         for &c in components {
-            operands.push(Operand::IdRef(self.value(c)?));
+            operands.push(self.value(c)?);
         }
-        self.emit_value(Op::CompositeConstruct, t, operands)
+        self.emit_words(Op::CompositeConstruct, t, &operands)
     }
 
     fn write_swizzle(
@@ -406,22 +428,15 @@ impl FunctionWriter<'_, '_> {
             if size <= 1 {
                 return Ok(v);
             }
-            return self.emit_value(
-                Op::CompositeConstruct,
-                t,
-                vec![Operand::IdRef(v); size as usize],
-            );
+            let parts: SmallVec<[Word; 4]> = smallvec![v; size as usize];
+            return self.emit_words(Op::CompositeConstruct, t, &parts);
         }
         if size <= 1 {
             return self.extract(t, v, pattern[0] as u32);
         }
-        let mut operands = vec![Operand::IdRef(v), Operand::IdRef(v)];
-        operands.extend(
-            pattern[..size as usize]
-                .iter()
-                .map(|&c| Operand::LiteralBit32(c as u32)),
-        );
-        self.emit_value(Op::VectorShuffle, t, operands)
+        let mut operands: SmallVec<[Word; 6]> = smallvec![v, v];
+        operands.extend(pattern.iter().take(size as usize).map(|&c| c as u32));
+        self.emit_words(Op::VectorShuffle, t, &operands)
     }
 
     fn write_access(
@@ -494,19 +509,19 @@ impl FunctionWriter<'_, '_> {
                 match self.spills.get(&h) {
                     Some(&var) => {
                         // Store the array/matrix, index it in memory.
-                        self.emit_void(Op::Store, vec![Operand::IdRef(var), Operand::IdRef(b)])?;
+                        self.emit_void(Op::Store, [Operand::IdRef(var), Operand::IdRef(b)])?;
                         let ptr_ty = self.w.pointer_type(t, StorageClass::Function);
                         let p = self.emit_value(
                             Op::AccessChain,
                             ptr_ty,
-                            vec![Operand::IdRef(var), Operand::IdRef(i)],
+                            [Operand::IdRef(var), Operand::IdRef(i)],
                         )?;
-                        self.emit_value(Op::Load, t, vec![Operand::IdRef(p)])?
+                        self.emit_value(Op::Load, t, [Operand::IdRef(p)])?
                     }
                     None => self.emit_value(
                         Op::VectorExtractDynamic,
                         t,
-                        vec![Operand::IdRef(b), Operand::IdRef(i)],
+                        [Operand::IdRef(b), Operand::IdRef(i)],
                     )?,
                 }
             }
@@ -519,17 +534,21 @@ impl FunctionWriter<'_, '_> {
         ty: Handle<ir::Type>,
         pointer: Handle<Expression>,
     ) -> BackResult<Word> {
-        let pv = self.pointer(pointer)?;
-        let p = self.pointer_id(&pv)?;
+        let pv = self.pointer_ref(pointer)?;
+        let (non_uniform, align) = (pv.non_uniform, pv.align);
+        let p = self.pointer_id_of(pointer)?;
         let t = self.w.type_id(ty)?;
-        let mut operands = vec![Operand::IdRef(p)];
-        operands.extend(Self::memory_operands(&pv));
-        let v = self.emit_value(Op::Load, t, operands)?;
-        if pv.non_uniform {
+        let mut operands: SmallVec<[Word; 3]> = smallvec![p];
+        operands.extend(Self::memory_operands(align));
+        let v = self.emit_words(Op::Load, t, &operands)?;
+        if non_uniform {
             self.mark_non_uniform(v);
         }
-        if self.w.options.dx_position_w && self.is_fragcoord(&pv) {
-            return self.dx_position_w(&pv, t, v);
+        if self.w.options.dx_position_w {
+            let pv = self.pointer(pointer)?;
+            if self.is_fragcoord(&pv) {
+                return self.dx_position_w(&pv, t, v);
+            }
         }
         Ok(v)
     }
@@ -553,12 +572,12 @@ impl FunctionWriter<'_, '_> {
                 let rw = self.emit_value(
                     Op::FDiv,
                     f32_ty,
-                    vec![Operand::IdRef(one), Operand::IdRef(w)],
+                    [Operand::IdRef(one), Operand::IdRef(w)],
                 )?;
                 self.emit_value(
                     Op::CompositeInsert,
                     ty,
-                    vec![
+                    [
                         Operand::IdRef(rw),
                         Operand::IdRef(v),
                         Operand::LiteralBit32(3),
@@ -568,7 +587,7 @@ impl FunctionWriter<'_, '_> {
             [Some(3)] => self.emit_value(
                 Op::FDiv,
                 f32_ty,
-                vec![Operand::IdRef(one), Operand::IdRef(v)],
+                [Operand::IdRef(one), Operand::IdRef(v)],
             ),
             [Some(_)] => Ok(v),
             _ => Err(super::unsupported(
@@ -596,7 +615,7 @@ impl FunctionWriter<'_, '_> {
             s.emit_value(
                 Op::Select,
                 ty,
-                vec![Operand::IdRef(c), Operand::IdRef(a), Operand::IdRef(r)],
+                [Operand::IdRef(c), Operand::IdRef(a), Operand::IdRef(r)],
             )
         };
         match result {
@@ -656,7 +675,7 @@ impl FunctionWriter<'_, '_> {
                 let op = if fun == R::All { Op::All } else { Op::Any };
                 match arg {
                     Shape::Scalar(_) => Ok(v),
-                    Shape::Vector(..) => self.emit_value(op, rt, vec![Operand::IdRef(v)]),
+                    Shape::Vector(..) => self.emit_value(op, rt, [Operand::IdRef(v)]),
                     Shape::Matrix { columns, size, .. } => {
                         // Reduce each row, then the vector of results
                         // (SPIR-V.rst, "all"/"any").
@@ -666,9 +685,9 @@ impl FunctionWriter<'_, '_> {
                             rows_ty,
                             columns,
                             &[ColumnArg::Split { id: v, column_ty }],
-                            &mut |s, x| s.emit_value(op, bool_ty, vec![Operand::IdRef(x[0])]),
+                            &mut |s, x| s.emit_value(op, bool_ty, [Operand::IdRef(x[0])]),
                         )?;
-                        self.emit_value(op, rt, vec![Operand::IdRef(per_row)])
+                        self.emit_value(op, rt, [Operand::IdRef(per_row)])
                     }
                     Shape::Other => Err(internal("all/any of a non-numeric value")),
                 }
@@ -692,10 +711,10 @@ impl FunctionWriter<'_, '_> {
                             rt,
                             columns,
                             &[ColumnArg::Split { id: v, column_ty }],
-                            &mut |s, x| s.emit_value(op, result_column, vec![Operand::IdRef(x[0])]),
+                            &mut |s, x| s.emit_value(op, result_column, [Operand::IdRef(x[0])]),
                         )
                     }
-                    _ => self.emit_value(op, rt, vec![Operand::IdRef(v)]),
+                    _ => self.emit_value(op, rt, [Operand::IdRef(v)]),
                 }
             }
         }
@@ -738,12 +757,18 @@ impl FunctionWriter<'_, '_> {
                     rt,
                     columns,
                     &[ColumnArg::Split { id: v, column_ty }],
-                    &mut |s, x| s.emit_value(op, column_ty, vec![Operand::IdRef(x[0])]),
+                    &mut |s, x| s.emit_value(op, column_ty, [Operand::IdRef(x[0])]),
                 )
             }
-            _ => self.emit_value(op, rt, vec![Operand::IdRef(v)]),
+            _ => self.emit_value(op, rt, [Operand::IdRef(v)]),
         }
     }
+}
+
+/// What identifies the access chain of `pv`.
+fn chain_key(pv: &PointerValue) -> ChainKey {
+    let indices = Indices::from_slice(&pv.indices);
+    (pv.root, indices, pv.class, pv.pointee, pv.non_uniform)
 }
 
 #[derive(Clone, Copy, Debug)]

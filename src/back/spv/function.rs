@@ -5,10 +5,12 @@
 use super::debug::BodyDebug;
 use super::types::{MatrixRepr, SpvType, matrix_repr, storage_class};
 use super::writer::Writer;
-use super::{BackResult, inst, internal, unsupported};
+use super::{BackResult, encode, encode_words, internal, unsupported};
 use crate::ir::{self, Expression, Handle, Statement, TypeInner};
-use rspirv::dr::{self, Instruction, Operand};
+use rspirv::binary::Assemble;
+use rspirv::dr::{Instruction, Operand};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::{SmallVec, smallvec};
 use spirv::{Decoration, Op, StorageClass, Word};
 
 /// What an IR expression became.
@@ -28,9 +30,9 @@ pub(super) enum Value {
 #[derive(Clone, Debug)]
 pub(super) struct PointerValue {
     pub root: Word,
-    pub indices: Vec<Word>,
+    pub indices: Indices,
     /// The constant value of each index, where it is one.
-    pub const_indices: Vec<Option<u32>>,
+    pub const_indices: SmallVec<[Option<u32>; 4]>,
     pub class: StorageClass,
     /// The IR type pointed to.
     pub pointee: Handle<ir::Type>,
@@ -44,9 +46,20 @@ pub(super) struct PointerValue {
     pub align: Option<u32>,
 }
 
+/// The indices of an access chain (inline: chains are short, and pointer
+/// values are copied for every use).
+pub(super) type Indices = SmallVec<[Word; 4]>;
+
 /// What makes two access chains the same: root, indices, storage class,
 /// pointee and `NonUniform`.
-pub(super) type ChainKey = (Word, Vec<Word>, StorageClass, Handle<ir::Type>, bool);
+pub(super) type ChainKey = (Word, Indices, StorageClass, Handle<ir::Type>, bool);
+
+/// A block being written or written: its label, and its instructions
+/// after the label, encoded.
+pub(super) struct Block {
+    pub label: Word,
+    pub words: Vec<u32>,
+}
 
 /// Where `break` and `continue` go.
 #[derive(Clone, Copy, Debug, Default)]
@@ -67,12 +80,14 @@ pub(super) struct FunctionWriter<'w, 'a> {
     /// Access chains already written where the block being written can
     /// use them (they dominate it): the same pointer is one chain.
     pub(super) chains: FxHashMap<ChainKey, Word>,
-    /// The chains written in each open block, forgotten when it closes.
-    chain_scopes: Vec<Vec<ChainKey>>,
-    /// `OpVariable`s, placed at the top of the first block.
-    variables: Vec<Instruction>,
-    pub(super) blocks: Vec<dr::Block>,
-    pub(super) current: Option<dr::Block>,
+    /// The chains written in the open blocks, in order: each block
+    /// forgets those from its mark in `chain_marks` on when it closes.
+    chain_log: Vec<ChainKey>,
+    chain_marks: Vec<usize>,
+    /// `OpVariable`s (encoded), placed at the top of the first block.
+    variables: Vec<u32>,
+    pub(super) blocks: Vec<Block>,
+    pub(super) current: Option<Block>,
     /// Labels that some branch targets (the others are unreachable).
     pub(super) branched_to: FxHashSet<Word>,
     /// Ids decorated `NonUniform` (copies of `NonUniformResourceIndex`
@@ -85,6 +100,14 @@ pub(super) struct FunctionWriter<'w, 'a> {
     depth: u32,
     /// Source-level debug information of the body, when asked for.
     pub debug: Option<BodyDebug>,
+}
+
+/// The error for a dangling expression handle (kept out of line: type
+/// lookups are hot).
+#[cold]
+#[inline(never)]
+pub(super) fn missing_expression(h: Handle<Expression>) -> super::Diagnostic {
+    internal(format!("expression {h:?} does not exist"))
 }
 
 /// The deepest nesting of blocks the backend writes.
@@ -126,16 +149,11 @@ impl Writer<'_> {
             params: param_types.clone(),
         });
         self.name(id, &fun.name);
-        let mut parameters = Vec::with_capacity(fun.arguments.len());
+        let mut parameters = Vec::with_capacity(3 * fun.arguments.len());
         let mut arg_ids = Vec::with_capacity(fun.arguments.len());
         for (arg, &ty) in fun.arguments.iter().zip(&param_types) {
             let pid = self.id();
-            parameters.push(inst(
-                Op::FunctionParameter,
-                Some(ty),
-                Some(pid),
-                vec![],
-            ));
+            encode_words(&mut parameters, Op::FunctionParameter, Some(ty), Some(pid), &[]);
             if let Some(name) = &arg.name {
                 self.name(pid, name);
             }
@@ -143,25 +161,22 @@ impl Writer<'_> {
             self.write_spirv_decorations_on(pid, &arg.spirv_decorations);
             arg_ids.push(pid);
         }
-        let def = inst(
-            Op::Function,
-            Some(ret),
-            Some(id),
-            vec![
-                Operand::FunctionControl(spirv::FunctionControl::NONE),
-                Operand::IdRef(fn_type),
-            ],
-        );
+        let def = [
+            Operand::FunctionControl(spirv::FunctionControl::NONE),
+            Operand::IdRef(fn_type),
+        ];
 
         let mut fw = FunctionWriter {
             w: self,
             fun,
             handle,
-            values: vec![Value::None; fun.expressions.len()],
+            // Filled by `prepare`, in expression order.
+            values: Vec::with_capacity(fun.expressions.len()),
             const_memo: vec![None; fun.expressions.len()],
             spills: FxHashMap::default(),
-            chains: FxHashMap::default(),
-            chain_scopes: Vec::new(),
+            chains: FxHashMap::with_capacity_and_hasher(32, Default::default()),
+            chain_log: Vec::with_capacity(32),
+            chain_marks: Vec::new(),
             variables: Vec::new(),
             blocks: Vec::new(),
             current: None,
@@ -185,22 +200,22 @@ impl Writer<'_> {
             } else {
                 Op::Return
             };
-            fw.terminate(op, vec![])?;
+            fw.terminate(op, [])?;
         }
         let FunctionWriter {
-            variables,
-            mut blocks,
-            ..
+            variables, blocks, ..
         } = fw;
-        if let Some(first) = blocks.first_mut() {
-            first.instructions.splice(0..0, variables);
+        let words = &mut self.functions;
+        encode(words, Op::Function, Some(ret), Some(id), &def);
+        words.extend_from_slice(&parameters);
+        for (i, block) in blocks.iter().enumerate() {
+            encode_words(words, Op::Label, None, Some(block.label), &[]);
+            if i == 0 {
+                words.extend_from_slice(&variables);
+            }
+            words.extend_from_slice(&block.words);
         }
-        self.functions.push(dr::Function {
-            def: Some(def),
-            end: Some(inst(Op::FunctionEnd, None, None, vec![])),
-            parameters,
-            blocks,
-        });
+        encode_words(words, Op::FunctionEnd, None, None, &[]);
         Ok(())
     }
 }
@@ -238,8 +253,8 @@ impl<'a> FunctionWriter<'_, 'a> {
                     let global = &ir.globals[g];
                     Value::Pointer(PointerValue {
                         root: self.w.global_id(g)?,
-                        indices: Vec::new(),
-                        const_indices: Vec::new(),
+                        indices: SmallVec::new(),
+                        const_indices: SmallVec::new(),
                         class: storage_class(global.space, self.w.version),
                         pointee: global.ty,
                         global: Some(g),
@@ -253,8 +268,8 @@ impl<'a> FunctionWriter<'_, 'a> {
                     };
                     Value::Pointer(PointerValue {
                         root,
-                        indices: Vec::new(),
-                        const_indices: Vec::new(),
+                        indices: SmallVec::new(),
+                        const_indices: SmallVec::new(),
                         class: StorageClass::Function,
                         pointee: fun.local_variables[l].ty,
                         global: None,
@@ -270,8 +285,8 @@ impl<'a> FunctionWriter<'_, 'a> {
                     match self.w.ir_type(arg.ty)?.inner {
                         TypeInner::Pointer { base, space } => Value::Pointer(PointerValue {
                             root: id,
-                            indices: Vec::new(),
-                            const_indices: Vec::new(),
+                            indices: SmallVec::new(),
+                            const_indices: SmallVec::new(),
                             class: storage_class(space, self.w.version),
                             pointee: base,
                             global: None,
@@ -310,7 +325,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                 }
                 _ => Value::None,
             };
-            self.values[h.index()] = value;
+            self.values.push(value);
         }
         Ok(())
     }
@@ -319,16 +334,12 @@ impl<'a> FunctionWriter<'_, 'a> {
     pub fn add_variable(&mut self, ty: Word, init: Option<Word>) -> Word {
         let pointer = self.w.pointer_type(ty, StorageClass::Function);
         let id = self.w.id();
-        let mut operands = vec![Operand::StorageClass(StorageClass::Function)];
-        if let Some(init) = init {
-            operands.push(Operand::IdRef(init));
-        }
-        self.variables.push(inst(
-            Op::Variable,
-            Some(pointer),
-            Some(id),
-            operands,
-        ));
+        let class = Operand::StorageClass(StorageClass::Function);
+        let operands = match init {
+            Some(init) => &[class, Operand::IdRef(init)][..],
+            None => &[class][..],
+        };
+        encode(&mut self.variables, Op::Variable, Some(pointer), Some(id), operands);
         id
     }
 
@@ -339,12 +350,12 @@ impl<'a> FunctionWriter<'_, 'a> {
             .constant_of(&fun.expressions, &fun.expr_types, h, &mut self.const_memo)
     }
 
+    #[inline]
     pub fn expr_type(&self, h: Handle<Expression>) -> BackResult<Handle<ir::Type>> {
-        self.fun
-            .expr_types
-            .get(h.index())
-            .copied()
-            .ok_or_else(|| internal(format!("expression {h:?} does not exist")))
+        match self.fun.expr_types.get(h.index()) {
+            Some(&ty) => Ok(ty),
+            None => Err(missing_expression(h)),
+        }
     }
 
     pub fn expr_inner(&self, h: Handle<Expression>) -> BackResult<&'a TypeInner> {
@@ -357,60 +368,92 @@ impl<'a> FunctionWriter<'_, 'a> {
     // -----------------------------------------------------------------------
 
     pub(super) fn begin_block(&mut self, label: Word) {
-        self.current = Some(dr::Block {
-            label: Some(inst(Op::Label, None, Some(label), vec![])),
-            instructions: Vec::new(),
+        self.current = Some(Block {
+            label,
+            words: Vec::with_capacity(64),
         });
         // Cannot fail: the block is open.
         let _ = self.debug_after_label();
     }
 
-    pub fn emit(&mut self, inst: Instruction) -> BackResult<()> {
+    /// The words of the open block.
+    fn block_words(&mut self) -> BackResult<&mut Vec<u32>> {
         match &mut self.current {
-            Some(block) => {
-                block.instructions.push(inst);
-                Ok(())
-            }
+            Some(block) => Ok(&mut block.words),
             None => Err(internal("an instruction was emitted after a terminator")),
         }
     }
 
+    pub fn emit(&mut self, inst: Instruction) -> BackResult<()> {
+        inst.assemble_into(self.block_words()?);
+        Ok(())
+    }
+
     /// Emits an instruction with a result and returns the result id.
-    pub fn emit_value(&mut self, op: Op, ty: Word, operands: Vec<Operand>) -> BackResult<Word> {
+    pub fn emit_value(
+        &mut self,
+        op: Op,
+        ty: Word,
+        operands: impl AsRef<[Operand]>,
+    ) -> BackResult<Word> {
         let id = self.w.id();
-        self.emit(inst(op, Some(ty), Some(id), operands))?;
+        encode(self.block_words()?, op, Some(ty), Some(id), operands.as_ref());
         Ok(id)
+    }
+
+    /// Emits an instruction whose operands are one word each (ids and
+    /// 32-bit literals), and returns its result id.
+    pub fn emit_words(&mut self, op: Op, ty: Word, operands: &[Word]) -> BackResult<Word> {
+        let id = self.w.id();
+        encode_words(self.block_words()?, op, Some(ty), Some(id), operands);
+        Ok(id)
+    }
+
+    /// [`Self::emit_words`] for an instruction without a result.
+    pub fn emit_void_words(&mut self, op: Op, operands: &[Word]) -> BackResult<()> {
+        encode_words(self.block_words()?, op, None, None, operands);
+        Ok(())
     }
 
     /// Emits an arithmetic instruction: the one that computes the value of
     /// an IR expression, decorated `NoContraction` when the expression is
     /// precise (HLSL-SEMANTICS.md, "precise").
-    pub fn emit_arith(&mut self, op: Op, ty: Word, operands: Vec<Operand>) -> BackResult<Word> {
+    pub fn emit_arith(
+        &mut self,
+        op: Op,
+        ty: Word,
+        operands: impl AsRef<[Operand]>,
+    ) -> BackResult<Word> {
         let id = self.emit_value(op, ty, operands)?;
-        if self.precise {
-            self.w.decorate(id, Decoration::NoContraction, &[]);
-        }
+        self.no_contraction(id);
         Ok(id)
     }
 
-    pub fn emit_void(&mut self, op: Op, operands: Vec<Operand>) -> BackResult<()> {
-        self.emit(inst(op, None, None, operands))
+    /// Decorates `id` `NoContraction` when the expression being written
+    /// is precise.
+    pub fn no_contraction(&mut self, id: Word) {
+        if self.precise {
+            self.w.decorate(id, Decoration::NoContraction, &[]);
+        }
     }
 
-    pub(super) fn terminate(&mut self, op: Op, operands: Vec<Operand>) -> BackResult<()> {
+    pub fn emit_void(&mut self, op: Op, operands: impl AsRef<[Operand]>) -> BackResult<()> {
+        encode(self.block_words()?, op, None, None, operands.as_ref());
+        Ok(())
+    }
+
+    pub(super) fn terminate(&mut self, op: Op, operands: impl AsRef<[Operand]>) -> BackResult<()> {
         let Some(mut block) = self.current.take() else {
             return Err(internal("a block was terminated twice"));
         };
-        block
-            .instructions
-            .push(inst(op, None, None, operands));
+        encode(&mut block.words, op, None, None, operands.as_ref());
         self.blocks.push(block);
         Ok(())
     }
 
     pub(super) fn branch(&mut self, target: Word) -> BackResult<()> {
         self.branched_to.insert(target);
-        self.terminate(Op::Branch, vec![Operand::IdRef(target)])
+        self.terminate(Op::Branch, [Operand::IdRef(target)])
     }
 
     pub(super) fn branch_conditional(
@@ -423,7 +466,7 @@ impl<'a> FunctionWriter<'_, 'a> {
         self.branched_to.insert(reject);
         self.terminate(
             Op::BranchConditional,
-            vec![
+            [
                 Operand::IdRef(condition),
                 Operand::IdRef(accept),
                 Operand::IdRef(reject),
@@ -436,7 +479,7 @@ impl<'a> FunctionWriter<'_, 'a> {
     pub(super) fn begin_merge(&mut self, merge: Word) -> BackResult<()> {
         self.begin_block(merge);
         if !self.branched_to.contains(&merge) {
-            self.terminate(Op::Unreachable, vec![])?;
+            self.terminate(Op::Unreachable, [])?;
         }
         Ok(())
     }
@@ -447,8 +490,10 @@ impl<'a> FunctionWriter<'_, 'a> {
 
     /// Keeps an access chain for the rest of the block being written.
     pub(super) fn remember_chain(&mut self, key: ChainKey, id: Word) {
-        if let Some(scope) = self.chain_scopes.last_mut() {
-            scope.push(key.clone());
+        if !self.chain_marks.is_empty() {
+            let (root, ref indices, class, pointee, non_uniform) = key;
+            let copy = (root, Indices::from_slice(indices), class, pointee, non_uniform);
+            self.chain_log.push(copy);
             self.chains.insert(key, id);
         }
     }
@@ -463,10 +508,11 @@ impl<'a> FunctionWriter<'_, 'a> {
         }
         self.depth += 1;
         let saved = self.debug_enter_block();
-        self.chain_scopes.push(Vec::new());
+        self.chain_marks.push(self.chain_log.len());
         let result = self.write_statements(block, targets);
         // What the block wrote does not dominate what follows it.
-        for key in self.chain_scopes.pop().unwrap_or_default() {
+        let mark = self.chain_marks.pop().unwrap_or_default();
+        for key in self.chain_log.drain(mark..) {
             self.chains.remove(&key);
         }
         self.depth -= 1;
@@ -519,9 +565,9 @@ impl<'a> FunctionWriter<'_, 'a> {
             Statement::Return { value } => match (value, self.result_type) {
                 (Some(v), Some(_)) => {
                     let id = self.value(*v)?;
-                    self.terminate(Op::ReturnValue, vec![Operand::IdRef(id)])?;
+                    self.terminate(Op::ReturnValue, [Operand::IdRef(id)])?;
                 }
-                (None, None) => self.terminate(Op::Return, vec![])?,
+                (None, None) => self.terminate(Op::Return, [])?,
                 (Some(_), None) => {
                     return Err(internal(format!(
                         "function `{}` returns a value but has no result type",
@@ -535,7 +581,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                     )));
                 }
             },
-            Statement::Kill => self.terminate(Op::Kill, vec![])?,
+            Statement::Kill => self.terminate(Op::Kill, [])?,
             Statement::EndHit { accept } => self.write_end_hit(*accept)?,
             Statement::Ray { op, args, result } => self.write_ray(*op, args, *result)?,
             Statement::Node { op, args, result } => self.write_node(*op, args, *result)?,
@@ -566,11 +612,11 @@ impl<'a> FunctionWriter<'_, 'a> {
             } => self.write_call(*function, arguments, *result)?,
             Statement::Subgroup { op, args, result } => self.write_subgroup(*op, args, *result)?,
             Statement::EmitVertex { stream } => match *stream {
-                None => self.emit_void(Op::EmitVertex, vec![])?,
+                None => self.emit_void(Op::EmitVertex, [])?,
                 Some(n) => {
                     self.w.capability(spirv::Capability::GeometryStreams);
                     let s = self.w.const_u32(n);
-                    self.emit_void(Op::EmitStreamVertex, vec![Operand::IdRef(s)])?;
+                    self.emit_void(Op::EmitStreamVertex, [Operand::IdRef(s)])?;
                 }
             },
             Statement::SetMeshOutputs {
@@ -584,11 +630,11 @@ impl<'a> FunctionWriter<'_, 'a> {
             Statement::DebugPrintf { format, args } => self.write_printf(format, args)?,
             Statement::DebugBreak => self.write_debug_break()?,
             Statement::EndPrimitive { stream } => match *stream {
-                None => self.emit_void(Op::EndPrimitive, vec![])?,
+                None => self.emit_void(Op::EndPrimitive, [])?,
                 Some(n) => {
                     self.w.capability(spirv::Capability::GeometryStreams);
                     let s = self.w.const_u32(n);
-                    self.emit_void(Op::EndStreamPrimitive, vec![Operand::IdRef(s)])?;
+                    self.emit_void(Op::EndStreamPrimitive, [Operand::IdRef(s)])?;
                 }
             },
         }
@@ -600,15 +646,18 @@ impl<'a> FunctionWriter<'_, 'a> {
         pointer: Handle<Expression>,
         value: Handle<Expression>,
     ) -> BackResult<()> {
-        let pv = self.pointer(pointer)?;
+        let align = self.pointer_ref(pointer)?.align;
         let mut v = self.value(value)?;
-        if self.w.options.invert_y && self.is_raster_position(&pv) {
-            v = self.invert_y(&pv, v, value)?;
+        if self.w.options.invert_y {
+            let pv = self.pointer(pointer)?;
+            if self.is_raster_position(&pv) {
+                v = self.invert_y(&pv, v, value)?;
+            }
         }
-        let p = self.pointer_id(&pv)?;
-        let mut operands = vec![Operand::IdRef(p), Operand::IdRef(v)];
-        operands.extend(Self::memory_operands(&pv));
-        self.emit_void(Op::Store, operands)
+        let p = self.pointer_id_of(pointer)?;
+        let mut operands: SmallVec<[Word; 4]> = smallvec![p, v];
+        operands.extend(Self::memory_operands(align));
+        self.emit_void_words(Op::Store, &operands)
     }
 
     /// True when `pv` points into the rasterizer's position: a `float4`
@@ -641,20 +690,20 @@ impl<'a> FunctionWriter<'_, 'a> {
                 let y = self.emit_value(
                     Op::CompositeExtract,
                     f32_ty,
-                    vec![Operand::IdRef(v), Operand::LiteralBit32(1)],
+                    [Operand::IdRef(v), Operand::LiteralBit32(1)],
                 )?;
-                let ny = self.emit_value(Op::FNegate, f32_ty, vec![Operand::IdRef(y)])?;
+                let ny = self.emit_value(Op::FNegate, f32_ty, [Operand::IdRef(y)])?;
                 self.emit_value(
                     Op::CompositeInsert,
                     ty_id,
-                    vec![
+                    [
                         Operand::IdRef(ny),
                         Operand::IdRef(v),
                         Operand::LiteralBit32(1),
                     ],
                 )
             }
-            [Some(1)] => self.emit_value(Op::FNegate, ty_id, vec![Operand::IdRef(v)]),
+            [Some(1)] => self.emit_value(Op::FNegate, ty_id, [Operand::IdRef(v)]),
             [Some(_)] => Ok(v),
             _ => Err(unsupported(
                 "-fvk-invert-y with a dynamically indexed store into SV_Position",
@@ -709,8 +758,8 @@ impl<'a> FunctionWriter<'_, 'a> {
                         let ty = self.w.type_id(*base)?;
                         let temp = self.add_variable(ty, None);
                         let p = self.pointer_id(&pv)?;
-                        let v = self.emit_value(Op::Load, ty, vec![Operand::IdRef(p)])?;
-                        self.emit_void(Op::Store, vec![Operand::IdRef(temp), Operand::IdRef(v)])?;
+                        let v = self.emit_value(Op::Load, ty, [Operand::IdRef(p)])?;
+                        self.emit_void(Op::Store, [Operand::IdRef(temp), Operand::IdRef(v)])?;
                         copy_back.push((pv, temp, ty));
                         temp
                     }
@@ -721,9 +770,9 @@ impl<'a> FunctionWriter<'_, 'a> {
         }
         let id = self.emit_value(Op::FunctionCall, ret, operands)?;
         for (pv, temp, ty) in copy_back {
-            let v = self.emit_value(Op::Load, ty, vec![Operand::IdRef(temp)])?;
+            let v = self.emit_value(Op::Load, ty, [Operand::IdRef(temp)])?;
             let p = self.pointer_id(&pv)?;
-            self.emit_void(Op::Store, vec![Operand::IdRef(p), Operand::IdRef(v)])?;
+            self.emit_void(Op::Store, [Operand::IdRef(p), Operand::IdRef(v)])?;
         }
         if let Some(r) = result {
             self.set_result(r, id)?;

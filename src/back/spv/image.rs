@@ -7,6 +7,7 @@ use super::types::SpvType;
 use super::{BackResult, internal};
 use crate::ir::{self, Expression, Handle, ImageClass, ImageDim, SampleLevel, Scalar, TypeInner};
 use rspirv::dr::Operand;
+use smallvec::SmallVec;
 use spirv::{Capability, ImageOperands, Op, StorageClass, Word};
 
 /// Image operands, collected in the order of their mask bits (SPIR-V 3.14).
@@ -49,7 +50,7 @@ impl FunctionWriter<'_, '_> {
             let pv = pv.clone();
             let p = self.pointer_id(&pv)?;
             let ty = self.w.type_id(pv.pointee)?;
-            let id = self.emit_value(Op::Load, ty, vec![Operand::IdRef(p)])?;
+            let id = self.emit_value(Op::Load, ty, [Operand::IdRef(p)])?;
             if pv.non_uniform {
                 self.mark_non_uniform(id);
             }
@@ -70,7 +71,7 @@ impl FunctionWriter<'_, '_> {
             return Ok((v, ty));
         };
         let image_ty = self.w.type_id(image)?;
-        let id = self.emit_value(Op::Image, image_ty, vec![Operand::IdRef(v)])?;
+        let id = self.emit_value(Op::Image, image_ty, [Operand::IdRef(v)])?;
         if self.non_uniform.contains(&v) {
             self.mark_non_uniform(id);
         }
@@ -121,7 +122,7 @@ impl FunctionWriter<'_, '_> {
                 let id = self.emit_value(
                     Op::SampledImage,
                     ty,
-                    vec![Operand::IdRef(img), Operand::IdRef(s)],
+                    [Operand::IdRef(img), Operand::IdRef(s)],
                 )?;
                 if self.non_uniform.contains(&img) || self.non_uniform.contains(&s) {
                     self.mark_non_uniform(id);
@@ -362,7 +363,7 @@ impl FunctionWriter<'_, '_> {
         let v = self.value(value)?;
         self.emit_void(
             Op::ImageWrite,
-            vec![
+            [
                 Operand::IdRef(img),
                 Operand::IdRef(coord),
                 Operand::IdRef(v),
@@ -392,7 +393,7 @@ impl FunctionWriter<'_, '_> {
             let lods = self.emit_value(
                 Op::ImageQueryLod,
                 v2,
-                vec![Operand::IdRef(si), Operand::IdRef(coord)],
+                [Operand::IdRef(si), Operand::IdRef(coord)],
             )?;
             return self.extract(rt, lods, if clamped { 0 } else { 1 });
         }
@@ -416,16 +417,16 @@ impl FunctionWriter<'_, '_> {
                     Some(l) => self.emit_value(
                         Op::ImageQuerySizeLod,
                         rt,
-                        vec![Operand::IdRef(img), Operand::IdRef(l)],
+                        [Operand::IdRef(img), Operand::IdRef(l)],
                     ),
-                    None => self.emit_value(Op::ImageQuerySize, rt, vec![Operand::IdRef(img)]),
+                    None => self.emit_value(Op::ImageQuerySize, rt, [Operand::IdRef(img)]),
                 }
             }
             ir::ImageQuery::NumLevels => {
-                self.emit_value(Op::ImageQueryLevels, rt, vec![Operand::IdRef(img)])
+                self.emit_value(Op::ImageQueryLevels, rt, [Operand::IdRef(img)])
             }
             ir::ImageQuery::NumSamples => {
-                self.emit_value(Op::ImageQuerySamples, rt, vec![Operand::IdRef(img)])
+                self.emit_value(Op::ImageQuerySamples, rt, [Operand::IdRef(img)])
             }
             ir::ImageQuery::Lod { .. } => Err(internal("unreachable image query")),
         }
@@ -468,15 +469,15 @@ impl FunctionWriter<'_, '_> {
         let id = self.emit_value(
             Op::ImageTexelPointer,
             ty,
-            vec![Operand::IdRef(p), Operand::IdRef(coord), Operand::IdRef(s)],
+            [Operand::IdRef(p), Operand::IdRef(coord), Operand::IdRef(s)],
         )?;
         if pv.non_uniform {
             self.mark_non_uniform(id);
         }
         Ok(Value::Pointer(PointerValue {
             root: id,
-            indices: Vec::new(),
-            const_indices: Vec::new(),
+            indices: SmallVec::new(),
+            const_indices: SmallVec::new(),
             class: StorageClass::Image,
             pointee,
             global: None,

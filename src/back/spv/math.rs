@@ -10,6 +10,7 @@ use crate::ir::{
     BinaryOperator, Expression, Handle, Literal, MathFunction, Scalar, ScalarKind, UnaryOperator,
 };
 use rspirv::dr::Operand;
+use smallvec::{SmallVec, smallvec};
 use spirv::{Op, Word};
 
 /// GLSL.std.450 instruction numbers.
@@ -75,13 +76,17 @@ impl FunctionWriter<'_, '_> {
     /// A GLSL.std.450 instruction (arithmetic: `NoContraction` when precise).
     fn glsl(&mut self, inst: u32, ty: Word, args: &[Word]) -> BackResult<Word> {
         let set = self.w.glsl_std();
-        let mut operands = vec![Operand::IdRef(set), Operand::LiteralExtInstInteger(inst)];
-        operands.extend(args.iter().map(|&a| Operand::IdRef(a)));
-        self.emit_arith(Op::ExtInst, ty, operands)
+        let mut operands: SmallVec<[Word; 5]> = smallvec![set, inst];
+        operands.extend_from_slice(args);
+        let id = self.emit_words(Op::ExtInst, ty, &operands)?;
+        self.no_contraction(id);
+        Ok(id)
     }
 
     fn arith(&mut self, op: Op, ty: Word, args: &[Word]) -> BackResult<Word> {
-        self.emit_arith(op, ty, args.iter().map(|&a| Operand::IdRef(a)).collect())
+        let id = self.emit_words(op, ty, args)?;
+        self.no_contraction(id);
+        Ok(id)
     }
 
     pub fn write_unary(
@@ -125,7 +130,6 @@ impl FunctionWriter<'_, '_> {
         right: Handle<Expression>,
     ) -> BackResult<Word> {
         let rt = self.w.type_id(self.expr_type(h)?)?;
-        let result = self.shape(h)?;
         let ls = self.shape(left)?;
         let rs = self.shape(right)?;
         let (Some(lscalar), Some(rscalar)) = (ls.scalar(), rs.scalar()) else {
@@ -134,6 +138,7 @@ impl FunctionWriter<'_, '_> {
         let l = self.value(left)?;
         let r = self.value(right)?;
         if op == BinaryOperator::MatMul {
+            let result = self.shape(h)?;
             return self.write_mat_mul(rt, result, ls, rs, l, r);
         }
         let float = lscalar.kind == ScalarKind::Float;
@@ -156,7 +161,8 @@ impl FunctionWriter<'_, '_> {
                 _ => {}
             }
         }
-        let shift_is_literal = self.shift_amount_in_range(right, lscalar);
+        let shift = matches!(op, BinaryOperator::ShiftLeft | BinaryOperator::ShiftRight);
+        let shift_is_literal = shift && self.shift_amount_in_range(right, lscalar);
         let matrix = match (ls, rs) {
             (m @ Shape::Matrix { .. }, _) | (_, m @ Shape::Matrix { .. }) => Some(m),
             _ => None,
@@ -177,7 +183,7 @@ impl FunctionWriter<'_, '_> {
                     }
                 });
             }
-            let Some(result_scalar) = result.scalar() else {
+            let Some(result_scalar) = self.shape(h)?.scalar() else {
                 return Err(internal("matrix operation with a non-numeric result"));
             };
             let column_ty = self.w.vector_type(result_scalar, size);
@@ -317,7 +323,7 @@ impl FunctionWriter<'_, '_> {
             r = self.emit_value(
                 Op::BitwiseAnd,
                 rt,
-                vec![Operand::IdRef(r), Operand::IdRef(mask)],
+                [Operand::IdRef(r), Operand::IdRef(mask)],
             )?;
         }
         self.arith(opcode, ty, &[l, r])
@@ -348,7 +354,7 @@ impl FunctionWriter<'_, '_> {
             s.emit_value(
                 Op::ExtInst,
                 ty,
-                vec![
+                [
                     Operand::IdRef(set),
                     Operand::LiteralExtInstInteger(glsl::S_ABS),
                     Operand::IdRef(v),
@@ -356,11 +362,11 @@ impl FunctionWriter<'_, '_> {
             )
         };
         let (al, ar) = (abs(self, l)?, abs(self, r)?);
-        let ul = self.emit_value(Op::Bitcast, uty, vec![Operand::IdRef(al)])?;
-        let ur = self.emit_value(Op::Bitcast, uty, vec![Operand::IdRef(ar)])?;
+        let ul = self.emit_value(Op::Bitcast, uty, [Operand::IdRef(al)])?;
+        let ur = self.emit_value(Op::Bitcast, uty, [Operand::IdRef(ar)])?;
         let um = self.arith(Op::UMod, uty, &[ul, ur])?;
-        let magnitude = self.emit_value(Op::Bitcast, ty, vec![Operand::IdRef(um)])?;
-        let negated = self.emit_value(Op::SNegate, ty, vec![Operand::IdRef(magnitude)])?;
+        let magnitude = self.emit_value(Op::Bitcast, ty, [Operand::IdRef(um)])?;
+        let negated = self.emit_value(Op::SNegate, ty, [Operand::IdRef(magnitude)])?;
         let zero = self.w.const_splat(scalar, size, 0);
         let bool_scalar = self.w.bool_type();
         let bty = if size <= 1 {
@@ -371,12 +377,12 @@ impl FunctionWriter<'_, '_> {
         let negative = self.emit_value(
             Op::SLessThan,
             bty,
-            vec![Operand::IdRef(l), Operand::IdRef(zero)],
+            [Operand::IdRef(l), Operand::IdRef(zero)],
         )?;
         self.emit_value(
             Op::Select,
             ty,
-            vec![
+            [
                 Operand::IdRef(negative),
                 Operand::IdRef(negated),
                 Operand::IdRef(magnitude),
@@ -494,8 +500,8 @@ impl FunctionWriter<'_, '_> {
         let Some(&first) = args.first() else {
             return Err(internal(format!("{fun:?} without arguments")));
         };
-        let mut shapes = Vec::with_capacity(args.len());
-        let mut ids = Vec::with_capacity(args.len());
+        let mut shapes: SmallVec<[Shape; 4]> = SmallVec::with_capacity(args.len());
+        let mut ids: SmallVec<[Word; 4]> = SmallVec::with_capacity(args.len());
         for &a in args {
             shapes.push(self.shape(a)?);
             ids.push(self.value(a)?);
@@ -688,7 +694,7 @@ impl FunctionWriter<'_, '_> {
             let pair = self.emit_value(
                 Op::CompositeConstruct,
                 v2,
-                vec![Operand::IdRef(c), Operand::IdRef(zero)],
+                [Operand::IdRef(c), Operand::IdRef(zero)],
             )?;
             parts.push(self.glsl(glsl::PACK_HALF_2X16, u32_ty, &[pair])?);
         }
@@ -717,11 +723,7 @@ impl FunctionWriter<'_, '_> {
         if let [one] = parts.as_slice() {
             return Ok(*one);
         }
-        self.emit_value(
-            Op::CompositeConstruct,
-            ty,
-            parts.into_iter().map(Operand::IdRef).collect(),
-        )
+        self.emit_words(Op::CompositeConstruct, ty, &parts)
     }
 
     fn write_transpose(

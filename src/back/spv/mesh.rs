@@ -51,7 +51,7 @@ impl FunctionWriter<'_, '_> {
         let p = self.value(primitives)?;
         self.emit_void(
             Op::SetMeshOutputsEXT,
-            vec![Operand::IdRef(v), Operand::IdRef(p)],
+            [Operand::IdRef(v), Operand::IdRef(p)],
         )
     }
 

@@ -189,6 +189,77 @@ fn needs_newer_target(feature: &str, needed: (u8, u8), env: TargetEnv) -> Diagno
     ))
 }
 
+/// Appends one instruction to `words` as SPIR-V encodes it (SPIR-V 2.3):
+/// word count and opcode, then the result type, the result id and the
+/// operands (each as rspirv assembles it).
+pub(crate) fn encode(
+    words: &mut Vec<u32>,
+    op: spirv::Op,
+    result_type: Option<spirv::Word>,
+    result_id: Option<spirv::Word>,
+    operands: &[rspirv::dr::Operand],
+) {
+    use rspirv::binary::Assemble;
+    let start = words.len();
+    words.push(op as u32);
+    words.extend(result_type);
+    words.extend(result_id);
+    for operand in operands {
+        operand.assemble_into(words);
+    }
+    set_word_count(words, start);
+}
+
+/// [`encode`] for an instruction whose operands are one word each (ids
+/// and 32-bit literals).
+pub(crate) fn encode_words(
+    words: &mut Vec<u32>,
+    op: spirv::Op,
+    result_type: Option<spirv::Word>,
+    result_id: Option<spirv::Word>,
+    operands: &[spirv::Word],
+) {
+    let start = words.len();
+    words.push(op as u32);
+    words.extend(result_type);
+    words.extend(result_id);
+    words.extend_from_slice(operands);
+    set_word_count(words, start);
+}
+
+/// [`encode_words`] for an instruction without a result type whose last
+/// operand is a literal string (UTF-8, nul-terminated, padded with nuls to
+/// a whole word: SPIR-V 2.2.1).
+pub(crate) fn encode_with_string(
+    words: &mut Vec<u32>,
+    op: spirv::Op,
+    result_id: Option<spirv::Word>,
+    operands: &[spirv::Word],
+    text: &str,
+) {
+    let start = words.len();
+    words.push(op as u32);
+    words.extend(result_id);
+    words.extend_from_slice(operands);
+    let mut chunks = text.as_bytes().chunks_exact(4);
+    words.extend(chunks.by_ref().map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+    let mut last = [0; 4];
+    for (to, &from) in last.iter_mut().zip(chunks.remainder()) {
+        *to = from;
+    }
+    words.push(u32::from_le_bytes(last));
+    set_word_count(words, start);
+}
+
+/// Puts the word count of the instruction that starts at `start` (and
+/// runs to the end of `words`) into its first word.
+fn set_word_count(words: &mut [u32], start: usize) {
+    let count = (words.len() - start) as u32;
+    if let Some(first) = words.get_mut(start) {
+        *first |= count << 16;
+    }
+}
+
 /// `rspirv::dr::Instruction::new` without its cost: that looks the
 /// opcode's grammar entry up by a linear search of the whole grammar
 /// table (hundreds of comparisons for every instruction written); here

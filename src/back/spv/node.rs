@@ -9,6 +9,7 @@ use super::{BackResult, internal};
 use crate::back::spv::inst;
 use crate::ir::{self, Expression, Handle, NodeLaunch, NodeOperation};
 use rspirv::dr::{Instruction, Operand};
+use smallvec::SmallVec;
 use spirv::{Capability, Decoration, ExecutionMode, Op, Scope, StorageClass, Word};
 
 impl Writer<'_> {
@@ -227,7 +228,7 @@ impl FunctionWriter<'_, '_> {
                 Some(self.emit_value(
                     Op::AllocateNodePayloadsAMDX,
                     t,
-                    vec![
+                    [
                         Operand::IdScope(scope),
                         Operand::IdRef(count),
                         Operand::IdRef(index),
@@ -236,7 +237,7 @@ impl FunctionWriter<'_, '_> {
             }
             NodeOperation::Enqueue => {
                 let payloads = arg(self, 0)?;
-                self.emit_void(Op::EnqueueNodePayloadsAMDX, vec![Operand::IdRef(payloads)])?;
+                self.emit_void(Op::EnqueueNodePayloadsAMDX, [Operand::IdRef(payloads)])?;
                 None
             }
             NodeOperation::IsValid { payload } => {
@@ -250,7 +251,7 @@ impl FunctionWriter<'_, '_> {
                 Some(self.emit_value(
                     Op::IsNodePayloadValidAMDX,
                     t,
-                    vec![Operand::IdRef(payload), Operand::IdRef(index)],
+                    [Operand::IdRef(payload), Operand::IdRef(index)],
                 )?)
             }
             NodeOperation::FinishWriting => {
@@ -259,7 +260,7 @@ impl FunctionWriter<'_, '_> {
                 Some(self.emit_value(
                     Op::FinishWritingNodePayloadAMDX,
                     t,
-                    vec![Operand::IdRef(payload)],
+                    [Operand::IdRef(payload)],
                 )?)
             }
             NodeOperation::Count => {
@@ -268,7 +269,7 @@ impl FunctionWriter<'_, '_> {
                 Some(self.emit_value(
                     Op::NodePayloadArrayLengthAMDX,
                     t,
-                    vec![Operand::IdRef(payloads)],
+                    [Operand::IdRef(payloads)],
                 )?)
             }
         };
@@ -282,8 +283,8 @@ impl FunctionWriter<'_, '_> {
                 };
                 self.values[r.index()] = Value::Pointer(PointerValue {
                     root: id,
-                    indices: Vec::new(),
-                    const_indices: Vec::new(),
+                    indices: SmallVec::new(),
+                    const_indices: SmallVec::new(),
                     class: StorageClass::NodePayloadAMDX,
                     pointee,
                     global: None,

@@ -208,7 +208,7 @@ impl FunctionWriter<'_, '_> {
                 Some(self.emit_value(
                     Op::ReportIntersectionKHR,
                     t,
-                    vec![Operand::IdRef(hit), Operand::IdRef(kind)],
+                    [Operand::IdRef(hit), Operand::IdRef(kind)],
                 )?)
             }
             RayOperation::ExecuteCallable => {
@@ -220,7 +220,7 @@ impl FunctionWriter<'_, '_> {
                 } else {
                     Op::ExecuteCallableKHR
                 };
-                self.emit_void(code, vec![Operand::IdRef(index), Operand::IdRef(data)])?;
+                self.emit_void(code, [Operand::IdRef(index), Operand::IdRef(data)])?;
                 None
             }
             RayOperation::QueryInitialize => {
@@ -239,7 +239,7 @@ impl FunctionWriter<'_, '_> {
                 self.w.ray_query_capabilities();
                 let t = needs_result(result_type)?;
                 let query = self.ray_arg(op, args, 0)?;
-                Some(self.emit_value(Op::RayQueryProceedKHR, t, vec![Operand::IdRef(query)])?)
+                Some(self.emit_value(Op::RayQueryProceedKHR, t, [Operand::IdRef(query)])?)
             }
             RayOperation::QueryTerminate | RayOperation::QueryConfirmIntersection => {
                 self.w.ray_query_capabilities();
@@ -249,7 +249,7 @@ impl FunctionWriter<'_, '_> {
                 } else {
                     Op::RayQueryConfirmIntersectionKHR
                 };
-                self.emit_void(code, vec![Operand::IdRef(query)])?;
+                self.emit_void(code, [Operand::IdRef(query)])?;
                 None
             }
             RayOperation::QueryGenerateIntersection => {
@@ -258,7 +258,7 @@ impl FunctionWriter<'_, '_> {
                 let t = self.ray_arg(op, args, 1)?;
                 self.emit_void(
                     Op::RayQueryGenerateIntersectionKHR,
-                    vec![Operand::IdRef(query), Operand::IdRef(t)],
+                    [Operand::IdRef(query), Operand::IdRef(t)],
                 )?;
                 None
             }
@@ -306,15 +306,15 @@ impl FunctionWriter<'_, '_> {
             } else {
                 Op::IgnoreIntersectionNV
             };
-            self.emit_void(op, vec![])?;
-            return self.terminate(Op::Unreachable, vec![]);
+            self.emit_void(op, [])?;
+            return self.terminate(Op::Unreachable, []);
         }
         let op = if accept {
             Op::TerminateRayKHR
         } else {
             Op::IgnoreIntersectionKHR
         };
-        self.terminate(op, vec![])
+        self.terminate(op, [])
     }
 }
 

@@ -186,7 +186,7 @@ impl FunctionWriter<'_, '_> {
             .builtins
             .insert(var);
         let u32_ty = self.w.scalar_type(Scalar::U32);
-        self.emit_value(Op::Load, u32_ty, vec![Operand::IdRef(var)])
+        self.emit_value(Op::Load, u32_ty, [Operand::IdRef(var)])
     }
 
     /// `WaveGetLaneIndex()`: the SubgroupLocalInvocationId built-in.
@@ -217,7 +217,7 @@ impl FunctionWriter<'_, '_> {
         Ok(match op {
             S::Match => {
                 self.partitioned();
-                self.emit_value(Op::GroupNonUniformPartitionNV, rt, vec![Operand::IdRef(v)])?
+                self.emit_value(Op::GroupNonUniformPartitionNV, rt, [Operand::IdRef(v)])?
             }
             S::MultiPrefixSum
             | S::MultiPrefixProduct
@@ -232,7 +232,7 @@ impl FunctionWriter<'_, '_> {
                 self.emit_value(
                     o,
                     rt,
-                    vec![
+                    [
                         Operand::IdScope(scope),
                         Operand::GroupOperation(GroupOperation::PartitionedExclusiveScanNV),
                         Operand::IdRef(v),
@@ -248,17 +248,17 @@ impl FunctionWriter<'_, '_> {
                 let ballot = self.emit_value(
                     Op::GroupNonUniformBallot,
                     uvec4,
-                    vec![Operand::IdScope(scope), Operand::IdRef(p)],
+                    [Operand::IdScope(scope), Operand::IdRef(p)],
                 )?;
                 let within = self.emit_value(
                     Op::BitwiseAnd,
                     uvec4,
-                    vec![Operand::IdRef(ballot), Operand::IdRef(mask)],
+                    [Operand::IdRef(ballot), Operand::IdRef(mask)],
                 )?;
                 self.emit_value(
                     Op::GroupNonUniformBallotBitCount,
                     rt,
-                    vec![
+                    [
                         Operand::IdScope(scope),
                         Operand::GroupOperation(GroupOperation::ExclusiveScan),
                         Operand::IdRef(within),
@@ -282,7 +282,7 @@ impl FunctionWriter<'_, '_> {
 
             let result_ty = self.expr_type(result)?;
             let rt = self.w.type_id(result_ty)?;
-            let id = self.emit_value(Op::IsHelperInvocationEXT, rt, vec![])?;
+            let id = self.emit_value(Op::IsHelperInvocationEXT, rt, [])?;
             self.set_result(result, id)?;
             return Ok(true);
         }
@@ -296,7 +296,7 @@ impl FunctionWriter<'_, '_> {
             } else {
                 Scope::Subgroup
             });
-            let id = self.emit_value(Op::ReadClockKHR, rt, vec![Operand::IdScope(scope)])?;
+            let id = self.emit_value(Op::ReadClockKHR, rt, [Operand::IdScope(scope)])?;
             self.set_result(result, id)?;
             return Ok(true);
         }
@@ -317,7 +317,7 @@ impl FunctionWriter<'_, '_> {
         self.emit_value(
             Op::GroupNonUniformQuadSwap,
             rt,
-            vec![
+            [
                 Operand::IdScope(scope),
                 Operand::IdRef(v),
                 Operand::IdRef(d),
@@ -360,7 +360,7 @@ impl FunctionWriter<'_, '_> {
             S::GetLaneCount => self.load_builtin(BuiltIn::SubgroupSize)?,
             S::GetLaneIndex => self.lane_index()?,
             S::IsFirstLane => {
-                self.emit_value(Op::GroupNonUniformElect, rt, vec![Operand::IdScope(scope)])?
+                self.emit_value(Op::GroupNonUniformElect, rt, [Operand::IdScope(scope)])?
             }
             S::AnyTrue | S::AllTrue => {
                 self.w.capability(Capability::GroupNonUniformVote);
@@ -370,7 +370,7 @@ impl FunctionWriter<'_, '_> {
                 } else {
                     Op::GroupNonUniformAll
                 };
-                self.emit_value(o, rt, vec![Operand::IdScope(scope), Operand::IdRef(p)])?
+                self.emit_value(o, rt, [Operand::IdScope(scope), Operand::IdRef(p)])?
             }
             S::AllEqual => {
                 self.w.capability(Capability::GroupNonUniformVote);
@@ -386,7 +386,7 @@ impl FunctionWriter<'_, '_> {
                             parts.push(Operand::IdRef(self.emit_value(
                                 Op::GroupNonUniformAllEqual,
                                 bool_ty,
-                                vec![Operand::IdScope(scope), Operand::IdRef(c)],
+                                [Operand::IdScope(scope), Operand::IdRef(c)],
                             )?));
                         }
                         self.emit_value(Op::CompositeConstruct, rt, parts)?
@@ -394,7 +394,7 @@ impl FunctionWriter<'_, '_> {
                     _ => self.emit_value(
                         Op::GroupNonUniformAllEqual,
                         rt,
-                        vec![Operand::IdScope(scope), Operand::IdRef(v)],
+                        [Operand::IdScope(scope), Operand::IdRef(v)],
                     )?,
                 }
             }
@@ -404,7 +404,7 @@ impl FunctionWriter<'_, '_> {
                 self.emit_value(
                     Op::GroupNonUniformBallot,
                     rt,
-                    vec![Operand::IdScope(scope), Operand::IdRef(p)],
+                    [Operand::IdScope(scope), Operand::IdRef(p)],
                 )?
             }
             S::ReadLaneAt | S::QuadReadLaneAt => {
@@ -429,12 +429,12 @@ impl FunctionWriter<'_, '_> {
                     let base = self.emit_value(
                         Op::BitwiseAnd,
                         u32_ty,
-                        vec![Operand::IdRef(index), Operand::IdRef(mask)],
+                        [Operand::IdRef(index), Operand::IdRef(mask)],
                     )?;
                     lane = self.emit_value(
                         Op::IAdd,
                         u32_ty,
-                        vec![Operand::IdRef(base), Operand::IdRef(lane)],
+                        [Operand::IdRef(base), Operand::IdRef(lane)],
                     )?;
                     Op::GroupNonUniformShuffle
                 } else if broadcast {
@@ -447,7 +447,7 @@ impl FunctionWriter<'_, '_> {
                 self.emit_value(
                     o,
                     rt,
-                    vec![
+                    [
                         Operand::IdScope(scope),
                         Operand::IdRef(v),
                         Operand::IdRef(lane),
@@ -460,7 +460,7 @@ impl FunctionWriter<'_, '_> {
                 self.emit_value(
                     Op::GroupNonUniformBroadcastFirst,
                     rt,
-                    vec![Operand::IdScope(scope), Operand::IdRef(v)],
+                    [Operand::IdScope(scope), Operand::IdRef(v)],
                 )?
             }
             S::Sum
@@ -486,7 +486,7 @@ impl FunctionWriter<'_, '_> {
                 self.emit_value(
                     o,
                     rt,
-                    vec![
+                    [
                         Operand::IdScope(scope),
                         Operand::GroupOperation(group),
                         Operand::IdRef(v),
@@ -500,7 +500,7 @@ impl FunctionWriter<'_, '_> {
                 let ballot = self.emit_value(
                     Op::GroupNonUniformBallot,
                     uvec4,
-                    vec![Operand::IdScope(scope), Operand::IdRef(p)],
+                    [Operand::IdScope(scope), Operand::IdRef(p)],
                 )?;
                 let group = if op == S::CountBits {
                     GroupOperation::Reduce
@@ -510,7 +510,7 @@ impl FunctionWriter<'_, '_> {
                 self.emit_value(
                     Op::GroupNonUniformBallotBitCount,
                     rt,
-                    vec![
+                    [
                         Operand::IdScope(scope),
                         Operand::GroupOperation(group),
                         Operand::IdRef(ballot),

@@ -13,6 +13,7 @@ use crate::back::spv::inst;
 use crate::ir::{self, Handle, Scalar, ScalarKind, TypeInner};
 use rspirv::dr::Operand;
 use rustc_hash::FxHashMap;
+use smallvec::{SmallVec, smallvec};
 use spirv::{Capability, Decoration, Op, StorageClass, Word};
 
 /// A SPIR-V type, by the ids of its parts.
@@ -87,14 +88,33 @@ pub(super) struct TypeCache {
     ir: Vec<Option<Word>>,
     /// Work graph node names: their `OpConstantStringAMDX`.
     pub node_names: FxHashMap<String, Word>,
+    /// The ids of scalar types and of vectors of 2 to 4 of them, once
+    /// declared, by [`scalar_slot`] (what `lookup` has, without hashing).
+    scalars: [Option<Word>; 16],
+    vectors: [[Option<Word>; 3]; 16],
+}
+
+/// The place of `scalar` in [`TypeCache::scalars`], for the usual widths.
+fn scalar_slot(scalar: Scalar) -> Option<usize> {
+    let width = match scalar.width {
+        1 => 0,
+        2 => 1,
+        4 => 2,
+        8 => 3,
+        _ => return None,
+    };
+    Some(scalar.kind as usize * 4 + width)
 }
 
 impl TypeCache {
     pub fn new(ir_types: usize) -> Self {
         TypeCache {
-            lookup: FxHashMap::default(),
+            // About one SPIR-V type per IR type, plus pointers to them.
+            lookup: FxHashMap::with_capacity_and_hasher(2 * ir_types, Default::default()),
             ir: vec![None; ir_types],
             node_names: FxHashMap::default(),
+            scalars: [None; 16],
+            vectors: [[None; 3]; 16],
         }
     }
 
@@ -232,26 +252,39 @@ pub(super) fn image_format(f: ir::ImageFormat) -> spirv::ImageFormat {
     }
 }
 
+/// The error for a dangling type handle (kept out of line: lookups are hot).
+#[cold]
+fn missing_type(h: Handle<ir::Type>) -> super::Diagnostic {
+    internal(format!("type {h:?} does not exist"))
+}
+
 impl<'a> Writer<'a> {
     /// The IR type behind `h`, or an internal error for a dangling handle.
+    #[inline]
     pub fn ir_type(&self, h: Handle<ir::Type>) -> BackResult<&'a ir::Type> {
         let ir = self.ir;
         if h.index() < ir.types.len() {
             Ok(&ir.types[h])
         } else {
-            Err(internal(format!("type {h:?} does not exist")))
+            Err(missing_type(h))
         }
     }
 
     /// The id of a SPIR-V type, declaring it on first use.
     pub fn spv_type(&mut self, t: SpvType) -> Word {
-        if let Some(&id) = self.types.lookup.get(&t) {
-            return id;
+        match self.types.lookup.get(&t) {
+            Some(&id) => id,
+            None => self.declare_spv_type(t),
         }
+    }
+
+    /// [`Self::spv_type`] of a type not declared yet.
+    #[inline(never)]
+    fn declare_spv_type(&mut self, t: SpvType) -> Word {
         let id = self.id();
-        let (op, operands) = match &t {
-            SpvType::Void => (Op::TypeVoid, vec![]),
-            SpvType::Bool => (Op::TypeBool, vec![]),
+        let (op, operands): (Op, SmallVec<[Operand; 7]>) = match &t {
+            SpvType::Void => (Op::TypeVoid, smallvec![]),
+            SpvType::Bool => (Op::TypeBool, smallvec![]),
             SpvType::Int { width, signed } => {
                 match width {
                     1 => self.capability(Capability::Int8),
@@ -261,7 +294,7 @@ impl<'a> Writer<'a> {
                 }
                 (
                     Op::TypeInt,
-                    vec![
+                    smallvec![
                         Operand::LiteralBit32(u32::from(*width) * 8),
                         Operand::LiteralBit32(u32::from(*signed)),
                     ],
@@ -275,19 +308,19 @@ impl<'a> Writer<'a> {
                 }
                 (
                     Op::TypeFloat,
-                    vec![Operand::LiteralBit32(u32::from(*width) * 8)],
+                    smallvec![Operand::LiteralBit32(u32::from(*width) * 8)],
                 )
             }
             SpvType::Vector { component, size } => (
                 Op::TypeVector,
-                vec![
+                smallvec![
                     Operand::IdRef(*component),
                     Operand::LiteralBit32(u32::from(*size)),
                 ],
             ),
             SpvType::Matrix { column, columns } => (
                 Op::TypeMatrix,
-                vec![
+                smallvec![
                     Operand::IdRef(*column),
                     Operand::LiteralBit32(u32::from(*columns)),
                 ],
@@ -298,18 +331,18 @@ impl<'a> Writer<'a> {
                 let length = self.const_u32(*length);
                 (
                     Op::TypeArray,
-                    vec![Operand::IdRef(*element), Operand::IdRef(length)],
+                    smallvec![Operand::IdRef(*element), Operand::IdRef(length)],
                 )
             }
             SpvType::RuntimeArray { element, .. } => {
-                (Op::TypeRuntimeArray, vec![Operand::IdRef(*element)])
+                (Op::TypeRuntimeArray, smallvec![Operand::IdRef(*element)])
             }
             SpvType::Pointer { pointee, class } => (
                 Op::TypePointer,
-                vec![Operand::StorageClass(*class), Operand::IdRef(*pointee)],
+                smallvec![Operand::StorageClass(*class), Operand::IdRef(*pointee)],
             ),
             SpvType::Function { result, params } => {
-                let mut ops = vec![Operand::IdRef(*result)];
+                let mut ops = smallvec![Operand::IdRef(*result)];
                 ops.extend(params.iter().map(|&p| Operand::IdRef(p)));
                 (Op::TypeFunction, ops)
             }
@@ -322,7 +355,7 @@ impl<'a> Writer<'a> {
                 format,
             } => (
                 Op::TypeImage,
-                vec![
+                smallvec![
                     Operand::IdRef(*sampled_type),
                     Operand::Dim(*dim),
                     // Depth 2: "not known", as DXC declares every image
@@ -334,10 +367,10 @@ impl<'a> Writer<'a> {
                     Operand::ImageFormat(*format),
                 ],
             ),
-            SpvType::Sampler => (Op::TypeSampler, vec![]),
-            SpvType::SampledImage { image } => (Op::TypeSampledImage, vec![Operand::IdRef(*image)]),
-            SpvType::AccelerationStructure => (Op::TypeAccelerationStructureKHR, vec![]),
-            SpvType::RayQuery => (Op::TypeRayQueryKHR, vec![]),
+            SpvType::Sampler => (Op::TypeSampler, smallvec![]),
+            SpvType::SampledImage { image } => (Op::TypeSampledImage, smallvec![Operand::IdRef(*image)]),
+            SpvType::AccelerationStructure => (Op::TypeAccelerationStructureKHR, smallvec![]),
+            SpvType::RayQuery => (Op::TypeRayQueryKHR, smallvec![]),
             SpvType::Raw { op, operands } => {
                 let operands = operands.iter().map(|o| match *o {
                     RawOperand::Id(id) => Operand::IdRef(id),
@@ -346,7 +379,7 @@ impl<'a> Writer<'a> {
                 (*op, operands.collect())
             }
         };
-        self.globals.push(inst(op, None, Some(id), operands));
+        self.globals.encode(op, None, Some(id), &operands);
         if let SpvType::Array {
             stride: Some(stride),
             ..
@@ -371,7 +404,11 @@ impl<'a> Writer<'a> {
     }
 
     pub fn scalar_type(&mut self, scalar: Scalar) -> Word {
-        self.spv_type(match scalar.kind {
+        let slot = scalar_slot(scalar);
+        if let Some(id) = slot.and_then(|s| self.types.scalars[s]) {
+            return id;
+        }
+        let id = self.spv_type(match scalar.kind {
             ScalarKind::Bool => SpvType::Bool,
             ScalarKind::Sint => SpvType::Int {
                 width: scalar.width,
@@ -384,7 +421,11 @@ impl<'a> Writer<'a> {
             ScalarKind::Float => SpvType::Float {
                 width: scalar.width,
             },
-        })
+        });
+        if let Some(s) = slot {
+            self.types.scalars[s] = Some(id);
+        }
+        id
     }
 
     /// A vector type, or the scalar type when `size` is 1.
@@ -393,7 +434,16 @@ impl<'a> Writer<'a> {
         if size <= 1 {
             return component;
         }
-        self.spv_type(SpvType::Vector { component, size })
+        let slot = scalar_slot(scalar).filter(|_| size <= 4);
+        let slot = slot.map(|s| (s, usize::from(size) - 2));
+        if let Some(id) = slot.and_then(|(s, n)| self.types.vectors[s][n]) {
+            return id;
+        }
+        let id = self.spv_type(SpvType::Vector { component, size });
+        if let Some((s, n)) = slot {
+            self.types.vectors[s][n] = Some(id);
+        }
+        id
     }
 
     pub fn pointer_type(&mut self, pointee: Word, class: StorageClass) -> Word {
@@ -402,10 +452,17 @@ impl<'a> Writer<'a> {
 
     /// The id of an IR type, declaring it (and what it is made of) on first
     /// use, with its layout decorations.
+    #[inline]
     pub fn type_id(&mut self, h: Handle<ir::Type>) -> BackResult<Word> {
-        if let Some(Some(id)) = self.types.ir.get(h.index()) {
-            return Ok(*id);
+        match self.types.ir.get(h.index()) {
+            Some(Some(id)) => Ok(*id),
+            _ => self.declare_type(h),
         }
+    }
+
+    /// [`Self::type_id`] of a type not written yet.
+    #[inline(never)]
+    fn declare_type(&mut self, h: Handle<ir::Type>) -> BackResult<Word> {
         let ty = self.ir_type(h)?;
         // A type's parts come before it in the arena; checking it keeps
         // broken IR from recursing forever.

@@ -4,14 +4,63 @@
 use super::constant::ConstCache;
 use super::debug::DebugState;
 use super::types::TypeCache;
-use super::{BackResult, Options, internal};
+use super::{BackResult, Options, encode, encode_with_string, encode_words, internal};
 use crate::back::spv::inst;
 use crate::ir::{self, Handle};
 use crate::span::Span;
+use rspirv::binary::Assemble;
 use rspirv::dr::{self, Instruction, Operand};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::{SmallVec, smallvec};
 use spirv::{Capability, Op, Word};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// The instructions of one section of the module (SPIR-V 2.4), encoded
+/// as they are written.
+#[derive(Default)]
+pub(super) struct Section(Vec<u32>);
+
+impl Section {
+    /// Appends `inst`.
+    pub fn push(&mut self, inst: Instruction) {
+        inst.assemble_into(&mut self.0);
+    }
+
+    /// Appends an instruction (see [`encode`]).
+    pub fn encode(
+        &mut self,
+        op: Op,
+        result_type: Option<Word>,
+        result_id: Option<Word>,
+        operands: &[Operand],
+    ) {
+        encode(&mut self.0, op, result_type, result_id, operands);
+    }
+
+    /// Appends an instruction that ends with a string (see
+    /// [`encode_with_string`]).
+    pub fn encode_with_string(
+        &mut self,
+        op: Op,
+        result_id: Option<Word>,
+        operands: &[Word],
+        text: &str,
+    ) {
+        encode_with_string(&mut self.0, op, result_id, operands, text);
+    }
+
+    /// Appends an instruction whose operands are one word each (see
+    /// [`encode_words`]).
+    pub fn encode_words(
+        &mut self,
+        op: Op,
+        result_type: Option<Word>,
+        result_id: Option<Word>,
+        operands: &[Word],
+    ) {
+        encode_words(&mut self.0, op, result_type, result_id, operands);
+    }
+}
 
 /// What one IR function touches, for entry-point interfaces.
 #[derive(Clone, Debug, Default)]
@@ -48,13 +97,14 @@ pub(super) struct Writer<'a> {
     /// Extended instruction sets other than GLSL.std.450, by name.
     pub ext_sets: BTreeMap<String, Word>,
     /// `OpString`s the code uses (printf formats), one per text.
-    strings: Vec<Instruction>,
+    strings: Section,
     string_ids: FxHashMap<String, Word>,
-    pub annotations: Vec<Instruction>,
-    pub names: Vec<Instruction>,
+    pub annotations: Section,
+    pub names: Section,
     /// Types, constants and global variables, in definition order.
-    pub globals: Vec<Instruction>,
-    pub functions: Vec<dr::Function>,
+    pub globals: Section,
+    /// The functions written so far, encoded.
+    pub functions: Vec<u32>,
     pub types: TypeCache,
     pub constants: ConstCache,
     /// The `OpVariable` of each IR global the module declares
@@ -92,14 +142,14 @@ impl<'a> Writer<'a> {
             cur_span: Span::default(),
             glsl_std: None,
             ext_sets: BTreeMap::new(),
-            strings: Vec::new(),
+            strings: Section::default(),
             string_ids: FxHashMap::default(),
-            annotations: Vec::new(),
-            names: Vec::new(),
-            globals: Vec::new(),
+            annotations: Section::default(),
+            names: Section::default(),
+            globals: Section::default(),
             functions: Vec::new(),
             types: TypeCache::new(ir.types.len()),
-            constants: ConstCache::default(),
+            constants: ConstCache::with_capacity(64),
             global_ids: Vec::new(),
             function_ids: vec![None; ir.functions.len()],
             function_uses: vec![FunctionUses::default(); ir.functions.len()],
@@ -141,21 +191,16 @@ impl<'a> Writer<'a> {
             return id;
         }
         let id = self.id();
-        self.strings.push(inst(
-            Op::String,
-            None,
-            Some(id),
-            vec![Operand::LiteralString(text.to_string())],
-        ));
+        self.strings.encode_with_string(Op::String, Some(id), &[], text);
         self.string_ids.insert(text.to_string(), id);
         id
     }
 
     pub fn decorate(&mut self, target: Word, decoration: spirv::Decoration, extra: &[u32]) {
-        let mut operands = vec![Operand::IdRef(target), Operand::Decoration(decoration)];
-        operands.extend(extra.iter().map(|&v| Operand::LiteralBit32(v)));
+        let mut operands: SmallVec<[Word; 4]> = smallvec![target, decoration as u32];
+        operands.extend_from_slice(extra);
         self.annotations
-            .push(inst(Op::Decorate, None, None, operands));
+            .encode_words(Op::Decorate, None, None, &operands);
     }
 
     /// `LinkageAttributes "name" Export` on an `export` function (Linkage
@@ -173,8 +218,7 @@ impl<'a> Writer<'a> {
     }
 
     pub fn decorate_builtin(&mut self, target: Word, builtin: spirv::BuiltIn) {
-        let operand = vec![Operand::BuiltIn(builtin)];
-        self.decorate_with(target, spirv::Decoration::BuiltIn, operand);
+        self.decorate(target, spirv::Decoration::BuiltIn, &[builtin as u32]);
     }
 
     /// `OpDecorate target decoration operands…`.
@@ -192,40 +236,23 @@ impl<'a> Writer<'a> {
         decoration: spirv::Decoration,
         extra: &[u32],
     ) {
-        let mut operands = vec![
-            Operand::IdRef(target),
-            Operand::LiteralBit32(member),
-            Operand::Decoration(decoration),
-        ];
-        operands.extend(extra.iter().map(|&v| Operand::LiteralBit32(v)));
+        let mut operands: SmallVec<[Word; 4]> = smallvec![target, member, decoration as u32];
+        operands.extend_from_slice(extra);
         self.annotations
-            .push(inst(Op::MemberDecorate, None, None, operands));
+            .encode_words(Op::MemberDecorate, None, None, &operands);
     }
 
     /// `OpName`, when debug names are asked for.
     pub fn name(&mut self, target: Word, name: &str) {
         if self.options.debug_names && !name.is_empty() {
-            self.names.push(inst(
-                Op::Name,
-                None,
-                None,
-                vec![Operand::IdRef(target), Operand::LiteralString(name.into())],
-            ));
+            self.names.encode_with_string(Op::Name, None, &[target], name);
         }
     }
 
     pub fn member_name(&mut self, target: Word, member: u32, name: &str) {
         if self.options.debug_names && !name.is_empty() {
-            self.names.push(inst(
-                Op::MemberName,
-                None,
-                None,
-                vec![
-                    Operand::IdRef(target),
-                    Operand::LiteralBit32(member),
-                    Operand::LiteralString(name.into()),
-                ],
-            ));
+            self.names
+                .encode_with_string(Op::MemberName, None, &[target, member], name);
         }
     }
 
@@ -274,8 +301,6 @@ impl<'a> Writer<'a> {
 
     /// Writes the whole module.
     pub fn write(mut self) -> BackResult<Vec<u32>> {
-        use rspirv::binary::Assemble;
-
         self.check_entry_points()?;
         let reachable = self.analyse_functions()?;
         for &f in &reachable {
@@ -308,77 +333,48 @@ impl<'a> Writer<'a> {
 
         let needs = self.resolve_requirements()?;
 
-        let mut module = dr::Module::new();
+        // The sections in SPIR-V's logical layout (SPIR-V 2.4), in one
+        // allocation (an instruction is a few words; strings may need one
+        // more growth).
+        let debug = self.debug.take();
+        let strings = debug.as_ref().map_or(&[][..], |d| &d.strings[..]);
+        let sections = [&self.strings, &self.names, &self.annotations, &self.globals];
+        let count = entry_points.len() + execution_modes.len() + strings.len() + 16;
+        let encoded = sections.iter().map(|s| s.0.len()).sum::<usize>();
+        let mut words = Vec::with_capacity(5 * count + encoded + self.functions.len());
         let mut header = dr::ModuleHeader::new(self.next_id);
         header.set_version(self.version.0, self.version.1);
-        module.header = Some(header);
-        module.capabilities = needs
-            .capabilities
-            .iter()
-            .map(|&c| inst(Op::Capability, None, None, vec![Operand::Capability(c)]))
-            .collect();
-        module.extensions = needs
-            .extensions
-            .iter()
-            .map(|e| {
-                inst(
-                    Op::Extension,
-                    None,
-                    None,
-                    vec![Operand::LiteralString(e.clone())],
-                )
-            })
-            .collect();
+        header.assemble_into(&mut words);
+        for &c in &needs.capabilities {
+            encode(&mut words, Op::Capability, None, None, &[Operand::Capability(c)]);
+        }
+        for e in &needs.extensions {
+            let name = Operand::LiteralString(e.clone());
+            encode(&mut words, Op::Extension, None, None, &[name]);
+        }
         if let Some(id) = self.glsl_std {
-            module.ext_inst_imports.push(inst(
-                Op::ExtInstImport,
-                None,
-                Some(id),
-                vec![Operand::LiteralString("GLSL.std.450".into())],
-            ));
+            let name = Operand::LiteralString("GLSL.std.450".into());
+            encode(&mut words, Op::ExtInstImport, None, Some(id), &[name]);
         }
-        module.ext_inst_imports.extend(self.ext_set_imports());
-        if let Some(d) = self.debug.take() {
-            module.ext_inst_imports.push(inst(
-                Op::ExtInstImport,
-                None,
-                Some(d.set),
-                vec![Operand::LiteralString(super::debug::SET_NAME.into())],
-            ));
-            module.debug_string_source = d.strings;
+        for import in self.ext_set_imports() {
+            import.assemble_into(&mut words);
         }
-        module.debug_string_source.append(&mut self.strings);
-        module.memory_model = Some(inst(
-            Op::MemoryModel,
-            None,
-            None,
-            vec![
-                Operand::AddressingModel(needs.addressing),
-                Operand::MemoryModel(needs.memory),
-            ],
-        ));
-        module.entry_points = entry_points;
-        module.execution_modes = execution_modes;
-        module.debug_names = self.names;
-        module.annotations = self.annotations;
-        module.types_global_values = self.globals;
-        module.functions = self.functions;
-        // One allocation for the words (an instruction is a few words;
-        // strings may need one more growth).
-        let instructions = module.global_inst_iter().count()
-            + module
-                .functions
-                .iter()
-                .map(|f| {
-                    3 + f.parameters.len()
-                        + f.blocks
-                            .iter()
-                            .map(|b| 1 + b.instructions.len())
-                            .sum::<usize>()
-                })
-                .sum::<usize>();
-        let mut words = Vec::with_capacity(5 + 5 * instructions);
-        module.assemble_into(&mut words);
+        if let Some(d) = &debug {
+            let name = Operand::LiteralString(super::debug::SET_NAME.into());
+            encode(&mut words, Op::ExtInstImport, None, Some(d.set), &[name]);
+        }
+        let model = [
+            Operand::AddressingModel(needs.addressing),
+            Operand::MemoryModel(needs.memory),
+        ];
+        encode(&mut words, Op::MemoryModel, None, None, &model);
+        for instruction in entry_points.iter().chain(&execution_modes).chain(strings) {
+            instruction.assemble_into(&mut words);
+        }
+        for section in sections {
+            words.extend_from_slice(&section.0);
+        }
+        words.extend_from_slice(&self.functions);
         Ok(words)
     }
 
