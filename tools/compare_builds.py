@@ -13,6 +13,8 @@ and the diagnostics must be identical. The inputs:
 - with --corpus (DXC's SPIR-V tests exported by shared/tools/dxc-corpus),
   every file of its manifest with its profile, entry and flags, the files
   DXC rejects included.
+With --debug, every compile is also made with -Zi (debug information),
+whose passes differ (they keep what debuggers name).
 Prints the number of compiles compared and each difference; exits 1 on any.
 """
 import argparse, csv, os, shlex, subprocess, sys, tempfile
@@ -101,15 +103,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('old'); ap.add_argument('new')
     ap.add_argument('--corpus')
+    ap.add_argument('--debug', action='store_true', help='also compile each input with -Zi')
     a = ap.parse_args()
     jobs = local_jobs() + (corpus_jobs(a.corpus) if a.corpus else [])
     tmp = tempfile.mkdtemp()
-    work = [(cwd, args + [o], i) for i, (cwd, args) in enumerate(jobs) for o in ('-O0', '-O3')]
+    levels = [['-O0'], ['-O3']] + ([['-O0', '-Zi'], ['-O3', '-Zi']] if a.debug else [])
+    work = [(cwd, args + o, i) for i, (cwd, args) in enumerate(jobs) for o in levels]
 
     def one(w):
         cwd, args, i = w
         # one output path for both: debug info records the command line
-        out = os.path.join(tmp, f'{i}{args[-1]}.spv')
+        out = os.path.join(tmp, f'{i}{"".join(args[-2:])}.spv')
         old = run(os.path.abspath(a.old), cwd, args, out)
         new = run(os.path.abspath(a.new), cwd, args, out)
         return cwd, args, old, new
