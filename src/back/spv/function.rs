@@ -491,9 +491,7 @@ impl<'a> FunctionWriter<'_, 'a> {
     /// Keeps an access chain for the rest of the block being written.
     pub(super) fn remember_chain(&mut self, key: ChainKey, id: Word) {
         if !self.chain_marks.is_empty() {
-            let (root, ref indices, class, pointee, non_uniform) = key;
-            let copy = (root, Indices::from_slice(indices), class, pointee, non_uniform);
-            self.chain_log.push(copy);
+            self.chain_log.push(key.clone());
             self.chains.insert(key, id);
         }
     }

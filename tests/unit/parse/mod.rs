@@ -276,7 +276,7 @@ fn method_calls_and_templates() {
 fn literals() {
     assert_eq!(expr("0x1Fu;"), "31");
     assert_eq!(expr("017;"), "15");
-    // Plain decimal literals (a short path) and the longest ones.
+    // Plain decimal literals and the longest ones.
     assert_eq!(expr("0;"), "0");
     assert_eq!(expr("7;"), "7");
     assert_eq!(expr("123;"), "123");

@@ -230,17 +230,6 @@ impl ParseCtx<'_> {
     /// suffixes in any case and order.
     pub fn int_lit(&self, text: Symbol, span: Span) -> PExpr {
         let s = text.as_str();
-        // Most literals are a few decimal digits: no suffix, prefix or
-        // overflow to handle.
-        let b = s.as_bytes();
-        if b.len() < 19
-            && b.iter().all(u8::is_ascii_digit)
-            && (b.len() == 1 || b.first().is_some_and(|&d| d != b'0'))
-        {
-            let value = b.iter().fold(0u64, |v, &d| v * 10 + u64::from(d - b'0'));
-            let suffix = ast::IntSuffix::None;
-            return self.leaf(ExprKind::Literal(ast::Literal::Int { value, suffix }), span);
-        }
         let digits_end = s
             .bytes()
             .rposition(|b| !matches!(b, b'u' | b'U' | b'l' | b'L'))
