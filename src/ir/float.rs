@@ -28,6 +28,18 @@ pub fn f16_to_f64(bits: u16) -> f64 {
     }
 }
 
+/// The binary exponent of a finite, non-zero `a`: the `e` with
+/// 2^e <= |a| < 2^(e+1), read from the bits (exact, where `log2` may be off
+/// by one near powers of two, and without the system's maths library).
+fn exponent(a: f64) -> i32 {
+    let bits = a.to_bits();
+    match ((bits >> 52) & 0x7ff) as i32 {
+        // A denormal: the position of its highest set significand bit.
+        0 => -1074 + 63 - (bits & ((1 << 52) - 1)).leading_zeros() as i32,
+        biased => biased - 1023,
+    }
+}
+
 /// Narrows an `f64` to binary16 bits, rounding to nearest, ties to even;
 /// overflow gives ±infinity, tiny values give denormals or ±0. A NaN gives
 /// a quiet NaN with the top payload bits kept.
@@ -47,15 +59,7 @@ pub fn f64_to_f16(v: f64) -> u16 {
     }
     // Scale so that the binary16 unit in the last place becomes 1: for
     // normal results ulp = 2^(e-10), for denormals ulp = 2^-24.
-    let e = (a.log2().floor() as i32).clamp(-1100, 1100);
-    // log2 may be off by one near powers of two: fix e so 2^e <= a < 2^(e+1).
-    let e = if 2f64.powi(e) > a {
-        e - 1
-    } else if 2f64.powi(e + 1) <= a {
-        e + 1
-    } else {
-        e
-    };
+    let e = exponent(a);
     let ulp_exp = if e < -14 { -24 } else { e - 10 };
     // a / 2^ulp_exp is exact (a power-of-two scaling within range).
     let scaled = a * 2f64.powi(-ulp_exp);
@@ -93,6 +97,26 @@ mod tests {
             }
             assert_eq!(f64_to_f16(v), bits, "bits {bits:#06x} value {v}");
         }
+    }
+
+    /// The exponent read from the bits is floor(log2 |a|) over the whole
+    /// range, denormals included: each power of two and the largest value
+    /// below it (where `log2` itself may round up to the power).
+    #[test]
+    fn exponent_brackets_the_value() {
+        for e in -1074..=1023 {
+            let p = if e >= -1022 {
+                f64::from_bits(((e + 1023) as u64) << 52)
+            } else {
+                f64::from_bits(1 << (e + 1074))
+            };
+            assert_eq!((exponent(p), exponent(-p)), (e, e), "2^{e}");
+            let below = f64::from_bits(p.to_bits() - 1);
+            if below > 0.0 {
+                assert_eq!(exponent(below), e - 1, "below 2^{e}");
+            }
+        }
+        assert_eq!(exponent(f64::MAX), 1023);
     }
 
     /// Midpoints between neighbours round to the even one; just above or

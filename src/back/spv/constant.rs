@@ -163,7 +163,7 @@ impl Writer<'_> {
                 self.scalar_bits(scalar, bits)
             }
             (ScalarKind::Float, 2) => {
-                self.scalar_bits(scalar, u64::from(f64_to_f16_bits(v as f64)))
+                self.scalar_bits(scalar, u64::from(ir::float::f64_to_f16(v as f64)))
             }
             (ScalarKind::Float, 8) => self.scalar_bits(scalar, (v as f64).to_bits()),
             (ScalarKind::Float, _) => self.scalar_bits(scalar, u64::from((v as f32).to_bits())),
@@ -355,22 +355,6 @@ impl Writer<'_> {
         }
         Ok(Some(id))
     }
-}
-
-/// IEEE binary16 bits of a small integer-valued `v` (used for 0, 1 and
-/// masks; exact for every integer up to 2048).
-fn f64_to_f16_bits(v: f64) -> u16 {
-    if v == 0.0 {
-        return if v.is_sign_negative() { 0x8000 } else { 0 };
-    }
-    let sign = if v < 0.0 { 0x8000u16 } else { 0 };
-    let a = v.abs();
-    let exp = a.log2().floor() as i32;
-    if exp > 15 {
-        return sign | 0x7c00;
-    }
-    let mant = ((a / 2f64.powi(exp) - 1.0) * 1024.0).round() as u16;
-    sign | (((exp + 15) as u16) << 10) | (mant & 0x3ff)
 }
 
 /// The bits of a non-bool literal as SPIR-V stores them (signed integers
