@@ -565,11 +565,8 @@ fn is_identifier(s: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("hlslc-build-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
+    fn scratch(name: &str) -> tempfile::TempDir {
+        crate::tests::common::scratch_dir(&format!("hlslc-build-{name}"))
     }
 
     const DOUBLE: &str = "#include \"common.hlsli\"\n\
@@ -578,7 +575,8 @@ mod tests {
 
     #[test]
     fn compiles_into_out_dir_with_a_rust_file() {
-        let dir = scratch("ok");
+        let tmp = scratch("ok");
+        let dir = tmp.path();
         std::fs::write(dir.join("common.hlsli"), "#define SCALE 2.0\n").unwrap();
         std::fs::write(dir.join("double.hlsl"), DOUBLE).unwrap();
         std::fs::write(
@@ -624,7 +622,8 @@ mod tests {
 
     #[test]
     fn errors_are_rendered_with_file_line_and_column() {
-        let dir = scratch("bad");
+        let tmp = scratch("bad");
+        let dir = tmp.path();
         std::fs::write(dir.join("common.hlsli"), "#define SCALE nope\n").unwrap();
         std::fs::write(dir.join("double.hlsl"), DOUBLE).unwrap();
         let e = Build::new()

@@ -11,12 +11,9 @@ fn hlslc() -> Command {
     c
 }
 
-/// A fresh directory for one test's outputs.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hlslc-batch-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test's outputs (removed when dropped).
+fn scratch(name: &str) -> tempfile::TempDir {
+    common::scratch_dir(&format!("hlslc-batch-{name}"))
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -77,8 +74,9 @@ fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
 
 #[test]
 fn a_batch_writes_what_separate_processes_write_byte_for_byte() {
-    let (batch, single) = (scratch("same-batch"), scratch("same-single"));
-    let jobs = sample_jobs(&batch, 3);
+    let (batch_tmp, single_tmp) = (scratch("same-batch"), scratch("same-single"));
+    let (batch, single) = (batch_tmp.path(), single_tmp.path());
+    let jobs = sample_jobs(batch, 3);
     assert!(jobs.len() >= 30, "{} jobs", jobs.len());
     let jobs_file = batch.join("jobs.txt");
     write_jobs(&jobs_file, &jobs);
@@ -90,11 +88,11 @@ fn a_batch_writes_what_separate_processes_write_byte_for_byte() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     std::fs::remove_file(&jobs_file).unwrap();
-    for job in sample_jobs(&single, 3) {
+    for job in sample_jobs(single, 3) {
         let out = hlslc().args(&job).output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     }
-    let (b, s) = (files_of(&batch), files_of(&single));
+    let (b, s) = (files_of(batch), files_of(single));
     assert_eq!(b.len(), 3 * jobs.len());
     let names = |f: &[(String, Vec<u8>)]| f.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
     assert_eq!(names(&b), names(&s));
@@ -103,8 +101,8 @@ fn a_batch_writes_what_separate_processes_write_byte_for_byte() {
         let (bytes, other) = if name.ends_with(".d") {
             let strip = |t: &[u8], d: &Path| text(t).replace(&d.display().to_string(), "OUT");
             (
-                strip(bytes, &batch).into_bytes(),
-                strip(other, &single).into_bytes(),
+                strip(bytes, batch).into_bytes(),
+                strip(other, single).into_bytes(),
             )
         } else {
             (bytes.clone(), other.clone())
@@ -130,7 +128,8 @@ fn run_jobs(dir: &Path, lines: &str, extra: &[&str]) -> Output {
 
 #[test]
 fn a_failing_job_fails_the_batch_and_the_others_still_compile() {
-    let dir = scratch("fail");
+    let tmp = scratch("fail");
+    let dir = tmp.path();
     let d = dir.display();
     std::fs::write(
         dir.join("bad.hlsl"),
@@ -144,7 +143,7 @@ fn a_failing_job_fails_the_batch_and_the_others_still_compile() {
          -T cs_6_0 samples/histogram.hlsl -Fo {d}/c.spv\n\
          -T cs_6_0 {d}/bad.hlsl -Fo {d}/bad2.spv -DX=1\n"
     );
-    let out = run_jobs(&dir, &lines, &["-j", "2"]);
+    let out = run_jobs(dir, &lines, &["-j", "2"]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(dir.join("a.spv").is_file() && dir.join("c.spv").is_file());
@@ -163,7 +162,8 @@ fn a_failing_job_fails_the_batch_and_the_others_still_compile() {
 
 #[test]
 fn arguments_beside_the_jobs_file_go_to_every_job_and_json_names_the_job() {
-    let dir = scratch("common");
+    let tmp = scratch("common");
+    let dir = tmp.path();
     let d = dir.display();
     std::fs::write(dir.join("inc.hlsl"), "#include \"lib.hlsli\"\n").unwrap();
     std::fs::create_dir_all(dir.join("include")).unwrap();
@@ -175,7 +175,7 @@ fn arguments_beside_the_jobs_file_go_to_every_job_and_json_names_the_job() {
     let lines = format!("{d}/inc.hlsl -Fo {d}/x.spv\n");
     let include = format!("-I{d}/include");
     let out = run_jobs(
-        &dir,
+        dir,
         &lines,
         &["-T", "cs_6_0", &include, "--diagnostics-format=json"],
     );
@@ -192,7 +192,8 @@ fn arguments_beside_the_jobs_file_go_to_every_job_and_json_names_the_job() {
 
 #[test]
 fn a_response_file_is_one_command_line() {
-    let dir = scratch("rsp");
+    let tmp = scratch("rsp");
+    let dir = tmp.path();
     let d = dir.display();
     // Several lines, quoting and a comment: still one command line.
     std::fs::write(
@@ -245,7 +246,8 @@ fn batch_diagnostics_render_as_expected() {
 /// without them gives.
 #[test]
 fn empty_arguments_are_skipped_as_dxc_skips_them() {
-    let dir = scratch("empty-args");
+    let tmp = scratch("empty-args");
+    let dir = tmp.path();
     let d = dir.display();
     let plain = dir.join("plain.spv");
     let out = hlslc()
@@ -322,7 +324,7 @@ fn empty_arguments_are_skipped_as_dxc_skips_them() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(std::fs::read(dir.join("rsp.spv")).unwrap() == expected);
     let lines = format!("-T cs_6_0 '' -E main '' samples/blur.hlsl -Fo {d}/job.spv\n'' \"\"\n");
-    let out = run_jobs(&dir, &lines, &[""]);
+    let out = run_jobs(dir, &lines, &[""]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(std::fs::read(dir.join("job.spv")).unwrap() == expected);
 }

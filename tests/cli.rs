@@ -16,8 +16,8 @@ fn hlslc() -> Command {
 
 #[test]
 fn diagnostics_to_a_pipe_have_no_colour_and_exit_1() {
-    let dir = std::env::temp_dir().join(format!("hlslc-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = common::scratch_dir("hlslc-cli");
+    let dir = tmp.path();
     let f = dir.join("bad.hlsl");
     std::fs::write(
         &f,
@@ -53,8 +53,8 @@ fn diagnostics_to_a_pipe_have_no_colour_and_exit_1() {
 
 #[test]
 fn compiles_a_sample_and_writes_a_depfile() {
-    let dir = std::env::temp_dir().join(format!("hlslc-cli-dep-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = common::scratch_dir("hlslc-cli-dep");
+    let dir = tmp.path();
     let spv = dir.join("p.spv");
     let dep = dir.join("p.d");
     let root = env!("CARGO_MANIFEST_DIR");
@@ -94,8 +94,8 @@ fn compiles_a_sample_and_writes_a_depfile() {
 #[test]
 fn output_is_deterministic_across_processes() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("hlslc-det-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = common::scratch_dir("hlslc-det");
+    let dir = tmp.path();
     let cases: &[(&str, &str, &str, &[&str])] = &[
         ("blur", "cs_6_0", "main", &[]),
         ("particles", "cs_6_0", "main", &["-O0"]),
@@ -146,7 +146,6 @@ fn output_is_deterministic_across_processes() {
             "{sample}: reflection differs between runs"
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `hlslc --help` is the library's help, and every option it lists is one
@@ -342,8 +341,8 @@ fn a_non_utf8_argument_is_an_error_not_a_panic() {
 
 #[test]
 fn fre_writes_the_json_file() {
-    let dir = std::env::temp_dir().join(format!("hlslc-fre-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = common::scratch_dir("hlslc-fre");
+    let dir = tmp.path();
     let json = dir.join("out.json");
     let spv = dir.join("out.spv");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hlslc"))
@@ -379,12 +378,12 @@ fn fre_writes_the_json_file() {
         &options,
     );
     assert_eq!(text, c.artifact.unwrap().reflection.unwrap().to_json());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn cli_preprocesses_to_stdout_and_file() {
-    let dir = std::env::temp_dir().join(format!("hlslc-pp-cli-{}", std::process::id()));
+    let tmp = common::scratch_dir("hlslc-pp-cli");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("inc")).expect("temp dir");
     std::fs::write(
         dir.join("main.hlsl"),
@@ -394,7 +393,7 @@ fn cli_preprocesses_to_stdout_and_file() {
     std::fs::write(dir.join("inc/defs.h"), "#define VALUE 2.0\n").expect("write");
     let exe = env!("CARGO_BIN_EXE_hlslc");
     let out = std::process::Command::new(exe)
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["-P", "-I", "inc", "-D", "SCALE=3", "main.hlsl"])
         .output()
         .expect("runs");
@@ -409,7 +408,7 @@ fn cli_preprocesses_to_stdout_and_file() {
         "#line 2 \"main.hlsl\"\nfloat f() { return 2.0 * 3; }\n"
     );
     let out = std::process::Command::new(exe)
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["-P", "-Iinc", "-DSCALE=3", "-Fi", "out.hlsl", "main.hlsl"])
         .output()
         .expect("runs");
@@ -424,7 +423,7 @@ fn cli_preprocesses_to_stdout_and_file() {
     );
     // An error: exit code 1 and a located message.
     let out = std::process::Command::new(exe)
-        .current_dir(&dir)
+        .current_dir(dir)
         .args(["-P", "--no-color", "main.hlsl"])
         .output()
         .expect("runs");
@@ -432,14 +431,11 @@ fn cli_preprocesses_to_stdout_and_file() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("'defs.h' file not found"), "{stderr}");
     assert!(stderr.contains("main.hlsl:1:10"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A fresh directory for one test's files.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("hlslc-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> tempfile::TempDir {
+    common::scratch_dir(&format!("hlslc-{name}"))
 }
 
 /// `-Fh` writes the module as DXC writes its header: the disassembly in
@@ -448,7 +444,8 @@ fn scratch(name: &str) -> std::path::PathBuf {
 /// `g_<entry>` without it; CRLF line ends.
 #[test]
 fn fh_writes_a_c_header_named_by_vn() {
-    let dir = scratch("fh");
+    let tmp = scratch("fh");
+    let dir = tmp.path();
     let (h, spv) = (dir.join("blur.h"), dir.join("blur.spv"));
     let out = hlslc()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -518,7 +515,8 @@ fn fh_writes_a_c_header_named_by_vn() {
 /// compiles as usual.
 #[test]
 fn vi_lists_the_files_read_on_stderr() {
-    let dir = scratch("vi");
+    let tmp = scratch("vi");
+    let dir = tmp.path();
     let spv = dir.join("p.spv");
     let out = hlslc()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -553,7 +551,8 @@ fn vi_lists_the_files_read_on_stderr() {
 /// `-Fo` file, or the input), to the `-MF` file when given.
 #[test]
 fn m_prints_the_dependencies() {
-    let dir = scratch("m");
+    let tmp = scratch("m");
+    let dir = tmp.path();
     let out = hlslc()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["-T", "cs_6_0", "samples/particles.hlsl", "-M"])
@@ -584,7 +583,8 @@ fn m_prints_the_dependencies() {
 /// naming it, as DXC spells it.
 #[test]
 fn dxc_flags_work_or_are_refused_by_name() {
-    let dir = scratch("flags");
+    let tmp = scratch("flags");
+    let dir = tmp.path();
     let spv = dir.join("b.spv");
     let run = |extra: &[&str]| {
         hlslc()
@@ -671,7 +671,8 @@ fn help_spells_dxc_options_with_one_dash() {
 /// for every target environment.
 #[test]
 fn fspv_reflect_decorates_semantics_user_types_and_counters() {
-    let dir = scratch("reflect");
+    let tmp = scratch("reflect");
+    let dir = tmp.path();
     for env in ["vulkan1.0", "vulkan1.1", "vulkan1.3"] {
         let (spv, asm) = (dir.join(format!("{env}.spv")), dir.join(format!("{env}.s")));
         let out = hlslc()
@@ -796,8 +797,8 @@ fn fspv_reflect_decorates_semantics_user_types_and_counters() {
 
 #[test]
 fn syntax_only_checks_every_function_without_a_profile() {
-    let dir = std::env::temp_dir().join(format!("hlslc-cli-lib-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = common::scratch_dir("hlslc-cli-lib");
+    let dir = tmp.path();
     let bad = dir.join("helpers.hlsl");
     std::fs::write(
         &bad,
@@ -821,7 +822,7 @@ fn syntax_only_checks_every_function_without_a_profile() {
     )
     .unwrap();
     let out = hlslc()
-        .current_dir(&dir)
+        .current_dir(dir)
         .arg("-fsyntax-only")
         .arg(&good)
         .output()
@@ -835,7 +836,8 @@ fn syntax_only_checks_every_function_without_a_profile() {
 /// left as it is).
 #[test]
 fn format_prints_or_rewrites_with_clang_format_settings() {
-    let dir = std::env::temp_dir().join(format!("hlslc-format-{}", std::process::id()));
+    let tmp = common::scratch_dir("hlslc-format");
+    let dir = tmp.path();
     let sub = dir.join("shaders");
     std::fs::create_dir_all(&sub).unwrap();
     std::fs::write(dir.join(".clang-format"), "BasedOnStyle: LLVM\nIndentWidth: 2\nBreakBeforeBraces: Allman\n").unwrap();
@@ -867,5 +869,4 @@ fn format_prints_or_rewrites_with_clang_format_settings() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("error[E0101]: ") && stderr.contains("not formatted"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -26,9 +26,8 @@ fn run_editor(name: &str, text: &str, requests: Value) -> Option<Value> {
         );
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("hlslc-editor-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = common::scratch_dir(&format!("hlslc-editor-{name}"));
+    let dir = tmp.path();
     let file = dir.join(name);
     std::fs::write(&file, text).unwrap();
     let out = dir.join("result.json");
@@ -40,20 +39,20 @@ fn run_editor(name: &str, text: &str, requests: Value) -> Option<Value> {
         .env("HLSLC_EDITOR_FILE", &file)
         .env("HLSLC_EDITOR_OUT", &out)
         .env("HLSLC_EDITOR_REQUESTS", requests.to_string())
-        .env("XDG_STATE_HOME", &dir)
-        .env("XDG_CACHE_HOME", &dir)
-        .current_dir(&dir)
+        .env("XDG_STATE_HOME", dir)
+        .env("XDG_CACHE_HOME", dir)
+        .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("nvim starts");
-    Some(finish(child, &out, &dir, "the Lua client"))
+    Some(finish(child, &out, "the Lua client"))
 }
 
 /// Waits for a headless nvim to exit (killed after [`TIMEOUT`]), reads the
-/// JSON its script (`who`) wrote to `out`, and removes `dir`.
-fn finish(mut child: std::process::Child, out: &Path, dir: &Path, who: &str) -> Value {
+/// JSON its script (`who`) wrote to `out`.
+fn finish(mut child: std::process::Child, out: &Path, who: &str) -> Value {
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > TIMEOUT {
@@ -64,7 +63,6 @@ fn finish(mut child: std::process::Child, out: &Path, dir: &Path, who: &str) -> 
     }
     let written =
         std::fs::read_to_string(out).unwrap_or_else(|e| panic!("{who} wrote no result: {e}"));
-    let _ = std::fs::remove_dir_all(dir);
     serde_json::from_str(&written).expect("the result is JSON")
 }
 
@@ -328,9 +326,8 @@ fn run_init_lua(name: &str, init: &str, files: &[(&str, &str)]) -> Option<Value>
         eprintln!("README snippet test skipped: `nvim` is not installed");
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("hlslc-readme-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = common::scratch_dir(&format!("hlslc-readme-{name}"));
+    let dir = tmp.path();
     for (f, text) in files {
         std::fs::write(dir.join(f), text).unwrap();
     }
@@ -346,18 +343,18 @@ fn run_init_lua(name: &str, init: &str, files: &[(&str, &str)]) -> Option<Value>
         .args(["--headless", "-i", "NONE", "-n", "-u"])
         .arg(dir.join("init.lua"))
         .env("PATH", path)
-        .env("HLSLC_EDITOR_DIR", &dir)
+        .env("HLSLC_EDITOR_DIR", dir)
         .env("HLSLC_EDITOR_OUT", &out)
-        .env("XDG_STATE_HOME", &dir)
-        .env("XDG_CACHE_HOME", &dir)
-        .env("XDG_CONFIG_HOME", &dir)
-        .current_dir(&dir)
+        .env("XDG_STATE_HOME", dir)
+        .env("XDG_CACHE_HOME", dir)
+        .env("XDG_CONFIG_HOME", dir)
+        .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("nvim starts");
-    Some(finish(child, &out, &dir, "the init"))
+    Some(finish(child, &out, "the init"))
 }
 
 /// The README's Neovim 0.7–0.10 snippet, as a user's whole `init.lua`:
@@ -487,15 +484,14 @@ fn readme_helix_snippet_parses() {
 #[test]
 fn readme_vscode_extension_snippet_parses() {
     let ts = readme_block("`vscode-languageclient`:", "ts");
-    let dir = std::env::temp_dir().join(format!("hlslc-readme-ts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = common::scratch_dir("hlslc-readme-ts");
+    let dir = tmp.path();
     let file = dir.join("extension.mjs");
     std::fs::write(&file, ts).unwrap();
     let Ok(out) = Command::new("node").arg("--check").arg(&file).output() else {
         eprintln!("VS Code snippet test skipped: no node");
         return;
     };
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         out.status.success(),
         "{}",

@@ -84,8 +84,8 @@ pub(crate) fn all_compile_commands() -> Vec<Vec<String>> {
 #[test]
 fn every_sample_compile_command_gives_valid_spirv() {
     let root = common::root();
-    let scratch = std::env::temp_dir().join(format!("hlslc-samples-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
+    let tmp = common::scratch_dir("hlslc-samples");
+    let scratch = tmp.path();
     let mut samples: Vec<_> = std::fs::read_dir(root.join("samples"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -134,7 +134,6 @@ fn every_sample_compile_command_gives_valid_spirv() {
             compiled += 1;
         }
     }
-    std::fs::remove_dir_all(&scratch).ok();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     // Every entry of every sample, 22 today (compute, vertex, pixel,
     // geometry, hull and domain).

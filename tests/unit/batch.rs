@@ -137,8 +137,8 @@ fn a_header_edited_between_compiles_is_lexed_again() {
 
 #[test]
 fn jobs_report_in_order_whatever_order_they_finish_in() {
-    let dir = std::env::temp_dir().join(format!("hlslc-unit-batch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = crate::tests::common::scratch_dir("hlslc-unit-batch");
+    let dir = tmp.path();
     let src = dir.join("k.hlsl");
     std::fs::write(
         &src,

@@ -16,7 +16,7 @@ use lsp_server::{Connection, Message, Notification, Request, RequestId, Response
 use lsp_types::{Diagnostic, NumberOrString, Position, PublishDiagnosticsParams, Range};
 use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -36,12 +36,9 @@ struct Client {
     legend: Value,
 }
 
-/// A scratch directory for files on disk.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hlslc-lsp-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory for files on disk (removed when dropped).
+fn scratch(name: &str) -> tempfile::TempDir {
+    crate::tests::common::scratch_dir(&format!("hlslc-lsp-{name}"))
 }
 
 fn uri(path: &Path) -> String {
@@ -502,7 +499,8 @@ fn syntax_error_is_reported() {
 #[test]
 fn an_open_unsaved_header_is_read_from_the_editor() {
     // Neither file exists on disk: the include can only be found in memory.
-    let dir = scratch("unsaved");
+    let tmp = scratch("unsaved");
+    let dir = tmp.path();
     let main = uri(&dir.join("main.hlsl"));
     let header = uri(&dir.join("common.hlsli"));
     let mut c = Client::start(json!(null));
@@ -579,7 +577,8 @@ fn an_open_unsaved_header_is_read_from_the_editor() {
 
 #[test]
 fn diagnostics_in_a_closed_header_are_published_for_it() {
-    let dir = scratch("closed");
+    let tmp = scratch("closed");
+    let dir = tmp.path();
     std::fs::write(dir.join("inc.hlsli"), "#error broken header\n").unwrap();
     let main = uri(&dir.join("main.hlsl"));
     let header = uri(&dir.join("inc.hlsli"));
@@ -626,7 +625,8 @@ fn diagnostics_in_a_closed_header_are_published_for_it() {
 
 #[test]
 fn a_problem_inside_a_header_macro_is_echoed_at_its_use() {
-    let dir = scratch("macro");
+    let tmp = scratch("macro");
+    let dir = tmp.path();
     std::fs::write(dir.join("m.hlsli"), "#define DIV(a) (1 / (a))\n").unwrap();
     let main = uri(&dir.join("main.hlsl"));
     let header = uri(&dir.join("m.hlsli"));
@@ -661,7 +661,8 @@ fn a_problem_inside_a_header_macro_is_echoed_at_its_use() {
 
 #[test]
 fn closing_the_including_document_compiles_the_header_on_its_own() {
-    let dir = scratch("reroot");
+    let tmp = scratch("reroot");
+    let dir = tmp.path();
     let main = uri(&dir.join("main.hlsl"));
     let header = uri(&dir.join("h.hlsli"));
     let mut c = Client::start(json!(null));
@@ -777,7 +778,8 @@ fn tagging_compiler(path: &Path, loader: &dyn FileLoader, o: &Options) -> Compil
 
 #[test]
 fn a_document_with_its_own_command_line_is_compiled_on_its_own() {
-    let dir = scratch("standalone");
+    let tmp = scratch("standalone");
+    let dir = tmp.path();
     let a = uri(&dir.join("a.hlsl"));
     let b = uri(&dir.join("b.hlsl"));
     let h = uri(&dir.join("h.hlsli"));
@@ -958,7 +960,8 @@ fn a_workspace_profile_without_an_entry_gives_no_false_e0601() {
 
 #[test]
 fn a_header_alone_is_checked_as_a_library_and_in_the_file_including_it() {
-    let dir = scratch("library-header");
+    let tmp = scratch("library-header");
+    let dir = tmp.path();
     let main = uri(&dir.join("lit.hlsl"));
     let header = uri(&dir.join("brdf.hlsli"));
     let header_text = "\
@@ -1028,7 +1031,8 @@ float ggx(float nh, float roughness) {
 fn a_header_is_checked_with_what_its_includer_defines() {
     // The header uses a macro and a struct that only the including file
     // provides: alone it has errors, in its includer's context none.
-    let dir = scratch("header-context");
+    let tmp = scratch("header-context");
+    let dir = tmp.path();
     let main = uri(&dir.join("blur.hlsl"));
     let header = uri(&dir.join("taps.hlsli"));
     let header_text = "float4 blurTaps(Texture2D t, SamplerState s, float2 uv) {\n    float4 sum = 0;\n    for (int i = 0; i < TAPS; i++)\n        sum += t.Sample(s, uv + float2(i, 0) * settings.texel);\n    return sum / TAPS;\n}\n";

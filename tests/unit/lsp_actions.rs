@@ -42,7 +42,8 @@ fn fix(c: &mut Client, u: &str, text: &str, actions: &[Value], title: &str) -> S
 
 #[test]
 fn quick_fixes_make_the_document_compile() {
-    let dir = std::fs::canonicalize(scratch("actions")).unwrap();
+    let tmp = scratch("actions");
+    let dir = std::fs::canonicalize(tmp.path()).unwrap();
     std::fs::create_dir_all(dir.join("include")).unwrap();
     std::fs::write(
         dir.join("include/tint.hlsli"),
@@ -121,7 +122,8 @@ void main() {
 /// `rangeFormatting` edits only the lines of the range.
 #[test]
 fn formatting_and_range_formatting() {
-    let dir = std::fs::canonicalize(scratch("formatting")).unwrap();
+    let tmp = scratch("formatting");
+    let dir = std::fs::canonicalize(tmp.path()).unwrap();
     let text = "\
 // hlslc -T cs_6_0 -E main
 RWStructuredBuffer<float> output:register(u0);

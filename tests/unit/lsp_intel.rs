@@ -5,7 +5,6 @@
 use super::{Client, pos, scratch, uri};
 use lsp_types::Position;
 use serde_json::{Value, json};
-use std::path::PathBuf;
 
 const HEADER: &str = "\
 #ifndef LIGHTING_HLSLI
@@ -86,7 +85,7 @@ struct Fixture {
     client: Client,
     main: String,
     header: String,
-    _dir: PathBuf,
+    _dir: tempfile::TempDir,
 }
 
 fn fixture(name: &str) -> Fixture {
@@ -95,7 +94,8 @@ fn fixture(name: &str) -> Fixture {
 
 /// A fixture whose document (`main.hlsl`, beside the header) is `text`.
 fn fixture_of(name: &str, text: &str) -> Fixture {
-    let dir = scratch(name);
+    let tmp = scratch(name);
+    let dir = tmp.path();
     std::fs::write(dir.join("lighting.hlsli"), HEADER).unwrap();
     std::fs::write(dir.join("main.hlsl"), text).unwrap();
     let main = uri(&dir.join("main.hlsl"));
@@ -107,7 +107,7 @@ fn fixture_of(name: &str, text: &str) -> Fixture {
         client,
         main,
         header,
-        _dir: dir,
+        _dir: tmp,
     }
 }
 
@@ -778,7 +778,8 @@ fn latency_on_a_long_shader() {
         ));
         i += 1;
     }
-    let dir = scratch("latency");
+    let tmp = scratch("latency");
+    let dir = tmp.path();
     std::fs::write(dir.join("lighting.hlsli"), HEADER).unwrap();
     let main = uri(&dir.join("long.hlsl"));
     let mut c = Client::start(json!({}));

@@ -82,12 +82,13 @@ pub(super) fn apply(edit: &Value, uri: &str, text: &str) -> String {
 
 #[test]
 fn rename_follows_a_name_through_headers_and_the_workspace() {
-    let dir = scratch("rename");
+    let tmp = scratch("rename");
+    let dir = tmp.path();
     std::fs::write(dir.join("light.hlsli"), HEADER).unwrap();
     std::fs::write(dir.join("main.hlsl"), MAIN).unwrap();
     std::fs::create_dir_all(dir.join("more")).unwrap();
     std::fs::write(dir.join("more/other.hlsl"), OTHER).unwrap();
-    let dir = std::fs::canonicalize(&dir).unwrap();
+    let dir = std::fs::canonicalize(dir).unwrap();
     let (main, header) = (uri(&dir.join("main.hlsl")), uri(&dir.join("light.hlsli")));
     let other = uri(&dir.join("more/other.hlsl"));
     let mut c = Client::start_in(&uri(&dir));
@@ -173,7 +174,8 @@ fn counted_compile(path: &Path, loader: &dyn FileLoader, o: &Options) -> Compila
 /// for a local.
 #[test]
 fn only_what_can_see_the_declaration_is_compiled() {
-    let dir = scratch("rename-scan");
+    let tmp = scratch("rename-scan");
+    let dir = tmp.path();
     std::fs::write(dir.join("light.hlsli"), HEADER).unwrap();
     std::fs::write(dir.join("lights.hlsli"), "#include \"light.hlsli\"\n").unwrap();
     std::fs::write(dir.join("main.hlsl"), MAIN).unwrap();
@@ -182,7 +184,7 @@ fn only_what_can_see_the_declaration_is_compiled() {
     // Mentions the name, but its `direction` is its own.
     let unrelated = "// hlslc -T cs_6_0 -E main\nstruct Ray { float3 direction; };\n[numthreads(1, 1, 1)]\nvoid main() { Ray r; r.direction = 0; }\n";
     std::fs::write(dir.join("more/unrelated.hlsl"), unrelated).unwrap();
-    let dir = std::fs::canonicalize(&dir).unwrap();
+    let dir = std::fs::canonicalize(dir).unwrap();
     let main = uri(&dir.join("main.hlsl"));
     let mut c = Client::start_full(json!({}), counted_compile, json!(uri(&dir)));
     c.open(&main, 1, MAIN);
@@ -211,7 +213,8 @@ fn only_what_can_see_the_declaration_is_compiled() {
 
 #[test]
 fn intrinsics_cannot_be_renamed() {
-    let dir = scratch("rename-intrinsic");
+    let tmp = scratch("rename-intrinsic");
+    let dir = tmp.path();
     let text = "\
 // hlslc -T cs_6_0 -E main
 RWStructuredBuffer<float> output : register(u0);

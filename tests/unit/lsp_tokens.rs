@@ -99,7 +99,8 @@ fn token<'a>(ts: &'a [Named], word: &str, nth: usize) -> (&'a str, Vec<&'a str>)
 
 #[test]
 fn names_macros_semantics_attributes_and_builtins_are_classified() {
-    let dir = scratch("tokens");
+    let tmp = scratch("tokens");
+    let dir = tmp.path();
     std::fs::write(dir.join("light.hlsli"), HEADER).unwrap();
     std::fs::write(dir.join("main.hlsl"), MAIN).unwrap();
     let main = uri(&dir.join("main.hlsl"));

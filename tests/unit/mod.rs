@@ -9,7 +9,7 @@
 
 mod back_spv;
 mod batch;
-mod common;
+pub(crate) mod common;
 mod debug_info;
 mod format;
 mod intrinsics_more;

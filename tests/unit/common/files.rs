@@ -1,5 +1,5 @@
 //! Files of the repository: where it is, and expected outputs compared or
-//! rewritten (`HLSLC_BLESS=1`). Standard library only: the integration
+//! rewritten (`HLSLC_BLESS=1`), and scratch directories. The integration
 //! tests (`tests/common`) use this file too.
 
 use std::path::{Path, PathBuf};
@@ -7,6 +7,17 @@ use std::path::{Path, PathBuf};
 /// The repository root (where Cargo.toml is).
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A new, empty directory under the system's temporary directory, named
+/// `<prefix>-<random>`, removed with everything in it when the value is
+/// dropped (at the end of the test, passed or failed), so that test runs
+/// leave nothing behind.
+pub fn scratch_dir(prefix: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("{prefix}-"))
+        .tempdir()
+        .expect("creating a scratch directory")
 }
 
 /// True when expected outputs should be rewritten instead of compared.
