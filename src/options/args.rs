@@ -9,11 +9,10 @@
 //! is reported, and the rest of the command line still counts (the language
 //! server compiles with what it could read).
 
-use super::table::{Arity, Effect, Opt, Origin, Section, options};
+use super::table::{Arity, Effect, GROUPS, Opt, Origin, Section, options};
 use super::{EmitKind, LayoutRule, MatrixLayout, Options};
 use crate::diag::{Diagnostic, DiagnosticFormat, codes};
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 /// What a command line asks the `hlslc` driver to do.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -459,52 +458,87 @@ fn find(arg: &str) -> Option<(&'static Opt, &'static str, Option<&str>)> {
 /// starts[b + 1]]` start with byte `b`.
 struct SpellingIndex {
     starts: [u16; 257],
-    entries: Vec<(&'static Opt, &'static str)>,
+    entries: [(&'static Opt, &'static str); SPELLINGS],
 }
+
+/// The number of spellings in the table.
+const SPELLINGS: usize = {
+    let mut n = 0;
+    let mut g = 0;
+    while g < GROUPS.len() {
+        let mut i = 0;
+        while i < GROUPS[g].len() {
+            n += GROUPS[g][i].spellings.len();
+            i += 1;
+        }
+        g += 1;
+    }
+    n
+};
+
+/// The index, built by the compiler (a counting sort over the table in
+/// table order; building it at run time cost each process 18 K
+/// instructions, as much as parsing its command line).
+static INDEX: SpellingIndex = {
+    let mut starts = [0u16; 257];
+    let mut g = 0;
+    while g < GROUPS.len() {
+        let mut i = 0;
+        while i < GROUPS[g].len() {
+            let mut k = 0;
+            while k < GROUPS[g][i].spellings.len() {
+                starts[second_byte(GROUPS[g][i].spellings[k]) as usize + 1] += 1;
+                k += 1;
+            }
+            i += 1;
+        }
+        g += 1;
+    }
+    let mut b = 1;
+    while b < 257 {
+        starts[b] += starts[b - 1];
+        b += 1;
+    }
+    let mut next = starts;
+    let mut entries = [(&GROUPS[0][0], ""); SPELLINGS];
+    let mut g = 0;
+    while g < GROUPS.len() {
+        let mut i = 0;
+        while i < GROUPS[g].len() {
+            let opt = &GROUPS[g][i];
+            let mut k = 0;
+            while k < opt.spellings.len() {
+                let s = opt.spellings[k];
+                let slot = &mut next[second_byte(s) as usize];
+                entries[*slot as usize] = (opt, s);
+                *slot += 1;
+                k += 1;
+            }
+            i += 1;
+        }
+        g += 1;
+    }
+    SpellingIndex { starts, entries }
+};
 
 /// The spellings that can match `arg`: a spelling matches only as a prefix
 /// of the argument, so it shares the argument's second byte. The table has
 /// hundreds of spellings and a build system passes a dozen arguments per
 /// job: comparing each argument with all of them was most of what parsing
-/// a command line cost. Grouped by a counting sort, in one pass over the
-/// table (a comparison sort would cost more than it saves a single
-/// command line).
+/// a command line cost.
 fn spellings_sharing_second_byte(arg: &str) -> impl Iterator<Item = (&'static Opt, &'static str)> {
-    static INDEX: OnceLock<SpellingIndex> = OnceLock::new();
-    let index = INDEX.get_or_init(|| {
-        let mut starts = [0u16; 257];
-        let mut n = 0;
-        for opt in options() {
-            for &s in opt.spellings {
-                starts[second_byte(s) as usize + 1] += 1;
-                n += 1;
-            }
-        }
-        for b in 1..257 {
-            starts[b] += starts[b - 1];
-        }
-        let mut next = starts;
-        let mut entries = Vec::with_capacity(n);
-        let first = options().next().map(|opt| (opt, ""));
-        entries.resize(n, first.expect("the option table is not empty"));
-        for opt in options() {
-            for &s in opt.spellings {
-                let slot = &mut next[second_byte(s) as usize];
-                entries[*slot as usize] = (opt, s);
-                *slot += 1;
-            }
-        }
-        SpellingIndex { starts, entries }
-    });
     let b = second_byte(arg) as usize;
-    index.entries[index.starts[b] as usize..index.starts[b + 1] as usize]
+    INDEX.entries[INDEX.starts[b] as usize..INDEX.starts[b + 1] as usize]
         .iter()
         .copied()
 }
 
 /// The byte after the first (0 for a string shorter than two bytes).
-fn second_byte(s: &str) -> u8 {
-    s.as_bytes().get(1).copied().unwrap_or(0)
+const fn second_byte(s: &str) -> u8 {
+    match s.as_bytes() {
+        [_, b, ..] => *b,
+        _ => 0,
+    }
 }
 
 /// The spelling closest to an unknown `arg`, if one is close: DXC's

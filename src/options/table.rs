@@ -189,16 +189,18 @@ use Section::*;
 
 /// Every option, grouped as `--help` lists them.
 pub(crate) fn options() -> impl Iterator<Item = &'static Opt> {
-    [
-        GENERAL,
-        spirv::SPIRV,
-        DIAGNOSTICS_AND_COMPATIBILITY,
-        dxc_rest::NO_EFFECT,
-        dxc_rest::REFUSED,
-    ]
-    .into_iter()
-    .flatten()
+    GROUPS.into_iter().flatten()
 }
+
+/// The table, in its order (what [`options`] yields; constant, so that the
+/// parser's index of spellings is built by the compiler).
+pub(crate) const GROUPS: [&[Opt]; 5] = [
+    GENERAL,
+    spirv::SPIRV,
+    DIAGNOSTICS_AND_COMPATIBILITY,
+    dxc_rest::NO_EFFECT,
+    dxc_rest::REFUSED,
+];
 
 /// `--help`: print the options instead of compiling.
 fn help(p: &mut Parser, _: &[&str]) -> Result<(), String> {
