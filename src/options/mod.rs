@@ -164,8 +164,10 @@ pub struct Options {
     /// `enable_verifier` setting does. A violation is a bug in hlslc: it
     /// becomes an internal-error diagnostic (E0003) naming the pass, the
     /// pipeline stops, and no SPIR-V is written. Costs one walk of the
-    /// module per pass. On by default in debug builds only; the tests and
-    /// the fuzz targets turn it on in every build profile.
+    /// module per pass. On by default in debug builds and in the crate's
+    /// own tests (so that `cargo test --release` checks every module its
+    /// tests compile, whichever way they make their options); the
+    /// integration tests and the fuzz targets pass `--verify-ir`.
     pub verify_ir: bool,
     /// Record what each name resolved to and each expression's type
     /// ([`Compilation::index`](crate::Compilation::index)), for the
@@ -216,7 +218,7 @@ impl Default for Options {
             maximal_reconvergence: false,
             preserve_interface: false,
             preserve_bindings: false,
-            verify_ir: cfg!(debug_assertions),
+            verify_ir: cfg!(any(debug_assertions, test)),
             index: false,
         }
     }

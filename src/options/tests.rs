@@ -229,8 +229,8 @@ fn ir_after_names_a_pass_and_implies_emit_ir() {
 #[test]
 fn verify_ir_turns_the_validator_on_in_any_build() {
     assert!(ok(&["--verify-ir"]).options.verify_ir);
-    // Without the flag, as the build profile decides.
-    assert_eq!(ok(&[]).options.verify_ir, cfg!(debug_assertions));
+    // Without the flag, as the build profile decides (on in these tests).
+    assert_eq!(ok(&[]).options.verify_ir, cfg!(any(debug_assertions, test)));
 }
 
 #[test]

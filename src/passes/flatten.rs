@@ -8,6 +8,7 @@
 //! Every use of a flattened array must pick a constant element once
 //! constants are folded; any other use is an error at the use.
 
+use super::rewrite::{Rewrite, rebuild_function};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::*;
 use rustc_hash::FxHashMap;
@@ -137,11 +138,22 @@ fn rewrite_function(
             diags.push(not_constant(&name, use_span(fun, h)));
         }
     }
+    if replace.is_empty() {
+        return;
+    }
     let fun = &mut module.functions[f];
     for (h, element) in replace {
         fun.expressions[h] = Expression::GlobalVariable(element);
     }
+    // The accesses stood in `Emit` ranges; the globals that replace them
+    // need no evaluation and must not. A rebuild that changes nothing else
+    // takes them out (the last pass at -O0 is this one).
+    rebuild_function(module, f, &mut Unchanged);
 }
+
+/// A rebuild that keeps every expression and statement.
+struct Unchanged;
+impl Rewrite for Unchanged {}
 
 /// Whether any expression or statement of `fun` refers to `h`.
 fn expression_is_used(fun: &Function, h: Handle<Expression>) -> bool {
