@@ -426,8 +426,7 @@ fn inline_call(
                 callee.expr_type(h),
             ),
             ref other => {
-                let mut e = other.clone();
-                e.map_operands(|o| map[o.index()]);
+                let e = other.mapped(|o| map[o.index()]);
                 let n = body.add_outside(e, callee.expr_type(h));
                 let span = callee.expr_span(h);
                 if !span.is_dummy() {

@@ -258,13 +258,14 @@ impl<'a> Cx<'a> {
         match s {
             Statement::Emit(r) => {
                 for h in r.iter() {
-                    if let Some(lit) = self.counter_value(h) {
+                    if !self.counters.is_empty()
+                        && let Some(lit) = self.counter_value(h)
+                    {
                         let new = self.literal(lit);
                         self.map[h.index()] = Some(new);
                         continue;
                     }
-                    let mut expr = old.expressions[h].clone();
-                    expr.map_operands(|o| self.map(o));
+                    let expr = old.expressions[h].mapped(|o| self.map(o));
                     let e = Emitted {
                         old: h,
                         expr,
@@ -576,6 +577,16 @@ fn rebuild_with(
     // or adds a few expressions): sized once, they are not regrown and
     // copied a dozen times per function per pass.
     let n = old.expressions.len();
+    // The tables of trivial expressions and of literals, sized once from
+    // the old arena (an upper bound): grown from empty, they were rehashed
+    // a handful of times per function per pass.
+    let (mut trivials, mut literals) = (0, 0);
+    for (_, e) in old.expressions.iter() {
+        if e.is_trivial() {
+            trivials += 1;
+            literals += usize::from(matches!(e, Expression::Literal(_)));
+        }
+    }
     let new = Function {
         name: old.name.clone(),
         arguments: old.arguments.clone(),
@@ -594,7 +605,7 @@ fn rebuild_with(
         old,
         body: Body::new(new),
         map: vec![None; old.expressions.len()],
-        literals: FxHashMap::default(),
+        literals: FxHashMap::with_capacity_and_hasher(literals, Default::default()),
         counters: Vec::new(),
         carried: Vec::new(),
         latches: FxHashMap::default(),
@@ -605,7 +616,7 @@ fn rebuild_with(
     // for each use of a variable, and `access @buf[0]` twice over two
     // references to `@buf` would look different to `cse`.
     let mut trivial: FxHashMap<(&Expression, Handle<Type>), Handle<Expression>> =
-        FxHashMap::default();
+        FxHashMap::with_capacity_and_hasher(trivials, Default::default());
     for (h, e) in old.expressions.iter() {
         if e.is_trivial() && !e.is_statement_result() && rw.keep_trivial(h) {
             let ty = old.expr_type(h);
