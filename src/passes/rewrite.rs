@@ -24,7 +24,8 @@ use rustc_hash::FxHashMap;
 /// The state of a rebuild, handed to the pass's hooks.
 pub struct Cx<'a> {
     pub module: &'a mut Module,
-    /// The function as it was.
+    /// The function as it was: its expressions and body (its declarations
+    /// moved to the new function).
     pub old: &'a Function,
     /// The function being built (arguments, result and locals copied).
     pub body: Body,
@@ -561,15 +562,17 @@ pub fn rebuild_redirected(
     redirect: &FxHashMap<Handle<Expression>, Handle<Expression>>,
 ) {
     let old = std::mem::take(&mut module.functions[h]);
-    let new = rebuild_with(module, &old, rw, redirect);
+    let new = rebuild_with(module, old, rw, redirect);
     module.functions[h] = new;
 }
 
 /// Rebuilds `old` (not in `module.functions` while this runs) through
-/// `rw` and returns the new function.
+/// `rw` and returns the new function. Its declarations (name, arguments,
+/// result, locals) move to the new function, not copied: the walk reads
+/// only the old expressions and body.
 fn rebuild_with(
     module: &mut Module,
-    old: &Function,
+    mut old: Function,
     rw: &mut impl Rewrite,
     redirect: &FxHashMap<Handle<Expression>, Handle<Expression>>,
 ) -> Function {
@@ -588,18 +591,19 @@ fn rebuild_with(
         }
     }
     let new = Function {
-        name: old.name.clone(),
-        arguments: old.arguments.clone(),
-        result: old.result.clone(),
-        local_variables: old.local_variables.clone(),
+        name: std::mem::take(&mut old.name),
+        arguments: std::mem::take(&mut old.arguments),
+        result: old.result.take(),
+        local_variables: std::mem::take(&mut old.local_variables),
         span: old.span,
-        export: old.export.clone(),
-        spirv_decorations: old.spirv_decorations.clone(),
+        export: old.export.take(),
+        spirv_decorations: std::mem::take(&mut old.spirv_decorations),
         expressions: Arena::with_capacity(n),
         expr_types: Vec::with_capacity(n),
         expr_spans: Vec::with_capacity(n),
         ..Function::default()
     };
+    let old = &old;
     let mut cx = Cx {
         module,
         old,
@@ -634,8 +638,9 @@ fn rebuild_with(
             cx.map[h.index()] = Some(n);
         }
     }
-    for (l, local) in old.local_variables.iter() {
-        let init = match local.init {
+    // The locals moved over still hold their old initialisers.
+    for l in cx.body.function.local_variables.handles() {
+        let init = match cx.body.function.local_variables[l].init {
             Some(i) if rw.keep_local(l) && i.index() < old.expressions.len() => {
                 Some(cx.copy_initialiser(i, 0))
             }
