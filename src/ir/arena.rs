@@ -237,13 +237,16 @@ impl<T: Eq + Hash + Clone + fmt::Debug> fmt::Debug for UniqueArena<T> {
 impl<T: Eq + Hash + Clone> UniqueArena<T> {
     /// Returns the handle of `value`, adding it if it is new.
     pub fn insert(&mut self, value: T) -> Handle<T> {
-        if let Some(&h) = self.map.get(&value) {
-            return h;
+        // One hash and one probe, whether the value is new or not.
+        match self.map.entry(value) {
+            std::collections::hash_map::Entry::Occupied(o) => *o.get(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let h = Handle::from_index(self.data.len());
+                self.data.push(v.key().clone());
+                v.insert(h);
+                h
+            }
         }
-        let h = Handle::from_index(self.data.len());
-        self.data.push(value.clone());
-        self.map.insert(value, h);
-        h
     }
     /// Puts `value` where the placeholder `h` was (a type that names
     /// itself through a pointer, made before its parts); a later insert of

@@ -1189,6 +1189,11 @@ impl Function {
     /// Records the source span of an expression.
     #[inline]
     pub fn set_expr_span(&mut self, h: Handle<Expression>, span: Span) {
+        // Usually the expression just appended: one push.
+        if self.expr_spans.len() == h.index() {
+            self.expr_spans.push(span);
+            return;
+        }
         if self.expr_spans.len() <= h.index() {
             self.expr_spans.resize(h.index() + 1, Span::default());
         }

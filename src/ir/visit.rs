@@ -174,6 +174,64 @@ impl Expression {
         }
     }
 
+    /// A copy with every operand `h` replaced by `f(h)`, in declaration
+    /// order: `clone` then `map_operands`, but the common operations are
+    /// built at once rather than copied and then rewritten (a rebuild does
+    /// this for every expression it reaches).
+    #[inline]
+    pub fn mapped(&self, mut f: impl FnMut(Handle<Expression>) -> Handle<Expression>) -> Expression {
+        use Expression as E;
+        match *self {
+            E::Load { pointer } => E::Load {
+                pointer: f(pointer),
+            },
+            E::Binary {
+                op,
+                left,
+                right,
+                precise,
+            } => E::Binary {
+                op,
+                left: f(left),
+                right: f(right),
+                precise,
+            },
+            E::AccessIndex { base, index } => E::AccessIndex {
+                base: f(base),
+                index,
+            },
+            E::Access { base, index } => E::Access {
+                base: f(base),
+                index: f(index),
+            },
+            E::Splat { size, value } => E::Splat {
+                size,
+                value: f(value),
+            },
+            E::Unary { op, expr, precise } => E::Unary {
+                op,
+                expr: f(expr),
+                precise,
+            },
+            E::As {
+                expr,
+                kind,
+                convert,
+                precise,
+            } => E::As {
+                expr: f(expr),
+                kind,
+                convert,
+                precise,
+            },
+            ref other => {
+                let mut e = other.clone();
+                e.map_operands(f);
+                e
+            }
+        }
+    }
+
     /// Replaces every expression operand `h` by `f(h)`, in declaration order.
     pub fn map_operands(&mut self, mut f: impl FnMut(Handle<Expression>) -> Handle<Expression>) {
         use Expression as E;

@@ -361,7 +361,12 @@ impl Folder<'_> {
                 if op == BinaryOperator::MatMul {
                     return Fold::None;
                 }
-                let (Some(a), Some(b)) = (self.value(cx, left), self.value(cx, right)) else {
+                // The right operand only when the left one is constant
+                // (most operations have a variable operand).
+                let Some(a) = self.value(cx, left) else {
+                    return Fold::None;
+                };
+                let Some(b) = self.value(cx, right) else {
                     return Fold::None;
                 };
                 match Self::zip(&a, &b, |x, y| eval::binary(op, x, y, precise, env)) {

@@ -34,8 +34,13 @@ pub fn run(module: &mut Module) {
     let pure = dce::pure_functions(module);
     for h in handles {
         let f = &mut module.functions[h];
+        let dead = dce::analyse(f, &pure).1;
+        // At most one entry per expression: sized once, the table of pure
+        // expressions is not rehashed as it fills.
+        let n = f.expressions.len();
         let mut cse = Cse {
-            dead: dce::analyse(f, &pure).1,
+            dead,
+            pure: FxHashMap::with_capacity_and_hasher(n, Default::default()),
             ..Cse::default()
         };
         rebuild_function(module, h, &mut cse);

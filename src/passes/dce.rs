@@ -40,13 +40,19 @@ pub fn run(module: &mut Module) {
         for _ in 0..4 {
             let f = &mut module.functions[h];
             let (mut removed, dead) = analyse(f, &pure);
+            let rebuilt = dead.is_some();
             if let Some(mut dce) = dead {
                 rebuild_function(module, h, &mut dce);
             }
             let f = &mut module.functions[h];
             // Loads that were dead may have been the last reads of a
             // local, and empty `if`s free their conditions: another round.
-            removed |= remove_write_only_stores(f, &pure);
+            // When `analyse` removed nothing and nothing was rebuilt, the
+            // body is as that search left it (but for debug variables,
+            // which it ignores): it would find nothing again.
+            if removed || rebuilt {
+                removed |= remove_write_only_stores(f, &pure);
+            }
             removed |= switch::fold_constant_switches(&mut f.body, &f.expressions);
             debug::drop_idle(&mut f.body);
             removed |= prune_empty(&mut f.body);

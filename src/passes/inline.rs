@@ -426,8 +426,7 @@ fn inline_call(
                 callee.expr_type(h),
             ),
             ref other => {
-                let mut e = other.clone();
-                e.map_operands(|o| map[o.index()]);
+                let e = other.mapped(|o| map[o.index()]);
                 let n = body.add_outside(e, callee.expr_type(h));
                 let span = callee.expr_span(h);
                 if !span.is_dummy() {
@@ -620,30 +619,51 @@ fn translate_block(block: &[Statement], map: &[Handle<Expression>]) -> Block {
     block
         .iter()
         .map(|s| {
-            let mut s = s.clone();
-            match &mut s {
-                Statement::Emit(r) if !r.is_empty() => {
-                    let first = map[r.start_index()];
-                    let last = map[r.end_index() - 1];
-                    *r = Range::new(first.index(), last.index() + 1);
-                }
-                Statement::Block(b) => *b = translate_block(b, map),
-                Statement::If { accept, reject, .. } => {
-                    *accept = translate_block(accept, map);
-                    *reject = translate_block(reject, map);
-                }
-                Statement::Switch { cases, .. } => {
-                    for c in cases {
-                        c.body = translate_block(&c.body, map);
-                    }
-                }
+            // Nested blocks are translated, not copied first: a copy of a
+            // statement would copy everything nested in it once per level.
+            let mut s = match s {
+                Statement::Block(b) => Statement::Block(translate_block(b, map)),
+                Statement::If {
+                    condition,
+                    accept,
+                    reject,
+                    control,
+                } => Statement::If {
+                    condition: *condition,
+                    accept: translate_block(accept, map),
+                    reject: translate_block(reject, map),
+                    control: *control,
+                },
+                Statement::Switch { selector, cases } => Statement::Switch {
+                    selector: *selector,
+                    cases: cases
+                        .iter()
+                        .map(|c| SwitchCase {
+                            value: c.value,
+                            body: translate_block(&c.body, map),
+                            fall_through: c.fall_through,
+                        })
+                        .collect(),
+                },
                 Statement::Loop {
-                    body, continuing, ..
-                } => {
-                    *body = translate_block(body, map);
-                    *continuing = translate_block(continuing, map);
-                }
-                _ => {}
+                    body,
+                    continuing,
+                    break_if,
+                    control,
+                } => Statement::Loop {
+                    body: translate_block(body, map),
+                    continuing: translate_block(continuing, map),
+                    break_if: *break_if,
+                    control: *control,
+                },
+                other => other.clone(),
+            };
+            if let Statement::Emit(r) = &mut s
+                && !r.is_empty()
+            {
+                let first = map[r.start_index()];
+                let last = map[r.end_index() - 1];
+                *r = Range::new(first.index(), last.index() + 1);
             }
             s.map_expressions(|h| map[h.index()]);
             s

@@ -24,7 +24,8 @@ use rustc_hash::FxHashMap;
 /// The state of a rebuild, handed to the pass's hooks.
 pub struct Cx<'a> {
     pub module: &'a mut Module,
-    /// The function as it was.
+    /// The function as it was: its expressions and body (its declarations
+    /// moved to the new function).
     pub old: &'a Function,
     /// The function being built (arguments, result and locals copied).
     pub body: Body,
@@ -258,13 +259,14 @@ impl<'a> Cx<'a> {
         match s {
             Statement::Emit(r) => {
                 for h in r.iter() {
-                    if let Some(lit) = self.counter_value(h) {
+                    if !self.counters.is_empty()
+                        && let Some(lit) = self.counter_value(h)
+                    {
                         let new = self.literal(lit);
                         self.map[h.index()] = Some(new);
                         continue;
                     }
-                    let mut expr = old.expressions[h].clone();
-                    expr.map_operands(|o| self.map(o));
+                    let expr = old.expressions[h].mapped(|o| self.map(o));
                     let e = Emitted {
                         old: h,
                         expr,
@@ -560,15 +562,17 @@ pub fn rebuild_redirected(
     redirect: &FxHashMap<Handle<Expression>, Handle<Expression>>,
 ) {
     let old = std::mem::take(&mut module.functions[h]);
-    let new = rebuild_with(module, &old, rw, redirect);
+    let new = rebuild_with(module, old, rw, redirect);
     module.functions[h] = new;
 }
 
 /// Rebuilds `old` (not in `module.functions` while this runs) through
-/// `rw` and returns the new function.
+/// `rw` and returns the new function. Its declarations (name, arguments,
+/// result, locals) move to the new function, not copied: the walk reads
+/// only the old expressions and body.
 fn rebuild_with(
     module: &mut Module,
-    old: &Function,
+    mut old: Function,
     rw: &mut impl Rewrite,
     redirect: &FxHashMap<Handle<Expression>, Handle<Expression>>,
 ) -> Function {
@@ -576,25 +580,36 @@ fn rebuild_with(
     // or adds a few expressions): sized once, they are not regrown and
     // copied a dozen times per function per pass.
     let n = old.expressions.len();
+    // The tables of trivial expressions and of literals, sized once from
+    // the old arena (an upper bound): grown from empty, they were rehashed
+    // a handful of times per function per pass.
+    let (mut trivials, mut literals) = (0, 0);
+    for (_, e) in old.expressions.iter() {
+        if e.is_trivial() {
+            trivials += 1;
+            literals += usize::from(matches!(e, Expression::Literal(_)));
+        }
+    }
     let new = Function {
-        name: old.name.clone(),
-        arguments: old.arguments.clone(),
-        result: old.result.clone(),
-        local_variables: old.local_variables.clone(),
+        name: std::mem::take(&mut old.name),
+        arguments: std::mem::take(&mut old.arguments),
+        result: old.result.take(),
+        local_variables: std::mem::take(&mut old.local_variables),
         span: old.span,
-        export: old.export.clone(),
-        spirv_decorations: old.spirv_decorations.clone(),
+        export: old.export.take(),
+        spirv_decorations: std::mem::take(&mut old.spirv_decorations),
         expressions: Arena::with_capacity(n),
         expr_types: Vec::with_capacity(n),
         expr_spans: Vec::with_capacity(n),
         ..Function::default()
     };
+    let old = &old;
     let mut cx = Cx {
         module,
         old,
         body: Body::new(new),
         map: vec![None; old.expressions.len()],
-        literals: FxHashMap::default(),
+        literals: FxHashMap::with_capacity_and_hasher(literals, Default::default()),
         counters: Vec::new(),
         carried: Vec::new(),
         latches: FxHashMap::default(),
@@ -605,7 +620,7 @@ fn rebuild_with(
     // for each use of a variable, and `access @buf[0]` twice over two
     // references to `@buf` would look different to `cse`.
     let mut trivial: FxHashMap<(&Expression, Handle<Type>), Handle<Expression>> =
-        FxHashMap::default();
+        FxHashMap::with_capacity_and_hasher(trivials, Default::default());
     for (h, e) in old.expressions.iter() {
         if e.is_trivial() && !e.is_statement_result() && rw.keep_trivial(h) {
             let ty = old.expr_type(h);
@@ -623,8 +638,9 @@ fn rebuild_with(
             cx.map[h.index()] = Some(n);
         }
     }
-    for (l, local) in old.local_variables.iter() {
-        let init = match local.init {
+    // The locals moved over still hold their old initialisers.
+    for l in cx.body.function.local_variables.handles() {
+        let init = match cx.body.function.local_variables[l].init {
             Some(i) if rw.keep_local(l) && i.index() < old.expressions.len() => {
                 Some(cx.copy_initialiser(i, 0))
             }
