@@ -148,8 +148,7 @@ struct TokenCtx {
 struct Frame {
     kind: FrameKind,
     out: Vec<PpToken>,
-    /// Flags an empty expansion leaves to the next token (its
-    /// SPACE_BEFORE/LINE_START).
+    /// Flags an empty expansion leaves to the next token (SPACE_BEFORE, LINE_START).
     carry: u8,
 }
 
@@ -283,7 +282,8 @@ impl<'a> Preprocessor<'a> {
                 out: Vec::new(),
                 carry: 0,
             }],
-            macros: FxHashMap::default(),
+            // Sized for DXC's predefined macros and a shader's own: no rehashing.
+            macros: FxHashMap::with_capacity_and_hasher(64, Default::default()),
             macro_bits: Vec::new(),
             conds: Vec::new(),
             files: include::Files::default(),
