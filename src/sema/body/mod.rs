@@ -126,7 +126,9 @@ impl FnBuilder {
             locals: Locals::default(),
             ret,
             breakable: Vec::new(),
-            lit_cache: FxHashMap::default(),
+            // Most functions use a few literals: room for them from the
+            // start spares the map growing (and rehashing) three times.
+            lit_cache: FxHashMap::with_capacity_and_hasher(16, Default::default()),
             const_cache: FxHashMap::default(),
             cache_log: Vec::new(),
             discarding: 0,
@@ -268,7 +270,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if let Some(&h) = self.fb.lit_cache.get(&l) {
             return h;
         }
-        let ty = self.s.module.scalar_type(l.scalar());
+        let ty = self.s.types.ir_scalar(&mut self.s.module, l.scalar());
         let h = self.add(ir::Expression::Literal(l), ty);
         self.fb.lit_cache.insert(l, h);
         self.fb.cache_log.push((h, CacheKey::Lit(l)));
@@ -325,7 +327,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         base: ir::Handle<ir::Type>,
         space: ir::AddressSpace,
     ) -> ir::Handle<ir::Type> {
-        self.s.module.ty(ir::TypeInner::Pointer { base, space })
+        self.s.types.ir_pointer(&mut self.s.module, base, space)
     }
 
     /// A new function-local variable.

@@ -301,6 +301,7 @@ impl<'a> Sema<'a> {
         functions.truncate(kept);
         self.module = saved;
         self.module.functions = functions;
+        self.types.forget_ir_types_from(self.module.types.len());
         self.drop_diagnostics_since(from, |d| !language_diagnostic(d.code));
     }
 }

@@ -197,9 +197,13 @@ impl Scan<'_> {
                 {
                     found.push(n);
                 }
+                // Only an argument with a variable at its root can be
+                // written: the callee is looked up for those alone.
                 for (i, a) in args.iter().enumerate() {
-                    if (self.out_at)(callee.last().name, i) {
-                        self.write(a);
+                    if let Some(n) = root(a)
+                        && (self.out_at)(callee.last().name, i)
+                    {
+                        self.writes.written.insert(n);
                     }
                     self.expr(a);
                 }
@@ -218,10 +222,12 @@ impl Scan<'_> {
                 let m = method.name.as_str();
                 let resource_out = m == "GetDimensions" || m.starts_with("Interlocked");
                 for (i, a) in args.iter().enumerate() {
-                    if resource_out || (self.out_at)(method.name, i) {
-                        self.write(a);
-                    } else if let Some(n) = root(a) {
-                        self.writes.method_args.insert(n);
+                    if let Some(n) = root(a) {
+                        if resource_out || (self.out_at)(method.name, i) {
+                            self.writes.written.insert(n);
+                        } else {
+                            self.writes.method_args.insert(n);
+                        }
                     }
                     self.expr(a);
                 }

@@ -12,6 +12,7 @@
 pub mod consteval;
 pub mod image;
 pub mod inline_spirv;
+pub mod ir_cache;
 pub mod layout;
 pub mod node;
 pub mod pointer;
@@ -412,8 +413,8 @@ pub struct Types {
     map: FxHashMap<Ty, TyId>,
     structs: Table<StructId, StructInfo>,
     enums: Table<EnumId, EnumInfo>,
-    /// Canonical IR type of each type, filled lazily.
-    ir_cache: FxHashMap<TyId, ir::Handle<ir::Type>>,
+    /// Canonical IR type of each type, and other IR types by small keys.
+    ir_cache: ir_cache::IrTypes,
     /// The scalar and vector types met so far, by [`numeric_slot`]: sema
     /// asks for them at nearly every expression, and this spares hashing
     /// the type each time.
@@ -474,7 +475,7 @@ impl Types {
             map: FxHashMap::default(),
             structs: Table::new(),
             enums: Table::new(),
-            ir_cache: FxHashMap::default(),
+            ir_cache: ir_cache::IrTypes::default(),
             numeric: [None; NUMERIC_SLOTS],
         };
         for ty in [
@@ -744,7 +745,7 @@ impl Types {
         layouts: &mut layout::Layouts,
         ty: TyId,
     ) -> ir::Handle<ir::Type> {
-        if let Some(&h) = self.ir_cache.get(&ty) {
+        if let Some(h) = self.ir_cache.get(ty) {
             return h;
         }
         let inner = match self.get(ty).clone() {
@@ -807,7 +808,7 @@ impl Types {
                     inner: ir::TypeInner::Struct { members, size: 0 },
                 });
                 module.decl_spans.set_struct(h, info.span, &spans);
-                self.ir_cache.insert(ty, h);
+                self.ir_cache.set(ty, h);
                 return h;
             }
             Ty::Sampler { comparison } => ir::TypeInner::Sampler { comparison },
@@ -838,13 +839,13 @@ impl Types {
             // The same pointer type in memory and as a value.
             Ty::BufferPointer(..) => {
                 let h = layouts.pointer(self, module, ty);
-                self.ir_cache.insert(ty, h);
+                self.ir_cache.set(ty, h);
                 return h;
             }
             Ty::Spirv(t) => ir::TypeInner::Spirv(Box::new(self.ir_spirv_type(module, layouts, &t))),
         };
         let h = module.ty(inner);
-        self.ir_cache.insert(ty, h);
+        self.ir_cache.set(ty, h);
         h
     }
 }
