@@ -17,7 +17,6 @@
 
 use super::{local_root, pinned};
 use crate::ir::*;
-use rustc_hash::FxHashMap;
 
 /// What [`usage`] finds.
 pub(super) struct Usage {
@@ -63,16 +62,18 @@ type Operand = (Handle<Expression>, Within);
 struct Walk<'f> {
     f: &'f Function,
     constructs: Vec<Construct>,
-    /// The operands and construct of each store into each local not
-    /// (yet) known read.
-    deferred: FxHashMap<Handle<LocalVariable>, Vec<Operand>>,
-    /// The operands of each phi and the construct it comes out of.
-    phis: FxHashMap<Handle<Expression>, (Vec<Handle<Expression>>, usize)>,
+    /// Per local: the operands and construct of each store into it, live
+    /// once it is read.
+    deferred: Vec<Vec<Operand>>,
+    /// What becomes live with a result: the operands of a phi and the
+    /// construct it comes out of, or the arguments and construct of a
+    /// call of a pure function.
+    waiting: Vec<(Vec<Handle<Expression>>, Within)>,
+    /// Per expression, its entry in `waiting` plus one (0: none). Most
+    /// functions have neither phis nor such calls: empty until one comes.
+    waiting_at: Vec<u32>,
     /// Per function: whether a call of it has no effect but its result.
     pure: &'f [bool],
-    /// The arguments and construct of each call of a pure function, by
-    /// its result.
-    calls: FxHashMap<Handle<Expression>, (Vec<Handle<Expression>>, Within)>,
     /// Expressions and constructs live from the start.
     roots: Vec<Handle<Expression>>,
     root_constructs: Vec<usize>,
@@ -87,10 +88,10 @@ pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
     let mut w = Walk {
         f,
         pure,
-        calls: FxHashMap::default(),
         constructs: Vec::new(),
-        deferred: FxHashMap::default(),
-        phis: FxHashMap::default(),
+        deferred: vec![Vec::new(); f.local_variables.len()],
+        waiting: Vec::new(),
+        waiting_at: Vec::new(),
         roots: Vec::new(),
         root_constructs: Vec::new(),
         stack: Vec::new(),
@@ -121,24 +122,20 @@ pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
             && !read[l.index()]
         {
             read[l.index()] = true;
-            for (o, c) in w.deferred.remove(&l).unwrap_or_default() {
+            let stores = w.deferred.get_mut(l.index()).map(std::mem::take);
+            for (o, c) in stores.unwrap_or_default() {
                 exprs.push(o);
                 constructs.extend(c);
             }
         }
         e.for_each_operand(|o| exprs.push(o));
-        // (Most functions have neither: no hashing then.)
-        if !w.phis.is_empty()
-            && let Some((ops, c)) = w.phis.remove(&h)
+        // Each expression comes here once (`live` above): its entry can
+        // be taken.
+        if let Some(&at) = w.waiting_at.get(h.index())
+            && let Some((ops, c)) = w.waiting.get_mut((at as usize).wrapping_sub(1))
         {
-            exprs.extend(ops);
-            constructs.push(c);
-        }
-        if !w.calls.is_empty()
-            && let Some((args, c)) = w.calls.remove(&h)
-        {
-            exprs.extend(args);
-            constructs.extend(c);
+            exprs.append(ops);
+            constructs.extend(*c);
         }
     }
     Usage {
@@ -161,7 +158,7 @@ impl Walk<'_> {
                     let mut ops = Vec::new();
                     s.for_each_operand(|o| ops.push(o));
                     if let Some(c) = last_if {
-                        self.phis.insert(*result, (ops, c));
+                        self.wait(*result, ops, Some(c));
                     }
                     continue;
                 }
@@ -204,7 +201,7 @@ impl Walk<'_> {
                 } => {
                     let c = self.open(Kind::Loop, *break_if);
                     for (result, ops) in carries.drain(..) {
-                        self.phis.insert(result, (ops, c));
+                        self.wait(result, ops, Some(c));
                     }
                     self.block(body);
                     self.block(continuing);
@@ -212,26 +209,37 @@ impl Walk<'_> {
                 }
                 Statement::Break => self.exit(&[Kind::Loop, Kind::Switch]),
                 Statement::Continue => self.exit(&[Kind::Loop]),
-                &Statement::Store { pointer, value } => match local_root(self.f, pointer) {
-                    Some(l) => self
-                        .deferred
-                        .entry(l)
-                        .or_default()
-                        .extend([(pointer, here), (value, here)]),
-                    None => self.root(s),
-                },
+                &Statement::Store { pointer, value } => {
+                    let local = local_root(self.f, pointer);
+                    match local.and_then(|l| self.deferred.get_mut(l.index())) {
+                        Some(stores) => stores.extend([(pointer, here), (value, here)]),
+                        None => self.root(s),
+                    }
+                }
                 Statement::Call {
                     function,
                     arguments,
                     result,
                 } if self.pure.get(function.index()).copied().unwrap_or(false) => {
                     if let Some(r) = result {
-                        self.calls.insert(*r, (arguments.clone(), here));
+                        self.wait(*r, arguments.clone(), here);
                     }
                 }
                 other => self.root(other),
             }
             carries.clear();
+        }
+    }
+
+    /// Makes `ops` and the construct `within` live when `result` is (a
+    /// later entry for one result replaces an earlier one).
+    fn wait(&mut self, result: Handle<Expression>, ops: Vec<Handle<Expression>>, within: Within) {
+        if self.waiting_at.is_empty() {
+            self.waiting_at = vec![0; self.f.expressions.len()];
+        }
+        if let Some(at) = self.waiting_at.get_mut(result.index()) {
+            self.waiting.push((ops, within));
+            *at = self.waiting.len() as u32;
         }
     }
 
