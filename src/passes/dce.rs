@@ -93,24 +93,16 @@ fn dead_code(f: &mut Function) -> Option<Dce> {
             local_live[l.index()] = true;
         }
     }
+    // The references it marks live are to locals already live.
     debug::variables(f, &mut live, &local_live);
     // A dead local that nothing refers to goes without a rebuild
-    // (`compact_locals`).
-    let mut dead_reference = false;
-    for (h, e) in f.expressions.iter() {
-        if let Expression::LocalVariable(l) = *e {
-            if live[h.index()] {
-                local_live[l.index()] = true;
-            } else {
-                dead_reference = true;
-            }
-        }
-    }
-    let dead = dead_reference
-        || f
-            .expressions
-            .iter()
-            .any(|(e, x)| !live[e.index()] && (!x.is_trivial() || x.is_statement_result()));
+    // (`compact_locals`): only a dead reference to one needs it.
+    let dead = f.expressions.iter().any(|(e, x)| {
+        !live[e.index()]
+            && (matches!(x, Expression::LocalVariable(_))
+                || !x.is_trivial()
+                || x.is_statement_result())
+    });
     dead.then_some(Dce { live, local_live })
 }
 
@@ -310,6 +302,7 @@ fn retain_all(block: &mut Block, keep: &dyn Fn(&Statement) -> bool) {
 /// Which expressions are used, directly or not, by a statement.
 fn liveness(f: &Function) -> Vec<bool> {
     let mut live = vec![false; f.expressions.len()];
+    let mut phis: Vec<&Statement> = Vec::new();
     walk_statements(&f.body, |s| match s {
         Statement::Emit(_) => {}
         Statement::Loop {
@@ -327,16 +320,12 @@ fn liveness(f: &Function) -> Vec<bool> {
             live[result.index()] = true;
             s.for_each_operand(|h| live[h.index()] = true);
         }
-        // A phi's operands live only if it does (below); a debug
-        // variable's only if something else uses them.
-        Statement::Merge { .. } | Statement::Carry { .. } | Statement::Debug(_) => {}
+        // A phi's operands live only if it does (below).
+        Statement::Merge { .. } | Statement::Carry { .. } => phis.push(s),
+        // A debug variable's operands live only if something else uses
+        // them.
+        Statement::Debug(_) => {}
         other => other.for_each_operand(|h| live[h.index()] = true),
-    });
-    let mut phis: Vec<&Statement> = Vec::new();
-    walk_statements(&f.body, |s| {
-        if matches!(s, Statement::Merge { .. } | Statement::Carry { .. }) {
-            phis.push(s);
-        }
     });
     // Operands come before their users: one backward sweep propagates.
     // A live phi makes its operands live, which may come after it (a
