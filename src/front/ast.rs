@@ -597,8 +597,8 @@ pub enum Literal {
         value: u64,
         suffix: IntSuffix,
     },
-    /// The digits as written (without suffix), so that sema rounds them
-    /// correctly to the width it needs.
+    /// The literal as written, suffix included (`suffix` says which), so
+    /// that sema rounds the digits correctly to the width it needs.
     Float {
         text: Symbol,
         suffix: FloatSuffix,

@@ -209,7 +209,7 @@ struct Preprocessor<'a> {
     files: include::Files,
     include_depth: usize,
     /// The symbol of each fixed-spelling token kind, interned on first use.
-    kind_syms: Vec<Option<Symbol>>,
+    kind_syms: [Option<Symbol>; KINDS],
     syms: WellKnown,
     /// `__COUNTER__`'s next value.
     counter: u64,
@@ -254,13 +254,20 @@ fn fixed_spelling(kind: Token) -> bool {
     )
 }
 
-/// The symbol for a token's text, cheap for fixed-spelling kinds.
-fn token_symbol(kind_syms: &mut [Option<Symbol>], kind: Token, text: &str) -> Symbol {
-    if fixed_spelling(kind) {
-        let slot = &mut kind_syms[kind as usize];
-        *slot.get_or_insert_with(|| Symbol::intern(text))
+/// The number of token kinds.
+const KINDS: usize = Token::Eof as usize + 1;
+
+/// The symbol for the raw token `raw` of `text`, cheap for fixed-spelling
+/// kinds: once their symbol is known, the text is not even sliced
+/// (checking the slice's bounds cost more than the lookup).
+#[inline]
+fn token_symbol(kind_syms: &mut [Option<Symbol>; KINDS], raw: RawToken, text: &str) -> Symbol {
+    let spelled = || &text[raw.start as usize..raw.end as usize];
+    if fixed_spelling(raw.kind) {
+        let slot = &mut kind_syms[raw.kind as usize];
+        *slot.get_or_insert_with(|| Symbol::intern(spelled()))
     } else {
-        Symbol::intern(text)
+        Symbol::intern(spelled())
     }
 }
 
@@ -288,7 +295,7 @@ impl<'a> Preprocessor<'a> {
             conds: Vec::new(),
             files: include::Files::default(),
             include_depth: 0,
-            kind_syms: vec![None; Token::Eof as usize + 1],
+            kind_syms: [None; KINDS],
             syms: WellKnown {
                 defined: Symbol::intern("defined"),
                 va_args: Symbol::intern("__VA_ARGS__"),
@@ -603,13 +610,10 @@ impl<'a> Preprocessor<'a> {
     /// A raw token of `file` as a [`PpToken`].
     fn file_token(&mut self, file: FileId, raw: RawToken, flags: u8) -> PpToken {
         let f = self.sm.file(file);
-        let text = &f.text[raw.start as usize..raw.end as usize];
-        let sym = token_symbol(&mut self.kind_syms, raw.kind, text);
-        let base = f.base;
         PpToken {
             kind: raw.kind,
-            sym,
-            span: Span::from(base + raw.start..base + raw.end),
+            sym: token_symbol(&mut self.kind_syms, raw, &f.text),
+            span: Span::from(f.base + raw.start..f.base + raw.end),
             flags,
         }
     }
@@ -765,11 +769,7 @@ impl<'a> Preprocessor<'a> {
             self.work = 0;
             let mut tok = PpToken {
                 kind: raw.kind,
-                sym: token_symbol(
-                    &mut self.kind_syms,
-                    raw.kind,
-                    &text[raw.start as usize..raw.end as usize],
-                ),
+                sym: token_symbol(&mut self.kind_syms, raw, text),
                 span: Span::from(base + raw.start..base + raw.end),
                 flags: (u8::from(space) * flags::SPACE_BEFORE)
                     | (u8::from(line_start) * flags::LINE_START),

@@ -806,7 +806,13 @@ pub fn literal_konst(l: &ast::Literal, enable_16bit: bool) -> Option<Konst> {
                 }
                 FloatSuffix::L => Sc::F64,
             };
-            let f: f64 = text.as_str().parse().ok()?;
+            // The text ends with the suffix's one letter, if any.
+            let text = text.as_str();
+            let digits = match suffix {
+                FloatSuffix::None => text,
+                _ => text.get(..text.len().saturating_sub(1)).unwrap_or(text),
+            };
+            let f: f64 = digits.parse().ok()?;
             Konst {
                 sc,
                 v: ConstVal::Float(consteval::round_float(f, sc)),

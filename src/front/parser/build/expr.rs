@@ -275,17 +275,13 @@ impl ParseCtx<'_> {
 
     /// A floating-point literal: the digits as written, and the suffix.
     pub fn float_lit(&self, text: Symbol, span: Span) -> PExpr {
-        let s = text.as_str();
-        let (body, suffix) = match s.as_bytes().last() {
-            Some(b'f' | b'F') => (&s[..s.len() - 1], ast::FloatSuffix::F),
-            Some(b'h' | b'H') => (&s[..s.len() - 1], ast::FloatSuffix::H),
-            Some(b'l' | b'L') => (&s[..s.len() - 1], ast::FloatSuffix::L),
-            _ => (s, ast::FloatSuffix::None),
-        };
-        let text = if body.len() == s.len() {
-            text
-        } else {
-            Symbol::intern(body)
+        // The text keeps its suffix: interning the digits alone as well cost
+        // a second lookup per literal.
+        let suffix = match text.as_str().as_bytes().last() {
+            Some(b'f' | b'F') => ast::FloatSuffix::F,
+            Some(b'h' | b'H') => ast::FloatSuffix::H,
+            Some(b'l' | b'L') => ast::FloatSuffix::L,
+            _ => ast::FloatSuffix::None,
         };
         self.leaf(
             ExprKind::Literal(ast::Literal::Float { text, suffix }),
