@@ -461,6 +461,28 @@ struct SpellingIndex {
     entries: [(&'static Opt, &'static str); SPELLINGS],
 }
 
+/// Every option's spellings with their option, in table order.
+const ALL_SPELLINGS: [(&Opt, &str); SPELLINGS] = {
+    let mut all = [(&GROUPS[0][0], ""); SPELLINGS];
+    let mut n = 0;
+    let mut g = 0;
+    while g < GROUPS.len() {
+        let mut i = 0;
+        while i < GROUPS[g].len() {
+            let opt = &GROUPS[g][i];
+            let mut k = 0;
+            while k < opt.spellings.len() {
+                all[n] = (opt, opt.spellings[k]);
+                n += 1;
+                k += 1;
+            }
+            i += 1;
+        }
+        g += 1;
+    }
+    all
+};
+
 /// The number of spellings in the table.
 const SPELLINGS: usize = {
     let mut n = 0;
@@ -476,23 +498,15 @@ const SPELLINGS: usize = {
     n
 };
 
-/// The index, built by the compiler (a counting sort over the table in
-/// table order; building it at run time cost each process 18 K
+/// The index, built by the compiler: a counting sort of [`ALL_SPELLINGS`]
+/// by second byte, stable (building it at run time cost each process 18 K
 /// instructions, as much as parsing its command line).
 static INDEX: SpellingIndex = {
     let mut starts = [0u16; 257];
-    let mut g = 0;
-    while g < GROUPS.len() {
-        let mut i = 0;
-        while i < GROUPS[g].len() {
-            let mut k = 0;
-            while k < GROUPS[g][i].spellings.len() {
-                starts[second_byte(GROUPS[g][i].spellings[k]) as usize + 1] += 1;
-                k += 1;
-            }
-            i += 1;
-        }
-        g += 1;
+    let mut i = 0;
+    while i < SPELLINGS {
+        starts[second_byte(ALL_SPELLINGS[i].1) as usize + 1] += 1;
+        i += 1;
     }
     let mut b = 1;
     while b < 257 {
@@ -500,23 +514,13 @@ static INDEX: SpellingIndex = {
         b += 1;
     }
     let mut next = starts;
-    let mut entries = [(&GROUPS[0][0], ""); SPELLINGS];
-    let mut g = 0;
-    while g < GROUPS.len() {
-        let mut i = 0;
-        while i < GROUPS[g].len() {
-            let opt = &GROUPS[g][i];
-            let mut k = 0;
-            while k < opt.spellings.len() {
-                let s = opt.spellings[k];
-                let slot = &mut next[second_byte(s) as usize];
-                entries[*slot as usize] = (opt, s);
-                *slot += 1;
-                k += 1;
-            }
-            i += 1;
-        }
-        g += 1;
+    let mut entries = ALL_SPELLINGS;
+    let mut i = 0;
+    while i < SPELLINGS {
+        let slot = &mut next[second_byte(ALL_SPELLINGS[i].1) as usize];
+        entries[*slot as usize] = ALL_SPELLINGS[i];
+        *slot += 1;
+        i += 1;
     }
     SpellingIndex { starts, entries }
 };

@@ -8,7 +8,7 @@
 //! Every use of a flattened array must pick a constant element once
 //! constants are folded; any other use is an error at the use.
 
-use super::rewrite::{Rewrite, rebuild_function};
+use super::rewrite::{Unchanged, rebuild_function};
 use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::ir::*;
 use rustc_hash::FxHashMap;
@@ -150,10 +150,6 @@ fn rewrite_function(
     // takes them out (the last pass at -O0 is this one).
     rebuild_function(module, f, &mut Unchanged);
 }
-
-/// A rebuild that keeps every expression and statement.
-struct Unchanged;
-impl Rewrite for Unchanged {}
 
 /// Whether any expression or statement of `fun` refers to `h`.
 fn expression_is_used(fun: &Function, h: Handle<Expression>) -> bool {

@@ -24,7 +24,7 @@
 //! unchanged. The pass rebuilds the caller's expression arena (every handle
 //! changes) and leaves functions that became uncalled for `dce`.
 
-use super::rewrite::{Rewrite, rebuild_redirected};
+use super::rewrite::{Unchanged, rebuild_redirected};
 use crate::ir::build::Body;
 use crate::ir::visit::walk_statements;
 use crate::ir::*;
@@ -157,7 +157,7 @@ pub fn run(module: &mut Module, policy: Policy) {
         module.functions[caller] = body.finish();
         // Restore the arena order (spliced expressions were appended), the
         // inlined calls' results read as the values that replace them.
-        rebuild_redirected(module, caller, &mut Identity, &replace);
+        rebuild_redirected(module, caller, &mut Unchanged, &replace);
         known[caller.index()].set(None);
         inlined = true;
     }
@@ -167,9 +167,6 @@ pub fn run(module: &mut Module, policy: Policy) {
         super::dce::remove_unreachable_functions(module);
     }
 }
-
-struct Identity;
-impl Rewrite for Identity {}
 
 /// Whether `f` can and should be inlined under `policy`.
 fn inlinable(f: &Function, policy: Policy) -> bool {
