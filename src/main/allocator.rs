@@ -34,9 +34,9 @@ use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The largest block served from pages.
-const MAX_SMALL: usize = 512;
-/// Classes of 16-byte steps. (Larger blocks are mostly growing vectors and
-/// arenas: the system allocator's coalescing serves them better.)
+const MAX_SMALL: usize = 2048;
+/// Classes of 16-byte steps. (Larger blocks are mostly large arenas and
+/// vectors: the system allocator's coalescing serves them better.)
 const CLASSES: usize = MAX_SMALL / 16;
 /// The size and alignment of a page.
 pub const PAGE: usize = 16 << 10;
