@@ -73,9 +73,16 @@ use simple::{flatten_blocks, part_count, simple_locals};
 /// `fold`'s float environment; `folds[f]`: `const_fold` left function `f`
 /// unfolded, to this pass.
 pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool, folds: &[bool]) {
-    private::privates_to_locals(module);
+    // The statics nothing writes stay globals (only written ones become
+    // locals): found first, they spare `privates_to_locals` its search of
+    // each one's uses. Moving a static changes only what its own uses
+    // read, but it may leave uses in functions no entry point reaches:
+    // then the search is repeated.
+    let mut read_only = constant::read_only_globals(module);
+    if private::privates_to_locals(module, &read_only) {
+        read_only = constant::read_only_globals(module);
+    }
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
-    let read_only = constant::read_only_globals(module);
     let any_read_only = read_only.iter().any(|r| *r);
     // What forwarding made constant is folded as it is reached; errors
     // were reported by the first fold.

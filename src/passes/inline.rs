@@ -121,7 +121,12 @@ pub fn run(module: &mut Module, policy: Policy) {
     // Whether each function can be inlined as it is now, found on the
     // first question: callees come first, so a function asked about is
     // final (a caller's answer is forgotten when its calls are inlined).
-    let known: Vec<std::cell::Cell<Option<bool>>> = vec![std::cell::Cell::new(None); n];
+    // A function that vanishes is never a caller processed here, so its
+    // answer above stays right.
+    let known: Vec<std::cell::Cell<Option<bool>>> = vanishes
+        .iter()
+        .map(|&v| std::cell::Cell::new(v.then_some(true)))
+        .collect();
     for caller in order {
         if vanishes[caller.index()] {
             continue;
@@ -178,14 +183,15 @@ fn inlinable(f: &Function, policy: Policy) -> bool {
     }
     let mut has_loop = false;
     walk_statements(&f.body, |s| has_loop |= matches!(s, Statement::Loop { .. }));
-    // What Vulkan needs inlined is inlined under every policy.
-    let needed = policy != Policy::All && offsets_from_arguments(f);
-    if policy == Policy::Legalize && !needed {
+    // What Vulkan needs inlined is inlined under every policy (asked only
+    // where the answer matters: it searches every expression).
+    let needed = || policy != Policy::All && offsets_from_arguments(f);
+    if policy == Policy::Legalize && !needed() {
         return false;
     }
     if policy == Policy::Small
-        && !needed
         && (has_loop || f.expressions.len() > SMALL_EXPRESSIONS)
+        && !needed()
     {
         return false;
     }

@@ -50,10 +50,34 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Marks precise expressions in `module` (see the module docs).
 pub fn run(module: &mut Module) {
+    // Every root is a store into, a call argument for or a return from
+    // something declared precise: without any, there is nothing to walk
+    // from, and gathering every function's stores and calls would find
+    // no root.
+    if !declares_precise(module) {
+        return;
+    }
     let mut p = Precise::new(module);
     p.seed_all();
     p.drain();
     p.apply_redirects();
+}
+
+/// Whether a global, local, argument, result or struct member of `module`
+/// is declared precise.
+fn declares_precise(module: &Module) -> bool {
+    let member = module.types.iter().any(|(_, t)| match &t.inner {
+        TypeInner::Struct { members, .. } => members.iter().any(|m| m.precise),
+        _ => false,
+    });
+    let function = |f: &Function| {
+        f.result.as_ref().is_some_and(|r| r.precise)
+            || f.arguments.iter().any(|a| a.precise)
+            || f.local_variables.iter().any(|(_, l)| l.precise)
+    };
+    member
+        || module.globals.iter().any(|(_, g)| g.precise)
+        || module.functions.iter().any(|(_, f)| function(f))
 }
 
 /// Where a pointer chain starts.

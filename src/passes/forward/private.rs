@@ -17,7 +17,9 @@ use crate::ir::visit::walk_statements;
 use crate::ir::*;
 
 /// Moves such statics into their functions; the globals stay, unused.
-pub(super) fn privates_to_locals(module: &mut Module) {
+/// `read_only`: per global, whether nothing writes it (such a static is
+/// not moved). Whether any static moved.
+pub(super) fn privates_to_locals(module: &mut Module, read_only: &[bool]) -> bool {
     let n = module.globals.len();
     // Per global: the one function that uses it, or `None` (unused or
     // used by several: `Some(None)`).
@@ -46,11 +48,13 @@ pub(super) fn privates_to_locals(module: &mut Module) {
         });
     }
     let entries: Vec<Handle<Function>> = module.entry_points.iter().map(|e| e.function).collect();
+    let mut moved = false;
     for (gi, u) in user.into_iter().enumerate() {
         let Some(Some(fh)) = u else { continue };
         let g = Handle::from_index(gi);
         let gv = &module.globals[g];
         if gv.space != AddressSpace::Private
+            || read_only.get(gi).copied().unwrap_or(false)
             || !entries.contains(&fh)
             || called[fh.index()]
             || !plain_data(module, gv.ty)
@@ -59,8 +63,9 @@ pub(super) fn privates_to_locals(module: &mut Module) {
         {
             continue;
         }
-        move_into(module, g, fh);
+        moved |= move_into(module, g, fh);
     }
+    moved
 }
 
 /// The functions that entry points run, themselves or through calls (all
@@ -86,8 +91,8 @@ fn reachable(module: &Module) -> Vec<bool> {
 }
 
 /// Replaces the references to `g` in `fh` by a new local, when every use
-/// is a load, a store or an access chain to those.
-fn move_into(module: &mut Module, g: Handle<GlobalVariable>, fh: Handle<Function>) {
+/// is a load, a store or an access chain to those; whether it did.
+fn move_into(module: &mut Module, g: Handle<GlobalVariable>, fh: Handle<Function>) -> bool {
     let f = &module.functions[fh];
     // The pointers rooted at `g` (operands come first: one sweep).
     let mut rooted = vec![false; f.expressions.len()];
@@ -123,7 +128,7 @@ fn move_into(module: &mut Module, g: Handle<GlobalVariable>, fh: Handle<Function
     // A static nothing writes keeps its initialiser: `forward` reads it
     // as a constant where it stands.
     if !ok || !written {
-        return;
+        return false;
     }
     let gv = module.globals[g].clone();
     let mut retyped = Vec::new();
@@ -131,7 +136,7 @@ fn move_into(module: &mut Module, g: Handle<GlobalVariable>, fh: Handle<Function
         if rooted[h.index()] {
             let ty = module.functions[fh].expr_type(h);
             let TypeInner::Pointer { base, .. } = module.types[ty].inner else {
-                return;
+                return false;
             };
             retyped.push((h, base));
         }
@@ -165,4 +170,5 @@ fn move_into(module: &mut Module, g: Handle<GlobalVariable>, fh: Handle<Function
             f.expressions[h] = Expression::LocalVariable(local);
         }
     }
+    true
 }
