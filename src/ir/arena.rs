@@ -258,6 +258,20 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
             self.map.entry(value).or_insert(h);
         }
     }
+    /// Drops the values from index `len` on (sema's, made for code it
+    /// lowered only to check it); inserting one again adds it anew.
+    pub fn truncate(&mut self, len: usize) {
+        if self.data.len() <= len {
+            return;
+        }
+        for (i, v) in self.data.drain(len..).enumerate() {
+            // A value put in by `replace` may be found under an older
+            // handle, which stays.
+            if self.map.get(&v).is_some_and(|h| h.index() == len + i) {
+                self.map.remove(&v);
+            }
+        }
+    }
     pub fn get(&self, value: &T) -> Option<Handle<T>> {
         self.map.get(value).copied()
     }
@@ -301,5 +315,16 @@ mod tests {
         assert_eq!(u.insert("x"), a);
         assert_ne!(a, b);
         assert_eq!(u.len(), 2);
+    }
+    #[test]
+    fn unique_arena_truncates() {
+        let mut u = UniqueArena::default();
+        let a = u.insert("x");
+        u.insert("y");
+        u.truncate(1);
+        assert_eq!(u.len(), 1);
+        assert_eq!(u.get(&"y"), None);
+        assert_eq!(u.insert("x"), a);
+        assert_eq!(u.insert("y").index(), 1);
     }
 }

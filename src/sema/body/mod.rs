@@ -391,13 +391,15 @@ impl<'a> Sema<'a> {
         }
     }
 
-    /// Lowers the body of a function declaration into its IR shell.
+    /// Lowers the body of a function declaration into its IR shell; one
+    /// lowered only to be `checked` keeps its signature only.
     pub(super) fn lower_function_body(
         &mut self,
         handle: ir::Handle<ir::Function>,
         decl: FuncDeclId,
         env: ScopeId,
         inst: Option<Vec<TArg>>,
+        checked: bool,
     ) {
         let def = match &inst {
             Some(args) if self.decls.funcs[decl].is_template => {
@@ -517,11 +519,29 @@ impl<'a> Sema<'a> {
             cx.record_out_resources();
             cx.return_at_end(sig.ret, decl, body.span);
         }
-        let f = cx.finish();
+        let f = if checked {
+            free_body(cx.fb.body.function)
+        } else {
+            cx.finish()
+        };
         self.module.functions[handle] = f;
         if let Some(ix) = self.index.as_deref_mut() {
             ix.function = outer_fn;
         }
+    }
+}
+
+/// A function lowered only to be checked, without its body: its
+/// signature (name, arguments, result) stays for calls to it.
+pub(super) fn free_body(f: ir::Function) -> ir::Function {
+    ir::Function {
+        name: f.name,
+        arguments: f.arguments,
+        result: f.result,
+        span: f.span,
+        export: f.export,
+        spirv_decorations: f.spirv_decorations,
+        ..Default::default()
     }
 }
 

@@ -247,7 +247,7 @@ impl<'a> Sema<'a> {
 
     pub(in crate::sema) fn drain_worklist(&mut self) {
         while let Some(p) = self.work.next() {
-            self.lower_function_body(p.func, p.decl, p.env, p.inst);
+            self.lower_function_body(p.func, p.decl, p.env, p.inst, false);
         }
     }
 
@@ -255,7 +255,7 @@ impl<'a> Sema<'a> {
     /// callers need to know which).
     pub fn lower_now(&mut self, func: ir::Handle<ir::Function>) {
         if let Some(p) = self.work.take(func) {
-            self.lower_function_body(p.func, p.decl, p.env, p.inst);
+            self.lower_function_body(p.func, p.decl, p.env, p.inst, false);
         }
     }
 
@@ -276,48 +276,112 @@ impl<'a> Sema<'a> {
         if unused.is_empty() {
             return;
         }
-        // Lowering more functions only appends to the function arena (the
-        // bodies lowered so far are final): those are kept, not copied, and
-        // the new ones cut off after; the rest of the module is restored
-        // from a copy.
-        let lowered = std::mem::take(&mut self.module.functions);
-        let saved = self.module.clone();
-        self.module.functions = lowered;
+        // What lowering adds to the module is cut off after, and the little
+        // it may change in place is restored from a copy.
+        let mark = ModuleMark::of(&self.module);
         let kept = self.module.functions.len();
         let from = self.diagnostic_mark();
+        // Functions checked later may call these: their signatures stay
+        // until the end, their bodies go as soon as they are lowered, with
+        // no copy made to shrink them first (on a large file, keeping every
+        // unused body until the end was the peak of the compiler's memory).
         for id in unused {
             let start = self.module.functions.len();
             self.func_ir(id);
-            self.drain_worklist();
-            // Functions checked later may call these: their signatures
-            // stay until the end, their bodies go now (on a large file,
-            // keeping every unused body until the end was the peak of
-            // the compiler's memory).
+            while let Some(p) = self.work.next() {
+                self.lower_function_body(p.func, p.decl, p.env, p.inst, true);
+            }
+            // A function lowered early for its caller (`lower_now`) and the
+            // helpers that lowering made itself (a stream's `Append`) were
+            // built whole.
             for (_, f) in self.module.functions.iter_mut().skip(start) {
-                free_body(f);
+                *f = super::free_body(std::mem::take(f));
             }
         }
-        let mut functions = std::mem::take(&mut self.module.functions);
-        functions.truncate(kept);
-        self.module = saved;
-        self.module.functions = functions;
+        self.module.functions.truncate(kept);
+        mark.restore(&mut self.module);
         self.types.forget_ir_types_from(self.module.types.len());
         self.drop_diagnostics_since(from, |d| !language_diagnostic(d.code));
     }
 }
 
-/// Frees the body of a function lowered only to be checked, keeping its
-/// signature (name, arguments, result) for calls to it.
-fn free_body(f: &mut ir::Function) {
-    *f = ir::Function {
-        name: std::mem::take(&mut f.name),
-        arguments: std::mem::take(&mut f.arguments),
-        result: f.result.take(),
-        span: f.span,
-        export: f.export.take(),
-        spirv_decorations: std::mem::take(&mut f.spirv_decorations),
-        ..Default::default()
-    };
+/// The module as it was before functions were lowered only to be checked:
+/// the length of what lowering only appends to, and a copy of what it may
+/// change in place (a global's counter, the entry point). Lowering the
+/// functions a large file does not use is then not preceded by a copy of
+/// the whole module.
+struct ModuleMark {
+    types: usize,
+    const_expressions: usize,
+    globals: ir::Arena<ir::GlobalVariable>,
+    entry_points: Vec<ir::EntryPoint>,
+    required_capabilities: usize,
+    required_extensions: usize,
+    vendor: ir::Vendor,
+    spec_constants: usize,
+    io_decorations: usize,
+    record_decorations: usize,
+    spirv_decorations: usize,
+    spirv_execution_modes: usize,
+}
+
+impl ModuleMark {
+    fn of(m: &ir::Module) -> Self {
+        // Every field named: a new one must be considered here.
+        let ir::Module {
+            types,
+            const_expressions,
+            const_types: _,
+            globals,
+            functions: _,
+            entry_points,
+            required_capabilities,
+            required_extensions,
+            vendor,
+            spec_constants,
+            io_decorations,
+            record_decorations,
+            decl_spans: _,
+            spirv_decorations,
+            spirv_execution_modes,
+        } = m;
+        ModuleMark {
+            types: types.len(),
+            const_expressions: const_expressions.len(),
+            globals: globals.clone(),
+            entry_points: entry_points.clone(),
+            required_capabilities: required_capabilities.len(),
+            required_extensions: required_extensions.len(),
+            vendor: *vendor,
+            spec_constants: spec_constants.len(),
+            io_decorations: io_decorations.len(),
+            record_decorations: record_decorations.len(),
+            spirv_decorations: spirv_decorations.len(),
+            spirv_execution_modes: spirv_execution_modes.len(),
+        }
+    }
+
+    /// Puts the module back as it was (but for its functions).
+    fn restore(self, m: &mut ir::Module) {
+        m.types.truncate(self.types);
+        m.const_expressions.truncate(self.const_expressions);
+        m.const_types.truncate(self.const_expressions);
+        m.globals = self.globals;
+        m.entry_points = self.entry_points;
+        m.required_capabilities.truncate(self.required_capabilities);
+        m.required_extensions.truncate(self.required_extensions);
+        m.vendor = self.vendor;
+        m.spec_constants.truncate(self.spec_constants);
+        m.io_decorations.truncate(self.io_decorations);
+        m.record_decorations.truncate(self.record_decorations);
+        m.spirv_decorations.truncate(self.spirv_decorations);
+        m.spirv_execution_modes.truncate(self.spirv_execution_modes);
+        let (types, globals) = (self.types, m.globals.len());
+        let spans = &mut m.decl_spans;
+        spans.globals.retain(|g, _| g.index() < globals);
+        spans.types.retain(|t, _| t.index() < types);
+        spans.members.retain(|(t, _), _| t.index() < types);
+    }
 }
 
 /// Whether a diagnostic is about the language (and so reported in

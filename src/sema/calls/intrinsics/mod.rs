@@ -55,19 +55,21 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let mut slots = [types::ERROR; 4];
         for slot in 0..4u8 {
-            let members: Vec<usize> = ov
+            // The parameters of this slot, walked without collecting them
+            // (every overload of every intrinsic call is tried).
+            let mut members = ov
                 .params
                 .iter()
                 .enumerate()
                 .filter(|(_, p)| p.slot == slot)
                 .map(|(i, _)| i)
-                .collect();
-            if members.is_empty() {
+                .peekable();
+            let Some(&first) = members.peek() else {
                 continue;
-            }
+            };
             let mut shape: Option<Shape> = None;
             let mut comp: Option<Sc> = None;
-            for &i in &members {
+            for i in members {
                 let t = args[i].val.ty;
                 let s = self.s.types.shape(t)?;
                 let c = self.s.types.component(t)?;
@@ -90,7 +92,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     });
                 }
             }
-            let p0 = ov.params[members[0]];
+            let p0 = ov.params[first];
             // A slot of a fixed vector size takes a scalar (splatted) or a
             // longer vector (truncated, with the usual warning), as DXC's
             // `half2`/`uint4` parameters do.
