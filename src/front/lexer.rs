@@ -449,6 +449,16 @@ pub fn lex(text: &str) -> (Vec<RawToken>, Vec<LexError>) {
     (out, errors)
 }
 
+/// The kind of the one token `text` is, if it is exactly one token (no
+/// space or comment around it, nothing unlexable).
+pub fn lex_one(text: &str) -> Option<Token> {
+    let mut lx = Token::lexer(text);
+    match lx.next() {
+        Some(Ok(kind)) if lx.span() == (0..text.len()) && lx.next().is_none() => Some(kind),
+        _ => None,
+    }
+}
+
 /// Lexes one file for the preprocessor: as [`lex`], each token with its
 /// symbol and flags.
 pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>) {

@@ -321,6 +321,9 @@ impl<'a> Preprocessor<'a> {
             let Some(fid) = self.add_file(name.to_string(), Path::new(name), text, None) else {
                 return false;
             };
+            if name == "<built-in>" && self.define_predefined(fid) {
+                continue;
+            }
             let (toks, issues) = include::lex_file(&self.sm.file(fid).text);
             let lexed = include::LexedFile {
                 toks: toks.into(),
