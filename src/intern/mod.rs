@@ -71,6 +71,27 @@ impl Table {
         }
     }
 
+    /// The index in `strings` of `s` (whose hash is `hash`), added if new.
+    fn insert(&mut self, s: &str, hash: u64) -> u32 {
+        if self.slots.is_empty() {
+            self.grow();
+        }
+        match self.find(s, hash) {
+            Ok(i) => i,
+            Err(mut at) => {
+                if 2 * (self.strings.len() + 1) > self.slots.len() {
+                    self.grow();
+                    at = self.find(s, hash).err().unwrap_or_default();
+                }
+                let i = self.strings.len() as u32;
+                let text = self.leak(s);
+                self.strings.push(text);
+                self.slots[at] = i + 1;
+                i
+            }
+        }
+    }
+
     /// A `'static` copy of `s`, carved from a leaked chunk (one allocation
     /// per [`CHUNK`] bytes of new names, not one per name).
     fn leak(&mut self, s: &str) -> &'static str {
@@ -113,29 +134,6 @@ static TABLE: Mutex<Table> = Mutex::new(Table {
 
 /// The first symbol of the names interned at run time.
 const DYNAMIC: u32 = PREINTERNED.len() as u32;
-
-impl Table {
-    /// The index in `strings` of `s` (whose hash is `hash`), added if new.
-    fn insert(&mut self, s: &str, hash: u64) -> u32 {
-        if self.slots.is_empty() {
-            self.grow();
-        }
-        match self.find(s, hash) {
-            Ok(i) => i,
-            Err(mut at) => {
-                if 2 * (self.strings.len() + 1) > self.slots.len() {
-                    self.grow();
-                    at = self.find(s, hash).err().unwrap_or_default();
-                }
-                let i = self.strings.len() as u32;
-                let text = self.leak(s);
-                self.strings.push(text);
-                self.slots[at] = i + 1;
-                i
-            }
-        }
-    }
-}
 
 fn lock() -> MutexGuard<'static, Table> {
     TABLE.lock().unwrap_or_else(|e| e.into_inner())
