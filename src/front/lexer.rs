@@ -7,7 +7,7 @@
 //! preprocessor treats every [`Token::is_ident_like`] kind as an identifier
 //! (a macro may be named `sample` or `in`).
 
-use crate::intern::Symbol;
+use crate::intern::{Symbol, builtins};
 use crate::span::Span;
 use logos::Logos;
 
@@ -322,6 +322,37 @@ impl Token {
         (Token::Static as u8..=Token::Return as u8).contains(&(self as u8))
     }
 
+    /// True for kinds that always have the same spelling (keywords and
+    /// punctuation): their symbol is pre-interned ([`Self::fixed_symbol`]).
+    pub fn has_fixed_spelling(self) -> bool {
+        !matches!(
+            self,
+            Token::Ident
+                | Token::IntLit
+                | Token::FloatLit
+                | Token::StringLit
+                | Token::CharLit
+                | Token::PpNumber
+                | Token::Technique
+                | Token::Stray
+                | Token::TypeName
+                | Token::NamespaceName
+                | Token::TemplateName
+                | Token::Pragma
+                | Token::Eof
+        )
+    }
+
+    /// The symbol of a kind with a fixed spelling: pre-interned, so a
+    /// keyword or punctuation token costs no lookup.
+    pub fn fixed_symbol(self) -> Option<Symbol> {
+        if self.has_fixed_spelling() {
+            builtins::token_spelling(self as usize)
+        } else {
+            None
+        }
+    }
+
     /// A short description for "expected ..." messages.
     pub fn describe(self) -> &'static str {
         use Token::*;
@@ -373,6 +404,21 @@ pub struct RawToken {
     pub end: u32,
 }
 
+/// A token of a file the preprocessor reads: a [`RawToken`] with its text
+/// interned and its place among its neighbours, found once per file lexed
+/// rather than at each token the preprocessor passes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileToken {
+    pub kind: Token,
+    /// [`flags::SPACE_BEFORE`] when text (space, a comment) separates it
+    /// from the token before, or from the file's start; [`flags::LINE_START`]
+    /// when it is the file's first token or follows a newline.
+    pub flags: u8,
+    pub sym: Symbol,
+    pub start: u32,
+    pub end: u32,
+}
+
 /// A stretch of text logos could not lex (a stray character, an unterminated
 /// string or comment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -398,6 +444,48 @@ pub fn lex(text: &str) -> (Vec<RawToken>, Vec<LexError>) {
                 start: sp.start as u32,
                 end: sp.end as u32,
             }),
+        }
+    }
+    (out, errors)
+}
+
+/// The kind of the one token `text` is, if it is exactly one token (no
+/// space or comment around it, nothing unlexable).
+pub fn lex_one(text: &str) -> Option<Token> {
+    let mut lx = Token::lexer(text);
+    match lx.next() {
+        Some(Ok(kind)) if lx.span() == (0..text.len()) && lx.next().is_none() => Some(kind),
+        _ => None,
+    }
+}
+
+/// Lexes one file for the preprocessor: as [`lex`], each token with its
+/// symbol and flags.
+pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>) {
+    let mut out = Vec::with_capacity(text.len() / 4);
+    let mut errors = Vec::new();
+    let mut lx = Token::lexer(text);
+    // The end of the token before, and whether it was a newline: the file's
+    // start counts as both.
+    let (mut prev_end, mut after_newline) = (0, true);
+    while let Some(r) = lx.next() {
+        let sp = lx.span();
+        let (start, end) = (sp.start as u32, sp.end as u32);
+        match r {
+            Ok(kind) => {
+                let sym = kind.fixed_symbol().unwrap_or_else(|| Symbol::intern(lx.slice()));
+                let flags = (u8::from(prev_end < start) * flags::SPACE_BEFORE)
+                    | (u8::from(after_newline) * flags::LINE_START);
+                (prev_end, after_newline) = (end, kind == Token::Newline);
+                out.push(FileToken {
+                    kind,
+                    flags,
+                    sym,
+                    start,
+                    end,
+                });
+            }
+            Err(()) => errors.push(LexError { start, end }),
         }
     }
     (out, errors)
@@ -489,6 +577,28 @@ mod tests {
         for k in [Ident, IntLit, CharLit, LParen, Stray, TypeName, Pragma, Eof] {
             assert!(!k.is_keyword(), "{k:?}");
         }
+    }
+
+    /// `TOKEN_SPELLINGS` (the interner's) follows the enum: each kind with
+    /// a fixed spelling lexes from its entry, and there is one per kind.
+    #[test]
+    fn token_spellings_follow_the_enum() {
+        use crate::intern::builtins::TOKEN_SPELLINGS;
+        assert_eq!(TOKEN_SPELLINGS.len(), Token::Eof as usize + 1);
+        let mut fixed = 0;
+        for (i, s) in TOKEN_SPELLINGS.iter().enumerate() {
+            let (toks, errors) = lex(s);
+            match toks.as_slice() {
+                [t] if t.kind.has_fixed_spelling() && errors.is_empty() => {
+                    assert_eq!(t.kind as usize, i, "{s:?}");
+                    assert_eq!(t.kind.fixed_symbol(), Some(Symbol::intern(s)));
+                    fixed += 1;
+                }
+                _ => assert!(s.starts_with('\0'), "{s:?}"),
+            }
+        }
+        assert_eq!(fixed, TOKEN_SPELLINGS.len() - 13);
+        assert_eq!(Token::Ident.fixed_symbol(), None);
     }
 
     #[test]

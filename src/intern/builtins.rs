@@ -14,7 +14,7 @@
 
 use super::Symbol;
 pub use super::names::{
-    BUILTIN_NAMESPACES, OBJECTS, OTHER_TYPES, SCALARS, VK_NAMESPACES, VK_TYPES,
+    BUILTIN_NAMESPACES, OBJECTS, OTHER_TYPES, SCALARS, TOKEN_SPELLINGS, VK_NAMESPACES, VK_TYPES,
 };
 
 /// How many names each class of `names::for_each_preinterned` has: the end of
@@ -45,6 +45,12 @@ pub fn is_builtin_namespace(name: Symbol) -> bool {
 /// Is `name` a sub-namespace of `vk` (`khr`, `util`)?
 pub fn is_vk_namespace(name: Symbol) -> bool {
     (NAMESPACES_END..VK_NAMESPACES_END).contains(&name.index())
+}
+
+/// The symbol of entry `kind` of [`TOKEN_SPELLINGS`] (a token kind's
+/// number), or `None` past its end.
+pub fn token_spelling(kind: usize) -> Option<Symbol> {
+    (kind < TOKEN_SPELLINGS.len()).then(|| Symbol::preinterned(VK_NAMESPACES_END + kind as u32))
 }
 
 /// The symbol `vk` (the first of [`BUILTIN_NAMESPACES`]).
@@ -88,13 +94,18 @@ mod tests {
     #[test]
     fn preinterned_names_are_distinct() {
         let mut seen = std::collections::HashSet::new();
-        let mut n = 0;
+        let mut n = 0usize;
         for_each_preinterned(|s| {
             assert!(seen.insert(s.to_string()), "{s} twice");
             n += 1;
         });
-        assert_eq!(n, VK_NAMESPACES_END);
+        assert_eq!(n, VK_NAMESPACES_END as usize + TOKEN_SPELLINGS.len());
         assert!(is_builtin_type(Symbol::intern("float4x4")));
         assert!(is_builtin_type(Symbol::intern("GroupNodeOutputRecords")));
+        for (i, s) in TOKEN_SPELLINGS.iter().enumerate() {
+            assert_eq!(token_spelling(i), Some(Symbol::intern(s)));
+            assert!(!is_builtin_type(Symbol::intern(s)) && !is_vk_namespace(Symbol::intern(s)));
+        }
+        assert_eq!(token_spelling(TOKEN_SPELLINGS.len()), None);
     }
 }

@@ -11,7 +11,7 @@ pub mod builtins;
 mod names;
 
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, MutexGuard};
 
 // `PREINTERNED` (the built-in names in symbol order: that of
 // `names::for_each_preinterned`, so that `builtins` classifies a symbol by
@@ -71,6 +71,27 @@ impl Table {
         }
     }
 
+    /// The index in `strings` of `s` (whose hash is `hash`), added if new.
+    fn insert(&mut self, s: &str, hash: u64) -> u32 {
+        if self.slots.is_empty() {
+            self.grow();
+        }
+        match self.find(s, hash) {
+            Ok(i) => i,
+            Err(mut at) => {
+                if 2 * (self.strings.len() + 1) > self.slots.len() {
+                    self.grow();
+                    at = self.find(s, hash).err().unwrap_or_default();
+                }
+                let i = self.strings.len() as u32;
+                let text = self.leak(s);
+                self.strings.push(text);
+                self.slots[at] = i + 1;
+                i
+            }
+        }
+    }
+
     /// A `'static` copy of `s`, carved from a leaked chunk (one allocation
     /// per [`CHUNK`] bytes of new names, not one per name).
     fn leak(&mut self, s: &str) -> &'static str {
@@ -102,20 +123,21 @@ impl Table {
     }
 }
 
-fn table() -> &'static Mutex<Table> {
-    static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        Mutex::new(Table {
-            slots: Vec::new(),
-            shift: 64,
-            strings: Vec::new(),
-            free: &mut [],
-        })
-    })
-}
+/// The table of names interned at run time (a plain static: a `OnceLock`
+/// would be checked at every call).
+static TABLE: Mutex<Table> = Mutex::new(Table {
+    slots: Vec::new(),
+    shift: 64,
+    strings: Vec::new(),
+    free: &mut [],
+});
 
 /// The first symbol of the names interned at run time.
 const DYNAMIC: u32 = PREINTERNED.len() as u32;
+
+fn lock() -> MutexGuard<'static, Table> {
+    TABLE.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 impl Symbol {
     pub fn intern(s: &str) -> Symbol {
@@ -123,34 +145,13 @@ impl Symbol {
         if let Some(sym) = find_preinterned(s, hash) {
             return sym;
         }
-        let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
-        if t.slots.is_empty() {
-            t.grow();
-        }
-        let i = match t.find(s, hash) {
-            Ok(i) => i,
-            Err(mut at) => {
-                if 2 * (t.strings.len() + 1) > t.slots.len() {
-                    t.grow();
-                    at = t.find(s, hash).err().unwrap_or_default();
-                }
-                let i = t.strings.len() as u32;
-                let text = t.leak(s);
-                t.strings.push(text);
-                t.slots[at] = i + 1;
-                i
-            }
-        };
-        Symbol(DYNAMIC + i)
+        Symbol(DYNAMIC + lock().insert(s, hash))
     }
 
     pub fn as_str(self) -> &'static str {
         match self.0.checked_sub(DYNAMIC) {
             None => PREINTERNED[self.0 as usize],
-            Some(i) => {
-                let t = table().lock().unwrap_or_else(|e| e.into_inner());
-                t.strings[i as usize]
-            }
+            Some(i) => lock().strings[i as usize],
         }
     }
 

@@ -164,6 +164,143 @@ pub const BUILTIN_NAMESPACES: &[&str] = &["vk", "dx"];
 /// Sub-namespaces of `vk`.
 pub const VK_NAMESPACES: &[&str] = &["khr", "util"];
 
+/// The spelling of each token kind, in the order of the lexer's `Token`
+/// enum (`crate::front::lexer`, whose tests check it): the kinds always
+/// spelled the same (keywords, punctuation) thus have a symbol without
+/// interning, which the lexer gives every such token. A kind spelled in
+/// many ways (identifiers, literals) holds a placeholder instead: its name
+/// after a NUL, which no token spells.
+pub const TOKEN_SPELLINGS: &[&str] = &[
+    "\n",
+    "#",
+    "##",
+    "\0Ident",
+    "\0IntLit",
+    "\0FloatLit",
+    "\0PpNumber",
+    "\0StringLit",
+    "\0CharLit",
+    "static",
+    "uniform",
+    "extern",
+    "groupshared",
+    "globallycoherent",
+    "precise",
+    "nointerpolation",
+    "noperspective",
+    "linear",
+    "centroid",
+    "sample",
+    "volatile",
+    "shared",
+    "const",
+    "row_major",
+    "column_major",
+    "snorm",
+    "unorm",
+    "in",
+    "out",
+    "inout",
+    "inline",
+    "export",
+    "unsigned",
+    "signed",
+    "point",
+    "line",
+    "triangle",
+    "lineadj",
+    "triangleadj",
+    "vertices",
+    "indices",
+    "primitives",
+    "payload",
+    "struct",
+    "class",
+    "interface",
+    "cbuffer",
+    "tbuffer",
+    "typedef",
+    "enum",
+    "namespace",
+    "using",
+    "template",
+    "typename",
+    "register",
+    "packoffset",
+    "sizeof",
+    "true",
+    "false",
+    "this",
+    "operator",
+    "\0Technique",
+    "pass",
+    "if",
+    "else",
+    "for",
+    "while",
+    "do",
+    "switch",
+    "case",
+    "default",
+    "break",
+    "continue",
+    "discard",
+    "return",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ";",
+    ",",
+    ".",
+    ":",
+    "::",
+    "?",
+    "=",
+    "+=",
+    "-=",
+    "*=",
+    "/=",
+    "%=",
+    "&=",
+    "|=",
+    "^=",
+    "<<=",
+    ">>=",
+    "||",
+    "&&",
+    "|",
+    "^",
+    "&",
+    "==",
+    "!=",
+    "<",
+    ">",
+    "<=",
+    ">=",
+    "<<",
+    ">>",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "!",
+    "~",
+    "++",
+    "--",
+    "->",
+    "...",
+    "\0Stray",
+    "\0TypeName",
+    "\0NamespaceName",
+    "\0TemplateName",
+    "\0Pragma",
+    "\0Eof",
+];
+
 /// The built-in names in the order the interner (`crate::intern`) numbers them before
 /// anything else, so that each class is a range of symbol indices and
 /// classifying an identifier is a comparison, not a lookup. Building hash
@@ -173,7 +310,8 @@ pub const VK_NAMESPACES: &[&str] = &["khr", "util"];
 ///
 /// Types first (the [`SCALARS`] with their vector and matrix forms, then
 /// [`OTHER_TYPES`] and [`OBJECTS`]), then [`VK_TYPES`], then `vk`, `dx`,
-/// then [`VK_NAMESPACES`]. Calls `f` with each name's text.
+/// then [`VK_NAMESPACES`], then the [`TOKEN_SPELLINGS`]. Calls `f` with
+/// each name's text.
 #[cfg_attr(not(test), allow(dead_code))] // The build script's; tests check it.
 pub fn for_each_preinterned(mut f: impl FnMut(&str)) {
     let mut buf = String::with_capacity(32);
@@ -196,6 +334,9 @@ pub fn for_each_preinterned(mut f: impl FnMut(&str)) {
         f(s);
     }
     for s in BUILTIN_NAMESPACES.iter().chain(VK_NAMESPACES) {
+        f(s);
+    }
+    for s in TOKEN_SPELLINGS {
         f(s);
     }
 }

@@ -1102,6 +1102,25 @@ dxc
     );
 }
 
+/// Predefined macros are defined without reading `<built-in>` when each
+/// name and value is one token, else by reading it; either way they are
+/// located in it, and a redefinition points there.
+#[test]
+fn predefined_macros_are_located_in_built_in() {
+    for (value, first, text) in [("22", "22", "1 22"), ("2 + 1", "2", "1 2 + 1")] {
+        let options = PreprocessOptions {
+            predefined: vec![("A".into(), "1".into()), ("BB".into(), value.into())],
+            ..Default::default()
+        };
+        let r = run_files(&[("main.hlsl", "A BB\n#define A 3\n")], &options);
+        assert_eq!(r.text(), text);
+        assert_eq!(r.spelled_at(r.token(first, 0)), "<built-in>:2:12");
+        assert_eq!(r.codes(), ["W0102"], "{}", r.rendered());
+        let previous = r.diags.list[0].labels[1].span.lo;
+        assert_eq!(r.sm.describe(previous), "<built-in>:1:9");
+    }
+}
+
 // ---------------------------------------------------------------------------
 // -P text
 

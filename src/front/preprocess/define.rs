@@ -4,8 +4,9 @@
 
 use super::Preprocessor;
 use crate::diag::{Diagnostic, codes};
-use crate::front::lexer::{PpToken, Token, flags};
+use crate::front::lexer::{PpToken, Token, flags, lex_one};
 use crate::intern::Symbol;
+use crate::source::FileId;
 use crate::span::Span;
 use std::rc::Rc;
 
@@ -142,6 +143,40 @@ impl Preprocessor<'_> {
                 },
             );
         }
+    }
+
+    /// Defines the macros of the `<built-in>` file `file`, which `start`
+    /// wrote as one `#define NAME VALUE` line per predefined macro, as
+    /// reading it would, without lexing it or running its directives: two
+    /// dozen lines that every compile would read. Defines nothing and
+    /// returns false unless each name and value is one token (then the
+    /// file is read as any other).
+    pub(super) fn define_predefined(&mut self, file: FileId) -> bool {
+        let options = self.options;
+        let mut lines = Vec::with_capacity(options.predefined.len());
+        for (name, value) in &options.predefined {
+            let (Some(n), Some(v)) = (lex_one(name), lex_one(value)) else {
+                return false;
+            };
+            lines.push((n, name.as_str(), v, value.as_str()));
+        }
+        let token = |pp: &Self, kind: Token, text: &str, at: usize| PpToken {
+            kind,
+            sym: kind.fixed_symbol().unwrap_or_else(|| Symbol::intern(text)),
+            span: pp.sm.span(file, at as u32..(at + text.len()) as u32),
+            flags: flags::SPACE_BEFORE,
+        };
+        let mut at = 0;
+        for (n, name, v, value) in lines {
+            // `#define NAME VALUE\n`: what `directive` would pass to `define`.
+            let directive = self.sm.span(file, at as u32..at as u32 + 7);
+            let name_at = at + "#define ".len();
+            let value_at = name_at + name.len() + 1;
+            let rest = vec![token(self, n, name, name_at), token(self, v, value, value_at)];
+            self.define(rest, directive);
+            at = value_at + value.len() + 1;
+        }
+        true
     }
 
     fn bad_define(&mut self, at: Span, message: impl Into<String>, label: &str) {

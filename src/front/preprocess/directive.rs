@@ -4,7 +4,7 @@
 use super::include::Guard;
 use super::{Cond, CondState, Context, Preprocessor, expr};
 use crate::diag::{Diagnostic, codes};
-use crate::front::lexer::{PpToken, RawToken, Token, flags};
+use crate::front::lexer::{FileToken, PpToken, Token, flags};
 use crate::intern::Symbol;
 use crate::source::FileId;
 use crate::span::Span;
@@ -218,25 +218,24 @@ impl Preprocessor<'_> {
         }
     }
 
-    /// The tokens `toks[from..to]` of `file` (one directive line).
+    /// The tokens `toks[from..to]` of `file` (the operands of a directive,
+    /// so never at a line's start).
     fn line_tokens(
         &mut self,
         file: FileId,
-        toks: &[RawToken],
+        toks: &[FileToken],
         from: usize,
         to: usize,
     ) -> Vec<PpToken> {
         let mut out = Vec::with_capacity(to.saturating_sub(from));
-        for i in from..to {
-            let raw = toks[i];
-            let space = i > 0 && toks[i - 1].end < raw.start;
-            out.push(self.file_token(file, raw, u8::from(space) * flags::SPACE_BEFORE));
+        for &raw in toks.get(from..to).unwrap_or_default() {
+            out.push(self.file_token(file, raw, raw.flags & flags::SPACE_BEFORE));
         }
         out
     }
 
     /// The source text of a directive's operand, trimmed (for `#error`).
-    fn raw_line_text(&self, file: FileId, toks: &[RawToken], from: usize, to: usize) -> String {
+    fn raw_line_text(&self, file: FileId, toks: &[FileToken], from: usize, to: usize) -> String {
         let f = self.sm.file(file);
         let Some(first) = toks.get(from).filter(|_| from < to) else {
             return String::new();

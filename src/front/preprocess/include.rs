@@ -3,7 +3,7 @@
 
 use super::{Context, Preprocessor};
 use crate::diag::{Diagnostic, codes};
-use crate::front::lexer::{PpToken, RawToken, Token, lex};
+use crate::front::lexer::{FileToken, PpToken, Token, lex_interned};
 use crate::intern::Symbol;
 use crate::source::{FileId, SourceMap};
 use crate::span::Span;
@@ -60,8 +60,8 @@ impl LexIssue {
 /// immediately followed by `*`, so that pair starts a comment to the end of
 /// the file. An unterminated string or character literal swallows the rest
 /// of its line (logos reports it as one error up to the newline).
-pub(super) fn lex_file(text: &str) -> (Vec<RawToken>, Vec<LexIssue>) {
-    let (mut toks, errors) = lex(text);
+pub(super) fn lex_file(text: &str) -> (Vec<FileToken>, Vec<LexIssue>) {
+    let (mut toks, errors) = lex_interned(text);
     let bytes = text.as_bytes();
     let mut issues: Vec<LexIssue> = errors
         .iter()
@@ -92,7 +92,7 @@ pub(super) fn lex_file(text: &str) -> (Vec<RawToken>, Vec<LexIssue>) {
 
 /// A lexed file, shared by all its inclusions.
 pub(super) struct LexedFile {
-    pub toks: Arc<Vec<RawToken>>,
+    pub toks: Arc<Vec<FileToken>>,
     pub issues: Arc<Vec<LexIssue>>,
     /// The source-map file of its first inclusion (its text is copied from
     /// there for later inclusions, each of which gets its own `FileId` so

@@ -33,7 +33,7 @@ pub use shared::LexCache;
 pub use text::tokens_to_text;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::front::lexer::{PpToken, RawToken, Token, flags};
+use crate::front::lexer::{FileToken, PpToken, Token, flags};
 use crate::front::loader::FileLoader;
 use crate::intern::Symbol;
 use crate::source::{ExpansionId, FileId, SourceMap};
@@ -117,7 +117,7 @@ enum Context {
 /// A file being read.
 struct FileCtx {
     file: FileId,
-    toks: std::sync::Arc<Vec<RawToken>>,
+    toks: std::sync::Arc<Vec<FileToken>>,
     issues: std::sync::Arc<Vec<include::LexIssue>>,
     /// Next raw token.
     pos: usize,
@@ -208,8 +208,6 @@ struct Preprocessor<'a> {
     conds: Vec<Cond>,
     files: include::Files,
     include_depth: usize,
-    /// The symbol of each fixed-spelling token kind, interned on first use.
-    kind_syms: [Option<Symbol>; KINDS],
     syms: WellKnown,
     /// `__COUNTER__`'s next value.
     counter: u64,
@@ -231,44 +229,6 @@ struct Preprocessor<'a> {
     finished_directive: Vec<PpToken>,
     /// Emptied token buffers, reused for expansions.
     spare: Vec<Vec<PpToken>>,
-}
-
-/// True for token kinds that always have the same spelling (keywords and
-/// punctuation): their symbol is interned once per run, not per token.
-fn fixed_spelling(kind: Token) -> bool {
-    !matches!(
-        kind,
-        Token::Ident
-            | Token::IntLit
-            | Token::FloatLit
-            | Token::StringLit
-            | Token::CharLit
-            | Token::PpNumber
-            | Token::Technique
-            | Token::Stray
-            | Token::TypeName
-            | Token::NamespaceName
-            | Token::TemplateName
-            | Token::Pragma
-            | Token::Eof
-    )
-}
-
-/// The number of token kinds.
-const KINDS: usize = Token::Eof as usize + 1;
-
-/// The symbol for the raw token `raw` of `text`, cheap for fixed-spelling
-/// kinds: once their symbol is known, the text is not even sliced
-/// (checking the slice's bounds cost more than the lookup).
-#[inline]
-fn token_symbol(kind_syms: &mut [Option<Symbol>; KINDS], raw: RawToken, text: &str) -> Symbol {
-    let spelled = || &text[raw.start as usize..raw.end as usize];
-    if fixed_spelling(raw.kind) {
-        let slot = &mut kind_syms[raw.kind as usize];
-        *slot.get_or_insert_with(|| Symbol::intern(spelled()))
-    } else {
-        Symbol::intern(spelled())
-    }
 }
 
 impl<'a> Preprocessor<'a> {
@@ -295,7 +255,6 @@ impl<'a> Preprocessor<'a> {
             conds: Vec::new(),
             files: include::Files::default(),
             include_depth: 0,
-            kind_syms: [None; KINDS],
             syms: WellKnown {
                 defined: Symbol::intern("defined"),
                 va_args: Symbol::intern("__VA_ARGS__"),
@@ -362,6 +321,9 @@ impl<'a> Preprocessor<'a> {
             let Some(fid) = self.add_file(name.to_string(), Path::new(name), text, None) else {
                 return false;
             };
+            if name == "<built-in>" && self.define_predefined(fid) {
+                continue;
+            }
             let (toks, issues) = include::lex_file(&self.sm.file(fid).text);
             let lexed = include::LexedFile {
                 toks: toks.into(),
@@ -399,6 +361,20 @@ impl<'a> Preprocessor<'a> {
         key: Option<PathBuf>,
         included: bool,
     ) {
+        if included {
+            // The output is about as long as the files read: room for the
+            // rest of the open files and this one, so that the output does
+            // not grow (copying all of it) while they are read.
+            let rest: usize = self
+                .ctxs
+                .iter()
+                .map(|c| match c {
+                    Context::File(f) => f.toks.len() - f.pos,
+                    Context::Tokens(_) => 0,
+                })
+                .sum();
+            self.frames[0].out.reserve(rest + lexed.toks.len());
+        }
         self.ctxs.push(Context::File(FileCtx {
             file,
             toks: lexed.toks.clone(),
@@ -586,20 +562,15 @@ impl<'a> Preprocessor<'a> {
                         self.report_lex_issues(raw.start);
                         continue;
                     }
-                    let line_start = f.pos == 0 || f.toks[f.pos - 1].kind == Token::Newline;
                     match raw.kind {
                         Token::Newline => f.pos += 1,
-                        Token::Hash if line_start => self.directive(),
+                        Token::Hash if raw.flags & flags::LINE_START != 0 => self.directive(),
                         _ => {
                             f.guard.saw_token();
-                            let space = f.pos == 0 && raw.start > 0
-                                || f.pos > 0 && f.toks[f.pos - 1].end < raw.start;
                             f.pos += 1;
                             let file = f.file;
                             self.work = 0;
-                            let flags = (u8::from(space) * flags::SPACE_BEFORE)
-                                | (u8::from(line_start) * flags::LINE_START);
-                            return Next::Tok(self.file_token(file, raw, flags));
+                            return Next::Tok(self.file_token(file, raw, raw.flags));
                         }
                     }
                 }
@@ -608,11 +579,11 @@ impl<'a> Preprocessor<'a> {
     }
 
     /// A raw token of `file` as a [`PpToken`].
-    fn file_token(&mut self, file: FileId, raw: RawToken, flags: u8) -> PpToken {
+    fn file_token(&mut self, file: FileId, raw: FileToken, flags: u8) -> PpToken {
         let f = self.sm.file(file);
         PpToken {
             kind: raw.kind,
-            sym: token_symbol(&mut self.kind_syms, raw, &f.text),
+            sym: raw.sym,
             span: Span::from(f.base + raw.start..f.base + raw.end),
             flags,
         }
@@ -739,40 +710,36 @@ impl<'a> Preprocessor<'a> {
         let Some(Context::File(f)) = self.ctxs.last_mut() else {
             return None;
         };
-        let file = self.sm.file(f.file);
-        let (text, base) = (file.text.as_str(), file.base);
+        let base = self.sm.file(f.file).base;
         let frame = &mut self.frames[0];
         let macro_bits = &self.macro_bits;
         let next_issue = f.issues.get(f.issue_pos).map_or(u32::MAX, |i| i.start);
         let toks = &*f.toks;
         let mut pos = f.pos;
-        let mut prev = pos.checked_sub(1).map(|p| toks[p]);
+        // Kept in registers and written back once: an empty expansion's
+        // flags for the next token, and whether any token was read.
+        let mut carry = std::mem::take(&mut frame.carry);
+        let mut read = false;
         let stopped = loop {
             let Some(&raw) = toks.get(pos) else {
                 break None;
             };
-            let line_start = prev.is_none_or(|p| p.kind == Token::Newline);
             match raw.kind {
                 _ if next_issue < raw.start => break None,
                 Token::Newline => {
                     pos += 1;
-                    prev = Some(raw);
                     continue;
                 }
-                Token::Hash if line_start => break None,
+                Token::Hash if raw.flags & flags::LINE_START != 0 => break None,
                 _ => {}
             }
-            f.guard.saw_token();
-            let space = prev.map_or(raw.start > 0, |p| p.end < raw.start);
             pos += 1;
-            prev = Some(raw);
-            self.work = 0;
-            let mut tok = PpToken {
+            read = true;
+            let tok = PpToken {
                 kind: raw.kind,
-                sym: token_symbol(&mut self.kind_syms, raw, text),
+                sym: raw.sym,
                 span: Span::from(base + raw.start..base + raw.end),
-                flags: (u8::from(space) * flags::SPACE_BEFORE)
-                    | (u8::from(line_start) * flags::LINE_START),
+                flags: raw.flags,
             };
             let i = tok.sym.index() as usize;
             if tok.kind.is_ident_like()
@@ -783,10 +750,17 @@ impl<'a> Preprocessor<'a> {
             {
                 break Some(tok);
             }
-            tok.flags |= frame.carry;
-            frame.carry = 0;
-            frame.out.push(tok);
+            frame.out.push(PpToken {
+                flags: tok.flags | carry,
+                ..tok
+            });
+            carry = 0;
         };
+        frame.carry = carry;
+        if read {
+            f.guard.saw_token();
+            self.work = 0;
+        }
         f.pos = pos;
         stopped
     }

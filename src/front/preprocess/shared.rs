@@ -7,7 +7,7 @@
 //! header while shaders compile) is lexed again, never served stale.
 
 use super::include::{LexIssue, lex_file};
-use crate::front::lexer::RawToken;
+use crate::front::lexer::FileToken;
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 /// One file's tokens and lex issues, and the text they were lexed from.
 pub(super) struct Lexed {
     text: Box<str>,
-    pub toks: Arc<Vec<RawToken>>,
+    pub toks: Arc<Vec<FileToken>>,
     pub issues: Arc<Vec<LexIssue>>,
 }
 
