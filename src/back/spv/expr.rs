@@ -221,7 +221,7 @@ impl FunctionWriter<'_, '_> {
     }
 
     pub fn shape(&self, h: Handle<Expression>) -> BackResult<Shape> {
-        Ok(Shape::of(self.expr_inner(h)?))
+        self.w.type_shape(self.expr_type(h)?)
     }
 
     /// A scalar repeated into a vector of `size` (or the scalar itself).

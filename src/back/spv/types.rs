@@ -7,6 +7,7 @@
 //! struct type gets its own id, so that two structs with different
 //! decorations never share one.
 
+use super::expr::Shape;
 use super::writer::Writer;
 use super::{BackResult, internal, unsupported};
 use crate::back::spv::inst;
@@ -92,6 +93,9 @@ pub(super) struct TypeCache {
     /// declared, by [`scalar_slot`] (what `lookup` has, without hashing).
     scalars: [Option<Word>; 16],
     vectors: [[Option<Word>; 3]; 16],
+    /// The shape of each IR type, by its index: arithmetic asks for the
+    /// shape of every operand.
+    shapes: Vec<Shape>,
 }
 
 /// The place of `scalar` in [`TypeCache::scalars`], for the usual widths.
@@ -107,7 +111,8 @@ fn scalar_slot(scalar: Scalar) -> Option<usize> {
 }
 
 impl TypeCache {
-    pub fn new(ir_types: usize) -> Self {
+    pub fn new(types: &ir::UniqueArena<ir::Type>) -> Self {
+        let ir_types = types.len();
         TypeCache {
             // About one SPIR-V type per IR type, plus pointers to them.
             lookup: FxHashMap::with_capacity_and_hasher(2 * ir_types, Default::default()),
@@ -115,6 +120,7 @@ impl TypeCache {
             node_names: FxHashMap::default(),
             scalars: [None; 16],
             vectors: [[None; 3]; 16],
+            shapes: types.iter().map(|(_, ty)| Shape::of(&ty.inner)).collect(),
         }
     }
 
@@ -267,6 +273,15 @@ impl<'a> Writer<'a> {
             Ok(&ir.types[h])
         } else {
             Err(missing_type(h))
+        }
+    }
+
+    /// The shape of IR type `h`.
+    #[inline]
+    pub fn type_shape(&self, h: Handle<ir::Type>) -> BackResult<Shape> {
+        match self.types.shapes.get(h.index()) {
+            Some(&shape) => Ok(shape),
+            None => Err(missing_type(h)),
         }
     }
 
