@@ -31,9 +31,11 @@ impl ConstCache {
     pub fn with_capacity(capacity: usize) -> Self {
         ConstCache {
             scalars: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
-            composites: FxHashMap::default(),
+            // Room for a few composites: growing a table from nothing
+            // rehashes it several times.
+            composites: FxHashMap::with_capacity_and_hasher(16, Default::default()),
             nulls: FxHashMap::default(),
-            parts: FxHashMap::default(),
+            parts: FxHashMap::with_capacity_and_hasher(16, Default::default()),
             module_exprs: Vec::new(),
         }
     }

@@ -160,7 +160,7 @@ impl FunctionWriter<'_, '_> {
     /// The `OpAccessChain` that `key` describes: one already written where
     /// the block being written can use it, else a new one.
     fn access_chain(&mut self, key: ChainKey) -> BackResult<Word> {
-        if let Some(&id) = self.chains.get(&key) {
+        if let Some(id) = self.known_chain(&key) {
             return Ok(id);
         }
         let (root, ref indices, class, pointee, non_uniform) = key;
