@@ -164,8 +164,7 @@ impl FunctionWriter<'_, '_> {
             return Ok(id);
         }
         let (root, ref indices, class, pointee, non_uniform) = key;
-        let pointee = self.w.type_id(pointee)?;
-        let ty = self.w.pointer_type(pointee, class);
+        let ty = self.w.ir_pointer_type(pointee, class)?;
         let mut operands: SmallVec<[Word; 8]> = smallvec![root];
         operands.extend_from_slice(indices);
         let id = self.emit_words(Op::AccessChain, ty, &operands)?;

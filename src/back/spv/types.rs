@@ -96,6 +96,10 @@ pub(super) struct TypeCache {
     /// The shape of each IR type, by its index: arithmetic asks for the
     /// shape of every operand.
     shapes: Vec<Shape>,
+    /// By IR type index: the last pointer type asked for through
+    /// [`Writer::ir_pointer_type`], with its storage class and pointee id
+    /// (access chains ask for the same one again and again).
+    ir_pointers: Vec<Option<(StorageClass, Word, Word)>>,
 }
 
 /// The place of `scalar` in [`TypeCache::scalars`], for the usual widths.
@@ -121,6 +125,7 @@ impl TypeCache {
             scalars: [None; 16],
             vectors: [[None; 3]; 16],
             shapes: types.iter().map(|(_, ty)| Shape::of(&ty.inner)).collect(),
+            ir_pointers: vec![None; ir_types],
         }
     }
 
@@ -135,6 +140,8 @@ impl TypeCache {
     /// Records a pointer type declared outside [`Writer::spv_type`].
     pub fn set_pointer(&mut self, pointee: Word, class: StorageClass, id: Word) {
         self.lookup.insert(SpvType::Pointer { pointee, class }, id);
+        // It may replace a pointer type remembered by IR type.
+        self.ir_pointers.fill(None);
     }
 }
 
@@ -463,6 +470,27 @@ impl<'a> Writer<'a> {
 
     pub fn pointer_type(&mut self, pointee: Word, class: StorageClass) -> Word {
         self.spv_type(SpvType::Pointer { pointee, class })
+    }
+
+    /// The pointer type to IR type `pointee` in `class`, without hashing
+    /// when it is the one last asked for `pointee`.
+    pub fn ir_pointer_type(
+        &mut self,
+        pointee: Handle<ir::Type>,
+        class: StorageClass,
+    ) -> BackResult<Word> {
+        let base = self.type_id(pointee)?;
+        if let Some(&Some((c, b, id))) = self.types.ir_pointers.get(pointee.index())
+            && c == class
+            && b == base
+        {
+            return Ok(id);
+        }
+        let id = self.pointer_type(base, class);
+        if let Some(slot) = self.types.ir_pointers.get_mut(pointee.index()) {
+            *slot = Some((class, base, id));
+        }
+        Ok(id)
     }
 
     /// The id of an IR type, declaring it (and what it is made of) on first
