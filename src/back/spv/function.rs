@@ -12,6 +12,7 @@ use rspirv::dr::{Instruction, Operand};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::{SmallVec, smallvec};
 use spirv::{Decoration, Op, StorageClass, Word};
+use std::collections::hash_map::Entry;
 
 /// What an IR expression became.
 #[derive(Clone, Debug)]
@@ -499,20 +500,46 @@ impl<'a> FunctionWriter<'_, 'a> {
     // Statements
     // -----------------------------------------------------------------------
 
-    /// Keeps an access chain for the rest of the block being written.
-    pub(super) fn remember_chain(&mut self, key: ChainKey, id: Word) {
-        if let Some(&serial) = self.open_blocks.last() {
-            let depth = self.open_blocks.len() - 1;
-            self.chains.insert(key, (id, ChainScope { depth, serial }));
+    /// The `OpAccessChain` that `key` describes: one already written where
+    /// the block being written can use it, else a new one, kept for the
+    /// rest of that block (one hashing of the key either way).
+    pub(super) fn access_chain(&mut self, key: ChainKey) -> BackResult<Word> {
+        let open = &self.open_blocks;
+        let entry = match self.chains.entry(key) {
+            // Serial numbers grow, so the block open at that depth is the
+            // one that wrote the chain only while it has not closed.
+            Entry::Occupied(e) if open.get(e.get().1.depth) == Some(&e.get().1.serial) => {
+                return Ok(e.get().0);
+            }
+            entry => entry,
+        };
+        let &(root, ref indices, class, pointee, non_uniform) = entry.key();
+        let ty = self.w.ir_pointer_type(pointee, class)?;
+        let id = self.w.id();
+        let Some(block) = &mut self.current else {
+            return Err(internal("an instruction was emitted after a terminator"));
+        };
+        let mut operands: SmallVec<[Word; 8]> = smallvec![root];
+        operands.extend_from_slice(indices);
+        encode_words(&mut block.words, Op::AccessChain, Some(ty), Some(id), &operands);
+        if let Some(&serial) = open.last() {
+            let scope = ChainScope {
+                depth: open.len() - 1,
+                serial,
+            };
+            match entry {
+                Entry::Occupied(mut e) => {
+                    e.insert((id, scope));
+                }
+                Entry::Vacant(e) => {
+                    e.insert((id, scope));
+                }
+            }
         }
-    }
-
-    /// The access chain `key` where the block being written can use it.
-    pub(super) fn known_chain(&self, key: &ChainKey) -> Option<Word> {
-        let &(id, scope) = self.chains.get(key)?;
-        // Serial numbers grow, so the block open at that depth is the one
-        // that wrote the chain only while it has not closed.
-        (self.open_blocks.get(scope.depth) == Some(&scope.serial)).then_some(id)
+        if non_uniform {
+            self.mark_non_uniform(id);
+        }
+        Ok(id)
     }
 
     pub(super) fn write_block(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
