@@ -9,28 +9,16 @@ use crate::ir::{self, Arena, Expression, Handle, Literal, Scalar, ScalarKind, Ty
 use rspirv::dr::Operand;
 use rustc_hash::FxHashMap;
 use spirv::{Op, Word};
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum ConstKey {
-    /// `wide`: a 64-bit type (two literal words).
-    Bits {
-        ty: Word,
-        bits: u64,
-        wide: bool,
-    },
-    Bool {
-        ty: Word,
-        value: bool,
-    },
-    Composite {
-        ty: Word,
-        parts: Vec<Word>,
-    },
-    Null(Word),
-}
+use std::collections::hash_map::Entry;
 
 pub(super) struct ConstCache {
-    lookup: FxHashMap<ConstKey, Word>,
+    /// Scalar constants by type and bits (a bool's bits are its value: the
+    /// bool type is no other scalar's, so the keys cannot meet).
+    scalars: FxHashMap<(Word, u64), Word>,
+    /// Composite constants by type and constituents.
+    composites: FxHashMap<(Word, Vec<Word>), Word>,
+    /// `OpConstantNull` by type.
+    nulls: FxHashMap<Word, Word>,
     /// The constituents of composite constants (to flatten vectors built
     /// from vectors, which `OpConstantComposite` does not allow).
     parts: FxHashMap<Word, Vec<Word>>,
@@ -39,47 +27,34 @@ pub(super) struct ConstCache {
 }
 
 impl ConstCache {
-    /// A cache with room for `capacity` constants before it grows.
+    /// A cache with room for `capacity` scalar constants before it grows.
     pub fn with_capacity(capacity: usize) -> Self {
         ConstCache {
-            lookup: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
-            parts: FxHashMap::default(),
+            scalars: FxHashMap::with_capacity_and_hasher(capacity, Default::default()),
+            // Room for a few composites: growing a table from nothing
+            // rehashes it several times.
+            composites: FxHashMap::with_capacity_and_hasher(16, Default::default()),
+            nulls: FxHashMap::default(),
+            parts: FxHashMap::with_capacity_and_hasher(16, Default::default()),
             module_exprs: Vec::new(),
         }
     }
 }
 
 impl Writer<'_> {
-    fn constant(&mut self, key: ConstKey) -> Word {
-        if let Some(&id) = self.constants.lookup.get(&key) {
-            return id;
+    /// The scalar constant of type `ty` with `bits`, written on first use
+    /// as `op` with the first `len` words of `bits`, the low one first
+    /// (`OpConstant` with one or two words, `OpConstantTrue`/`False` with
+    /// none). Scalars are most of a module's constants: one hashing of a
+    /// plain key finds or places each.
+    fn scalar_constant(&mut self, ty: Word, bits: u64, op: Op, len: usize) -> Word {
+        let fresh = self.next_id;
+        let id = *self.constants.scalars.entry((ty, bits)).or_insert(fresh);
+        if id == fresh {
+            self.next_id += 1;
+            let words = [bits as u32, (bits >> 32) as u32];
+            self.globals.encode_words(op, Some(ty), Some(id), &words[..len]);
         }
-        let id = self.id();
-        let globals = &mut self.globals;
-        match &key {
-            // A 64-bit literal is two words, the low one first.
-            ConstKey::Bits { ty, bits, wide } => {
-                let words = [*bits as u32, (*bits >> 32) as u32];
-                let words = if *wide { &words[..] } else { &words[..1] };
-                globals.encode_words(Op::Constant, Some(*ty), Some(id), words);
-            }
-            ConstKey::Bool { ty, value } => {
-                let op = if *value {
-                    Op::ConstantTrue
-                } else {
-                    Op::ConstantFalse
-                };
-                globals.encode_words(op, Some(*ty), Some(id), &[]);
-            }
-            ConstKey::Composite { ty, parts } => {
-                globals.encode_words(Op::ConstantComposite, Some(*ty), Some(id), parts);
-            }
-            ConstKey::Null(ty) => globals.encode_words(Op::ConstantNull, Some(*ty), Some(id), &[]),
-        }
-        if let ConstKey::Composite { parts, .. } = &key {
-            self.constants.parts.insert(id, parts.clone());
-        }
-        self.constants.lookup.insert(key, id);
         id
     }
 
@@ -88,17 +63,19 @@ impl Writer<'_> {
     /// extended into the word, as SPIR-V 2.2.1 requires).
     fn scalar_bits(&mut self, scalar: Scalar, bits: u64) -> Word {
         let ty = self.scalar_type(scalar);
-        self.constant(ConstKey::Bits {
-            ty,
-            bits,
-            wide: scalar.width > 4,
-        })
+        let len = if scalar.width > 4 { 2 } else { 1 };
+        self.scalar_constant(ty, bits, Op::Constant, len)
     }
 
     pub fn literal(&mut self, lit: Literal) -> Word {
         if let Literal::Bool(value) = lit {
             let ty = self.bool_type();
-            return self.constant(ConstKey::Bool { ty, value });
+            let op = if value {
+                Op::ConstantTrue
+            } else {
+                Op::ConstantFalse
+            };
+            return self.scalar_constant(ty, u64::from(value), op, 0);
         }
         self.scalar_bits(lit.scalar(), literal_bits(lit))
     }
@@ -171,11 +148,28 @@ impl Writer<'_> {
     }
 
     pub fn const_null(&mut self, ty: Word) -> Word {
-        self.constant(ConstKey::Null(ty))
+        let fresh = self.next_id;
+        let id = *self.constants.nulls.entry(ty).or_insert(fresh);
+        if id == fresh {
+            self.next_id += 1;
+            self.globals.encode_words(Op::ConstantNull, Some(ty), Some(id), &[]);
+        }
+        id
     }
 
     pub fn const_composite(&mut self, ty: Word, parts: Vec<Word>) -> Word {
-        self.constant(ConstKey::Composite { ty, parts })
+        match self.constants.composites.entry((ty, parts)) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                let id = self.next_id;
+                self.next_id += 1;
+                let parts = &e.key().1;
+                self.globals.encode_words(Op::ConstantComposite, Some(ty), Some(id), parts);
+                self.constants.parts.insert(id, parts.clone());
+                e.insert(id);
+                id
+            }
+        }
     }
 
     /// `v` as a scalar (size 1) or a vector of `size` copies.

@@ -157,25 +157,6 @@ impl FunctionWriter<'_, '_> {
         self.access_chain(chain_key(pv))
     }
 
-    /// The `OpAccessChain` that `key` describes: one already written where
-    /// the block being written can use it, else a new one.
-    fn access_chain(&mut self, key: ChainKey) -> BackResult<Word> {
-        if let Some(&id) = self.chains.get(&key) {
-            return Ok(id);
-        }
-        let (root, ref indices, class, pointee, non_uniform) = key;
-        let pointee = self.w.type_id(pointee)?;
-        let ty = self.w.pointer_type(pointee, class);
-        let mut operands: SmallVec<[Word; 8]> = smallvec![root];
-        operands.extend_from_slice(indices);
-        let id = self.emit_words(Op::AccessChain, ty, &operands)?;
-        if non_uniform {
-            self.mark_non_uniform(id);
-        }
-        self.remember_chain(key, id);
-        Ok(id)
-    }
-
     /// Decorates `id` `NonUniform` (Vulkan: the operand that reaches a
     /// resource through a non-uniform index must be so decorated).
     pub fn mark_non_uniform(&mut self, id: Word) {
@@ -221,7 +202,7 @@ impl FunctionWriter<'_, '_> {
     }
 
     pub fn shape(&self, h: Handle<Expression>) -> BackResult<Shape> {
-        Ok(Shape::of(self.expr_inner(h)?))
+        self.w.type_shape(self.expr_type(h)?)
     }
 
     /// A scalar repeated into a vector of `size` (or the scalar itself).

@@ -12,6 +12,7 @@ use rspirv::dr::{Instruction, Operand};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::{SmallVec, smallvec};
 use spirv::{Decoration, Op, StorageClass, Word};
+use std::collections::hash_map::Entry;
 
 /// What an IR expression became.
 #[derive(Clone, Debug)]
@@ -54,6 +55,14 @@ pub(super) type Indices = SmallVec<[Word; 4]>;
 /// pointee and `NonUniform`.
 pub(super) type ChainKey = (Word, Indices, StorageClass, Handle<ir::Type>, bool);
 
+/// The block that wrote an access chain: its depth among the open blocks
+/// and its serial number.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ChainScope {
+    depth: usize,
+    serial: u32,
+}
+
 /// A block being written or written: its label, and its instructions
 /// after the label, encoded.
 pub(super) struct Block {
@@ -77,13 +86,16 @@ pub(super) struct FunctionWriter<'w, 'a> {
     /// Function variables for dynamic indexing into array and matrix
     /// values, by the `Access` expression.
     pub spills: FxHashMap<Handle<Expression>, Word>,
-    /// Access chains already written where the block being written can
-    /// use them (they dominate it): the same pointer is one chain.
-    pub(super) chains: FxHashMap<ChainKey, Word>,
-    /// The chains written in the open blocks, in order: each block
-    /// forgets those from its mark in `chain_marks` on when it closes.
-    chain_log: Vec<ChainKey>,
-    chain_marks: Vec<usize>,
+    /// Access chains already written, each with the block that wrote it:
+    /// the same pointer is one chain where that block is still open (the
+    /// chain dominates the block being written). A closed block's chains
+    /// stay, unusable, until the same pointer is written again: forgetting
+    /// them one by one cost more than keeping them.
+    chains: FxHashMap<ChainKey, (Word, ChainScope)>,
+    /// The serial number of each open block, outermost first.
+    open_blocks: Vec<u32>,
+    /// The serial number of the next block opened.
+    next_block: u32,
     /// `OpVariable`s (encoded), placed at the top of the first block.
     variables: Vec<u32>,
     pub(super) blocks: Vec<Block>,
@@ -175,8 +187,8 @@ impl Writer<'_> {
             const_memo: vec![None; fun.expressions.len()],
             spills: FxHashMap::default(),
             chains: FxHashMap::with_capacity_and_hasher(32, Default::default()),
-            chain_log: Vec::with_capacity(32),
-            chain_marks: Vec::new(),
+            open_blocks: Vec::new(),
+            next_block: 0,
             variables: Vec::new(),
             blocks: Vec::new(),
             current: None,
@@ -488,12 +500,46 @@ impl<'a> FunctionWriter<'_, 'a> {
     // Statements
     // -----------------------------------------------------------------------
 
-    /// Keeps an access chain for the rest of the block being written.
-    pub(super) fn remember_chain(&mut self, key: ChainKey, id: Word) {
-        if !self.chain_marks.is_empty() {
-            self.chain_log.push(key.clone());
-            self.chains.insert(key, id);
+    /// The `OpAccessChain` that `key` describes: one already written where
+    /// the block being written can use it, else a new one, kept for the
+    /// rest of that block (one hashing of the key either way).
+    pub(super) fn access_chain(&mut self, key: ChainKey) -> BackResult<Word> {
+        let open = &self.open_blocks;
+        let entry = match self.chains.entry(key) {
+            // Serial numbers grow, so the block open at that depth is the
+            // one that wrote the chain only while it has not closed.
+            Entry::Occupied(e) if open.get(e.get().1.depth) == Some(&e.get().1.serial) => {
+                return Ok(e.get().0);
+            }
+            entry => entry,
+        };
+        let &(root, ref indices, class, pointee, non_uniform) = entry.key();
+        let ty = self.w.ir_pointer_type(pointee, class)?;
+        let id = self.w.id();
+        let Some(block) = &mut self.current else {
+            return Err(internal("an instruction was emitted after a terminator"));
+        };
+        let mut operands: SmallVec<[Word; 8]> = smallvec![root];
+        operands.extend_from_slice(indices);
+        encode_words(&mut block.words, Op::AccessChain, Some(ty), Some(id), &operands);
+        if let Some(&serial) = open.last() {
+            let scope = ChainScope {
+                depth: open.len() - 1,
+                serial,
+            };
+            match entry {
+                Entry::Occupied(mut e) => {
+                    e.insert((id, scope));
+                }
+                Entry::Vacant(e) => {
+                    e.insert((id, scope));
+                }
+            }
         }
+        if non_uniform {
+            self.mark_non_uniform(id);
+        }
+        Ok(id)
     }
 
     pub(super) fn write_block(&mut self, block: &[Statement], targets: Targets) -> BackResult<()> {
@@ -506,13 +552,11 @@ impl<'a> FunctionWriter<'_, 'a> {
         }
         self.depth += 1;
         let saved = self.debug_enter_block();
-        self.chain_marks.push(self.chain_log.len());
+        self.open_blocks.push(self.next_block);
+        self.next_block += 1;
         let result = self.write_statements(block, targets);
         // What the block wrote does not dominate what follows it.
-        let mark = self.chain_marks.pop().unwrap_or_default();
-        for key in self.chain_log.drain(mark..) {
-            self.chains.remove(&key);
-        }
+        self.open_blocks.pop();
         self.depth -= 1;
         result?;
         self.debug_leave_block(saved)

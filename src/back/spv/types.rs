@@ -7,6 +7,7 @@
 //! struct type gets its own id, so that two structs with different
 //! decorations never share one.
 
+use super::expr::Shape;
 use super::writer::Writer;
 use super::{BackResult, internal, unsupported};
 use crate::back::spv::inst;
@@ -92,6 +93,13 @@ pub(super) struct TypeCache {
     /// declared, by [`scalar_slot`] (what `lookup` has, without hashing).
     scalars: [Option<Word>; 16],
     vectors: [[Option<Word>; 3]; 16],
+    /// The shape of each IR type, by its index: arithmetic asks for the
+    /// shape of every operand.
+    shapes: Vec<Shape>,
+    /// By IR type index: the last pointer type asked for through
+    /// [`Writer::ir_pointer_type`], with its storage class and pointee id
+    /// (access chains ask for the same one again and again).
+    ir_pointers: Vec<Option<(StorageClass, Word, Word)>>,
 }
 
 /// The place of `scalar` in [`TypeCache::scalars`], for the usual widths.
@@ -107,7 +115,8 @@ fn scalar_slot(scalar: Scalar) -> Option<usize> {
 }
 
 impl TypeCache {
-    pub fn new(ir_types: usize) -> Self {
+    pub fn new(types: &ir::UniqueArena<ir::Type>) -> Self {
+        let ir_types = types.len();
         TypeCache {
             // About one SPIR-V type per IR type, plus pointers to them.
             lookup: FxHashMap::with_capacity_and_hasher(2 * ir_types, Default::default()),
@@ -115,6 +124,8 @@ impl TypeCache {
             node_names: FxHashMap::default(),
             scalars: [None; 16],
             vectors: [[None; 3]; 16],
+            shapes: types.iter().map(|(_, ty)| Shape::of(&ty.inner)).collect(),
+            ir_pointers: vec![None; ir_types],
         }
     }
 
@@ -129,6 +140,8 @@ impl TypeCache {
     /// Records a pointer type declared outside [`Writer::spv_type`].
     pub fn set_pointer(&mut self, pointee: Word, class: StorageClass, id: Word) {
         self.lookup.insert(SpvType::Pointer { pointee, class }, id);
+        // It may replace a pointer type remembered by IR type.
+        self.ir_pointers.fill(None);
     }
 }
 
@@ -267,6 +280,15 @@ impl<'a> Writer<'a> {
             Ok(&ir.types[h])
         } else {
             Err(missing_type(h))
+        }
+    }
+
+    /// The shape of IR type `h`.
+    #[inline]
+    pub fn type_shape(&self, h: Handle<ir::Type>) -> BackResult<Shape> {
+        match self.types.shapes.get(h.index()) {
+            Some(&shape) => Ok(shape),
+            None => Err(missing_type(h)),
         }
     }
 
@@ -448,6 +470,27 @@ impl<'a> Writer<'a> {
 
     pub fn pointer_type(&mut self, pointee: Word, class: StorageClass) -> Word {
         self.spv_type(SpvType::Pointer { pointee, class })
+    }
+
+    /// The pointer type to IR type `pointee` in `class`, without hashing
+    /// when it is the one last asked for `pointee`.
+    pub fn ir_pointer_type(
+        &mut self,
+        pointee: Handle<ir::Type>,
+        class: StorageClass,
+    ) -> BackResult<Word> {
+        let base = self.type_id(pointee)?;
+        if let Some(&Some((c, b, id))) = self.types.ir_pointers.get(pointee.index())
+            && c == class
+            && b == base
+        {
+            return Ok(id);
+        }
+        let id = self.pointer_type(base, class);
+        if let Some(slot) = self.types.ir_pointers.get_mut(pointee.index()) {
+            *slot = Some((class, base, id));
+        }
+        Ok(id)
     }
 
     /// The id of an IR type, declaring it (and what it is made of) on first

@@ -79,7 +79,7 @@ pub(super) struct Writer<'a> {
     pub options: &'a Options,
     /// (major, minor) of the SPIR-V being written.
     pub version: (u8, u8),
-    next_id: Word,
+    pub(super) next_id: Word,
     /// Capabilities the module uses, with the span of each one's first
     /// use; extensions asked for by name (`requirements.rs` derives the
     /// rest).
@@ -148,7 +148,7 @@ impl<'a> Writer<'a> {
             names: Section::default(),
             globals: Section::default(),
             functions: Vec::new(),
-            types: TypeCache::new(ir.types.len()),
+            types: TypeCache::new(&ir.types),
             constants: ConstCache::with_capacity(64),
             global_ids: Vec::new(),
             function_ids: vec![None; ir.functions.len()],
