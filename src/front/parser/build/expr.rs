@@ -244,7 +244,11 @@ impl ParseCtx<'_> {
             (true, true) => ast::IntSuffix::UL,
         };
         let (radix, body) = crate::front::int_radix(digits);
-        let value = match u64::from_str_radix(body, radix) {
+        let parsed = match short_decimal(radix, body) {
+            Some(v) => Ok(v),
+            None => u64::from_str_radix(body, radix),
+        };
+        let value = match parsed {
             Ok(v) => v,
             Err(e) => {
                 let too_large = matches!(e.kind(), std::num::IntErrorKind::PosOverflow);
@@ -384,4 +388,16 @@ fn precedence(op: ast::BinaryOp) -> u8 {
         LogicalAnd => 2,
         LogicalOr => 1,
     }
+}
+
+/// The value of a decimal literal of at most 19 digits (most literals),
+/// which cannot overflow `u64`: a plain loop, cheaper than the general
+/// `from_str_radix`, which handles the rest (and reports their errors).
+fn short_decimal(radix: u32, body: &str) -> Option<u64> {
+    if radix != 10 || body.is_empty() || body.len() > 19 {
+        return None;
+    }
+    body.bytes().try_fold(0u64, |v, b| {
+        b.is_ascii_digit().then(|| v * 10 + u64::from(b - b'0'))
+    })
 }
