@@ -62,7 +62,9 @@ def best(runs, f):
 def main():
     hlslc = os.path.abspath(sys.argv[1])
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    tmp = tempfile.mkdtemp()
+    # Removed when the script exits.
+    scratch = tempfile.TemporaryDirectory()
+    tmp = scratch.name
     js = jobs(tmp)
     jobs_file = os.path.join(tmp, 'jobs.txt')
     with open(jobs_file, 'w') as f:

@@ -29,7 +29,9 @@ def main():
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 10**9
     root = os.environ.get('DXC_CORPUS', '/tmp/dxc-corpus')
-    tmp = tempfile.mkdtemp()
+    # Removed when the script exits.
+    scratch = tempfile.TemporaryDirectory()
+    tmp = scratch.name
     print('load average before:', os.getloadavg())
     ratios = [[] for _ in hlslcs]
     with open(os.path.join(root, 'manifest.tsv')) as f:

@@ -106,7 +106,9 @@ def main():
     ap.add_argument('--debug', action='store_true', help='also compile each input with -Zi')
     a = ap.parse_args()
     jobs = local_jobs() + (corpus_jobs(a.corpus) if a.corpus else [])
-    tmp = tempfile.mkdtemp()
+    # Removed when the script exits.
+    scratch = tempfile.TemporaryDirectory()
+    tmp = scratch.name
     levels = [['-O0'], ['-O3']] + ([['-O0', '-Zi'], ['-O3', '-Zi']] if a.debug else [])
     work = [(cwd, args + o, i) for i, (cwd, args) in enumerate(jobs) for o in levels]
 
