@@ -57,6 +57,10 @@ def main():
                 ratios[i].append(min(tg) / min(th[i]))
     print('load average after:', os.getloadavg())
     for h, rs in zip(hlslcs, ratios):
+        if len(rs) < 2:
+            # A small LIMIT can leave fewer files than quartiles need.
+            print(f'{h}: {len(rs)} files both compile; too few for a median')
+            continue
         print(f'{h}: {len(rs)} files both compile; glslang / hlslc per file: '
               f'median {statistics.median(rs):.1f}x, '
               f'quartiles {statistics.quantiles(rs, n=4)}')
