@@ -514,28 +514,18 @@ impl<'a> FunctionWriter<'_, 'a> {
             entry => entry,
         };
         let &(root, ref indices, class, pointee, non_uniform) = entry.key();
-        let ty = self.w.ir_pointer_type(pointee, class)?;
-        let id = self.w.id();
-        let Some(block) = &mut self.current else {
-            return Err(internal("an instruction was emitted after a terminator"));
-        };
         let mut operands: SmallVec<[Word; 8]> = smallvec![root];
         operands.extend_from_slice(indices);
-        encode_words(&mut block.words, Op::AccessChain, Some(ty), Some(id), &operands);
+        let ty = self.w.ir_pointer_type(pointee, class)?;
+        let id = self.w.id();
         if let Some(&serial) = open.last() {
             let scope = ChainScope {
                 depth: open.len() - 1,
                 serial,
             };
-            match entry {
-                Entry::Occupied(mut e) => {
-                    e.insert((id, scope));
-                }
-                Entry::Vacant(e) => {
-                    e.insert((id, scope));
-                }
-            }
+            entry.insert_entry((id, scope));
         }
+        encode_words(self.block_words()?, Op::AccessChain, Some(ty), Some(id), &operands);
         if non_uniform {
             self.mark_non_uniform(id);
         }
