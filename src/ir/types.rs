@@ -20,6 +20,22 @@ pub struct Scalar {
 }
 
 impl Scalar {
+    /// The number of [`Scalar::slot`]s.
+    pub const SLOTS: usize = 16;
+
+    /// A small index per kind and width of 1, 2, 4 or 8 bytes (`None` for
+    /// other widths), for tables of the usual scalars that need no hashing.
+    pub fn slot(self) -> Option<usize> {
+        let width = match self.width {
+            1 => 0,
+            2 => 1,
+            4 => 2,
+            8 => 3,
+            _ => return None,
+        };
+        Some(self.kind as usize * 4 + width)
+    }
+
     /// HLSL's name of the type (`float`, `uint16_t`, `half`).
     pub fn hlsl_name(self) -> &'static str {
         match (self.kind, self.width) {
@@ -267,4 +283,23 @@ pub enum TypeInner {
         base: Handle<Type>,
         space: AddressSpace,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each scalar of a usual width has a slot of its own, below
+    /// [`Scalar::SLOTS`]; other widths have none.
+    #[test]
+    fn scalar_slots_are_distinct() {
+        let mut seen = [false; Scalar::SLOTS];
+        for kind in [ScalarKind::Bool, ScalarKind::Sint, ScalarKind::Uint, ScalarKind::Float] {
+            for width in [1, 2, 4, 8] {
+                let slot = Scalar { kind, width }.slot().unwrap_or(Scalar::SLOTS);
+                assert!(slot < Scalar::SLOTS && !std::mem::replace(&mut seen[slot], true));
+            }
+            assert_eq!(Scalar { kind, width: 3 }.slot(), None);
+        }
+    }
 }

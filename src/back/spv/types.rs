@@ -90,9 +90,9 @@ pub(super) struct TypeCache {
     /// Work graph node names: their `OpConstantStringAMDX`.
     pub node_names: FxHashMap<String, Word>,
     /// The ids of scalar types and of vectors of 2 to 4 of them, once
-    /// declared, by [`scalar_slot`] (what `lookup` has, without hashing).
-    scalars: [Option<Word>; 16],
-    vectors: [[Option<Word>; 3]; 16],
+    /// declared, by [`Scalar::slot`] (what `lookup` has, without hashing).
+    scalars: [Option<Word>; Scalar::SLOTS],
+    vectors: [[Option<Word>; 3]; Scalar::SLOTS],
     /// The shape of each IR type, by its index: arithmetic asks for the
     /// shape of every operand.
     shapes: Vec<Shape>,
@@ -100,18 +100,6 @@ pub(super) struct TypeCache {
     /// [`Writer::ir_pointer_type`], with its storage class and pointee id
     /// (access chains ask for the same one again and again).
     ir_pointers: Vec<Option<(StorageClass, Word, Word)>>,
-}
-
-/// The place of `scalar` in [`TypeCache::scalars`], for the usual widths.
-fn scalar_slot(scalar: Scalar) -> Option<usize> {
-    let width = match scalar.width {
-        1 => 0,
-        2 => 1,
-        4 => 2,
-        8 => 3,
-        _ => return None,
-    };
-    Some(scalar.kind as usize * 4 + width)
 }
 
 impl TypeCache {
@@ -122,8 +110,8 @@ impl TypeCache {
             lookup: FxHashMap::with_capacity_and_hasher(2 * ir_types, Default::default()),
             ir: vec![None; ir_types],
             node_names: FxHashMap::default(),
-            scalars: [None; 16],
-            vectors: [[None; 3]; 16],
+            scalars: [None; Scalar::SLOTS],
+            vectors: [[None; 3]; Scalar::SLOTS],
             shapes: types.iter().map(|(_, ty)| Shape::of(&ty.inner)).collect(),
             ir_pointers: vec![None; ir_types],
         }
@@ -426,7 +414,7 @@ impl<'a> Writer<'a> {
     }
 
     pub fn scalar_type(&mut self, scalar: Scalar) -> Word {
-        let slot = scalar_slot(scalar);
+        let slot = scalar.slot();
         if let Some(id) = slot.and_then(|s| self.types.scalars[s]) {
             return id;
         }
@@ -456,7 +444,7 @@ impl<'a> Writer<'a> {
         if size <= 1 {
             return component;
         }
-        let slot = scalar_slot(scalar).filter(|_| size <= 4);
+        let slot = scalar.slot().filter(|_| size <= 4);
         let slot = slot.map(|s| (s, usize::from(size) - 2));
         if let Some(id) = slot.and_then(|(s, n)| self.types.vectors[s][n]) {
             return id;

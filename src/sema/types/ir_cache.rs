@@ -16,30 +16,10 @@ type TypeHandle = ir::Handle<ir::Type>;
 pub struct IrTypes {
     /// The canonical IR type of each HLSL type, by [`TyId`], filled lazily.
     by_ty: Vec<Option<TypeHandle>>,
-    /// Unnamed scalar types, by [`scalar_slot`].
-    scalars: [Option<TypeHandle>; SCALAR_SLOTS],
+    /// Unnamed scalar types, by [`ir::Scalar::slot`].
+    scalars: [Option<TypeHandle>; ir::Scalar::SLOTS],
     /// Unnamed pointer types, by pointee and address space.
     pointers: FxHashMap<(TypeHandle, ir::AddressSpace), TypeHandle>,
-}
-
-/// One slot per scalar kind and width of 1, 2, 4 or 8 bytes.
-const SCALAR_SLOTS: usize = 16;
-
-fn scalar_slot(s: ir::Scalar) -> Option<usize> {
-    let kind = match s.kind {
-        ir::ScalarKind::Bool => 0,
-        ir::ScalarKind::Sint => 1,
-        ir::ScalarKind::Uint => 2,
-        ir::ScalarKind::Float => 3,
-    };
-    let width = match s.width {
-        1 => 0,
-        2 => 1,
-        4 => 2,
-        8 => 3,
-        _ => return None,
-    };
-    Some(kind * 4 + width)
 }
 
 impl IrTypes {
@@ -59,7 +39,7 @@ impl IrTypes {
 impl Types {
     /// The unnamed IR scalar type `s` (`module.scalar_type(s)`).
     pub fn ir_scalar(&mut self, module: &mut ir::Module, s: ir::Scalar) -> TypeHandle {
-        let Some(slot) = scalar_slot(s) else {
+        let Some(slot) = s.slot() else {
             return module.scalar_type(s);
         };
         *self.ir_cache.scalars[slot].get_or_insert_with(|| module.scalar_type(s))
