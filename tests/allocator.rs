@@ -121,3 +121,36 @@ fn threads_keep_their_own_pages() {
         unsafe { Pages.dealloc(b as *mut u8, layout) };
     }
 }
+
+/// A page is taken out of its class's list when it is found full, not
+/// when its last block goes: a full page that a freed block's page pushed
+/// down the list is skipped, never handed out from twice.
+#[test]
+fn full_pages_down_the_list_are_skipped() {
+    enable();
+    let layout = Layout::from_size_align(2048, 16).unwrap();
+    let per_page = (PAGE - 64) / 2048;
+    // SAFETY: a valid layout; each block freed once, with its layout.
+    unsafe {
+        // Three full pages: the first two were found full and unlisted,
+        // the third is still first in the list.
+        let mut live: Vec<*mut u8> = (0..3 * per_page).map(|_| Pages.alloc(layout)).collect();
+        let page = |b: *mut u8| b as usize / PAGE;
+        assert_eq!(live.iter().map(|&b| page(b)).collect::<std::collections::BTreeSet<_>>().len(), 3);
+        // A block of the first page comes back: that page goes first, the
+        // full third page second.
+        let freed = live.swap_remove(0);
+        Pages.dealloc(freed, layout);
+        let again = Pages.alloc(layout);
+        assert_eq!(again, freed);
+        live.push(again);
+        // The next block comes from a new page, not from a full one.
+        let next = Pages.alloc(layout);
+        assert!(!live.contains(&next));
+        assert!(live.iter().all(|&b| page(b) != page(next)));
+        live.push(next);
+        for b in live {
+            Pages.dealloc(b, layout);
+        }
+    }
+}

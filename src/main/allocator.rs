@@ -48,7 +48,7 @@ const SPARES: usize = 1 << 20;
 const PREFAULT: usize = 256 << 10;
 /// Where a page's blocks start: after the header, 16-aligned.
 const FIRST: usize = 64;
-const _: () = assert!(size_of::<Page>() <= FIRST);
+const _: () = assert!(size_of::<Page>() <= FIRST && CLASSES.is_power_of_two());
 
 /// Whether pages are in use: set once, before the first allocation, and
 /// never changed (a block must be freed by the allocator that made it).
@@ -63,13 +63,16 @@ pub fn enable() {
 struct Page {
     /// The number of the thread whose [`Heap`] owns the page.
     owner: usize,
-    class: usize,
+    class: u32,
     /// Blocks handed out and not freed.
     used: usize,
     /// Freed blocks, linked through their first word.
     free: *mut u8,
     /// The blocks never handed out: from `fresh` to the page's end.
     fresh: *mut u8,
+    /// The start of the page's last whole block: `fresh` has room while
+    /// it is at most this.
+    last: *mut u8,
     /// The neighbours in the owner's list of pages with room (when
     /// `listed`).
     prev: *mut Page,
@@ -112,9 +115,11 @@ thread_local! {
     };
 }
 
-/// The class of a block of `size` bytes (1 ..= MAX_SMALL).
+/// The class of a block of `size` bytes (1 ..= MAX_SMALL). (The mask
+/// changes nothing for those sizes; it tells the compiler that the class
+/// indexes [`Heap::room`] without a bounds check.)
 fn class(size: usize) -> usize {
-    size.div_ceil(16) - 1
+    (size.wrapping_sub(1) >> 4) & (CLASSES - 1)
 }
 
 /// The size of a class's blocks.
@@ -149,7 +154,8 @@ fn page_of(block: *mut u8) -> *mut Page {
 }
 
 impl Heap {
-    /// The thread's number (a heap's address could be a later thread's).
+    /// The thread's number (a heap's address could be a later thread's),
+    /// given when it makes its first page.
     fn id(&self) -> usize {
         if self.id.get() == 0 {
             self.id.set(THREADS.fetch_add(1, Ordering::Relaxed) + 1);
@@ -157,38 +163,70 @@ impl Heap {
         self.id.get()
     }
 
-    /// A block of `class`.
+    /// A block of `class`: the first listed page's free list, else its
+    /// fresh blocks; [`Heap::refill`] when it has neither.
     ///
     /// # Safety
     /// The lists hold this thread's live pages of their class.
+    #[inline]
     unsafe fn take(&self, class: usize) -> *mut u8 {
-        let mut page = self.room[class].get();
-        if page.is_null() {
-            // SAFETY: as for this function.
-            page = unsafe { self.new_page(class) };
-            if page.is_null() {
-                return ptr::null_mut();
+        let page = self.room[class].get();
+        if !page.is_null() {
+            // SAFETY: a listed page is live. Fields are accessed through
+            // the pointer: other threads read `owner` meanwhile.
+            unsafe {
+                let block = (*page).free;
+                if !block.is_null() {
+                    (*page).free = *block.cast::<*mut u8>();
+                    (*page).used += 1;
+                    return block;
+                }
+                let block = (*page).fresh;
+                if block <= (*page).last {
+                    (*page).fresh = block.wrapping_add(class_size(class));
+                    (*page).used += 1;
+                    return block;
+                }
             }
         }
-        // SAFETY: a listed page is live and has room. Fields are accessed
-        // through the pointer: other threads read `owner` meanwhile.
-        unsafe {
-            let size = class_size(class);
-            let block = (*page).free;
-            let block = if block.is_null() {
-                let block = (*page).fresh;
-                (*page).fresh = block.wrapping_add(size);
-                block
-            } else {
-                (*page).free = *block.cast::<*mut u8>();
-                block
-            };
-            (*page).used += 1;
-            if (*page).free.is_null() && (page as usize + PAGE) - ((*page).fresh as usize) < size {
+        // SAFETY: as for this function.
+        unsafe { self.refill(class) }
+    }
+
+    /// A block of `class` when the first listed page is full (or there is
+    /// none): full pages leave the list, which gives the next page with
+    /// room, or a new one.
+    ///
+    /// A page is unlisted only here, when it is found full, rather than
+    /// when its last block is handed out, which would cost every
+    /// allocation a check. So only pages that have been first can be full
+    /// and listed.
+    ///
+    /// # Safety
+    /// As for [`Heap::take`].
+    #[cold]
+    #[inline(never)]
+    unsafe fn refill(&self, class: usize) -> *mut u8 {
+        loop {
+            let page = self.room[class].get();
+            if page.is_null() {
+                break;
+            }
+            // SAFETY: a listed page is live.
+            unsafe {
+                if !(*page).free.is_null() || (*page).fresh <= (*page).last {
+                    return self.take(class);
+                }
                 self.unlist(page);
             }
-            block
         }
+        // SAFETY: as for this function.
+        let page = unsafe { self.new_page(class) };
+        if page.is_null() {
+            return ptr::null_mut();
+        }
+        // SAFETY: the new page is listed first and has room.
+        unsafe { self.take(class) }
     }
 
     /// A new, empty page of `class`, listed first.
@@ -230,10 +268,11 @@ impl Heap {
         unsafe {
             page.write(Page {
                 owner: self.id(),
-                class,
+                class: class as u32,
                 used: 0,
                 free: ptr::null_mut(),
                 fresh: page.cast::<u8>().wrapping_add(FIRST),
+                last: page.cast::<u8>().wrapping_add(PAGE - class_size(class)),
                 prev: ptr::null_mut(),
                 next: ptr::null_mut(),
                 listed: false,
@@ -250,7 +289,7 @@ impl Heap {
     unsafe fn list(&self, page: *mut Page) {
         // SAFETY: the listed pages are live.
         unsafe {
-            let head = &self.room[(*page).class];
+            let head = &self.room[(*page).class as usize];
             (*page).prev = ptr::null_mut();
             (*page).next = head.get();
             (*page).listed = true;
@@ -270,7 +309,7 @@ impl Heap {
         unsafe {
             let (prev, next) = ((*page).prev, (*page).next);
             if prev.is_null() {
-                self.room[(*page).class].set(next);
+                self.room[(*page).class as usize].set(next);
             } else {
                 (*prev).next = next;
             }
@@ -312,7 +351,8 @@ impl Heap {
         // SAFETY: the block's page is live while it has a used block
         // (this one); only its owner changes it, and `owner` never.
         unsafe {
-            if (*page).owner != self.id() {
+            // A thread without pages (number 0) owns none.
+            if (*page).owner != self.id.get() {
                 // Another thread's page: left alone (see the module).
                 return;
             }
@@ -321,13 +361,25 @@ impl Heap {
             (*page).used -= 1;
             if !(*page).listed {
                 self.list(page);
-            } else if (*page).used == 0 && self.room[(*page).class].get() != page {
-                // Empty, and not the page its class allocates from: its
-                // memory goes back to the kernel (read as zeros after).
-                self.unlist(page);
-                libc::madvise(page.cast(), PAGE, libc::MADV_DONTNEED);
-                self.keep_spare(page);
+            } else if (*page).used == 0 && self.room[(*page).class as usize].get() != page {
+                self.release(page);
             }
+        }
+    }
+
+    /// Empty, and not the page its class allocates from: the page's
+    /// memory goes back to the kernel (read as zeros after).
+    ///
+    /// # Safety
+    /// `page` is this thread's, empty and listed.
+    #[cold]
+    #[inline(never)]
+    unsafe fn release(&self, page: *mut Page) {
+        // SAFETY: as for this function.
+        unsafe {
+            self.unlist(page);
+            libc::madvise(page.cast(), PAGE, libc::MADV_DONTNEED);
+            self.keep_spare(page);
         }
     }
 }
