@@ -31,7 +31,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ptr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The largest block served from pages.
 const MAX_SMALL: usize = 2048;
@@ -50,13 +50,15 @@ const PREFAULT: usize = 256 << 10;
 const FIRST: usize = 64;
 const _: () = assert!(size_of::<Page>() <= FIRST && CLASSES.is_power_of_two());
 
-/// Whether pages are in use: set once, before the first allocation, and
-/// never changed (a block must be freed by the allocator that made it).
-static ENABLED: AtomicBool = AtomicBool::new(false);
+/// The largest block served from pages: [`MAX_SMALL`] once they are in
+/// use, 0 (no block: a layout's size is never 0) before. Set once, before
+/// the first allocation, and never changed (a block must be freed by the
+/// allocator that made it). One comparison decides both.
+static LIMIT: AtomicUsize = AtomicUsize::new(0);
 
 /// Turns the pages on. Call before anything is allocated.
 pub fn enable() {
-    ENABLED.store(true, Ordering::Relaxed);
+    LIMIT.store(MAX_SMALL, Ordering::Relaxed);
 }
 
 /// The header at the start of a page.
@@ -129,7 +131,7 @@ fn class_size(class: usize) -> usize {
 
 /// Whether a layout is the pages' (when they are enabled).
 fn small(layout: Layout) -> bool {
-    layout.size() <= MAX_SMALL && layout.align() <= 16 && ENABLED.load(Ordering::Relaxed)
+    layout.size() <= LIMIT.load(Ordering::Relaxed) && layout.align() <= 16
 }
 
 /// `bytes` of fresh address space from the kernel (memory once touched).
