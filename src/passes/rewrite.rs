@@ -606,26 +606,28 @@ impl<'a> Cx<'a> {
     }
 
     /// Appends a trivial expression before the walk, or finds the one
-    /// already appended that it equals (`trivial` holds those).
-    fn add_trivial<'e>(
+    /// already appended that it equals: the literal of the same bits, or
+    /// the reference `trivial` holds under its [`trivial_key`].
+    fn add_trivial(
         &mut self,
-        trivial: &mut FxHashMap<(&'e Expression, Handle<Type>), Handle<Expression>>,
-        e: &'e Expression,
+        trivial: &mut FxHashMap<(u64, Handle<Type>), Handle<Expression>>,
+        e: &Expression,
         ty: Handle<Type>,
         span: Span,
     ) -> Handle<Expression> {
-        if let Expression::Literal(l) = *e
-            && let Some(&n) = self.literals.get(&l)
-        {
-            return n;
+        // Every literal appended is in `literals`.
+        if let Expression::Literal(l) = *e {
+            return match self.literals.get(&l) {
+                Some(&n) => n,
+                None => self.emit(e.clone(), ty, span),
+            };
         }
-        match trivial.get(&(e, ty)) {
-            Some(&n) => n,
-            None => {
-                let n = self.emit(e.clone(), ty, span);
-                trivial.insert((e, ty), n);
-                n
-            }
+        let Some(key) = trivial_key(e) else {
+            return self.emit(e.clone(), ty, span);
+        };
+        match trivial.entry((key, ty)) {
+            std::collections::hash_map::Entry::Occupied(o) => *o.get(),
+            std::collections::hash_map::Entry::Vacant(v) => *v.insert(self.emit(e.clone(), ty, span)),
         }
     }
 
@@ -635,6 +637,21 @@ impl<'a> Cx<'a> {
         let new = self.emit(e, old.expr_type(old_result), old.expr_span(old_result));
         self.map[old_result.index()] = Some(new);
     }
+}
+
+/// A trivial expression other than a literal or a statement result as
+/// one number (its kind above its handle's index): equal for equal
+/// expressions, and far cheaper to hash than the expression.
+fn trivial_key(e: &Expression) -> Option<u64> {
+    let (kind, index) = match *e {
+        Expression::Constant(h) => (0u64, h.index()),
+        Expression::ZeroValue(t) => (1, t.index()),
+        Expression::FunctionArgument(i) => (2, i as usize),
+        Expression::GlobalVariable(g) => (3, g.index()),
+        Expression::LocalVariable(l) => (4, l.index()),
+        _ => return None,
+    };
+    Some((kind << 32) | index as u64)
 }
 
 /// The rewrite that keeps every expression and statement: a rebuild
@@ -748,7 +765,7 @@ fn rebuild_with(
     // Trivial expressions are deduplicated: sema makes a fresh reference
     // for each use of a variable, and `access @buf[0]` twice over two
     // references to `@buf` would look different to `cse`.
-    let mut trivial: FxHashMap<(&Expression, Handle<Type>), Handle<Expression>> =
+    let mut trivial: FxHashMap<(u64, Handle<Type>), Handle<Expression>> =
         FxHashMap::with_capacity_and_hasher(trivials, Default::default());
     for (h, e) in old.expressions.iter() {
         if e.is_trivial() && !e.is_statement_result() && rw.keep_trivial(h) {
