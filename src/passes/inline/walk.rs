@@ -26,9 +26,10 @@ use rustc_hash::FxHashMap;
 /// One inlined call (the caller's, or one in an inlined body).
 struct Instance {
     callee: Handle<Function>,
-    /// Per callee expression: its copy among [`Plan::trivials`], for the
-    /// trivial ones (references to its locals included).
-    trivials: Vec<Option<usize>>,
+    /// Where the copies of its trivial expressions (references to its
+    /// locals included) start in [`Plan::trivials`]: they follow in the
+    /// callee's order (see [`copies_trivial`]).
+    trivials: usize,
     /// The callee's locals with an initial value: the initialiser, and
     /// the copy of the reference to the local (each call sets them).
     inits: Vec<(Handle<Expression>, usize)>,
@@ -176,7 +177,7 @@ impl Scan<'_> {
                 })
             })
             .collect();
-        let mut trivials = vec![None; callee.expressions.len()];
+        let trivials = plan.trivials.len();
         for (h, e) in callee.expressions.iter() {
             let copy = match *e {
                 Expression::FunctionArgument(i) => {
@@ -188,12 +189,11 @@ impl Scan<'_> {
                     callee.expr_type(h),
                     Span::default(),
                 ),
-                ref other if other.is_trivial() && !other.is_statement_result() => {
+                ref other if copies_trivial(other) => {
                     (other.clone(), callee.expr_type(h), callee.expr_span(h))
                 }
                 _ => continue,
             };
-            trivials[h.index()] = Some(plan.trivials.len());
             plan.trivials.push(copy);
         }
         plan.added += callee.expressions.len();
@@ -259,6 +259,13 @@ impl Plan {
         self.locals.push(l);
         Handle::from_index(self.first_local + self.locals.len() - 1)
     }
+}
+
+/// Whether the splice appends a copy of a callee's expression `e` that
+/// is trivial (not a statement result, whose statement defines it): any
+/// but an argument, which is the call's operand.
+fn copies_trivial(e: &Expression) -> bool {
+    e.is_trivial() && !e.is_statement_result() && !matches!(e, Expression::FunctionArgument(_))
 }
 
 /// The pointer type to a function local of type `ty`, as the splice
@@ -366,12 +373,19 @@ impl Rewrite for Inliner<'_> {
                 call: line,
             })));
         }
+        // The copies of the trivial expressions follow in the callee's
+        // order.
+        let mut next = inst.trivials;
         let map: Vec<Option<Handle<Expression>>> = callee
             .expressions
             .iter()
-            .map(|(h, e)| match *e {
+            .map(|(_, e)| match *e {
                 Expression::FunctionArgument(i) => arguments.get(i as usize).map(|&a| cx.map(a)),
-                _ => inst.trivials[h.index()].and_then(|i| cx.extra(i)),
+                ref e if copies_trivial(e) => {
+                    next += 1;
+                    cx.extra(next - 1)
+                }
+                _ => None,
             })
             .collect();
         for &(init, ptr) in &inst.inits {
