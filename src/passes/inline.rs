@@ -32,6 +32,7 @@ use crate::span::Span;
 use rustc_hash::FxHashMap;
 
 mod once;
+mod walk;
 
 /// Call results to replace by the values inlining gave them.
 type Replacements = FxHashMap<Handle<Expression>, Handle<Expression>>;
@@ -151,6 +152,14 @@ pub fn run(module: &mut Module, policy: Policy) {
         if !any {
             continue;
         }
+        known[caller.index()].set(None);
+        inlined = true;
+        // Callers whose inlined bodies are all simple are rebuilt once;
+        // the others are spliced, then rebuilt to restore the order.
+        if let Some(plan) = walk::plan(module, &module.functions[caller], &inlinable) {
+            walk::inline(module, caller, plan);
+            continue;
+        }
         let mut f = std::mem::take(&mut module.functions[caller]);
         let mut replace = FxHashMap::default();
         let old = std::mem::take(&mut f.body);
@@ -163,8 +172,6 @@ pub fn run(module: &mut Module, policy: Policy) {
         // Restore the arena order (spliced expressions were appended), the
         // inlined calls' results read as the values that replace them.
         rebuild_redirected(module, caller, &mut Unchanged, &replace);
-        known[caller.index()].set(None);
-        inlined = true;
     }
     // Callees inlined at every call site would otherwise go through every
     // pass until `dce`.

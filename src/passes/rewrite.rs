@@ -48,6 +48,12 @@ pub struct Cx<'a> {
     /// Old expressions that no statement defines any more, each read as
     /// the old expression it leads to (see [`rebuild_redirected`]).
     redirect: &'a FxHashMap<Handle<Expression>, Handle<Expression>>,
+    /// The functions whose bodies [`Cx::inline_callee`] walks in place of
+    /// a call (see [`rebuild_inlining`]).
+    callees: Option<&'a Arena<Function>>,
+    /// The new handles of the extra trivial expressions appended before
+    /// the walk (see [`rebuild_inlining`]), in their order.
+    extra: Vec<Handle<Expression>>,
 }
 
 /// A loop the pass replaces by copies of its body (see [`Rewrite::unroll`]).
@@ -112,6 +118,12 @@ pub trait Rewrite {
     /// Called once an `if` with both its blocks rebuilt is pushed (its
     /// `Merge`s go next).
     fn after_if(&mut self, _cx: &mut Cx) {}
+    /// A call the pass rebuilds itself (by walking the callee's body with
+    /// [`Cx::inline_callee`]): `Some(ends)` when it did, `ends` saying
+    /// whether what it built ends the block (the rest is out of reach).
+    fn call(&mut self, _cx: &mut Cx, _old: &Statement) -> Option<bool> {
+        None
+    }
     /// Whether to replace the loop `old` (after the statements `before` of
     /// its block) by a block per iteration: each a copy of its body (less
     /// `skip`) and continuing block, in which loads of `counter` are the
@@ -198,6 +210,52 @@ impl<'a> Cx<'a> {
         old
     }
 
+    /// Sets the new handle of an old expression (of the function whose
+    /// body is being walked).
+    pub fn set_map(&mut self, old: Handle<Expression>, new: Handle<Expression>) {
+        if let Some(slot) = self.map.get_mut(old.index()) {
+            *slot = Some(new);
+        }
+    }
+
+    /// The new handle of the `i`th extra trivial expression given to
+    /// [`rebuild_inlining`].
+    pub fn extra(&self, i: usize) -> Option<Handle<Expression>> {
+        self.extra.get(i).copied()
+    }
+
+    /// Walks the body of `callee` (less its last statement when
+    /// `skip_last`) into the current block, its expressions read through
+    /// `map` (old handles of `callee` to new ones, set for its arguments
+    /// and trivial expressions), as if its statements stood in place of
+    /// the statement being rebuilt. Returns whether a statement that ends
+    /// the block was reached, and the map as the walk left it.
+    pub fn inline_callee(
+        &mut self,
+        rw: &mut impl Rewrite,
+        callee: Handle<Function>,
+        map: Vec<Option<Handle<Expression>>>,
+        skip_last: bool,
+    ) -> (bool, Vec<Option<Handle<Expression>>>) {
+        let Some(f) = self.callees.and_then(|c| c.get(callee)) else {
+            return (false, map);
+        };
+        let outer_old = std::mem::replace(&mut self.old, f);
+        let outer_map = std::mem::replace(&mut self.map, map);
+        let n = f.body.len() - usize::from(skip_last && !f.body.is_empty());
+        let statements = &f.body[..n];
+        let mut ends = false;
+        for (i, s) in statements.iter().enumerate() {
+            if self.step(rw, &statements[..i], s) {
+                ends = true;
+                break;
+            }
+        }
+        self.old = outer_old;
+        let map = std::mem::replace(&mut self.map, outer_map);
+        (ends, map)
+    }
+
     /// Adds a statement to the current block.
     pub fn push(&mut self, s: Statement) {
         self.body.push(s);
@@ -240,8 +298,7 @@ impl<'a> Cx<'a> {
         for (i, s) in old.iter().enumerate() {
             #[cfg(test)]
             crate::ir::visit::work::visit();
-            self.step(rw, &old[..i], s);
-            if s.ends_block() {
+            if self.step(rw, &old[..i], s) {
                 // Anything after it in this block is unreachable.
                 break;
             }
@@ -457,15 +514,26 @@ impl<'a> Cx<'a> {
     }
 
     /// Rebuilds `s`, which follows `before` in its block: the copies of
-    /// its body if it is a loop `rw` unrolls.
-    fn step(&mut self, rw: &mut impl Rewrite, before: &[Statement], s: &Statement) {
-        if let Statement::Loop { .. } = s
-            && let Some(u) = rw.unroll(self, before, s)
-        {
-            self.unrolled(rw, s, u);
-        } else {
-            self.statement(rw, s);
+    /// its body if it is a loop `rw` unrolls, what `rw` makes of it if it
+    /// is a call `rw` rebuilds itself. Returns whether the block ends
+    /// there.
+    fn step(&mut self, rw: &mut impl Rewrite, before: &[Statement], s: &Statement) -> bool {
+        match s {
+            Statement::Loop { .. } => {
+                if let Some(u) = rw.unroll(self, before, s) {
+                    self.unrolled(rw, s, u);
+                    return false;
+                }
+            }
+            Statement::Call { .. } => {
+                if let Some(ends) = rw.call(self, s) {
+                    return ends;
+                }
+            }
+            _ => {}
         }
+        self.statement(rw, s);
+        s.ends_block()
     }
 
     /// The copies of a loop that `rw.unroll` replaces, one block each.
@@ -492,8 +560,7 @@ impl<'a> Cx<'a> {
                         .map(|(i, s)| (&continuing[..i], s)),
                 );
             for (before, s) in copy {
-                self.step(rw, before, s);
-                if s.ends_block() {
+                if self.step(rw, before, s) {
                     break;
                 }
             }
@@ -538,12 +605,53 @@ impl<'a> Cx<'a> {
         n
     }
 
+    /// Appends a trivial expression before the walk, or finds the one
+    /// already appended that it equals: the literal of the same bits, or
+    /// the reference `trivial` holds under its [`trivial_key`].
+    fn add_trivial(
+        &mut self,
+        trivial: &mut FxHashMap<(u64, Handle<Type>), Handle<Expression>>,
+        e: &Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Handle<Expression> {
+        // Every literal appended is in `literals`.
+        if let Expression::Literal(l) = *e {
+            return match self.literals.get(&l) {
+                Some(&n) => n,
+                None => self.emit(e.clone(), ty, span),
+            };
+        }
+        let Some(key) = trivial_key(e) else {
+            return self.emit(e.clone(), ty, span);
+        };
+        match trivial.entry((key, ty)) {
+            std::collections::hash_map::Entry::Occupied(o) => *o.get(),
+            std::collections::hash_map::Entry::Vacant(v) => *v.insert(self.emit(e.clone(), ty, span)),
+        }
+    }
+
     fn define_result(&mut self, old_result: Handle<Expression>) {
         let old = self.old;
         let e = old.expressions[old_result].clone();
         let new = self.emit(e, old.expr_type(old_result), old.expr_span(old_result));
         self.map[old_result.index()] = Some(new);
     }
+}
+
+/// A trivial expression other than a literal or a statement result as
+/// one number (its kind above its handle's index): equal for equal
+/// expressions, and far cheaper to hash than the expression.
+fn trivial_key(e: &Expression) -> Option<u64> {
+    let (kind, index) = match *e {
+        Expression::Constant(h) => (0u64, h.index()),
+        Expression::ZeroValue(t) => (1, t.index()),
+        Expression::FunctionArgument(i) => (2, i as usize),
+        Expression::GlobalVariable(g) => (3, g.index()),
+        Expression::LocalVariable(l) => (4, l.index()),
+        _ => return None,
+    };
+    Some((kind << 32) | index as u64)
 }
 
 /// The rewrite that keeps every expression and statement: a rebuild
@@ -569,8 +677,35 @@ pub fn rebuild_redirected(
     redirect: &FxHashMap<Handle<Expression>, Handle<Expression>>,
 ) {
     let old = std::mem::take(&mut module.functions[h]);
-    let new = rebuild_with(module, old, rw, redirect);
+    let new = rebuild_with(module, old, rw, redirect, &Inlining::default());
     module.functions[h] = new;
+}
+
+/// What a rebuild that inlines calls needs besides the caller.
+#[derive(Default)]
+pub struct Inlining<'i> {
+    /// The functions whose bodies replace calls (the module's functions,
+    /// out of the module while the rebuild runs).
+    pub callees: Option<&'i Arena<Function>>,
+    /// Trivial expressions to append after the caller's own, deduplicated
+    /// with them, in this order (with their types and spans): those of
+    /// the inlined bodies, which [`Cx::extra`] then gives.
+    pub trivials: &'i [(Expression, Handle<Type>, Span)],
+    /// How many expressions the inlined bodies add, about.
+    pub added: usize,
+}
+
+/// Rebuilds `caller` (out of `module.functions` while this runs) through
+/// `rw`, whose [`Rewrite::call`] may walk the bodies of
+/// `inlining.callees` in place of calls; `inlining.trivials` join the
+/// caller's trivial expressions. Returns the new function.
+pub fn rebuild_inlining(
+    module: &mut Module,
+    caller: Function,
+    rw: &mut impl Rewrite,
+    inlining: &Inlining,
+) -> Function {
+    rebuild_with(module, caller, rw, &FxHashMap::default(), inlining)
 }
 
 /// Rebuilds `old` (not in `module.functions` while this runs) through
@@ -582,16 +717,18 @@ fn rebuild_with(
     mut old: Function,
     rw: &mut impl Rewrite,
     redirect: &FxHashMap<Handle<Expression>, Handle<Expression>>,
+    inlining: &Inlining,
 ) -> Function {
     // The new arenas end up about as large as the old ones (a pass removes
     // or adds a few expressions): sized once, they are not regrown and
     // copied a dozen times per function per pass.
-    let n = old.expressions.len();
+    let n = old.expressions.len() + inlining.added;
     // The tables of trivial expressions and of literals, sized once from
     // the old arena (an upper bound): grown from empty, they were rehashed
     // a handful of times per function per pass.
     let (mut trivials, mut literals) = (0, 0);
-    for (_, e) in old.expressions.iter() {
+    let extra = inlining.trivials.iter().map(|(e, _, _)| e);
+    for e in old.expressions.iter().map(|(_, e)| e).chain(extra) {
         if e.is_trivial() {
             trivials += 1;
             literals += usize::from(matches!(e, Expression::Literal(_)));
@@ -622,28 +759,23 @@ fn rebuild_with(
         latches: FxHashMap::default(),
         folded_if: None,
         redirect,
+        callees: inlining.callees,
+        extra: Vec::with_capacity(inlining.trivials.len()),
     };
     // Trivial expressions are deduplicated: sema makes a fresh reference
     // for each use of a variable, and `access @buf[0]` twice over two
     // references to `@buf` would look different to `cse`.
-    let mut trivial: FxHashMap<(&Expression, Handle<Type>), Handle<Expression>> =
+    let mut trivial: FxHashMap<(u64, Handle<Type>), Handle<Expression>> =
         FxHashMap::with_capacity_and_hasher(trivials, Default::default());
     for (h, e) in old.expressions.iter() {
         if e.is_trivial() && !e.is_statement_result() && rw.keep_trivial(h) {
-            let ty = old.expr_type(h);
-            let n = match *e {
-                Expression::Literal(l) if cx.literals.contains_key(&l) => cx.literals[&l],
-                _ => match trivial.get(&(e, ty)) {
-                    Some(&n) => n,
-                    None => {
-                        let n = cx.emit(e.clone(), ty, old.expr_span(h));
-                        trivial.insert((e, ty), n);
-                        n
-                    }
-                },
-            };
+            let n = cx.add_trivial(&mut trivial, e, old.expr_type(h), old.expr_span(h));
             cx.map[h.index()] = Some(n);
         }
+    }
+    for (e, ty, span) in inlining.trivials {
+        let n = cx.add_trivial(&mut trivial, e, *ty, *span);
+        cx.extra.push(n);
     }
     // The locals moved over still hold their old initialisers.
     for l in cx.body.function.local_variables.handles() {

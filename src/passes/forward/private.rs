@@ -20,6 +20,14 @@ use crate::ir::*;
 /// `read_only`: per global, whether nothing writes it (such a static is
 /// not moved). Whether any static moved.
 pub(super) fn privates_to_locals(module: &mut Module, read_only: &[bool]) -> bool {
+    // Most shaders have no static that something writes: then there is
+    // nothing to look for in the functions.
+    let written = |(g, v): (Handle<GlobalVariable>, &GlobalVariable)| {
+        v.space == AddressSpace::Private && !read_only.get(g.index()).copied().unwrap_or(false)
+    };
+    if !module.globals.iter().any(written) {
+        return false;
+    }
     let n = module.globals.len();
     // Per global: the one function that uses it, or `None` (unused or
     // used by several: `Some(None)`).
