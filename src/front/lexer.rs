@@ -322,35 +322,11 @@ impl Token {
         (Token::Static as u8..=Token::Return as u8).contains(&(self as u8))
     }
 
-    /// True for kinds that always have the same spelling (keywords and
-    /// punctuation): their symbol is pre-interned ([`Self::fixed_symbol`]).
-    pub fn has_fixed_spelling(self) -> bool {
-        !matches!(
-            self,
-            Token::Ident
-                | Token::IntLit
-                | Token::FloatLit
-                | Token::StringLit
-                | Token::CharLit
-                | Token::PpNumber
-                | Token::Technique
-                | Token::Stray
-                | Token::TypeName
-                | Token::NamespaceName
-                | Token::TemplateName
-                | Token::Pragma
-                | Token::Eof
-        )
-    }
-
-    /// The symbol of a kind with a fixed spelling: pre-interned, so a
-    /// keyword or punctuation token costs no lookup.
+    /// The symbol of a kind always spelled the same (keywords and
+    /// punctuation): pre-interned, so such a token costs no lookup. `None`
+    /// for the kinds spelled in many ways (identifiers, literals).
     pub fn fixed_symbol(self) -> Option<Symbol> {
-        if self.has_fixed_spelling() {
-            builtins::token_spelling(self as usize)
-        } else {
-            None
-        }
+        builtins::fixed_token_symbol(self as usize)
     }
 
     /// A short description for "expected ..." messages.
@@ -495,6 +471,27 @@ pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>) {
 mod tests {
     use super::*;
 
+    /// The kinds always spelled the same, listed by hand to check
+    /// `fixed_symbol`'s table.
+    fn has_fixed_spelling(k: Token) -> bool {
+        !matches!(
+            k,
+            Token::Ident
+                | Token::IntLit
+                | Token::FloatLit
+                | Token::StringLit
+                | Token::CharLit
+                | Token::PpNumber
+                | Token::Technique
+                | Token::Stray
+                | Token::TypeName
+                | Token::NamespaceName
+                | Token::TemplateName
+                | Token::Pragma
+                | Token::Eof
+        )
+    }
+
     fn kinds(s: &str) -> Vec<Token> {
         lex(s).0.into_iter().map(|t| t.kind).collect()
     }
@@ -589,7 +586,7 @@ mod tests {
         for (i, s) in TOKEN_SPELLINGS.iter().enumerate() {
             let (toks, errors) = lex(s);
             match toks.as_slice() {
-                [t] if t.kind.has_fixed_spelling() && errors.is_empty() => {
+                [t] if has_fixed_spelling(t.kind) && errors.is_empty() => {
                     assert_eq!(t.kind as usize, i, "{s:?}");
                     assert_eq!(t.kind.fixed_symbol(), Some(Symbol::intern(s)));
                     fixed += 1;
@@ -599,6 +596,16 @@ mod tests {
         }
         assert_eq!(fixed, TOKEN_SPELLINGS.len() - 13);
         assert_eq!(Token::Ident.fixed_symbol(), None);
+        // Every kind the lexer returns has a fixed symbol just when it has
+        // a fixed spelling (the table of `fixed_symbol` agrees).
+        let text = format!(
+            "a 1 1.0 16_t \"s\" 'c' technique @ {}",
+            TOKEN_SPELLINGS.join(" ").replace('\0', "")
+        );
+        for t in lex(&text).0 {
+            let k = t.kind;
+            assert_eq!(k.fixed_symbol().is_some(), has_fixed_spelling(k), "{k:?}");
+        }
     }
 
     #[test]
