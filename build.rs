@@ -30,7 +30,9 @@ fn main() {
 
 /// Writes `OUT_DIR/preinterned.rs`: the built-in names in symbol order, and
 /// the open-addressing hash table (`names::hash`, linear probing) that the
-/// interner starts from, so that no process hashes them at start-up.
+/// interner starts from, so that no process hashes them at start-up. Each
+/// slot holds a name's hash in its top 32 bits and its symbol index plus one
+/// in the low 32 bits (0: empty), as the interner's own slots do.
 fn preinterned_table() {
     use std::fmt::Write as _;
     let mut list = Vec::new();
@@ -38,13 +40,14 @@ fn preinterned_table() {
     // At most half full with the built-ins alone.
     let bits = (2 * list.len()).next_power_of_two().trailing_zeros();
     let size = 1usize << bits;
-    let mut slots = vec![0u32; size];
+    let mut slots = vec![0u64; size];
     for (i, s) in list.iter().enumerate() {
-        let mut at = (names::hash(s.as_bytes()) >> (64 - bits)) as usize;
+        let hash = names::hash(s.as_bytes());
+        let mut at = (hash >> (64 - bits)) as usize;
         while slots[at] != 0 {
             at = (at + 1) & (size - 1);
         }
-        slots[at] = i as u32 + 1;
+        slots[at] = (hash >> 32 << 32) | (i as u64 + 1);
     }
     let mut out = String::new();
     let _ = writeln!(out, "pub(crate) const PREINTERNED_BITS: u32 = {bits};");
@@ -59,10 +62,10 @@ fn preinterned_table() {
     let _ = writeln!(out, "];");
     let _ = writeln!(
         out,
-        "pub(crate) static PREINTERNED_SLOTS: [u32; {size}] = ["
+        "pub(crate) const PREINTERNED_SLOTS: [u64; {size}] = ["
     );
-    for row in slots.chunks(16) {
-        let row: Vec<String> = row.iter().map(u32::to_string).collect();
+    for row in slots.chunks(8) {
+        let row: Vec<String> = row.iter().map(|e| format!("{e:#x}")).collect();
         let _ = writeln!(out, "    {},", row.join(", "));
     }
     let _ = writeln!(out, "];");

@@ -322,35 +322,11 @@ impl Token {
         (Token::Static as u8..=Token::Return as u8).contains(&(self as u8))
     }
 
-    /// True for kinds that always have the same spelling (keywords and
-    /// punctuation): their symbol is pre-interned ([`Self::fixed_symbol`]).
-    pub fn has_fixed_spelling(self) -> bool {
-        !matches!(
-            self,
-            Token::Ident
-                | Token::IntLit
-                | Token::FloatLit
-                | Token::StringLit
-                | Token::CharLit
-                | Token::PpNumber
-                | Token::Technique
-                | Token::Stray
-                | Token::TypeName
-                | Token::NamespaceName
-                | Token::TemplateName
-                | Token::Pragma
-                | Token::Eof
-        )
-    }
-
-    /// The symbol of a kind with a fixed spelling: pre-interned, so a
-    /// keyword or punctuation token costs no lookup.
+    /// The symbol of a kind always spelled the same (keywords and
+    /// punctuation): pre-interned, so such a token costs no lookup. `None`
+    /// for the kinds spelled in many ways (identifiers, literals).
     pub fn fixed_symbol(self) -> Option<Symbol> {
-        if self.has_fixed_spelling() {
-            builtins::token_spelling(self as usize)
-        } else {
-            None
-        }
+        builtins::fixed_token_symbol(self as usize)
     }
 
     /// A short description for "expected ..." messages.
@@ -459,11 +435,77 @@ pub fn lex_one(text: &str) -> Option<Token> {
     }
 }
 
+/// The symbols of the short names and numbers one file spells, so that a
+/// file interns each once rather than at each use (a file names the same
+/// variables, types and constants again and again): a direct-mapped
+/// table keyed by the text itself, at most 16 bytes held as two
+/// overlapping words and the length, so that a match is exact. Small
+/// enough (1.5 KiB) to be zeroed without `rep stosb`, costly per byte.
+struct Spellings {
+    slots: [Spelling; 64],
+}
+
+#[derive(Clone, Copy)]
+struct Spelling {
+    /// The text's first 8 bytes (fewer padded with zeros) and its last 8
+    /// (0 when it has at most 8).
+    words: (u64, u64),
+    /// 0 for an empty slot.
+    len: u32,
+    sym: Symbol,
+}
+
+const EMPTY: Spelling = Spelling {
+    words: (0, 0),
+    len: 0,
+    sym: Symbol::preinterned(0),
+};
+
+impl Spellings {
+    /// The symbol of `text[start..end]`, a token's text.
+    fn symbol(&mut self, text: &str, start: usize, end: usize) -> Symbol {
+        let len = end - start;
+        let bytes = text.as_bytes();
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_le_bytes(w)
+        };
+        let spelled = || text.get(start..end).unwrap_or_default();
+        // The first word is read past the token, and masked: near the end
+        // of the text, or for longer texts, the interner answers alone.
+        if len == 0 || len > 16 || start + 8 > bytes.len() {
+            return Symbol::intern(spelled());
+        }
+        let words = if len >= 8 {
+            (word(start), if len > 8 { word(end - 8) } else { 0 })
+        } else {
+            (word(start) & (u64::MAX >> (64 - 8 * len)), 0)
+        };
+        let hash = (words.0 ^ words.1.rotate_left(29) ^ len as u64)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = &mut self.slots[(hash >> 58) as usize];
+        if slot.len == len as u32 && slot.words == words {
+            return slot.sym;
+        }
+        let sym = Symbol::intern(spelled());
+        *slot = Spelling {
+            words,
+            len: len as u32,
+            sym,
+        };
+        sym
+    }
+}
+
 /// Lexes one file for the preprocessor: as [`lex`], each token with its
 /// symbol and flags.
 pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>) {
     let mut out = Vec::with_capacity(text.len() / 4);
     let mut errors = Vec::new();
+    let mut spellings = Spellings {
+        slots: [EMPTY; 64],
+    };
     let mut lx = Token::lexer(text);
     // The end of the token before, and whether it was a newline: the file's
     // start counts as both.
@@ -473,7 +515,9 @@ pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>) {
         let (start, end) = (sp.start as u32, sp.end as u32);
         match r {
             Ok(kind) => {
-                let sym = kind.fixed_symbol().unwrap_or_else(|| Symbol::intern(lx.slice()));
+                let sym = kind.fixed_symbol().unwrap_or_else(|| {
+                    spellings.symbol(text, start as usize, end as usize)
+                });
                 let flags = (u8::from(prev_end < start) * flags::SPACE_BEFORE)
                     | (u8::from(after_newline) * flags::LINE_START);
                 (prev_end, after_newline) = (end, kind == Token::Newline);
@@ -494,6 +538,27 @@ pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kinds always spelled the same, listed by hand to check
+    /// `fixed_symbol`'s table.
+    fn has_fixed_spelling(k: Token) -> bool {
+        !matches!(
+            k,
+            Token::Ident
+                | Token::IntLit
+                | Token::FloatLit
+                | Token::StringLit
+                | Token::CharLit
+                | Token::PpNumber
+                | Token::Technique
+                | Token::Stray
+                | Token::TypeName
+                | Token::NamespaceName
+                | Token::TemplateName
+                | Token::Pragma
+                | Token::Eof
+        )
+    }
 
     fn kinds(s: &str) -> Vec<Token> {
         lex(s).0.into_iter().map(|t| t.kind).collect()
@@ -589,7 +654,7 @@ mod tests {
         for (i, s) in TOKEN_SPELLINGS.iter().enumerate() {
             let (toks, errors) = lex(s);
             match toks.as_slice() {
-                [t] if t.kind.has_fixed_spelling() && errors.is_empty() => {
+                [t] if has_fixed_spelling(t.kind) && errors.is_empty() => {
                     assert_eq!(t.kind as usize, i, "{s:?}");
                     assert_eq!(t.kind.fixed_symbol(), Some(Symbol::intern(s)));
                     fixed += 1;
@@ -599,6 +664,39 @@ mod tests {
         }
         assert_eq!(fixed, TOKEN_SPELLINGS.len() - 13);
         assert_eq!(Token::Ident.fixed_symbol(), None);
+        // Every kind the lexer returns has a fixed symbol just when it has
+        // a fixed spelling (the table of `fixed_symbol` agrees).
+        let text = format!(
+            "a 1 1.0 16_t \"s\" 'c' technique @ {}",
+            TOKEN_SPELLINGS.join(" ").replace('\0', "")
+        );
+        for t in lex(&text).0 {
+            let k = t.kind;
+            assert_eq!(k.fixed_symbol().is_some(), has_fixed_spelling(k), "{k:?}");
+        }
+    }
+
+    /// Every token of `lex_interned` has the symbol of its text, whether
+    /// the per-file table of spellings answered (names of every length up
+    /// to its limit and past it, repeated, colliding, at the text's end) or
+    /// the interner did.
+    #[test]
+    fn spellings_match_the_interner() {
+        let names: Vec<String> = (1..=20)
+            .flat_map(|n| ["a", "b_", "Q9"].map(|p| p.repeat(n)))
+            .chain((0..300).map(|i| format!("n{i}")))
+            .collect();
+        let mut text = names.join(" ");
+        text.push_str(" 1 1.5f 0x1F ");
+        text.push_str(&names.join("+"));
+        text.push_str(" a");
+        let (toks, errors) = lex_interned(&text);
+        assert!(errors.is_empty());
+        assert_eq!(toks.len(), 3 * names.len() + 3);
+        for t in toks {
+            let spelled = &text[t.start as usize..t.end as usize];
+            assert_eq!(t.sym, Symbol::intern(spelled), "{spelled:?}");
+        }
     }
 
     #[test]

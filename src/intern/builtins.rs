@@ -47,11 +47,29 @@ pub fn is_vk_namespace(name: Symbol) -> bool {
     (NAMESPACES_END..VK_NAMESPACES_END).contains(&name.index())
 }
 
-/// The symbol of entry `kind` of [`TOKEN_SPELLINGS`] (a token kind's
-/// number), or `None` past its end.
-pub fn token_spelling(kind: usize) -> Option<Symbol> {
-    (kind < TOKEN_SPELLINGS.len()).then(|| Symbol::preinterned(VK_NAMESPACES_END + kind as u32))
+/// The symbol of token kind `kind` when the kind is always spelled the same
+/// (keywords, punctuation: the entries of [`TOKEN_SPELLINGS`] that do not
+/// start with NUL), else `None`. One load from a table: the lexer asks at
+/// every token.
+pub fn fixed_token_symbol(kind: usize) -> Option<Symbol> {
+    match FIXED_TOKEN_SYMBOLS.get(kind) {
+        Some(&i) if i != u32::MAX => Some(Symbol::preinterned(i)),
+        _ => None,
+    }
 }
+
+/// [`fixed_token_symbol`]'s answers by kind: a symbol index, or `u32::MAX`.
+static FIXED_TOKEN_SYMBOLS: [u32; TOKEN_SPELLINGS.len()] = {
+    let mut table = [u32::MAX; TOKEN_SPELLINGS.len()];
+    let mut kind = 0;
+    while kind < table.len() {
+        if TOKEN_SPELLINGS[kind].as_bytes()[0] != 0 {
+            table[kind] = VK_NAMESPACES_END + kind as u32;
+        }
+        kind += 1;
+    }
+    table
+};
 
 /// The symbol `vk` (the first of [`BUILTIN_NAMESPACES`]).
 pub fn vk_symbol() -> Symbol {
@@ -103,9 +121,12 @@ mod tests {
         assert!(is_builtin_type(Symbol::intern("float4x4")));
         assert!(is_builtin_type(Symbol::intern("GroupNodeOutputRecords")));
         for (i, s) in TOKEN_SPELLINGS.iter().enumerate() {
-            assert_eq!(token_spelling(i), Some(Symbol::intern(s)));
-            assert!(!is_builtin_type(Symbol::intern(s)) && !is_vk_namespace(Symbol::intern(s)));
+            let sym = Symbol::intern(s);
+            assert_eq!(sym.index(), VK_NAMESPACES_END + i as u32);
+            let fixed = !s.starts_with('\0');
+            assert_eq!(fixed_token_symbol(i), fixed.then_some(sym));
+            assert!(!is_builtin_type(sym) && !is_vk_namespace(sym));
         }
-        assert_eq!(token_spelling(TOKEN_SPELLINGS.len()), None);
+        assert_eq!(fixed_token_symbol(TOKEN_SPELLINGS.len()), None);
     }
 }

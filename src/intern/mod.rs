@@ -1,22 +1,30 @@
 //! Interned strings: identifiers, semantics and file names as `Symbol(u32)`.
 //!
 //! HLSL's built-in type and namespace names are symbols `0..` in a table
-//! the build script writes (read without a lock, built by no process); the
-//! names seen at run time are in one process-wide table behind a lock.
-//! Interned text is leaked on purpose:
-//! the set of distinct identifiers a compiler (or the LSP server over a
-//! session) sees is small, and `&'static str` keeps every use borrow-free.
+//! the build script writes (built by no process); the names seen at run
+//! time follow them. One process-wide hash table holds both, and reading
+//! it takes no lock: a name already interned (most of a shader's) costs a
+//! hash and a probe, and [`Symbol::as_str`] an index. Only adding a name
+//! takes the writers' lock.
+//!
+//! Interned text is leaked on purpose, and so are the tables the hash
+//! table outgrew (a reader may still be probing one): the set of distinct
+//! identifiers a compiler (or the LSP server over a session) sees is
+//! small, and `&'static str` keeps every use borrow-free.
 
 pub mod builtins;
 mod names;
 
 use std::fmt;
+use std::ptr::null_mut;
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 // `PREINTERNED` (the built-in names in symbol order: that of
 // `names::for_each_preinterned`, so that `builtins` classifies a symbol by
-// its index) and `PREINTERNED_SLOTS` (their hash table, the same probing as
-// `Table`'s), written by the build script.
+// its index), `PREINTERNED_SLOTS` (their hash table, laid out as `Slots`'
+// are) and `PREINTERNED_BITS` (its size's log2), written by the build
+// script.
 include!(concat!(env!("OUT_DIR"), "/preinterned.rs"));
 
 /// An interned string. Comparing two symbols compares their text.
@@ -27,69 +35,222 @@ pub struct Symbol(u32);
 /// glibc zeroes memory with `rep stosb`, costly per byte).
 const CHUNK: usize = 1984;
 
-/// Slots the table of other names starts with.
-const FIRST_SLOTS: usize = 512;
+/// The first symbol of the names interned at run time.
+const DYNAMIC: u32 = PREINTERNED.len() as u32;
 
-/// The built-in names' symbol, found in the build script's table without
-/// taking the lock.
-fn find_preinterned(s: &str, hash: u64) -> Option<Symbol> {
-    let mask = PREINTERNED_SLOTS.len() - 1;
-    let mut at = (hash >> (64 - PREINTERNED_BITS)) as usize;
-    loop {
-        match PREINTERNED_SLOTS[at] {
-            0 => return None,
-            e if PREINTERNED[e as usize - 1] == s => return Some(Symbol(e - 1)),
-            _ => at = (at + 1) & mask,
-        }
+/// The hash table of every interned name: open addressing with linear
+/// probing over [`names::hash`], at most half full. A slot holds the
+/// name's hash in its top 32 bits (compared before the text) and its
+/// symbol's index plus one in the low 32 bits, or 0 when empty. Slots are
+/// written (under the writers' lock) only from empty to full, after the
+/// name's text is in place, so a reader sees either nothing or a name it
+/// can read.
+struct Slots {
+    /// `64 - log2(slots.len())`: a hash's top bits are its first slot.
+    shift: u32,
+    slots: &'static [AtomicU64],
+}
+
+/// The table the interner starts with: the built-in names' slots, which
+/// the names met at run time join until the table grows.
+static FIRST_SLOTS: [AtomicU64; PREINTERNED_SLOTS.len()] = {
+    let mut slots = [const { AtomicU64::new(0) }; PREINTERNED_SLOTS.len()];
+    let mut i = 0;
+    while i < slots.len() {
+        slots[i] = AtomicU64::new(PREINTERNED_SLOTS[i]);
+        i += 1;
+    }
+    slots
+};
+
+static FIRST: Slots = Slots {
+    shift: 64 - PREINTERNED_BITS,
+    slots: &FIRST_SLOTS,
+};
+
+/// The current table: [`FIRST`], or the leaked one that replaced it when
+/// it filled up. Swapped only under the writers' lock, once the new table
+/// holds every name.
+static TABLE: AtomicPtr<Slots> = AtomicPtr::new(std::ptr::addr_of!(FIRST).cast_mut());
+
+fn table() -> &'static Slots {
+    // SAFETY: `TABLE` points at `FIRST` or at a table `grow` leaked, both
+    // `'static` and never written through the pointer; the acquiring load
+    // sees the new table's slots as `grow` wrote them before storing it.
+    unsafe { &*TABLE.load(Ordering::Acquire) }
+}
+
+/// Where the text of symbol `DYNAMIC + i` is: entry `i` of a list of
+/// buckets, the first [`FIRST_BUCKET`] long and each next twice as long
+/// as the one before, so that entries never move and a reader needs no
+/// lock. An entry is written once, before its symbol is in the table.
+struct Entry {
+    ptr: AtomicPtr<u8>,
+    len: AtomicUsize,
+}
+
+const FIRST_BUCKET: usize = 256;
+
+/// The first bucket, enough for a small shader's names: no allocation.
+static FIRST_ENTRIES: [Entry; FIRST_BUCKET] = [const {
+    Entry {
+        ptr: AtomicPtr::new(null_mut()),
+        len: AtomicUsize::new(0),
+    }
+}; FIRST_BUCKET];
+
+/// Enough buckets for every `u32` index; the later ones are leaked arrays,
+/// allocated as they are needed.
+static BUCKETS: [AtomicPtr<Entry>; 25] = {
+    let mut buckets = [const { AtomicPtr::new(null_mut()) }; 25];
+    buckets[0] = AtomicPtr::new(std::ptr::addr_of!(FIRST_ENTRIES).cast::<Entry>().cast_mut());
+    buckets
+};
+
+/// The bucket of entry `i` and the entry's place in it.
+fn bucket_of(i: u32) -> (usize, usize) {
+    let j = i as usize / FIRST_BUCKET + 1;
+    let b = j.ilog2() as usize;
+    (b, i as usize - ((1 << b) - 1) * FIRST_BUCKET)
+}
+
+/// The text of symbol `DYNAMIC + i` (empty for an entry not yet written,
+/// which no symbol names).
+fn dynamic_text(i: u32) -> &'static str {
+    let (b, at) = bucket_of(i);
+    let bucket = BUCKETS[b].load(Ordering::Acquire);
+    if bucket.is_null() {
+        return "";
+    }
+    // SAFETY: bucket `b` is an array of `FIRST_BUCKET << b` entries,
+    // `FIRST_ENTRIES` or leaked, never freed; `at` is within it
+    // (`bucket_of`).
+    let e = unsafe { &*bucket.add(at) };
+    let ptr = e.ptr.load(Ordering::Acquire);
+    if ptr.is_null() {
+        return "";
+    }
+    // SAFETY: the entry was written once with a leaked copy of a `&str`
+    // (so valid UTF-8), its length stored before its pointer.
+    unsafe {
+        std::str::from_utf8_unchecked(std::slice::from_raw_parts(ptr, e.len.load(Ordering::Relaxed)))
     }
 }
 
-/// The names interned at run time (symbols from `PREINTERNED.len()` on):
-/// open addressing with linear probing over [`names::hash`]. Each slot
-/// holds a symbol's index in `strings` plus one, or 0 when empty; the table
-/// is kept at most half full.
-struct Table {
-    slots: Vec<u32>,
-    /// `64 - log2(slots.len())`: a hash's top bits are its first slot.
-    shift: u32,
-    strings: Vec<&'static str>,
-    /// The rest of the current chunk of leaked text.
+/// The symbol of `s` (whose hash is `hash`) in `t`, or the empty slot where
+/// it belongs. Inlined in [`Symbol::intern`], whose every call probes.
+#[inline(always)]
+fn find(t: &Slots, s: &str, hash: u64) -> Result<Symbol, usize> {
+    let mask = t.slots.len() - 1;
+    let mut at = (hash >> t.shift) as usize;
+    loop {
+        let e = t.slots[at].load(Ordering::Acquire);
+        if e == 0 {
+            return Err(at);
+        }
+        if e >> 32 == hash >> 32 {
+            let sym = Symbol(e as u32 - 1);
+            if same_text(sym.as_str().as_bytes(), s.as_bytes()) {
+                return Ok(sym);
+            }
+        }
+        at = (at + 1) & mask;
+    }
+}
+
+/// `a == b` without a call to `memcmp` for the short names most are (where
+/// the hash bits matched, so that this nearly always confirms a match):
+/// two overlapping words, or the three bytes a name under 4 bytes has.
+#[inline(always)]
+fn same_text(a: &[u8], b: &[u8]) -> bool {
+    fn word(s: &[u8], at: usize) -> u64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[at..at + 8]);
+        u64::from_le_bytes(w)
+    }
+    fn half(s: &[u8], at: usize) -> u32 {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&s[at..at + 4]);
+        u32::from_le_bytes(w)
+    }
+    let n = a.len();
+    if n != b.len() {
+        false
+    } else if n > 16 {
+        a == b
+    } else if n >= 8 {
+        word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8)
+    } else if n >= 4 {
+        half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4)
+    } else {
+        n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1])
+    }
+}
+
+/// How many names were interned at run time: changed only under the
+/// writers' lock, after the new name's slot is written, so a reader that
+/// saw this count before probing has seen every name it counts.
+static COUNT: AtomicU32 = AtomicU32::new(0);
+
+/// What only one thread at a time may change: the rest of the current chunk
+/// of leaked text (and, besides, `COUNT`, the buckets and the table).
+struct Writer {
     free: &'static mut [u8],
 }
 
-impl Table {
-    /// The index of `s` in `strings`, or the empty slot where it belongs.
-    fn find(&self, s: &str, hash: u64) -> Result<u32, usize> {
-        let mask = self.slots.len() - 1;
-        let mut at = (hash >> self.shift) as usize;
-        loop {
-            match self.slots[at] {
-                0 => return Err(at),
-                e if self.strings[e as usize - 1] == s => return Ok(e - 1),
-                _ => at = (at + 1) & mask,
-            }
-        }
-    }
+static WRITER: Mutex<Writer> = Mutex::new(Writer { free: &mut [] });
 
-    /// The index in `strings` of `s` (whose hash is `hash`), added if new.
-    fn insert(&mut self, s: &str, hash: u64) -> u32 {
-        if self.slots.is_empty() {
-            self.grow();
+fn lock() -> MutexGuard<'static, Writer> {
+    WRITER.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// [`Writer::insert`] under the lock. Out of line, so that the lookup most
+/// calls end with keeps few registers.
+#[cold]
+#[inline(never)]
+fn insert(s: &str, hash: u64, seen: u32, t: &'static Slots, at: usize) -> Symbol {
+    lock().insert(s, hash, seen, t, at)
+}
+
+impl Writer {
+    /// Adds `s` (whose hash is `hash`), which was not in `t` at slot `at`
+    /// when `COUNT` was `seen`, unless another thread has added it since.
+    fn insert(&mut self, s: &str, hash: u64, seen: u32, t: &'static Slots, at: usize) -> Symbol {
+        let count = COUNT.load(Ordering::Relaxed);
+        let (mut t, mut at) = (t, at);
+        if count != seen {
+            // Names were added since the probe (maybe `s`, maybe in a new table).
+            t = table();
+            at = match find(t, s, hash) {
+                Ok(sym) => return sym,
+                Err(at) => at,
+            };
         }
-        match self.find(s, hash) {
-            Ok(i) => i,
-            Err(mut at) => {
-                if 2 * (self.strings.len() + 1) > self.slots.len() {
-                    self.grow();
-                    at = self.find(s, hash).err().unwrap_or_default();
-                }
-                let i = self.strings.len() as u32;
-                let text = self.leak(s);
-                self.strings.push(text);
-                self.slots[at] = i + 1;
-                i
-            }
+        let index = DYNAMIC + count;
+        if 2 * (index as usize + 1) > t.slots.len() {
+            t = grow(t);
+            at = find(t, s, hash).err().unwrap_or_default();
         }
+        let text = self.leak(s);
+        let (b, i) = bucket_of(count);
+        let mut bucket = BUCKETS[b].load(Ordering::Acquire);
+        if bucket.is_null() {
+            let entries: Box<[Entry]> = (0..FIRST_BUCKET << b)
+                .map(|_| Entry {
+                    ptr: AtomicPtr::new(null_mut()),
+                    len: AtomicUsize::new(0),
+                })
+                .collect();
+            bucket = Box::leak(entries).as_mut_ptr();
+            BUCKETS[b].store(bucket, Ordering::Release);
+        }
+        // SAFETY: as in `dynamic_text`.
+        let e = unsafe { &*bucket.add(i) };
+        e.len.store(text.len(), Ordering::Relaxed);
+        e.ptr.store(text.as_ptr().cast_mut(), Ordering::Release);
+        t.slots[at].store((hash >> 32 << 32) | u64::from(index + 1), Ordering::Release);
+        COUNT.store(count + 1, Ordering::Release);
+        Symbol(index)
     }
 
     /// A `'static` copy of `s`, carved from a leaked chunk (one allocation
@@ -106,52 +267,48 @@ impl Table {
         // per new name).
         unsafe { std::str::from_utf8_unchecked(dst) }
     }
-
-    /// Doubles the slots (or makes the first ones) and places every name
-    /// again.
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(FIRST_SLOTS);
-        self.shift = 64 - size.trailing_zeros();
-        self.slots = vec![0; size];
-        for (i, s) in self.strings.iter().enumerate() {
-            let mut at = (names::hash(s.as_bytes()) >> self.shift) as usize;
-            while self.slots[at] != 0 {
-                at = (at + 1) & (size - 1);
-            }
-            self.slots[at] = i as u32 + 1;
-        }
-    }
 }
 
-/// The table of names interned at run time (a plain static: a `OnceLock`
-/// would be checked at every call).
-static TABLE: Mutex<Table> = Mutex::new(Table {
-    slots: Vec::new(),
-    shift: 64,
-    strings: Vec::new(),
-    free: &mut [],
-});
-
-/// The first symbol of the names interned at run time.
-const DYNAMIC: u32 = PREINTERNED.len() as u32;
-
-fn lock() -> MutexGuard<'static, Table> {
-    TABLE.lock().unwrap_or_else(|e| e.into_inner())
+/// Replaces the full table `old` with one twice its size holding the same
+/// names, placed by the hash bits their slots keep (no text is hashed
+/// again). `old` is leaked: a reader may be probing it.
+fn grow(old: &Slots) -> &'static Slots {
+    let size = old.slots.len() * 2;
+    let shift = 64 - size.trailing_zeros();
+    let slots: Box<[AtomicU64]> = (0..size).map(|_| AtomicU64::new(0)).collect();
+    for e in old.slots.iter().map(|e| e.load(Ordering::Relaxed)) {
+        if e != 0 {
+            // `shift` is at least 32: only hash bits remain.
+            let mut at = (e >> shift) as usize;
+            while slots[at].load(Ordering::Relaxed) != 0 {
+                at = (at + 1) & (size - 1);
+            }
+            slots[at].store(e, Ordering::Relaxed);
+        }
+    }
+    let t: &'static Slots = Box::leak(Box::new(Slots {
+        shift,
+        slots: Box::leak(slots),
+    }));
+    TABLE.store(std::ptr::from_ref(t).cast_mut(), Ordering::Release);
+    t
 }
 
 impl Symbol {
     pub fn intern(s: &str) -> Symbol {
         let hash = names::hash(s.as_bytes());
-        if let Some(sym) = find_preinterned(s, hash) {
-            return sym;
+        let seen = COUNT.load(Ordering::Acquire);
+        let t = table();
+        match find(t, s, hash) {
+            Ok(sym) => sym,
+            Err(at) => insert(s, hash, seen, t, at),
         }
-        Symbol(DYNAMIC + lock().insert(s, hash))
     }
 
     pub fn as_str(self) -> &'static str {
         match self.0.checked_sub(DYNAMIC) {
             None => PREINTERNED[self.0 as usize],
-            Some(i) => lock().strings[i as usize],
+            Some(i) => dynamic_text(i),
         }
     }
 
@@ -213,5 +370,25 @@ mod tests {
         assert_eq!(Symbol::intern("").as_str(), "");
         let long = "x".repeat(3 * super::CHUNK);
         assert_eq!(Symbol::intern(&long).as_str(), long);
+    }
+
+    /// Threads interning the same new names at once (some while the table
+    /// grows) agree on every symbol.
+    #[test]
+    fn threads_agree() {
+        let names: Vec<String> = (0..3000).map(|i| format!("thread_test_{i}")).collect();
+        let runs: Vec<Vec<Symbol>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| names.iter().map(|n| Symbol::intern(n)).collect()))
+                .collect();
+            workers.into_iter().filter_map(|w| w.join().ok()).collect()
+        });
+        assert_eq!(runs.len(), 4);
+        for run in &runs[1..] {
+            assert_eq!(run, &runs[0]);
+        }
+        for (n, s) in names.iter().zip(&runs[0]) {
+            assert_eq!(s.as_str(), n);
+        }
     }
 }

@@ -75,9 +75,14 @@ pub(super) fn lex_file(text: &str) -> (Vec<FileToken>, Vec<LexIssue>) {
             },
         })
         .collect();
-    if let Some(i) = toks.windows(2).position(|w| {
-        w[0].kind == Token::Slash && w[1].kind == Token::Star && w[0].end == w[1].start
-    }) {
+    // The pair is the text `/*`: a file without one (most, which comment
+    // with `//`) needs no look at its tokens.
+    let open_comment = text.contains("/*").then(|| {
+        toks.windows(2).position(|w| {
+            w[0].kind == Token::Slash && w[1].kind == Token::Star && w[0].end == w[1].start
+        })
+    });
+    if let Some(i) = open_comment.flatten() {
         let start = toks[i].start;
         toks.truncate(i);
         issues.retain(|e| e.start < start);

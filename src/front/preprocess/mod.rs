@@ -18,14 +18,16 @@
 //! (`#define`, `#undef`, the macro table), `expand.rs` (invocation,
 //! substitution, `#`, `##`, built-in macros), `include.rs` (search paths,
 //! file cache, `#pragma once` and include guards), `expr.rs` (`#if`
-//! arithmetic), `text.rs` (`-P` output). The macros DXC predefines for
-//! the profile come in [`PreprocessOptions::predefined`].
+//! arithmetic), `plain.rs` (tokens passed on as they are), `text.rs` (`-P`
+//! output). The macros DXC predefines for the profile come in
+//! [`PreprocessOptions::predefined`].
 
 mod define;
 mod directive;
 mod expand;
 mod expr;
 mod include;
+mod plain;
 mod shared;
 mod text;
 
@@ -373,7 +375,7 @@ impl<'a> Preprocessor<'a> {
                     Context::Tokens(_) => 0,
                 })
                 .sum();
-            self.frames[0].out.reserve(rest + lexed.toks.len());
+            reserve_used(&mut self.frames[0].out, rest + lexed.toks.len());
         }
         self.ctxs.push(Context::File(FileCtx {
             file,
@@ -698,73 +700,6 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    /// The common case of [`Self::run_loop`] without the generality of
-    /// [`Self::next_token`]: the tokens of the file on top, each emitted to
-    /// the main frame as [`Self::handle_token`] would, until one needs more
-    /// (a directive, a macro's name, a lex issue, the file's end). Returns
-    /// the macro name that stopped it; for the others it stops before them.
-    fn plain_file_tokens(&mut self) -> Option<PpToken> {
-        if self.frames.len() != 1 || self.in_if || self.fatal || self.is_skipping() {
-            return None;
-        }
-        let Some(Context::File(f)) = self.ctxs.last_mut() else {
-            return None;
-        };
-        let base = self.sm.file(f.file).base;
-        let frame = &mut self.frames[0];
-        let macro_bits = &self.macro_bits;
-        let next_issue = f.issues.get(f.issue_pos).map_or(u32::MAX, |i| i.start);
-        let toks = &*f.toks;
-        let mut pos = f.pos;
-        // Kept in registers and written back once: an empty expansion's
-        // flags for the next token, and whether any token was read.
-        let mut carry = std::mem::take(&mut frame.carry);
-        let mut read = false;
-        let stopped = loop {
-            let Some(&raw) = toks.get(pos) else {
-                break None;
-            };
-            match raw.kind {
-                _ if next_issue < raw.start => break None,
-                Token::Newline => {
-                    pos += 1;
-                    continue;
-                }
-                Token::Hash if raw.flags & flags::LINE_START != 0 => break None,
-                _ => {}
-            }
-            pos += 1;
-            read = true;
-            let tok = PpToken {
-                kind: raw.kind,
-                sym: raw.sym,
-                span: Span::from(base + raw.start..base + raw.end),
-                flags: raw.flags,
-            };
-            let i = tok.sym.index() as usize;
-            if tok.kind.is_ident_like()
-                && macro_bits
-                    .get(i / 64)
-                    .is_some_and(|w| w & (1 << (i % 64)) != 0)
-                && self.macros.contains_key(&tok.sym)
-            {
-                break Some(tok);
-            }
-            frame.out.push(PpToken {
-                flags: tok.flags | carry,
-                ..tok
-            });
-            carry = 0;
-        };
-        frame.carry = carry;
-        if read {
-            f.guard.saw_token();
-            self.work = 0;
-        }
-        f.pos = pos;
-        stopped
-    }
-
     /// One token: expand it if it names an enabled macro, else emit it.
     fn handle_token(&mut self, tok: PpToken) {
         if tok.flags & flags::NO_EXPAND == 0 && tok.kind.is_ident_like() {
@@ -871,4 +806,18 @@ impl<'a> Preprocessor<'a> {
             flags: tok.flags,
         });
     }
+}
+
+/// `v.reserve(additional)`, but into a new buffer when `v` uses under a
+/// quarter of its capacity: growing in place (`realloc`) copies the whole
+/// old buffer, used or not, and the output is sized for the main file
+/// before an `#include` at its top grows it, nearly empty.
+fn reserve_used(v: &mut Vec<PpToken>, additional: usize) {
+    if v.capacity() - v.len() >= additional || v.len() >= v.capacity() / 4 {
+        v.reserve(additional);
+        return;
+    }
+    let mut grown = Vec::with_capacity(v.len() + additional);
+    grown.extend_from_slice(v);
+    *v = grown;
 }

@@ -1,0 +1,129 @@
+//! The preprocessor's common case: the tokens of a file passed on as they
+//! are, until one needs the general machinery (a directive, a macro's name,
+//! a lex issue, the file's end).
+
+use super::define::MacroEntry;
+use super::{Context, Preprocessor};
+use crate::front::lexer::{FileToken, PpToken, Token, flags};
+use crate::intern::Symbol;
+use crate::span::Span;
+use rustc_hash::FxHashMap;
+
+impl Preprocessor<'_> {
+    /// The common case of [`Self::run_loop`] without the generality of
+    /// [`Self::next_token`]: the tokens of the file on top, each emitted to
+    /// the main frame as [`Self::handle_token`] would, until one needs more
+    /// (a directive, a macro's name, a lex issue, the file's end). Returns
+    /// the macro name that stopped it; for the others it stops before them.
+    pub(super) fn plain_file_tokens(&mut self) -> Option<PpToken> {
+        if self.frames.len() != 1 || self.in_if || self.fatal || self.is_skipping() {
+            return None;
+        }
+        let Some(Context::File(f)) = self.ctxs.last_mut() else {
+            return None;
+        };
+        let base = self.sm.file(f.file).base;
+        let frame = &mut self.frames[0];
+        let next_issue = f.issues.get(f.issue_pos).map_or(u32::MAX, |i| i.start);
+        let written = frame.out.len();
+        // An empty expansion's flags, for the next token written.
+        let mut carry = std::mem::take(&mut frame.carry);
+        let (stopped, pos) = pass_through(
+            &f.toks[..],
+            f.pos,
+            PassThrough {
+                base,
+                next_issue,
+                macro_bits: &self.macro_bits,
+                macros: &self.macros,
+            },
+            &mut frame.out,
+            &mut carry,
+        );
+        frame.carry = carry;
+        // Whether any token was read (newlines are not tokens read).
+        if stopped.is_some() || frame.out.len() != written {
+            f.guard.saw_token();
+            self.work = 0;
+        }
+        f.pos = pos;
+        stopped
+    }
+}
+
+/// What [`pass_through`] checks each token against.
+struct PassThrough<'a> {
+    /// The file's first location.
+    base: u32,
+    /// Where the file's next lex issue starts.
+    next_issue: u32,
+    macro_bits: &'a [u64],
+    macros: &'a FxHashMap<Symbol, MacroEntry>,
+}
+
+/// The loop of [`Preprocessor::plain_file_tokens`], on plain slices and
+/// vectors so that nothing is reloaded from the preprocessor at each token:
+/// copies `toks` from `pos` to `out` until a token needs more (returned with
+/// the position after it when it names a macro; else the position of that
+/// token, or the end), skipping newlines. `carry` goes onto the first token
+/// written. Out of line, so that the loop has the registers to itself.
+#[inline(never)]
+fn pass_through(
+    toks: &[FileToken],
+    mut pos: usize,
+    pt: PassThrough<'_>,
+    out: &mut Vec<PpToken>,
+    carry: &mut u8,
+) -> (Option<PpToken>, usize) {
+    // Each token read writes at most one: room for the rest of the file,
+    // written in place with no length or capacity check per token.
+    out.reserve(toks.len() - pos);
+    let spare = out.spare_capacity_mut();
+    let mut written = 0;
+    let mut stopped = None;
+    let mut extra = *carry;
+    while let Some(&raw) = toks.get(pos) {
+        if pt.next_issue < raw.start {
+            break;
+        }
+        let tok = PpToken {
+            kind: raw.kind,
+            sym: raw.sym,
+            span: Span::from(pt.base + raw.start..pt.base + raw.end),
+            flags: raw.flags,
+        };
+        pos += 1;
+        if raw.kind.is_ident_like() {
+            let i = raw.sym.index() as usize;
+            if pt
+                .macro_bits
+                .get(i / 64)
+                .is_some_and(|w| w & (1 << (i % 64)) != 0)
+                && pt.macros.contains_key(&raw.sym)
+            {
+                stopped = Some(tok);
+                break;
+            }
+        } else if raw.kind == Token::Newline {
+            continue;
+        } else if raw.kind == Token::Hash && raw.flags & flags::LINE_START != 0 {
+            pos -= 1;
+            break;
+        }
+        let Some(slot) = spare.get_mut(written) else {
+            pos -= 1;
+            break;
+        };
+        slot.write(PpToken {
+            flags: tok.flags | extra,
+            ..tok
+        });
+        written += 1;
+        extra = 0;
+    }
+    // SAFETY: the first `written` places past the length were written
+    // above, and they are within the capacity (`spare`).
+    unsafe { out.set_len(out.len() + written) };
+    *carry = extra;
+    (stopped, pos)
+}
