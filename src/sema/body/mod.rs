@@ -459,8 +459,16 @@ impl<'a> Sema<'a> {
             Some(t) => cx.bind_this(t, def.is_const),
             None => 0,
         };
-        // What the body may change, for parameters bound to their values.
-        let writes = Writes::of(body, &|callee, i| cx.s.decls.may_take_out(callee, i));
+        // What the body may change, for parameters bound to their values
+        // (asked of those `param_value` may bind so only).
+        let by_value: Vec<Symbol> = sig
+            .params
+            .iter()
+            .filter(|p| p.dir == Dir::In && !p.precise && held_by_value(&cx.s.types, p.ty))
+            .filter_map(|p| p.name)
+            .collect();
+        let writes =
+            Writes::of_names(body, &by_value, &|callee, i| cx.s.decls.may_take_out(callee, i));
         let mut next_arg = first_param;
         for (pi, p) in sig.params.iter().enumerate() {
             if specialized && cx.s.types.is_resource(p.ty) {
@@ -543,6 +551,16 @@ pub(super) fn free_body(f: ir::Function) -> ir::Function {
         spirv_decorations: f.spirv_decorations,
         ..Default::default()
     }
+}
+
+/// Whether an `in` parameter of type `ty` may stand for its argument's
+/// value itself, when the body never changes it (a scalar, vector or
+/// matrix).
+fn held_by_value(types: &types::Types, ty: TyId) -> bool {
+    matches!(
+        types.get(ty),
+        types::Ty::Scalar(_) | types::Ty::Vector(..) | types::Ty::Matrix(..)
+    )
 }
 
 /// The constant that an instance was made for, for parameter `param`.
@@ -754,10 +772,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         match p.dir {
             Dir::In
                 if !p.precise
-                    && matches!(
-                        self.s.types.get(p.ty),
-                        types::Ty::Scalar(_) | types::Ty::Vector(..) | types::Ty::Matrix(..)
-                    )
+                    && held_by_value(&self.s.types, p.ty)
                     && !writes.may_write(name, p.ty == types::UINT) =>
             {
                 // Never changed: the argument value itself, so that
