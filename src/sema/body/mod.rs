@@ -16,6 +16,7 @@ pub mod ops;
 pub mod place;
 pub mod res_join;
 mod scopes;
+mod scratch;
 pub mod stmt;
 pub mod worklist;
 
@@ -31,6 +32,7 @@ use crate::ir;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
 pub use scopes::Locals;
+pub use scratch::Scratch;
 
 /// A local variable, parameter or alias.
 #[derive(Clone, Debug)]
@@ -120,17 +122,28 @@ impl FnBuilder {
         ret: TyId,
         scope: ScopeId,
     ) -> Self {
+        Self::reusing(f, handle, ret, scope, Scratch::default())
+    }
+
+    /// A builder whose scopes, caches (and arenas, for a shell without
+    /// expressions) are those `scratch` kept from an earlier function.
+    pub fn reusing(
+        mut f: ir::Function,
+        handle: ir::Handle<ir::Function>,
+        ret: TyId,
+        scope: ScopeId,
+        mut scratch: Scratch,
+    ) -> Self {
+        scratch.lend_arenas(&mut f);
         FnBuilder {
             body: ir::build::Body::new(f),
             handle,
-            locals: Locals::default(),
+            locals: scratch.locals,
             ret,
             breakable: Vec::new(),
-            // Most functions use a few literals: room for them from the
-            // start spares the map growing (and rehashing) three times.
-            lit_cache: FxHashMap::with_capacity_and_hasher(16, Default::default()),
-            const_cache: FxHashMap::default(),
-            cache_log: Vec::new(),
+            lit_cache: scratch.lit_cache,
+            const_cache: scratch.const_cache,
+            cache_log: scratch.cache_log,
             discarding: 0,
             discard_res: Vec::new(),
             for_init: false,
@@ -442,7 +455,8 @@ impl<'a> Sema<'a> {
         res_args.reverse();
         let specialized = !res_args.is_empty();
         let shell = std::mem::take(&mut self.module.functions[handle]);
-        let mut fb = FnBuilder::new(shell, handle, sig.ret, env);
+        let scratch = std::mem::take(&mut self.work.scratch);
+        let mut fb = FnBuilder::reusing(shell, handle, sig.ret, env, scratch);
         fb.this_struct = this_struct;
         fb.locals.push();
         let outer_fn = self
@@ -527,11 +541,15 @@ impl<'a> Sema<'a> {
             cx.record_out_resources();
             cx.return_at_end(sig.ret, decl, body.span);
         }
+        let mut scratch = cx.fb.take_scratch();
         let f = if checked {
-            free_body(cx.fb.body.function)
+            let mut f = cx.fb.body.function;
+            scratch.keep_arenas(&mut f);
+            free_body(f)
         } else {
             cx.finish()
         };
+        self.work.scratch = scratch;
         self.module.functions[handle] = f;
         if let Some(ix) = self.index.as_deref_mut() {
             ix.function = outer_fn;
