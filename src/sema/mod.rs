@@ -66,6 +66,10 @@ impl<'a> Sema<'a> {
         // type arena's map was rehashed (every type hashed again) five
         // times on the way to a few dozen types.
         s.module.types.reserve(TYPICAL_TYPES);
+        // And for the names the file declares (about one per item), which
+        // the global scope's map otherwise grew into by rehashing.
+        let global = s.scopes.get_mut(types::scope::GLOBAL_SCOPE);
+        global.names.reserve(unit.items.len());
         s.entry.vertex.enabled = stage == Stage::Pixel && unit.reads_vertex_attributes;
         if stage == Stage::Amplification {
             s.entry.mesh.payload_names = entry::mesh::dispatch_payloads(&unit.items);

@@ -17,9 +17,12 @@ impl<'a> Sema<'a> {
         if let Some(h) = self.decls.funcs[id].ir {
             return Some(h);
         }
-        let sig = self.decls.funcs[id].sig.clone()?;
+        // Borrowed out of the declaration while the shell is made (nothing
+        // there reads a signature), not copied.
+        let sig = self.decls.funcs[id].sig.take()?;
         let scope = self.decls.funcs[id].scope;
         let h = self.new_ir_function(id, &sig, None);
+        self.decls.funcs[id].sig = Some(sig);
         self.decls.funcs[id].ir = Some(h);
         self.work.queue(Pending {
             func: h,
