@@ -803,7 +803,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Dir::In => {
                 // HLSL parameters are mutable copies.
                 let arg = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
-                let lv = self.local_var(Some(name.to_string()), arg_ty, p.precise);
+                let lv = self.local_var(Some(name.as_str().to_owned()), arg_ty, p.precise);
                 if p.attrs
                     .iter()
                     .any(|a| a.kind == Some(crate::front::attributes::Attr::VkAliasedPointer))

@@ -90,7 +90,8 @@ impl<'a> Sema<'a> {
         let this_ty = decl.this_ty;
         let span = decl.ast.name.span;
         // `export`: the linker's name is the function's own (DXC's too).
-        let export = (self.is_exported(id) && args.is_none()).then(|| decl.name.to_string());
+        let export =
+            (self.is_exported(id) && args.is_none()).then(|| decl.name.as_str().to_owned());
         let agg_this = args.is_some_and(|a| a.contains(&TArg::AggThis));
         let mut arguments = Vec::new();
         if let (Some(t), true) = (this_ty, agg_this) {
@@ -133,7 +134,7 @@ impl<'a> Sema<'a> {
             // A struct holding resources: one pointer per data member (the
             // caller's copies), its resources named by the instance.
             if specialized && self.types.is_agg(p.ty) {
-                let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
+                let pname = p.name.map(|n| n.as_str().to_owned()).unwrap_or_default();
                 for (i, (slot, is_res)) in self.agg_slots(p.ty).into_iter().enumerate() {
                     if is_res {
                         continue;
@@ -154,7 +155,7 @@ impl<'a> Sema<'a> {
             }
             let ty = self.param_ir_type(p.ty, p.dir);
             arguments.push(ir::FunctionArgument {
-                name: p.name.map(|n| n.to_string()),
+                name: p.name.map(|n| n.as_str().to_owned()),
                 ty,
                 precise: p.precise,
                 spirv_decorations: self.spirv_decorations(p.attrs, &Env::at(scope)),
