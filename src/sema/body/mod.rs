@@ -125,16 +125,15 @@ impl FnBuilder {
         Self::reusing(f, handle, ret, scope, Scratch::default())
     }
 
-    /// A builder whose scopes, caches (and arenas, for a shell without
-    /// expressions) are those `scratch` kept from an earlier function.
+    /// A builder whose scopes and caches are those `scratch` kept from an
+    /// earlier function.
     pub fn reusing(
-        mut f: ir::Function,
+        f: ir::Function,
         handle: ir::Handle<ir::Function>,
         ret: TyId,
         scope: ScopeId,
-        mut scratch: Scratch,
+        scratch: Scratch,
     ) -> Self {
-        scratch.lend_arenas(&mut f);
         FnBuilder {
             body: ir::build::Body::new(f),
             handle,
@@ -541,11 +540,9 @@ impl<'a> Sema<'a> {
             cx.record_out_resources();
             cx.return_at_end(sig.ret, decl, body.span);
         }
-        let mut scratch = cx.fb.take_scratch();
+        let scratch = cx.fb.take_scratch();
         let f = if checked {
-            let mut f = cx.fb.body.function;
-            scratch.keep_arenas(&mut f);
-            free_body(f)
+            free_body(cx.fb.body.function)
         } else {
             cx.finish()
         };
