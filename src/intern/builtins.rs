@@ -32,6 +32,21 @@ pub fn is_builtin_type(name: Symbol) -> bool {
     name.index() < TYPES_END
 }
 
+/// A scalar, vector or matrix type name as its scalar's spelling and its
+/// rows and columns (`float` → ("float", 1, None), `float4` → ("float",
+/// 4, None), `int2x3` → ("int", 2, Some(3))), read off the symbol's number
+/// (each of the [`SCALARS`] is followed by its 20 forms); `None` for any
+/// other name. Sema resolves a type name so without reading its text.
+pub fn numeric_spelling(name: Symbol) -> Option<(&'static str, u8, Option<u8>)> {
+    let i = name.index() as usize;
+    let scalar = SCALARS.get(i / 21)?;
+    let Some(form) = (i % 21).checked_sub(1) else {
+        return Some((scalar, 1, None));
+    };
+    let (rows, cols) = ((form / 5 + 1) as u8, (form % 5) as u8);
+    Some((scalar, rows, (cols > 0).then_some(cols)))
+}
+
 /// Is `name` a type of the `vk::` namespace (or one of its sub-namespaces)?
 pub fn is_vk_type(name: Symbol) -> bool {
     (TYPES_END..VK_TYPES_END).contains(&name.index())
@@ -128,5 +143,25 @@ mod tests {
             assert!(!is_builtin_type(sym) && !is_vk_namespace(sym));
         }
         assert_eq!(fixed_token_symbol(TOKEN_SPELLINGS.len()), None);
+    }
+
+    #[test]
+    fn numeric_spellings_are_read_off_the_symbol() {
+        for (name, want) in [
+            ("bool", Some(("bool", 1, None))),
+            ("float", Some(("float", 1, None))),
+            ("float1", Some(("float", 1, None))),
+            ("float4", Some(("float", 4, None))),
+            ("int2x3", Some(("int", 2, Some(3)))),
+            ("uint4x4", Some(("uint", 4, Some(4)))),
+            ("min16float1x1", Some(("min16float", 1, Some(1)))),
+            ("float64_t3x1", Some(("float64_t", 3, Some(1)))),
+            ("void", None),
+            ("Texture2D", None),
+            ("float5", None),
+            ("foo", None),
+        ] {
+            assert_eq!(numeric_spelling(Symbol::intern(name)), want, "{name}");
+        }
     }
 }

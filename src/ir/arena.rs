@@ -248,6 +248,11 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
             }
         }
     }
+    /// Makes room for `n` more values (and their lookup).
+    pub fn reserve(&mut self, n: usize) {
+        self.data.reserve(n);
+        self.map.reserve(n);
+    }
     /// Puts `value` where the placeholder `h` was (a type that names
     /// itself through a pointer, made before its parts); a later insert of
     /// `value` finds `h`.

@@ -1,15 +1,12 @@
 //! The state of semantic analysis: [`Sema`] and the tables it fills.
 
 use super::table::{Table, define_id};
-use super::types::consteval::Konst;
-use super::types::layout::Layouts;
 use super::types::scope::{FuncDeclId, GlobalId, ScopeId, Scopes, TemplateId};
-use super::types::{Ty, TyId, Types};
+use super::types::{Ty, TyId, Types, consteval::Konst, layout::Layouts};
 use crate::diag::{Code, Diagnostic, Diagnostics, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
-use crate::ir;
-use crate::ir::Stage;
+use crate::ir::{self, Stage};
 use crate::sema::options::SemaOptions;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
@@ -673,6 +670,8 @@ pub struct Worklist {
     calls: Vec<CallEdge>,
     /// IR function → its user-facing name and span, for diagnostics.
     names: FxHashMap<ir::Handle<ir::Function>, (String, Span)>,
+    /// What the last body lowered left for the next to reuse.
+    pub(super) scratch: super::body::Scratch,
 }
 
 impl Worklist {

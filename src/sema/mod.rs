@@ -62,6 +62,14 @@ impl<'a> Sema<'a> {
         stage: Stage,
     ) -> Self {
         let mut s = Sema::new(options, diags, stage);
+        // Room for a small shader's types up front: grown from empty, the
+        // type arena's map was rehashed (every type hashed again) five
+        // times on the way to a few dozen types.
+        s.module.types.reserve(TYPICAL_TYPES);
+        // And for the names the file declares (about one per item), which
+        // the global scope's map otherwise grew into by rehashing.
+        let global = s.scopes.get_mut(types::scope::GLOBAL_SCOPE);
+        global.names.reserve(unit.items.len());
         s.entry.vertex.enabled = stage == Stage::Pixel && unit.reads_vertex_attributes;
         if stage == Stage::Amplification {
             s.entry.mesh.payload_names = entry::mesh::dispatch_payloads(&unit.items);
@@ -83,6 +91,9 @@ impl<'a> Sema<'a> {
         self.check_recursion();
     }
 }
+
+/// How many IR types a small shader's module has, about (blur: 30 odd).
+const TYPICAL_TYPES: usize = 48;
 
 /// [`lower`], and the side table of what names resolved to when
 /// `options.index` asks for it ([`index`]): that comes also when errors

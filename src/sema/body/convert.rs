@@ -195,8 +195,8 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         {
             return self.pointer_conversion(v, to, span, explicit);
         }
-        if let (Ty::HeapElem { sampler }, ValKind::Expr(index)) =
-            (self.s.types.get(v.ty).clone(), &v.kind)
+        if let (&Ty::HeapElem { sampler }, ValKind::Expr(index)) =
+            (self.s.types.get(v.ty), &v.kind)
         {
             if matches!(self.s.types.get(to), Ty::Resource(..) | Ty::Sampler { .. }) {
                 return self.heap_place(to, *index, sampler);

@@ -490,7 +490,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     }
 
     pub fn global_val(&mut self, g: GlobalId) -> Val {
-        let info = self.s.decls.globals[g].clone();
+        let info = &self.s.decls.globals[g];
         // A `static const` scalar with a constant value is that value.
         if let (Some(k), Some(ReadOnly::Const(c))) = (info.konst, info.read_only) {
             return Val {
@@ -498,12 +498,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 ..Val::konst(info.ty, k)
             };
         }
-        match info.kind {
+        // What is read below, copied (the record also holds text).
+        let (kind, name, span) = (info.kind.clone(), info.name, info.span);
+        let (ty, read_only) = (info.ty, info.read_only);
+        match kind {
             GlobalKind::Var { gv, mem } => {
                 let space = self.s.module.globals[gv].space;
                 let pty = self.ptr_type(mem, space);
                 let ptr = self.add(ir::Expression::GlobalVariable(gv), pty);
-                Val::place(info.ty, Place::Ptr { ptr, mem, space }, info.read_only)
+                Val::place(ty, Place::Ptr { ptr, mem, space }, read_only)
             }
             GlobalKind::Member { gv, index, mem } => {
                 let space = self.s.module.globals[gv].space;
@@ -512,29 +515,26 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 let base = self.add(ir::Expression::GlobalVariable(gv), gpty);
                 let pty = self.ptr_type(mem, space);
                 let ptr = self.add(ir::Expression::AccessIndex { base, index }, pty);
-                Val::place(info.ty, Place::Ptr { ptr, mem, space }, info.read_only)
+                Val::place(ty, Place::Ptr { ptr, mem, space }, read_only)
             }
-            GlobalKind::ResAlias(Some(r)) => self.res_path_place(r, info.ty, info.read_only),
+            GlobalKind::ResAlias(Some(r)) => self.res_path_place(r, ty, read_only),
             GlobalKind::ResAlias(None) => self.error(
                 codes::RESOURCE_MISUSE,
-                format!(
-                    "static resource `{}` is used before a resource is assigned to it",
-                    info.name
-                ),
-                info.span,
+                format!("static resource `{name}` is used before a resource is assigned to it"),
+                span,
                 "declared here without a resource",
             ),
             GlobalKind::ResStruct(members) => Val {
-                ty: info.ty,
+                ty,
                 kind: ValKind::Agg(members.into_iter().map(|m| self.global_val(m)).collect()),
                 read_only: None,
             },
             GlobalKind::SpecConstant(c) => {
-                let it = self.s.ir_ty(info.ty);
+                let it = self.s.ir_ty(ty);
                 let h = self.add(ir::Expression::Constant(c), it);
                 Val {
-                    read_only: info.read_only,
-                    ..Val::expr(info.ty, h)
+                    read_only,
+                    ..Val::expr(ty, h)
                 }
             }
             GlobalKind::PendingGlobal | GlobalKind::Error => Val::error(),

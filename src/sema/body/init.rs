@@ -126,8 +126,6 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     if let Ty::Array(_, Some(_)) = self.s.types.get(v.ty) {
                         return (v.ty, v);
                     }
-                    let wrapped = vec![ast::Initializer::Expr(e.clone())];
-                    let _ = wrapped;
                     return (ty, self.mismatch(v.ty, ty, e.span));
                 }
                 let v = self.expr_as(e, ty);

@@ -169,7 +169,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 (Some(_), Ty::Array(_, None)) | (None, _) => None,
                 (Some(_), _) => {
                     let irt = self.s.ir_ty(ty0);
-                    let lv = self.local_var(Some(name.to_string()), irt, st.precise);
+                    let lv = self.local_var(Some(name.as_str().to_owned()), irt, st.precise);
                     let place = Place::Ptr {
                         ptr: lv,
                         mem: irt,
@@ -200,7 +200,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Some(e) => (ty0, e),
                 None => {
                     let irt = self.s.ir_ty(ty);
-                    (ty, (self.local_var(Some(name.to_string()), irt, st.precise), irt))
+                    (ty, (self.local_var(Some(name.as_str().to_owned()), irt, st.precise), irt))
                 }
             };
             if aliased {

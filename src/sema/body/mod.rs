@@ -16,6 +16,7 @@ pub mod ops;
 pub mod place;
 pub mod res_join;
 mod scopes;
+mod scratch;
 pub mod stmt;
 pub mod worklist;
 
@@ -31,6 +32,7 @@ use crate::ir;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
 pub use scopes::Locals;
+pub use scratch::Scratch;
 
 /// A local variable, parameter or alias.
 #[derive(Clone, Debug)]
@@ -120,17 +122,33 @@ impl FnBuilder {
         ret: TyId,
         scope: ScopeId,
     ) -> Self {
+        Self::reusing(f, handle, ret, scope, Scratch::default())
+    }
+
+    /// A builder whose scopes and caches are those `scratch` kept from an
+    /// earlier function.
+    pub fn reusing(
+        f: ir::Function,
+        handle: ir::Handle<ir::Function>,
+        ret: TyId,
+        scope: ScopeId,
+        scratch: Scratch,
+    ) -> Self {
+        let mut lit_cache = scratch.lit_cache;
+        // Most functions use a few literals: room for them from the start
+        // spares the map growing (and rehashing) three times. (A reused
+        // map has it already; taking the scratch leaves an empty one,
+        // which allocates nothing.)
+        lit_cache.reserve(16);
         FnBuilder {
             body: ir::build::Body::new(f),
             handle,
-            locals: Locals::default(),
+            locals: scratch.locals,
             ret,
             breakable: Vec::new(),
-            // Most functions use a few literals: room for them from the
-            // start spares the map growing (and rehashing) three times.
-            lit_cache: FxHashMap::with_capacity_and_hasher(16, Default::default()),
-            const_cache: FxHashMap::default(),
-            cache_log: Vec::new(),
+            lit_cache,
+            const_cache: scratch.const_cache,
+            cache_log: scratch.cache_log,
             discarding: 0,
             discard_res: Vec::new(),
             for_init: false,
@@ -442,7 +460,8 @@ impl<'a> Sema<'a> {
         res_args.reverse();
         let specialized = !res_args.is_empty();
         let shell = std::mem::take(&mut self.module.functions[handle]);
-        let mut fb = FnBuilder::new(shell, handle, sig.ret, env);
+        let scratch = std::mem::take(&mut self.work.scratch);
+        let mut fb = FnBuilder::reusing(shell, handle, sig.ret, env, scratch);
         fb.this_struct = this_struct;
         fb.locals.push();
         let outer_fn = self
@@ -459,8 +478,16 @@ impl<'a> Sema<'a> {
             Some(t) => cx.bind_this(t, def.is_const),
             None => 0,
         };
-        // What the body may change, for parameters bound to their values.
-        let writes = Writes::of(body, &|callee, i| cx.s.decls.may_take_out(callee, i));
+        // What the body may change, for parameters bound to their values
+        // (asked of those `param_value` may bind so only).
+        let by_value: Vec<Symbol> = sig
+            .params
+            .iter()
+            .filter(|p| p.dir == Dir::In && !p.precise && held_by_value(&cx.s.types, p.ty))
+            .filter_map(|p| p.name)
+            .collect();
+        let writes =
+            Writes::of_names(body, &by_value, &|callee, i| cx.s.decls.may_take_out(callee, i));
         let mut next_arg = first_param;
         for (pi, p) in sig.params.iter().enumerate() {
             if specialized && cx.s.types.is_resource(p.ty) {
@@ -519,11 +546,13 @@ impl<'a> Sema<'a> {
             cx.record_out_resources();
             cx.return_at_end(sig.ret, decl, body.span);
         }
+        let scratch = cx.fb.take_scratch();
         let f = if checked {
             free_body(cx.fb.body.function)
         } else {
             cx.finish()
         };
+        self.work.scratch = scratch;
         self.module.functions[handle] = f;
         if let Some(ix) = self.index.as_deref_mut() {
             ix.function = outer_fn;
@@ -543,6 +572,16 @@ pub(super) fn free_body(f: ir::Function) -> ir::Function {
         spirv_decorations: f.spirv_decorations,
         ..Default::default()
     }
+}
+
+/// Whether an `in` parameter of type `ty` may stand for its argument's
+/// value itself, when the body never changes it (a scalar, vector or
+/// matrix).
+fn held_by_value(types: &types::Types, ty: TyId) -> bool {
+    matches!(
+        types.get(ty),
+        types::Ty::Scalar(_) | types::Ty::Vector(..) | types::Ty::Matrix(..)
+    )
 }
 
 /// The constant that an instance was made for, for parameter `param`.
@@ -754,10 +793,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         match p.dir {
             Dir::In
                 if !p.precise
-                    && matches!(
-                        self.s.types.get(p.ty),
-                        types::Ty::Scalar(_) | types::Ty::Vector(..) | types::Ty::Matrix(..)
-                    )
+                    && held_by_value(&self.s.types, p.ty)
                     && !writes.may_write(name, p.ty == types::UINT) =>
             {
                 // Never changed: the argument value itself, so that
@@ -770,7 +806,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             Dir::In => {
                 // HLSL parameters are mutable copies.
                 let arg = self.add(ir::Expression::FunctionArgument(idx), arg_ty);
-                let lv = self.local_var(Some(name.to_string()), arg_ty, p.precise);
+                let lv = self.local_var(Some(name.as_str().to_owned()), arg_ty, p.precise);
                 if p.attrs
                     .iter()
                     .any(|a| a.kind == Some(crate::front::attributes::Attr::VkAliasedPointer))

@@ -174,10 +174,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 };
                 Some(self.const_scalar(k.convert(sc)))
             }
-            ValKind::Place(p) => {
-                let p = p.clone();
-                self.read_place(&p, v.ty)
-            }
+            ValKind::Place(p) => self.read_place(p, v.ty),
         }
     }
 

@@ -114,6 +114,12 @@ impl Locals {
     pub fn declared_here(&self, name: Symbol) -> Option<&LocalSym> {
         self.in_innermost(name).map(|i| &self.entries[i].sym)
     }
+    /// Closes every scope, keeping the room (for the next function).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.innermost.clear();
+        self.frames.clear();
+    }
 }
 
 #[cfg(test)]

@@ -17,9 +17,12 @@ impl<'a> Sema<'a> {
         if let Some(h) = self.decls.funcs[id].ir {
             return Some(h);
         }
-        let sig = self.decls.funcs[id].sig.clone()?;
+        // Borrowed out of the declaration while the shell is made (nothing
+        // there reads a signature), not copied.
+        let sig = self.decls.funcs[id].sig.take()?;
         let scope = self.decls.funcs[id].scope;
         let h = self.new_ir_function(id, &sig, None);
+        self.decls.funcs[id].sig = Some(sig);
         self.decls.funcs[id].ir = Some(h);
         self.work.queue(Pending {
             func: h,
@@ -87,7 +90,8 @@ impl<'a> Sema<'a> {
         let this_ty = decl.this_ty;
         let span = decl.ast.name.span;
         // `export`: the linker's name is the function's own (DXC's too).
-        let export = (self.is_exported(id) && args.is_none()).then(|| decl.name.to_string());
+        let export =
+            (self.is_exported(id) && args.is_none()).then(|| decl.name.as_str().to_owned());
         let agg_this = args.is_some_and(|a| a.contains(&TArg::AggThis));
         let mut arguments = Vec::new();
         if let (Some(t), true) = (this_ty, agg_this) {
@@ -130,7 +134,7 @@ impl<'a> Sema<'a> {
             // A struct holding resources: one pointer per data member (the
             // caller's copies), its resources named by the instance.
             if specialized && self.types.is_agg(p.ty) {
-                let pname = p.name.map(|n| n.to_string()).unwrap_or_default();
+                let pname = p.name.map(|n| n.as_str().to_owned()).unwrap_or_default();
                 for (i, (slot, is_res)) in self.agg_slots(p.ty).into_iter().enumerate() {
                     if is_res {
                         continue;
@@ -151,7 +155,7 @@ impl<'a> Sema<'a> {
             }
             let ty = self.param_ir_type(p.ty, p.dir);
             arguments.push(ir::FunctionArgument {
-                name: p.name.map(|n| n.to_string()),
+                name: p.name.map(|n| n.as_str().to_owned()),
                 ty,
                 precise: p.precise,
                 spirv_decorations: self.spirv_decorations(p.attrs, &Env::at(scope)),

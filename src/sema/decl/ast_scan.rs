@@ -24,6 +24,30 @@ impl Writes {
             out_at,
             writes: Writes::default(),
             args_of: None,
+            watched: None,
+        };
+        w.block(body);
+        w.writes
+    }
+
+    /// As [`Writes::of`], for the variables `names` only: what it says of
+    /// them is what the whole scan says, and no other name is recorded, so
+    /// that a body is walked without a hash insertion per declaration and
+    /// a callee lookup per argument (a function's parameters are all that
+    /// lowering asks about). No names, no walk.
+    pub fn of_names(
+        body: &ast::Block,
+        names: &[Symbol],
+        out_at: &dyn Fn(Symbol, usize) -> bool,
+    ) -> Writes {
+        if names.is_empty() {
+            return Writes::default();
+        }
+        let mut w = Scan {
+            out_at,
+            writes: Writes::default(),
+            args_of: None,
+            watched: Some(names),
         };
         w.block(body);
         w.writes
@@ -40,6 +64,7 @@ impl Writes {
             out_at,
             writes: Writes::default(),
             args_of: None,
+            watched: None,
         };
         for s in stmts {
             w.stmt(s);
@@ -61,6 +86,8 @@ struct Scan<'f> {
     writes: Writes,
     /// `call_arg_roots`: the callee, the argument, the roots found.
     args_of: Option<(&'f str, usize, Vec<Symbol>)>,
+    /// The only variables to record (`Writes::of_names`), or all.
+    watched: Option<&'f [Symbol]>,
 }
 
 /// The variables at the root of argument `index` of every call of
@@ -70,6 +97,7 @@ pub fn call_arg_roots(body: &ast::Block, callee: &str, index: usize) -> Vec<Symb
         out_at: &|_, _| false,
         writes: Writes::default(),
         args_of: Some((callee, index, Vec::new())),
+        watched: None,
     };
     w.block(body);
     w.args_of.map(|a| a.2).unwrap_or_default()
@@ -85,8 +113,17 @@ fn root(e: &ast::Expr) -> Option<Symbol> {
 }
 
 impl Scan<'_> {
+    /// The variable at the root of `e`, if it is one to record.
+    fn watched_root(&self, e: &ast::Expr) -> Option<Symbol> {
+        root(e).filter(|&n| self.watches(n))
+    }
+
+    fn watches(&self, n: Symbol) -> bool {
+        self.watched.is_none_or(|w| w.contains(&n))
+    }
+
     fn write(&mut self, e: &ast::Expr) {
-        if let Some(n) = root(e) {
+        if let Some(n) = self.watched_root(e) {
             self.writes.written.insert(n);
         }
     }
@@ -107,7 +144,9 @@ impl Scan<'_> {
             }
             StmtKind::Decl(vd) => {
                 for d in &vd.declarators {
-                    self.writes.written.insert(d.name.name);
+                    if self.watches(d.name.name) {
+                        self.writes.written.insert(d.name.name);
+                    }
                     if let Some(i) = &d.init {
                         self.init(i);
                     }
@@ -200,7 +239,7 @@ impl Scan<'_> {
                 // Only an argument with a variable at its root can be
                 // written: the callee is looked up for those alone.
                 for (i, a) in args.iter().enumerate() {
-                    if let Some(n) = root(a)
+                    if let Some(n) = self.watched_root(a)
                         && (self.out_at)(callee.last().name, i)
                     {
                         self.writes.written.insert(n);
@@ -222,7 +261,7 @@ impl Scan<'_> {
                 let m = method.name.as_str();
                 let resource_out = m == "GetDimensions" || m.starts_with("Interlocked");
                 for (i, a) in args.iter().enumerate() {
-                    if let Some(n) = root(a) {
+                    if let Some(n) = self.watched_root(a) {
                         if resource_out || (self.out_at)(method.name, i) {
                             self.writes.written.insert(n);
                         } else {

@@ -12,7 +12,6 @@ type TypeHandle = ir::Handle<ir::Type>;
 
 /// Handles of the module's type arena, each the one the arena gives for
 /// its key (so a hit returns what inserting again would).
-#[derive(Default)]
 pub struct IrTypes {
     /// The canonical IR type of each HLSL type, by [`TyId`], filled lazily.
     by_ty: Vec<Option<TypeHandle>>,
@@ -20,6 +19,18 @@ pub struct IrTypes {
     scalars: [Option<TypeHandle>; ir::Scalar::SLOTS],
     /// Unnamed pointer types, by pointee and address space.
     pointers: FxHashMap<(TypeHandle, ir::AddressSpace), TypeHandle>,
+}
+
+impl Default for IrTypes {
+    fn default() -> Self {
+        IrTypes {
+            by_ty: Vec::new(),
+            scalars: Default::default(),
+            // Room for a small shader's pointer types (a dozen or so): the
+            // map grew into them rehashing three times.
+            pointers: FxHashMap::with_capacity_and_hasher(16, Default::default()),
+        }
+    }
 }
 
 impl IrTypes {

@@ -472,7 +472,8 @@ impl Types {
     pub fn new() -> Self {
         let mut t = Types {
             list: Table::new(),
-            map: FxHashMap::default(),
+            // Room for a small shader's types: rehashing grew it five times.
+            map: FxHashMap::with_capacity_and_hasher(64, Default::default()),
             structs: Table::new(),
             enums: Table::new(),
             ir_cache: ir_cache::IrTypes::default(),

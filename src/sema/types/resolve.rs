@@ -72,27 +72,6 @@ pub fn builtin_scalar(name: &str, enable_16bit: bool) -> Option<Sc> {
     })
 }
 
-/// `float4` → (float, Some(4), None); `int2x3` → (int, Some(2), Some(3)).
-pub fn split_vector_matrix(name: &str) -> Option<(&str, u8, Option<u8>)> {
-    let b = name.as_bytes();
-    let n = b.len();
-    if n >= 4 && b[n - 2] == b'x' && b[n - 1].is_ascii_digit() && b[n - 3].is_ascii_digit() {
-        let r = b[n - 3] - b'0';
-        let c = b[n - 1] - b'0';
-        if (1..=4).contains(&r) && (1..=4).contains(&c) {
-            return Some((&name[..n - 3], r, Some(c)));
-        }
-        return None;
-    }
-    if n >= 2 && b[n - 1].is_ascii_digit() {
-        let k = b[n - 1] - b'0';
-        if (1..=4).contains(&k) {
-            return Some((&name[..n - 1], k, None));
-        }
-    }
-    None
-}
-
 fn resource_kind(name: &str) -> Option<ResKind> {
     use ResKind as R;
     let tex = |dim, array, ms, rw| R::Texture {
@@ -378,19 +357,17 @@ impl<'a> Sema<'a> {
         env: &Env,
         span: Span,
     ) -> Option<TyId> {
-        let s = name.as_str();
-        let e16 = self.opts.enable_16bit_types;
-        if let Some(sc) = builtin_scalar(s, e16) {
-            return Some(self.types.scalar(sc));
-        }
-        if let Some((base, a, b)) = split_vector_matrix(s)
-            && let Some(sc) = builtin_scalar(base, e16)
+        // Scalars, vectors and matrices (no other name is one of their
+        // spellings): from the symbol's number, not its text.
+        if let Some((base, a, b)) = crate::intern::builtins::numeric_spelling(name)
+            && let Some(sc) = builtin_scalar(base, self.opts.enable_16bit_types)
         {
             return Some(match b {
                 None => self.types.vector(sc, a),
                 Some(c) => self.types.matrix(sc, a, c),
             });
         }
+        let s = name.as_str();
         if let Some(t) = self.builtin_struct(s) {
             return Some(t);
         }
@@ -872,15 +849,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn vector_and_matrix_names() {
-        assert_eq!(split_vector_matrix("float4"), Some(("float", 4, None)));
-        assert_eq!(split_vector_matrix("int2x3"), Some(("int", 2, Some(3))));
-        assert_eq!(
-            split_vector_matrix("min16float1x1"),
-            Some(("min16float", 1, Some(1)))
-        );
-        assert_eq!(split_vector_matrix("float5"), None);
-        assert_eq!(split_vector_matrix("Texture2D"), None);
+    fn scalar_names() {
         assert_eq!(builtin_scalar("half", false), Some(Sc::F32));
         assert_eq!(builtin_scalar("half", true), Some(Sc::F16));
         assert_eq!(builtin_scalar("dword", false), Some(Sc::U32));
