@@ -452,16 +452,7 @@ fn inline_call(
         if let Some(init) = local.init {
             let ptr = body.add(
                 Expression::LocalVariable(locals[l.index()]),
-                module
-                    .types
-                    .get(&Type {
-                        name: None,
-                        inner: TypeInner::Pointer {
-                            base: local.ty,
-                            space: AddressSpace::Function,
-                        },
-                    })
-                    .unwrap_or(local.ty),
+                pointer_type(module, local.ty),
             );
             // A fresh, emitted copy of the initialiser (the callee's own
             // copy may be emitted elsewhere in its body).
@@ -482,25 +473,8 @@ fn inline_call(
     });
     let ret_local = |body: &mut Body| {
         callee.result.as_ref().map(|r| {
-            let l = body.function.local_variables.append(LocalVariable {
-                name: Some(format!("{}.result", callee.name)),
-                ty: r.ty,
-                init: None,
-                precise: r.precise,
-                aliased: false,
-                spirv_decorations: Vec::new(),
-            });
-            let pty = module
-                .types
-                .get(&Type {
-                    name: None,
-                    inner: TypeInner::Pointer {
-                        base: r.ty,
-                        space: AddressSpace::Function,
-                    },
-                })
-                .unwrap_or(r.ty);
-            (body.add(Expression::LocalVariable(l), pty), r.ty)
+            let l = body.function.local_variables.append(result_local(callee, r));
+            (body.add(Expression::LocalVariable(l), pointer_type(module, r.ty)), r.ty)
         })
     };
     if simple {
@@ -679,6 +653,34 @@ fn translate_block(block: &[Statement], map: &[Handle<Expression>]) -> Block {
             s
         })
         .collect()
+}
+
+/// The local an inlined call's result goes through when the callee does
+/// not simply return at its end (or its result is precise).
+fn result_local(callee: &Function, r: &FunctionResult) -> LocalVariable {
+    LocalVariable {
+        name: Some(format!("{}.result", callee.name)),
+        ty: r.ty,
+        init: None,
+        precise: r.precise,
+        aliased: false,
+        spirv_decorations: Vec::new(),
+    }
+}
+
+/// The pointer type to a function local of type `ty`, as the inliner
+/// finds it (`run` made it).
+fn pointer_type(module: &Module, ty: Handle<Type>) -> Handle<Type> {
+    module
+        .types
+        .get(&Type {
+            name: None,
+            inner: TypeInner::Pointer {
+                base: ty,
+                space: AddressSpace::Function,
+            },
+        })
+        .unwrap_or(ty)
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@
 //! is left to the splice.
 
 use super::super::rewrite::{Cx, Inlining, Rewrite, rebuild_inlining};
-use super::{contains_return, has_debug_info};
+use super::{contains_return, has_debug_info, pointer_type, result_local};
 use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
@@ -236,14 +236,7 @@ impl Scan<'_> {
             && returned.flatten().is_some()
         {
             let plan = &mut *self.plan;
-            let l = plan.local(LocalVariable {
-                name: Some(format!("{}.result", callee.name)),
-                ty: r.ty,
-                init: None,
-                precise: r.precise,
-                aliased: false,
-                spirv_decorations: Vec::new(),
-            });
+            let l = plan.local(result_local(callee, r));
             let pty = pointer_type(module, r.ty);
             plan.instances[id].ret = Some((plan.trivials.len(), r.ty));
             plan.trivials
@@ -267,22 +260,6 @@ impl Plan {
 fn copies_trivial(e: &Expression) -> bool {
     e.is_trivial() && !e.is_statement_result() && !matches!(e, Expression::FunctionArgument(_))
 }
-
-/// The pointer type to a function local of type `ty`, as the splice
-/// finds it (`run` made it).
-fn pointer_type(module: &Module, ty: Handle<Type>) -> Handle<Type> {
-    module
-        .types
-        .get(&Type {
-            name: None,
-            inner: TypeInner::Pointer {
-                base: ty,
-                space: AddressSpace::Function,
-            },
-        })
-        .unwrap_or(ty)
-}
-
 /// How deep the non-trivial part of an initialiser goes (counted up to
 /// past the depth at which the splice stops copying).
 fn init_depth(f: &Function, h: Handle<Expression>, depth: u32) -> u32 {
