@@ -14,7 +14,8 @@
 
 use super::Symbol;
 pub use super::names::{
-    BUILTIN_NAMESPACES, OBJECTS, OTHER_TYPES, SCALARS, TOKEN_SPELLINGS, VK_NAMESPACES, VK_TYPES,
+    BUILTIN_NAMESPACES, OBJECTS, OTHER_TYPES, PREPROCESSOR_NAMES, SCALARS, TOKEN_SPELLINGS,
+    VK_NAMESPACES, VK_TYPES,
 };
 
 /// How many names each class of `names::for_each_preinterned` has: the end of
@@ -23,6 +24,8 @@ const TYPES_END: u32 = (SCALARS.len() * 21 + OTHER_TYPES.len() + OBJECTS.len()) 
 const VK_TYPES_END: u32 = TYPES_END + VK_TYPES.len() as u32;
 const NAMESPACES_END: u32 = VK_TYPES_END + BUILTIN_NAMESPACES.len() as u32;
 const VK_NAMESPACES_END: u32 = NAMESPACES_END + VK_NAMESPACES.len() as u32;
+const TOKENS_END: u32 = VK_NAMESPACES_END + TOKEN_SPELLINGS.len() as u32;
+const PREPROCESSOR_NAMES_END: u32 = TOKENS_END + PREPROCESSOR_NAMES.len() as u32;
 
 // A `Symbol` exists only once the interner's table does, and the table is
 // created with the pre-interned names: no check is needed below.
@@ -60,6 +63,11 @@ pub fn is_builtin_namespace(name: Symbol) -> bool {
 /// Is `name` a sub-namespace of `vk` (`khr`, `util`)?
 pub fn is_vk_namespace(name: Symbol) -> bool {
     (NAMESPACES_END..VK_NAMESPACES_END).contains(&name.index())
+}
+
+/// Is `name` one of the [`PREPROCESSOR_NAMES`] (so an identifier)?
+pub fn is_preprocessor_name(name: Symbol) -> bool {
+    (TOKENS_END..PREPROCESSOR_NAMES_END).contains(&name.index())
 }
 
 /// The symbol of token kind `kind` when the kind is always spelled the same
@@ -132,7 +140,7 @@ mod tests {
             assert!(seen.insert(s.to_string()), "{s} twice");
             n += 1;
         });
-        assert_eq!(n, VK_NAMESPACES_END as usize + TOKEN_SPELLINGS.len());
+        assert_eq!(n, PREPROCESSOR_NAMES_END as usize);
         assert!(is_builtin_type(Symbol::intern("float4x4")));
         assert!(is_builtin_type(Symbol::intern("GroupNodeOutputRecords")));
         for (i, s) in TOKEN_SPELLINGS.iter().enumerate() {
@@ -143,6 +151,35 @@ mod tests {
             assert!(!is_builtin_type(sym) && !is_vk_namespace(sym));
         }
         assert_eq!(fixed_token_symbol(TOKEN_SPELLINGS.len()), None);
+    }
+
+    /// Each of the [`PREPROCESSOR_NAMES`] lexes as one identifier, and is
+    /// classified as one of them; other names are not.
+    #[test]
+    fn preprocessor_names_are_identifiers() {
+        use crate::front::lexer::{Token, lex_one};
+        for s in PREPROCESSOR_NAMES {
+            assert_eq!(lex_one(s), Some(Token::Ident), "{s}");
+            assert!(is_preprocessor_name(Symbol::intern(s)), "{s}");
+        }
+        for s in ["float4", "if", "__LINE", "main"] {
+            assert!(!is_preprocessor_name(Symbol::intern(s)), "{s}");
+        }
+    }
+
+    /// The list holds every macro the driver predefines, with the flags
+    /// that add some.
+    #[test]
+    fn preprocessor_names_hold_the_predefined_macros() {
+        let args = ["-T", "cs_6_2", "-enable-16bit-types"];
+        let Ok(options) = crate::options::Options::from_args(args) else {
+            panic!("{args:?} are valid options");
+        };
+        let predefined = options.preprocess_options().predefined;
+        assert!(predefined.len() > 20);
+        for (name, _) in &predefined {
+            assert!(PREPROCESSOR_NAMES.contains(&name.as_str()), "{name}");
+        }
     }
 
     #[test]

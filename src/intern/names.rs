@@ -301,6 +301,44 @@ pub const TOKEN_SPELLINGS: &[&str] = &[
     "\0Eof",
 ];
 
+/// Names every compile's preprocessor interns: its operator `defined` and
+/// `__VA_ARGS__`, its built-in macros, and the macros DXC predefines (those
+/// `options::predefined` writes). Each is an identifier, so that a symbol of
+/// this range needs no look at its text to be known as one, and none is
+/// added to the interner's table at run time (tests in `builtins` check
+/// both).
+pub const PREPROCESSOR_NAMES: &[&str] = &[
+    "defined",
+    "__VA_ARGS__",
+    "__FILE__",
+    "__LINE__",
+    "__COUNTER__",
+    "_Pragma",
+    "__has_feature",
+    "__hlsl_dx_compiler",
+    "__HLSL_VERSION",
+    "__DXC_VERSION_MAJOR",
+    "__DXC_VERSION_MINOR",
+    "__DXC_VERSION_RELEASE",
+    "__DXC_VERSION_COMMITS",
+    "__spirv__",
+    "__SPIRV_MAJOR_VERSION__",
+    "__SPIRV_MINOR_VERSION__",
+    "__HLSL_ENABLE_16_BIT",
+    "__SHADER_STAGE_VERTEX",
+    "__SHADER_STAGE_PIXEL",
+    "__SHADER_STAGE_GEOMETRY",
+    "__SHADER_STAGE_HULL",
+    "__SHADER_STAGE_DOMAIN",
+    "__SHADER_STAGE_COMPUTE",
+    "__SHADER_STAGE_AMPLIFICATION",
+    "__SHADER_STAGE_MESH",
+    "__SHADER_STAGE_LIBRARY",
+    "__SHADER_TARGET_STAGE",
+    "__SHADER_TARGET_MAJOR",
+    "__SHADER_TARGET_MINOR",
+];
+
 /// The built-in names in the order the interner (`crate::intern`) numbers them before
 /// anything else, so that each class is a range of symbol indices and
 /// classifying an identifier is a comparison, not a lookup. Building hash
@@ -310,8 +348,8 @@ pub const TOKEN_SPELLINGS: &[&str] = &[
 ///
 /// Types first (the [`SCALARS`] with their vector and matrix forms, then
 /// [`OTHER_TYPES`] and [`OBJECTS`]), then [`VK_TYPES`], then `vk`, `dx`,
-/// then [`VK_NAMESPACES`], then the [`TOKEN_SPELLINGS`]. Calls `f` with
-/// each name's text.
+/// then [`VK_NAMESPACES`], then the [`TOKEN_SPELLINGS`], then the
+/// [`PREPROCESSOR_NAMES`]. Calls `f` with each name's text.
 #[cfg_attr(not(test), allow(dead_code))] // The build script's; tests check it.
 pub fn for_each_preinterned(mut f: impl FnMut(&str)) {
     let mut buf = String::with_capacity(32);
@@ -336,7 +374,7 @@ pub fn for_each_preinterned(mut f: impl FnMut(&str)) {
     for s in BUILTIN_NAMESPACES.iter().chain(VK_NAMESPACES) {
         f(s);
     }
-    for s in TOKEN_SPELLINGS {
+    for s in TOKEN_SPELLINGS.iter().chain(PREPROCESSOR_NAMES) {
         f(s);
     }
 }

@@ -5,7 +5,7 @@
 use super::Preprocessor;
 use crate::diag::{Diagnostic, codes};
 use crate::front::lexer::{PpToken, Token, flags, lex_one};
-use crate::intern::Symbol;
+use crate::intern::{Symbol, builtins};
 use crate::source::FileId;
 use crate::span::Span;
 use std::rc::Rc;
@@ -155,27 +155,64 @@ impl Preprocessor<'_> {
         let options = self.options;
         let mut lines = Vec::with_capacity(options.predefined.len());
         for (name, value) in &options.predefined {
-            let (Some(n), Some(v)) = (lex_one(name), lex_one(value)) else {
+            let (Some(n), Some(v)) = (name_token(name), value_token(value)) else {
                 return false;
             };
-            lines.push((n, name.as_str(), v, value.as_str()));
+            lines.push((n, name.len(), v, value.len()));
         }
-        let token = |pp: &Self, kind: Token, text: &str, at: usize| PpToken {
+        let token = |pp: &Self, (kind, sym): (Token, Symbol), at: usize, len: usize| PpToken {
             kind,
-            sym: kind.fixed_symbol().unwrap_or_else(|| Symbol::intern(text)),
-            span: pp.sm.span(file, at as u32..(at + text.len()) as u32),
+            sym,
+            span: pp.sm.span(file, at as u32..(at + len) as u32),
             flags: flags::SPACE_BEFORE,
         };
         let mut at = 0;
-        for (n, name, v, value) in lines {
+        for (n, name_len, v, value_len) in lines {
             // `#define NAME VALUE\n`: what `directive` would pass to `define`.
-            let directive = self.sm.span(file, at as u32..at as u32 + 7);
             let name_at = at + "#define ".len();
-            let value_at = name_at + name.len() + 1;
-            let rest = vec![token(self, n, name, name_at), token(self, v, value, value_at)];
-            self.define(rest, directive);
-            at = value_at + value.len() + 1;
+            let value_at = name_at + name_len + 1;
+            let name = token(self, n, name_at, name_len);
+            let value = token(self, v, value_at, value_len);
+            if !self.define_number(name, value) {
+                let directive = self.sm.span(file, at as u32..at as u32 + 7);
+                self.define(vec![name, value], directive);
+            }
+            at = value_at + value_len + 1;
         }
+        true
+    }
+
+    /// `#define NAME NUMBER` (the shape of nearly every predefined macro)
+    /// for a name not defined yet: enters what [`Self::define`] would,
+    /// without preparing a body in general. False, defining nothing, for
+    /// any other shape, which `define` handles (and reports).
+    fn define_number(&mut self, name: PpToken, value: PpToken) -> bool {
+        if !name.kind.is_ident_like()
+            || name.sym == self.syms.defined
+            || value.kind != Token::IntLit
+            || self.macros.contains_key(&name.sym)
+        {
+            return false;
+        }
+        self.sm.add_macro_definition(name.sym, name.span, value.span);
+        let def = MacroDef {
+            name: name.sym,
+            name_span: name.span,
+            kind: MacroKind::Object,
+            body: vec![BodyItem {
+                kind: ItemKind::Token,
+                tok: value,
+                paste: None,
+            }],
+            needs_expanded: Vec::new(),
+        };
+        self.insert_macro(
+            name.sym,
+            MacroEntry {
+                def: Rc::new(def),
+                disabled: 0,
+            },
+        );
         true
     }
 
@@ -450,4 +487,29 @@ impl Preprocessor<'_> {
             }
         }
     }
+}
+
+/// The kind and symbol of the one token a predefined macro's name is, as
+/// [`lex_one`] and the interner find them; without the lexer for one of the
+/// [`builtins::PREPROCESSOR_NAMES`], each an identifier.
+fn name_token(text: &str) -> Option<(Token, Symbol)> {
+    let sym = Symbol::intern(text);
+    let kind = if builtins::is_preprocessor_name(sym) {
+        Token::Ident
+    } else {
+        lex_one(text)?
+    };
+    Some((kind, sym))
+}
+
+/// The kind and symbol of the one token a predefined macro's value is, as
+/// [`lex_one`] and the interner find them; without the lexer for decimal
+/// digits (an `IntLit`).
+fn value_token(text: &str) -> Option<(Token, Symbol)> {
+    let kind = if !text.is_empty() && text.bytes().all(|c| c.is_ascii_digit()) {
+        Token::IntLit
+    } else {
+        lex_one(text)?
+    };
+    Some((kind, kind.fixed_symbol().unwrap_or_else(|| Symbol::intern(text))))
 }
