@@ -63,6 +63,52 @@ pub struct Adapter<'c, 't> {
     empty: Symbol,
 }
 
+/// The kinds the adapter does something for: those it skips, reclassifies
+/// or splits, brackets, template list ends, `;` and prefix operators. Every
+/// other token (most operators and punctuation, integer and string
+/// literals) only becomes the previous token: [`Adapter::next`] passes it
+/// on at once. Indexed by the kind's number (all kinds are below 128).
+static SPECIAL: [bool; 128] = {
+    let mut t = [false; 128];
+    let special = [
+        Token::Newline,
+        Token::Pragma,
+        Token::Ident,
+        Token::FloatLit,
+        Token::LParen,
+        Token::LBracket,
+        Token::LBrace,
+        Token::RParen,
+        Token::RBracket,
+        Token::RBrace,
+        Token::Lt,
+        Token::Gt,
+        Token::Shr,
+        Token::Semi,
+        // The prefix operators (`is_unary_operator`), which are counted.
+        Token::Minus,
+        Token::Plus,
+        Token::Bang,
+        Token::Tilde,
+        Token::PlusPlus,
+        Token::MinusMinus,
+    ];
+    assert!((Token::Eof as usize) < 128, "token kinds fit the table");
+    let mut i = 0;
+    while i < special.len() {
+        t[special[i] as usize] = true;
+        i += 1;
+    }
+    // Keywords (`Pass`, `Technique` and `typename` among them) may be
+    // names, or start a template argument list.
+    let mut k = Token::Static as usize;
+    while k <= Token::Return as usize {
+        t[k] = true;
+        k += 1;
+    }
+    t
+};
+
 fn is_unary_operator(k: Token) -> bool {
     matches!(
         k,
@@ -445,6 +491,24 @@ impl Iterator for Adapter<'_, '_> {
                 return self.eof();
             }
             self.advance_to(i + 1);
+            if !SPECIAL[usize::from(t.kind as u8 & 127)] && self.typename_at.is_none() {
+                // Nothing to classify or track: what the end of this loop
+                // does for such a token, and nothing else.
+                self.unary_run = 0;
+                self.prev2 = self.prev;
+                self.prev2_sym = self.prev_sym;
+                self.prev = t.kind;
+                self.prev_sym = t.sym;
+                return Some(Ok((
+                    t.span.lo,
+                    Tok {
+                        kind: t.kind,
+                        sym: t.sym,
+                        idx: i as u32,
+                    },
+                    t.span.hi,
+                )));
+            }
             let mut kind = t.kind;
             let mut span = t.span;
             match kind {

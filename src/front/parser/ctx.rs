@@ -139,7 +139,9 @@ impl<'t> ParseCtx<'t> {
 
     // ---- names ----------------------------------------------------------
 
-    /// What a user declaration made of `name`, if anything.
+    /// What a user declaration made of `name`, if anything. Inlined: the
+    /// adapter asks for every identifier.
+    #[inline]
     pub fn lookup(&self, name: Symbol) -> Option<NameKind> {
         self.names.borrow().map.get(&name).copied()
     }

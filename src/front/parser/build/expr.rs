@@ -230,6 +230,16 @@ impl ParseCtx<'_> {
     /// suffixes in any case and order.
     pub fn int_lit(&self, text: Symbol, span: Span) -> PExpr {
         let s = text.as_str();
+        if let Some(value) = plain_decimal(s) {
+            // Most literals (`0`, `1`, `16`): no suffix, no radix prefix.
+            return self.leaf(
+                ExprKind::Literal(ast::Literal::Int {
+                    value,
+                    suffix: ast::IntSuffix::None,
+                }),
+                span,
+            );
+        }
         let digits_end = s
             .bytes()
             .rposition(|b| !matches!(b, b'u' | b'U' | b'l' | b'L'))
@@ -388,6 +398,18 @@ fn precedence(op: ast::BinaryOp) -> u8 {
         LogicalAnd => 2,
         LogicalOr => 1,
     }
+}
+
+/// The value of a literal that is only decimal digits, at most 19 and not
+/// starting with `0` unless it is `0` (octal): what the general path of
+/// [`ParseCtx::int_lit`] gives it, without its scans for a suffix and a
+/// radix.
+fn plain_decimal(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    if b.len() > 1 && b[0] == b'0' {
+        return None;
+    }
+    short_decimal(10, s)
 }
 
 /// The value of a decimal literal of at most 19 digits (most literals),
