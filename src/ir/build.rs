@@ -67,11 +67,8 @@ impl Body {
     /// any other in the run the next `Emit` covers.
     #[inline]
     pub fn add(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
-        if expr.is_trivial() {
-            self.add_outside(expr, ty)
-        } else {
-            self.add_in_run(expr, ty)
-        }
+        let outside = expr.is_trivial();
+        self.append(expr, ty, outside)
     }
 
     /// Appends an expression to the run the next `Emit` covers, trivial or
@@ -87,10 +84,29 @@ impl Body {
     /// that an `Emit` the caller pushes itself covers (a copied body).
     #[inline]
     pub fn add_outside(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
-        self.flush();
-        let h = self.function.add_expression(expr, ty);
-        self.emit_start = self.function.expressions.len();
-        h
+        self.append(expr, ty, true)
+    }
+
+    /// Appends an expression, `outside` the run (closing the run first) or
+    /// in it. The run is closed out of line, so that the common case (no
+    /// open run, or an expression in it) is two pushes, without the
+    /// registers that pushing the `Emit` needs saved at every call.
+    #[inline]
+    fn append(
+        &mut self,
+        expr: Expression,
+        ty: Handle<Type>,
+        outside: bool,
+    ) -> Handle<Expression> {
+        if outside {
+            let len = self.function.expressions.len();
+            if self.emit_start < len {
+                self.close_run(len);
+            }
+            // The run starts after this expression.
+            self.emit_start = len + 1;
+        }
+        self.function.add_expression(expr, ty)
     }
 
     /// Closes the run of expressions appended since the last `Emit` with
@@ -99,12 +115,19 @@ impl Body {
     pub fn flush(&mut self) {
         let len = self.function.expressions.len();
         if self.emit_start < len {
-            let range = Range::new(self.emit_start, len);
-            if let Some(b) = self.blocks.last_mut() {
-                b.push(Statement::Emit(range));
-            }
-            self.emit_start = len;
+            self.close_run(len);
         }
+    }
+
+    /// The `Emit` of the open run, which ends at `len` (out of line: see
+    /// [`Body::append`]).
+    #[inline(never)]
+    fn close_run(&mut self, len: usize) {
+        let range = Range::new(self.emit_start, len);
+        if let Some(b) = self.blocks.last_mut() {
+            b.push(Statement::Emit(range));
+        }
+        self.emit_start = len;
     }
 
     /// Appends a statement to the current block (after the `Emit` of the

@@ -840,6 +840,7 @@ impl<'a> Sema<'a> {
     pub fn ty_name(&self, ty: TyId) -> String {
         self.types.name(ty)
     }
+    #[inline]
     pub fn ir_ty(&mut self, ty: TyId) -> ir::Handle<ir::Type> {
         if !self.decls.forward_structs.is_empty() {
             self.check_defined(ty);

@@ -4,6 +4,7 @@ use super::LocalSym;
 use super::place::Val;
 use crate::intern::Symbol;
 use rustc_hash::FxHashMap;
+use std::collections::hash_map::Entry;
 
 /// Block scopes of a function: the declarations of the open scopes in
 /// order, each name's innermost one found in one hash lookup (a closed
@@ -60,11 +61,21 @@ impl Locals {
         if self.frames.is_empty() {
             self.push();
         }
-        if let Some(i) = self.in_innermost(name) {
-            return Some(std::mem::replace(&mut self.entries[i].sym, sym));
-        }
+        // One probe: the name's innermost declaration is replaced when it
+        // is in this scope, else shadowed.
+        let start = self.frames.last().copied().unwrap_or(0);
         let at = self.entries.len() as u32;
-        let shadows = self.innermost.insert(name, at);
+        let shadows = match self.innermost.entry(name) {
+            Entry::Occupied(o) if *o.get() >= start => {
+                let i = *o.get() as usize;
+                return Some(std::mem::replace(&mut self.entries[i].sym, sym));
+            }
+            Entry::Occupied(mut o) => Some(o.insert(at)),
+            Entry::Vacant(v) => {
+                v.insert(at);
+                None
+            }
+        };
         self.entries.push(LocalEntry {
             name,
             sym,

@@ -93,7 +93,8 @@ impl<'a> Sema<'a> {
         let export =
             (self.is_exported(id) && args.is_none()).then(|| decl.name.as_str().to_owned());
         let agg_this = args.is_some_and(|a| a.contains(&TArg::AggThis));
-        let mut arguments = Vec::new();
+        // Room for `this` and the parameters, the usual arguments.
+        let mut arguments = Vec::with_capacity(sig.params.len() + 1);
         if let (Some(t), true) = (this_ty, agg_this) {
             // One pointer per data member of the aggregate `this`.
             for (i, (slot, is_res)) in self.agg_slots(t).into_iter().enumerate() {

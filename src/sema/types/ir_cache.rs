@@ -34,6 +34,7 @@ impl Default for IrTypes {
 }
 
 impl IrTypes {
+    #[inline]
     pub(super) fn get(&self, ty: TyId) -> Option<TypeHandle> {
         self.by_ty.get(ty.index()).copied().flatten()
     }

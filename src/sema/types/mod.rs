@@ -495,11 +495,20 @@ impl Types {
         t
     }
 
+    /// The id of `ty`. Inline: for a scalar or vector named by its
+    /// parts (`scalar`, `vector`, `with_shape`) the slot is known where
+    /// it is called, and a hit is one load instead of a call.
+    #[inline]
     pub fn intern(&mut self, ty: Ty) -> TyId {
         let slot = numeric_slot(&ty);
-        if let Some(id) = slot.and_then(|i| self.numeric[i]) {
-            return id;
+        match slot.and_then(|i| self.numeric[i]) {
+            Some(id) => id,
+            None => self.intern_new(ty, slot),
         }
+    }
+
+    /// [`Types::intern`] of a type not in the numeric table.
+    fn intern_new(&mut self, ty: Ty, slot: Option<usize>) -> TyId {
         let id = match self.map.get(&ty) {
             Some(&id) => id,
             None => {
@@ -740,15 +749,26 @@ impl Types {
     /// The IR type for values of `ty` in function, private and workgroup
     /// memory (no explicit layout; bools stay bools). Resource types map to
     /// their handle or block types elsewhere; here they give `None`.
+    #[inline]
     pub fn ir_type(
         &mut self,
         module: &mut ir::Module,
         layouts: &mut layout::Layouts,
         ty: TyId,
     ) -> ir::Handle<ir::Type> {
-        if let Some(h) = self.ir_cache.get(ty) {
-            return h;
+        match self.ir_cache.get(ty) {
+            Some(h) => h,
+            None => self.new_ir_type(module, layouts, ty),
         }
+    }
+
+    /// [`Types::ir_type`] of a type met for the first time.
+    fn new_ir_type(
+        &mut self,
+        module: &mut ir::Module,
+        layouts: &mut layout::Layouts,
+        ty: TyId,
+    ) -> ir::Handle<ir::Type> {
         let inner = match self.get(ty).clone() {
             Ty::Scalar(s) => ir::TypeInner::Scalar(s.ir()),
             Ty::Enum(e) => ir::TypeInner::Scalar(self.enum_info(e).underlying.ir()),
@@ -870,30 +890,4 @@ impl Shape {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn interning_and_aliases() {
-        let mut t = Types::new();
-        assert_eq!(t.scalar(Sc::F32), FLOAT);
-        assert_eq!(t.vector(Sc::F32, 1), FLOAT);
-        let v = t.vector(Sc::F32, 4);
-        assert_eq!(t.vector(Sc::F32, 4), v);
-        assert_eq!(t.name(v), "float4");
-        let m = t.matrix(Sc::I32, 2, 3);
-        assert_eq!(t.name(m), "int2x3");
-        let a = t.array(v, Some(3));
-        let aa = t.array(a, Some(2));
-        assert_eq!(t.name(aa), "float4[2][3]");
-        assert_eq!(t.flat_count(aa), 24);
-    }
-
-    #[test]
-    fn arithmetic_ranks() {
-        assert!(Sc::F16.arith_rank() > Sc::U64.arith_rank());
-        assert!(Sc::U32.arith_rank() > Sc::I32.arith_rank());
-        assert!(Sc::LitFloat.arith_rank() > Sc::I64.arith_rank());
-        assert!(Sc::LitInt.arith_rank() < Sc::I16.arith_rank());
-    }
-}
+mod tests;

@@ -8,6 +8,7 @@
 pub mod bits;
 pub mod describe;
 pub mod lower;
+pub mod lookup;
 pub mod lower_more;
 pub mod matrix;
 pub mod more;

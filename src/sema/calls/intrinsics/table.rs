@@ -300,10 +300,7 @@ macro_rules! interlocked {
     };
 }
 
-use crate::intern::Symbol;
 use crate::sema::types::Sc;
-use rustc_hash::FxHashMap;
-use std::cell::RefCell;
 
 /// Every intrinsic, sorted by name for binary search.
 pub static TABLE: &[Intrinsic] = &[
@@ -835,38 +832,7 @@ pub static TABLE: &[Intrinsic] = &[
     float_fn!("trunc", M::Trunc),
 ];
 
-/// Looks an intrinsic up by name, in [`TABLE`] and then in
-/// [`super::more::MORE`].
-pub fn find(name: &str) -> Option<&'static Intrinsic> {
-    [TABLE, super::more::MORE]
-        .into_iter()
-        .find_map(|t| t.binary_search_by(|i| i.name.cmp(name)).ok().map(|i| &t[i]))
-}
-
-/// Every intrinsic of both tables.
-pub fn all() -> impl Iterator<Item = &'static Intrinsic> {
-    TABLE.iter().chain(super::more::MORE)
-}
-
-/// [`find`] by interned name, remembered per thread: sema asks at every
-/// call it lowers and, when it scans a body for the variables it writes,
-/// for every argument of every call (hundreds of times per edit of a
-/// large file in the language server), mostly for the same few names.
-/// Filled as names are asked for, so a short compile pays nothing up
-/// front.
-pub fn find_symbol(name: Symbol) -> Option<&'static Intrinsic> {
-    thread_local! {
-        static FOUND: RefCell<FxHashMap<Symbol, Option<&'static Intrinsic>>> =
-            const { RefCell::new(FxHashMap::with_hasher(rustc_hash::FxBuildHasher)) };
-    }
-    FOUND
-        .try_with(|m| {
-            *m.borrow_mut()
-                .entry(name)
-                .or_insert_with(|| find(name.as_str()))
-        })
-        .unwrap_or_else(|_| find(name.as_str()))
-}
+pub use super::lookup::{all, find, find_symbol};
 
 #[cfg(test)]
 mod tests {
@@ -885,14 +851,5 @@ mod tests {
         assert!(find("lerp").is_some());
         assert!(find("WaveActiveSum").is_some());
         assert!(find("nothing").is_none());
-    }
-
-    #[test]
-    fn find_symbol_agrees_with_find() {
-        for i in all() {
-            let found = find_symbol(Symbol::intern(i.name));
-            assert!(found.is_some_and(|f| std::ptr::eq(f, i)), "{}", i.name);
-        }
-        assert!(find_symbol(Symbol::intern("nothing")).is_none());
     }
 }
