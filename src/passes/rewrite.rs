@@ -138,14 +138,28 @@ impl<'a> Cx<'a> {
     /// current `Emit` run.
     #[inline]
     pub fn emit(&mut self, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
+        // What `Body::add` does, split here: most expressions a rebuild
+        // appends need evaluation and join the run without a call, and
+        // only a trivial one can be a literal to remember.
+        let h = if expr.is_trivial() {
+            self.add_trivial_expression(expr, ty)
+        } else {
+            self.body.add_in_run(expr, ty)
+        };
+        if !span.is_dummy() {
+            self.body.function.set_expr_span(h, span);
+        }
+        h
+    }
+
+    /// Appends a trivial expression outside any `Emit`; a literal becomes
+    /// the one `literal` gives for its bits, unless one is already.
+    fn add_trivial_expression(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
         let lit = match expr {
             Expression::Literal(l) => Some(l),
             _ => None,
         };
-        let h = self.body.add(expr, ty);
-        if !span.is_dummy() {
-            self.body.function.set_expr_span(h, span);
-        }
+        let h = self.body.add_outside(expr, ty);
         if let Some(l) = lit {
             self.literals.entry(l).or_insert(h);
         }
@@ -164,7 +178,9 @@ impl<'a> Cx<'a> {
             return h;
         }
         let ty = self.module.scalar_type(lit.scalar());
-        self.emit(Expression::Literal(lit), ty, Span::default())
+        let h = self.body.add_outside(Expression::Literal(lit), ty);
+        self.literals.insert(lit, h);
+        h
     }
 
     /// An expression of the new arena.
@@ -315,10 +331,10 @@ impl<'a> Cx<'a> {
         }
         match s {
             Statement::Emit(r) => {
+                // Only `unrolled` changes the counters, never a hook.
+                let counting = !self.counters.is_empty();
                 for h in r.iter() {
-                    if !self.counters.is_empty()
-                        && let Some(lit) = self.counter_value(h)
-                    {
+                    if counting && let Some(lit) = self.counter_value(h) {
                         let new = self.literal(lit);
                         self.map[h.index()] = Some(new);
                         continue;
