@@ -136,32 +136,39 @@ pub trait Rewrite {
 impl<'a> Cx<'a> {
     /// Appends an expression to the new arena; a non-trivial one joins the
     /// current `Emit` run.
-    #[inline]
+    ///
+    /// Most expressions a rebuild appends need evaluation and have no
+    /// span (sema keeps few): they join the run in a few instructions
+    /// wherever this is called, as `Body::add` would append them; the
+    /// others take [`Cx::emit_other`]. Always inlined: a call cost as much
+    /// as the append.
+    #[inline(always)]
     pub fn emit(&mut self, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
-        // What `Body::add` does, split here: most expressions a rebuild
-        // appends need evaluation and join the run without a call, and
-        // only a trivial one can be a literal to remember.
+        if expr.is_trivial() || !span.is_dummy() {
+            return self.emit_other(expr, ty, span);
+        }
+        self.body.add_in_run(expr, ty)
+    }
+
+    /// [`Cx::emit`] of a trivial expression (outside any `Emit`; a literal
+    /// becomes the one [`Cx::literal`] gives for its bits, unless one is
+    /// already) or of one with a span.
+    fn emit_other(&mut self, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
         let h = if expr.is_trivial() {
-            self.add_trivial_expression(expr, ty)
+            let lit = match expr {
+                Expression::Literal(l) => Some(l),
+                _ => None,
+            };
+            let h = self.body.add_outside(expr, ty);
+            if let Some(l) = lit {
+                self.literals.entry(l).or_insert(h);
+            }
+            h
         } else {
             self.body.add_in_run(expr, ty)
         };
         if !span.is_dummy() {
             self.body.function.set_expr_span(h, span);
-        }
-        h
-    }
-
-    /// Appends a trivial expression outside any `Emit`; a literal becomes
-    /// the one `literal` gives for its bits, unless one is already.
-    fn add_trivial_expression(&mut self, expr: Expression, ty: Handle<Type>) -> Handle<Expression> {
-        let lit = match expr {
-            Expression::Literal(l) => Some(l),
-            _ => None,
-        };
-        let h = self.body.add_outside(expr, ty);
-        if let Some(l) = lit {
-            self.literals.entry(l).or_insert(h);
         }
         h
     }
