@@ -140,7 +140,7 @@ impl<'a> Cx<'a> {
     /// Most expressions a rebuild appends need evaluation and have no
     /// span (sema keeps few): they join the run in a few instructions
     /// wherever this is called, as `Body::add` would append them; the
-    /// others take [`Cx::emit_other`]. Always inlined: a call cost as much
+    /// others take [`Cx::emit_other`]. Always inlined: a call costs as much
     /// as the append.
     #[inline(always)]
     pub fn emit(&mut self, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
