@@ -136,18 +136,39 @@ pub trait Rewrite {
 impl<'a> Cx<'a> {
     /// Appends an expression to the new arena; a non-trivial one joins the
     /// current `Emit` run.
-    #[inline]
+    ///
+    /// Most expressions a rebuild appends need evaluation and have no
+    /// span (sema keeps few): they join the run in a few instructions
+    /// wherever this is called, as `Body::add` would append them; the
+    /// others take [`Cx::emit_other`]. Always inlined: a call costs as much
+    /// as the append.
+    #[inline(always)]
     pub fn emit(&mut self, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
-        let lit = match expr {
-            Expression::Literal(l) => Some(l),
-            _ => None,
+        if expr.is_trivial() || !span.is_dummy() {
+            return self.emit_other(expr, ty, span);
+        }
+        self.body.add_in_run(expr, ty)
+    }
+
+    /// [`Cx::emit`] of a trivial expression (outside any `Emit`; a literal
+    /// becomes the one [`Cx::literal`] gives for its bits, unless one is
+    /// already) or of one with a span.
+    fn emit_other(&mut self, expr: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
+        let h = if expr.is_trivial() {
+            let lit = match expr {
+                Expression::Literal(l) => Some(l),
+                _ => None,
+            };
+            let h = self.body.add_outside(expr, ty);
+            if let Some(l) = lit {
+                self.literals.entry(l).or_insert(h);
+            }
+            h
+        } else {
+            self.body.add_in_run(expr, ty)
         };
-        let h = self.body.add(expr, ty);
         if !span.is_dummy() {
             self.body.function.set_expr_span(h, span);
-        }
-        if let Some(l) = lit {
-            self.literals.entry(l).or_insert(h);
         }
         h
     }
@@ -164,7 +185,9 @@ impl<'a> Cx<'a> {
             return h;
         }
         let ty = self.module.scalar_type(lit.scalar());
-        self.emit(Expression::Literal(lit), ty, Span::default())
+        let h = self.body.add_outside(Expression::Literal(lit), ty);
+        self.literals.insert(lit, h);
+        h
     }
 
     /// An expression of the new arena.
@@ -315,10 +338,10 @@ impl<'a> Cx<'a> {
         }
         match s {
             Statement::Emit(r) => {
+                // Only `unrolled` changes the counters, never a hook.
+                let counting = !self.counters.is_empty();
                 for h in r.iter() {
-                    if !self.counters.is_empty()
-                        && let Some(lit) = self.counter_value(h)
-                    {
+                    if counting && let Some(lit) = self.counter_value(h) {
                         let new = self.literal(lit);
                         self.map[h.index()] = Some(new);
                         continue;
