@@ -26,6 +26,7 @@ use super::dce;
 use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::*;
 use rustc_hash::FxHashMap;
+use std::collections::hash_map::Entry;
 
 /// Runs CSE on every function; what `dce` would find dead (after dropping
 /// the stores nothing reads) is left out in the same walk.
@@ -136,14 +137,20 @@ impl Rewrite for Cse {
             Kind::Never => return Some(cx.emit(expr, ty, span)),
         };
         let key = key(&expr, ty);
-        if let Some(&h) = table.get(&key) {
-            if *cx.expr(h) == expr && cx.ty(h) == ty {
-                return Some(h);
+        // One lookup for both the search and the insertion that follows
+        // a miss (most expressions are new).
+        let slot = match table.entry(key) {
+            Entry::Occupied(o) => {
+                let h = *o.get();
+                if *cx.expr(h) == expr && cx.ty(h) == ty {
+                    return Some(h);
+                }
+                return Some(cx.emit(expr, ty, span));
             }
-            return Some(cx.emit(expr, ty, span));
-        }
+            Entry::Vacant(v) => v,
+        };
         let h = cx.emit(expr, ty, span);
-        table.insert(key, h);
+        slot.insert(h);
         if let Kind::Pure = k
             && let Some(u) = self.undo.last_mut()
         {
