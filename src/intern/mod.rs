@@ -193,12 +193,20 @@ fn same_text(a: &[u8], b: &[u8]) -> bool {
 static COUNT: AtomicU32 = AtomicU32::new(0);
 
 /// What only one thread at a time may change: the rest of the current chunk
-/// of leaked text (and, besides, `COUNT`, the buckets and the table).
+/// of leaked text and the tables outgrown so far (and, besides, `COUNT`,
+/// the buckets and the table).
 struct Writer {
     free: &'static mut [u8],
+    /// Every table [`grow`] replaced. A reader may still be probing one, so
+    /// none is ever freed; held here, they stay reachable, so that a leak
+    /// checker (the fuzzer's) does not report them as lost.
+    outgrown: Vec<&'static Slots>,
 }
 
-static WRITER: Mutex<Writer> = Mutex::new(Writer { free: &mut [] });
+static WRITER: Mutex<Writer> = Mutex::new(Writer {
+    free: &mut [],
+    outgrown: Vec::new(),
+});
 
 fn lock() -> MutexGuard<'static, Writer> {
     WRITER.lock().unwrap_or_else(|e| e.into_inner())
@@ -228,6 +236,7 @@ impl Writer {
         }
         let index = DYNAMIC + count;
         if 2 * (index as usize + 1) > t.slots.len() {
+            self.outgrown.push(t);
             t = grow(t);
             at = find(t, s, hash).err().unwrap_or_default();
         }
@@ -271,7 +280,7 @@ impl Writer {
 
 /// Replaces the full table `old` with one twice its size holding the same
 /// names, placed by the hash bits their slots keep (no text is hashed
-/// again). `old` is leaked: a reader may be probing it.
+/// again). `old` is kept ([`Writer::outgrown`]): a reader may be probing it.
 fn grow(old: &Slots) -> &'static Slots {
     let size = old.slots.len() * 2;
     let shift = 64 - size.trailing_zeros();
