@@ -354,6 +354,22 @@ impl From<&str> for Symbol {
 #[cfg(test)]
 mod tests {
     use super::Symbol;
+
+    /// Every table the interner outgrows stays reachable from it (a leak
+    /// checker would report it otherwise), and each is smaller than the
+    /// table in use.
+    #[test]
+    fn outgrown_tables_are_held() {
+        let size = super::table().slots.len();
+        for i in 0..size {
+            Symbol::intern(&format!("outgrown_tables_are_held_{i}"));
+        }
+        let current = super::table().slots.len();
+        assert!(current > size, "the table grew");
+        let writer = super::lock();
+        assert!(!writer.outgrown.is_empty());
+        assert!(writer.outgrown.iter().all(|t| t.slots.len() < current));
+    }
     #[test]
     fn interning_is_idempotent() {
         let a = Symbol::intern("float4");
