@@ -99,12 +99,9 @@ impl Body {
         outside: bool,
     ) -> Handle<Expression> {
         if outside {
-            let len = self.function.expressions.len();
-            if self.emit_start < len {
-                self.close_run(len);
-            }
+            self.flush();
             // The run starts after this expression.
-            self.emit_start = len + 1;
+            self.emit_start = self.function.expressions.len() + 1;
         }
         self.function.add_expression(expr, ty)
     }
