@@ -16,6 +16,8 @@ use logos::Logos;
 #[logos(skip r"\\\r?\n")]
 #[logos(skip("//", callback = line_comment))]
 #[logos(skip r"/\*([^*]|\*+[^*/])*\*+/")]
+// Set when a `/` token is followed at once by `*` (see `slash`).
+#[logos(extras = bool)]
 pub enum Token {
     // ---- preprocessor structure ----
     #[token("\n")]
@@ -271,7 +273,7 @@ pub enum Token {
     Minus,
     #[token("*")]
     Star,
-    #[token("/")]
+    #[token("/", slash)]
     Slash,
     #[token("%")]
     Percent,
@@ -334,6 +336,16 @@ fn line_comment(lex: &mut logos::Lexer<Token>) {
     }
     let tail = rest[at..].iter().position(|&b| b == b'\n');
     lex.bump(tail.map_or(rest.len(), |n| at + n));
+}
+
+/// Notes in the lexer's extras a `/` token followed at once by `*`: where
+/// logos could not skip a `/* */` comment (it has no end), it lexes that
+/// pair. So a file whose flag stays clear has no unterminated comment, and
+/// [`lex_interned`]'s caller need not look for one (most files have none).
+fn slash(lex: &mut logos::Lexer<Token>) {
+    if lex.remainder().starts_with('*') {
+        lex.extras = true;
+    }
 }
 
 impl Token {
@@ -527,8 +539,9 @@ impl Spellings {
 }
 
 /// Lexes one file for the preprocessor: as [`lex`], each token with its
-/// symbol and flags.
-pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>) {
+/// symbol and flags; and whether some `/` token is followed at once by `*`
+/// (without it, no `/` `*` pair of tokens is adjacent).
+pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>, bool) {
     let mut out = Vec::with_capacity(text.len() / 4);
     let mut errors = Vec::new();
     let mut spellings = Spellings {
@@ -560,7 +573,8 @@ pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>) {
             Err(()) => errors.push(LexError { start, end }),
         }
     }
-    (out, errors)
+    let slash_star = lx.extras;
+    (out, errors, slash_star)
 }
 
 #[cfg(test)]
@@ -718,12 +732,31 @@ mod tests {
         text.push_str(" 1 1.5f 0x1F ");
         text.push_str(&names.join("+"));
         text.push_str(" a");
-        let (toks, errors) = lex_interned(&text);
+        let (toks, errors, _) = lex_interned(&text);
         assert!(errors.is_empty());
         assert_eq!(toks.len(), 3 * names.len() + 3);
         for t in toks {
             let spelled = &text[t.start as usize..t.end as usize];
             assert_eq!(t.sym, Symbol::intern(spelled), "{spelled:?}");
+        }
+    }
+
+    /// `lex_interned`'s flag is set just where a `/` token is followed at
+    /// once by `*`: an unterminated comment, or `/` before `*=`; not for a
+    /// comment that ends, nor `/*` in a string, a `//` comment or spaced.
+    #[test]
+    fn slash_star_flag() {
+        for (text, set) in [
+            ("a /* b", true),
+            ("a /*= b", true),
+            ("/*", true),
+            ("a /* b */ c / d * e", false),
+            ("a / *b /= c", false),
+            ("\"/*\" '/' // /* x\n", false),
+            ("a //* b\n*/ c", false),
+            ("", false),
+        ] {
+            assert_eq!(lex_interned(text).2, set, "{text:?}");
         }
     }
 

@@ -61,7 +61,7 @@ impl LexIssue {
 /// the file. An unterminated string or character literal swallows the rest
 /// of its line (logos reports it as one error up to the newline).
 pub(super) fn lex_file(text: &str) -> (Vec<FileToken>, Vec<LexIssue>) {
-    let (mut toks, errors) = lex_interned(text);
+    let (mut toks, errors, slash_star) = lex_interned(text);
     let bytes = text.as_bytes();
     let mut issues: Vec<LexIssue> = errors
         .iter()
@@ -75,9 +75,9 @@ pub(super) fn lex_file(text: &str) -> (Vec<FileToken>, Vec<LexIssue>) {
             },
         })
         .collect();
-    // The pair is the text `/*`: a file without one (most, which comment
-    // with `//`) needs no look at its tokens.
-    let open_comment = text.contains("/*").then(|| {
+    // The pair is a `/` token followed at once by `*`, which the lexer
+    // notes: a file without one (nearly all) needs no look at its tokens.
+    let open_comment = slash_star.then(|| {
         toks.windows(2).position(|w| {
             w[0].kind == Token::Slash && w[1].kind == Token::Star && w[0].end == w[1].start
         })
