@@ -61,6 +61,30 @@ struct PassThrough<'a> {
     macros: &'a FxHashMap<Symbol, MacroEntry>,
 }
 
+/// How [`pass_through`] treats a token kind: copied as it is (most), or
+/// looked at first: a name (a macro's, maybe), a newline (skipped), `#` (a
+/// directive at a line's start). Indexed by the kind's number (all kinds
+/// are below 128), so that a plain token costs one load and one test.
+const PLAIN: u8 = 0;
+const NAME: u8 = 1;
+const NEWLINE: u8 = 2;
+const HASH: u8 = 3;
+
+static CLASS: [u8; 128] = {
+    let mut t = [PLAIN; 128];
+    assert!((Token::Eof as usize) < 128, "token kinds fit the table");
+    t[Token::Ident as usize] = NAME;
+    // The keywords, one run of kinds (`Token::is_keyword`).
+    let mut k = Token::Static as usize;
+    while k <= Token::Return as usize {
+        t[k] = NAME;
+        k += 1;
+    }
+    t[Token::Newline as usize] = NEWLINE;
+    t[Token::Hash as usize] = HASH;
+    t
+};
+
 /// The loop of [`Preprocessor::plain_file_tokens`], on plain slices and
 /// vectors so that nothing is reloaded from the preprocessor at each token:
 /// copies `toks` from `pos` to `out` until a token needs more (returned with
@@ -79,45 +103,57 @@ fn pass_through(
     // written in place with no length or capacity check per token.
     out.reserve(toks.len() - pos);
     let spare = out.spare_capacity_mut();
+    // The tokens before the next lex issue (tokens and issues are in text
+    // order), found once rather than compared at each token.
+    let scan = match (pt.next_issue, toks.get(pos..)) {
+        (u32::MAX, _) | (_, None) => toks,
+        (at, Some(rest)) => toks
+            .get(..pos + rest.partition_point(|t| t.start <= at))
+            .unwrap_or(toks),
+    };
     let mut written = 0;
     let mut stopped = None;
     let mut extra = *carry;
-    while let Some(&raw) = toks.get(pos) {
-        if pt.next_issue < raw.start {
-            break;
-        }
+    while let Some(&raw) = scan.get(pos) {
         let tok = PpToken {
             kind: raw.kind,
             sym: raw.sym,
             span: Span::from(pt.base + raw.start..pt.base + raw.end),
             flags: raw.flags,
         };
-        pos += 1;
-        if raw.kind.is_ident_like() {
-            let i = raw.sym.index() as usize;
-            if pt
-                .macro_bits
-                .get(i / 64)
-                .is_some_and(|w| w & (1 << (i % 64)) != 0)
-                && pt.macros.contains_key(&raw.sym)
-            {
-                stopped = Some(tok);
-                break;
+        match CLASS[usize::from(raw.kind as u8 & 127)] {
+            PLAIN => {}
+            NAME => {
+                let i = raw.sym.index() as usize;
+                if pt
+                    .macro_bits
+                    .get(i / 64)
+                    .is_some_and(|w| w & (1 << (i % 64)) != 0)
+                    && pt.macros.contains_key(&raw.sym)
+                {
+                    stopped = Some(tok);
+                    pos += 1;
+                    break;
+                }
             }
-        } else if raw.kind == Token::Newline {
-            continue;
-        } else if raw.kind == Token::Hash && raw.flags & flags::LINE_START != 0 {
-            pos -= 1;
-            break;
+            NEWLINE => {
+                pos += 1;
+                continue;
+            }
+            _ => {
+                if raw.flags & flags::LINE_START != 0 {
+                    break;
+                }
+            }
         }
         let Some(slot) = spare.get_mut(written) else {
-            pos -= 1;
             break;
         };
         slot.write(PpToken {
             flags: tok.flags | extra,
             ..tok
         });
+        pos += 1;
         written += 1;
         extra = 0;
     }
@@ -126,4 +162,36 @@ fn pass_through(
     unsafe { out.set_len(out.len() + written) };
     *carry = extra;
     (stopped, pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `CLASS` sorts every kind the lexer gives as `pass_through` must:
+    /// names just where `is_ident_like`, newlines and `#` apart, the rest
+    /// plain.
+    #[test]
+    fn classes_follow_the_kinds() {
+        use crate::intern::builtins::TOKEN_SPELLINGS;
+        let text = format!(
+            "a 1 1.0 16_t \"s\" 'c' technique @ {}",
+            TOKEN_SPELLINGS.join(" ").replace('\0', "")
+        );
+        let toks = crate::front::lexer::lex(&text).0;
+        assert!(toks.len() > 100);
+        for t in toks {
+            let k = t.kind;
+            let want = if k.is_ident_like() {
+                NAME
+            } else if k == Token::Newline {
+                NEWLINE
+            } else if k == Token::Hash {
+                HASH
+            } else {
+                PLAIN
+            };
+            assert_eq!(CLASS[k as usize], want, "{k:?}");
+        }
+    }
 }
