@@ -84,13 +84,21 @@ impl Module {
     /// for. Every other global is left out of the SPIR-V and the
     /// reflection, as DXC leaves it out.
     pub fn declared_globals(&self, keep: KeepUnused) -> Vec<bool> {
-        let mut declared = self.globals_named_by(&self.functions_reached());
+        self.declared_globals_among(self.globals_named_by(&self.functions_reached()), keep)
+    }
+
+    /// [`Module::declared_globals`] from `named`: the globals that the
+    /// code of [`Module::functions_reached`] names, by index, for a caller
+    /// that has found them already (the SPIR-V writer).
+    pub fn declared_globals_among(&self, mut named: Vec<bool>, keep: KeepUnused) -> Vec<bool> {
         for (h, g) in self.globals.iter() {
-            if (keep.bindings && g.binding.is_some()) || (keep.interface && is_stage_variable(g)) {
-                declared[h.index()] = true;
+            let kept =
+                (keep.bindings && g.binding.is_some()) || (keep.interface && is_stage_variable(g));
+            if kept && let Some(d) = named.get_mut(h.index()) {
+                *d = true;
             }
         }
-        declared
+        named
     }
 }
 

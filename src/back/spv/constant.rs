@@ -8,20 +8,25 @@ use crate::back::spv::inst;
 use crate::ir::{self, Arena, Expression, Handle, Literal, Scalar, ScalarKind, TypeInner};
 use rspirv::dr::Operand;
 use rustc_hash::FxHashMap;
+use smallvec::{SmallVec, smallvec};
 use spirv::{Op, Word};
 use std::collections::hash_map::Entry;
+
+/// The constituents of a composite constant (inline up to a vector's
+/// four: most composites are vectors).
+pub(super) type Parts = SmallVec<[Word; 4]>;
 
 pub(super) struct ConstCache {
     /// Scalar constants by type and bits (a bool's bits are its value: the
     /// bool type is no other scalar's, so the keys cannot meet).
     scalars: FxHashMap<(Word, u64), Word>,
     /// Composite constants by type and constituents.
-    composites: FxHashMap<(Word, Vec<Word>), Word>,
+    composites: FxHashMap<(Word, Parts), Word>,
     /// `OpConstantNull` by type.
     nulls: FxHashMap<Word, Word>,
     /// The constituents of composite constants (to flatten vectors built
     /// from vectors, which `OpConstantComposite` does not allow).
-    parts: FxHashMap<Word, Vec<Word>>,
+    parts: FxHashMap<Word, Parts>,
     /// The id of each module-level constant expression, once written.
     module_exprs: Vec<Option<Word>>,
 }
@@ -157,7 +162,7 @@ impl Writer<'_> {
         id
     }
 
-    pub fn const_composite(&mut self, ty: Word, parts: Vec<Word>) -> Word {
+    pub fn const_composite(&mut self, ty: Word, parts: Parts) -> Word {
         match self.constants.composites.entry((ty, parts)) {
             Entry::Occupied(e) => *e.get(),
             Entry::Vacant(e) => {
@@ -179,15 +184,15 @@ impl Writer<'_> {
             return c;
         }
         let ty = self.vector_type(scalar, size);
-        self.const_composite(ty, vec![c; size as usize])
+        self.const_composite(ty, smallvec![c; size as usize])
     }
 
     /// The scalar constituents of a vector constant.
-    fn const_vector_parts(&mut self, id: Word, scalar: Scalar, size: u8) -> Vec<Word> {
+    fn const_vector_parts(&mut self, id: Word, scalar: Scalar, size: u8) -> Parts {
         match self.constants.parts.get(&id) {
             Some(parts) => parts.clone(),
             // Not a composite: an OpConstantNull vector.
-            None => vec![self.const_scalar(scalar, 0); size as usize],
+            None => smallvec![self.const_scalar(scalar, 0); size as usize],
         }
     }
 
@@ -297,13 +302,13 @@ impl Writer<'_> {
                 match self.constant_of(exprs, types, *value, memo)? {
                     Some(v) => {
                         let ty = self.type_id(ty_of(h)?)?;
-                        Some(self.const_composite(ty, vec![v; *size as usize]))
+                        Some(self.const_composite(ty, smallvec![v; *size as usize]))
                     }
                     None => None,
                 }
             }
             Expression::Compose { ty, components } => 'compose: {
-                let mut ids = Vec::with_capacity(components.len());
+                let mut ids = Parts::with_capacity(components.len());
                 for &c in components {
                     earlier(c)?;
                     let Some(id) = self.constant_of(exprs, types, c, memo)? else {
@@ -311,11 +316,11 @@ impl Writer<'_> {
                     };
                     ids.push(id);
                 }
-                let inner = self.ir_type(*ty)?.inner.clone();
+                let inner = &self.ir_type(*ty)?.inner;
                 let ty_id = self.type_id(*ty)?;
-                match inner {
+                match *inner {
                     TypeInner::Vector { size, scalar } => {
-                        let mut parts = Vec::with_capacity(size as usize);
+                        let mut parts = Parts::with_capacity(size as usize);
                         for (&c, &id) in components.iter().zip(&ids) {
                             match self.ir_type(ty_of(c)?)?.inner {
                                 TypeInner::Vector { size: n, .. } => {

@@ -132,21 +132,29 @@ impl Writer<'_> {
 
 impl FunctionWriter<'_, '_> {
     /// What a value of type `ty` with id `id` is to the expressions that
-    /// use it: a device pointer is the root of access chains.
-    pub fn device_pointer_value(&self, id: Word, ty: Handle<ir::Type>) -> BackResult<Value> {
+    /// use it: a device pointer is the root of access chains. (Inline:
+    /// every expression's value goes through here.)
+    #[inline]
+    pub fn device_pointer_value(&mut self, id: Word, ty: Handle<ir::Type>) -> BackResult<Value> {
         let inner = &self.w.ir_type(ty)?.inner;
         Ok(match (inner, device_alignment(inner)) {
-            (&TypeInner::Pointer { base, .. }, Some(align)) => Value::Pointer(PointerValue {
-                root: id,
-                indices: SmallVec::new(),
-                const_indices: SmallVec::new(),
-                class: StorageClass::PhysicalStorageBuffer,
-                pointee: base,
-                global: None,
-                non_uniform: false,
-                align: Some(align),
-            }),
+            (&TypeInner::Pointer { base, .. }, Some(align)) => self.device_pointer(id, base, align),
             _ => Value::Id(id),
+        })
+    }
+
+    /// The value of device pointer `id` to `pointee`.
+    #[inline(never)]
+    fn device_pointer(&mut self, id: Word, pointee: Handle<ir::Type>, align: u32) -> Value {
+        self.new_pointer(PointerValue {
+            root: id,
+            indices: SmallVec::new(),
+            const_indices: SmallVec::new(),
+            class: StorageClass::PhysicalStorageBuffer,
+            pointee,
+            global: None,
+            non_uniform: false,
+            align: Some(align),
         })
     }
 

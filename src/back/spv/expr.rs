@@ -84,7 +84,18 @@ pub(super) enum ColumnArg {
 
 impl FunctionWriter<'_, '_> {
     /// The id of a value expression (pointers become access chains here).
+    /// Inline for the usual case, a value already evaluated.
+    #[inline]
     pub fn value(&mut self, h: Handle<Expression>) -> BackResult<Word> {
+        match self.values.get(h.index()) {
+            Some(Value::Id(id)) => Ok(*id),
+            _ => self.value_slow(h),
+        }
+    }
+
+    /// [`Self::value`] of a pointer, a constant not used yet, or an error.
+    #[inline(never)]
+    fn value_slow(&mut self, h: Handle<Expression>) -> BackResult<Word> {
         match self.values.get(h.index()) {
             Some(Value::Id(id)) => Ok(*id),
             Some(Value::Pointer(_)) => self.pointer_id_of(h),
@@ -125,7 +136,7 @@ impl FunctionWriter<'_, '_> {
     /// [`Self::pointer`] without the copy.
     pub fn pointer_ref(&self, h: Handle<Expression>) -> BackResult<&PointerValue> {
         match self.values.get(h.index()) {
-            Some(Value::Pointer(pv)) => Ok(pv),
+            Some(&Value::Pointer(i)) => self.pointer_at(i),
             _ => Err(self.not_a_pointer(h)),
         }
     }
@@ -216,11 +227,7 @@ impl FunctionWriter<'_, '_> {
     }
 
     pub fn extract(&mut self, ty: Word, composite: Word, index: u32) -> BackResult<Word> {
-        self.emit_value(
-            Op::CompositeExtract,
-            ty,
-            [Operand::IdRef(composite), Operand::LiteralBit32(index)],
-        )
+        self.emit_words(Op::CompositeExtract, ty, &[composite, index])
     }
 
     /// Applies `f` column by column (SPIR-V arithmetic takes scalars and
@@ -265,7 +272,7 @@ impl FunctionWriter<'_, '_> {
             | Expression::SpirvResult
             | Expression::Phi => {
                 // Set up front or by their statement; nothing to evaluate.
-                return Ok(self.values[h.index()].clone());
+                return Ok(self.values[h.index()]);
             }
             Expression::Compose { ty, components } => self.write_compose(h, *ty, components)?,
             Expression::Splat { size, value } => match self.constant(h)? {
@@ -431,8 +438,8 @@ impl FunctionWriter<'_, '_> {
         // the whole vector: the index is dropped (SPIR-V.rst, "Indexing
         // operator").
         let is_single_row = |inner: &TypeInner| matches!(inner, TypeInner::Matrix { rows: 1, .. });
-        if let Some(Value::Pointer(pv)) = self.values.get(base.index()) {
-            let mut pv = pv.clone();
+        if let Some(&Value::Pointer(i)) = self.values.get(base.index()) {
+            let mut pv = self.pointer_at(i)?.clone();
             let skip = is_single_row(&self.w.ir_type(pv.pointee)?.inner);
             let parent = pv.pointee;
             pv.pointee = match self.expr_inner(h)? {
@@ -474,7 +481,7 @@ impl FunctionWriter<'_, '_> {
                 pv.indices.push(id);
                 pv.const_indices.push(constant);
             }
-            return Ok(Value::Pointer(pv));
+            return Ok(self.new_pointer(pv));
         }
 
         let b = self.value(base)?;

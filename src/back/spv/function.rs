@@ -14,21 +14,23 @@ use smallvec::{SmallVec, smallvec};
 use spirv::{Decoration, Op, StorageClass, Word};
 use std::collections::hash_map::Entry;
 
-/// What an IR expression became.
-#[derive(Clone, Debug)]
+/// What an IR expression became (one word and a tag: every expression
+/// has one, and evaluating it stores it).
+#[derive(Clone, Copy, Debug)]
 pub(super) enum Value {
     /// Not evaluated (yet).
     None,
     /// A SPIR-V value.
     Id(Word),
-    /// A pointer: a root variable and the indices of an access chain that
-    /// is emitted where the pointer is first used in a block (SPIR-V needs
-    /// the chain to dominate its uses: later uses in that block and the
-    /// blocks nested in it reuse it).
-    Pointer(PointerValue),
+    /// A pointer, by its index in [`FunctionWriter::pointers`]: a root
+    /// variable and the indices of an access chain that is emitted where
+    /// the pointer is first used in a block (SPIR-V needs the chain to
+    /// dominate its uses: later uses in that block and the blocks nested
+    /// in it reuse it).
+    Pointer(u32),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(super) struct PointerValue {
     pub root: Word,
     pub indices: Indices,
@@ -45,6 +47,18 @@ pub(super) struct PointerValue {
     /// For a device pointer (`PhysicalStorageBuffer`): the alignment of
     /// what it points to, for the `Aligned` operand of loads and stores.
     pub align: Option<u32>,
+}
+
+/// A copy of the inline vectors by slice (the derived copy goes element by
+/// element; an access copies its base's pointer each time).
+impl Clone for PointerValue {
+    fn clone(&self) -> Self {
+        PointerValue {
+            indices: Indices::from_slice(&self.indices),
+            const_indices: SmallVec::from_slice(&self.const_indices),
+            ..*self
+        }
+    }
 }
 
 /// The indices of an access chain (inline: chains are short, and pointer
@@ -82,6 +96,9 @@ pub(super) struct FunctionWriter<'w, 'a> {
     pub fun: &'a ir::Function,
     pub handle: Handle<ir::Function>,
     pub values: Vec<Value>,
+    /// The pointers that [`Value::Pointer`]s name, in the order made
+    /// (never changed once made: expressions may share one).
+    pointers: Vec<PointerValue>,
     const_memo: Vec<Option<Word>>,
     /// Function variables for dynamic indexing into array and matrix
     /// values, by the `Access` expression.
@@ -120,6 +137,14 @@ pub(super) struct FunctionWriter<'w, 'a> {
 #[inline(never)]
 pub(super) fn missing_expression(h: Handle<Expression>) -> super::Diagnostic {
     internal(format!("expression {h:?} does not exist"))
+}
+
+/// The error for an instruction emitted where no block is open (kept out
+/// of line: every instruction asks for the open block).
+#[cold]
+#[inline(never)]
+fn after_terminator() -> super::Diagnostic {
+    internal("an instruction was emitted after a terminator")
 }
 
 /// The deepest nesting of blocks the backend writes.
@@ -184,6 +209,7 @@ impl Writer<'_> {
             handle,
             // Filled by `prepare`, in expression order.
             values: Vec::with_capacity(fun.expressions.len()),
+            pointers: Vec::with_capacity(fun.expressions.len() / 4),
             const_memo: vec![None; fun.expressions.len()],
             spills: FxHashMap::default(),
             chains: FxHashMap::with_capacity_and_hasher(32, Default::default()),
@@ -263,7 +289,7 @@ impl<'a> FunctionWriter<'_, 'a> {
             let value = match *expr {
                 Expression::GlobalVariable(g) => {
                     let global = &ir.globals[g];
-                    Value::Pointer(PointerValue {
+                    self.new_pointer(PointerValue {
                         root: self.w.global_id(g)?,
                         indices: SmallVec::new(),
                         const_indices: SmallVec::new(),
@@ -278,7 +304,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                     let Some(&root) = local_ids.get(l.index()) else {
                         return Err(internal(format!("local {l:?} does not exist")));
                     };
-                    Value::Pointer(PointerValue {
+                    self.new_pointer(PointerValue {
                         root,
                         indices: SmallVec::new(),
                         const_indices: SmallVec::new(),
@@ -295,7 +321,7 @@ impl<'a> FunctionWriter<'_, 'a> {
                     };
                     let id = args[i as usize];
                     match self.w.ir_type(arg.ty)?.inner {
-                        TypeInner::Pointer { base, space } => Value::Pointer(PointerValue {
+                        TypeInner::Pointer { base, space } => self.new_pointer(PointerValue {
                             root: id,
                             indices: SmallVec::new(),
                             const_indices: SmallVec::new(),
@@ -340,6 +366,22 @@ impl<'a> FunctionWriter<'_, 'a> {
             self.values.push(value);
         }
         Ok(())
+    }
+
+    /// The value of a new pointer.
+    pub fn new_pointer(&mut self, pv: PointerValue) -> Value {
+        let index = self.pointers.len() as u32;
+        self.pointers.push(pv);
+        Value::Pointer(index)
+    }
+
+    /// The pointer that [`Value::Pointer`] `index` names.
+    #[inline]
+    pub fn pointer_at(&self, index: u32) -> BackResult<&PointerValue> {
+        match self.pointers.get(index as usize) {
+            Some(pv) => Ok(pv),
+            None => Err(internal(format!("pointer {index} does not exist"))),
+        }
     }
 
     /// A new Function-storage variable of type `ty`.
@@ -389,10 +431,11 @@ impl<'a> FunctionWriter<'_, 'a> {
     }
 
     /// The words of the open block.
+    #[inline]
     fn block_words(&mut self) -> BackResult<&mut Vec<u32>> {
         match &mut self.current {
             Some(block) => Ok(&mut block.words),
-            None => Err(internal("an instruction was emitted after a terminator")),
+            None => Err(after_terminator()),
         }
     }
 
@@ -774,9 +817,9 @@ impl<'a> FunctionWriter<'_, 'a> {
             let Some(value) = self.values.get(a.index()) else {
                 return Err(internal(format!("argument {a:?} does not exist")));
             };
-            let id = match (value, &self.w.ir_type(param.ty)?.inner) {
-                (Value::Pointer(pv), TypeInner::Pointer { base, space }) => {
-                    let pv = pv.clone();
+            let id = match (*value, &self.w.ir_type(param.ty)?.inner) {
+                (Value::Pointer(i), TypeInner::Pointer { base, space }) => {
+                    let pv = self.pointer_at(i)?.clone();
                     let class = storage_class(*space, self.w.version);
                     if (pv.indices.is_empty() && pv.class == class)
                         || pv.class == StorageClass::UniformConstant

@@ -46,8 +46,8 @@ impl FunctionWriter<'_, '_> {
         &mut self,
         h: Handle<Expression>,
     ) -> BackResult<(Word, Handle<ir::Type>)> {
-        if let Some(Value::Pointer(pv)) = self.values.get(h.index()) {
-            let pv = pv.clone();
+        if let Some(&Value::Pointer(i)) = self.values.get(h.index()) {
+            let pv = self.pointer_at(i)?.clone();
             let p = self.pointer_id(&pv)?;
             let ty = self.w.type_id(pv.pointee)?;
             let id = self.emit_value(Op::Load, ty, [Operand::IdRef(p)])?;
@@ -474,7 +474,7 @@ impl FunctionWriter<'_, '_> {
         if pv.non_uniform {
             self.mark_non_uniform(id);
         }
-        Ok(Value::Pointer(PointerValue {
+        Ok(self.new_pointer(PointerValue {
             root: id,
             indices: SmallVec::new(),
             const_indices: SmallVec::new(),

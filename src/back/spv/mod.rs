@@ -156,7 +156,9 @@ fn disassemble_in_order(words: &[u32]) -> String {
 /// The result of the backend's internal steps.
 type BackResult<T> = Result<T, Diagnostic>;
 
-/// An internal compiler error: the IR broke an invariant.
+/// An internal compiler error: the IR broke an invariant (cold: the
+/// branches that make one are never taken for a valid module).
+#[cold]
 fn internal(message: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::error(
         codes::INTERNAL,
@@ -166,6 +168,7 @@ fn internal(message: impl std::fmt::Display) -> Diagnostic {
 }
 
 /// Valid HLSL that the backend does not translate yet.
+#[cold]
 fn unsupported(message: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::error(codes::UNSUPPORTED, format!("not supported yet: {message}"))
 }
@@ -200,18 +203,27 @@ pub(crate) fn encode(
     operands: &[rspirv::dr::Operand],
 ) {
     use rspirv::binary::Assemble;
+    use rspirv::dr::Operand;
     let start = words.len();
     words.push(op as u32);
     words.extend(result_type);
     words.extend(result_id);
     for operand in operands {
-        operand.assemble_into(words);
+        match *operand {
+            // Most operands are one word: written here, without rspirv's
+            // dispatch over every kind of operand.
+            Operand::IdRef(w) | Operand::LiteralBit32(w) => words.push(w),
+            _ => operand.assemble_into(words),
+        }
     }
     set_word_count(words, start);
 }
 
 /// [`encode`] for an instruction whose operands are one word each (ids
-/// and 32-bit literals).
+/// and 32-bit literals). The word count is known up front: one
+/// reservation, then each word is written into the room it made (no copy
+/// call, no growth check per word, no second pass for the count).
+#[inline]
 pub(crate) fn encode_words(
     words: &mut Vec<u32>,
     op: spirv::Op,
@@ -219,12 +231,48 @@ pub(crate) fn encode_words(
     result_id: Option<spirv::Word>,
     operands: &[spirv::Word],
 ) {
-    let start = words.len();
-    words.push(op as u32);
-    words.extend(result_type);
-    words.extend(result_id);
-    words.extend_from_slice(operands);
-    set_word_count(words, start);
+    let count = 1
+        + usize::from(result_type.is_some())
+        + usize::from(result_id.is_some())
+        + operands.len();
+    words.reserve(count);
+    let len = words.len();
+    let mut spare = words.spare_capacity_mut().iter_mut();
+    let mut put = |word: u32| {
+        if let Some(slot) = spare.next() {
+            slot.write(word);
+        }
+    };
+    put(op as u32 | (count as u32) << 16);
+    if let Some(t) = result_type {
+        put(t);
+    }
+    if let Some(id) = result_id {
+        put(id);
+    }
+    for &w in operands {
+        put(w);
+    }
+    // SAFETY: `reserve` left room for `count` words past the length, so
+    // each of the `count` calls of `put` above wrote the next of them.
+    unsafe { words.set_len(len + count) };
+}
+
+/// [`encode_words`] for an instruction without a result whose operands
+/// are `head` and then `tail` (a decoration: its target and kind, then
+/// its literals), without gathering them first.
+#[inline]
+pub(crate) fn encode_joined(
+    words: &mut Vec<u32>,
+    op: spirv::Op,
+    head: &[spirv::Word],
+    tail: &[spirv::Word],
+) {
+    let count = 1 + head.len() + tail.len();
+    words.reserve(count);
+    words.push(op as u32 | (count as u32) << 16);
+    words.extend(head.iter().copied());
+    words.extend(tail.iter().copied());
 }
 
 /// [`encode_words`] for an instruction without a result type whose last

@@ -3,7 +3,7 @@
 //! node entry point, and the node instructions (allocate, enqueue,
 //! validity, count, finish writing).
 
-use super::function::{FunctionWriter, PointerValue, Value};
+use super::function::{FunctionWriter, PointerValue};
 use super::writer::Writer;
 use super::{BackResult, internal};
 use crate::back::spv::inst;
@@ -281,7 +281,7 @@ impl FunctionWriter<'_, '_> {
                     ir::TypeInner::Pointer { base, .. } => base,
                     _ => return Err(internal("a node allocation that gives no pointer")),
                 };
-                self.values[r.index()] = Value::Pointer(PointerValue {
+                let value = self.new_pointer(PointerValue {
                     root: id,
                     indices: SmallVec::new(),
                     const_indices: SmallVec::new(),
@@ -291,6 +291,7 @@ impl FunctionWriter<'_, '_> {
                     non_uniform: false,
                     align: None,
                 });
+                self.values[r.index()] = value;
                 Ok(())
             }
             (Some(r), Some(id)) => self.set_result(r, id),

@@ -10,9 +10,7 @@
 use super::expr::Shape;
 use super::writer::Writer;
 use super::{BackResult, internal, unsupported};
-use crate::back::spv::inst;
 use crate::ir::{self, Handle, Scalar, ScalarKind, TypeInner};
-use rspirv::dr::Operand;
 use rustc_hash::FxHashMap;
 use smallvec::{SmallVec, smallvec};
 use spirv::{Capability, Decoration, Op, StorageClass, Word};
@@ -292,7 +290,9 @@ impl<'a> Writer<'a> {
     #[inline(never)]
     fn declare_spv_type(&mut self, t: SpvType) -> Word {
         let id = self.id();
-        let (op, operands): (Op, SmallVec<[Operand; 7]>) = match &t {
+        // Every operand of a type instruction is one word (ids, literals
+        // and enumerants).
+        let (op, operands): (Op, SmallVec<[Word; 7]>) = match &t {
             SpvType::Void => (Op::TypeVoid, smallvec![]),
             SpvType::Bool => (Op::TypeBool, smallvec![]),
             SpvType::Int { width, signed } => {
@@ -304,10 +304,7 @@ impl<'a> Writer<'a> {
                 }
                 (
                     Op::TypeInt,
-                    smallvec![
-                        Operand::LiteralBit32(u32::from(*width) * 8),
-                        Operand::LiteralBit32(u32::from(*signed)),
-                    ],
+                    smallvec![u32::from(*width) * 8, u32::from(*signed)],
                 )
             }
             SpvType::Float { width } => {
@@ -316,44 +313,27 @@ impl<'a> Writer<'a> {
                     8 => self.capability(Capability::Float64),
                     _ => {}
                 }
-                (
-                    Op::TypeFloat,
-                    smallvec![Operand::LiteralBit32(u32::from(*width) * 8)],
-                )
+                (Op::TypeFloat, smallvec![u32::from(*width) * 8])
             }
-            SpvType::Vector { component, size } => (
-                Op::TypeVector,
-                smallvec![
-                    Operand::IdRef(*component),
-                    Operand::LiteralBit32(u32::from(*size)),
-                ],
-            ),
-            SpvType::Matrix { column, columns } => (
-                Op::TypeMatrix,
-                smallvec![
-                    Operand::IdRef(*column),
-                    Operand::LiteralBit32(u32::from(*columns)),
-                ],
-            ),
+            SpvType::Vector { component, size } => {
+                (Op::TypeVector, smallvec![*component, u32::from(*size)])
+            }
+            SpvType::Matrix { column, columns } => {
+                (Op::TypeMatrix, smallvec![*column, u32::from(*columns)])
+            }
             SpvType::Array {
                 element, length, ..
             } => {
                 let length = self.const_u32(*length);
-                (
-                    Op::TypeArray,
-                    smallvec![Operand::IdRef(*element), Operand::IdRef(length)],
-                )
+                (Op::TypeArray, smallvec![*element, length])
             }
-            SpvType::RuntimeArray { element, .. } => {
-                (Op::TypeRuntimeArray, smallvec![Operand::IdRef(*element)])
+            SpvType::RuntimeArray { element, .. } => (Op::TypeRuntimeArray, smallvec![*element]),
+            SpvType::Pointer { pointee, class } => {
+                (Op::TypePointer, smallvec![*class as u32, *pointee])
             }
-            SpvType::Pointer { pointee, class } => (
-                Op::TypePointer,
-                smallvec![Operand::StorageClass(*class), Operand::IdRef(*pointee)],
-            ),
             SpvType::Function { result, params } => {
-                let mut ops = smallvec![Operand::IdRef(*result)];
-                ops.extend(params.iter().map(|&p| Operand::IdRef(p)));
+                let mut ops = smallvec![*result];
+                ops.extend_from_slice(params);
                 (Op::TypeFunction, ops)
             }
             SpvType::Image {
@@ -366,30 +346,29 @@ impl<'a> Writer<'a> {
             } => (
                 Op::TypeImage,
                 smallvec![
-                    Operand::IdRef(*sampled_type),
-                    Operand::Dim(*dim),
+                    *sampled_type,
+                    *dim as u32,
                     // Depth 2: "not known", as DXC declares every image
                     // (SPIR-V.rst, "Textures").
-                    Operand::LiteralBit32(2),
-                    Operand::LiteralBit32(u32::from(*arrayed)),
-                    Operand::LiteralBit32(u32::from(*multisampled)),
-                    Operand::LiteralBit32(*sampled),
-                    Operand::ImageFormat(*format),
+                    2,
+                    u32::from(*arrayed),
+                    u32::from(*multisampled),
+                    *sampled,
+                    *format as u32,
                 ],
             ),
             SpvType::Sampler => (Op::TypeSampler, smallvec![]),
-            SpvType::SampledImage { image } => (Op::TypeSampledImage, smallvec![Operand::IdRef(*image)]),
+            SpvType::SampledImage { image } => (Op::TypeSampledImage, smallvec![*image]),
             SpvType::AccelerationStructure => (Op::TypeAccelerationStructureKHR, smallvec![]),
             SpvType::RayQuery => (Op::TypeRayQueryKHR, smallvec![]),
             SpvType::Raw { op, operands } => {
                 let operands = operands.iter().map(|o| match *o {
-                    RawOperand::Id(id) => Operand::IdRef(id),
-                    RawOperand::Literal(w) => Operand::LiteralBit32(w),
+                    RawOperand::Id(w) | RawOperand::Literal(w) => w,
                 });
                 (*op, operands.collect())
             }
         };
-        self.globals.encode(op, None, Some(id), &operands);
+        self.globals.encode_words(op, None, Some(id), &operands);
         if let SpvType::Array {
             stride: Some(stride),
             ..
@@ -631,9 +610,7 @@ impl<'a> Writer<'a> {
             member_ids.push(self.type_id(m.ty)?);
         }
         let id = self.id();
-        let operands = member_ids.iter().map(|&m| Operand::IdRef(m)).collect();
-        self.globals
-            .push(inst(Op::TypeStruct, None, Some(id), operands));
+        self.globals.encode_words(Op::TypeStruct, None, Some(id), &member_ids);
         if let Some(name) = &ty.name {
             self.name(id, name);
         }

@@ -4,14 +4,13 @@
 use super::constant::ConstCache;
 use super::debug::DebugState;
 use super::types::TypeCache;
-use super::{BackResult, Options, encode, encode_with_string, encode_words, internal};
+use super::{BackResult, Options, encode, encode_joined, encode_with_string, encode_words, internal};
 use crate::back::spv::inst;
 use crate::ir::{self, Handle};
 use crate::span::Span;
 use rspirv::binary::Assemble;
 use rspirv::dr::{self, Instruction, Operand};
 use rustc_hash::{FxHashMap, FxHashSet};
-use smallvec::{SmallVec, smallvec};
 use spirv::{Capability, Op, Word};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,20 +20,14 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(super) struct Section(Vec<u32>);
 
 impl Section {
+    /// An empty section with room for `words` words.
+    fn with_capacity(words: usize) -> Self {
+        Section(Vec::with_capacity(words))
+    }
+
     /// Appends `inst`.
     pub fn push(&mut self, inst: Instruction) {
         inst.assemble_into(&mut self.0);
-    }
-
-    /// Appends an instruction (see [`encode`]).
-    pub fn encode(
-        &mut self,
-        op: Op,
-        result_type: Option<Word>,
-        result_id: Option<Word>,
-        operands: &[Operand],
-    ) {
-        encode(&mut self.0, op, result_type, result_id, operands);
     }
 
     /// Appends an instruction that ends with a string (see
@@ -129,6 +122,11 @@ pub(super) struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     pub fn new(ir: &'a ir::Module, options: &'a Options) -> Self {
+        // Room up front for what a small module writes (a section that
+        // grows from nothing is copied at every doubling), and for about
+        // five words per IR expression of code.
+        let code: usize = ir.functions.iter().map(|(_, f)| f.expressions.len()).sum();
+        let names = if options.debug_names { 256 } else { 0 };
         Writer {
             ir,
             options,
@@ -144,10 +142,10 @@ impl<'a> Writer<'a> {
             ext_sets: BTreeMap::new(),
             strings: Section::default(),
             string_ids: FxHashMap::default(),
-            annotations: Section::default(),
-            names: Section::default(),
-            globals: Section::default(),
-            functions: Vec::new(),
+            annotations: Section::with_capacity(128),
+            names: Section::with_capacity(names),
+            globals: Section::with_capacity(512),
+            functions: Vec::with_capacity(5 * code + 64),
             types: TypeCache::new(&ir.types),
             constants: ConstCache::with_capacity(64),
             global_ids: Vec::new(),
@@ -197,10 +195,8 @@ impl<'a> Writer<'a> {
     }
 
     pub fn decorate(&mut self, target: Word, decoration: spirv::Decoration, extra: &[u32]) {
-        let mut operands: SmallVec<[Word; 4]> = smallvec![target, decoration as u32];
-        operands.extend_from_slice(extra);
-        self.annotations
-            .encode_words(Op::Decorate, None, None, &operands);
+        let head = [target, decoration as u32];
+        encode_joined(&mut self.annotations.0, Op::Decorate, &head, extra);
     }
 
     /// `LinkageAttributes "name" Export` on an `export` function (Linkage
@@ -236,10 +232,8 @@ impl<'a> Writer<'a> {
         decoration: spirv::Decoration,
         extra: &[u32],
     ) {
-        let mut operands: SmallVec<[Word; 4]> = smallvec![target, member, decoration as u32];
-        operands.extend_from_slice(extra);
-        self.annotations
-            .encode_words(Op::MemberDecorate, None, None, &operands);
+        let head = [target, member, decoration as u32];
+        encode_joined(&mut self.annotations.0, Op::MemberDecorate, &head, extra);
     }
 
     /// `OpName`, when debug names are asked for.
@@ -261,9 +255,20 @@ impl<'a> Writer<'a> {
     /// that with `-fspv-reflect` a buffer's counter comes just before the
     /// buffer: `OpDecorateId BUFFER CounterBuffer COUNTER` needs its id
     /// operand declared before its target (newer spirv-val checks this).
-    fn write_globals(&mut self) -> BackResult<()> {
+    fn write_globals(&mut self, reachable: &[Handle<ir::Function>]) -> BackResult<()> {
         let ir = self.ir;
-        let declared = ir.declared_globals(self.options.keep_unused);
+        // What the reachable functions name, as `analyse_functions` found
+        // it (the same as `globals_named_by`, without another pass over
+        // every expression).
+        let mut named = vec![false; ir.globals.len()];
+        for f in reachable {
+            for g in &self.function_uses[f.index()].globals {
+                if let Some(n) = named.get_mut(g.index()) {
+                    *n = true;
+                }
+            }
+        }
+        let declared = ir.declared_globals_among(named, self.options.keep_unused);
         let mut ids: Vec<Option<Word>> = vec![None; ir.globals.len()];
         for (handle, global) in ir.globals.iter() {
             let first = global.counter.filter(|_| self.options.spv_reflect);
@@ -308,7 +313,7 @@ impl<'a> Writer<'a> {
             self.function_ids[f.index()] = Some(id);
         }
         self.spirv_decoration_constants();
-        self.write_globals()?;
+        self.write_globals(&reachable)?;
         self.debug_globals();
         self.decorate_counter_buffers();
         for &f in &reachable {

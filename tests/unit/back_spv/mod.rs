@@ -4,6 +4,7 @@
 
 mod compute;
 mod control_flow;
+mod encode;
 mod graphics;
 mod images;
 mod more;

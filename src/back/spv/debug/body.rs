@@ -227,12 +227,13 @@ impl FunctionWriter<'_, '_> {
             return Ok(());
         };
         let (ty, op, id) = match self.values.get(value.index()) {
-            Some(Value::Pointer(p))
-                if p.indices.is_empty() && p.class == StorageClass::Function =>
-            {
-                (p.pointee, DebugOp::Declare, p.root)
-            }
-            Some(Value::Pointer(_)) | None => return Ok(()),
+            Some(&Value::Pointer(i)) => match self.pointer_at(i) {
+                Ok(p) if p.indices.is_empty() && p.class == StorageClass::Function => {
+                    (p.pointee, DebugOp::Declare, p.root)
+                }
+                _ => return Ok(()),
+            },
+            None => return Ok(()),
             Some(Value::Id(_)) | Some(Value::None) => {
                 let ty = self.expr_type(value)?;
                 match self.value(value) {
