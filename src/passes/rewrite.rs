@@ -21,6 +21,9 @@ use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
 
+#[cfg(test)]
+mod tests;
+
 /// The state of a rebuild, handed to the pass's hooks.
 pub struct Cx<'a> {
     pub module: &'a mut Module,
@@ -80,6 +83,12 @@ pub struct Emitted {
 /// What a pass does to expressions and statements during a rebuild. Every
 /// hook has a default that copies.
 pub trait Rewrite {
+    /// True when [`Rewrite::expression`] is the default (keeps every
+    /// expression as it is): the walk then appends each one itself, its
+    /// operands mapped, without handing it to the hook (fewer copies of
+    /// the expression on the way). A rewrite that sets it must not
+    /// override `expression`.
+    const KEEPS_EXPRESSIONS: bool = false;
     /// Whether to keep an old trivial expression (not a statement result).
     fn keep_trivial(&self, _old: Handle<Expression>) -> bool {
         true
@@ -331,7 +340,7 @@ impl<'a> Cx<'a> {
         self.body.close()
     }
 
-    fn statement(&mut self, rw: &mut impl Rewrite, s: &Statement) {
+    fn statement<R: Rewrite>(&mut self, rw: &mut R, s: &Statement) {
         let old = self.old;
         if !matches!(s, Statement::Merge { .. }) {
             self.folded_if = None;
@@ -347,6 +356,13 @@ impl<'a> Cx<'a> {
                         continue;
                     }
                     let expr = old.expressions[h].mapped(|o| self.map(o));
+                    if R::KEEPS_EXPRESSIONS {
+                        // What the default hook does, straight into the
+                        // new arena.
+                        let new = self.emit(expr, old.expr_type(h), old.expr_span(h));
+                        self.map[h.index()] = Some(new);
+                        continue;
+                    }
                     let e = Emitted {
                         old: h,
                         expr,
@@ -682,7 +698,9 @@ fn trivial_key(e: &Expression) -> Option<u64> {
 /// result redirected, an expression made trivial taken out of its `Emit`
 /// run).
 pub struct Unchanged;
-impl Rewrite for Unchanged {}
+impl Rewrite for Unchanged {
+    const KEEPS_EXPRESSIONS: bool = true;
+}
 
 /// Rebuilds function `h` of `module` through `rw`.
 pub fn rebuild_function(module: &mut Module, h: Handle<Function>, rw: &mut impl Rewrite) {
