@@ -487,6 +487,15 @@ impl<'a> Cx<'a> {
                     rw.statement(self, s);
                 }
             }
+            // The most common statement, built with its operands mapped
+            // (as `other` below does, without the clone and second walk).
+            &Statement::Store { pointer, value } => {
+                let s = Statement::Store {
+                    pointer: self.map(pointer),
+                    value: self.map(value),
+                };
+                rw.statement(self, s);
+            }
             &Statement::Carry {
                 result,
                 init,
