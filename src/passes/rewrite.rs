@@ -663,19 +663,43 @@ impl<'a> Cx<'a> {
         ty: Handle<Type>,
         span: Span,
     ) -> Handle<Expression> {
-        // Every literal appended is in `literals`.
+        use std::collections::hash_map::Entry;
+        // Every literal appended is in `literals` (what `emit` does with
+        // a new one, with one lookup).
         if let Expression::Literal(l) = *e {
-            return match self.literals.get(&l) {
-                Some(&n) => n,
-                None => self.emit(e.clone(), ty, span),
+            return match self.literals.entry(l) {
+                Entry::Occupied(o) => *o.get(),
+                Entry::Vacant(v) => {
+                    let h = self.body.add_outside(Expression::Literal(l), ty);
+                    if !span.is_dummy() {
+                        self.body.function.set_expr_span(h, span);
+                    }
+                    *v.insert(h)
+                }
             };
         }
         let Some(key) = trivial_key(e) else {
             return self.emit(e.clone(), ty, span);
         };
         match trivial.entry((key, ty)) {
-            std::collections::hash_map::Entry::Occupied(o) => *o.get(),
-            std::collections::hash_map::Entry::Vacant(v) => *v.insert(self.emit(e.clone(), ty, span)),
+            Entry::Occupied(o) => *o.get(),
+            Entry::Vacant(v) => {
+                // What `emit` does with a trivial expression other than a
+                // literal, without the clone's call.
+                let copy = match *e {
+                    Expression::Constant(c) => Expression::Constant(c),
+                    Expression::ZeroValue(t) => Expression::ZeroValue(t),
+                    Expression::FunctionArgument(i) => Expression::FunctionArgument(i),
+                    Expression::GlobalVariable(g) => Expression::GlobalVariable(g),
+                    Expression::LocalVariable(l) => Expression::LocalVariable(l),
+                    ref other => other.clone(),
+                };
+                let h = self.body.add_outside(copy, ty);
+                if !span.is_dummy() {
+                    self.body.function.set_expr_span(h, span);
+                }
+                *v.insert(h)
+            }
         }
     }
 

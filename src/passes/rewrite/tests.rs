@@ -73,3 +73,52 @@ fn the_walks_copy_of_kept_expressions_is_the_hooks() {
     // The literal left its run: it is appended before the walk.
     assert!(text.contains("compose %"), "{text}");
 }
+
+/// Sema makes a new reference for each use of a variable and a new
+/// literal for each constant: a rebuild keeps one of each (the first, with
+/// its span), literals by their bits and references by what they name.
+#[test]
+fn a_rebuild_keeps_one_reference_and_one_literal_of_each() {
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let l = fb.local("l", f32t, false);
+    let mut sum = fb.f32(0.5);
+    for _ in 0..3 {
+        let o = fb.global(out);
+        let x = fb.load(o);
+        let one = fb.f32(1.0);
+        let a = fb.binary(Add, x, one);
+        fb.store(l, a);
+        let pointer = fb.ty_of(l);
+        let again = fb.expr(Expression::LocalVariable(Handle::from_index(0)), pointer);
+        let y = fb.load(again);
+        sum = fb.binary(Add, sum, y);
+    }
+    let o = fb.global(out);
+    fb.store(o, sum);
+    let f = fb.finish();
+    let first_global = m.functions[f]
+        .expressions
+        .iter()
+        .find(|(_, e)| matches!(e, Expression::GlobalVariable(_)))
+        .map(|(h, _)| h)
+        .expect("a reference to out");
+    m.functions[f].set_expr_span(first_global, Span::new(Loc(7), Loc(10)));
+    rebuild_function(&mut m, f, &mut Unchanged);
+    check_valid(&m);
+    let func = &m.functions[f];
+    let count = |p: &dyn Fn(&Expression) -> bool| func.expressions.iter().filter(|(_, e)| p(e)).count();
+    assert_eq!(count(&|e| matches!(e, Expression::GlobalVariable(_))), 1);
+    assert_eq!(count(&|e| matches!(e, Expression::LocalVariable(_))), 1);
+    assert_eq!(count(&|e| *e == Expression::Literal(Literal::f32(1.0))), 1);
+    assert_eq!(count(&|e| *e == Expression::Literal(Literal::f32(0.5))), 1);
+    let global = func
+        .expressions
+        .iter()
+        .find(|(_, e)| matches!(e, Expression::GlobalVariable(_)))
+        .map(|(h, _)| h)
+        .expect("a reference to out");
+    assert_eq!(func.expr_span(global), Span::new(Loc(7), Loc(10)));
+}
