@@ -684,8 +684,7 @@ impl<'a> Cx<'a> {
         match trivial.entry((key, ty)) {
             Entry::Occupied(o) => *o.get(),
             Entry::Vacant(v) => {
-                // What `emit` does with a trivial expression other than a
-                // literal, without the clone's call.
+                // What `emit` does with it, without a call to clone it.
                 let copy = match *e {
                     Expression::Constant(c) => Expression::Constant(c),
                     Expression::ZeroValue(t) => Expression::ZeroValue(t),
@@ -800,14 +799,23 @@ fn rebuild_with(
     // The tables of trivial expressions and of literals, sized once from
     // the old arena (an upper bound): grown from empty, they were rehashed
     // a handful of times per function per pass.
+    // The same scan lists the old trivial expressions, in order, for the
+    // walk that appends them first (which then skips the others).
     let (mut trivials, mut literals) = (0, 0);
-    let extra = inlining.trivials.iter().map(|(e, _, _)| e);
-    for e in old.expressions.iter().map(|(_, e)| e).chain(extra) {
+    let mut own_trivials = Vec::with_capacity(old.expressions.len());
+    for (h, e) in old.expressions.iter() {
+        if e.is_trivial() {
+            own_trivials.push(h);
+            literals += usize::from(matches!(e, Expression::Literal(_)));
+        }
+    }
+    for (e, _, _) in inlining.trivials {
         if e.is_trivial() {
             trivials += 1;
             literals += usize::from(matches!(e, Expression::Literal(_)));
         }
     }
+    trivials += own_trivials.len();
     let new = Function {
         name: std::mem::take(&mut old.name),
         arguments: std::mem::take(&mut old.arguments),
@@ -841,8 +849,9 @@ fn rebuild_with(
     // references to `@buf` would look different to `cse`.
     let mut trivial: FxHashMap<(u64, Handle<Type>), Handle<Expression>> =
         FxHashMap::with_capacity_and_hasher(trivials, Default::default());
-    for (h, e) in old.expressions.iter() {
-        if e.is_trivial() && !e.is_statement_result() && rw.keep_trivial(h) {
+    for h in own_trivials {
+        let e = &old.expressions[h];
+        if !e.is_statement_result() && rw.keep_trivial(h) {
             let n = cx.add_trivial(&mut trivial, e, old.expr_type(h), old.expr_span(h));
             cx.map[h.index()] = Some(n);
         }
