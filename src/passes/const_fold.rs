@@ -584,10 +584,51 @@ impl Rewrite for Folder<'_> {
     }
 }
 
+/// Whether [`Folder::fold`] may fold `e`: false when the operand it
+/// reads first (the only one of most operations) cannot have a constant
+/// value, which [`Folder::value`] finds only in literals, zero values,
+/// constants, splats and composes. Most expressions fail here, before
+/// the call.
+#[inline]
+fn may_fold(cx: &Cx, e: &Expression) -> bool {
+    use Expression as E;
+    let constant = |h: Handle<Expression>| {
+        matches!(
+            cx.expr(h),
+            E::Literal(_) | E::ZeroValue(_) | E::Constant(_) | E::Splat { .. } | E::Compose { .. }
+        )
+    };
+    match *e {
+        E::Binary { op, left, .. } => op != BinaryOperator::MatMul && constant(left),
+        E::Unary { expr, .. } | E::As { expr, .. } => constant(expr),
+        E::Math { ref args, .. } => args.iter().all(|&a| constant(a)),
+        E::Relational { argument, .. } => constant(argument),
+        E::Select { condition, .. } => constant(condition),
+        E::Swizzle { vector, .. } => constant(vector),
+        E::AccessIndex { base, .. } => constant(base),
+        _ => false,
+    }
+}
+
 impl Folder<'_> {
     /// What `expr` folds to, appended; `None` (nothing appended) when it
     /// does not fold.
+    #[inline]
     pub(super) fn try_fold(
+        &mut self,
+        cx: &mut Cx,
+        expr: &Expression,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Option<Handle<Expression>> {
+        if !may_fold(cx, expr) {
+            return None;
+        }
+        self.fold_and_emit(cx, expr, ty, span)
+    }
+
+    /// [`Folder::try_fold`] of an expression that may fold.
+    fn fold_and_emit(
         &mut self,
         cx: &mut Cx,
         expr: &Expression,

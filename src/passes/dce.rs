@@ -202,8 +202,7 @@ fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> bool {
         }
         _ => false,
     };
-    let mut to_remove = usage.constructs.iter().any(|live| !live);
-    walk_statements(&body, |s| to_remove |= dead_store(s));
+    let to_remove = usage.dead_stores || usage.constructs.iter().any(|live| !live);
     if to_remove {
         let declared = debug::declarations(f_ref, &body);
         // A dead store of a whole local that a debug variable names tells

@@ -21,6 +21,9 @@ use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
 
+#[cfg(test)]
+mod tests;
+
 /// The state of a rebuild, handed to the pass's hooks.
 pub struct Cx<'a> {
     pub module: &'a mut Module,
@@ -80,6 +83,12 @@ pub struct Emitted {
 /// What a pass does to expressions and statements during a rebuild. Every
 /// hook has a default that copies.
 pub trait Rewrite {
+    /// True when [`Rewrite::expression`] is the default (keeps every
+    /// expression as it is): the walk then appends each one itself, its
+    /// operands mapped, without handing it to the hook (fewer copies of
+    /// the expression on the way). A rewrite that sets it must not
+    /// override `expression`.
+    const KEEPS_EXPRESSIONS: bool = false;
     /// Whether to keep an old trivial expression (not a statement result).
     fn keep_trivial(&self, _old: Handle<Expression>) -> bool {
         true
@@ -331,7 +340,7 @@ impl<'a> Cx<'a> {
         self.body.close()
     }
 
-    fn statement(&mut self, rw: &mut impl Rewrite, s: &Statement) {
+    fn statement<R: Rewrite>(&mut self, rw: &mut R, s: &Statement) {
         let old = self.old;
         if !matches!(s, Statement::Merge { .. }) {
             self.folded_if = None;
@@ -347,6 +356,13 @@ impl<'a> Cx<'a> {
                         continue;
                     }
                     let expr = old.expressions[h].mapped(|o| self.map(o));
+                    if R::KEEPS_EXPRESSIONS {
+                        // What the default hook does, straight into the
+                        // new arena.
+                        let new = self.emit(expr, old.expr_type(h), old.expr_span(h));
+                        self.map[h.index()] = Some(new);
+                        continue;
+                    }
                     let e = Emitted {
                         old: h,
                         expr,
@@ -470,6 +486,15 @@ impl<'a> Cx<'a> {
                     s.map_expressions(|h| self.map(h));
                     rw.statement(self, s);
                 }
+            }
+            // The most common statement, built with its operands mapped
+            // (as `other` below does, without the clone and second walk).
+            &Statement::Store { pointer, value } => {
+                let s = Statement::Store {
+                    pointer: self.map(pointer),
+                    value: self.map(value),
+                };
+                rw.statement(self, s);
             }
             &Statement::Carry {
                 result,
@@ -638,19 +663,42 @@ impl<'a> Cx<'a> {
         ty: Handle<Type>,
         span: Span,
     ) -> Handle<Expression> {
-        // Every literal appended is in `literals`.
+        use std::collections::hash_map::Entry;
+        // Every literal appended is in `literals` (what `emit` does with
+        // a new one, with one lookup).
         if let Expression::Literal(l) = *e {
-            return match self.literals.get(&l) {
-                Some(&n) => n,
-                None => self.emit(e.clone(), ty, span),
+            return match self.literals.entry(l) {
+                Entry::Occupied(o) => *o.get(),
+                Entry::Vacant(v) => {
+                    let h = self.body.add_outside(Expression::Literal(l), ty);
+                    if !span.is_dummy() {
+                        self.body.function.set_expr_span(h, span);
+                    }
+                    *v.insert(h)
+                }
             };
         }
         let Some(key) = trivial_key(e) else {
             return self.emit(e.clone(), ty, span);
         };
         match trivial.entry((key, ty)) {
-            std::collections::hash_map::Entry::Occupied(o) => *o.get(),
-            std::collections::hash_map::Entry::Vacant(v) => *v.insert(self.emit(e.clone(), ty, span)),
+            Entry::Occupied(o) => *o.get(),
+            Entry::Vacant(v) => {
+                // What `emit` does with it, without a call to clone it.
+                let copy = match *e {
+                    Expression::Constant(c) => Expression::Constant(c),
+                    Expression::ZeroValue(t) => Expression::ZeroValue(t),
+                    Expression::FunctionArgument(i) => Expression::FunctionArgument(i),
+                    Expression::GlobalVariable(g) => Expression::GlobalVariable(g),
+                    Expression::LocalVariable(l) => Expression::LocalVariable(l),
+                    ref other => other.clone(),
+                };
+                let h = self.body.add_outside(copy, ty);
+                if !span.is_dummy() {
+                    self.body.function.set_expr_span(h, span);
+                }
+                *v.insert(h)
+            }
         }
     }
 
@@ -682,7 +730,9 @@ fn trivial_key(e: &Expression) -> Option<u64> {
 /// result redirected, an expression made trivial taken out of its `Emit`
 /// run).
 pub struct Unchanged;
-impl Rewrite for Unchanged {}
+impl Rewrite for Unchanged {
+    const KEEPS_EXPRESSIONS: bool = true;
+}
 
 /// Rebuilds function `h` of `module` through `rw`.
 pub fn rebuild_function(module: &mut Module, h: Handle<Function>, rw: &mut impl Rewrite) {
@@ -749,14 +799,23 @@ fn rebuild_with(
     // The tables of trivial expressions and of literals, sized once from
     // the old arena (an upper bound): grown from empty, they were rehashed
     // a handful of times per function per pass.
+    // The same scan lists the old trivial expressions, in order, for the
+    // walk that appends them first (which then skips the others).
     let (mut trivials, mut literals) = (0, 0);
-    let extra = inlining.trivials.iter().map(|(e, _, _)| e);
-    for e in old.expressions.iter().map(|(_, e)| e).chain(extra) {
+    let mut own_trivials = Vec::with_capacity(old.expressions.len());
+    for (h, e) in old.expressions.iter() {
+        if e.is_trivial() {
+            own_trivials.push(h);
+            literals += usize::from(matches!(e, Expression::Literal(_)));
+        }
+    }
+    for (e, _, _) in inlining.trivials {
         if e.is_trivial() {
             trivials += 1;
             literals += usize::from(matches!(e, Expression::Literal(_)));
         }
     }
+    trivials += own_trivials.len();
     let new = Function {
         name: std::mem::take(&mut old.name),
         arguments: std::mem::take(&mut old.arguments),
@@ -790,8 +849,9 @@ fn rebuild_with(
     // references to `@buf` would look different to `cse`.
     let mut trivial: FxHashMap<(u64, Handle<Type>), Handle<Expression>> =
         FxHashMap::with_capacity_and_hasher(trivials, Default::default());
-    for (h, e) in old.expressions.iter() {
-        if e.is_trivial() && !e.is_statement_result() && rw.keep_trivial(h) {
+    for h in own_trivials {
+        let e = &old.expressions[h];
+        if !e.is_statement_result() && rw.keep_trivial(h) {
             let n = cx.add_trivial(&mut trivial, e, old.expr_type(h), old.expr_span(h));
             cx.map[h.index()] = Some(n);
         }

@@ -63,6 +63,7 @@ fn has_unroll(block: &[Statement]) -> bool {
 struct Unroller;
 
 impl rewrite::Rewrite for Unroller {
+    const KEEPS_EXPRESSIONS: bool = true;
     fn unroll(
         &mut self,
         cx: &rewrite::Cx,

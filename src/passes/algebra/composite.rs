@@ -135,8 +135,25 @@ fn assemble(
 }
 
 /// `swizzle`, `access` (constant index) and `compose` shortcuts; `None`
-/// leaves the expression as it is.
+/// leaves the expression as it is (any other kind of expression, told
+/// apart before the call).
+#[inline]
 pub(in crate::passes) fn simplify(
+    cx: &mut Cx,
+    e: &Expression,
+    ty: Handle<Type>,
+    span: Span,
+) -> Option<Handle<Expression>> {
+    match e {
+        Expression::Swizzle { .. } | Expression::AccessIndex { .. } | Expression::Compose { .. } => {
+            simplify_parts(cx, e, ty, span)
+        }
+        _ => None,
+    }
+}
+
+/// [`simplify`] of a swizzle, constant index or compose.
+fn simplify_parts(
     cx: &mut Cx,
     e: &Expression,
     ty: Handle<Type>,

@@ -30,6 +30,10 @@ pub(super) struct Usage {
     /// Per expression: whether it matters (a call of a pure function
     /// whose result does not goes).
     pub live: Vec<bool>,
+    /// Whether a store into a local nothing reads, or a call of a pure
+    /// function whose result nothing uses, stands in the body: the
+    /// statements `remove_write_only_stores` drops.
+    pub dead_stores: bool,
 }
 
 /// A control statement: what it tests and what it stands in.
@@ -74,6 +78,8 @@ struct Walk<'f> {
     waiting_at: Vec<u32>,
     /// Per function: whether a call of it has no effect but its result.
     pure: &'f [bool],
+    /// The result of each call of a pure function (`None`: it has none).
+    pure_results: Vec<Option<Handle<Expression>>>,
     /// Expressions and constructs live from the start.
     roots: Vec<Handle<Expression>>,
     root_constructs: Vec<usize>,
@@ -88,6 +94,7 @@ pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
     let mut w = Walk {
         f,
         pure,
+        pure_results: Vec::new(),
         constructs: Vec::new(),
         deferred: vec![Vec::new(); f.local_variables.len()],
         waiting: Vec::new(),
@@ -138,10 +145,21 @@ pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
             constructs.extend(*c);
         }
     }
+    // A local still holding stores was never read: they are dead.
+    let unread_stored = w
+        .deferred
+        .iter()
+        .zip(&read)
+        .any(|(stores, &r)| !r && !stores.is_empty());
+    let unused_pure = w
+        .pure_results
+        .iter()
+        .any(|r| !r.is_some_and(|r| live.get(r.index()).copied().unwrap_or(false)));
     Usage {
         read,
         constructs: live_constructs,
         live,
+        dead_stores: unread_stored || unused_pure,
     }
 }
 
@@ -221,6 +239,7 @@ impl Walk<'_> {
                     arguments,
                     result,
                 } if self.pure.get(function.index()).copied().unwrap_or(false) => {
+                    self.pure_results.push(*result);
                     if let Some(r) = result {
                         self.wait(*r, arguments.clone(), here);
                     }
@@ -274,5 +293,95 @@ impl Walk<'_> {
     fn root(&mut self, s: &Statement) {
         s.for_each_operand(|o| self.roots.push(o));
         self.root_constructs.extend(self.stack.last().copied());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{local_root, pure_functions};
+    use super::usage;
+    use crate::ir::build::{FunctionBuilder, add_global};
+    use crate::ir::visit::walk_statements;
+    use crate::ir::*;
+
+    /// `dead_stores` against a walk of every statement for the stores
+    /// and calls that `remove_write_only_stores` drops.
+    fn check(m: &Module, f: Handle<Function>) -> bool {
+        let pure = pure_functions(m);
+        let func = &m.functions[f];
+        let u = usage(func, &pure);
+        let mut walked = false;
+        walk_statements(&func.body, |s| {
+            walked |= match *s {
+                Statement::Store { pointer, .. } => {
+                    local_root(func, pointer).is_some_and(|l| !u.read[l.index()])
+                }
+                Statement::Call {
+                    function, result, ..
+                } => pure[function.index()] && !result.is_some_and(|r| u.live[r.index()]),
+                _ => false,
+            }
+        });
+        assert_eq!(u.dead_stores, walked);
+        walked
+    }
+
+    /// Stores into a local read or not (pinned or not, in a branch or
+    /// not), and calls of a pure function whose result is used, unused
+    /// or absent: `dead_stores` finds what the walk finds.
+    #[test]
+    fn dead_stores_are_the_ones_a_walk_finds() {
+        // 0: store read; 1: store unread; 2: unread but pinned; 3: pure
+        // call used; 4: pure call unused; 5: pure call without result;
+        // 6: unread store in a branch.
+        for case in 0..7 {
+            let mut m = Module::default();
+            let f32t = m.scalar_type(Scalar::F32);
+            let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+            let mut fb = FunctionBuilder::new(&mut m, "value");
+            let one = fb.f32(1.0);
+            fb.ret(Some(one), Some(f32t));
+            let value = fb.finish();
+            let mut fb = FunctionBuilder::new(&mut m, "nothing");
+            fb.ret(None, None);
+            let nothing = fb.finish();
+            let mut fb = FunctionBuilder::new(&mut m, "main");
+            let l = fb.local("l", f32t, false);
+            let o = fb.global(out);
+            let x = fb.load(o);
+            match case {
+                0 => {
+                    fb.store(l, x);
+                    let y = fb.load(l);
+                    fb.store(o, y);
+                }
+                1 | 2 => fb.store(l, x),
+                3 => {
+                    let r = fb.call(value, &[]).expect("a result");
+                    fb.store(o, r);
+                }
+                4 => {
+                    fb.call(value, &[]);
+                }
+                5 => {
+                    fb.call(nothing, &[]);
+                }
+                _ => {
+                    let c = fb.bool(true);
+                    fb.if_(c, |fb| fb.store(l, x), |_| {});
+                    fb.store(o, x);
+                }
+            }
+            let f = fb.finish();
+            if case == 2 {
+                let local = m.functions[f].local_variables.handles().next().expect("l");
+                m.functions[f].local_variables[local].spirv_decorations.push(SpirvDecoration {
+                    decoration: 0,
+                    operands: SpirvDecorationOperands::Literals(Vec::new()),
+                });
+            }
+            let dead = check(&m, f);
+            assert_eq!(dead, matches!(case, 1 | 4 | 5 | 6), "case {case}");
+        }
     }
 }

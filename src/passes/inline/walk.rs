@@ -310,6 +310,7 @@ struct Inliner<'p> {
 }
 
 impl Rewrite for Inliner<'_> {
+    const KEEPS_EXPRESSIONS: bool = true;
     fn statement(&mut self, cx: &mut Cx, s: Statement) {
         if let Statement::Debug(DebugInfo::Line(span)) = s
             && let Some(line) = self.lines.last_mut()

@@ -225,3 +225,89 @@ fn folding_left_to_forward() {
     assert_eq!(d.list.len(), 1);
     assert_eq!(d.list[0].message, "integer remainder by zero");
 }
+
+/// `may_fold`, the check before each fold, never turns away an expression
+/// that `fold` would fold: over operations with constant operands on
+/// either side, on both, on none, in vectors and composes, every
+/// expression it turns away folds to nothing.
+#[test]
+fn the_check_before_folding_turns_away_only_what_does_not_fold() {
+    use crate::passes::const_fold::{Fold, Folder, may_fold};
+    use crate::passes::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
+
+    struct Check<'f> {
+        folder: Folder<'f>,
+        turned_away: usize,
+        folded: usize,
+    }
+    impl Rewrite for Check<'_> {
+        fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+            if !may_fold(cx, &e.expr) {
+                self.turned_away += 1;
+                let fold = self.folder.fold(cx, &e.expr, e.span);
+                assert!(matches!(fold, Fold::None), "{:?} would fold", e.expr);
+            }
+            match self.folder.try_fold(cx, &e.expr, e.ty, e.span) {
+                Some(h) => {
+                    self.folded += 1;
+                    Some(h)
+                }
+                None => Some(cx.keep(e)),
+            }
+        }
+    }
+
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let v2 = m.vector_type(2, Scalar::F32);
+    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let out2 = add_global(&mut m, "out2", AddressSpace::Private, v2);
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let o = fb.global(out);
+    let o2 = fb.global(out2);
+    let x = fb.load(o);
+    let xv = fb.load(o2);
+    let two = fb.f32(2.0);
+    let t = fb.bool(true);
+    let constant_v = fb.compose(v2, &[two, two]);
+    let mixed_v = fb.compose(v2, &[x, two]);
+    let mut values = Vec::new();
+    for (a, b) in [(x, two), (two, x), (two, two), (x, x)] {
+        values.push(fb.binary(Add, a, b));
+        values.push(fb.binary(Less, a, b));
+    }
+    for v in [constant_v, mixed_v, xv] {
+        let s = fb.swizzle(v, &[1, 0]);
+        values.push(fb.binary(Multiply, s, v));
+        values.push(fb.access_index(v, 1));
+        let c = fb.cast(v, ScalarKind::Sint, Some(4));
+        values.push(fb.cast(c, ScalarKind::Float, Some(4)));
+    }
+    for v in [x, two] {
+        values.push(fb.unary(UnaryOperator::Negate, v));
+        let sel = fb.select(t, v, x);
+        let less = fb.binary(Less, v, two);
+        values.push(fb.select(less, sel, v));
+    }
+    for v in values {
+        if fb.ty_of(v) == f32t {
+            fb.store(o, v);
+        } else if fb.ty_of(v) == v2 {
+            fb.store(o2, v);
+        }
+    }
+    let f = fb.finish();
+    add_compute_entry(&mut m, "main", f);
+    check_valid(&m);
+    let options = FoldOptions::default();
+    let mut d = Diagnostics::new();
+    let mut check = Check {
+        folder: Folder::new(&options, &mut d),
+        turned_away: 0,
+        folded: 0,
+    };
+    rebuild_function(&mut m, f, &mut check);
+    assert!(check.turned_away >= 10, "{}", check.turned_away);
+    assert!(check.folded >= 10, "{}", check.folded);
+    check_valid(&m);
+}
