@@ -142,7 +142,7 @@ pub fn conversion_cost(types: &types::Types, from: TyId, to: TyId) -> Option<Cos
 }
 
 /// Whether a conversion drops components (for the truncation warning).
-fn truncates(types: &types::Types, from: TyId, to: TyId) -> bool {
+pub(in crate::sema) fn truncates(types: &types::Types, from: TyId, to: TyId) -> bool {
     match (types.shape(from), types.shape(to)) {
         (Some(Shape::Vector(n)), Some(Shape::Vector(m))) => m < n,
         (Some(Shape::Vector(_)), Some(Shape::Scalar)) => true,

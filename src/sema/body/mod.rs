@@ -4,6 +4,7 @@
 //! discarded trial lowerings), and the setup of parameters and `this`.
 
 pub mod assign;
+mod clean;
 pub mod convert;
 pub mod debug;
 pub mod expr;

@@ -291,6 +291,16 @@ impl<'a> Sema<'a> {
         // no copy made to shrink them first (on a large file, keeping every
         // unused body until the end was the peak of the compiler's memory).
         for id in unused {
+            // Lowering one that certainly reports nothing is skipped (not
+            // while indexing, which records what lowering resolves). One
+            // lowered already, for a caller checked before it, is left as
+            // it is (`func_ir` queues nothing then).
+            if self.index.is_none()
+                && self.decls.funcs[id].ir.is_none()
+                && self.body_is_clean(id)
+            {
+                continue;
+            }
             let start = self.module.functions.len();
             self.func_ir(id);
             while let Some(p) = self.work.next() {
@@ -392,7 +402,7 @@ impl ModuleMark {
 /// Whether a diagnostic is about the language (and so reported in
 /// functions that are not emitted) rather than the stage, the target or
 /// code generation.
-fn language_diagnostic(code: codes::Code) -> bool {
+pub(super) fn language_diagnostic(code: codes::Code) -> bool {
     use codes::*;
     [
         UNKNOWN_NAME,

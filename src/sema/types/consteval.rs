@@ -117,6 +117,65 @@ pub fn wrap_int(i: i64, sc: Sc) -> i64 {
     }
 }
 
+/// The value of a float literal's digits (`12.92`, `.5`, `3.`, `1e-3`)
+/// when it is m × 10^e with an integer m below 2^53 and |e| ≤ 22: both
+/// are then exact doubles, and one multiplication or division rounds
+/// their product or quotient correctly, as `str::parse` does. `None` for
+/// any other text (longer mantissas, large exponents, anything else),
+/// which `str::parse` reads instead. Most literals in shaders are short.
+pub fn short_decimal(text: &str) -> Option<f64> {
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    const LIMIT: u64 = 1 << 53;
+    let mut bytes = text.bytes().peekable();
+    let (mut m, mut scale, mut digits) = (0u64, 0i32, 0u32);
+    let mut push = |m: &mut u64, d: u8| -> Option<()> {
+        *m = m.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+        digits += 1;
+        (*m < LIMIT).then_some(())
+    };
+    while let Some(d) = bytes.next_if(u8::is_ascii_digit) {
+        push(&mut m, d)?;
+    }
+    if bytes.next_if_eq(&b'.').is_some() {
+        while let Some(d) = bytes.next_if(u8::is_ascii_digit) {
+            push(&mut m, d)?;
+            scale -= 1;
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    if bytes.next_if(|&c| c == b'e' || c == b'E').is_some() {
+        let negative = matches!(bytes.next_if(|&c| c == b'+' || c == b'-'), Some(b'-'));
+        let mut exp = 0i32;
+        let mut exp_digits = 0;
+        while let Some(d) = bytes.next_if(u8::is_ascii_digit) {
+            exp = exp * 10 + i32::from(d - b'0');
+            exp_digits += 1;
+            if exp > 1000 {
+                return None;
+            }
+        }
+        if exp_digits == 0 {
+            return None;
+        }
+        scale += if negative { -exp } else { exp };
+    }
+    if bytes.next().is_some() {
+        return None;
+    }
+    let m = m as f64;
+    match scale {
+        0 => Some(m),
+        1..=22 => Some(m * POW10[scale as usize]),
+        -22..=-1 => Some(m / POW10[(-scale) as usize]),
+        _ => None,
+    }
+}
+
 /// Rounds an `f64` to the precision of float type `sc`.
 pub fn round_float(f: f64, sc: Sc) -> f64 {
     match sc {
@@ -310,6 +369,32 @@ pub fn fold_binary(op: BinaryOp, a: Konst, b: Konst) -> Result<Konst, FoldError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The short path reads what `str::parse` reads, bit for bit, and
+    /// leaves the rest to it.
+    #[test]
+    fn short_decimals_parse_as_str_parse_does() {
+        let cases = [
+            "0", "0.0", "1", "1.0", "12.92", ".5", "3.", "0.0031308", "1.055", "2.4",
+            "16777216.0", "0.1", "0.2", "0.3", "1e3", "1E-3", "2.5e+2", "1e22", "1e-22",
+            "9007199254740991", "123456789.123456", "0.000001", "3.14159265", "0.31830989",
+            "0.1031526", "0.0139602", "007.250", "900719925474099.1e3",
+        ];
+        for t in cases {
+            let parsed: f64 = t.parse().expect("valid");
+            let short = short_decimal(t);
+            assert!(short.is_some(), "{t}");
+            assert_eq!(short.map(f64::to_bits), Some(parsed.to_bits()), "{t}");
+        }
+        // Too long, too large, or not a plain decimal: left to `str::parse`.
+        for t in [
+            "9007199254740992", "1.7976931348623157", "1e23", "1e-23", "0.12345678901234567",
+            "1e", "1e+", ".",
+            "", "e5", "+1", "-1", "1.#INF", "1..2", "0x10", "1e99999999999", "1.0f",
+        ] {
+            assert_eq!(short_decimal(t), None, "{t}");
+        }
+    }
 
     fn k(sc: Sc, i: i64) -> Konst {
         Konst {

@@ -789,7 +789,10 @@ pub fn literal_konst(l: &ast::Literal, enable_16bit: bool) -> Option<Konst> {
                 FloatSuffix::None => text,
                 _ => text.get(..text.len().saturating_sub(1)).unwrap_or(text),
             };
-            let f: f64 = digits.parse().ok()?;
+            let f = match consteval::short_decimal(digits) {
+                Some(f) => f,
+                None => digits.parse().ok()?,
+            };
             Konst {
                 sc,
                 v: ConstVal::Float(consteval::round_float(f, sc)),

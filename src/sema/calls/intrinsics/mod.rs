@@ -18,6 +18,7 @@ use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::intern::Symbol;
 use crate::ir;
+use crate::sema::Sema;
 use crate::sema::body::FnCtx;
 use crate::sema::body::convert::conversion_cost;
 use crate::sema::body::place::Val;
@@ -48,10 +49,17 @@ fn shape_ok(class: Shp, s: Shape) -> bool {
     }
 }
 
-impl<'s, 'a> FnCtx<'s, 'a> {
-    /// Resolves one overload; `None` if the arguments do not fit.
-    fn resolve_overload(&mut self, ov: &'static Overload, args: &[Arg]) -> Option<(Resolved, u64)> {
-        if ov.params.len() != args.len() {
+impl Sema<'_> {
+    /// Resolves one overload against arguments of the types `arg_ty`
+    /// gives (`n` of them); `None` if they do not fit. (Also asked by the
+    /// check of functions nothing calls, which has types and no values.)
+    pub(in crate::sema) fn resolve_overload(
+        &mut self,
+        ov: &'static Overload,
+        n: usize,
+        arg_ty: impl Fn(usize) -> TyId,
+    ) -> Option<(Resolved, u64)> {
+        if ov.params.len() != n {
             return None;
         }
         let mut slots = [types::ERROR; 4];
@@ -71,9 +79,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             let mut shape: Option<Shape> = None;
             let mut comp: Option<Sc> = None;
             for i in members {
-                let t = args[i].val.ty;
-                let s = self.s.types.shape(t)?;
-                let c = self.s.types.component(t)?;
+                let t = arg_ty(i);
+                let s = self.types.shape(t)?;
+                let c = self.types.component(t)?;
                 shape = Some(match (shape, s) {
                     (None, s) => s,
                     (Some(Shape::Scalar), s) | (Some(s), Shape::Scalar) => s,
@@ -115,7 +123,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     }
                 }
                 Comp::Float32 => Sc::F32,
-                Comp::Half if self.s.opts.enable_16bit_types => Sc::F16,
+                Comp::Half if self.opts.enable_16bit_types => Sc::F16,
                 Comp::Half => Sc::F32,
                 Comp::Uint32 => Sc::U32,
                 Comp::Int32 => Sc::I32,
@@ -143,32 +151,32 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 Comp::Bool => Sc::Bool,
                 Comp::Any => c,
             };
-            slots[slot as usize] = self.s.types.with_shape(c, shape);
+            slots[slot as usize] = self.types.with_shape(c, shape);
         }
         let mut cost = 0;
-        let mut params = Vec::with_capacity(args.len());
+        let mut params = Vec::with_capacity(n);
         for (i, p) in ov.params.iter().enumerate() {
             let t = slots[p.slot as usize];
             if p.out {
                 // The result is converted back to the argument's type.
-                conversion_cost(&self.s.types, t, args[i].val.ty)?;
+                conversion_cost(&self.types, t, arg_ty(i))?;
             } else {
-                cost += conversion_cost(&self.s.types, args[i].val.ty, t)?;
+                cost += conversion_cost(&self.types, arg_ty(i), t)?;
             }
             params.push(t);
         }
         let ret = match ov.ret {
             Ret::Void => types::VOID,
             Ret::Slot(s) => slots[s as usize],
-            Ret::SlotWith(s, sc) => self.s.types.with_component(slots[s as usize], sc),
+            Ret::SlotWith(s, sc) => self.types.with_component(slots[s as usize], sc),
             Ret::ScalarOf(s) => {
-                let c = self.s.types.component(slots[s as usize]).unwrap_or(Sc::F32);
-                self.s.types.scalar(c)
+                let c = self.types.component(slots[s as usize]).unwrap_or(Sc::F32);
+                self.types.scalar(c)
             }
             Ret::Bool => types::BOOL,
             Ret::Uint => types::UINT,
-            Ret::Uint4 => self.s.types.vector(Sc::U32, 4),
-            Ret::Vec4(sc) => self.s.types.vector(sc, 4),
+            Ret::Uint4 => self.types.vector(Sc::U32, 4),
+            Ret::Vec4(sc) => self.types.vector(sc, 4),
         };
         Some((
             Resolved {
@@ -179,7 +187,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             cost,
         ))
     }
+}
 
+impl<'s, 'a> FnCtx<'s, 'a> {
     /// Calls the intrinsic `name`, if there is one. Reports a missing
     /// overload (listing the forms) and gives an error value.
     pub fn intrinsic(
@@ -203,7 +213,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         }
         let mut best: Option<(Resolved, u64)> = None;
         for ov in intr.overloads {
-            if let Some((r, c)) = self.resolve_overload(ov, args)
+            if let Some((r, c)) = self.s.resolve_overload(ov, args.len(), |i| args[i].val.ty)
                 && best.as_ref().is_none_or(|(_, bc)| c < *bc)
             {
                 best = Some((r, c));
