@@ -815,9 +815,12 @@ impl<'a> Sema<'a> {
         self.diags.push(d);
     }
     /// How many diagnostics were reported so far (a mark for
-    /// [`Sema::drop_diagnostics_since`]).
+    /// [`Sema::drop_diagnostics_since`] and [`Sema::diagnostics_since`]).
     pub fn diagnostic_mark(&self) -> usize {
         self.diags.list.len()
+    }
+    pub fn diagnostics_since(&self, mark: usize) -> &[Diagnostic] {
+        self.diags.list.get(mark..).unwrap_or_default()
     }
     pub fn error_count(&self) -> usize {
         self.diags.error_count()
@@ -831,12 +834,9 @@ impl<'a> Sema<'a> {
         });
     }
     pub fn unsupported(&mut self, what: impl std::fmt::Display, span: Span) {
-        self.diags.push(
-            Diagnostic::error(codes::UNSUPPORTED, format!("not supported yet: {what}"))
-                .label(span, "not supported yet"),
-        );
+        let d = Diagnostic::error(codes::UNSUPPORTED, format!("not supported yet: {what}"));
+        self.diags.push(d.label(span, "not supported yet"));
     }
-
     pub fn ty_name(&self, ty: TyId) -> String {
         self.types.name(ty)
     }

@@ -69,6 +69,12 @@ pub struct SemaOptions {
     /// Record what each name resolved to and each expression's type, for
     /// the language server.
     pub index: bool,
+    /// `--verify-ir` (on in debug builds, tests and fuzz targets): an
+    /// unused function that the clean check (`body/clean.rs`) lets skip
+    /// its lowering is lowered all the same, and an internal error is
+    /// reported where that lowering reports what the check said it could
+    /// not.
+    pub verify: bool,
 }
 
 /// A target profile such as `cs_6_0`.

@@ -494,13 +494,7 @@ mod tests {
         let stage = options.profile.map(|p| p.stage).expect("profile");
         let mut s = Sema::declared(&parsed.unit, &so, &mut diags, stage);
         s.lower_entry_and_reachable();
-        let unused: Vec<_> = s
-            .decls
-            .funcs
-            .iter()
-            .filter(|(_, f)| f.def.is_some() && !f.is_template && f.ir.is_none() && f.sig.is_some())
-            .map(|(id, _)| id)
-            .collect();
+        let unused = s.unused_functions();
         let mut marks = Vec::new();
         for id in unused {
             let name = s.decls.funcs[id].name.as_str().to_owned();

@@ -2,7 +2,7 @@
 //! body queued, on its first use; bodies are lowered first come first
 //! served, so that only what the entry point reaches becomes IR.
 
-use crate::diag::codes;
+use crate::diag::{Diagnostic, codes};
 use crate::front::ast;
 use crate::ir;
 use crate::sema::types::TyId;
@@ -271,13 +271,7 @@ impl<'a> Sema<'a> {
     /// intrinsics, recursion, undefined callees) are not reported for them:
     /// they are no problem in code that is never emitted.
     pub(in crate::sema) fn check_unused_functions(&mut self) {
-        let unused: Vec<FuncDeclId> = self
-            .decls
-            .funcs
-            .iter()
-            .filter(|(_, f)| f.def.is_some() && !f.is_template && f.ir.is_none() && f.sig.is_some())
-            .map(|(id, _)| id)
-            .collect();
+        let unused = self.unused_functions();
         if unused.is_empty() {
             return;
         }
@@ -290,21 +284,30 @@ impl<'a> Sema<'a> {
         // until the end, their bodies go as soon as they are lowered, with
         // no copy made to shrink them first (on a large file, keeping every
         // unused body until the end was the peak of the compiler's memory).
+        // With `verify`, the functions found clean whose lowering reported
+        // a language diagnostic all the same.
+        let mut misjudged = Vec::new();
         for id in unused {
             // Lowering one that certainly reports nothing is skipped (not
             // while indexing, which records what lowering resolves). One
             // lowered already, for a caller checked before it, is left as
             // it is (`func_ir` queues nothing then).
-            if self.index.is_none()
+            let clean = self.index.is_none()
                 && self.decls.funcs[id].ir.is_none()
-                && self.body_is_clean(id)
-            {
+                && self.body_is_clean(id);
+            if clean && !self.opts.verify {
                 continue;
             }
             let start = self.module.functions.len();
+            let before = self.diagnostic_mark();
             self.func_ir(id);
             while let Some(p) = self.work.next() {
                 self.lower_function_body(p.func, p.decl, p.env, p.inst, true);
+            }
+            if clean
+                && self.diagnostics_since(before).iter().any(|d| language_diagnostic(d.code))
+            {
+                misjudged.push(self.decls.funcs[id].ast.name.span);
             }
             // A function lowered early for its caller (`lower_now`) and the
             // helpers that lowering made itself (a stream's `Append`) were
@@ -317,6 +320,26 @@ impl<'a> Sema<'a> {
         mark.restore(&mut self.module);
         self.types.forget_ir_types_from(self.module.types.len());
         self.drop_diagnostics_since(from, |d| !language_diagnostic(d.code));
+        for span in misjudged {
+            self.push(
+                Diagnostic::error(
+                    codes::INTERNAL,
+                    "internal error: this function was found free of problems without \
+                     lowering it (--verify-ir), but lowering it reports one",
+                )
+                .label(span, "checked without lowering"),
+            );
+        }
+    }
+
+    /// The functions with a body that nothing lowered (templates aside).
+    pub(in crate::sema) fn unused_functions(&self) -> Vec<FuncDeclId> {
+        self.decls
+            .funcs
+            .iter()
+            .filter(|(_, f)| f.def.is_some() && !f.is_template && f.ir.is_none() && f.sig.is_some())
+            .map(|(id, _)| id)
+            .collect()
     }
 }
 
