@@ -669,13 +669,7 @@ impl<'a> Cx<'a> {
         if let Expression::Literal(l) = *e {
             return match self.literals.entry(l) {
                 Entry::Occupied(o) => *o.get(),
-                Entry::Vacant(v) => {
-                    let h = self.body.add_outside(Expression::Literal(l), ty);
-                    if !span.is_dummy() {
-                        self.body.function.set_expr_span(h, span);
-                    }
-                    *v.insert(h)
-                }
+                Entry::Vacant(v) => *v.insert(outside(&mut self.body, Expression::Literal(l), ty, span)),
             };
         }
         let Some(key) = trivial_key(e) else {
@@ -693,11 +687,7 @@ impl<'a> Cx<'a> {
                     Expression::LocalVariable(l) => Expression::LocalVariable(l),
                     ref other => other.clone(),
                 };
-                let h = self.body.add_outside(copy, ty);
-                if !span.is_dummy() {
-                    self.body.function.set_expr_span(h, span);
-                }
-                *v.insert(h)
+                *v.insert(outside(&mut self.body, copy, ty, span))
             }
         }
     }
@@ -708,6 +698,16 @@ impl<'a> Cx<'a> {
         let new = self.emit(e, old.expr_type(old_result), old.expr_span(old_result));
         self.map[old_result.index()] = Some(new);
     }
+}
+
+/// A trivial expression appended outside any `Emit` run, with its span.
+#[inline]
+fn outside(body: &mut Body, e: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
+    let h = body.add_outside(e, ty);
+    if !span.is_dummy() {
+        body.function.set_expr_span(h, span);
+    }
+    h
 }
 
 /// A trivial expression other than a literal or a statement result as
