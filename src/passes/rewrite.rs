@@ -23,6 +23,9 @@ use rustc_hash::FxHashMap;
 
 #[cfg(test)]
 mod tests;
+mod trivial;
+mod unroll;
+pub use unroll::Unrolling;
 
 /// The state of a rebuild, handed to the pass's hooks.
 pub struct Cx<'a> {
@@ -57,17 +60,6 @@ pub struct Cx<'a> {
     /// The new handles of the extra trivial expressions appended before
     /// the walk (see [`rebuild_inlining`]), in their order.
     extra: Vec<Handle<Expression>>,
-}
-
-/// A loop the pass replaces by copies of its body (see [`Rewrite::unroll`]).
-pub struct Unrolling {
-    /// The variable whose loads are the copy's value.
-    pub counter: Handle<LocalVariable>,
-    /// The index in the loop's body of a statement left out of the copies
-    /// (its exit test).
-    pub skip: usize,
-    /// The counter's value in each copy.
-    pub values: Vec<Literal>,
 }
 
 /// An expression reached in an `Emit` run, its operands already mapped to
@@ -584,54 +576,6 @@ impl<'a> Cx<'a> {
         s.ends_block()
     }
 
-    /// The copies of a loop that `rw.unroll` replaces, one block each.
-    fn unrolled(&mut self, rw: &mut impl Rewrite, old: &Statement, u: Unrolling) {
-        let Statement::Loop {
-            body, continuing, ..
-        } = old
-        else {
-            return;
-        };
-        for v in u.values {
-            self.counters.push((u.counter, v));
-            self.body.open();
-            rw.enter_block(self);
-            let copy = body
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| i != u.skip)
-                .map(|(i, s)| (&body[..i], s))
-                .chain(
-                    continuing
-                        .iter()
-                        .enumerate()
-                        .map(|(i, s)| (&continuing[..i], s)),
-                );
-            for (before, s) in copy {
-                if self.step(rw, before, s) {
-                    break;
-                }
-            }
-            self.body.flush();
-            rw.leave_block(self);
-            let b = self.body.close();
-            self.push(Statement::Block(b));
-            self.counters.pop();
-        }
-    }
-
-    /// The value of old expression `h` when it loads the counter of an
-    /// unrolled copy being built.
-    fn counter_value(&self, h: Handle<Expression>) -> Option<Literal> {
-        let Expression::Load { pointer } = self.old.expressions[h] else {
-            return None;
-        };
-        let Expression::LocalVariable(l) = self.old.expressions[pointer] else {
-            return None;
-        };
-        self.counters.iter().rev().find(|c| c.0 == l).map(|c| c.1)
-    }
-
     /// Copies a local's initialiser (literals, constants, zero values and
     /// `Compose`/`Splat` of them) into the new arena, without `Emit`.
     fn copy_initialiser(&mut self, h: Handle<Expression>, depth: u32) -> Handle<Expression> {
@@ -653,76 +597,12 @@ impl<'a> Cx<'a> {
         n
     }
 
-    /// Appends a trivial expression before the walk, or finds the one
-    /// already appended that it equals: the literal of the same bits, or
-    /// the reference `trivial` holds under its [`trivial_key`].
-    fn add_trivial(
-        &mut self,
-        trivial: &mut FxHashMap<(u64, Handle<Type>), Handle<Expression>>,
-        e: &Expression,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Handle<Expression> {
-        use std::collections::hash_map::Entry;
-        // Every literal appended is in `literals` (what `emit` does with
-        // a new one, with one lookup).
-        if let Expression::Literal(l) = *e {
-            return match self.literals.entry(l) {
-                Entry::Occupied(o) => *o.get(),
-                Entry::Vacant(v) => *v.insert(outside(&mut self.body, Expression::Literal(l), ty, span)),
-            };
-        }
-        let Some(key) = trivial_key(e) else {
-            return self.emit(e.clone(), ty, span);
-        };
-        match trivial.entry((key, ty)) {
-            Entry::Occupied(o) => *o.get(),
-            Entry::Vacant(v) => {
-                // What `emit` does with it, without a call to clone it.
-                let copy = match *e {
-                    Expression::Constant(c) => Expression::Constant(c),
-                    Expression::ZeroValue(t) => Expression::ZeroValue(t),
-                    Expression::FunctionArgument(i) => Expression::FunctionArgument(i),
-                    Expression::GlobalVariable(g) => Expression::GlobalVariable(g),
-                    Expression::LocalVariable(l) => Expression::LocalVariable(l),
-                    ref other => other.clone(),
-                };
-                *v.insert(outside(&mut self.body, copy, ty, span))
-            }
-        }
-    }
-
     fn define_result(&mut self, old_result: Handle<Expression>) {
         let old = self.old;
         let e = old.expressions[old_result].clone();
         let new = self.emit(e, old.expr_type(old_result), old.expr_span(old_result));
         self.map[old_result.index()] = Some(new);
     }
-}
-
-/// A trivial expression appended outside any `Emit` run, with its span.
-#[inline]
-fn outside(body: &mut Body, e: Expression, ty: Handle<Type>, span: Span) -> Handle<Expression> {
-    let h = body.add_outside(e, ty);
-    if !span.is_dummy() {
-        body.function.set_expr_span(h, span);
-    }
-    h
-}
-
-/// A trivial expression other than a literal or a statement result as
-/// one number (its kind above its handle's index): equal for equal
-/// expressions, and far cheaper to hash than the expression.
-fn trivial_key(e: &Expression) -> Option<u64> {
-    let (kind, index) = match *e {
-        Expression::Constant(h) => (0u64, h.index()),
-        Expression::ZeroValue(t) => (1, t.index()),
-        Expression::FunctionArgument(i) => (2, i as usize),
-        Expression::GlobalVariable(g) => (3, g.index()),
-        Expression::LocalVariable(l) => (4, l.index()),
-        _ => return None,
-    };
-    Some((kind << 32) | index as u64)
 }
 
 /// The rewrite that keeps every expression and statement: a rebuild
