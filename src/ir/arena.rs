@@ -165,6 +165,10 @@ impl<T> Arena<T> {
     pub fn len(&self) -> usize {
         self.data.len()
     }
+    /// The elements in handle order.
+    pub fn as_slice(&self) -> &[T] {
+        &self.data
+    }
     /// Drops the elements from `len` on (sema uses it to throw away code it
     /// lowered only to check it, such as unreachable statements).
     pub fn truncate(&mut self, len: usize) {

@@ -23,6 +23,7 @@ use rustc_hash::FxHashMap;
 
 #[cfg(test)]
 mod tests;
+mod keep;
 mod trivial;
 mod unroll;
 pub use unroll::Unrolling;
@@ -215,23 +216,7 @@ impl<'a> Cx<'a> {
     /// The new handle of an old expression.
     #[inline]
     pub fn map(&self, old: Handle<Expression>) -> Handle<Expression> {
-        match self.map.get(old.index()).copied().flatten() {
-            Some(new) => new,
-            None => self.redirected(old),
-        }
-    }
-
-    /// The new handle of an old expression not rebuilt (itself if it is
-    /// not redirected).
-    #[cold]
-    fn redirected(&self, mut old: Handle<Expression>) -> Handle<Expression> {
-        while let Some(&to) = self.redirect.get(&old) {
-            if let Some(new) = self.map.get(to.index()).copied().flatten() {
-                return new;
-            }
-            old = to;
-        }
-        old
+        lookup(&self.map, self.redirect, old)
     }
 
     /// Sets the new handle of an old expression (of the function whose
@@ -339,6 +324,12 @@ impl<'a> Cx<'a> {
         }
         match s {
             Statement::Emit(r) => {
+                if R::KEEPS_EXPRESSIONS {
+                    // What the default hook does, straight into the new
+                    // arena.
+                    self.keep_run(r);
+                    return;
+                }
                 // Only `unrolled` changes the counters, never a hook.
                 let counting = !self.counters.is_empty();
                 for h in r.iter() {
@@ -348,13 +339,6 @@ impl<'a> Cx<'a> {
                         continue;
                     }
                     let expr = old.expressions[h].mapped(|o| self.map(o));
-                    if R::KEEPS_EXPRESSIONS {
-                        // What the default hook does, straight into the
-                        // new arena.
-                        let new = self.emit(expr, old.expr_type(h), old.expr_span(h));
-                        self.map[h.index()] = Some(new);
-                        continue;
-                    }
                     let e = Emitted {
                         old: h,
                         expr,
@@ -603,6 +587,37 @@ impl<'a> Cx<'a> {
         let new = self.emit(e, old.expr_type(old_result), old.expr_span(old_result));
         self.map[old_result.index()] = Some(new);
     }
+}
+
+/// The new handle of old expression `old` under `map`, following
+/// `redirect` when it was not rebuilt (see [`Cx::map`]).
+#[inline]
+fn lookup(
+    map: &[Option<Handle<Expression>>],
+    redirect: &FxHashMap<Handle<Expression>, Handle<Expression>>,
+    old: Handle<Expression>,
+) -> Handle<Expression> {
+    match map.get(old.index()).copied().flatten() {
+        Some(new) => new,
+        None => redirected(map, redirect, old),
+    }
+}
+
+/// The new handle of an old expression not rebuilt (itself if it is not
+/// redirected).
+#[cold]
+fn redirected(
+    map: &[Option<Handle<Expression>>],
+    redirect: &FxHashMap<Handle<Expression>, Handle<Expression>>,
+    mut old: Handle<Expression>,
+) -> Handle<Expression> {
+    while let Some(&to) = redirect.get(&old) {
+        if let Some(new) = map.get(to.index()).copied().flatten() {
+            return new;
+        }
+        old = to;
+    }
+    old
 }
 
 /// The rewrite that keeps every expression and statement: a rebuild

@@ -1,7 +1,7 @@
 //! The walk's own copy of kept expressions (`Rewrite::KEEPS_EXPRESSIONS`)
 //! against the hook's.
 
-use super::{Cx, Emitted, Rewrite, Unchanged, rebuild_function};
+use super::{Cx, Emitted, Rewrite, Unchanged, Unrolling, rebuild_function};
 use crate::ir::build::{FunctionBuilder, add_global};
 use crate::ir::display::module_to_string;
 use crate::ir::*;
@@ -121,4 +121,82 @@ fn a_rebuild_keeps_one_reference_and_one_literal_of_each() {
         .map(|(h, _)| h)
         .expect("a reference to out");
     assert_eq!(func.expr_span(global), Span::new(Loc(7), Loc(10)));
+}
+
+/// Unrolls every loop into copies for the counter values 0, 1 and 2,
+/// keeping expressions through the walk's own copy (`KEEPS_EXPRESSIONS`)
+/// or through the hook.
+struct Unrolled<const KEEPS: bool> {
+    counter: Handle<LocalVariable>,
+}
+impl<const KEEPS: bool> Rewrite for Unrolled<KEEPS> {
+    const KEEPS_EXPRESSIONS: bool = KEEPS;
+    fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+        Some(cx.keep(e))
+    }
+    fn unroll(&mut self, _cx: &Cx, _before: &[Statement], _old: &Statement) -> Option<Unrolling> {
+        Some(Unrolling {
+            counter: self.counter,
+            skip: usize::MAX,
+            values: (0..3).map(Literal::I32).collect(),
+        })
+    }
+}
+
+/// A loop whose body has one long run: plain expressions around a load
+/// of the counter, an expression with a span, a zero value left in the
+/// run (as a pass that edits the arena leaves it) and a compose; then
+/// the same run outside the loop.
+fn looping() -> (Module, Handle<Function>, Handle<LocalVariable>) {
+    let mut m = Module::default();
+    let i32t = m.scalar_type(Scalar::I32);
+    let v2 = m.vector_type(2, Scalar::I32);
+    let out = add_global(&mut m, "out", AddressSpace::Private, i32t);
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let o = fb.global(out);
+    let i = fb.local("i", i32t, false);
+    let one = fb.i32(1);
+    let mut marked = Vec::new();
+    let mut run = |fb: &mut FunctionBuilder| {
+        let x = fb.load(o);
+        let a = fb.binary(Add, x, one);
+        let c = fb.load(i);
+        let b = fb.binary(Multiply, a, c);
+        let zero = fb.binary(Subtract, b, b);
+        let v = fb.compose(v2, &[b, zero]);
+        let y = fb.access_index(v, 0);
+        let z = fb.binary(Add, y, c);
+        fb.store(o, z);
+        marked.push((b, zero));
+    };
+    fb.loop_(|fb| run(fb), |_| None);
+    run(&mut fb);
+    let f = fb.finish();
+    let func = &mut m.functions[f];
+    for (k, (b, zero)) in marked.into_iter().enumerate() {
+        func.set_expr_span(b, Span::new(Loc(3 + k as u32), Loc(9)));
+        func.expressions[zero] = Expression::ZeroValue(i32t);
+    }
+    let counter = func.local_variables.handles().next().expect("the counter");
+    (m, f, counter)
+}
+
+#[test]
+fn the_walks_copy_of_unrolled_runs_is_the_hooks() {
+    let (mut hooked, f, counter) = looping();
+    let (mut direct, _, _) = looping();
+    rebuild_function(&mut hooked, f, &mut Unrolled::<false> { counter });
+    rebuild_function(&mut direct, f, &mut Unrolled::<true> { counter });
+    check_valid(&direct);
+    let text = module_to_string(&direct);
+    assert_eq!(module_to_string(&hooked), text);
+    let (a, b) = (&hooked.functions[f], &direct.functions[f]);
+    assert_eq!(a.expr_types, b.expr_types);
+    assert_eq!(a.expr_spans, b.expr_spans);
+    // Three copies, each with the counter's value in place of its loads.
+    assert_eq!(text.matches("mul ").count(), 4, "{text}");
+    for v in 0..3 {
+        assert!(text.contains(&format!(", {v}i32")), "{text}");
+    }
+    assert!(b.expr_spans.contains(&Span::new(Loc(3), Loc(9))), "{:?}", b.expr_spans);
 }
