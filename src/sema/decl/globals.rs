@@ -716,6 +716,20 @@ impl<'a> Sema<'a> {
         init: &'a ast::Initializer,
         scope: ScopeId,
     ) -> (TyId, Option<ir::Handle<ir::Expression>>) {
+        if let Some((ty, c)) = self.literal_array_init(ty, init) {
+            return (ty, Some(c));
+        }
+        self.lower_global_init_general(ty, init, scope)
+    }
+
+    /// [`Sema::lower_global_init`] by lowering the initializer in a scratch
+    /// function and lifting its value into module constants.
+    pub(in crate::sema) fn lower_global_init_general(
+        &mut self,
+        ty: TyId,
+        init: &'a ast::Initializer,
+        scope: ScopeId,
+    ) -> (TyId, Option<ir::Handle<ir::Expression>>) {
         let mut cx = FnCtx::new(self, scratch_builder(scope));
         let (t2, v) = cx.lower_initializer(ty, init);
         let c = match cx.value(&v) {

@@ -13,6 +13,7 @@ pub mod checks;
 pub mod combined;
 pub mod globals;
 pub mod inline_spirv;
+mod literal_init;
 pub mod res_struct;
 pub mod resource_decl;
 pub mod shader_record;

@@ -583,8 +583,19 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// entry function, or a helper's `out vertices`/`out indices`/`out
     /// primitives` parameter, which stands for the entry's array of that
     /// kind (a mesh shader has one of each).
+    /// (Asked at every name an expression reads: the test whether the
+    /// entry has mesh outputs at all is inlined there.)
+    #[inline]
     pub(in crate::sema) fn mesh_output_named(&self, path: &ast::Path) -> Option<MeshOutput> {
-        if !path.is_single() || self.s.entry.mesh.outputs.is_empty() {
+        if self.s.entry.mesh.outputs.is_empty() {
+            return None;
+        }
+        self.mesh_output_of(path)
+    }
+
+    /// [`Self::mesh_output_named`] when the entry has mesh outputs.
+    fn mesh_output_of(&self, path: &ast::Path) -> Option<MeshOutput> {
+        if !path.is_single() {
             return None;
         }
         let name = path.last().name;

@@ -102,7 +102,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// that `e` denotes: an entry parameter in the entry function, a
     /// `nointerpolation` parameter bound to one in a called function, and
     /// fields of either (`input.color`).
+    /// (Asked at every argument of every call: the test whether the entry
+    /// reads per-vertex inputs at all is inlined there.)
+    #[inline]
     pub(crate) fn vertex_name(&self, e: &ast::Expr) -> Option<String> {
+        if !self.s.entry.vertex.enabled {
+            return None;
+        }
+        self.vertex_input_named(e)
+    }
+
+    /// [`Self::vertex_name`] when the entry reads per-vertex inputs.
+    fn vertex_input_named(&self, e: &ast::Expr) -> Option<String> {
         let name = self.vertex_path(e)?;
         let prefix = format!("{name}.");
         let vertex = &self.s.entry.vertex.by_name;
