@@ -643,7 +643,7 @@ impl Iterator for Adapter<'_, '_> {
             }
             self.prev2 = self.prev;
             self.prev2_sym = self.prev_sym;
-            self.prev = self.pending.map_or(kind, |p| p.1.kind);
+            self.prev = self.pending.as_ref().map_or(kind, |p| p.1.kind);
             self.prev_sym = sym;
             return Some(Ok((
                 span.lo,

@@ -48,11 +48,24 @@ pub const MAX_RECOVERIES: u32 = 1000;
 
 /// A token as the grammar sees it: the (re)classified kind, its text, and
 /// its index in the parser's input (for diagnostics).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// Every terminal's value is the whole `Tok` (the grammar reads its `sym`):
+/// one kind of stack symbol for all tokens, so shifting a token does not
+/// check which terminal it is to take its text out.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tok {
     pub kind: Token,
     pub sym: Symbol,
     pub idx: u32,
+}
+
+/// Nothing to free; the (empty) drop makes taking a `Tok` out of one of
+/// lalrpop's stack symbols a move that ends the symbol. A value without
+/// drop glue (a `Copy` one, or a `Tok` without this) is copied out instead,
+/// and the symbol left behind is then dropped: a call into the stack
+/// symbol's drop glue for every token a reduction consumes.
+impl Drop for Tok {
+    fn drop(&mut self) {}
 }
 
 /// Parses a preprocessed token stream. Syntax errors are reported to `diags`;
@@ -71,4 +84,17 @@ pub fn parse(tokens: &[PpToken], diags: &mut Diagnostics) -> ast::TranslationUni
     unit.reads_vertex_attributes = ctx.vertex_attribute_call.get();
     diags.extend(ctx.into_diagnostics());
     unit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tok;
+
+    /// `Tok`'s drop keeps each reduction from dropping the stack symbols it
+    /// takes tokens from (see its `Drop`): a `Tok` made `Copy`, or without
+    /// drop glue, would bring one call per consumed token back.
+    #[test]
+    fn tokens_leave_stack_symbols_by_move() {
+        assert!(std::mem::needs_drop::<Tok>());
+    }
 }
