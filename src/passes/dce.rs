@@ -442,10 +442,18 @@ fn compact_locals(f: &mut Function) {
 /// Drops functions that no entry point and no exported function reaches
 /// (when there are entry points or exports).
 pub(super) fn remove_unreachable_functions(module: &mut Module) {
+    if let Some(reached) = reached_functions(module) {
+        remove_functions(module, &reached);
+    }
+}
+
+/// Which functions an entry point or exported function reaches (`None`
+/// when there are neither: then every function stays).
+pub(super) fn reached_functions(module: &Module) -> Option<Vec<bool>> {
     let exported = module.functions.iter().filter(|(_, f)| f.export.is_some());
     let mut stack: Vec<Handle<Function>> = exported.map(|(h, _)| h).collect();
     if module.entry_points.is_empty() && stack.is_empty() {
-        return;
+        return None;
     }
     let n = module.functions.len();
     let mut reached = vec![false; n];
@@ -466,7 +474,13 @@ pub(super) fn remove_unreachable_functions(module: &mut Module) {
             }
         });
     }
-    if reached.iter().all(|r| *r) {
+    Some(reached)
+}
+
+/// Drops the functions not `reached`.
+pub(super) fn remove_functions(module: &mut Module, reached: &[bool]) {
+    let n = module.functions.len();
+    if reached.len() != n || reached.iter().all(|r| *r) {
         return;
     }
     let mut remap = vec![None; n];

@@ -31,8 +31,11 @@ use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
 
+mod deferred;
 mod once;
 mod walk;
+
+pub use deferred::{DeferredUnrolls, unroll_deferring};
 
 /// Call results to replace by the values inlining gave them.
 type Replacements = FxHashMap<Handle<Expression>, Handle<Expression>>;
@@ -54,9 +57,9 @@ pub enum Policy {
 /// The size limit of `Policy::Small`.
 pub const SMALL_EXPRESSIONS: usize = 32;
 
-/// Inlines calls in every function.
-pub fn run(module: &mut Module, policy: Policy) {
-    let order = callees_first(module);
+/// Which functions are entry functions, and how many call sites each
+/// function has.
+fn sites(module: &Module) -> (Vec<bool>, Vec<u32>) {
     let n = module.functions.len();
     let entry: Vec<bool> = (0..n)
         .map(|i| {
@@ -66,8 +69,6 @@ pub fn run(module: &mut Module, policy: Policy) {
                 .any(|ep| ep.function.index() == i)
         })
         .collect();
-    // Call sites per function: a function called once is inlined whatever
-    // its size (the copy replaces the original, which `dce` removes).
     let mut calls = vec![0u32; n];
     for (_, f) in module.functions.iter() {
         walk_statements(&f.body, |s| {
@@ -78,13 +79,27 @@ pub fn run(module: &mut Module, policy: Policy) {
             }
         });
     }
-    let policy_of = |f: Handle<Function>| {
-        if policy == Policy::Small && calls[f.index()] == 1 {
-            Policy::All
-        } else {
-            policy
-        }
-    };
+    (entry, calls)
+}
+
+/// The policy that decides whether to inline `f`: a function called once
+/// is inlined whatever its size (the copy replaces the original, which
+/// `dce` removes).
+fn policy_of(policy: Policy, calls: &[u32], f: Handle<Function>) -> Policy {
+    if policy == Policy::Small && calls.get(f.index()) == Some(&1) {
+        Policy::All
+    } else {
+        policy
+    }
+}
+
+/// Inlines calls in every function; the functions `deferred` lists are
+/// unrolled as they are inlined (or on their own where they are not).
+pub fn run(module: &mut Module, policy: Policy, mut deferred: DeferredUnrolls) {
+    let order = callees_first(module);
+    let n = module.functions.len();
+    let (entry, calls) = deferred.take_sites(module);
+    let policy_of = |f: Handle<Function>| policy_of(policy, &calls, f);
     // The functions inlined wherever they are called: each is copied into
     // its callers with its own calls inlined in turn, so it is never
     // processed alone (the copies are the only code that survives).
@@ -156,10 +171,12 @@ pub fn run(module: &mut Module, policy: Policy) {
         inlined = true;
         // Callers whose inlined bodies are all simple are rebuilt once;
         // the others are spliced, then rebuilt to restore the order.
-        if let Some(plan) = walk::plan(module, &module.functions[caller], &inlinable) {
+        if let Some(plan) = walk::plan(module, &module.functions[caller], &inlinable, &deferred) {
             walk::inline(module, caller, plan);
             continue;
         }
+        // The splice copies the callees' bodies as they are.
+        deferred.unroll_now(module, None);
         let mut f = std::mem::take(&mut module.functions[caller]);
         let mut replace = FxHashMap::default();
         let old = std::mem::take(&mut f.body);
@@ -175,8 +192,15 @@ pub fn run(module: &mut Module, policy: Policy) {
     }
     // Callees inlined at every call site would otherwise go through every
     // pass until `dce`.
-    if inlined {
-        super::dce::remove_unreachable_functions(module);
+    // A deferred function still called is unrolled as `unroll` would have.
+    let reached = if inlined {
+        super::dce::reached_functions(module)
+    } else {
+        None
+    };
+    deferred.unroll_now(module, reached.as_deref());
+    if let Some(reached) = reached {
+        super::dce::remove_functions(module, &reached);
     }
 }
 

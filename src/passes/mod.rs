@@ -133,6 +133,8 @@ struct PassContext<'a> {
     fold_diags: Diagnostics,
     /// Per function, whether `const_fold` left its folding to `forward`.
     left_to_forward: Vec<bool>,
+    /// The functions whose loops `unroll` left to `inline`.
+    unroll_deferred: inline::DeferredUnrolls,
 }
 
 /// The name `--ir-after` gives the IR as sema made it, before any pass.
@@ -150,10 +152,19 @@ pub const PIPELINE: &[Pass] = &[
     // Every level, as DXC's legalisation: texture offsets in `[unroll]`
     // loops become constants. Before `inline`, whose small policy skips
     // functions with loops, and before `precise`, which marks the copies.
+    // From -O2, a function that `inline` copies into its one caller and
+    // drops is unrolled in that copy instead (one rebuild, not two), unless
+    // the IR after this pass is asked for.
     Pass {
         name: "unroll",
         min_level: 0,
-        run: |m, _| unroll::run(m),
+        run: |m, cx| {
+            if cx.options.opt_level >= 2 && cx.options.stop_after.as_deref() != Some("unroll") {
+                cx.unroll_deferred = inline::unroll_deferring(m, inline::Policy::Small);
+            } else {
+                unroll::run(m)
+            }
+        },
     },
     // Before `precise`, so that precise copies are made of inlined bodies.
     // Below -O2 only what Vulkan needs inlined (texture offsets from
@@ -167,7 +178,7 @@ pub const PIPELINE: &[Pass] = &[
             } else {
                 inline::Policy::Legalize
             };
-            inline::run(m, policy)
+            inline::run(m, policy, std::mem::take(&mut cx.unroll_deferred))
         },
     },
     Pass {
@@ -239,6 +250,7 @@ pub fn pipeline_with(module: &mut Module, options: &PipelineOptions, diags: &mut
         diags,
         fold_diags: Diagnostics::new(),
         left_to_forward: Vec::new(),
+        unroll_deferred: inline::DeferredUnrolls::default(),
     };
     for pass in PIPELINE {
         if pass.runs_at(options.opt_level) {

@@ -25,7 +25,9 @@
 //!
 //! `precise` is unaffected: copies keep their flags, and `precise` runs
 //! after this pass. A function with an unrolled loop is rebuilt (new
-//! expression handles).
+//! expression handles). From -O2, a function that `inline` copies into its
+//! one caller is unrolled in that copy instead, where [`deferrable`] finds
+//! that this makes the same IR (`inline/deferred.rs`).
 
 use super::rewrite;
 use crate::ir::*;
@@ -39,12 +41,17 @@ pub fn run(module: &mut Module) {
     let handles: Vec<_> = module.functions.iter().map(|(h, _)| h).collect();
     for h in handles {
         if has_unroll(&module.functions[h].body) {
-            rewrite::rebuild_function(module, h, &mut Unroller);
+            unroll_function(module, h);
         }
     }
 }
 
-fn has_unroll(block: &[Statement]) -> bool {
+/// Unrolls the loops of function `h` (one rebuild).
+pub(super) fn unroll_function(module: &mut Module, h: Handle<Function>) {
+    rewrite::rebuild_function(module, h, &mut Unroller);
+}
+
+pub(super) fn has_unroll(block: &[Statement]) -> bool {
     let mut found = false;
     crate::ir::visit::walk_statements(block, |s| {
         if let Statement::Loop {
@@ -74,6 +81,115 @@ impl rewrite::Rewrite for Unroller {
     }
 }
 
+/// What unrolling a function appends to its arena, found without
+/// rebuilding it: what `inline` needs to unroll the function in the
+/// rebuild that copies it into its caller (see [`deferrable`]).
+#[derive(Debug, PartialEq)]
+pub struct Unrolled {
+    /// The literals the rebuild appends for the counters' values, in the
+    /// order it asks for them (a value asked for again, or one the
+    /// function already has, is found again by the rebuild that takes
+    /// them in: it adds nothing).
+    pub literals: Vec<Literal>,
+    /// How many expressions the copies hold.
+    pub added: usize,
+}
+
+/// What unrolling `f` appends (see [`Unrolled`]), when a rebuild that
+/// unrolls `f`'s loops as it walks `f`'s body (with [`plan`]) gives the
+/// very function that [`run`] followed by a rebuild gives, and `f` reads
+/// the same to `inline` before and after. `None` where it might not: `f`
+/// has a statement after one that ends its block (the rebuild drops it),
+/// or a trivial expression in an `Emit` (the rebuild appends it again);
+/// or a loop to unroll has no copy (its expressions vanish), or a loop, a
+/// call (one statement, several calls) or a statement that ends the copy
+/// in its body.
+pub fn deferrable(f: &Function) -> Option<Unrolled> {
+    let mut out = Unrolled {
+        literals: Vec::new(),
+        added: 0,
+    };
+    deferrable_block(f, &f.body, &mut out)?;
+    Some(out)
+}
+
+/// [`deferrable`] for the statements of a block, as the rebuild walks them.
+fn deferrable_block(f: &Function, stmts: &[Statement], out: &mut Unrolled) -> Option<()> {
+    for (i, s) in stmts.iter().enumerate() {
+        if let Statement::Loop {
+            body, continuing, ..
+        } = s
+            && let Some(u) = plan(f, &stmts[..i], s)
+        {
+            // Each copy asks for its counter's value (at the latest in its
+            // step, in `continuing`) and for no other literal.
+            let asks = continuing.iter().any(|c| match c {
+                Statement::Emit(r) => r.iter().any(|h| loads(f, h, u.counter)),
+                _ => false,
+            });
+            let copied = body.iter().enumerate().filter(|&(i, _)| i != u.skip);
+            if u.values.is_empty()
+                || !asks
+                || !copied.chain(continuing.iter().enumerate()).all(|(_, s)| plain(f, s, true))
+            {
+                return None;
+            }
+            out.added += u.values.len() * (count_expressions(body) + count_expressions(continuing));
+            out.literals.extend(u.values);
+            continue;
+        }
+        deferrable_statement(f, s, out)?;
+        if s.ends_block() && i + 1 < stmts.len() {
+            return None;
+        }
+    }
+    Some(())
+}
+
+fn deferrable_statement(f: &Function, s: &Statement, out: &mut Unrolled) -> Option<()> {
+    match s {
+        Statement::Emit(r) if r.iter().any(|h| f.expressions[h].is_trivial()) => return None,
+        Statement::Block(b) => deferrable_block(f, b, out)?,
+        Statement::If { accept, reject, .. } => {
+            deferrable_block(f, accept, out)?;
+            deferrable_block(f, reject, out)?;
+        }
+        Statement::Switch { cases, .. } => {
+            for c in cases {
+                deferrable_block(f, &c.body, out)?;
+            }
+        }
+        Statement::Loop {
+            body, continuing, ..
+        } => {
+            deferrable_block(f, body, out)?;
+            // The rebuild copies `continuing` whole, unrolling nothing.
+            for s in continuing {
+                deferrable_statement(f, s, out)?;
+            }
+        }
+        _ => {}
+    }
+    Some(())
+}
+
+/// Whether `s`, in the copies of an unrolled loop, is copied as it is
+/// with no loop, call or trivial expression in an `Emit` in it, and
+/// neither it (when `top`: a statement of the copy itself) nor a
+/// statement before the end of its nested block ends its block.
+fn plain(f: &Function, s: &Statement, top: bool) -> bool {
+    match s {
+        Statement::Emit(r) => r.iter().all(|h| !f.expressions[h].is_trivial()),
+        Statement::Loop { .. } | Statement::Call { .. } => false,
+        _ if top && s.ends_block() => false,
+        _ => s.blocks().into_iter().all(|b| {
+            b.iter()
+                .enumerate()
+                .all(|(i, t)| plain(f, t, false) && (i + 1 == b.len() || !t.ends_block()))
+        }),
+    }
+}
+
 /// The local variable `h` points at, if it is one.
 fn local_of(f: &Function, h: Handle<Expression>) -> Option<Handle<LocalVariable>> {
     match f.expressions[h] {
@@ -96,7 +212,9 @@ fn loads(f: &Function, h: Handle<Expression>, counter: Handle<LocalVariable>) ->
     matches!(f.expressions[h], Expression::Load { pointer } if local_of(f, pointer) == Some(counter))
 }
 
-fn plan(f: &Function, before: &[Statement], lp: &Statement) -> Option<rewrite::Unrolling> {
+/// The copies that replace loop `lp` (after the statements `before` of
+/// its block in `f`), if it is one this pass unrolls.
+pub(super) fn plan(f: &Function, before: &[Statement], lp: &Statement) -> Option<rewrite::Unrolling> {
     let Statement::Loop {
         body,
         continuing,
@@ -303,7 +421,7 @@ fn count_expressions(stmts: &[Statement]) -> usize {
     let mut n = 0;
     crate::ir::visit::walk_statements(stmts, |s| {
         if let Statement::Emit(r) = s {
-            n += r.iter().count();
+            n += r.iter().len();
         }
     });
     n

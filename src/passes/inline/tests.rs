@@ -56,7 +56,7 @@ fn module(precise_result: bool) -> Module {
 #[test]
 fn inlines_simple_bodies_early_returns_and_out_arguments() {
     let mut m = module(false);
-    run(&mut m, Policy::All);
+    run(&mut m, Policy::All, Default::default());
     check_valid(&m);
     crate::passes::dce::run(&mut m);
     check_valid(&m);
@@ -92,7 +92,7 @@ fn main() {
 #[test]
 fn a_precise_result_survives_inlining() {
     let mut m = module(true);
-    run(&mut m, Policy::All);
+    run(&mut m, Policy::All, Default::default());
     check_valid(&m);
     crate::passes::precise::run(&mut m);
     check_valid(&m);
@@ -123,10 +123,10 @@ fn small_policy_skips_loops() {
     // Two call sites: a function called once is inlined whatever it holds.
     let mut m = calls_of_spin(2);
     let mut small = m.clone();
-    run(&mut small, Policy::Small);
+    run(&mut small, Policy::Small, Default::default());
     check_valid(&small);
     assert!(fn_text(&module_to_string(&small), "main").contains("call spin()"));
-    run(&mut m, Policy::All);
+    run(&mut m, Policy::All, Default::default());
     check_valid(&m);
     let text = module_to_string(&m);
     assert!(!fn_text(&text, "main").contains("call"), "{text}");
@@ -138,7 +138,7 @@ fn small_policy_skips_loops() {
 #[test]
 fn small_policy_inlines_a_single_call_site() {
     let mut m = calls_of_spin(1);
-    run(&mut m, Policy::Small);
+    run(&mut m, Policy::Small, Default::default());
     check_valid(&m);
     let text = module_to_string(&m);
     assert!(!fn_text(&text, "main").contains("call"), "{text}");
@@ -172,7 +172,7 @@ fn inlines_through_a_chain_of_results() {
     let main = fb.finish();
     add_compute_entry(&mut m, "main", main);
     check_valid(&m);
-    run(&mut m, Policy::All);
+    run(&mut m, Policy::All, Default::default());
     check_valid(&m);
     // Both callees vanish with the inlining.
     assert_eq!(m.functions.len(), 1, "{}", module_to_string(&m));

@@ -17,8 +17,9 @@
 //! with an early `return`, or anything else this does not mirror exactly
 //! is left to the splice.
 
-use super::super::rewrite::{Cx, Inlining, Rewrite, rebuild_inlining};
-use super::{contains_return, has_debug_info, pointer_type, result_local};
+use super::super::rewrite::{Cx, Inlining, Rewrite, Unrolling, rebuild_inlining};
+use super::super::unroll;
+use super::{DeferredUnrolls, contains_return, has_debug_info, pointer_type, result_local};
 use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
@@ -40,6 +41,9 @@ struct Instance {
     ret: Option<(usize, Handle<Type>)>,
     /// Whether the body is a debug scope of its own (`-Zi`).
     debug: bool,
+    /// Whether its loops are unrolled as it is walked (its unrolling was
+    /// deferred to this pass).
+    unroll: bool,
 }
 
 /// What inlining into one caller does, found before its rebuild.
@@ -65,6 +69,7 @@ pub(super) fn plan(
     module: &Module,
     caller: &Function,
     inlinable: &dyn Fn(Handle<Function>, &Module) -> bool,
+    deferred: &DeferredUnrolls,
 ) -> Option<Plan> {
     let mut p = Plan {
         instances: Vec::new(),
@@ -78,6 +83,7 @@ pub(super) fn plan(
     let mut cx = Scan {
         module,
         inlinable,
+        deferred,
         plan: &mut p,
     };
     cx.block(&caller.body, 0, &ty_of, false)?;
@@ -87,6 +93,7 @@ pub(super) fn plan(
 struct Scan<'s> {
     module: &'s Module,
     inlinable: &'s dyn Fn(Handle<Function>, &Module) -> bool,
+    deferred: &'s DeferredUnrolls,
     plan: &'s mut Plan,
 }
 
@@ -197,6 +204,16 @@ impl Scan<'_> {
             plan.trivials.push(copy);
         }
         plan.added += callee.expressions.len();
+        // Unrolling appends the counters' literals after the function's
+        // own trivial expressions.
+        let unrolled = self.deferred.get(callee_h);
+        if let Some((u, types)) = unrolled {
+            for (&l, &ty) in u.literals.iter().zip(types) {
+                plan.trivials
+                    .push((Expression::Literal(l), ty, Span::default()));
+            }
+            plan.added += u.added;
+        }
         let mut inits = Vec::new();
         for (l, local) in callee.local_variables.iter() {
             if let Some(init) = local.init {
@@ -224,6 +241,7 @@ impl Scan<'_> {
             value: returned.flatten(),
             ret: None,
             debug: has_debug_info(callee),
+            unroll: unrolled.is_some(),
         });
         let ty_of = |a: Handle<Expression>| match callee.expressions.get(a)? {
             Expression::FunctionArgument(i) => arguments.get(*i as usize).copied(),
@@ -327,6 +345,15 @@ impl Rewrite for Inliner<'_> {
 
     fn leave_block(&mut self, _cx: &mut Cx) {
         self.lines.pop();
+    }
+
+    fn unroll(&mut self, cx: &Cx, before: &[Statement], old: &Statement) -> Option<Unrolling> {
+        // Only in the body of a function whose unrolling was deferred.
+        let id = self.stack.last()?.checked_sub(1)?;
+        if !self.plan.instances.get(id)?.unroll {
+            return None;
+        }
+        unroll::plan(cx.old, before, old)
     }
 
     fn call(&mut self, cx: &mut Cx, old: &Statement) -> Option<bool> {
