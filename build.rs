@@ -1,6 +1,7 @@
 //! Generates the parser from `grammar/hlsl.lalrpop` and the interner's
-//! table of built-in names, and links the `hlslc` binary as a
-//! position-dependent executable on Linux.
+//! table of built-in names, and links the `hlslc` binary on Linux as a
+//! position-dependent executable, statically where the C toolchain has
+//! glibc's static libraries.
 
 #[path = "src/intern/names.rs"]
 #[allow(dead_code)]
@@ -15,17 +16,7 @@ fn main() {
         .set_out_dir(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
         .process()
         .expect("grammar/hlsl.lalrpop must build");
-    // A position-independent executable makes the dynamic loader apply
-    // tens of thousands of relative relocations at every start (most of
-    // what `hlslc --version` runs); linked at a fixed address, it applies
-    // none. Only for the binary (the test executables load Vulkan as they
-    // are), and only where the toolchain's linker is GNU's (`-no-pie` is a
-    // gcc/clang driver flag). Set by the package, so `cargo install --path
-    // .` gets it too.
-    let var = |k: &str| std::env::var(k).unwrap_or_default();
-    if var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu" {
-        println!("cargo:rustc-link-arg-bins=-no-pie");
-    }
+    link_binary();
 }
 
 /// Writes `OUT_DIR/preinterned.rs`: the built-in names in symbol order, and
@@ -72,4 +63,83 @@ fn preinterned_table() {
     let dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     std::fs::write(std::path::Path::new(&dir).join("preinterned.rs"), out)
         .expect("OUT_DIR is writable");
+}
+
+/// Link arguments for the `hlslc` binary on Linux with glibc (only for the
+/// binary: the test executables load Vulkan at run time, which a static
+/// executable cannot; set by the package, so `cargo install --path .`
+/// gets them too).
+///
+/// A position-independent executable makes the dynamic loader apply tens
+/// of thousands of relative relocations at every start; linked at a fixed
+/// address (`-no-pie`, a gcc/clang driver flag), it applies none.
+///
+/// Linked statically, the process starts without the dynamic loader at
+/// all (loading `libc` and `libgcc_s` and binding their symbols was about
+/// a tenth of a small compile). rustc puts `-Bdynamic -lgcc_s -lutil -lrt
+/// -lpthread -lm -ldl -lc` on the link line of a binary it builds
+/// dynamically, and `-static` alone would then pull `libc.so` into a
+/// static executable. So the binary's library path starts with a folder
+/// in `OUT_DIR` where each of those names, as a shared library, is a
+/// linker script naming the static archive: the linker takes glibc's and
+/// libgcc's archives wherever rustc asked for the shared libraries.
+/// Only when the target is the host and the C compiler (the linker rustc
+/// runs) finds every archive; otherwise, or with `HLSLC_LINK=dynamic` in
+/// the environment, the binary stays dynamic.
+fn link_binary() {
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    if var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" {
+        return;
+    }
+    println!("cargo:rustc-link-arg-bins=-no-pie");
+    println!("cargo:rerun-if-env-changed=HLSLC_LINK");
+    println!("cargo:rerun-if-env-changed=RUSTC_LINKER");
+    if var("HLSLC_LINK") == "dynamic" || var("TARGET") != var("HOST") {
+        return;
+    }
+    let cc = std::env::var("RUSTC_LINKER").unwrap_or_else(|_| "cc".to_string());
+    // `cc -print-file-name=X` prints X's full path where the toolchain
+    // has it, and just X where it has not.
+    let archive = |name: &str| -> Option<String> {
+        let out = std::process::Command::new(&cc)
+            .arg(format!("-print-file-name={name}"))
+            .output()
+            .ok()?;
+        let path = String::from_utf8(out.stdout).ok()?.trim().to_string();
+        let found = out.status.success() && std::path::Path::new(&path).is_absolute();
+        (found && std::path::Path::new(&path).is_file()).then_some(path)
+    };
+    let archives: Option<Vec<String>> = ["libc.a", "libm.a", "libgcc.a", "libgcc_eh.a"]
+        .iter()
+        .map(|name| archive(name))
+        .collect();
+    let Some(archives) = archives else { return };
+    let [c, m, gcc, gcc_eh] = &archives[..] else { return };
+    let dir = std::path::Path::new(&var("OUT_DIR")).join("static-libs");
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    // glibc keeps libpthread, libdl, librt and libutil inside libc since
+    // 2.34 (their archives are empty); older ones have them separate,
+    // beside libc's.
+    let beside_c = |name: &str| {
+        let path = std::path::Path::new(c).with_file_name(format!("lib{name}.a"));
+        if path.is_file() { path.display().to_string() } else { c.clone() }
+    };
+    let scripts = [
+        ("c", format!("GROUP ( {c} {gcc} {gcc_eh} )")),
+        ("m", format!("INPUT ( {m} )")),
+        ("gcc_s", format!("GROUP ( {gcc_eh} {gcc} )")),
+        ("pthread", format!("INPUT ( {} )", beside_c("pthread"))),
+        ("dl", format!("INPUT ( {} )", beside_c("dl"))),
+        ("rt", format!("INPUT ( {} )", beside_c("rt"))),
+        ("util", format!("INPUT ( {} )", beside_c("util"))),
+    ];
+    for (name, script) in scripts {
+        if std::fs::write(dir.join(format!("lib{name}.so")), format!("{script}\n")).is_err() {
+            return;
+        }
+    }
+    println!("cargo:rustc-link-arg-bins=-static");
+    println!("cargo:rustc-link-arg-bins=-L{}", dir.display());
 }

@@ -13,5 +13,6 @@ mod cmake;
 mod common;
 mod diag_ui;
 mod editor;
+mod link;
 mod samples;
 mod tidy;

@@ -1,0 +1,67 @@
+//! How the `hlslc` binary is linked on Linux with glibc (`build.rs`,
+//! `link_binary`): at a fixed address, and statically where the C
+//! toolchain has glibc's and libgcc's static archives, so that a process
+//! starts without the dynamic loader.
+
+/// The ELF facts the start-up cost depends on.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+struct Elf {
+    /// `ET_EXEC` (2): linked at a fixed address; `ET_DYN` (3): a
+    /// position-independent executable.
+    kind: u16,
+    /// Program header types: 3 is `PT_INTERP` (the dynamic loader to run),
+    /// 2 is `PT_DYNAMIC`.
+    segments: Vec<u32>,
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn read_elf(path: &str) -> Elf {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(&bytes[..4], b"\x7fELF", "{path} is not ELF");
+    assert_eq!(bytes[4], 2, "a 64-bit ELF file");
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let (phoff, phentsize, phnum) = (u64_at(32) as usize, u16_at(54) as usize, u16_at(56) as usize);
+    Elf {
+        kind: u16_at(16),
+        segments: (0..phnum).map(|i| u32_at(phoff + i * phentsize)).collect(),
+    }
+}
+
+/// Whether `build.rs` links statically here: the same question it asks
+/// the C compiler (each archive's full path, or just its name where the
+/// toolchain has none), unless `HLSLC_LINK=dynamic` turned it off.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn static_archives_found() -> bool {
+    let cc = std::env::var("RUSTC_LINKER").unwrap_or_else(|_| "cc".to_string());
+    std::env::var("HLSLC_LINK").as_deref() != Ok("dynamic")
+        && ["libc.a", "libm.a", "libgcc.a", "libgcc_eh.a"].iter().all(|name| {
+            std::process::Command::new(&cc)
+                .arg(format!("-print-file-name={name}"))
+                .output()
+                .map(|o| std::path::Path::new(String::from_utf8_lossy(&o.stdout).trim()).is_absolute())
+                .unwrap_or(false)
+        })
+}
+
+/// The binary is linked at a fixed address and, with the static archives
+/// at hand, without any dynamic loader or dynamic section; and it runs.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_binary_is_position_dependent_and_static_where_the_archives_are() {
+    let bin = env!("CARGO_BIN_EXE_hlslc");
+    let elf = read_elf(bin);
+    assert_eq!(elf.kind, 2, "hlslc should be linked at a fixed address (ET_EXEC)");
+    if static_archives_found() {
+        assert!(
+            !elf.segments.contains(&3) && !elf.segments.contains(&2),
+            "hlslc should be linked statically: program headers {:?}",
+            elf.segments
+        );
+    } else {
+        assert!(elf.segments.contains(&3), "a dynamic hlslc names its loader");
+    }
+    let out = std::process::Command::new(bin).arg("--version").output().unwrap();
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).starts_with("hlslc "));
+}
