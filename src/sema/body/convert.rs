@@ -188,6 +188,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if v.ty == to {
             return v;
         }
+        // A scalar constant to a scalar type (a literal meeting a typed
+        // operand, the commonest conversion): folded, as the general path
+        // below folds it (`convert_numeric`), which reports nothing for it.
+        if let ValKind::Const(k) = v.kind
+            && let (Ty::Scalar(_), &Ty::Scalar(tc)) = (self.s.types.get(v.ty), self.s.types.get(to))
+            && crate::sema::body::ops::fast_paths()
+        {
+            return Val::konst(to, k.convert(tc));
+        }
         // Into aggregates, a pointer is one component like a number.
         if matches!(self.s.types.get(to), Ty::BufferPointer(..))
             || (matches!(self.s.types.get(v.ty), Ty::BufferPointer(..))

@@ -377,6 +377,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
             return self.shift(op, va, vb, span);
         }
+        if let Some(v) = self.same_type_binary(op, &va, &vb) {
+            return v;
+        }
         let Some(mut ct) = self.common_type(va.ty, vb.ty, span) else {
             return self.error(
                 codes::BAD_OPERANDS,
@@ -392,10 +395,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         let mut comp = self.s.types.component(ct).unwrap_or(Sc::F32).concrete();
         let shape = self.s.types.shape(ct).unwrap_or(Shape::Scalar);
-        let is_cmp = matches!(
-            op,
-            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
-        );
+        let is_cmp = is_comparison(op);
         let is_bit = matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
         let is_logic = matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr);
         if is_logic {
@@ -423,35 +423,48 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let (Some(ha), Some(hb)) = (self.value(&ca), self.value(&cb)) else {
             return Val::error();
         };
-        let irop = match op {
-            BinaryOp::Add => ir::BinaryOperator::Add,
-            BinaryOp::Sub => ir::BinaryOperator::Subtract,
-            BinaryOp::Mul => ir::BinaryOperator::Multiply,
-            BinaryOp::Div => ir::BinaryOperator::Divide,
-            BinaryOp::Rem => ir::BinaryOperator::Modulo,
-            BinaryOp::BitAnd => ir::BinaryOperator::And,
-            BinaryOp::BitOr => ir::BinaryOperator::InclusiveOr,
-            BinaryOp::BitXor => ir::BinaryOperator::ExclusiveOr,
-            BinaryOp::LogicalAnd => ir::BinaryOperator::LogicalAnd,
-            BinaryOp::LogicalOr => ir::BinaryOperator::LogicalOr,
-            BinaryOp::Eq => ir::BinaryOperator::Equal,
-            BinaryOp::Ne => ir::BinaryOperator::NotEqual,
-            BinaryOp::Lt => ir::BinaryOperator::Less,
-            BinaryOp::Le => ir::BinaryOperator::LessEqual,
-            BinaryOp::Gt => ir::BinaryOperator::Greater,
-            BinaryOp::Ge => ir::BinaryOperator::GreaterEqual,
-            // Shifts were lowered by `shift` above (they do not convert
-            // their operands to a common type).
-            BinaryOp::Shl => ir::BinaryOperator::ShiftLeft,
-            BinaryOp::Shr => ir::BinaryOperator::ShiftRight,
-        };
         let rt = if is_cmp {
             self.s.types.with_shape(Sc::Bool, shape)
         } else {
             ct
         };
-        let h = self.binary_ir(irop, ha, hb, ct, rt);
+        let h = self.binary_ir(ir_binary_op(op), ha, hb, ct, rt);
         Val::expr(rt, h)
+    }
+
+    /// [`FnCtx::binary_vals`] on two operands of one scalar or vector type
+    /// of a concrete component other than `bool` (the commonest case),
+    /// once constants are folded and shifts lowered: their common type is
+    /// theirs, and converting them to it changes nothing, so the operation
+    /// applies to them as they are. `None`: any other operands, for the
+    /// general path.
+    fn same_type_binary(&mut self, op: BinaryOp, va: &Val, vb: &Val) -> Option<Val> {
+        if va.ty != vb.ty || !fast_paths() {
+            return None;
+        }
+        let (sc, shape) = match *self.s.types.get(va.ty) {
+            Ty::Scalar(sc) => (sc, Shape::Scalar),
+            Ty::Vector(sc, n) if n > 1 => (sc, Shape::Vector(n)),
+            _ => return None,
+        };
+        let bitwise = matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
+        if sc == Sc::Bool
+            || sc.is_literal()
+            || (bitwise && sc.is_float())
+            || matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr)
+        {
+            return None;
+        }
+        let (Some(ha), Some(hb)) = (self.value(va), self.value(vb)) else {
+            return Some(Val::error());
+        };
+        let rt = if is_comparison(op) {
+            self.s.types.with_shape(Sc::Bool, shape)
+        } else {
+            va.ty
+        };
+        let h = self.bin(ir_binary_op(op), ha, hb, rt);
+        Some(Val::expr(rt, h))
     }
 
     /// `v` converted to `t`, then `op` applied (row by row for matrices).
@@ -504,8 +517,10 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         let before = self.s.diagnostic_mark();
         let r = self.convert(v, to, span);
         // Drop truncation warnings the conversion added.
-        self.s
-            .drop_diagnostics_since(before, |d| d.code == codes::IMPLICIT_TRUNCATION);
+        if self.s.diagnostic_mark() > before {
+            self.s
+                .drop_diagnostics_since(before, |d| d.code == codes::IMPLICIT_TRUNCATION);
+        }
         r
     }
 
@@ -549,5 +564,162 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         };
         let h = self.binary_ir(irop, hl, hr, lt, lt);
         Val::expr(lt, h)
+    }
+}
+
+/// `==`, `!=`, `<`, `<=`, `>`, `>=`: the operators that give `bool`s.
+fn is_comparison(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+    )
+}
+
+/// The IR operator of a binary operator (shifts too, which `shift`
+/// lowers without converting their operands to a common type).
+fn ir_binary_op(op: BinaryOp) -> ir::BinaryOperator {
+    match op {
+        BinaryOp::Add => ir::BinaryOperator::Add,
+        BinaryOp::Sub => ir::BinaryOperator::Subtract,
+        BinaryOp::Mul => ir::BinaryOperator::Multiply,
+        BinaryOp::Div => ir::BinaryOperator::Divide,
+        BinaryOp::Rem => ir::BinaryOperator::Modulo,
+        BinaryOp::BitAnd => ir::BinaryOperator::And,
+        BinaryOp::BitOr => ir::BinaryOperator::InclusiveOr,
+        BinaryOp::BitXor => ir::BinaryOperator::ExclusiveOr,
+        BinaryOp::LogicalAnd => ir::BinaryOperator::LogicalAnd,
+        BinaryOp::LogicalOr => ir::BinaryOperator::LogicalOr,
+        BinaryOp::Eq => ir::BinaryOperator::Equal,
+        BinaryOp::Ne => ir::BinaryOperator::NotEqual,
+        BinaryOp::Lt => ir::BinaryOperator::Less,
+        BinaryOp::Le => ir::BinaryOperator::LessEqual,
+        BinaryOp::Gt => ir::BinaryOperator::Greater,
+        BinaryOp::Ge => ir::BinaryOperator::GreaterEqual,
+        BinaryOp::Shl => ir::BinaryOperator::ShiftLeft,
+        BinaryOp::Shr => ir::BinaryOperator::ShiftRight,
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: operators and conversions by their general paths only, to
+    /// compare the fast paths with.
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether operators and conversions may take their fast paths: always,
+/// but in the tests that compare them with the general paths.
+pub(in crate::sema) fn fast_paths() -> bool {
+    #[cfg(test)]
+    {
+        !GENERAL_ONLY.with(std::cell::Cell::get)
+    }
+    #[cfg(not(test))]
+    {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tests::common;
+
+    /// Operands of every kind the fast paths take or leave: mixed
+    /// signedness, `bool`s, `half` and minimum precision, 64-bit types,
+    /// vectors with scalars, one-component vectors, matrices, enums,
+    /// literals of every kind, `precise`, shifts, casts and implicit
+    /// conversions of constants.
+    const VALID: &str = r#"
+enum E { A, B = 3 };
+cbuffer C {
+    int i; uint u; float f; half h; min16float m; min16int mi; double d; bool b;
+    int2 i2; uint2 u2; float3 f3; float4 f4; bool2 b2; float2x2 m2; int64_t l;
+    uint64_t ul; float1 v1; int1 w1; E e;
+};
+RWStructuredBuffer<float4> Out;
+[numthreads(1, 1, 1)]
+void main() {
+    int a0 = i + i; uint a1 = u * u; int a2 = i + u; uint a3 = u - i; bool a4 = i < u;
+    float a5 = f * f; float a6 = f + i; half a7 = h * h; half a8 = h + f;
+    min16float a9 = m * m; min16float a10 = m + 1; min16int a11 = mi / mi;
+    double a12 = d / d; double a13 = d + f; int64_t a14 = l * l; int64_t a15 = l + i;
+    uint64_t a16 = ul % ul; bool a17 = l == ul;
+    int a18 = b + b; bool a19 = b == b; bool a20 = b && b; bool a21 = b || b;
+    bool a22 = b != b; int a23 = b & b; bool a24 = b < b; bool a25 = i && f;
+    int2 a26 = i2 * i2; int2 a27 = i2 * i; int2 a28 = i2 + 1; uint2 a29 = u2 & u2;
+    uint2 a30 = u2 ^ 7u; bool2 a31 = i2 < i2; bool2 a32 = b2 == b2; bool2 a33 = !b2;
+    bool2 a34 = b2 & b2; int2 a35 = b2 + b2; bool2 a36 = u2 >= u2; uint2 a37 = u2 | i2;
+    float3 a38 = f3 * 2; float3 a39 = f3 - f3; float4 a40 = f4 / f4; bool4 a41 = f4 != f4;
+    float a42 = f % f; float2x2 a43 = m2 * m2; float2x2 a44 = m2 + 1; bool2x2 a45 = m2 < m2;
+    float1 a46 = v1 + v1; float a47 = v1 * f; int1 a48 = w1 - w1; bool1 a49 = w1 == w1;
+    int a50 = 1 + 2; float a51 = 1.5 * 2; uint a52 = 3u - 5; int a53 = -1 % 3;
+    float a54 = 1.0 / 3.0; uint a55 = 0xffffffff + 1u; int a56 = 7 - 7u; float a57 = 2.5f * 2.5h;
+    precise float a58 = f * f + f; precise float3 a59 = f3 * f3;
+    int a60 = A + B; int a61 = e + 1; int a62 = e | e; bool a63 = e == e; int a64 = e * e;
+    uint a65 = u << 3; int a66 = i >> u; uint2 a67 = u2 << u2; int a68 = 1 << 31;
+    int a69 = (int)2.5; uint a70 = (uint)-1; float a71 = float(3); bool a72 = (bool)2;
+    half a73 = (half)1.1; int a74 = 3.7; bool a75 = 0; float a76 = true; E a77 = (E)1;
+    int a78 = 3000000000; uint a79 = -1; float a80 = 16777217; double a81 = 0.1;
+    int64_t a82 = 5000000000; half a83 = 65536.0; min16float a84 = 0.1; uint a85 = 2.9;
+    int a86 = i + 2.5; float a87 = f + 1u; uint a88 = u + true; float a89 = f3.x * 0.5h;
+    Out[0] = float4(a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12,
+        a13 + a14 + a15 + a16 + a17 + a18 + a19 + a20 + a21 + a22 + a23 + a24 + a25,
+        dot(a26 + a27 + a28 + a29 + a30 + a31 + a32 + a33 + a34 + a35 + a36 + a37, 1),
+        a38.x + a39.y + a40.z + a41.w + a42 + a43._11 + a44._22 + a45._12 + a46 + a47
+            + a48 + a49 + a50 + a51 + a52 + a53 + a54 + a55 + a56 + a57 + a58 + a59.z
+            + a60 + a61 + a62 + a63 + a64 + a65 + a66 + a67.y + a68 + a69 + a70 + a71
+            + a72 + a73 + a74 + a75 + a76 + a77 + a78 + a79 + a80 + a81 + a82 + a83
+            + a84 + a85 + a86 + a87 + a88 + a89);
+}
+"#;
+
+    /// Operators and conversions that report errors or warnings.
+    const INVALID: &str = r#"
+struct S { int x; };
+cbuffer C { int i; uint u; float f; float3 f3; float4 f4; float2 v2; S s; bool b; };
+[numthreads(1, 1, 1)]
+void main() {
+    float a0 = f & f; float3 a1 = f3 | f3; int a2 = 7 / 0; int a3 = i % 0;
+    float3 a4 = f3 + f4; float a5 = f3 * f3; float2 a6 = v2 ^ v2; int a7 = s + s;
+    int a8 = i + s; float a9 = f << 1; bool a10 = f3 && f3; uint a11 = -2 - u;
+    float a12 = f4; float3 a13 = (float3)f4 + f3 * f4; int a14 = 1 / (i - i);
+    bool2 a15 = bool2(b, b) || bool2(b, b);
+}
+"#;
+
+    /// The IR lowering gives `src`, its diagnostics and the SPIR-V of
+    /// the whole compile, with or without the fast paths.
+    fn outputs(src: &str, options: &crate::Options, general_only: bool) -> [String; 3] {
+        super::GENERAL_ONLY.with(|g| g.set(general_only));
+        let (loader, path) = common::single_file(src);
+        let (c, module) = crate::compile_to_ir(&path, &loader, options);
+        let ir = module.map(|m| crate::ir::display::module_to_string(&m));
+        let full = crate::compile(&path, &loader, options);
+        super::GENERAL_ONLY.with(|g| g.set(false));
+        [
+            format!("{ir:?}"),
+            format!("{:?}", c.diagnostics.list),
+            format!("{:?}", full.artifact.map(|a| a.spirv)),
+        ]
+    }
+
+    /// The fast paths of binary operators and constant conversions give
+    /// what the general paths give: the same IR, diagnostics and SPIR-V,
+    /// with and without 16-bit types, in HLSL 2018 and 2021.
+    #[test]
+    fn fast_paths_agree_with_the_general_paths() {
+        for (src, valid) in [(VALID, true), (INVALID, false)] {
+            for (enable_16bit, hlsl_version) in [(false, 2021), (true, 2021), (false, 2018)] {
+                let mut o = common::options_for("cs_6_0");
+                o.enable_16bit_types = enable_16bit;
+                o.hlsl_version = hlsl_version;
+                let fast = outputs(src, &o, false);
+                let general = outputs(src, &o, true);
+                let what = format!("16-bit {enable_16bit}, HLSL {hlsl_version}");
+                assert_eq!(fast, general, "{what}");
+                // The valid source compiles; the other reports errors.
+                assert_eq!(fast[2] != "None", valid, "{what}: {}", fast[1]);
+            }
+        }
     }
 }
