@@ -44,8 +44,6 @@ pub const PAGE: usize = 16 << 10;
 const REGION: usize = 64 << 20;
 /// Slots of a thread's stack of empty pages (16 GiB of pages).
 const SPARES: usize = 1 << 20;
-/// Memory of a thread's first region made resident in one system call.
-const PREFAULT: usize = 256 << 10;
 /// Where a page's blocks start: after the header, 16-aligned.
 const FIRST: usize = 64;
 const _: () = assert!(size_of::<Page>() <= FIRST && CLASSES.is_power_of_two());
@@ -252,14 +250,6 @@ impl Heap {
                 let start = at.wrapping_add((at as usize).next_multiple_of(PAGE) - at as usize);
                 self.region.set(start);
                 self.region_end.set(start.wrapping_add(REGION));
-                // The first pages at once rather than one fault each (a
-                // small compile uses little more; a kernel without it
-                // leaves the faults).
-                #[cfg(target_os = "linux")]
-                // SAFETY: inside the new mapping; only fills its pages.
-                unsafe {
-                    libc::madvise(start.cast(), PREFAULT, libc::MADV_POPULATE_WRITE)
-                };
             }
             let page = self.region.get();
             self.region.set(page.wrapping_add(PAGE));
