@@ -26,6 +26,10 @@ use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::visit::{walk_statements, walk_statements_mut};
 
 mod debug;
+// (Under `tests/`: it compiles HLSL with the crate's entry points.)
+#[cfg(test)]
+#[path = "dce/tests/liveness.rs"]
+mod liveness_tests;
 mod locals;
 mod switch;
 use crate::ir::*;
@@ -51,7 +55,7 @@ pub fn run(module: &mut Module) {
             // body is as that search left it (but for debug variables,
             // which it ignores): it would find nothing again.
             if removed || rebuilt {
-                removed |= remove_write_only_stores(f, &pure);
+                removed |= remove_write_only_stores(f, &pure).0;
             }
             removed |= switch::fold_constant_switches(&mut f.body, &f.expressions);
             debug::drop_idle(&mut f.body);
@@ -75,15 +79,16 @@ pub(super) struct Dce {
 /// what is dead: whether stores went, and what a rebuild keeps when
 /// something is dead.
 pub(super) fn analyse(f: &mut Function, pure: &[bool]) -> (bool, Option<Dce>) {
-    let removed = remove_write_only_stores(f, pure);
-    (removed, dead_code(f))
+    let (removed, live) = remove_write_only_stores(f, pure);
+    (removed, dead_code(f, live))
 }
 
 /// What is live in `f`; `None` when nothing but unused trivial
 /// expressions is dead (a rebuild would change nothing). Drops the debug
-/// variables whose value or local goes.
-fn dead_code(f: &mut Function) -> Option<Dce> {
-    let mut live = liveness(f);
+/// variables whose value or local goes. `known`: what [`liveness`] would
+/// find, when already known.
+fn dead_code(f: &mut Function, known: Option<Vec<bool>>) -> Option<Dce> {
+    let mut live = known.unwrap_or_else(|| liveness(f));
     // A local the shader decorated stays, with its stores.
     let mut local_live: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
     for (h, e) in f.expressions.iter() {
@@ -182,9 +187,10 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
 }
 
 /// Drops stores into locals that nothing reads and the control
-/// statements that decide nothing that matters (see [`locals`]); true if
-/// any.
-fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> bool {
+/// statements that decide nothing that matters (see [`locals`]): whether
+/// any went, and what [`liveness`] finds in what is left when the search
+/// tells it (see [`locals::Usage::liveness`]).
+fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> (bool, Option<Vec<bool>>) {
     let usage = locals::usage(f, pure);
     let mut body = std::mem::take(&mut f.body);
     let f_ref: &Function = f;
@@ -230,7 +236,7 @@ fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> bool {
         prune(&mut body, &mut next, &usage.constructs, &fate);
     }
     f.body = body;
-    to_remove
+    (to_remove, usage.liveness(f))
 }
 
 /// Drops the control statements not `live` (numbered as
