@@ -79,27 +79,27 @@ pub(super) struct Dce {
 /// what is dead: whether stores went, and what a rebuild keeps when
 /// something is dead.
 pub(super) fn analyse(f: &mut Function, pure: &[bool]) -> (bool, Option<Dce>) {
-    let (removed, live) = remove_write_only_stores(f, pure);
-    (removed, dead_code(f, live))
+    let (removed, known) = remove_write_only_stores(f, pure);
+    (removed, dead_code(f, known))
 }
 
 /// What is live in `f`; `None` when nothing but unused trivial
 /// expressions is dead (a rebuild would change nothing). Drops the debug
-/// variables whose value or local goes. `known`: what [`liveness`] would
-/// find, when already known.
-fn dead_code(f: &mut Function, known: Option<Vec<bool>>) -> Option<Dce> {
-    let mut live = known.unwrap_or_else(|| liveness(f));
-    // A local the shader decorated stays, with its stores.
-    let mut local_live: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
-    for (h, e) in f.expressions.iter() {
-        if let Expression::LocalVariable(l) = *e
-            && live[h.index()]
-        {
-            local_live[l.index()] = true;
+/// variables whose value or local goes. `known`: what the search for
+/// write-only stores found, when it tells.
+fn dead_code(f: &mut Function, known: Option<locals::Known>) -> Option<Dce> {
+    let (mut live, local_live, debug_variables) = match known {
+        Some(k) => (k.live, k.local_live, k.debug_variables),
+        None => {
+            let live = liveness(f);
+            let local_live = live_locals(f, &live);
+            (live, local_live, true)
         }
-    }
+    };
     // The references it marks live are to locals already live.
-    debug::variables(f, &mut live, &local_live);
+    if debug_variables {
+        debug::variables(f, &mut live, &local_live);
+    }
     // A dead local that nothing refers to goes without a rebuild
     // (`compact_locals`): only a dead reference to one needs it.
     let dead = f.expressions.iter().any(|(e, x)| {
@@ -109,6 +109,20 @@ fn dead_code(f: &mut Function, known: Option<Vec<bool>>) -> Option<Dce> {
                 || x.is_statement_result())
     });
     dead.then_some(Dce { live, local_live })
+}
+
+/// Per local: whether a `live` expression refers to it, or the shader
+/// decorated it (it stays, with its stores).
+fn live_locals(f: &Function, live: &[bool]) -> Vec<bool> {
+    let mut local_live: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
+    for (h, e) in f.expressions.iter() {
+        if let Expression::LocalVariable(l) = *e
+            && live[h.index()]
+        {
+            local_live[l.index()] = true;
+        }
+    }
+    local_live
 }
 
 impl Rewrite for Dce {
@@ -188,9 +202,9 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
 
 /// Drops stores into locals that nothing reads and the control
 /// statements that decide nothing that matters (see [`locals`]): whether
-/// any went, and what [`liveness`] finds in what is left when the search
-/// tells it (see [`locals::Usage::liveness`]).
-fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> (bool, Option<Vec<bool>>) {
+/// any went, and what `dead_code` needs to know of what is left when the
+/// search tells it (see [`locals::Usage::liveness`]).
+fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> (bool, Option<locals::Known>) {
     let usage = locals::usage(f, pure);
     let mut body = std::mem::take(&mut f.body);
     let f_ref: &Function = f;

@@ -41,6 +41,19 @@ pub(super) struct Usage {
     /// dead stores, calls and constructs are gone (see
     /// [`Usage::liveness`]).
     exact: bool,
+    /// Whether a debug variable stands in the body.
+    debug_variables: bool,
+}
+
+/// What `dce::dead_code` needs to know, as [`Usage::liveness`] tells it.
+pub(super) struct Known {
+    /// What `dce::liveness` finds.
+    pub live: Vec<bool>,
+    /// Per local: whether an expression live there refers to it.
+    pub local_live: Vec<bool>,
+    /// Whether a debug variable stands in the body (none is added where
+    /// there was none).
+    pub debug_variables: bool,
 }
 
 impl Usage {
@@ -56,21 +69,25 @@ impl Usage {
     /// live here), or when a phi is not where its construct is (a `Merge`
     /// not after an `if`, a `Carry` not before a loop) or shares its
     /// result with another phi or call: then the caller walks again.
-    pub fn liveness(self, f: &Function) -> Option<Vec<bool>> {
+    /// With no local pinned, a local is read here exactly when a live
+    /// expression refers to it: the results added are no such reference.
+    pub fn liveness(self, f: &Function) -> Option<Known> {
         if !self.exact {
             return None;
         }
         let mut live = self.live;
         for r in self.results {
             // Statement results have no operands: nothing to propagate.
-            let mut operands = false;
-            f.expressions.get(r)?.for_each_operand(|_| operands = true);
-            if operands {
+            if !f.expressions.get(r)?.is_statement_result() {
                 return None;
             }
             *live.get_mut(r.index())? = true;
         }
-        Some(live)
+        Some(Known {
+            live,
+            local_live: self.read,
+            debug_variables: self.debug_variables,
+        })
     }
 }
 
@@ -123,9 +140,11 @@ struct Walk<'f> {
     root_constructs: Vec<usize>,
     /// The constructs around the statement being walked, innermost last.
     stack: Vec<usize>,
-    /// See [`Usage::results`] and [`Usage::exact`].
+    /// See [`Usage::results`], [`Usage::exact`] and
+    /// [`Usage::debug_variables`].
     results: Vec<Handle<Expression>>,
     exact: bool,
+    debug_variables: bool,
 }
 
 /// Which locals are read and which control statements stay: one worklist
@@ -145,6 +164,7 @@ pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
         stack: Vec::new(),
         results: Vec::new(),
         exact: true,
+        debug_variables: false,
     };
     w.block(&f.body);
     let mut read: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
@@ -206,6 +226,7 @@ pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
         dead_stores: unread_stored || unused_pure,
         results: w.results,
         exact: w.exact,
+        debug_variables: w.debug_variables,
     }
 }
 
@@ -217,6 +238,10 @@ impl Walk<'_> {
         let mut carries: Vec<(Handle<Expression>, Vec<Handle<Expression>>)> = Vec::new();
         for s in block {
             match s {
+                Statement::Debug(DebugInfo::Variable { .. }) => {
+                    self.debug_variables = true;
+                    continue;
+                }
                 Statement::Emit(_) | Statement::Debug(_) => continue,
                 Statement::Merge { result, .. } => {
                     let mut ops = Vec::new();
