@@ -26,6 +26,10 @@ use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::visit::{walk_statements, walk_statements_mut};
 
 mod debug;
+// (Under `tests/`: it compiles HLSL with the crate's entry points.)
+#[cfg(test)]
+#[path = "dce/tests/liveness.rs"]
+mod liveness_tests;
 mod locals;
 mod switch;
 use crate::ir::*;
@@ -51,7 +55,7 @@ pub fn run(module: &mut Module) {
             // body is as that search left it (but for debug variables,
             // which it ignores): it would find nothing again.
             if removed || rebuilt {
-                removed |= remove_write_only_stores(f, &pure);
+                removed |= remove_write_only_stores(f, &pure).0;
             }
             removed |= switch::fold_constant_switches(&mut f.body, &f.expressions);
             debug::drop_idle(&mut f.body);
@@ -75,26 +79,27 @@ pub(super) struct Dce {
 /// what is dead: whether stores went, and what a rebuild keeps when
 /// something is dead.
 pub(super) fn analyse(f: &mut Function, pure: &[bool]) -> (bool, Option<Dce>) {
-    let removed = remove_write_only_stores(f, pure);
-    (removed, dead_code(f))
+    let (removed, known) = remove_write_only_stores(f, pure);
+    (removed, dead_code(f, known))
 }
 
 /// What is live in `f`; `None` when nothing but unused trivial
 /// expressions is dead (a rebuild would change nothing). Drops the debug
-/// variables whose value or local goes.
-fn dead_code(f: &mut Function) -> Option<Dce> {
-    let mut live = liveness(f);
-    // A local the shader decorated stays, with its stores.
-    let mut local_live: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
-    for (h, e) in f.expressions.iter() {
-        if let Expression::LocalVariable(l) = *e
-            && live[h.index()]
-        {
-            local_live[l.index()] = true;
+/// variables whose value or local goes. `known`: what the search for
+/// write-only stores found, when it tells.
+fn dead_code(f: &mut Function, known: Option<locals::Known>) -> Option<Dce> {
+    let (mut live, local_live, debug_variables) = match known {
+        Some(k) => (k.live, k.local_live, k.debug_variables),
+        None => {
+            let live = liveness(f);
+            let local_live = live_locals(f, &live);
+            (live, local_live, true)
         }
-    }
+    };
     // The references it marks live are to locals already live.
-    debug::variables(f, &mut live, &local_live);
+    if debug_variables {
+        debug::variables(f, &mut live, &local_live);
+    }
     // A dead local that nothing refers to goes without a rebuild
     // (`compact_locals`): only a dead reference to one needs it.
     let dead = f.expressions.iter().any(|(e, x)| {
@@ -104,6 +109,20 @@ fn dead_code(f: &mut Function) -> Option<Dce> {
                 || x.is_statement_result())
     });
     dead.then_some(Dce { live, local_live })
+}
+
+/// Per local: whether a `live` expression refers to it, or the shader
+/// decorated it (it stays, with its stores).
+fn live_locals(f: &Function, live: &[bool]) -> Vec<bool> {
+    let mut local_live: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
+    for (h, e) in f.expressions.iter() {
+        if let Expression::LocalVariable(l) = *e
+            && live[h.index()]
+        {
+            local_live[l.index()] = true;
+        }
+    }
+    local_live
 }
 
 impl Rewrite for Dce {
@@ -182,9 +201,10 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
 }
 
 /// Drops stores into locals that nothing reads and the control
-/// statements that decide nothing that matters (see [`locals`]); true if
-/// any.
-fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> bool {
+/// statements that decide nothing that matters (see [`locals`]): whether
+/// any went, and what `dead_code` needs to know of what is left when the
+/// search tells it (see [`locals::Usage::liveness`]).
+fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> (bool, Option<locals::Known>) {
     let usage = locals::usage(f, pure);
     let mut body = std::mem::take(&mut f.body);
     let f_ref: &Function = f;
@@ -230,7 +250,7 @@ fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> bool {
         prune(&mut body, &mut next, &usage.constructs, &fate);
     }
     f.body = body;
-    to_remove
+    (to_remove, usage.liveness(f))
 }
 
 /// Drops the control statements not `live` (numbered as

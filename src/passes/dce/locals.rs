@@ -34,6 +34,61 @@ pub(super) struct Usage {
     /// function whose result nothing uses, stands in the body: the
     /// statements `remove_write_only_stores` drops.
     pub dead_stores: bool,
+    /// The results of the subgroup, node and SPIR-V statements, which
+    /// `liveness` counts as used whatever reads them.
+    results: Vec<Handle<Expression>>,
+    /// Whether `live` and `results` are what `liveness` finds once the
+    /// dead stores, calls and constructs are gone (see
+    /// [`Usage::liveness`]).
+    exact: bool,
+    /// Whether a debug variable stands in the body.
+    debug_variables: bool,
+}
+
+/// What `dce::dead_code` needs to know, as [`Usage::liveness`] tells it.
+pub(super) struct Known {
+    /// What `dce::liveness` finds.
+    pub live: Vec<bool>,
+    /// Per local: whether an expression live there refers to it.
+    pub local_live: Vec<bool>,
+    /// Whether a debug variable stands in the body (none is added where
+    /// there was none).
+    pub debug_variables: bool,
+}
+
+impl Usage {
+    /// What `dce::liveness` finds in the function once
+    /// `remove_write_only_stores` has dropped what this found dead, or
+    /// `None` where it may differ. What stays is exactly what `liveness`
+    /// takes as used: every statement that makes an operand live here
+    /// (an effect, a store into a read local, the condition of a live
+    /// construct, a live result's call or phi) stays, and every one that
+    /// stays makes its operands live here, but for the results of
+    /// subgroup, node and SPIR-V statements (added). It may differ when
+    /// a local is pinned (its stores stay but do not make their values
+    /// live here), or when a phi is not where its construct is (a `Merge`
+    /// not after an `if`, a `Carry` not before a loop) or shares its
+    /// result with another phi or call: then the caller walks again.
+    /// With no local pinned, a local is read here exactly when a live
+    /// expression refers to it: the results added are no such reference.
+    pub fn liveness(self, f: &Function) -> Option<Known> {
+        if !self.exact {
+            return None;
+        }
+        let mut live = self.live;
+        for r in self.results {
+            // Statement results have no operands: nothing to propagate.
+            if !f.expressions.get(r)?.is_statement_result() {
+                return None;
+            }
+            *live.get_mut(r.index())? = true;
+        }
+        Some(Known {
+            live,
+            local_live: self.read,
+            debug_variables: self.debug_variables,
+        })
+    }
 }
 
 /// A control statement: what it tests and what it stands in.
@@ -85,6 +140,11 @@ struct Walk<'f> {
     root_constructs: Vec<usize>,
     /// The constructs around the statement being walked, innermost last.
     stack: Vec<usize>,
+    /// See [`Usage::results`], [`Usage::exact`] and
+    /// [`Usage::debug_variables`].
+    results: Vec<Handle<Expression>>,
+    exact: bool,
+    debug_variables: bool,
 }
 
 /// Which locals are read and which control statements stay: one worklist
@@ -102,9 +162,13 @@ pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
         roots: Vec::new(),
         root_constructs: Vec::new(),
         stack: Vec::new(),
+        results: Vec::new(),
+        exact: true,
+        debug_variables: false,
     };
     w.block(&f.body);
     let mut read: Vec<bool> = f.local_variables.iter().map(|(_, l)| pinned(l)).collect();
+    w.exact &= !read.contains(&true);
     let mut live = vec![false; f.expressions.len()];
     let mut live_constructs = vec![false; w.constructs.len()];
     let mut exprs = std::mem::take(&mut w.roots);
@@ -160,6 +224,9 @@ pub(super) fn usage(f: &Function, pure: &[bool]) -> Usage {
         constructs: live_constructs,
         live,
         dead_stores: unread_stored || unused_pure,
+        results: w.results,
+        exact: w.exact,
+        debug_variables: w.debug_variables,
     }
 }
 
@@ -171,12 +238,17 @@ impl Walk<'_> {
         let mut carries: Vec<(Handle<Expression>, Vec<Handle<Expression>>)> = Vec::new();
         for s in block {
             match s {
+                Statement::Debug(DebugInfo::Variable { .. }) => {
+                    self.debug_variables = true;
+                    continue;
+                }
                 Statement::Emit(_) | Statement::Debug(_) => continue,
                 Statement::Merge { result, .. } => {
                     let mut ops = Vec::new();
                     s.for_each_operand(|o| ops.push(o));
-                    if let Some(c) = last_if {
-                        self.wait(*result, ops, Some(c));
+                    match last_if {
+                        Some(c) => self.wait(*result, ops, Some(c)),
+                        None => self.exact = false,
                     }
                     continue;
                 }
@@ -246,8 +318,11 @@ impl Walk<'_> {
                 }
                 other => self.root(other),
             }
+            // A `Carry` not before a loop waits for nothing here.
+            self.exact &= carries.is_empty();
             carries.clear();
         }
+        self.exact &= carries.is_empty();
     }
 
     /// Makes `ops` and the construct `within` live when `result` is (a
@@ -256,9 +331,13 @@ impl Walk<'_> {
         if self.waiting_at.is_empty() {
             self.waiting_at = vec![0; self.f.expressions.len()];
         }
-        if let Some(at) = self.waiting_at.get_mut(result.index()) {
-            self.waiting.push((ops, within));
-            *at = self.waiting.len() as u32;
+        match self.waiting_at.get_mut(result.index()) {
+            Some(at) => {
+                self.exact &= *at == 0;
+                self.waiting.push((ops, within));
+                *at = self.waiting.len() as u32;
+            }
+            None => self.exact = false,
         }
     }
 
@@ -292,6 +371,18 @@ impl Walk<'_> {
     /// A statement that matters whatever else does.
     fn root(&mut self, s: &Statement) {
         s.for_each_operand(|o| self.roots.push(o));
+        match *s {
+            Statement::Subgroup { result, .. }
+            | Statement::Node {
+                result: Some(result),
+                ..
+            }
+            | Statement::Spirv {
+                result: Some(result),
+                ..
+            } => self.results.push(result),
+            _ => {}
+        }
         self.root_constructs.extend(self.stack.last().copied());
     }
 }
