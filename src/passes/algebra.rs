@@ -100,6 +100,9 @@ pub(super) fn leaves_alone(cx: &Cx, e: &Expression) -> bool {
         Expression::Relational { argument, .. } => !folds(argument),
         Expression::Select { condition, .. } => !folds(condition),
         Expression::Math { ref args, .. } => !args.iter().all(|&a| folds(a)),
+        Expression::Swizzle { .. } | Expression::AccessIndex { .. } | Expression::Compose { .. } => {
+            composite::leaves_alone(cx, e)
+        }
         Expression::Access { .. }
         | Expression::Splat { .. }
         | Expression::Derivative { .. }
@@ -108,8 +111,7 @@ pub(super) fn leaves_alone(cx: &Cx, e: &Expression) -> bool {
         | Expression::ImageQuery { .. }
         | Expression::NonUniform { .. }
         | Expression::ArrayLength { .. } => true,
-        // Swizzles, constant indices and composes (the composite
-        // shortcuts), loads (`forward`'s own), and the rest.
+        // Loads (`forward`'s own), and the rest.
         _ => false,
     }
 }

@@ -167,12 +167,14 @@ impl Rewrite for Cse {
 
     /// What is left out goes at once; what the composite shortcuts may
     /// simplify takes [`Rewrite::expression`]; the rest is appended.
-    fn route(&self, _cx: &Cx, old: Handle<Expression>, e: &Expression) -> Route {
+    fn route(&self, cx: &Cx, old: Handle<Expression>, e: &Expression) -> Route {
         if !self.keep_result(old) {
             return Route::Drop;
         }
         match e {
-            Expression::Swizzle { .. } | Expression::AccessIndex { .. } | Expression::Compose { .. } => {
+            Expression::Swizzle { .. } | Expression::AccessIndex { .. } | Expression::Compose { .. }
+                if !super::algebra::composite::leaves_alone(cx, e) =>
+            {
                 Route::Hook
             }
             _ => Route::Append,
@@ -408,6 +410,10 @@ fn main() {
             let c = fb.compose(v2, &[a, b]);
             let c2 = fb.compose(v2, &[a2, b]);
             let s = fb.binary(Add, c, c2);
+            let d = fb.compose(v2, &[x, m2]);
+            let d2 = fb.compose(v2, &[x, m2]);
+            let s = fb.binary(Add, s, d);
+            let s = fb.binary(Add, s, d2);
             let p = fb.binary(Add, x, m2);
             if let Expression::Binary { precise, .. } = &mut fb.body.function.expressions[p] {
                 *precise = true;

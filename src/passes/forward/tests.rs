@@ -297,6 +297,18 @@ fn the_shortcut_takes_only_what_the_rules_leave_alone() {
     let splat_one = fb.expr(Expression::Splat { size: 2, value: one }, v2);
     let sum = fb.binary(Add, splat, splat_one);
     floats.push(fb.access_index(sum, 0));
+    floats.push(fb.access_index(splat, 1));
+    let v = fb.compose(v2, &[x, y]);
+    floats.push(fb.access_index(v, 1));
+    let lanes = fb.compose(v2, &[floats[0], floats[1]]);
+    let sw = fb.swizzle(lanes, &[1, 0]);
+    floats.push(fb.access_index(sw, 0));
+    let picked = fb.swizzle(sw, &[1, 0]);
+    floats.push(fb.access_index(picked, 1));
+    let a = fb.access_index(sum, 0);
+    let b = fb.access_index(sum, 1);
+    let regrouped = fb.compose(v2, &[a, b]);
+    floats.push(fb.access_index(regrouped, 0));
     for args in [vec![x, y], vec![x, one], vec![one, one]] {
         let m = fb.expr(
             Expression::Math {
