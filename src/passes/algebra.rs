@@ -69,6 +69,53 @@ pub(super) fn emit(cx: &mut Cx, expr: Expression, ty: Handle<Type>, span: Span) 
     }
 }
 
+/// Whether old expression `e`, its operands mapped to the new arena by
+/// `cx`, is one that neither `const_fold`'s rules (which need a constant
+/// operand) nor [`emit`]'s change: `forward` then appends it as it is,
+/// without handing it through them. Errs on the side of `false`, which
+/// only costs the full check; kept in step with `simplify`, the
+/// composite shortcuts and `const_fold::may_fold`.
+pub(super) fn leaves_alone(cx: &Cx, e: &Expression) -> bool {
+    // What `may_fold` takes for a constant; a superset of `constant`.
+    let folds = |old: Handle<Expression>| {
+        matches!(
+            cx.expr(cx.map(old)),
+            Expression::Literal(_)
+                | Expression::ZeroValue(_)
+                | Expression::Constant(_)
+                | Expression::Splat { .. }
+                | Expression::Compose { .. }
+        )
+    };
+    match *e {
+        // Every rule needs a constant operand, or the same one twice.
+        Expression::Binary { left, right, .. } => {
+            !folds(left) && !folds(right) && cx.map(left) != cx.map(right)
+        }
+        // `-(-x)`, `!!b`, `~~x`.
+        Expression::Unary { expr, .. } => {
+            !folds(expr) && !matches!(cx.expr(cx.map(expr)), Expression::Unary { .. })
+        }
+        Expression::As { expr, .. } => !folds(expr),
+        Expression::Relational { argument, .. } => !folds(argument),
+        Expression::Select { condition, .. } => !folds(condition),
+        Expression::Math { ref args, .. } => !args.iter().all(|&a| folds(a)),
+        Expression::Swizzle { .. } | Expression::AccessIndex { .. } | Expression::Compose { .. } => {
+            composite::leaves_alone(cx, e)
+        }
+        Expression::Access { .. }
+        | Expression::Splat { .. }
+        | Expression::Derivative { .. }
+        | Expression::ImageSample { .. }
+        | Expression::ImageLoad { .. }
+        | Expression::ImageQuery { .. }
+        | Expression::NonUniform { .. }
+        | Expression::ArrayLength { .. } => true,
+        // Loads (`forward`'s own), and the rest.
+        _ => false,
+    }
+}
+
 /// A vector composed of the components of other vectors, in order
 /// (`float4(v.x, v.y, v.z, 1)` as sema lowers `float4(v, 1)`): composed of
 /// those vectors (`float4(v, 1)`), or the vector itself when it is all of

@@ -23,7 +23,7 @@
 //! The pass rebuilds expression arenas: handles change.
 
 use super::dce;
-use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
+use super::rewrite::{Cx, Emitted, Rewrite, Route, rebuild_function};
 use crate::ir::*;
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
@@ -31,6 +31,11 @@ use std::collections::hash_map::Entry;
 /// Runs CSE on every function; what `dce` would find dead (after dropping
 /// the stores nothing reads) is left out in the same walk.
 pub fn run(module: &mut Module) {
+    run_with(module, rebuild_function);
+}
+
+/// [`run`], each function rebuilt by `rebuild` through its `Cse`.
+fn run_with(module: &mut Module, mut rebuild: impl FnMut(&mut Module, Handle<Function>, &mut Cse)) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let pure = dce::pure_functions(module);
     for h in handles {
@@ -44,7 +49,7 @@ pub fn run(module: &mut Module) {
             pure: FxHashMap::with_capacity_and_hasher(n, Default::default()),
             ..Cse::default()
         };
-        rebuild_function(module, h, &mut cse);
+        rebuild(module, h, &mut cse);
     }
 }
 
@@ -112,6 +117,7 @@ fn image_type<'c>(cx: &'c Cx, image: Handle<Expression>) -> &'c TypeInner {
 }
 
 impl Rewrite for Cse {
+    const APPENDS_FIRST: bool = true;
     fn keep_local(&self, l: Handle<LocalVariable>) -> bool {
         self.dead.as_ref().is_none_or(|d| d.keep_local(l))
     }
@@ -159,8 +165,65 @@ impl Rewrite for Cse {
         Some(h)
     }
 
+    /// What is left out goes at once; what the composite shortcuts may
+    /// simplify takes [`Rewrite::expression`]; the rest is appended.
+    fn route(&self, cx: &Cx, old: Handle<Expression>, e: &Expression) -> Route {
+        if !self.keep_result(old) {
+            return Route::Drop;
+        }
+        match e {
+            Expression::Swizzle { .. } | Expression::AccessIndex { .. } | Expression::Compose { .. }
+                if !super::algebra::composite::leaves_alone(cx, e) =>
+            {
+                Route::Hook
+            }
+            _ => Route::Append,
+        }
+    }
+
+    /// [`Rewrite::expression`] of an expression that is kept and that the
+    /// composite shortcuts leave alone, appended already: it stays unless
+    /// one equal to it is in scope.
+    fn appended(
+        &mut self,
+        cx: &mut Cx,
+        _old: Handle<Expression>,
+        new: Handle<Expression>,
+    ) -> Option<Handle<Expression>> {
+        let expr = cx.expr(new);
+        let k = kind(cx, expr);
+        let table = match k {
+            Kind::Pure => &mut self.pure,
+            Kind::Read => &mut self.reads,
+            Kind::Never => return Some(new),
+        };
+        let ty = cx.ty(new);
+        let key = key(expr, ty);
+        match table.entry(key) {
+            Entry::Occupied(o) => {
+                let h = *o.get();
+                if cx.expr(h) == expr && cx.ty(h) == ty {
+                    cx.discard_last(new);
+                    return Some(h);
+                }
+            }
+            Entry::Vacant(v) => {
+                v.insert(new);
+                if let Kind::Pure = k
+                    && let Some(u) = self.undo.last_mut()
+                {
+                    u.push(key);
+                }
+            }
+        }
+        Some(new)
+    }
+
     fn statement(&mut self, cx: &mut Cx, s: Statement) {
-        self.reads.clear();
+        // (Clearing an empty table still wipes its buckets.)
+        if !self.reads.is_empty() {
+            self.reads.clear();
+        }
         cx.push(s);
     }
 
@@ -183,7 +246,8 @@ impl Rewrite for Cse {
 
 #[cfg(test)]
 mod tests {
-    use super::run;
+    use super::{Cse, run, run_with};
+    use crate::passes::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
     use crate::ir::build::FunctionBuilder;
     use crate::ir::display::module_to_string;
     use crate::ir::*;
@@ -289,5 +353,118 @@ fn main() {
 }
 ";
         assert_eq!(text, expected);
+    }
+
+    /// `Cse` with every expression handed over by value, through
+    /// `Rewrite::expression` (the path before `APPENDS_FIRST`).
+    struct ByValue<'c>(&'c mut Cse);
+    impl Rewrite for ByValue<'_> {
+        fn keep_local(&self, l: Handle<LocalVariable>) -> bool {
+            self.0.keep_local(l)
+        }
+        fn keep_trivial(&self, old: Handle<Expression>) -> bool {
+            self.0.keep_trivial(old)
+        }
+        fn keep_result(&self, old: Handle<Expression>) -> bool {
+            self.0.keep_result(old)
+        }
+        fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
+            self.0.expression(cx, e)
+        }
+        fn statement(&mut self, cx: &mut Cx, s: Statement) {
+            self.0.statement(cx, s)
+        }
+        fn enter_block(&mut self, cx: &mut Cx) {
+            self.0.enter_block(cx)
+        }
+        fn leave_block(&mut self, cx: &mut Cx) {
+            self.0.leave_block(cx)
+        }
+        fn enter_loop(&mut self, cx: &mut Cx) {
+            self.0.enter_loop(cx)
+        }
+    }
+
+    /// Twins before and after stores, in and after branches and loops,
+    /// dead twins before live ones, precise twins, composes of one
+    /// vector's lanes and accesses: appended first or handed over by
+    /// value, the expressions come out the same.
+    #[test]
+    fn appending_first_agrees_with_the_hook() {
+        let build = || {
+            let mut m = Module::default();
+            let (_, out) = private_float(&mut m, "out");
+            let v2 = m.vector_type(2, Scalar::F32);
+            let inp = crate::ir::build::add_global(&mut m, "inp", AddressSpace::Input, v2);
+            let mut fb = FunctionBuilder::new(&mut m, "main");
+            let o = fb.global(out);
+            let i = fb.global(inp);
+            let v = fb.load(i);
+            let x = fb.load(o);
+            // Dead, then its live twin.
+            fb.binary(Multiply, x, x);
+            let m2 = fb.binary(Multiply, x, x);
+            let a = fb.access_index(v, 0);
+            let b = fb.access_index(v, 1);
+            let a2 = fb.access_index(v, 0);
+            let c = fb.compose(v2, &[a, b]);
+            let c2 = fb.compose(v2, &[a2, b]);
+            let s = fb.binary(Add, c, c2);
+            let d = fb.compose(v2, &[x, m2]);
+            let d2 = fb.compose(v2, &[x, m2]);
+            let s = fb.binary(Add, s, d);
+            let s = fb.binary(Add, s, d2);
+            let p = fb.binary(Add, x, m2);
+            if let Expression::Binary { precise, .. } = &mut fb.body.function.expressions[p] {
+                *precise = true;
+            }
+            let q = fb.binary(Add, x, m2);
+            let e = fb.access_index(s, 1);
+            fb.store(o, e);
+            fb.store(o, p);
+            fb.store(o, q);
+            let x2 = fb.load(o);
+            let r = fb.binary(Multiply, x2, x2);
+            fb.store(o, r);
+            let cond = fb.bool(true);
+            fb.if_(
+                cond,
+                |fb| {
+                    let x3 = fb.load(o);
+                    let t = fb.binary(Multiply, x, x);
+                    let u = fb.binary(Subtract, x3, t);
+                    fb.store(o, u);
+                },
+                |fb| {
+                    let t = fb.binary(Add, x, m2);
+                    fb.store(o, t);
+                },
+            );
+            fb.loop_(
+                |fb| {
+                    let x4 = fb.load(o);
+                    let t = fb.binary(Multiply, x, x);
+                    let w = fb.binary(Add, x4, t);
+                    let w2 = fb.binary(Add, x4, t);
+                    fb.store(o, w);
+                    fb.store(o, w2);
+                    fb.push(Statement::Break);
+                },
+                |_| None,
+            );
+            let t = fb.binary(Multiply, x, x);
+            fb.store(o, t);
+            fb.finish();
+            m
+        };
+        let mut fast = build();
+        let fast_text = run_valid(&mut fast);
+        let mut slow = build();
+        check_valid(&slow);
+        run_with(&mut slow, |m, h, cse| rebuild_function(m, h, &mut ByValue(cse)));
+        check_valid(&slow);
+        assert_eq!(fast_text, module_to_string(&slow));
+        // Something was merged and something left out.
+        assert!(fast_text.matches("= mul").count() < 6, "{fast_text}");
     }
 }

@@ -56,7 +56,7 @@
 
 use super::algebra;
 use super::const_fold::{self, FoldOptions};
-use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
+use super::rewrite::{Cx, Emitted, Rewrite, Route, rebuild_function};
 use crate::diag::Diagnostics;
 use crate::ir::*;
 use crate::span::Span;
@@ -581,6 +581,27 @@ impl Forward<'_> {
 }
 
 impl Rewrite for Forward<'_> {
+    const APPENDS_FIRST: bool = true;
+
+    /// What folding and `algebra` leave alone is appended as it is.
+    fn route(&self, cx: &Cx, _old: Handle<Expression>, e: &Expression) -> Route {
+        if algebra::leaves_alone(cx, e) {
+            Route::Append
+        } else {
+            Route::Hook
+        }
+    }
+
+    fn appended(
+        &mut self,
+        _cx: &mut Cx,
+        _old: Handle<Expression>,
+        new: Handle<Expression>,
+    ) -> Option<Handle<Expression>> {
+        self.settle();
+        Some(new)
+    }
+
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
         self.settle();
         let Expression::Load { pointer } = e.expr else {

@@ -73,6 +73,17 @@ pub struct Emitted {
     pub span: Span,
 }
 
+/// What the walk does with an emitted expression of a pass with
+/// [`Rewrite::APPENDS_FIRST`] (see [`Rewrite::route`]).
+pub enum Route {
+    /// Appends it, operands mapped, and hands it to [`Rewrite::appended`].
+    Append,
+    /// Hands it to [`Rewrite::expression`].
+    Hook,
+    /// Drops it, as [`Rewrite::expression`] would (it must be unused).
+    Drop,
+}
+
 /// What a pass does to expressions and statements during a rebuild. Every
 /// hook has a default that copies.
 pub trait Rewrite {
@@ -100,6 +111,28 @@ pub trait Rewrite {
     /// be unused).
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
         Some(cx.keep(e))
+    }
+    /// True when the pass takes the expressions that [`Rewrite::appends`]
+    /// accepts through [`Rewrite::appended`]: already appended to the new
+    /// arena, operands mapped, instead of handed over by value (fewer
+    /// copies of the expression on the way).
+    const APPENDS_FIRST: bool = false;
+    /// With [`Rewrite::APPENDS_FIRST`]: what the walk does with old
+    /// expression `old` (`e`, non-trivial, without span; its operands'
+    /// new handles are `cx.map` of its own).
+    fn route(&self, _cx: &Cx, _old: Handle<Expression>, _e: &Expression) -> Route {
+        Route::Hook
+    }
+    /// What [`Rewrite::expression`] would make of old expression `old`,
+    /// given `new`, its copy just appended in the current `Emit` run: `new`
+    /// to keep it, or another handle after [`Cx::discard_last`] of `new`.
+    fn appended(
+        &mut self,
+        _cx: &mut Cx,
+        _old: Handle<Expression>,
+        new: Handle<Expression>,
+    ) -> Option<Handle<Expression>> {
+        Some(new)
     }
     /// A statement without nested blocks, operands mapped.
     fn statement(&mut self, cx: &mut Cx, s: Statement) {
@@ -173,6 +206,16 @@ impl<'a> Cx<'a> {
             self.body.function.set_expr_span(h, span);
         }
         h
+    }
+
+    /// Takes back `new`, the expression just appended to the current run
+    /// for [`Rewrite::appended`] (no span, nothing appended after it).
+    pub fn discard_last(&mut self, new: Handle<Expression>) {
+        let f = &mut self.body.function;
+        if new.index() + 1 == f.expressions.len() {
+            f.expressions.truncate(new.index());
+            f.expr_types.truncate(new.index());
+        }
     }
 
     /// Appends an emitted expression as it is.
@@ -330,24 +373,7 @@ impl<'a> Cx<'a> {
                     self.keep_run(r);
                     return;
                 }
-                // Only `unrolled` changes the counters, never a hook.
-                let counting = !self.counters.is_empty();
-                for h in r.iter() {
-                    if counting && let Some(lit) = self.counter_value(h) {
-                        let new = self.literal(lit);
-                        self.map[h.index()] = Some(new);
-                        continue;
-                    }
-                    let expr = old.expressions[h].mapped(|o| self.map(o));
-                    let e = Emitted {
-                        old: h,
-                        expr,
-                        ty: old.expr_type(h),
-                        span: old.expr_span(h),
-                    };
-                    let new = rw.expression(self, e);
-                    self.map[h.index()] = new;
-                }
+                self.hook_run(rw, r);
             }
             Statement::Block(b) => {
                 let b = self.block(rw, b);

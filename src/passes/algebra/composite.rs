@@ -152,6 +152,29 @@ pub(in crate::passes) fn simplify(
     }
 }
 
+/// Whether old expression `e`, its operands mapped to the new arena by
+/// `cx`, is one that neither [`simplify`] nor `const_fold` (which needs a
+/// constant operand) changes: a swizzle or constant index of a value
+/// whose parts are not known, a compose of no constant index, or none of
+/// these. Errs on the side of `false`.
+pub(in crate::passes) fn leaves_alone(cx: &Cx, e: &Expression) -> bool {
+    match *e {
+        Expression::Swizzle { vector: base, .. } | Expression::AccessIndex { base, .. } => !matches!(
+            cx.expr(cx.map(base)),
+            Expression::Literal(_)
+                | Expression::ZeroValue(_)
+                | Expression::Constant(_)
+                | Expression::Splat { .. }
+                | Expression::Compose { .. }
+                | Expression::Swizzle { .. }
+        ),
+        Expression::Compose { ref components, .. } => !components
+            .iter()
+            .any(|&c| matches!(cx.expr(cx.map(c)), Expression::AccessIndex { .. })),
+        _ => true,
+    }
+}
+
 /// [`simplify`] of a swizzle, constant index or compose.
 fn simplify_parts(
     cx: &mut Cx,

@@ -208,3 +208,141 @@ fn fall_through_forgets_the_previous_case() {
     assert!(main.contains("= load $x"), "{main}");
     assert!(!main.contains("store @out, 1.0f32"), "{main}");
 }
+
+/// Hands each expression of a rebuild to `Simplifier::emit`, and checks
+/// that one `algebra::leaves_alone` lets `forward` append as it is comes
+/// out of it appended unchanged (the rules' shortcut agrees with them).
+struct Shortcut<'f> {
+    simplifier: super::Simplifier<'f>,
+    /// How many expressions took the shortcut, and how many did not.
+    counts: (usize, usize),
+}
+
+impl crate::passes::rewrite::Rewrite for Shortcut<'_> {
+    fn expression(
+        &mut self,
+        cx: &mut crate::passes::rewrite::Cx,
+        e: crate::passes::rewrite::Emitted,
+    ) -> Option<Handle<Expression>> {
+        let alone = crate::passes::algebra::leaves_alone(cx, &cx.old.expressions[e.old]);
+        let (copy, len) = (e.expr.clone(), cx.body.function.expressions.len());
+        let h = self.simplifier.emit(cx, e.expr, e.ty, e.span);
+        if alone {
+            self.counts.0 += 1;
+            assert_eq!(h.index(), len, "{copy:?}");
+            assert_eq!(cx.body.function.expressions.len(), len + 1, "{copy:?}");
+            assert_eq!(cx.expr(h), &copy);
+        } else {
+            self.counts.1 += 1;
+        }
+        Some(h)
+    }
+}
+
+/// Operations on variables, on constants and on the same operand twice
+/// (integer `x - x`, `x ^ x`), double negation, casts, selects, math and
+/// accesses: whatever the shortcut takes, the rules leave alone.
+#[test]
+fn the_shortcut_takes_only_what_the_rules_leave_alone() {
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let i32t = m.scalar_type(Scalar::I32);
+    let u32t = m.scalar_type(Scalar::U32);
+    let v2 = m.vector_type(2, Scalar::F32);
+    let fin = add_global(&mut m, "fin", AddressSpace::Input, f32t);
+    let iin = add_global(&mut m, "iin", AddressSpace::Input, i32t);
+    let uin = add_global(&mut m, "uin", AddressSpace::Input, u32t);
+    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let iout = add_global(&mut m, "iout", AddressSpace::Private, i32t);
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let fp = fb.global(fin);
+    let ip = fb.global(iin);
+    let up = fb.global(uin);
+    let o = fb.global(out);
+    let io = fb.global(iout);
+    let x = fb.load(fp);
+    let y = fb.load(fp);
+    let i = fb.load(ip);
+    let j = fb.load(ip);
+    let u = fb.load(up);
+    let one = fb.f32(1.0);
+    let minus_zero = fb.f32(-0.0);
+    let ione = fb.i32(1);
+    let uzero = fb.u32(0);
+    let mut floats = Vec::new();
+    let mut ints = Vec::new();
+    for op in [Add, Subtract, Multiply, Divide] {
+        for (l, r) in [(x, y), (x, x), (x, one), (one, x), (x, minus_zero)] {
+            floats.push(fb.binary(op, l, r));
+        }
+    }
+    for op in [Add, Subtract, ExclusiveOr, Multiply, And, ShiftLeft] {
+        for (l, r) in [(i, j), (i, i), (i, ione), (ione, i)] {
+            ints.push(fb.binary(op, l, r));
+        }
+    }
+    for op in [Less, GreaterEqual] {
+        for (l, r) in [(u, uzero), (uzero, u), (u, u)] {
+            let c = fb.binary(op, l, r);
+            let s = fb.select(c, x, y);
+            floats.push(s);
+        }
+    }
+    let neg = fb.unary(UnaryOperator::Negate, x);
+    floats.push(neg);
+    floats.push(fb.unary(UnaryOperator::Negate, neg));
+    let negone = fb.unary(UnaryOperator::Negate, one);
+    floats.push(negone);
+    let splat = fb.expr(Expression::Splat { size: 2, value: x }, v2);
+    let splat_one = fb.expr(Expression::Splat { size: 2, value: one }, v2);
+    let sum = fb.binary(Add, splat, splat_one);
+    floats.push(fb.access_index(sum, 0));
+    floats.push(fb.access_index(splat, 1));
+    let v = fb.compose(v2, &[x, y]);
+    floats.push(fb.access_index(v, 1));
+    let lanes = fb.compose(v2, &[floats[0], floats[1]]);
+    let sw = fb.swizzle(lanes, &[1, 0]);
+    floats.push(fb.access_index(sw, 0));
+    let picked = fb.swizzle(sw, &[1, 0]);
+    floats.push(fb.access_index(picked, 1));
+    let a = fb.access_index(sum, 0);
+    let b = fb.access_index(sum, 1);
+    let regrouped = fb.compose(v2, &[a, b]);
+    floats.push(fb.access_index(regrouped, 0));
+    for args in [vec![x, y], vec![x, one], vec![one, one]] {
+        let m = fb.expr(
+            Expression::Math {
+                fun: MathFunction::Max,
+                args,
+                precise: false,
+            },
+            f32t,
+        );
+        floats.push(m);
+    }
+    for e in [i, ione] {
+        let c = fb.cast(e, ScalarKind::Float, Some(4));
+        floats.push(c);
+    }
+    for f in floats {
+        fb.store(o, f);
+    }
+    for v in ints {
+        fb.store(io, v);
+    }
+    let f = fb.finish();
+    crate::passes::test_util::check_valid(&m);
+    let fold = FoldOptions::default();
+    let mut silent = crate::diag::Diagnostics::new();
+    let mut check = Shortcut {
+        simplifier: super::Simplifier {
+            folder: crate::passes::const_fold::Folder::new(&fold, &mut silent),
+            algebra: true,
+        },
+        counts: (0, 0),
+    };
+    crate::passes::rewrite::rebuild_function(&mut m, f, &mut check);
+    crate::passes::test_util::check_valid(&m);
+    let (taken, not) = check.counts;
+    assert!(taken >= 10 && not >= 30, "{taken} taken, {not} not");
+}

@@ -1,6 +1,7 @@
-//! The `Emit` runs of a rebuild whose pass keeps every expression as it
-//! is ([`Rewrite::KEEPS_EXPRESSIONS`]: unrolling, inlining, a rebuild
-//! that only restores the arena's invariants).
+//! The `Emit` runs of a rebuild: through the pass's hooks, or, when the
+//! pass keeps every expression as it is ([`Rewrite::KEEPS_EXPRESSIONS`]:
+//! unrolling, inlining, a rebuild that only restores the arena's
+//! invariants), straight into the new arena.
 //!
 //! Most expressions of a run only join the new run, their operands
 //! mapped: those are read from slices of the old arena and its types and
@@ -11,7 +12,7 @@
 //!
 //! [`Rewrite::KEEPS_EXPRESSIONS`]: super::Rewrite::KEEPS_EXPRESSIONS
 
-use super::Cx;
+use super::{Cx, Emitted, Rewrite, Route};
 use crate::ir::*;
 
 impl Cx<'_> {
@@ -50,6 +51,53 @@ impl Cx<'_> {
             if let Some(slot) = self.map.get_mut(start + i) {
                 *slot = Some(new);
             }
+        }
+    }
+
+    /// Rebuilds the old run `r` through the pass's hooks: each expression
+    /// handed to [`Rewrite::expression`], or appended first and handed to
+    /// [`Rewrite::appended`] (see [`Rewrite::APPENDS_FIRST`]).
+    ///
+    /// [`Rewrite::expression`]: super::Rewrite::expression
+    /// [`Rewrite::appended`]: super::Rewrite::appended
+    /// [`Rewrite::APPENDS_FIRST`]: super::Rewrite::APPENDS_FIRST
+    pub(super) fn hook_run<R: Rewrite>(&mut self, rw: &mut R, r: &Range<Expression>) {
+        let old = self.old;
+        // Only `unrolled` changes the counters, never a hook.
+        let counting = !self.counters.is_empty();
+        for h in r.iter() {
+            if counting && let Some(lit) = self.counter_value(h) {
+                let new = self.literal(lit);
+                self.map[h.index()] = Some(new);
+                continue;
+            }
+            let e = &old.expressions[h];
+            let ty = old.expr_type(h);
+            let span = old.expr_span(h);
+            if R::APPENDS_FIRST && !e.is_trivial() && span.is_dummy() {
+                match rw.route(self, h, e) {
+                    Route::Append => {
+                        // As `Cx::emit` appends such an expression.
+                        let copy = e.mapped(|o| self.map(o));
+                        let new = self.body.add_in_run(copy, ty);
+                        self.map[h.index()] = rw.appended(self, h, new);
+                        continue;
+                    }
+                    Route::Drop => {
+                        self.map[h.index()] = None;
+                        continue;
+                    }
+                    Route::Hook => {}
+                }
+            }
+            let e = Emitted {
+                old: h,
+                expr: e.mapped(|o| self.map(o)),
+                ty,
+                span,
+            };
+            let new = rw.expression(self, e);
+            self.map[h.index()] = new;
         }
     }
 
