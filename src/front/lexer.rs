@@ -420,21 +420,6 @@ pub struct RawToken {
     pub end: u32,
 }
 
-/// A token of a file the preprocessor reads: a [`RawToken`] with its text
-/// interned and its place among its neighbours, found once per file lexed
-/// rather than at each token the preprocessor passes on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FileToken {
-    pub kind: Token,
-    /// [`flags::SPACE_BEFORE`] when text (space, a comment) separates it
-    /// from the token before, or from the file's start; [`flags::LINE_START`]
-    /// when it is the file's first token or follows a newline.
-    pub flags: u8,
-    pub sym: Symbol,
-    pub start: u32,
-    pub end: u32,
-}
-
 /// A stretch of text logos could not lex (a stray character, an unterminated
 /// string or comment).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -538,10 +523,23 @@ impl Spellings {
     }
 }
 
-/// Lexes one file for the preprocessor: as [`lex`], each token with its
-/// symbol and flags; and whether some `/` token is followed at once by `*`
-/// (without it, no `/` `*` pair of tokens is adjacent).
-pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>, bool) {
+/// Lexes one file for the preprocessor: as [`lex`], each token as the
+/// preprocessor passes it on (a [`PpToken`]: its symbol, its place in the
+/// location space, whose file starts at `base`, and its flags, found once
+/// per file lexed rather than at each token passed on, which then copies
+/// a run of tokens as it is); and whether some `/` token is followed at
+/// once by `*` (without it, no `/` `*` pair of tokens is adjacent).
+///
+/// A token's [`flags::SPACE_BEFORE`] is set when text (space, a comment)
+/// separates it from the token before, or from the file's start;
+/// [`flags::LINE_START`] when it is the file's first token or follows a
+/// newline.
+///
+/// Newlines are no tokens here: the token after one is flagged
+/// [`flags::LINE_START`], which is all the preprocessor needs of most (a
+/// directive finds the newline that ends its line with [`newline_after`]).
+/// A fifth of a shader's tokens are newlines, which would only be skipped.
+pub fn lex_interned(text: &str, base: u32) -> (Vec<PpToken>, Vec<LexError>, bool) {
     let mut out = Vec::with_capacity(text.len() / 4);
     let mut errors = Vec::new();
     let mut spellings = Spellings {
@@ -555,19 +553,19 @@ pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>, bool) {
         let sp = lx.span();
         let (start, end) = (sp.start as u32, sp.end as u32);
         match r {
+            Ok(Token::Newline) => (prev_end, after_newline) = (end, true),
             Ok(kind) => {
                 let sym = kind.fixed_symbol().unwrap_or_else(|| {
                     spellings.symbol(text, start as usize, end as usize)
                 });
                 let flags = (u8::from(prev_end < start) * flags::SPACE_BEFORE)
                     | (u8::from(after_newline) * flags::LINE_START);
-                (prev_end, after_newline) = (end, kind == Token::Newline);
-                out.push(FileToken {
+                (prev_end, after_newline) = (end, false);
+                out.push(PpToken {
                     kind,
-                    flags,
                     sym,
-                    start,
-                    end,
+                    span: Span::from(base + start..base + end),
+                    flags,
                 });
             }
             Err(()) => errors.push(LexError { start, end }),
@@ -575,6 +573,24 @@ pub fn lex_interned(text: &str) -> (Vec<FileToken>, Vec<LexError>, bool) {
     }
     let slash_star = lx.extras;
     (out, errors, slash_star)
+}
+
+/// The first newline after `from` in `text` (its start and end), where
+/// `from` ends a token: `None` when a token comes first, or the text ends.
+/// Spaces, comments, line continuations and unlexable text are passed
+/// over, as lexing the whole text did.
+pub fn newline_after(text: &str, from: u32) -> Option<(u32, u32)> {
+    let mut lx = Token::lexer(text.get(from as usize..)?);
+    loop {
+        match lx.next()? {
+            Ok(Token::Newline) => {
+                let sp = lx.span();
+                return Some((from + sp.start as u32, from + sp.end as u32));
+            }
+            Ok(_) => return None,
+            Err(()) => {}
+        }
+    }
 }
 
 #[cfg(test)]
@@ -732,13 +748,55 @@ mod tests {
         text.push_str(" 1 1.5f 0x1F ");
         text.push_str(&names.join("+"));
         text.push_str(" a");
-        let (toks, errors, _) = lex_interned(&text);
+        let (toks, errors, _) = lex_interned(&text, 0);
         assert!(errors.is_empty());
         assert_eq!(toks.len(), 3 * names.len() + 3);
         for t in toks {
-            let spelled = &text[t.start as usize..t.end as usize];
+            let spelled = &text[t.span.lo.0 as usize..t.span.hi.0 as usize];
             assert_eq!(t.sym, Symbol::intern(spelled), "{spelled:?}");
         }
+    }
+
+    /// `lex_interned` keeps no newline, and every token has the flags it
+    /// would have after the newlines before it (checked against `lex`).
+    #[test]
+    fn newlines_are_flags() {
+        let text = "\n a\n\n#define X 1 // c\n\n\nb c #\n  # if 0\nd\n#\n\n\
+                    #x #y\ne /* \n */ f\n#z \\\n g\nh\n\n";
+        let (toks, errors, _) = lex_interned(text, 7);
+        assert!(errors.is_empty());
+        let mut full = Vec::new();
+        let (mut prev_end, mut after_newline) = (0, true);
+        for t in lex(text).0 {
+            let f = (u8::from(prev_end < t.start) * flags::SPACE_BEFORE)
+                | (u8::from(after_newline) * flags::LINE_START);
+            (prev_end, after_newline) = (t.end, t.kind == Token::Newline);
+            if t.kind != Token::Newline {
+                full.push((t.kind, t.start + 7, t.end + 7, f));
+            }
+        }
+        let got: Vec<(Token, u32, u32, u8)> =
+            toks.iter().map(|t| (t.kind, t.span.lo.0, t.span.hi.0, t.flags)).collect();
+        assert_eq!(got, full);
+        assert_eq!(got.len(), 23);
+    }
+
+    /// `newline_after` finds the newline a token's line ends with, past
+    /// spaces, comments (a `/* */` one over several lines), continuations
+    /// and unlexable text; none where a token or the text's end comes first.
+    #[test]
+    fn the_newline_after_a_token() {
+        fn at(text: &str, from: u32) -> Option<(&str, u32)> {
+            newline_after(text, from).map(|(s, e)| (&text[..s as usize], e - s))
+        }
+        assert_eq!(at("a \t// x\nb", 1), Some(("a \t// x", 1)));
+        assert_eq!(at("a /* \n */ \\\n \u{1F600} \n", 1), Some(("a /* \n */ \\\n \u{1F600} ", 1)));
+        assert_eq!(at("a\n", 1), Some(("a", 1)));
+        assert_eq!(at("a b\n", 1), None);
+        assert_eq!(at("a /* x\n", 1), None);
+        assert_eq!(at("a  ", 1), None);
+        assert_eq!(at("a", 1), None);
+        assert_eq!(at("a", 9), None);
     }
 
     /// `lex_interned`'s flag is set just where a `/` token is followed at
@@ -756,7 +814,7 @@ mod tests {
             ("a //* b\n*/ c", false),
             ("", false),
         ] {
-            assert_eq!(lex_interned(text).2, set, "{text:?}");
+            assert_eq!(lex_interned(text, 0).2, set, "{text:?}");
         }
     }
 

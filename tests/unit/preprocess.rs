@@ -820,6 +820,34 @@ fn include_by_macro_and_errors() {
     );
 }
 
+/// A header read twice (no guard) is lexed once: each inclusion's tokens,
+/// lex issues and skipped group are where that inclusion's file is.
+#[test]
+fn a_header_read_twice_is_placed_twice() {
+    let r = run_files(
+        &[
+            ("main.hlsl", "#include \"h.h\"\nmid\n#include \"h.h\"\n"),
+            ("h.h", "int x = 1 \u{20AC} ;\n#if 0 // c\n  \nskipped\n#endif\n"),
+        ],
+        &PreprocessOptions::default(),
+    );
+    assert_eq!(r.text(), "int x = 1 ; mid int x = 1 ;");
+    let (a, b) = (r.token("x", 0), r.token("x", 1));
+    assert_eq!(r.spelled_at(a), "h.h:1:5");
+    assert_eq!(r.spelled_at(b), "h.h:1:5");
+    assert_ne!(r.sm.file_of(a.span.lo), r.sm.file_of(b.span.lo));
+    assert_eq!(r.codes(), ["E0101", "E0101"]);
+    let at = |span: crate::span::Span| (r.sm.file_of(span.lo), r.sm.describe(span.lo));
+    let issues: Vec<_> = r.diags.iter().map(|d| at(d.labels[0].span)).collect();
+    assert_eq!(issues[0], (r.sm.file_of(a.span.lo), "h.h:1:11".to_string()));
+    assert_eq!(issues[1], (r.sm.file_of(b.span.lo), "h.h:1:11".to_string()));
+    // A skipped group starts at the first token or newline after its
+    // directive's line: here the newline of the line of spaces.
+    let skipped: Vec<_> = r.sm.skipped().iter().map(|s| at(*s)).collect();
+    assert_eq!(skipped[0], (r.sm.file_of(a.span.lo), "h.h:3:3".to_string()));
+    assert_eq!(skipped[1], (r.sm.file_of(b.span.lo), "h.h:3:3".to_string()));
+}
+
 #[test]
 fn pragma_once_and_include_guards_skip_rereading() {
     let loader = CountingLoader::new(&[

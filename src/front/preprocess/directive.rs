@@ -4,7 +4,7 @@
 use super::include::Guard;
 use super::{Cond, CondState, Context, Preprocessor, expr};
 use crate::diag::{Diagnostic, codes};
-use crate::front::lexer::{FileToken, PpToken, Token, flags};
+use crate::front::lexer::{PpToken, Token, flags, newline_after};
 use crate::intern::Symbol;
 use crate::source::FileId;
 use crate::span::Span;
@@ -77,16 +77,21 @@ impl Preprocessor<'_> {
         let file = f.file;
         let toks = f.toks.clone();
         let hash_idx = f.pos;
-        let end = toks[hash_idx..]
-            .iter()
-            .position(|t| t.kind == Token::Newline)
-            .map_or(toks.len(), |p| hash_idx + p);
-        f.pos = (end + 1).min(toks.len());
-        let next_line = toks
-            .get(end)
-            .map_or(self.sm.file(file).text.len() as u32, |t| t.end);
-        let hash = toks[hash_idx];
-        let hash_span = self.sm.span(file, hash.start..hash.end);
+        // The line's tokens end before the next line's first (the file's
+        // newlines are no tokens: see `lex_interned`).
+        let end = toks
+            .get(hash_idx + 1..)
+            .and_then(|rest| rest.iter().position(|t| t.flags & flags::LINE_START != 0))
+            .map_or(toks.len(), |p| hash_idx + 1 + p);
+        f.pos = end;
+        let (text, base) = (&self.sm.file(file).text, self.sm.file(file).base);
+        // The newline that ends the line, if there is one (offsets in the
+        // file): the line's last token is at `end - 1`.
+        let newline = toks
+            .get(end.wrapping_sub(1))
+            .and_then(|last| newline_after(text, last.span.hi.0 - base));
+        let next_line = newline.map_or(text.len() as u32, |n| n.1);
+        let hash_span = toks[hash_idx].span;
 
         let Some(&name_raw) = toks.get(hash_idx + 1).filter(|_| hash_idx + 1 < end) else {
             // The null directive: a `#` alone on its line.
@@ -95,21 +100,18 @@ impl Preprocessor<'_> {
             }
             return;
         };
-        let name_span = self.sm.span(file, name_raw.start..name_raw.end);
+        let name_span = name_raw.span;
         let directive_span = hash_span.to(name_span);
-        let text = &self.sm.file(file).text;
-        let dir = classify(
-            name_raw.kind,
-            &text[name_raw.start as usize..name_raw.end as usize],
-        );
-        let line_end = toks.get(end).map_or(u32::MAX, |t| t.start);
+        let dir = classify(name_raw.kind, name_raw.sym.as_str());
+        // Where the newline starts, in the location space.
+        let line_end = newline.map_or(u32::MAX, |n| base + n.0);
         if matches!(dir, Directive::Error | Directive::Warning) {
             // The message is raw text (it may hold an apostrophe).
             self.skip_lex_issues(line_end);
         } else {
             self.report_lex_issues(line_end);
         }
-        let rest = self.line_tokens(file, &toks, hash_idx + 2, end);
+        let rest = self.line_tokens(&toks, hash_idx + 2, end);
 
         // Include-guard tracking: only `#ifndef X` / `#if !defined X` may come
         // first; conditionals update the state themselves.
@@ -184,12 +186,15 @@ impl Preprocessor<'_> {
             Directive::Line => self.line_directive(file, rest, directive_span, next_line, false),
             Directive::LineMarker => {
                 let mut all = Vec::with_capacity(rest.len() + 1);
-                all.push(self.file_token(file, name_raw, 0));
+                all.push(PpToken {
+                    flags: 0,
+                    ..name_raw
+                });
                 all.extend(rest);
                 self.line_directive(file, all, directive_span, next_line, true);
             }
             Directive::Error | Directive::Warning => {
-                let message = self.raw_line_text(file, &toks, hash_idx + 2, end);
+                let message = self.raw_line_text(file, &toks, hash_idx + 2, end, line_end);
                 let d = if dir == Directive::Error {
                     Diagnostic::error(codes::PP_ERROR_DIRECTIVE, message)
                 } else {
@@ -204,8 +209,7 @@ impl Preprocessor<'_> {
             }
             Directive::Pragma => self.pragma(rest, directive_span),
             Directive::Unknown => {
-                let text = &self.sm.file(file).text;
-                let name = text[name_raw.start as usize..name_raw.end as usize].to_string();
+                let name = name_raw.sym.as_str();
                 self.error(
                     Diagnostic::error(
                         codes::PP_UNKNOWN_DIRECTIVE,
@@ -218,32 +222,39 @@ impl Preprocessor<'_> {
         }
     }
 
-    /// The tokens `toks[from..to]` of `file` (the operands of a directive,
+    /// The tokens `toks[from..to]` of a file (the operands of a directive,
     /// so never at a line's start).
-    fn line_tokens(
-        &mut self,
-        file: FileId,
-        toks: &[FileToken],
-        from: usize,
-        to: usize,
-    ) -> Vec<PpToken> {
+    fn line_tokens(&mut self, toks: &[PpToken], from: usize, to: usize) -> Vec<PpToken> {
         let mut out = Vec::with_capacity(to.saturating_sub(from));
         for &raw in toks.get(from..to).unwrap_or_default() {
-            out.push(self.file_token(file, raw, raw.flags & flags::SPACE_BEFORE));
+            out.push(PpToken {
+                flags: raw.flags & flags::SPACE_BEFORE,
+                ..raw
+            });
         }
         out
     }
 
     /// The source text of a directive's operand, trimmed (for `#error`).
-    fn raw_line_text(&self, file: FileId, toks: &[FileToken], from: usize, to: usize) -> String {
+    /// `line_end` is where the line's newline starts in the location space
+    /// (`u32::MAX` for none).
+    fn raw_line_text(
+        &self,
+        file: FileId,
+        toks: &[PpToken],
+        from: usize,
+        to: usize,
+        line_end: u32,
+    ) -> String {
         let f = self.sm.file(file);
         let Some(first) = toks.get(from).filter(|_| from < to) else {
             return String::new();
         };
-        let line_end = toks.get(to).map_or(f.text.len(), |t| t.start as usize);
-        let text = &f.text[first.start as usize..line_end];
+        let start = (first.span.lo.0 - f.base) as usize;
+        let line_end = (line_end.saturating_sub(f.base) as usize).min(f.text.len());
+        let text = &f.text[start..line_end];
         // Drop a trailing `//` comment (not one inside a string, roughly).
-        let last_end = toks[to - 1].end as usize - first.start as usize;
+        let last_end = (toks[to - 1].span.hi.0 - first.span.lo.0) as usize;
         let tail = &text[last_end.min(text.len())..];
         let tail_cut = tail.find("//").unwrap_or(tail.len());
         text[..last_end.min(text.len()) + tail_cut]
@@ -424,17 +435,28 @@ impl Preprocessor<'_> {
         let Some(Context::File(f)) = self.ctxs.last_mut() else {
             return;
         };
-        let text = &self.sm.file(f.file).text;
+        let (text, base) = (&self.sm.file(f.file).text, self.sm.file(f.file).base);
         let toks = &f.toks;
         let mut depth = 0usize;
         let mut i = f.pos;
-        let first = toks.get(i).map_or(text.len() as u32, |t| t.start);
-        while i < toks.len() {
-            // `i` is at the start of a line.
-            if toks[i].kind == Token::Hash
-                && let Some(n) = toks.get(i + 1).filter(|n| n.kind != Token::Newline)
+        // Offsets in the file.
+        let next = toks.get(i).map_or(text.len() as u32, |t| t.span.lo.0 - base);
+        // Where the skipped text starts: at the first token or newline
+        // after the newline of the directive before (whose last token is
+        // at `i - 1`).
+        let first = toks
+            .get(i.wrapping_sub(1))
+            .and_then(|last| newline_after(text, last.span.hi.0 - base))
+            .and_then(|(_, nl_end)| newline_after(text, nl_end))
+            .map_or(next, |(start, _)| start.min(next));
+        // A directive's `#` is the first token of its line (the file's
+        // newlines are no tokens: see `lex_interned`).
+        while let Some(t) = toks.get(i) {
+            if t.kind == Token::Hash
+                && t.flags & flags::LINE_START != 0
+                && let Some(n) = toks.get(i + 1).filter(|n| n.flags & flags::LINE_START == 0)
             {
-                match cond_keyword(&text[n.start as usize..n.end as usize]) {
+                match cond_keyword(n.sym.as_str()) {
                     CondKeyword::Open => depth += 1,
                     CondKeyword::Middle if depth == 0 => break,
                     CondKeyword::Close if depth == 0 => break,
@@ -442,17 +464,14 @@ impl Preprocessor<'_> {
                     _ => {}
                 }
             }
-            while i < toks.len() && toks[i].kind != Token::Newline {
-                i += 1;
-            }
             i += 1;
         }
         f.pos = i.min(toks.len());
-        let limit = toks.get(f.pos).map_or(u32::MAX, |t| t.start);
+        let limit = toks.get(f.pos).map_or(u32::MAX, |t| t.span.lo.0);
         while f.issues.get(f.issue_pos).is_some_and(|x| x.start < limit) {
             f.issue_pos += 1;
         }
-        let end = limit.min(text.len() as u32).max(first);
+        let end = limit.saturating_sub(base).min(text.len() as u32).max(first);
         let file = f.file;
         let span = self.sm.span(file, first..end);
         self.sm.add_skipped(span);

@@ -3,17 +3,18 @@
 
 use super::{Context, Preprocessor};
 use crate::diag::{Diagnostic, codes};
-use crate::front::lexer::{FileToken, PpToken, Token, lex_interned};
+use crate::front::lexer::{PpToken, Token, lex_interned};
 use crate::intern::Symbol;
 use crate::source::{FileId, SourceMap};
-use crate::span::Span;
+use crate::span::{Loc, Span};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// Text the lexer could not turn into tokens.
-#[derive(Clone, Copy, Debug)]
+/// Text the lexer could not turn into tokens, placed in the location space
+/// as the file's tokens are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct LexIssue {
     pub start: u32,
     pub end: u32,
@@ -54,20 +55,21 @@ impl LexIssue {
     }
 }
 
-/// Lexes a file's text: the tokens, and the lex issues sorted by offset.
+/// Lexes a file's text, which starts at `base` in the location space: the
+/// tokens, and the lex issues sorted by offset (see [`lex_interned`]).
 ///
 /// logos skips a closed `/* */` comment; an unclosed one comes out as `/`
 /// immediately followed by `*`, so that pair starts a comment to the end of
 /// the file. An unterminated string or character literal swallows the rest
 /// of its line (logos reports it as one error up to the newline).
-pub(super) fn lex_file(text: &str) -> (Vec<FileToken>, Vec<LexIssue>) {
-    let (mut toks, errors, slash_star) = lex_interned(text);
+pub(super) fn lex_file(text: &str, base: u32) -> (Vec<PpToken>, Vec<LexIssue>) {
+    let (mut toks, errors, slash_star) = lex_interned(text, base);
     let bytes = text.as_bytes();
     let mut issues: Vec<LexIssue> = errors
         .iter()
         .map(|e| LexIssue {
-            start: e.start,
-            end: e.end,
+            start: base + e.start,
+            end: base + e.end,
             kind: match bytes.get(e.start as usize) {
                 Some(b'"') => IssueKind::UnterminatedString,
                 Some(b'\'') => IssueKind::UnterminatedChar,
@@ -79,16 +81,16 @@ pub(super) fn lex_file(text: &str) -> (Vec<FileToken>, Vec<LexIssue>) {
     // notes: a file without one (nearly all) needs no look at its tokens.
     let open_comment = slash_star.then(|| {
         toks.windows(2).position(|w| {
-            w[0].kind == Token::Slash && w[1].kind == Token::Star && w[0].end == w[1].start
+            w[0].kind == Token::Slash && w[1].kind == Token::Star && w[0].span.hi == w[1].span.lo
         })
     });
     if let Some(i) = open_comment.flatten() {
-        let start = toks[i].start;
+        let start = toks[i].span.lo.0;
         toks.truncate(i);
         issues.retain(|e| e.start < start);
         issues.push(LexIssue {
             start,
-            end: text.len() as u32,
+            end: base + text.len() as u32,
             kind: IssueKind::UnterminatedComment,
         });
     }
@@ -97,12 +99,46 @@ pub(super) fn lex_file(text: &str) -> (Vec<FileToken>, Vec<LexIssue>) {
 
 /// A lexed file, shared by all its inclusions.
 pub(super) struct LexedFile {
-    pub toks: Arc<Vec<FileToken>>,
+    /// The tokens and issues, placed where the file of its first inclusion
+    /// is in the location space.
+    pub toks: Arc<Vec<PpToken>>,
     pub issues: Arc<Vec<LexIssue>>,
     /// The source-map file of its first inclusion (its text is copied from
     /// there for later inclusions, each of which gets its own `FileId` so
     /// "included from" notes are right).
     pub first: FileId,
+}
+
+impl LexedFile {
+    /// The tokens and issues moved from where the file starting at `from`
+    /// has them to where one starting at `to` does (a later inclusion, or a
+    /// batch's other compile, whose file is elsewhere in the location
+    /// space).
+    pub fn moved(
+        toks: &[PpToken],
+        issues: &[LexIssue],
+        from: u32,
+        to: u32,
+    ) -> (Vec<PpToken>, Vec<LexIssue>) {
+        let by = to.wrapping_sub(from);
+        let at = |loc: Loc| Loc(loc.0.wrapping_add(by));
+        let toks = toks
+            .iter()
+            .map(|t| PpToken {
+                span: Span::new(at(t.span.lo), at(t.span.hi)),
+                ..*t
+            })
+            .collect();
+        let issues = issues
+            .iter()
+            .map(|i| LexIssue {
+                start: i.start.wrapping_add(by),
+                end: i.end.wrapping_add(by),
+                kind: i.kind,
+            })
+            .collect();
+        (toks, issues)
+    }
 }
 
 /// Include-guard detection for one file: `#ifndef X` (or `#if !defined X`)
@@ -151,14 +187,11 @@ impl Files {
         key: PathBuf,
         shared: Option<&super::LexCache>,
     ) -> Rc<LexedFile> {
-        let text = &sm.file(file).text;
+        let f = sm.file(file);
         let (toks, issues) = match shared {
-            Some(cache) => {
-                let l = cache.lex(&key, text);
-                (l.toks.clone(), l.issues.clone())
-            }
+            Some(cache) => cache.lex(&key, &f.text, f.base),
             None => {
-                let (toks, issues) = lex_file(text);
+                let (toks, issues) = lex_file(&f.text, f.base);
                 (toks.into(), issues.into())
             }
         };
@@ -333,12 +366,20 @@ impl Preprocessor<'_> {
         let lexed = match self.files.cache.get(&key) {
             Some(l) => {
                 let l = l.clone();
-                let text = self.sm.file(l.first).text.clone();
+                let first = self.sm.file(l.first);
+                let (text, from) = (first.text.clone(), first.base);
                 let Some(fid) = self.add_file(key.display().to_string(), &key, text, Some(hash.lo))
                 else {
                     return;
                 };
-                self.push_file(fid, &l, Some(key), true);
+                let (toks, issues) =
+                    LexedFile::moved(&l.toks, &l.issues, from, self.sm.file(fid).base);
+                let here = LexedFile {
+                    toks: toks.into(),
+                    issues: issues.into(),
+                    first: l.first,
+                };
+                self.push_file(fid, &here, Some(key), true);
                 return;
             }
             None => match built_in.map_or_else(|| self.loader.read(&path), |t| Ok(t.to_string())) {

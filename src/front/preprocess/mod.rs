@@ -35,7 +35,7 @@ pub use shared::LexCache;
 pub use text::tokens_to_text;
 
 use crate::diag::{Diagnostic, Diagnostics, codes};
-use crate::front::lexer::{FileToken, PpToken, Token, flags};
+use crate::front::lexer::{PpToken, Token, flags};
 use crate::front::loader::FileLoader;
 use crate::intern::Symbol;
 use crate::source::{ExpansionId, FileId, SourceMap};
@@ -119,7 +119,9 @@ enum Context {
 /// A file being read.
 struct FileCtx {
     file: FileId,
-    toks: std::sync::Arc<Vec<FileToken>>,
+    /// The file's tokens, placed where the file is in the location space,
+    /// without newlines (see [`crate::front::lexer::lex_interned`]).
+    toks: std::sync::Arc<Vec<PpToken>>,
     issues: std::sync::Arc<Vec<include::LexIssue>>,
     /// Next raw token.
     pos: usize,
@@ -326,7 +328,8 @@ impl<'a> Preprocessor<'a> {
             if name == "<built-in>" && self.define_predefined(fid) {
                 continue;
             }
-            let (toks, issues) = include::lex_file(&self.sm.file(fid).text);
+            let f = self.sm.file(fid);
+            let (toks, issues) = include::lex_file(&f.text, f.base);
             let lexed = include::LexedFile {
                 toks: toks.into(),
                 issues: issues.into(),
@@ -559,20 +562,18 @@ impl<'a> Preprocessor<'a> {
                     };
                     if f.issues
                         .get(f.issue_pos)
-                        .is_some_and(|i| i.start < raw.start)
+                        .is_some_and(|i| i.start < raw.span.lo.0)
                     {
-                        self.report_lex_issues(raw.start);
+                        self.report_lex_issues(raw.span.lo.0);
                         continue;
                     }
                     match raw.kind {
-                        Token::Newline => f.pos += 1,
                         Token::Hash if raw.flags & flags::LINE_START != 0 => self.directive(),
                         _ => {
                             f.guard.saw_token();
                             f.pos += 1;
-                            let file = f.file;
                             self.work = 0;
-                            return Next::Tok(self.file_token(file, raw, raw.flags));
+                            return Next::Tok(raw);
                         }
                     }
                 }
@@ -580,31 +581,19 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    /// A raw token of `file` as a [`PpToken`].
-    fn file_token(&mut self, file: FileId, raw: FileToken, flags: u8) -> PpToken {
-        let f = self.sm.file(file);
-        PpToken {
-            kind: raw.kind,
-            sym: raw.sym,
-            span: Span::from(f.base + raw.start..f.base + raw.end),
-            flags,
-        }
-    }
-
-    /// Reports the lex issues of the top file that start before `before`.
+    /// Reports the lex issues of the top file that start before `before` (a
+    /// location).
     fn report_lex_issues(&mut self, before: u32) {
         let Some(Context::File(f)) = self.ctxs.last_mut() else {
             return;
         };
-        let file = f.file;
         let mut found = Vec::new();
         while let Some(&i) = f.issues.get(f.issue_pos).filter(|i| i.start < before) {
             found.push(i);
             f.issue_pos += 1;
         }
         for i in found {
-            let span = self.sm.span(file, i.start..i.end);
-            self.error(i.diagnostic(span));
+            self.error(i.diagnostic(Span::from(i.start..i.end)));
         }
     }
 
@@ -634,10 +623,7 @@ impl<'a> Preprocessor<'a> {
                     if self.is_skipping() {
                         return false;
                     }
-                    return f.toks[f.pos..]
-                        .iter()
-                        .find(|t| t.kind != Token::Newline)
-                        .is_some_and(|t| t.kind == Token::LParen);
+                    return f.toks.get(f.pos).is_some_and(|t| t.kind == Token::LParen);
                 }
             }
         }

@@ -4,9 +4,8 @@
 
 use super::define::MacroEntry;
 use super::{Context, Preprocessor};
-use crate::front::lexer::{FileToken, PpToken, Token, flags};
+use crate::front::lexer::{PpToken, Token, flags};
 use crate::intern::Symbol;
-use crate::span::Span;
 use rustc_hash::FxHashMap;
 
 impl Preprocessor<'_> {
@@ -22,7 +21,6 @@ impl Preprocessor<'_> {
         let Some(Context::File(f)) = self.ctxs.last_mut() else {
             return None;
         };
-        let base = self.sm.file(f.file).base;
         let frame = &mut self.frames[0];
         let next_issue = f.issues.get(f.issue_pos).map_or(u32::MAX, |i| i.start);
         let written = frame.out.len();
@@ -32,7 +30,6 @@ impl Preprocessor<'_> {
             &f.toks[..],
             f.pos,
             PassThrough {
-                base,
                 next_issue,
                 macro_bits: &self.macro_bits,
                 macros: &self.macros,
@@ -53,8 +50,6 @@ impl Preprocessor<'_> {
 
 /// What [`pass_through`] checks each token against.
 struct PassThrough<'a> {
-    /// The file's first location.
-    base: u32,
     /// Where the file's next lex issue starts.
     next_issue: u32,
     macro_bits: &'a [u64],
@@ -62,13 +57,13 @@ struct PassThrough<'a> {
 }
 
 /// How [`pass_through`] treats a token kind: copied as it is (most), or
-/// looked at first: a name (a macro's, maybe), a newline (skipped), `#` (a
-/// directive at a line's start). Indexed by the kind's number (all kinds
-/// are below 128), so that a plain token costs one load and one test.
+/// looked at first: a name (a macro's, maybe), `#` (a directive at a
+/// line's start). A file's tokens hold no newline. Indexed by the kind's
+/// number (all kinds are below 128), so that a plain token costs one load
+/// and one test.
 const PLAIN: u8 = 0;
 const NAME: u8 = 1;
-const NEWLINE: u8 = 2;
-const HASH: u8 = 3;
+const HASH: u8 = 2;
 
 static CLASS: [u8; 128] = {
     let mut t = [PLAIN; 128];
@@ -80,7 +75,6 @@ static CLASS: [u8; 128] = {
         t[k] = NAME;
         k += 1;
     }
-    t[Token::Newline as usize] = NEWLINE;
     t[Token::Hash as usize] = HASH;
     t
 };
@@ -89,78 +83,61 @@ static CLASS: [u8; 128] = {
 /// vectors so that nothing is reloaded from the preprocessor at each token:
 /// copies `toks` from `pos` to `out` until a token needs more (returned with
 /// the position after it when it names a macro; else the position of that
-/// token, or the end), skipping newlines. `carry` goes onto the first token
-/// written. Out of line, so that the loop has the registers to itself.
+/// token, or the end). `carry` goes onto the first token written. The
+/// file's tokens are already in the form written (see
+/// [`crate::front::lexer::lex_interned`]): the loop only looks at each
+/// token's kind (and a name's symbol), and copies the tokens passed on at
+/// once. Out of line, so that the loop has the registers to itself.
 #[inline(never)]
 fn pass_through(
-    toks: &[FileToken],
+    toks: &[PpToken],
     mut pos: usize,
     pt: PassThrough<'_>,
     out: &mut Vec<PpToken>,
     carry: &mut u8,
 ) -> (Option<PpToken>, usize) {
-    // Each token read writes at most one: room for the rest of the file,
-    // written in place with no length or capacity check per token.
-    out.reserve(toks.len() - pos);
-    let spare = out.spare_capacity_mut();
     // The tokens before the next lex issue (tokens and issues are in text
     // order), found once rather than compared at each token.
     let scan = match (pt.next_issue, toks.get(pos..)) {
         (u32::MAX, _) | (_, None) => toks,
         (at, Some(rest)) => toks
-            .get(..pos + rest.partition_point(|t| t.start <= at))
+            .get(..pos + rest.partition_point(|t| t.span.lo.0 <= at))
             .unwrap_or(toks),
     };
-    let mut written = 0;
+    let written = out.len();
     let mut stopped = None;
-    let mut extra = *carry;
-    while let Some(&raw) = scan.get(pos) {
-        let tok = PpToken {
-            kind: raw.kind,
-            sym: raw.sym,
-            span: Span::from(pt.base + raw.start..pt.base + raw.end),
-            flags: raw.flags,
-        };
-        match CLASS[usize::from(raw.kind as u8 & 127)] {
+    // The tokens to copy as they are (files have no newline tokens).
+    let run = pos;
+    while let Some(&tok) = scan.get(pos) {
+        match CLASS[usize::from(tok.kind as u8 & 127)] {
             PLAIN => {}
             NAME => {
-                let i = raw.sym.index() as usize;
+                let i = tok.sym.index() as usize;
                 if pt
                     .macro_bits
                     .get(i / 64)
                     .is_some_and(|w| w & (1 << (i % 64)) != 0)
-                    && pt.macros.contains_key(&raw.sym)
+                    && pt.macros.contains_key(&tok.sym)
                 {
                     stopped = Some(tok);
-                    pos += 1;
                     break;
                 }
             }
-            NEWLINE => {
-                pos += 1;
-                continue;
-            }
             _ => {
-                if raw.flags & flags::LINE_START != 0 {
+                if tok.flags & flags::LINE_START != 0 {
                     break;
                 }
             }
         }
-        let Some(slot) = spare.get_mut(written) else {
-            break;
-        };
-        slot.write(PpToken {
-            flags: tok.flags | extra,
-            ..tok
-        });
         pos += 1;
-        written += 1;
-        extra = 0;
     }
-    // SAFETY: the first `written` places past the length were written
-    // above, and they are within the capacity (`spare`).
-    unsafe { out.set_len(out.len() + written) };
-    *carry = extra;
+    out.extend_from_slice(scan.get(run..pos).unwrap_or_default());
+    if let Some(first) = out.get_mut(written) {
+        first.flags |= std::mem::take(carry);
+    }
+    if stopped.is_some() {
+        pos += 1;
+    }
     (stopped, pos)
 }
 
@@ -169,8 +146,7 @@ mod tests {
     use super::*;
 
     /// `CLASS` sorts every kind the lexer gives as `pass_through` must:
-    /// names just where `is_ident_like`, newlines and `#` apart, the rest
-    /// plain.
+    /// names just where `is_ident_like`, `#` apart, the rest plain.
     #[test]
     fn classes_follow_the_kinds() {
         use crate::intern::builtins::TOKEN_SPELLINGS;
@@ -184,8 +160,6 @@ mod tests {
             let k = t.kind;
             let want = if k.is_ident_like() {
                 NAME
-            } else if k == Token::Newline {
-                NEWLINE
             } else if k == Token::Hash {
                 HASH
             } else {
