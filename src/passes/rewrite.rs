@@ -112,7 +112,7 @@ pub trait Rewrite {
     fn expression(&mut self, cx: &mut Cx, e: Emitted) -> Option<Handle<Expression>> {
         Some(cx.keep(e))
     }
-    /// True when the pass takes the expressions that [`Rewrite::appends`]
+    /// True when the pass takes the expressions that [`Rewrite::route`]
     /// accepts through [`Rewrite::appended`]: already appended to the new
     /// arena, operands mapped, instead of handed over by value (fewer
     /// copies of the expression on the way).
