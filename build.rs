@@ -126,14 +126,15 @@ fn link_binary() {
         let path = std::path::Path::new(c).with_file_name(format!("lib{name}.a"));
         if path.is_file() { path.display().to_string() } else { c.clone() }
     };
+    // File names quoted: a path may hold spaces.
     let scripts = [
-        ("c", format!("GROUP ( {c} {gcc} {gcc_eh} )")),
-        ("m", format!("INPUT ( {m} )")),
-        ("gcc_s", format!("GROUP ( {gcc_eh} {gcc} )")),
-        ("pthread", format!("INPUT ( {} )", beside_c("pthread"))),
-        ("dl", format!("INPUT ( {} )", beside_c("dl"))),
-        ("rt", format!("INPUT ( {} )", beside_c("rt"))),
-        ("util", format!("INPUT ( {} )", beside_c("util"))),
+        ("c", format!("GROUP ( \"{c}\" \"{gcc}\" \"{gcc_eh}\" )")),
+        ("m", format!("INPUT ( \"{m}\" )")),
+        ("gcc_s", format!("GROUP ( \"{gcc_eh}\" \"{gcc}\" )")),
+        ("pthread", format!("INPUT ( \"{}\" )", beside_c("pthread"))),
+        ("dl", format!("INPUT ( \"{}\" )", beside_c("dl"))),
+        ("rt", format!("INPUT ( \"{}\" )", beside_c("rt"))),
+        ("util", format!("INPUT ( \"{}\" )", beside_c("util"))),
     ];
     for (name, script) in scripts {
         if std::fs::write(dir.join(format!("lib{name}.so")), format!("{script}\n")).is_err() {
