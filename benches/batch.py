@@ -12,7 +12,10 @@ temporary directory. Times, best of RUNS:
 
 and prints the ratios and the load average before and after.
 
-    python3 benches/batch.py target/release/hlslc [RUNS]
+    python3 benches/batch.py target/release/hlslc [RUNS] [--fresh]
+
+Each run writes its files over those the run before wrote (as a rebuild
+does); with `--fresh` they are deleted before each run, outside the time.
 """
 import concurrent.futures, os, shlex, subprocess, sys, tempfile, time
 
@@ -50,9 +53,10 @@ def jobs(tmp):
     return result
 
 
-def best(runs, f):
+def best(runs, f, before=lambda: None):
     times = []
     for _ in range(runs):
+        before()
         t = time.perf_counter()
         f()
         times.append(time.perf_counter() - t)
@@ -60,8 +64,10 @@ def best(runs, f):
 
 
 def main():
-    hlslc = os.path.abspath(sys.argv[1])
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    fresh = '--fresh' in sys.argv
+    args = [a for a in sys.argv[1:] if a != '--fresh']
+    hlslc = os.path.abspath(args[0])
+    runs = int(args[1]) if len(args) > 1 else 5
     # Removed when the script exits.
     scratch = tempfile.TemporaryDirectory()
     tmp = scratch.name
@@ -79,10 +85,17 @@ def main():
         with concurrent.futures.ThreadPoolExecutor(cores) as ex:
             list(ex.map(run, js))
 
+    def clear():
+        if fresh:
+            for name in os.listdir(tmp):
+                if name != 'jobs.txt':
+                    os.remove(os.path.join(tmp, name))
+
+    print('outputs:', 'deleted before each run' if fresh else 'written over')
     print('load average before:', os.getloadavg())
-    batch = best(runs, lambda: run(['--jobs-file', jobs_file]))
-    par = best(runs, parallel)
-    ser = best(runs, lambda: [run(j) for j in js])
+    batch = best(runs, lambda: run(['--jobs-file', jobs_file]), clear)
+    par = best(runs, parallel, clear)
+    ser = best(runs, lambda: [run(j) for j in js], clear)
     print('load average after:', os.getloadavg())
     print(f'{len(js)} jobs, {cores} cores: batch {batch * 1e3:.0f} ms, '
           f'one process each in parallel {par * 1e3:.0f} ms ({par / batch:.1f}x), '

@@ -130,8 +130,8 @@ impl Reporter<'_> {
 
     /// Writes a file; false (after reporting why) when that fails.
     fn write_file(&mut self, path: &Path, bytes: &[u8]) -> bool {
-        match std::fs::write(path, bytes) {
-            Ok(()) => true,
+        match super::output::write_output(path, bytes) {
+            Ok(_) => true,
             Err(e) => {
                 let d = Diagnostic::error(
                     diag::codes::IO_ERROR,

@@ -29,6 +29,7 @@
 //! ```
 
 pub(crate) mod driver;
+pub(crate) mod output;
 pub mod words;
 
 pub use driver::{Output, Terminal};

@@ -186,3 +186,52 @@ fn depfiles_escape_spaces() {
         "o.spv: \\\n  a\\ b.hlsl\n"
     );
 }
+
+/// An output that already holds the bytes is left in place (the same
+/// inode, never truncated) with a new modification time; any other is
+/// written as `std::fs::write` writes it.
+#[test]
+fn an_output_holding_the_bytes_is_only_touched() {
+    use crate::batch::output::write_output;
+    use std::time::{Duration, SystemTime};
+    let dir = crate::tests::common::scratch_dir("hlslc-output");
+    let path = dir.path().join("a.spv");
+    // Created.
+    assert!(!write_output(&path, b"module").unwrap());
+    assert_eq!(std::fs::read(&path).unwrap(), b"module");
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    let age = |p: &Path| std::fs::metadata(p).unwrap().modified().unwrap();
+    let make_old = |p: &Path| {
+        let f = std::fs::OpenOptions::new().write(true).open(p).unwrap();
+        f.set_modified(old).unwrap();
+        assert_eq!(age(p), old);
+    };
+    make_old(&path);
+    #[cfg(unix)]
+    let inode = {
+        use std::os::unix::fs::MetadataExt;
+        let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
+        let before = ino(&path);
+        move |p: &Path| assert_eq!(ino(p), before)
+    };
+    // The same bytes: left in place, newer.
+    assert!(write_output(&path, b"module").unwrap());
+    assert_eq!(std::fs::read(&path).unwrap(), b"module");
+    assert!(age(&path) > old);
+    #[cfg(unix)]
+    inode(&path);
+    // Other bytes of the same size, then of another size: written.
+    make_old(&path);
+    assert!(!write_output(&path, b"modulf").unwrap());
+    assert_eq!(std::fs::read(&path).unwrap(), b"modulf");
+    assert!(age(&path) > old);
+    assert!(!write_output(&path, b"mod").unwrap());
+    assert_eq!(std::fs::read(&path).unwrap(), b"mod");
+    assert!(!write_output(&path, b"").unwrap());
+    assert_eq!(std::fs::read(&path).unwrap(), b"");
+    // Not a regular file: written, never read.
+    #[cfg(unix)]
+    assert!(!write_output(Path::new("/dev/null"), b"x").unwrap());
+    // Where it cannot be written, the error says so.
+    assert!(write_output(&dir.path().join("no/such/dir/a.spv"), b"x").is_err());
+}
