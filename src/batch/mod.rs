@@ -39,7 +39,7 @@ use crate::options::CommandLine;
 use crate::{CachingLoader, DiskLoader, FileLoader};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Mutex, PoisonError};
 
 /// Runs one DXC command line (read by [`CommandLine::parse`]) as the
 /// `hlslc` binary does, reading files through `loader`: compiles (or
@@ -106,65 +106,99 @@ const STACK_SIZE: usize = 8 << 20;
 
 /// Runs `jobs` on up to `threads` threads, reading files from disk
 /// through one shared [`CachingLoader`]. `done` gets each job's output in
-/// job order, as soon as that job and all before it have finished.
-/// Returns how many jobs failed.
+/// job order, as soon as that job and all before it have finished, on the
+/// thread that finished the last of them. Returns how many jobs failed.
 pub fn run(
     jobs: &[Job],
     threads: usize,
     terminal: Terminal,
-    mut done: impl FnMut(usize, &Job, Output),
+    done: impl FnMut(usize, &Job, Output) + Send,
 ) -> usize {
     let loader = CachingLoader::new(DiskLoader);
     let next = AtomicUsize::new(0);
-    let (send, receive) = mpsc::channel::<(usize, Output)>();
-    let mut failed = 0;
+    // Each worker hands over what it can itself: a job's end wakes no
+    // thread that waits only to print.
+    let order = Mutex::new(InOrder {
+        jobs,
+        waiting: vec![None; jobs.len()],
+        shown: 0,
+        failed: 0,
+        done,
+    });
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, jobs.len().max(1)) {
-            let send = send.clone();
-            let (loader, next) = (&loader, &next);
+            let (loader, next, order) = (&loader, &next, &order);
             let spawned = std::thread::Builder::new()
                 .stack_size(STACK_SIZE)
                 .spawn_scoped(scope, move || {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(job) = jobs.get(i) else { break };
-                        if send.send((i, run_job(i, job, loader, terminal))).is_err() {
-                            break;
-                        }
+                    while let Some((i, job)) = claim(next, jobs) {
+                        let out = run_job(i, job, loader, terminal);
+                        order.lock().unwrap_or_else(PoisonError::into_inner).arrive(i, out);
                     }
                 });
             if spawned.is_err() {
                 break;
             }
         }
-        drop(send);
-        // Outputs arrive in any order; hand them over in job order.
-        let mut waiting: Vec<Option<Output>> = vec![None; jobs.len()];
-        let mut shown = 0;
-        for (i, out) in receive {
-            waiting[i] = Some(out);
-            while let Some(out) = waiting.get_mut(shown).and_then(Option::take) {
-                failed += usize::from(out.exit_code != 0);
-                done(shown, &jobs[shown], out);
-                shown += 1;
-            }
-        }
-        // A job whose thread could not start or died: a failure, said so.
-        for (i, job) in jobs.iter().enumerate().skip(shown) {
-            failed += 1;
-            let mut out = Output {
-                exit_code: 1,
-                ..Output::default()
-            };
-            out.stderr = format!(
-                "{}: error: internal error: this job did not run\n",
-                label(i, job, None)
-            )
-            .into_bytes();
-            done(i, job, out);
-        }
     });
-    failed
+    order.into_inner().unwrap_or_else(PoisonError::into_inner).finish()
+}
+
+/// The next job nobody has taken, if any.
+fn claim<'j>(next: &AtomicUsize, jobs: &'j [Job]) -> Option<(usize, &'j Job)> {
+    let i = next.fetch_add(1, Ordering::Relaxed);
+    jobs.get(i).map(|job| (i, job))
+}
+
+/// Hands jobs' outputs, which arrive in any order, over in job order.
+struct InOrder<'j, F> {
+    jobs: &'j [Job],
+    waiting: Vec<Option<Output>>,
+    /// The jobs handed over: those before this one.
+    shown: usize,
+    failed: usize,
+    done: F,
+}
+
+impl<F: FnMut(usize, &Job, Output)> InOrder<'_, F> {
+    /// Job `i`'s output, and those it held back.
+    fn arrive(&mut self, i: usize, out: Output) {
+        if let Some(slot) = self.waiting.get_mut(i) {
+            *slot = Some(out);
+        }
+        while let Some(out) = self.waiting.get_mut(self.shown).and_then(Option::take) {
+            self.hand_over(out);
+        }
+    }
+
+    /// The output of the next job in order.
+    fn hand_over(&mut self, out: Output) {
+        if let Some(job) = self.jobs.get(self.shown) {
+            self.failed += usize::from(out.exit_code != 0);
+            (self.done)(self.shown, job, out);
+        }
+        self.shown += 1;
+    }
+
+    /// After every worker stopped: the outputs still held back, and for a
+    /// job whose thread could not start or died, a failure, said so.
+    /// Returns how many jobs failed.
+    fn finish(mut self) -> usize {
+        while let Some(job) = self.jobs.get(self.shown) {
+            let out = self.waiting.get_mut(self.shown).and_then(Option::take);
+            let out = out.unwrap_or_else(|| Output {
+                exit_code: 1,
+                stderr: format!(
+                    "{}: error: internal error: this job did not run\n",
+                    label(self.shown, job, None)
+                )
+                .into_bytes(),
+                ..Output::default()
+            });
+            self.hand_over(out);
+        }
+        self.failed
+    }
 }
 
 /// How a job names itself in its diagnostics: its number (1-based), where
