@@ -53,6 +53,7 @@ impl Options {
             allowed_extensions: self.allowed_extensions.clone(),
             debug_info: self.debug_info.nonsemantic().is_some(),
             index: self.index,
+            spv_reflect: self.spv_reflect,
             verify: self.verify_ir,
         }
     }

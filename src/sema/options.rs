@@ -69,6 +69,9 @@ pub struct SemaOptions {
     /// Record what each name resolved to and each expression's type, for
     /// the language server.
     pub index: bool,
+    /// `-fspv-reflect`: the writer decorates resources with their HLSL
+    /// type names, which sema then spells out (`user_type`).
+    pub spv_reflect: bool,
     /// `--verify-ir` (on in debug builds, tests and fuzz targets): an
     /// unused function that the clean check (`body/clean.rs`) lets skip
     /// its lowering is lowered all the same, and an internal error is

@@ -260,12 +260,17 @@ impl<'a> Walk<'_, 'a> {
             return None;
         }
         let name = single(path)?;
-        if self.var(name).is_some() || self.s.scopes.lookup(self.scope, name).is_some() {
-            return None;
-        }
         let (base, n, None) = crate::intern::builtins::numeric_spelling(name)? else {
             return None;
         };
+        // The scope tree is searched only where some scope declares a
+        // built-in type's spelling (else the search finds nothing).
+        if self.var(name).is_some()
+            || (self.s.scopes.builtin_declared()
+                && self.s.scopes.lookup(self.scope, name).is_some())
+        {
+            return None;
+        }
         Some(self.s.types.vector(plain_spelling(base)?, n))
     }
 

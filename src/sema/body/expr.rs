@@ -242,7 +242,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 if let LocalSym::Var(v) = l {
                     self.s.record_use(last.span, Target::Decl(v.span));
                 }
-                match l.clone() {
+                // Only the variable's value is copied out, not the whole
+                // declaration.
+                let val = match l {
                     LocalSym::Var(LocalVar {
                         konst: Some(k),
                         val,
@@ -250,19 +252,29 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                     }) if matches!(val.read_only, Some(ReadOnly::Const(_))) => {
                         return Val {
                             read_only: val.read_only,
-                            ..Val::konst(val.ty, k)
+                            ..Val::konst(val.ty, *k)
                         };
                     }
-                    LocalSym::Var(v) => {
-                        let n = last.name;
-                        return self
-                            .materialize(v.val, span, &|| format!("resource variable `{n}`"));
-                    }
+                    LocalSym::Var(v) => Some(v.val.clone()),
                     LocalSym::Value(k) => {
+                        let k = *k;
                         let t = self.s.types.scalar(k.sc);
                         return Val::konst(t, k);
                     }
-                    LocalSym::Type(_) => {
+                    LocalSym::Type(_) => None,
+                };
+                match val {
+                    // A place or a value is itself (what `materialize`
+                    // gives back unchanged): most variables.
+                    Some(v @ Val {
+                        kind: ValKind::Place(_) | ValKind::Expr(_) | ValKind::Const(_),
+                        ..
+                    }) => return v,
+                    Some(v) => {
+                        let n = last.name;
+                        return self.materialize(v, span, &|| format!("resource variable `{n}`"));
+                    }
+                    None => {
                         return self.error(
                             codes::NOT_A_VALUE,
                             format!("`{}` is a type, not a value", last.name),

@@ -16,6 +16,9 @@ pub struct Locals {
     innermost: FxHashMap<Symbol, u32>,
     /// Where each open scope's declarations start in `entries`.
     frames: Vec<u32>,
+    /// Whether a built-in type's spelling (`float3`) was ever declared
+    /// here, as [`crate::sema::types::scope::Scopes`] tracks it.
+    builtin_declared: bool,
 }
 
 #[derive(Debug)]
@@ -31,6 +34,11 @@ struct LocalEntry {
 impl Locals {
     pub fn lookup(&self, name: Symbol) -> Option<&LocalSym> {
         self.innermost.get(&name).map(|&i| &self.entries[i as usize].sym)
+    }
+    /// Whether a built-in type's spelling was ever declared here (not
+    /// reset when its scope closes, nor when the scopes are reused).
+    pub fn builtin_declared(&self) -> bool {
+        self.builtin_declared
     }
     pub fn push(&mut self) {
         self.frames.push(self.entries.len() as u32);
@@ -58,6 +66,7 @@ impl Locals {
     /// Declares in the innermost scope; returns the previous declaration
     /// in that same scope (a redefinition).
     pub fn declare(&mut self, name: Symbol, sym: LocalSym) -> Option<LocalSym> {
+        self.builtin_declared |= crate::intern::builtins::is_builtin_type(name);
         if self.frames.is_empty() {
             self.push();
         }

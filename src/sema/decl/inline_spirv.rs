@@ -100,6 +100,10 @@ impl<'a> Sema<'a> {
         attrs: &'a [ast::Attribute],
         env: &Env,
     ) -> Vec<ir::SpirvDecoration> {
+        // Most declarations have no attributes at all.
+        if attrs.is_empty() {
+            return Vec::new();
+        }
         let all = self.decorations_of(attrs, env);
         let member_only = [
             spirv::Decoration::RowMajor,

@@ -209,7 +209,11 @@ impl<'a> Sema<'a> {
             });
         }
         let gv = ir::build::add_global(&mut self.module, name.as_str(), space, gty);
-        self.module.globals[gv].user_type = self.user_type(vd, elem, &env);
+        // Only `-fspv-reflect` writes the name out; while indexing, the
+        // names its template arguments use are recorded as before.
+        if self.opts.spv_reflect || self.index.is_some() {
+            self.module.globals[gv].user_type = self.user_type(vd, elem, &env);
+        }
         let class = match self.types.get(elem) {
             Ty::Resource(k, _) => k.register_class(),
             _ => crate::sema::options::RegisterClass::S,

@@ -139,7 +139,14 @@ impl<'a> Sema<'a> {
                 Self::entry(t)
             }
             ast::TypeSpecKind::Named { path, args } => {
-                let mut e = self.resolve_named_type(path, args.as_deref(), env, ts.span);
+                let numeric = match args {
+                    None => self.builtin_numeric(path, env),
+                    Some(_) => None,
+                };
+                let mut e = match numeric {
+                    Some(t) => Self::entry(t),
+                    None => self.resolve_named_type(path, args.as_deref(), env, ts.span),
+                };
                 // `StructuredBuffer<row_major float3x3>`.
                 if ts.modifiers.has(ast::Modifier::RowMajor) {
                     e.major = Some(true);
@@ -158,6 +165,26 @@ impl<'a> Sema<'a> {
                 }
             }
         }
+    }
+
+    /// `float3`, `uint`, `min16float2x2`: a scalar, vector or matrix
+    /// type by its built-in name, where no declaration (in the scope tree
+    /// or the function's block scopes) takes such a name. Then it is what
+    /// [`Sema::resolve_named_type`] finds after its look-ups, which find
+    /// nothing (a test compares the two).
+    pub(in crate::sema) fn builtin_numeric(&mut self, path: &ast::Path, env: &Env) -> Option<TyId> {
+        if !path.is_single()
+            || self.scopes.builtin_declared()
+            || env.locals.is_some_and(Locals::builtin_declared)
+        {
+            return None;
+        }
+        let (base, a, b) = crate::intern::builtins::numeric_spelling(path.last().name)?;
+        let sc = builtin_scalar(base, self.opts.enable_16bit_types)?;
+        Some(match b {
+            None => self.types.vector(sc, a),
+            Some(c) => self.types.matrix(sc, a, c),
+        })
     }
 
     pub(in crate::sema) fn resolve_named_type(

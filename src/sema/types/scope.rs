@@ -82,6 +82,10 @@ pub struct Scope {
 /// The scope tree.
 pub struct Scopes {
     list: Table<ScopeId, Scope>,
+    /// Whether any scope declares a built-in type's spelling (`float3`):
+    /// until one does, such a name resolves to the built-in type without
+    /// a look-up (`Sema::builtin_numeric`).
+    builtin_declared: bool,
 }
 
 impl Default for Scopes {
@@ -100,7 +104,10 @@ impl Scopes {
             names: FxHashMap::default(),
             usings: Vec::new(),
         });
-        Scopes { list }
+        Scopes {
+            list,
+            builtin_declared: false,
+        }
     }
 
     pub fn add(&mut self, parent: ScopeId, kind: ScopeKind, name: Option<Symbol>) -> ScopeId {
@@ -123,6 +130,7 @@ impl Scopes {
     /// Declares `name` in `scope`. Functions accumulate into overload sets;
     /// for anything else an existing declaration is returned as the error.
     pub fn declare(&mut self, scope: ScopeId, name: Symbol, sym: Sym) -> Result<(), Sym> {
+        self.builtin_declared |= crate::intern::builtins::is_builtin_type(name);
         let names = &mut self.get_mut(scope).names;
         match (names.get_mut(&name), sym) {
             (None, sym) => {
@@ -137,6 +145,11 @@ impl Scopes {
             (Some(Sym::Namespace(a)), Sym::Namespace(b)) if *a == b => Ok(()),
             (Some(old), _) => Err(old.clone()),
         }
+    }
+
+    /// Whether some scope declares a built-in type's spelling.
+    pub fn builtin_declared(&self) -> bool {
+        self.builtin_declared
     }
 
     /// Looks `name` up in `scope` only (and its `using` directives).
