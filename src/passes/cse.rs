@@ -29,15 +29,21 @@ use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 
 /// Runs CSE on every function; what `dce` would find dead (after dropping
-/// the stores nothing reads) is left out in the same walk.
-pub fn run(module: &mut Module) {
-    run_with(module, rebuild_function);
+/// the stores nothing reads) is left out in the same walk. Returns, per
+/// function, whether the rebuild left nothing that `dce` would find dead
+/// (see [`dce::run_after_cse`]).
+pub fn run(module: &mut Module) -> Vec<bool> {
+    run_with(module, rebuild_function)
 }
 
 /// [`run`], each function rebuilt by `rebuild` through its `Cse`.
-fn run_with(module: &mut Module, mut rebuild: impl FnMut(&mut Module, Handle<Function>, &mut Cse)) {
+fn run_with(
+    module: &mut Module,
+    mut rebuild: impl FnMut(&mut Module, Handle<Function>, &mut Cse),
+) -> Vec<bool> {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let pure = dce::pure_functions(module);
+    let mut settled = vec![false; handles.len()];
     for h in handles {
         let f = &mut module.functions[h];
         let dead = dce::analyse(f, &pure).1;
@@ -49,8 +55,19 @@ fn run_with(module: &mut Module, mut rebuild: impl FnMut(&mut Module, Handle<Fun
             pure: FxHashMap::with_capacity_and_hasher(n, Default::default()),
             ..Cse::default()
         };
+        // A kept local's initialiser other than a literal or constant is
+        // an expression no statement uses: `dce` finds it dead.
+        cse.unsettled = f.local_variables.iter().any(|(l, v)| {
+            v.init.is_some_and(|i| {
+                cse.keep_local(l) && f.expressions.get(i).is_none_or(|e| !e.is_trivial())
+            })
+        });
         rebuild(module, h, &mut cse);
+        if let Some(s) = settled.get_mut(h.index()) {
+            *s = !cse.unsettled;
+        }
     }
+    settled
 }
 
 /// The hash of an expression and its type: the tables hold handles of the
@@ -74,6 +91,14 @@ struct Cse {
     undo: Vec<Vec<Key>>,
     /// Memory reads of the current straight run.
     reads: FxHashMap<Key, Handle<Expression>>,
+    /// Whether the rebuild may have left something that `dce` would find
+    /// dead, or that its search would change. What is kept was live in
+    /// what `dce::analyse` left, and merging an expression into an equal
+    /// one keeps its operands in use; but a composite shortcut may leave
+    /// the parts it looked through unused, statements out of reach after
+    /// a `return` go with their uses, and initialisers and debug
+    /// variables have rules of their own.
+    unsettled: bool,
 }
 
 enum Kind {
@@ -133,6 +158,7 @@ impl Rewrite for Cse {
         }
         // With equal operands merged, composites may pick known parts.
         if let Some(h) = super::algebra::composite::simplify(cx, &e.expr, e.ty, e.span) {
+            self.unsettled = true;
             return Some(h);
         }
         let Emitted { expr, ty, span, .. } = e;
@@ -224,7 +250,12 @@ impl Rewrite for Cse {
         if !self.reads.is_empty() {
             self.reads.clear();
         }
+        self.unsettled |= matches!(s, Statement::Debug(DebugInfo::Variable { .. }));
         cx.push(s);
+    }
+
+    fn unreachable(&mut self, _cx: &mut Cx) {
+        self.unsettled = true;
     }
 
     fn enter_block(&mut self, _cx: &mut Cx) {

@@ -31,19 +31,39 @@ mod debug;
 #[path = "dce/tests/liveness.rs"]
 mod liveness_tests;
 mod locals;
+#[cfg(test)]
+#[path = "dce/tests/settled.rs"]
+mod settled_tests;
 mod switch;
 use crate::ir::*;
 
-/// Removes dead code in every function, then unreachable functions.
+/// Removes dead code in every function, then unreachable functions (for
+/// tests: the pipeline runs [`run_after_cse`]).
+#[cfg(test)]
 pub fn run(module: &mut Module) {
+    run_after_cse(module, &[]);
+}
+
+/// [`run`] on what `cse` just left: `settled` (what [`cse::run`]
+/// returned) says per function that its rebuild left nothing dead and no
+/// store, construct or debug variable that the search would drop. There
+/// the first search is known to find nothing and is not made.
+///
+/// [`cse::run`]: super::cse::run
+pub fn run_after_cse(module: &mut Module, settled: &[bool]) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let pure = pure_functions(module);
     for h in handles {
+        let mut known_clean = settled.get(h.index()).copied().unwrap_or(false);
         // Removing an empty `if` frees its condition: a second round
         // catches that (and is cheap when nothing changed).
         for _ in 0..4 {
             let f = &mut module.functions[h];
-            let (mut removed, dead) = analyse(f, &pure);
+            let (mut removed, dead) = if std::mem::take(&mut known_clean) {
+                (false, None)
+            } else {
+                analyse(f, &pure)
+            };
             let rebuilt = dead.is_some();
             if let Some(mut dce) = dead {
                 rebuild_function(module, h, &mut dce);

@@ -153,6 +153,9 @@ pub trait Rewrite {
     /// Called once an `if` with both its blocks rebuilt is pushed (its
     /// `Merge`s go next).
     fn after_if(&mut self, _cx: &mut Cx) {}
+    /// Statements after one that ends their block are left out (out of
+    /// reach, they go with whatever only they used).
+    fn unreachable(&mut self, _cx: &mut Cx) {}
     /// A call the pass rebuilds itself (by walking the callee's body with
     /// [`Cx::inline_callee`]): `Some(ends)` when it did, `ends` saying
     /// whether what it built ends the block (the rest is out of reach).
@@ -352,6 +355,9 @@ impl<'a> Cx<'a> {
             crate::ir::visit::work::visit();
             if self.step(rw, &old[..i], s) {
                 // Anything after it in this block is unreachable.
+                if i + 1 < old.len() {
+                    rw.unreachable(self);
+                }
                 break;
             }
         }
