@@ -46,12 +46,15 @@ fn run_with(
     let mut settled = vec![false; handles.len()];
     for h in handles {
         let f = &mut module.functions[h];
-        let dead = dce::analyse(f, &pure).1;
+        // The dead stores and control statements are left out as the
+        // rebuild walks, not dropped from the body first.
+        let (dead, drops) = dce::analyse_leaving_stores(f, &pure);
         // At most one entry per expression: sized once, the table of pure
         // expressions is not rehashed as it fills.
         let n = f.expressions.len();
         let mut cse = Cse {
             dead,
+            drops,
             pure: FxHashMap::with_capacity_and_hasher(n, Default::default()),
             ..Cse::default()
         };
@@ -85,6 +88,8 @@ fn key(expr: &Expression, ty: Handle<Type>) -> Key {
 struct Cse {
     /// What is live, when something is dead.
     dead: Option<dce::Dce>,
+    /// The statements to leave out, when some are dead.
+    drops: Option<dce::Drops>,
     /// Pure expressions in scope.
     pure: FxHashMap<Key, Handle<Expression>>,
     /// Keys added per open block, to forget them when it closes.
@@ -254,8 +259,15 @@ impl Rewrite for Cse {
         cx.push(s);
     }
 
-    fn unreachable(&mut self, _cx: &mut Cx) {
+    fn unreachable(&mut self, _cx: &mut Cx, rest: &[Statement]) {
         self.unsettled = true;
+        if let Some(d) = &mut self.drops {
+            d.skip(rest);
+        }
+    }
+
+    fn keep_statement(&mut self, cx: &Cx, old: &Statement) -> bool {
+        self.drops.as_mut().is_none_or(|d| d.keeps(cx.old, old))
     }
 
     fn enter_block(&mut self, _cx: &mut Cx) {
@@ -413,6 +425,12 @@ fn main() {
         }
         fn enter_loop(&mut self, cx: &mut Cx) {
             self.0.enter_loop(cx)
+        }
+        fn unreachable(&mut self, cx: &mut Cx, rest: &[Statement]) {
+            self.0.unreachable(cx, rest)
+        }
+        fn keep_statement(&mut self, cx: &Cx, old: &Statement) -> bool {
+            self.0.keep_statement(cx, old)
         }
     }
 
