@@ -277,7 +277,14 @@ impl Rewrite for Cse {
 
     fn leave_block(&mut self, _cx: &mut Cx) {
         self.reads.clear();
-        for k in self.undo.pop().unwrap_or_default() {
+        let keys = self.undo.pop().unwrap_or_default();
+        // The function's body ends: nothing looks the table up any more
+        // (it goes with the pass), no need to take its keys out one by
+        // one.
+        if self.undo.is_empty() {
+            return;
+        }
+        for k in keys {
             self.pure.remove(&k);
         }
     }
