@@ -29,28 +29,48 @@ use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 
 /// Runs CSE on every function; what `dce` would find dead (after dropping
-/// the stores nothing reads) is left out in the same walk.
-pub fn run(module: &mut Module) {
-    run_with(module, rebuild_function);
+/// the stores nothing reads) is left out in the same walk. Returns, per
+/// function, whether the rebuild left nothing that `dce` would find dead
+/// (see [`dce::run_after_cse`]).
+pub fn run(module: &mut Module) -> Vec<bool> {
+    run_with(module, rebuild_function)
 }
 
 /// [`run`], each function rebuilt by `rebuild` through its `Cse`.
-fn run_with(module: &mut Module, mut rebuild: impl FnMut(&mut Module, Handle<Function>, &mut Cse)) {
+fn run_with(
+    module: &mut Module,
+    mut rebuild: impl FnMut(&mut Module, Handle<Function>, &mut Cse),
+) -> Vec<bool> {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let pure = dce::pure_functions(module);
+    let mut settled = vec![false; handles.len()];
     for h in handles {
         let f = &mut module.functions[h];
-        let dead = dce::analyse(f, &pure).1;
+        // The dead stores and control statements are left out as the
+        // rebuild walks, not dropped from the body first.
+        let (dead, drops) = dce::analyse_leaving_stores(f, &pure);
         // At most one entry per expression: sized once, the table of pure
         // expressions is not rehashed as it fills.
         let n = f.expressions.len();
         let mut cse = Cse {
             dead,
+            drops,
             pure: FxHashMap::with_capacity_and_hasher(n, Default::default()),
             ..Cse::default()
         };
+        // A kept local's initialiser other than a literal or constant is
+        // an expression no statement uses: `dce` finds it dead.
+        cse.unsettled = f.local_variables.iter().any(|(l, v)| {
+            v.init.is_some_and(|i| {
+                cse.keep_local(l) && f.expressions.get(i).is_none_or(|e| !e.is_trivial())
+            })
+        });
         rebuild(module, h, &mut cse);
+        if let Some(s) = settled.get_mut(h.index()) {
+            *s = !cse.unsettled;
+        }
     }
+    settled
 }
 
 /// The hash of an expression and its type: the tables hold handles of the
@@ -68,12 +88,22 @@ fn key(expr: &Expression, ty: Handle<Type>) -> Key {
 struct Cse {
     /// What is live, when something is dead.
     dead: Option<dce::Dce>,
+    /// The statements to leave out, when some are dead.
+    drops: Option<dce::Drops>,
     /// Pure expressions in scope.
     pure: FxHashMap<Key, Handle<Expression>>,
     /// Keys added per open block, to forget them when it closes.
     undo: Vec<Vec<Key>>,
     /// Memory reads of the current straight run.
     reads: FxHashMap<Key, Handle<Expression>>,
+    /// Whether the rebuild may have left something that `dce` would find
+    /// dead, or that its search would change. What is kept was live in
+    /// what `dce::analyse` left, and merging an expression into an equal
+    /// one keeps its operands in use; but a composite shortcut may leave
+    /// the parts it looked through unused, statements out of reach after
+    /// a `return` go with their uses, and initialisers and debug
+    /// variables have rules of their own.
+    unsettled: bool,
 }
 
 enum Kind {
@@ -133,6 +163,7 @@ impl Rewrite for Cse {
         }
         // With equal operands merged, composites may pick known parts.
         if let Some(h) = super::algebra::composite::simplify(cx, &e.expr, e.ty, e.span) {
+            self.unsettled = true;
             return Some(h);
         }
         let Emitted { expr, ty, span, .. } = e;
@@ -224,7 +255,19 @@ impl Rewrite for Cse {
         if !self.reads.is_empty() {
             self.reads.clear();
         }
+        self.unsettled |= matches!(s, Statement::Debug(DebugInfo::Variable { .. }));
         cx.push(s);
+    }
+
+    fn unreachable(&mut self, _cx: &mut Cx, rest: &[Statement]) {
+        self.unsettled = true;
+        if let Some(d) = &mut self.drops {
+            d.skip(rest);
+        }
+    }
+
+    fn keep_statement(&mut self, cx: &Cx, old: &Statement) -> bool {
+        self.drops.as_mut().is_none_or(|d| d.keeps(cx.old, old))
     }
 
     fn enter_block(&mut self, _cx: &mut Cx) {
@@ -234,7 +277,14 @@ impl Rewrite for Cse {
 
     fn leave_block(&mut self, _cx: &mut Cx) {
         self.reads.clear();
-        for k in self.undo.pop().unwrap_or_default() {
+        let keys = self.undo.pop().unwrap_or_default();
+        // The function's body ends: nothing looks the table up any more
+        // (it goes with the pass), no need to take its keys out one by
+        // one.
+        if self.undo.is_empty() {
+            return;
+        }
+        for k in keys {
             self.pure.remove(&k);
         }
     }
@@ -382,6 +432,12 @@ fn main() {
         }
         fn enter_loop(&mut self, cx: &mut Cx) {
             self.0.enter_loop(cx)
+        }
+        fn unreachable(&mut self, cx: &mut Cx, rest: &[Statement]) {
+            self.0.unreachable(cx, rest)
+        }
+        fn keep_statement(&mut self, cx: &Cx, old: &Statement) -> bool {
+            self.0.keep_statement(cx, old)
         }
     }
 

@@ -31,19 +31,39 @@ mod debug;
 #[path = "dce/tests/liveness.rs"]
 mod liveness_tests;
 mod locals;
+#[cfg(test)]
+#[path = "dce/tests/settled.rs"]
+mod settled_tests;
 mod switch;
 use crate::ir::*;
 
-/// Removes dead code in every function, then unreachable functions.
+/// Removes dead code in every function, then unreachable functions (for
+/// tests: the pipeline runs [`run_after_cse`]).
+#[cfg(test)]
 pub fn run(module: &mut Module) {
+    run_after_cse(module, &[]);
+}
+
+/// [`run`] on what `cse` just left: `settled` (what [`cse::run`]
+/// returned) says per function that its rebuild left nothing dead and no
+/// store, construct or debug variable that the search would drop. There
+/// the first search is known to find nothing and is not made.
+///
+/// [`cse::run`]: super::cse::run
+pub fn run_after_cse(module: &mut Module, settled: &[bool]) {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let pure = pure_functions(module);
     for h in handles {
+        let mut known_clean = settled.get(h.index()).copied().unwrap_or(false);
         // Removing an empty `if` frees its condition: a second round
         // catches that (and is cheap when nothing changed).
         for _ in 0..4 {
             let f = &mut module.functions[h];
-            let (mut removed, dead) = analyse(f, &pure);
+            let (mut removed, dead) = if std::mem::take(&mut known_clean) {
+                (false, None)
+            } else {
+                analyse(f, &pure)
+            };
             let rebuilt = dead.is_some();
             if let Some(mut dce) = dead {
                 rebuild_function(module, h, &mut dce);
@@ -206,24 +226,106 @@ fn local_root(f: &Function, mut p: Handle<Expression>) -> Option<Handle<LocalVar
 /// search tells it (see [`locals::Usage::liveness`]).
 fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> (bool, Option<locals::Known>) {
     let usage = locals::usage(f, pure);
-    let mut body = std::mem::take(&mut f.body);
-    let f_ref: &Function = f;
-    // A store into a local nobody reads, or a call of a pure function
-    // whose result nothing uses.
-    let dead_store = |s: &Statement| match s {
-        Statement::Store { pointer, .. } => {
-            local_root(f_ref, *pointer).is_some_and(|l| !usage.read[l.index()])
-        }
-        Statement::Call {
-            function, result, ..
-        } => {
-            pure.get(function.index()).copied().unwrap_or(false)
-                && !result.is_some_and(|r| usage.live[r.index()])
-        }
-        _ => false,
-    };
-    let to_remove = usage.dead_stores || usage.constructs.iter().any(|live| !live);
+    let to_remove = usage.to_remove();
     if to_remove {
+        let drops = Drops::new(&usage, pure);
+        drops.apply(f);
+    }
+    (to_remove, usage.liveness(f))
+}
+
+/// [`analyse`] for a rebuild that leaves out the stores and control
+/// statements the search finds dead as it walks (see [`Drops`]), instead
+/// of their being dropped from the body first: what the rebuild keeps,
+/// and what it leaves out, if anything. Where debug variables stand or
+/// the search does not tell what `liveness` finds, they are dropped
+/// first, as `analyse` does.
+pub(super) fn analyse_leaving_stores(f: &mut Function, pure: &[bool]) -> (Option<Dce>, Option<Drops>) {
+    let usage = locals::usage(f, pure);
+    if !usage.to_remove() {
+        return (dead_code(f, usage.liveness(f)), None);
+    }
+    let drops = Drops::new(&usage, pure);
+    // (What `liveness` finds once they are gone does not depend on the
+    // body: it may be asked first.)
+    let known = usage.liveness(f);
+    if known.as_ref().is_some_and(|k| !k.debug_variables) {
+        return (dead_code(f, known), Some(drops));
+    }
+    drops.apply(f);
+    (dead_code(f, known), None)
+}
+
+/// The statements that the search finds dead: stores into locals nothing
+/// reads, calls of pure functions whose result nothing uses, and the
+/// control statements not live (numbered as [`locals::usage`] does, a
+/// statement before the ones nested in it).
+pub(super) struct Drops {
+    read: Vec<bool>,
+    live: Vec<bool>,
+    constructs: Vec<bool>,
+    pure: Vec<bool>,
+    /// The number of the next control statement [`Drops::keeps`] meets.
+    next: usize,
+}
+
+impl Drops {
+    fn new(usage: &locals::Usage, pure: &[bool]) -> Self {
+        Drops {
+            read: usage.read.clone(),
+            live: usage.live.clone(),
+            constructs: usage.constructs.clone(),
+            pure: pure.to_vec(),
+            next: 0,
+        }
+    }
+
+    /// A store into a local nobody reads, or a call of a pure function
+    /// whose result nothing uses.
+    fn dead_store(&self, f: &Function, s: &Statement) -> bool {
+        match s {
+            Statement::Store { pointer, .. } => local_root(f, *pointer)
+                .is_some_and(|l| !self.read.get(l.index()).copied().unwrap_or(true)),
+            Statement::Call {
+                function, result, ..
+            } => {
+                self.pure.get(function.index()).copied().unwrap_or(false)
+                    && !result.is_some_and(|r| self.live.get(r.index()).copied().unwrap_or(true))
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether statement `s` of `f` stays, for a walk that meets every
+    /// statement of the body in order, a statement before the ones nested
+    /// in it (those of a statement that goes are not met).
+    pub(super) fn keeps(&mut self, f: &Function, s: &Statement) -> bool {
+        if !is_construct(s) {
+            return !self.dead_store(f, s);
+        }
+        let id = self.next;
+        self.next += 1;
+        if self.constructs.get(id).copied().unwrap_or(true) {
+            return true;
+        }
+        for b in s.blocks() {
+            self.skip(b);
+        }
+        false
+    }
+
+    /// Counts the control statements in `statements` (and nested in them),
+    /// which the walk does not meet.
+    pub(super) fn skip(&mut self, statements: &[Statement]) {
+        walk_statements(statements, |t| self.next += usize::from(is_construct(t)));
+    }
+
+    /// Drops the dead statements from `f`'s body (a whole local's dead
+    /// store that a debug variable names becomes a `DebugValue`).
+    fn apply(&self, f: &mut Function) {
+        let mut body = std::mem::take(&mut f.body);
+        let f_ref: &Function = f;
+        let dead_store = |s: &Statement| self.dead_store(f_ref, s);
         let declared = debug::declarations(f_ref, &body);
         // A dead store of a whole local that a debug variable names tells
         // debuggers the value it held: a `DebugValue` (kept if the value
@@ -247,10 +349,17 @@ fn remove_write_only_stores(f: &mut Function, pure: &[bool]) -> (bool, Option<lo
             _ => None,
         };
         let mut next = 0;
-        prune(&mut body, &mut next, &usage.constructs, &fate);
+        prune(&mut body, &mut next, &self.constructs, &fate);
+        f.body = body;
     }
-    f.body = body;
-    (to_remove, usage.liveness(f))
+}
+
+/// A control statement: what [`locals::usage`] numbers.
+fn is_construct(s: &Statement) -> bool {
+    matches!(
+        s,
+        Statement::If { .. } | Statement::Switch { .. } | Statement::Loop { .. }
+    )
 }
 
 /// Drops the control statements not `live` (numbered as
@@ -263,20 +372,14 @@ fn prune(
     live: &[bool],
     fate: &dyn Fn(&Statement) -> Option<Option<Statement>>,
 ) {
-    let construct = |s: &Statement| {
-        matches!(
-            s,
-            Statement::If { .. } | Statement::Switch { .. } | Statement::Loop { .. }
-        )
-    };
     block.retain_mut(|s| {
-        if construct(s) {
+        if is_construct(s) {
             let id = *next;
             *next += 1;
             if !live.get(id).copied().unwrap_or(true) {
                 // Skip the numbers of the constructs nested in it.
                 for b in s.blocks() {
-                    walk_statements(b, |t| *next += usize::from(construct(t)));
+                    walk_statements(b, |t| *next += usize::from(is_construct(t)));
                 }
                 return false;
             }

@@ -153,6 +153,15 @@ pub trait Rewrite {
     /// Called once an `if` with both its blocks rebuilt is pushed (its
     /// `Merge`s go next).
     fn after_if(&mut self, _cx: &mut Cx) {}
+    /// The old statements `rest`, after one that ends their block, are
+    /// left out (out of reach, they go with whatever only they used).
+    fn unreachable(&mut self, _cx: &mut Cx, _rest: &[Statement]) {}
+    /// Whether to rebuild old statement `old` (met in order, a statement
+    /// before the ones nested in it, and those of a statement left out
+    /// are not met): `false` leaves it out.
+    fn keep_statement(&mut self, _cx: &Cx, _old: &Statement) -> bool {
+        true
+    }
     /// A call the pass rebuilds itself (by walking the callee's body with
     /// [`Cx::inline_callee`]): `Some(ends)` when it did, `ends` saying
     /// whether what it built ends the block (the rest is out of reach).
@@ -352,6 +361,11 @@ impl<'a> Cx<'a> {
             crate::ir::visit::work::visit();
             if self.step(rw, &old[..i], s) {
                 // Anything after it in this block is unreachable.
+                if let Some(rest) = old.get(i + 1..)
+                    && !rest.is_empty()
+                {
+                    rw.unreachable(self, rest);
+                }
                 break;
             }
         }
@@ -361,6 +375,9 @@ impl<'a> Cx<'a> {
     }
 
     fn statement<R: Rewrite>(&mut self, rw: &mut R, s: &Statement) {
+        if !rw.keep_statement(self, s) {
+            return;
+        }
         let old = self.old;
         if !matches!(s, Statement::Merge { .. }) {
             self.folded_if = None;

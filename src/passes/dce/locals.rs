@@ -57,6 +57,12 @@ pub(super) struct Known {
 }
 
 impl Usage {
+    /// Whether `remove_write_only_stores` drops anything: a dead store or
+    /// call, or a control statement not live.
+    pub fn to_remove(&self) -> bool {
+        self.dead_stores || self.constructs.contains(&false)
+    }
+
     /// What `dce::liveness` finds in the function once
     /// `remove_write_only_stores` has dropped what this found dead, or
     /// `None` where it may differ. What stays is exactly what `liveness`

@@ -29,7 +29,7 @@ fn agrees(f: &Function, pure: &[bool]) -> bool {
 
 /// The module of `src` as the pipeline leaves it after `pass` at -O3,
 /// for the first of a few profiles that compiles it (`-Zi` when `debug`).
-fn module_after(src: &str, pass: &str, debug: bool) -> Option<Module> {
+pub(super) fn module_after(src: &str, pass: &str, debug: bool) -> Option<Module> {
     let mut files = crate::MemoryLoader::new();
     files.add("t.hlsl", src);
     for profile in ["cs_6_0", "ps_6_0", "vs_6_0", "lib_6_6"] {

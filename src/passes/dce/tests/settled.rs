@@ -1,0 +1,169 @@
+//! What `cse` says of what it leaves (see `dce::run_after_cse`), against
+//! `dce`'s first search itself.
+
+use super::liveness_tests::module_after;
+use super::{analyse, pure_functions, run, run_after_cse};
+use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
+use crate::ir::display::module_to_string;
+use crate::ir::*;
+use crate::passes::cse;
+use std::path::Path;
+
+/// Runs `cse` on a copy of `m`, then `dce` with and without its word:
+/// the same module either way, and where `cse` says a function is
+/// settled, `analyse` finds nothing there and changes nothing. Returns
+/// how many functions were settled and how many not.
+fn agrees(m: &Module) -> (usize, usize) {
+    let mut after_cse = m.clone();
+    let settled = cse::run(&mut after_cse);
+    // The dead stores and constructs that its rebuild leaves out as it
+    // walks are those `analyse` drops from the body first.
+    let mut pruned = m.clone();
+    let pure = pure_functions(&pruned);
+    for (_, f) in pruned.functions.iter_mut() {
+        analyse(f, &pure);
+    }
+    cse::run(&mut pruned);
+    assert_eq!(module_to_string(&pruned), module_to_string(&after_cse));
+    assert_eq!(settled.len(), after_cse.functions.len());
+    let pure = pure_functions(&after_cse);
+    let mut counts = (0, 0);
+    for (h, f) in after_cse.functions.iter() {
+        if !settled[h.index()] {
+            counts.1 += 1;
+            continue;
+        }
+        counts.0 += 1;
+        let mut g = f.clone();
+        let (removed, dead) = analyse(&mut g, &pure);
+        assert!(!removed && dead.is_none(), "{:?}", f.name);
+        assert!(g == *f, "{:?}", f.name);
+    }
+    let mut searched = after_cse.clone();
+    run(&mut searched);
+    let mut told = after_cse;
+    run_after_cse(&mut told, &settled);
+    assert_eq!(module_to_string(&searched), module_to_string(&told));
+    counts
+}
+
+/// Every module of the samples and the pass and debug tests, as every
+/// pass leaves it, with and without debug information, through `cse`:
+/// where it says there is nothing for `dce`'s first search, there is
+/// nothing.
+#[test]
+fn what_cse_settles_dce_finds_settled() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut sources = Vec::new();
+    for dir in ["samples", "tests/in/passes", "tests/in/debug"] {
+        let entries = std::fs::read_dir(root.join(dir)).expect("a test directory");
+        for e in entries {
+            let path = e.expect("an entry").path();
+            if path.extension().is_some_and(|x| x == "hlsl") {
+                sources.push(std::fs::read_to_string(&path).expect("a source"));
+            }
+        }
+    }
+    let (mut settled, mut searched) = (0, 0);
+    for src in &sources {
+        for pass in crate::passes::ir_after_names() {
+            for debug in [false, true] {
+                let Some(m) = module_after(src, pass, debug) else {
+                    continue;
+                };
+                let (s, n) = agrees(&m);
+                settled += s;
+                searched += n;
+            }
+        }
+    }
+    assert!(
+        settled > 500 && searched > 100,
+        "{settled} settled, {searched} searched"
+    );
+}
+
+/// What only a statement out of reach used, and the lanes that a
+/// compose of one vector's lanes looked through, are left dead by `cse`:
+/// it says so, and `dce` finds them.
+#[test]
+fn unreachable_uses_and_composite_shortcuts_unsettle() {
+    for case in 0..3 {
+        let mut m = Module::default();
+        let f32t = m.scalar_type(Scalar::F32);
+        let v2 = m.vector_type(2, Scalar::F32);
+        let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+        let vout = add_global(&mut m, "vout", AddressSpace::Private, v2);
+        let mut fb = FunctionBuilder::new(&mut m, "main");
+        let o = fb.global(out);
+        let vo = fb.global(vout);
+        let x = fb.load(o);
+        match case {
+            0 => {
+                let y = fb.binary(BinaryOperator::Multiply, x, x);
+                fb.store(o, x);
+                fb.ret(None, None);
+                fb.store(o, y);
+            }
+            1 => {
+                let v = fb.load(vo);
+                let a = fb.access_index(v, 0);
+                let b = fb.access_index(v, 1);
+                let c = fb.compose(v2, &[a, b]);
+                fb.store(vo, c);
+            }
+            _ => {
+                let y = fb.binary(BinaryOperator::Multiply, x, x);
+                fb.store(o, y);
+            }
+        }
+        let f = fb.finish();
+        add_compute_entry(&mut m, "main", f);
+        crate::passes::test_util::check_valid(&m);
+        let mut after_cse = m.clone();
+        let settled = cse::run(&mut after_cse);
+        assert_eq!(settled[f.index()], case == 2, "case {case}");
+        let pure = pure_functions(&after_cse);
+        let mut g = after_cse.functions[f].clone();
+        let (removed, dead) = analyse(&mut g, &pure);
+        assert_eq!(removed || dead.is_some(), case != 2, "case {case}");
+        agrees(&m);
+    }
+}
+
+/// Control statements after a `return` (left out by the rebuild, which
+/// must still count them), then a dead one and a live one: `cse` leaves
+/// out what the search drops first, and only that.
+#[test]
+fn constructs_out_of_reach_keep_the_count() {
+    let mut m = Module::default();
+    let f32t = m.scalar_type(Scalar::F32);
+    let out = add_global(&mut m, "out", AddressSpace::Private, f32t);
+    let mut fb = FunctionBuilder::new(&mut m, "main");
+    let l = fb.local("l", f32t, false);
+    let o = fb.global(out);
+    let x = fb.load(o);
+    let c = fb.bool(true);
+    fb.if_(
+        c,
+        |fb| {
+            fb.store(o, x);
+            fb.ret(None, None);
+            fb.if_(c, |fb| fb.store(o, x), |fb| fb.store(l, x));
+            fb.if_(c, |fb| fb.store(l, x), |_| {});
+        },
+        |_| {},
+    );
+    for target in [l, o, l] {
+        fb.if_(c, |fb| fb.store(target, x), |_| {});
+    }
+    let f = fb.finish();
+    add_compute_entry(&mut m, "main", f);
+    crate::passes::test_util::check_valid(&m);
+    agrees(&m);
+    let mut after_cse = m.clone();
+    cse::run(&mut after_cse);
+    let text = module_to_string(&after_cse);
+    // The outer `if` with the `return` and the one storing into `out`.
+    assert_eq!(text.matches("if true").count(), 2, "{text}");
+}
