@@ -1182,6 +1182,31 @@ fn predefined_macros_wait_for_their_first_use() {
     assert_eq!(r.text(), "7");
 }
 
+/// An expansion with no name in it (`#define N 8`) is written at once
+/// rather than pushed for rescanning, and one with a name is rescanned:
+/// in the text, in arguments (pre-expanded or not), in `#if`, beside empty
+/// expansions, each gives the tokens, spacing and places rescanning gave.
+#[test]
+fn expansions_without_names_are_written_at_once() {
+    let text = "#define N 8\n#define F(x) [x]\n#define G(x) x+x\n#define EMPTY\n\
+                #define P (1, 2)\n#define STR \"s\"\na N\nN b\n N\nF(N) F( N ) G(N)G(N)\n\
+                #if N == 8 && G(N) == 16\nyes\n#endif\nEMPTY N EMPTY\nx EMPTY N\n\
+                F(EMPTY N) F(P) STR N\n#define H F(N)\nH H\n";
+    let r = run(text);
+    assert!(r.diags.is_empty(), "{}", r.rendered());
+    assert_eq!(
+        tokens_to_text(&r.out.tokens, &r.sm),
+        "#line 7 \"main.hlsl\"\na 8\n8 b\n 8\n[8] [8] 8+8 8+8\n\nyes\n\n      8\nx 8\n\
+         [8] [(1, 2)] \"s\" 8\n\n[8] [8]\n"
+    );
+    for i in 0..15 {
+        assert_eq!(r.spelled_at(r.token("8", i)), "main.hlsl:1:11");
+    }
+    for i in 0..3 {
+        assert_eq!(r.expansions(r.token("8", i)), ["N"]);
+    }
+}
+
 /// The built-in macros are defined before their first use, and a
 /// redefinition says it redefines one.
 #[test]

@@ -500,12 +500,22 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    /// Pushes an expansion's tokens for rescanning with `name` disabled.
+    /// Pushes an expansion's tokens for rescanning with `name` disabled;
+    /// writes them at once when none can expand.
     fn push_expansion(&mut self, toks: Vec<PpToken>, name: Symbol, name_flags: u8) {
         if toks.is_empty() {
             // Nothing to rescan; the next token takes the name's place.
             if let Some(f) = self.frames.last_mut() {
                 f.carry |= name_flags & (flags::SPACE_BEFORE | flags::LINE_START);
+            }
+            self.recycle(toks);
+            return;
+        }
+        if !self.fatal && !toks.iter().any(|t| t.kind.is_ident_like()) {
+            // No name to expand in the rescan (`#define N 8`, most object-like
+            // macros): the tokens are written as reading them back would.
+            for &t in &toks {
+                self.emit(t);
             }
             self.recycle(toks);
             return;
