@@ -81,6 +81,29 @@ pub fn fixed_token_symbol(kind: usize) -> Option<Symbol> {
     }
 }
 
+/// The symbol of `name`, one of the [`PREPROCESSOR_NAMES`], for constants
+/// (`const { preprocessor_symbol("__LINE__") }`): found when the program
+/// is compiled, so that code naming one of them hashes nothing. A name not
+/// in the list does not compile (the search panics at compile time).
+pub const fn preprocessor_symbol(name: &str) -> Symbol {
+    let name = name.as_bytes();
+    let mut i = 0;
+    while i < PREPROCESSOR_NAMES.len() {
+        let s = PREPROCESSOR_NAMES[i].as_bytes();
+        let mut same = s.len() == name.len();
+        let mut j = 0;
+        while same && j < s.len() {
+            same = s[j] == name[j];
+            j += 1;
+        }
+        if same {
+            return Symbol::preinterned(TOKENS_END + i as u32);
+        }
+        i += 1;
+    }
+    panic!("not one of the preprocessor's names");
+}
+
 /// [`fixed_token_symbol`]'s answers by kind: a symbol index, or `u32::MAX`.
 static FIXED_TOKEN_SYMBOLS: [u32; TOKEN_SPELLINGS.len()] = {
     let mut table = [u32::MAX; TOKEN_SPELLINGS.len()];
@@ -178,8 +201,18 @@ mod tests {
         let predefined = options.preprocess_options().predefined;
         assert!(predefined.len() > 20);
         for (name, _) in &predefined {
-            assert!(PREPROCESSOR_NAMES.contains(&name.as_str()), "{name}");
+            assert!(is_preprocessor_name(*name), "{name}");
         }
+    }
+
+    /// `preprocessor_symbol` finds each name's symbol, the one the
+    /// interner has for it.
+    #[test]
+    fn preprocessor_symbols_are_the_interned_ones() {
+        for s in PREPROCESSOR_NAMES {
+            assert_eq!(preprocessor_symbol(s), Symbol::intern(s), "{s}");
+        }
+        assert_eq!(const { preprocessor_symbol("__LINE__") }.as_str(), "__LINE__");
     }
 
     #[test]

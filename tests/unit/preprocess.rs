@@ -4,6 +4,7 @@
 use crate::diag::Diagnostics;
 use crate::front::lexer::{PpToken, Token, flags};
 use crate::front::preprocess::{PreprocessOptions, Preprocessed, preprocess, tokens_to_text};
+use crate::intern::Symbol;
 use crate::source::SourceMap;
 use crate::{FileLoader, MemoryLoader};
 use std::cell::RefCell;
@@ -1119,34 +1120,101 @@ dxc
     assert_eq!(r.text(), "14 6 5 2021 1 1 1 0 amplification dxc");
     // Without a profile, no target stage (and no stage matches).
     let m = crate::Options::default().preprocess_options().predefined;
-    assert!(m.iter().all(|(n, _)| n != "__SHADER_TARGET_STAGE"));
+    assert!(m.iter().all(|(n, _)| n.as_str() != "__SHADER_TARGET_STAGE"));
     assert!(
         m.iter()
-            .any(|(n, v)| n == "__SHADER_STAGE_MESH" && v == "13")
+            .any(|(n, v)| n.as_str() == "__SHADER_STAGE_MESH" && *v == 13)
     );
     assert!(
         m.iter()
-            .any(|(n, v)| n == "__SHADER_STAGE_LIBRARY" && v == "6")
+            .any(|(n, v)| n.as_str() == "__SHADER_STAGE_LIBRARY" && *v == 6)
     );
 }
 
-/// Predefined macros are defined without reading `<built-in>` when each
-/// name and value is one token, else by reading it; either way they are
-/// located in it, and a redefinition points there.
+fn numbers(list: &[(&str, u32)]) -> PreprocessOptions {
+    PreprocessOptions {
+        predefined: list.iter().map(|&(n, v)| (Symbol::intern(n), v)).collect(),
+        ..Default::default()
+    }
+}
+
+/// Predefined macros are located in `<built-in>`, and a redefinition
+/// points there, whether the macro was used before (so entered in the
+/// table) or not (waiting to be).
 #[test]
 fn predefined_macros_are_located_in_built_in() {
-    for (value, first, text) in [("22", "22", "1 22"), ("2 + 1", "2", "1 2 + 1")] {
-        let options = PreprocessOptions {
-            predefined: vec![("A".into(), "1".into()), ("BB".into(), value.into())],
-            ..Default::default()
-        };
-        let r = run_files(&[("main.hlsl", "A BB\n#define A 3\n")], &options);
-        assert_eq!(r.text(), text);
-        assert_eq!(r.spelled_at(r.token(first, 0)), "<built-in>:2:12");
-        assert_eq!(r.codes(), ["W0102"], "{}", r.rendered());
-        let previous = r.diags.list[0].labels[1].span.lo;
-        assert_eq!(r.sm.describe(previous), "<built-in>:1:9");
+    let options = numbers(&[("A", 1), ("BB", 22)]);
+    let r = run_files(&[("main.hlsl", "A BB\n#define A 3\n")], &options);
+    assert_eq!(r.text(), "1 22");
+    assert_eq!(r.spelled_at(r.token("22", 0)), "<built-in>:2:12");
+    assert_eq!(r.codes(), ["W0102"], "{}", r.rendered());
+    let previous = r.diags.list[0].labels[1].span.lo;
+    assert_eq!(r.sm.describe(previous), "<built-in>:1:9");
+    let r = run_files(&[("main.hlsl", "#define BB 5\nBB\n#define A 1\n")], &options);
+    assert_eq!(r.text(), "5");
+    assert_eq!(r.codes(), ["W0102"], "{}", r.rendered());
+    let previous = r.diags.list[0].labels[1].span.lo;
+    assert_eq!(r.sm.describe(previous), "<built-in>:2:9");
+}
+
+/// A predefined macro not used yet is defined for `#ifdef`, `defined`,
+/// include guards and `#undef`, and expands from a macro's body as from
+/// the text; one defined twice is redefined; a name that is no
+/// identifier is reported as `#define` reports it.
+#[test]
+fn predefined_macros_wait_for_their_first_use() {
+    let options = numbers(&[("A", 1), ("BB", 22), ("C", 4294967295)]);
+    let text = "#ifdef BB\nyes\n#endif\n#if defined(A) && A == 1 && defined C\nok\n#endif\n\
+                #undef BB\n#ifndef BB\ngone\n#endif\nBB\n#define F A C\nF\n#include \"g.h\"\n";
+    let r = run_files(&[("main.hlsl", text), ("g.h", "#ifndef A\nno\n#endif\n")], &options);
+    assert!(r.diags.is_empty(), "{}", r.rendered());
+    assert_eq!(r.text(), "yes ok gone BB 1 4294967295");
+    assert_eq!(r.spelled_at(r.token("4294967295", 0)), "<built-in>:3:11");
+    let r = run_files(&[("main.hlsl", "A")], &numbers(&[("A", 1), ("A", 20)]));
+    assert_eq!(r.text(), "20");
+    assert_eq!(r.codes(), ["W0102"], "{}", r.rendered());
+    assert_eq!(r.spelled_at(r.token("20", 0)), "<built-in>:2:11");
+    let r = run_files(&[("main.hlsl", "A")], &numbers(&[("A", 1), ("2X", 2)]));
+    assert_eq!(r.codes(), ["E0105"], "{}", r.rendered());
+    assert_eq!(r.text(), "1");
+    let r = run_files(&[("main.hlsl", "A")], &numbers(&[("A", 7), ("defined", 2)]));
+    assert_eq!(r.codes(), ["E0105"], "{}", r.rendered());
+    assert_eq!(r.text(), "7");
+}
+
+/// An expansion with no name in it (`#define N 8`) is written at once
+/// rather than pushed for rescanning, and one with a name is rescanned:
+/// in the text, in arguments (pre-expanded or not), in `#if`, beside empty
+/// expansions, each gives the tokens, spacing and places rescanning gave.
+#[test]
+fn expansions_without_names_are_written_at_once() {
+    let text = "#define N 8\n#define F(x) [x]\n#define G(x) x+x\n#define EMPTY\n\
+                #define P (1, 2)\n#define STR \"s\"\na N\nN b\n N\nF(N) F( N ) G(N)G(N)\n\
+                #if N == 8 && G(N) == 16\nyes\n#endif\nEMPTY N EMPTY\nx EMPTY N\n\
+                F(EMPTY N) F(P) STR N\n#define H F(N)\nH H\n";
+    let r = run(text);
+    assert!(r.diags.is_empty(), "{}", r.rendered());
+    assert_eq!(
+        tokens_to_text(&r.out.tokens, &r.sm),
+        "#line 7 \"main.hlsl\"\na 8\n8 b\n 8\n[8] [8] 8+8 8+8\n\nyes\n\n      8\nx 8\n\
+         [8] [(1, 2)] \"s\" 8\n\n[8] [8]\n"
+    );
+    for i in 0..15 {
+        assert_eq!(r.spelled_at(r.token("8", i)), "main.hlsl:1:11");
     }
+    for i in 0..3 {
+        assert_eq!(r.expansions(r.token("8", i)), ["N"]);
+    }
+}
+
+/// The built-in macros are defined before their first use, and a
+/// redefinition says it redefines one.
+#[test]
+fn builtin_macros_are_defined_before_use() {
+    let r = run("#if defined(__LINE__) && defined __COUNTER__\nyes\n#endif\n#ifdef _Pragma\nalso\n#endif\n#undef __FILE__\n__FILE__\n#define __LINE__ 9\n__LINE__\n");
+    assert_eq!(r.text(), "yes also __FILE__ 9");
+    assert_eq!(r.codes(), ["W0102"], "{}", r.rendered());
+    assert_eq!(r.diags.list[0].notes, ["this is a built-in macro"]);
 }
 
 // ---------------------------------------------------------------------------

@@ -5,7 +5,8 @@
 use super::Preprocessor;
 use crate::diag::{Diagnostic, codes};
 use crate::front::lexer::{PpToken, Token, flags, lex_one};
-use crate::intern::{Symbol, builtins};
+use crate::intern::builtins::{self, preprocessor_symbol};
+use crate::intern::Symbol;
 use crate::source::FileId;
 use crate::span::Span;
 use std::rc::Rc;
@@ -118,102 +119,172 @@ impl MacroDef {
     }
 }
 
+/// A macro defined but not yet in the table: a built-in one, or one DXC
+/// predefines (a number). A compile defines some thirty such macros and
+/// uses few, if any: each waits in [`Preprocessor::lazy`] (its bit set in
+/// `macro_bits`, so that a lookup of its name looks there) until a lookup
+/// enters it in the table, as [`Preprocessor::enter_lazy`] does. Entering
+/// all of them up front (with their strings, symbols and entries) took
+/// about 19 K instructions of every compile, a tenth of preprocessing
+/// `samples/blur.hlsl`.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum LazyMacro {
+    Builtin(Builtin),
+    /// `#define NAME VALUE` with a decimal `VALUE`, the name and value at
+    /// these places (in `<built-in>`).
+    Number {
+        value: u32,
+        name_span: Span,
+        value_span: Span,
+    },
+}
+
+/// The token of a predefined macro's body, the number `value` at `span`,
+/// as lexing its decimal spelling gives it.
+fn number_token(value: u32, span: Span) -> PpToken {
+    let mut text = String::new();
+    push_decimal(&mut text, value);
+    PpToken {
+        kind: Token::IntLit,
+        sym: Symbol::intern(&text),
+        span,
+        flags: flags::SPACE_BEFORE,
+    }
+}
+
+/// Appends `n` in decimal to `text`, without the formatting machinery
+/// (`start` writes two dozen numbers for every compile).
+pub(super) fn push_decimal(text: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        text.push(char::from(d));
+    }
+}
+
+/// How many digits `n` has in decimal.
+fn decimal_len(n: u32) -> u32 {
+    n.checked_ilog10().unwrap_or(0) + 1
+}
+
 impl Preprocessor<'_> {
-    /// Puts the built-in macros in the table (so `#ifdef __LINE__` holds).
+    /// Defines the built-in macros (so `#ifdef __LINE__` holds), to be
+    /// entered in the table at their first use (see [`LazyMacro`]).
     pub(super) fn define_builtins(&mut self) {
         for (name, b) in [
-            ("__FILE__", Builtin::File),
-            ("__LINE__", Builtin::Line),
-            ("__COUNTER__", Builtin::Counter),
-            ("_Pragma", Builtin::Pragma),
-            ("__has_feature", Builtin::HasFeature),
+            (const { preprocessor_symbol("__FILE__") }, Builtin::File),
+            (const { preprocessor_symbol("__LINE__") }, Builtin::Line),
+            (const { preprocessor_symbol("__COUNTER__") }, Builtin::Counter),
+            (const { preprocessor_symbol("_Pragma") }, Builtin::Pragma),
+            (const { preprocessor_symbol("__has_feature") }, Builtin::HasFeature),
         ] {
-            let sym = Symbol::intern(name);
-            self.insert_macro(
-                sym,
-                MacroEntry {
-                    def: Rc::new(MacroDef {
-                        name: sym,
-                        name_span: Span::default(),
-                        kind: MacroKind::Builtin(b),
-                        body: Vec::new(),
-                        needs_expanded: Vec::new(),
-                    }),
-                    disabled: 0,
-                },
-            );
+            self.define_lazily(name, LazyMacro::Builtin(b));
         }
     }
 
     /// Defines the macros of the `<built-in>` file `file`, which `start`
-    /// wrote as one `#define NAME VALUE` line per predefined macro, as
-    /// reading it would, without lexing it or running its directives: two
-    /// dozen lines that every compile would read. Defines nothing and
-    /// returns false unless each name and value is one token (then the
-    /// file is read as any other).
+    /// wrote as one `#define NAME VALUE` line per predefined macro (each
+    /// value a number in decimal), as reading it would, without lexing it
+    /// or running its directives: two dozen lines that every compile would
+    /// read. Each is entered in the table at its first use (most are never
+    /// used). Defines nothing and returns false unless each name is one
+    /// identifier (then the file is read as any other).
     pub(super) fn define_predefined(&mut self, file: FileId) -> bool {
         let options = self.options;
-        let mut lines = Vec::with_capacity(options.predefined.len());
-        for (name, value) in &options.predefined {
-            let (Some(n), Some(v)) = (name_token(name), value_token(value)) else {
-                return false;
-            };
-            lines.push((n, name.len(), v, value.len()));
-        }
-        let token = |pp: &Self, (kind, sym): (Token, Symbol), at: usize, len: usize| PpToken {
-            kind,
-            sym,
-            span: pp.sm.span(file, at as u32..(at + len) as u32),
-            flags: flags::SPACE_BEFORE,
+        let is_name = |name: Symbol| {
+            builtins::is_preprocessor_name(name)
+                || lex_one(name.as_str()).is_some_and(Token::is_ident_like)
         };
+        if !options.predefined.iter().all(|&(name, _)| is_name(name)) {
+            return false;
+        }
         let mut at = 0;
-        for (n, name_len, v, value_len) in lines {
+        for &(name, value) in &options.predefined {
             // `#define NAME VALUE\n`: what `directive` would pass to `define`.
-            let name_at = at + "#define ".len();
-            let value_at = name_at + name_len + 1;
-            let name = token(self, n, name_at, name_len);
-            let value = token(self, v, value_at, value_len);
-            if !self.define_number(name, value) {
-                let directive = self.sm.span(file, at as u32..at as u32 + 7);
-                self.define(vec![name, value], directive);
+            let name_at = at + "#define ".len() as u32;
+            let value_at = name_at + name.as_str().len() as u32 + 1;
+            let end = value_at + decimal_len(value);
+            let name_span = self.sm.span(file, name_at..value_at - 1);
+            let value_span = self.sm.span(file, value_at..end);
+            if name == self.syms.defined || self.has_macro_bit(name) {
+                // Defined already (or not definable): as `#define` does it.
+                let line = vec![
+                    PpToken {
+                        kind: Token::Ident,
+                        sym: name,
+                        span: name_span,
+                        flags: flags::SPACE_BEFORE,
+                    },
+                    number_token(value, value_span),
+                ];
+                self.define(line, self.sm.span(file, at..at + 7));
+            } else {
+                self.sm.add_macro_definition(name, name_span, value_span);
+                self.define_lazily(
+                    name,
+                    LazyMacro::Number {
+                        value,
+                        name_span,
+                        value_span,
+                    },
+                );
             }
-            at = value_at + value_len + 1;
+            at = end + 1;
         }
         true
     }
 
-    /// `#define NAME NUMBER` (the shape of nearly every predefined macro)
-    /// for a name not defined yet: enters what [`Self::define`] would,
-    /// without preparing a body in general. False, defining nothing, for
-    /// any other shape, which `define` handles (and reports).
-    fn define_number(&mut self, name: PpToken, value: PpToken) -> bool {
-        if !name.kind.is_ident_like()
-            || name.sym == self.syms.defined
-            || value.kind != Token::IntLit
-            || self.macros.contains_key(&name.sym)
-        {
-            return false;
-        }
-        self.sm.add_macro_definition(name.sym, name.span, value.span);
-        let def = MacroDef {
-            name: name.sym,
-            name_span: name.span,
-            kind: MacroKind::Object,
-            body: vec![BodyItem {
-                kind: ItemKind::Token,
-                tok: value,
-                paste: None,
-            }],
-            needs_expanded: Vec::new(),
-        };
+    /// Enters `name` as a macro to be put in the table at its first use.
+    fn define_lazily(&mut self, name: Symbol, m: LazyMacro) {
+        self.set_macro_bit(name);
+        self.lazy.push((name, m));
+    }
+
+    /// Puts the macro `name` in the table if it waits in [`Self::lazy`],
+    /// and returns its definition.
+    pub(super) fn enter_lazy(&mut self, name: Symbol) -> Option<Rc<MacroDef>> {
+        let i = self.lazy.iter().position(|&(n, _)| n == name)?;
+        let (_, m) = self.lazy.swap_remove(i);
+        let def = Rc::new(match m {
+            LazyMacro::Builtin(b) => MacroDef {
+                name,
+                name_span: Span::default(),
+                kind: MacroKind::Builtin(b),
+                body: Vec::new(),
+                needs_expanded: Vec::new(),
+            },
+            LazyMacro::Number {
+                value,
+                name_span,
+                value_span,
+            } => MacroDef {
+                name,
+                name_span,
+                kind: MacroKind::Object,
+                body: vec![BodyItem {
+                    kind: ItemKind::Token,
+                    tok: number_token(value, value_span),
+                    paste: None,
+                }],
+                needs_expanded: Vec::new(),
+            },
+        });
         self.insert_macro(
-            name.sym,
+            name,
             MacroEntry {
-                def: Rc::new(def),
+                def: def.clone(),
                 disabled: 0,
             },
         );
-        true
+        Some(def)
     }
 
     fn bad_define(&mut self, at: Span, message: impl Into<String>, label: &str) {
@@ -231,6 +302,10 @@ impl Preprocessor<'_> {
         let rest = Span::new(rest_lo, rest_hi.max(rest_lo));
         self.sm.add_macro_definition(def.name, def.name_span, rest);
         let def = Rc::new(def);
+        if self.has_macro_bit(def.name) {
+            // A redefinition compares with the definition waiting there.
+            self.enter_lazy(def.name);
+        }
         if let Some(old) = self.macros.get(&def.name)
             && !old.def.same_as(&def)
         {
@@ -262,7 +337,10 @@ impl Preprocessor<'_> {
         if let Some(extra) = line.get(1) {
             self.extra_tokens(extra.span, "#undef");
         }
-        self.macros.remove(&name.sym);
+        if self.has_macro_bit(name.sym) {
+            self.macros.remove(&name.sym);
+            self.lazy.retain(|&(n, _)| n != name.sym);
+        }
     }
 
     fn parse_define(&mut self, line: &[PpToken], directive: Span) -> Option<MacroDef> {
@@ -489,27 +567,3 @@ impl Preprocessor<'_> {
     }
 }
 
-/// The kind and symbol of the one token a predefined macro's name is, as
-/// [`lex_one`] and the interner find them; without the lexer for one of the
-/// [`builtins::PREPROCESSOR_NAMES`], each an identifier.
-fn name_token(text: &str) -> Option<(Token, Symbol)> {
-    let sym = Symbol::intern(text);
-    let kind = if builtins::is_preprocessor_name(sym) {
-        Token::Ident
-    } else {
-        lex_one(text)?
-    };
-    Some((kind, sym))
-}
-
-/// The kind and symbol of the one token a predefined macro's value is, as
-/// [`lex_one`] and the interner find them; without the lexer for decimal
-/// digits (an `IntLit`).
-fn value_token(text: &str) -> Option<(Token, Symbol)> {
-    let kind = if !text.is_empty() && text.bytes().all(|c| c.is_ascii_digit()) {
-        Token::IntLit
-    } else {
-        lex_one(text)?
-    };
-    Some((kind, kind.fixed_symbol().unwrap_or_else(|| Symbol::intern(text))))
-}

@@ -157,7 +157,7 @@ impl Preprocessor<'_> {
                 if let Some(extra) = rest.get(1) {
                     self.extra_tokens(extra.span, "#ifdef");
                 }
-                let defined = self.macros.contains_key(&name.sym);
+                let defined = self.is_defined(name.sym);
                 let guard_macro = (dir == Directive::Ifndef).then_some(name.sym);
                 self.open_group(
                     defined == (dir == Directive::Ifdef),

@@ -222,7 +222,7 @@ impl Preprocessor<'_> {
         toks.iter().any(|t| {
             t.flags & flags::NO_EXPAND == 0
                 && t.kind.is_ident_like()
-                && (self.macros.contains_key(&t.sym) || (self.in_if && t.sym == self.syms.defined))
+                && (self.is_defined(t.sym) || (self.in_if && t.sym == self.syms.defined))
         })
     }
 

@@ -354,7 +354,7 @@ impl Preprocessor<'_> {
             return;
         }
         if let Some(m) = self.files.guards.get(&key)
-            && self.macros.contains_key(m)
+            && self.is_defined(*m)
         {
             return;
         }

@@ -38,9 +38,10 @@ use crate::diag::{Diagnostic, Diagnostics, codes};
 use crate::front::lexer::{PpToken, Token, flags};
 use crate::front::loader::FileLoader;
 use crate::intern::Symbol;
+use crate::intern::builtins::preprocessor_symbol;
 use crate::source::{ExpansionId, FileId, SourceMap};
 use crate::span::Span;
-use define::{MacroDef, MacroEntry};
+use define::{LazyMacro, MacroDef, MacroEntry};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -52,9 +53,10 @@ pub struct PreprocessOptions {
     pub defines: Vec<(String, Option<String>)>,
     /// `-I DIR` in order.
     pub include_dirs: Vec<PathBuf>,
-    /// Predefined macros for the target (name, value), set by the driver from
-    /// the profile (`__SHADER_TARGET_STAGE`, `__HLSL_VERSION`, `__spirv__`…).
-    pub predefined: Vec<(String, String)>,
+    /// Predefined macros for the target (name, value: each a number), set
+    /// by the driver from the profile (`__SHADER_TARGET_STAGE`,
+    /// `__HLSL_VERSION`, `__spirv__`…).
+    pub predefined: Vec<(Symbol, u32)>,
 }
 
 /// The preprocessed program.
@@ -209,6 +211,9 @@ struct Preprocessor<'a> {
     /// macro: most identifiers are not, and a clear bit answers without
     /// hashing (a set one is checked in `macros`).
     macro_bits: Vec<u64>,
+    /// Macros defined but not in `macros` until their first use (their
+    /// bits set in `macro_bits`): see [`LazyMacro`].
+    lazy: Vec<(Symbol, LazyMacro)>,
     conds: Vec<Cond>,
     files: include::Files,
     include_depth: usize,
@@ -253,15 +258,17 @@ impl<'a> Preprocessor<'a> {
                 out: Vec::new(),
                 carry: 0,
             }],
-            // Sized for DXC's predefined macros and a shader's own: no rehashing.
+            // Sized for a shader's own macros and the predefined ones it
+            // uses: no rehashing.
             macros: FxHashMap::with_capacity_and_hasher(64, Default::default()),
             macro_bits: Vec::new(),
+            lazy: Vec::with_capacity(32),
             conds: Vec::new(),
             files: include::Files::default(),
             include_depth: 0,
             syms: WellKnown {
-                defined: Symbol::intern("defined"),
-                va_args: Symbol::intern("__VA_ARGS__"),
+                defined: const { preprocessor_symbol("defined") },
+                va_args: const { preprocessor_symbol("__VA_ARGS__") },
             },
             counter: 0,
             work: 0,
@@ -312,10 +319,12 @@ impl<'a> Preprocessor<'a> {
             cmdline.push('\n');
         }
         let mut builtin = String::with_capacity(1024);
-        for (name, value) in &self.options.predefined {
-            for part in ["#define ", name, " ", value, "\n"] {
-                builtin.push_str(part);
-            }
+        for &(name, value) in &self.options.predefined {
+            builtin.push_str("#define ");
+            builtin.push_str(name.as_str());
+            builtin.push(' ');
+            define::push_decimal(&mut builtin, value);
+            builtin.push('\n');
         }
         // Pushed last, read first: built-ins, then -D, then the main file.
         for (name, text) in [("<command line>", cmdline), ("<built-in>", builtin)] {
@@ -416,22 +425,53 @@ impl<'a> Preprocessor<'a> {
 
     /// Enters a macro in the table.
     fn insert_macro(&mut self, name: Symbol, entry: MacroEntry) {
+        self.set_macro_bit(name);
+        self.macros.insert(name, entry);
+    }
+
+    /// Notes that `name` was defined as a macro (in `macros` or `lazy`).
+    fn set_macro_bit(&mut self, name: Symbol) {
         let i = name.index() as usize;
         if self.macro_bits.len() <= i / 64 {
             self.macro_bits.resize(i / 64 + 1, 0);
         }
         self.macro_bits[i / 64] |= 1 << (i % 64);
-        self.macros.insert(name, entry);
     }
 
-    /// The macro named `name`, if there is one.
-    fn macro_named(&self, name: Symbol) -> Option<&MacroEntry> {
+    /// Whether `name` was ever defined as a macro: if not, it is none.
+    fn has_macro_bit(&self, name: Symbol) -> bool {
         let i = name.index() as usize;
-        let bit = self
-            .macro_bits
+        self.macro_bits
             .get(i / 64)
-            .is_some_and(|w| w & (1 << (i % 64)) != 0);
-        if bit { self.macros.get(&name) } else { None }
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// The macro named `name` in the table, if there is one (not one that
+    /// waits in `lazy`, which no expansion has disabled).
+    fn macro_named(&self, name: Symbol) -> Option<&MacroEntry> {
+        if self.has_macro_bit(name) {
+            self.macros.get(&name)
+        } else {
+            None
+        }
+    }
+
+    /// The definition of the macro named `name`, if there is one (entered
+    /// in the table now if it waits in `lazy`).
+    fn macro_def(&mut self, name: Symbol) -> Option<Rc<MacroDef>> {
+        if !self.has_macro_bit(name) {
+            return None;
+        }
+        match self.macros.get(&name) {
+            Some(e) => Some(e.def.clone()),
+            None => self.enter_lazy(name),
+        }
+    }
+
+    /// Whether `name` is defined as a macro (`defined`, `#ifdef`).
+    fn is_defined(&self, name: Symbol) -> bool {
+        self.has_macro_bit(name)
+            && (self.macros.contains_key(&name) || self.lazy.iter().any(|&(n, _)| n == name))
     }
 
     fn take_buf(&mut self) -> Vec<PpToken> {
@@ -460,12 +500,22 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    /// Pushes an expansion's tokens for rescanning with `name` disabled.
+    /// Pushes an expansion's tokens for rescanning with `name` disabled;
+    /// writes them at once when none can expand.
     fn push_expansion(&mut self, toks: Vec<PpToken>, name: Symbol, name_flags: u8) {
         if toks.is_empty() {
             // Nothing to rescan; the next token takes the name's place.
             if let Some(f) = self.frames.last_mut() {
                 f.carry |= name_flags & (flags::SPACE_BEFORE | flags::LINE_START);
+            }
+            self.recycle(toks);
+            return;
+        }
+        if !self.fatal && !toks.iter().any(|t| t.kind.is_ident_like()) {
+            // No name to expand in the rescan (`#define N 8`, most object-like
+            // macros): the tokens are written as reading them back would.
+            for &t in &toks {
+                self.emit(t);
             }
             self.recycle(toks);
             return;
@@ -693,8 +743,7 @@ impl<'a> Preprocessor<'a> {
                 self.handle_defined(tok);
                 return;
             }
-            if let Some(e) = self.macro_named(tok.sym) {
-                let def: Rc<MacroDef> = e.def.clone();
+            if let Some(def) = self.macro_def(tok.sym) {
                 self.expand(tok, def);
                 return;
             }
@@ -784,7 +833,7 @@ impl<'a> Preprocessor<'a> {
                 }
             }
         }
-        let is_defined = self.macros.contains_key(&name.sym);
+        let is_defined = self.is_defined(name.sym);
         self.emit(PpToken {
             kind: Token::IntLit,
             sym: Symbol::intern(if is_defined { "1" } else { "0" }),

@@ -2,7 +2,7 @@
 //! are, until one needs the general machinery (a directive, a macro's name,
 //! a lex issue, the file's end).
 
-use super::define::MacroEntry;
+use super::define::{LazyMacro, MacroEntry};
 use super::{Context, Preprocessor};
 use crate::front::lexer::{PpToken, Token, flags};
 use crate::intern::Symbol;
@@ -33,6 +33,7 @@ impl Preprocessor<'_> {
                 next_issue,
                 macro_bits: &self.macro_bits,
                 macros: &self.macros,
+                lazy: &self.lazy,
             },
             &mut frame.out,
             &mut carry,
@@ -54,6 +55,8 @@ struct PassThrough<'a> {
     next_issue: u32,
     macro_bits: &'a [u64],
     macros: &'a FxHashMap<Symbol, MacroEntry>,
+    /// The macros not in `macros` yet (see [`LazyMacro`]).
+    lazy: &'a [(Symbol, LazyMacro)],
 }
 
 /// How [`pass_through`] treats a token kind: copied as it is (most), or
@@ -117,7 +120,8 @@ fn pass_through(
                     .macro_bits
                     .get(i / 64)
                     .is_some_and(|w| w & (1 << (i % 64)) != 0)
-                    && pt.macros.contains_key(&tok.sym)
+                    && (pt.macros.contains_key(&tok.sym)
+                        || pt.lazy.iter().any(|&(n, _)| n == tok.sym))
                 {
                     stopped = Some(tok);
                     break;
