@@ -30,8 +30,8 @@
 //! locals (`forward/private.rs`).
 //!
 //! Plain nested blocks (`{ … }`, and what `const_fold` leaves of an `if`
-//! with a constant condition) are flattened into the block around them
-//! first: a block is only a scope.
+//! with a constant condition) are flattened into the block around them as
+//! the walk meets them: a block is only a scope.
 //!
 //! A stored value is visible where it is forwarded to (the same block
 //! after the store, or blocks nested in it), as the IR's scoping requires.
@@ -60,14 +60,14 @@ use super::rewrite::{Cx, Emitted, Rewrite, Route, rebuild_function};
 use crate::diag::Diagnostics;
 use crate::ir::*;
 use crate::span::Span;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 mod constant;
 mod layout;
 mod private;
 mod simple;
 use layout::{BlockKind, Layout, stores_in};
-use simple::{flatten_blocks, part_count, simple_locals};
+use simple::{part_count, simple_locals};
 
 /// Forwards stores to loads in every function, folding constants with
 /// `fold`'s float environment; `folds[f]`: `const_fold` left function `f`
@@ -76,11 +76,11 @@ pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool, folds: &[bool
     // The statics nothing writes stay globals (only written ones become
     // locals): found first, they spare `privates_to_locals` its search of
     // each one's uses. Moving a static changes only what its own uses
-    // read, but it may leave uses in functions no entry point reaches:
-    // then the search is repeated.
-    let mut read_only = constant::read_only_globals(module);
+    // read, but it may leave uses in functions no entry point reaches,
+    // and it makes new locals: then the search is repeated.
+    let (mut read_only, mut simple_of) = uses(module);
     if private::privates_to_locals(module, &read_only) {
-        read_only = constant::read_only_globals(module);
+        (read_only, simple_of) = uses(module);
     }
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let any_read_only = read_only.iter().any(|r| *r);
@@ -88,8 +88,12 @@ pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool, folds: &[bool
     // were reported by the first fold.
     let mut silent = Diagnostics::new();
     for h in handles {
-        let f = &module.functions[h];
-        let simple = simple_locals(&module.types, f);
+        // Forwarding a function changes no other: what the search found
+        // of the others stays true.
+        let simple = simple_of
+            .get_mut(h.index())
+            .map(std::mem::take)
+            .unwrap_or_default();
         if !simple.iter().any(|s| *s) && !any_read_only {
             if folds.get(h.index()).copied().unwrap_or(false) {
                 let folder = const_fold::Folder::new(fold, &mut silent);
@@ -100,15 +104,13 @@ pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool, folds: &[bool
             }
             continue;
         }
-        // A nested `{ … }` is only a scope: its statements can stand in
-        // the block around it, where what they store stays known.
-        let body = std::mem::take(&mut module.functions[h].body);
-        module.functions[h].body = flatten_blocks(body);
         let f = &module.functions[h];
         let mut layout = Layout::default();
         // The function body is the first block.
         layout.kinds.push(BlockKind::Other);
-        stores_in(&f.body, f, &simple, &mut layout, true);
+        let mut stores = Vec::new();
+        stores_in(&f.body, f, &simple, &mut layout, &mut stores, true);
+        let locals = f.local_variables.len();
         let mut fw = Forward {
             simplifier: Simplifier {
                 folder: const_fold::Folder::new(fold, &mut silent),
@@ -118,9 +120,13 @@ pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool, folds: &[bool
             layout,
             next_loop: 0,
             next_block: 0,
-            known: FxHashMap::default(),
-            log: Vec::new(),
+            known: vec![None; locals],
+            // About an entry per store of a simple local, and as many
+            // for the loads that make a value known.
+            log: Vec::with_capacity(2 * stores.len() + locals),
             frames: Vec::new(),
+            recorded: vec![0; locals],
+            next_frame: 0,
             ifs: Vec::new(),
             loops: Vec::new(),
             read_only: read_only.clone(),
@@ -128,6 +134,18 @@ pub fn run(module: &mut Module, fold: &FoldOptions, algebra: bool, folds: &[bool
         rebuild_function(module, h, &mut fw);
         fold_constant_ifs(module, h, fold, &mut silent);
     }
+}
+
+/// Per global, whether it is read-only with a constant initialiser; per
+/// function, its simple locals (one search of each function for both).
+fn uses(module: &Module) -> (Vec<bool>, Vec<Vec<bool>>) {
+    let mut read_only = constant::read_only_candidates(module);
+    let simple = module
+        .functions
+        .iter()
+        .map(|(_, f)| simple_locals(&module.types, f, &mut read_only))
+        .collect();
+    (read_only, simple)
 }
 
 /// A condition that became constant: its `if` goes too.
@@ -155,8 +173,11 @@ struct Frame {
     kind: BlockKind,
     /// Where this block's entries in `log` start.
     mark: usize,
-    /// Simple locals stored in this block or blocks nested in it.
-    stored: FxHashSet<Handle<LocalVariable>>,
+    /// This frame's number (see [`Forward::recorded`]).
+    serial: u32,
+    /// Simple locals stored in this block or blocks nested in it (each
+    /// once, unless a nested block added it again).
+    stored: Vec<Handle<LocalVariable>>,
     /// Locals stored in the nested block just left, to forget before
     /// anything else happens here — unless an `else` block follows, which
     /// the `then` block's stores do not reach.
@@ -229,10 +250,16 @@ struct Forward<'f> {
     layout: Layout,
     next_loop: usize,
     next_block: usize,
-    known: FxHashMap<Handle<LocalVariable>, Known>,
+    /// Per local: what it is known to hold.
+    known: Vec<Option<Known>>,
     /// Undo log of `known`: (local, previous value).
     log: Vec<(Handle<LocalVariable>, Option<Known>)>,
     frames: Vec<Frame>,
+    /// Per local: the serial of the last frame whose `stored` it joined
+    /// (a store in the same block adds it once).
+    recorded: Vec<u32>,
+    /// The serial of the next frame (from 1: 0 is no frame).
+    next_frame: u32,
     /// The `if`s being rebuilt, innermost last.
     ifs: Vec<IfState>,
     /// The loops being rebuilt, innermost last.
@@ -393,20 +420,48 @@ impl Forward<'_> {
     fn is_simple(&self, l: Handle<LocalVariable>) -> bool {
         self.simple.get(l.index()).copied().unwrap_or(false)
     }
+    fn known(&self, l: Handle<LocalVariable>) -> Option<&Known> {
+        self.known.get(l.index())?.as_ref()
+    }
     fn set(&mut self, l: Handle<LocalVariable>, v: Known) {
-        let prev = self.known.insert(l, v);
+        if l.index() >= self.known.len() {
+            self.known.resize(l.index() + 1, None);
+        }
+        let prev = self.known.get_mut(l.index()).and_then(|k| k.replace(v));
         self.log.push((l, prev));
     }
     fn forget(&mut self, l: Handle<LocalVariable>) {
-        if let Some(prev) = self.known.remove(&l) {
+        if let Some(prev) = self.known.get_mut(l.index()).and_then(Option::take) {
             self.log.push((l, Some(prev)));
         }
     }
-    /// Forgets what the nested blocks just left stored.
+    /// Records that the current block stored `l`.
+    fn stored(&mut self, l: Handle<LocalVariable>) {
+        let Some(f) = self.frames.last_mut() else {
+            return;
+        };
+        if l.index() >= self.recorded.len() {
+            self.recorded.resize(l.index() + 1, 0);
+        }
+        if let Some(r) = self.recorded.get_mut(l.index())
+            && *r != f.serial
+        {
+            *r = f.serial;
+            f.stored.push(l);
+        }
+    }
+    /// Forgets what the nested blocks just left stored. Called for every
+    /// expression and statement: inlined, with the work out of line.
+    #[inline]
     fn settle(&mut self) {
+        if self.frames.last().is_some_and(|f| !f.pending.is_empty()) {
+            self.forget_pending();
+        }
+    }
+    fn forget_pending(&mut self) {
         let pending = match self.frames.last_mut() {
-            Some(f) if !f.pending.is_empty() => std::mem::take(&mut f.pending),
-            _ => return,
+            Some(f) => std::mem::take(&mut f.pending),
+            None => return,
         };
         for l in pending {
             self.forget(l);
@@ -439,7 +494,7 @@ impl Forward<'_> {
     /// The whole value `l` is known to hold here, emitted here if it must
     /// be composed.
     fn value_now(&mut self, cx: &mut Cx, l: Handle<LocalVariable>) -> Option<Handle<Expression>> {
-        let known = self.known.get(&l)?.clone();
+        let known = self.known(l)?.clone();
         let ty = cx.body.function.local_variables[l].ty;
         load_at(cx, &mut self.simplifier, &known, ty, &[], Span::default())
     }
@@ -527,7 +582,7 @@ impl Forward<'_> {
                 Some(&(_, a)) => a,
                 // Not stored in `then`: the value before the `if`, when
                 // it is one already (nothing to emit).
-                None => match self.known.get(&l) {
+                None => match self.known.get(l.index()).and_then(Option::as_ref) {
                     Some(Known::Value { base, path }) if path.is_empty() => Some(*base),
                     _ => None,
                 },
@@ -572,7 +627,7 @@ impl Forward<'_> {
         v: Handle<Expression>,
     ) {
         let ty = cx.body.function.local_variables[l].ty;
-        let old = self.known.get(&l).cloned();
+        let old = self.known(l).cloned();
         match store_at(cx.module, old, ty, path, Known::value(v)) {
             Some(k) => self.set(l, k),
             None => self.forget(l),
@@ -582,6 +637,9 @@ impl Forward<'_> {
 
 impl Rewrite for Forward<'_> {
     const APPENDS_FIRST: bool = true;
+    /// A nested `{ … }` is only a scope: its statements stand in the
+    /// block around it, where what they store stays known.
+    const FLATTENS_BLOCKS: bool = true;
 
     /// What folding and `algebra` leave alone is appended as it is.
     fn route(&self, cx: &Cx, _old: Handle<Expression>, e: &Expression) -> Route {
@@ -615,7 +673,7 @@ impl Rewrite for Forward<'_> {
             return Some(cx.keep(e));
         };
         let local_ty = cx.body.function.local_variables[l].ty;
-        if let Some(known) = self.known.get(&l).cloned()
+        if let Some(known) = self.known(l).cloned()
             && let Some(v) = load_at(cx, &mut self.simplifier, &known, local_ty, &path, e.span)
         {
             // A whole value composed from parts: later loads reuse it.
@@ -636,9 +694,7 @@ impl Rewrite for Forward<'_> {
             && let Some((l, path)) = self.path_of(cx, pointer)
         {
             self.remember(cx, l, &path, value);
-            if let Some(f) = self.frames.last_mut() {
-                f.stored.insert(l);
-            }
+            self.stored(l);
         }
         cx.push(s);
     }
@@ -699,10 +755,12 @@ impl Rewrite for Forward<'_> {
                 self.set(l, Known::value(zero));
             }
         }
+        self.next_frame += 1;
         self.frames.push(Frame {
             kind,
+            serial: self.next_frame,
             mark: self.log.len(),
-            stored: FxHashSet::default(),
+            stored: Vec::new(),
             pending: Vec::new(),
         });
     }
@@ -711,8 +769,9 @@ impl Rewrite for Forward<'_> {
         let Some(frame) = self.frames.pop() else {
             return;
         };
-        let mut stored: Vec<_> = frame.stored.iter().copied().collect();
-        stored.sort_by_key(|l| l.index());
+        let mut stored = frame.stored;
+        stored.sort_unstable_by_key(|l| l.index());
+        stored.dedup();
         let mut reject = None;
         match frame.kind {
             BlockKind::Then => self.leave_then(cx, &stored),
@@ -737,11 +796,10 @@ impl Rewrite for Forward<'_> {
             BlockKind::Other => {}
         }
         while self.log.len() > frame.mark {
-            if let Some((l, prev)) = self.log.pop() {
-                match prev {
-                    Some(v) => self.known.insert(l, v),
-                    None => self.known.remove(&l),
-                };
+            if let Some((l, prev)) = self.log.pop()
+                && let Some(k) = self.known.get_mut(l.index())
+            {
+                *k = prev;
             }
         }
         if let Some(reject) = reject {
@@ -751,6 +809,13 @@ impl Rewrite for Forward<'_> {
         // not have run, or stopped early).
         if let Some(parent) = self.frames.last_mut() {
             parent.pending.extend(stored.iter().copied());
+            // The parent may hold some already: it sorts them out when
+            // it ends.
+            for &l in &stored {
+                if let Some(r) = self.recorded.get_mut(l.index()) {
+                    *r = parent.serial;
+                }
+            }
             parent.stored.extend(stored);
         }
     }

@@ -103,10 +103,17 @@ pub fn run(module: &mut Module, policy: Policy, mut deferred: DeferredUnrolls) {
     // The functions inlined wherever they are called: each is copied into
     // its callers with its own calls inlined in turn, so it is never
     // processed alone (the copies are the only code that survives).
+    // A deferred function was found inlinable under `Policy::All` when it
+    // was deferred, and is as it was then.
     let copied: Vec<bool> = module
         .functions
         .iter()
-        .map(|(h, f)| calls[h.index()] > 0 && !entry[h.index()] && inlinable(f, policy_of(h)))
+        .map(|(h, f)| {
+            let p = policy_of(h);
+            calls[h.index()] > 0
+                && !entry[h.index()]
+                && ((p == Policy::All && deferred.get(h).is_some()) || inlinable(f, p))
+        })
         .collect();
     let vanishes: Vec<bool> = module
         .functions
@@ -212,8 +219,12 @@ fn inlinable(f: &Function, policy: Policy) -> bool {
     if f.arguments.iter().any(|a| a.precise || decorated(a)) || !f.spirv_decorations.is_empty() {
         return false;
     }
-    let mut has_loop = false;
-    walk_statements(&f.body, |s| has_loop |= matches!(s, Statement::Loop { .. }));
+    // Loops matter to the small policy only (a walk of the body).
+    let has_loop = || {
+        let mut found = false;
+        walk_statements(&f.body, |s| found |= matches!(s, Statement::Loop { .. }));
+        found
+    };
     // What Vulkan needs inlined is inlined under every policy (asked only
     // where the answer matters: it searches every expression).
     let needed = || policy != Policy::All && offsets_from_arguments(f);
@@ -221,7 +232,7 @@ fn inlinable(f: &Function, policy: Policy) -> bool {
         return false;
     }
     if policy == Policy::Small
-        && (has_loop || f.expressions.len() > SMALL_EXPRESSIONS)
+        && (f.expressions.len() > SMALL_EXPRESSIONS || has_loop())
         && !needed()
     {
         return false;
@@ -255,24 +266,25 @@ fn offsets_from_arguments(f: &Function) -> bool {
     })
 }
 
-/// True if no `return` stands inside a loop or switch.
+/// True if no `return` stands inside a loop or switch: one walk, which
+/// does not go into a loop or switch again for the ones nested in it.
 fn returns_outside_breakables(block: &[Statement]) -> bool {
-    let mut ok = true;
-    walk_statements(block, |s| match s {
+    let has_return = |b: &[Statement]| {
+        let mut found = false;
+        walk_statements(b, |t| found |= matches!(t, Statement::Return { .. }));
+        found
+    };
+    block.iter().all(|s| match s {
         Statement::Loop {
             body, continuing, ..
-        } => {
-            walk_statements(body, |t| ok &= !matches!(t, Statement::Return { .. }));
-            walk_statements(continuing, |t| ok &= !matches!(t, Statement::Return { .. }));
+        } => !has_return(body) && !has_return(continuing),
+        Statement::Switch { cases, .. } => cases.iter().all(|c| !has_return(&c.body)),
+        Statement::Block(b) => returns_outside_breakables(b),
+        Statement::If { accept, reject, .. } => {
+            returns_outside_breakables(accept) && returns_outside_breakables(reject)
         }
-        Statement::Switch { cases, .. } => {
-            for c in cases {
-                walk_statements(&c.body, |t| ok &= !matches!(t, Statement::Return { .. }));
-            }
-        }
-        _ => {}
-    });
-    ok
+        _ => true,
+    })
 }
 
 /// Functions ordered so that every callee comes before its callers.
@@ -554,6 +566,20 @@ fn inline_call(
         let load = body.add(Expression::Load { pointer: ptr }, ty);
         replace.insert(r, load);
     }
+}
+
+/// Of the body of `f`, in one walk: whether it is simple (at most one
+/// `return`, its last statement) and whether it carries source-level
+/// debug information (`-Zi`).
+fn body_shape(f: &Function) -> (bool, bool) {
+    let (mut returns, mut debug) = (0usize, false);
+    walk_statements(&f.body, |s| match s {
+        Statement::Return { .. } => returns += 1,
+        Statement::Debug(_) => debug = true,
+        _ => {}
+    });
+    let last_returns = matches!(f.body.last(), Some(Statement::Return { .. }));
+    (returns == 0 || (returns == 1 && last_returns), debug)
 }
 
 /// Whether `f` carries source-level debug information (`-Zi`).

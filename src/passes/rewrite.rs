@@ -93,6 +93,13 @@ pub trait Rewrite {
     /// the expression on the way). A rewrite that sets it must not
     /// override `expression`.
     const KEEPS_EXPRESSIONS: bool = false;
+    /// True when a plain nested block (`Statement::Block`) is walked as if
+    /// its statements stood in the block around it: no block of its own
+    /// ([`Rewrite::enter_block`] is not called), and a statement in it
+    /// that ends the block ends the block around it too. (For
+    /// [`Rewrite::unroll`], the statements before one in a nested block
+    /// are those of that block.)
+    const FLATTENS_BLOCKS: bool = false;
     /// Whether to keep an old trivial expression (not a statement result).
     fn keep_trivial(&self, _old: Handle<Expression>) -> bool {
         true
@@ -353,8 +360,18 @@ impl<'a> Cx<'a> {
     }
 
     /// Rebuilds an old block into a new one.
-    pub fn block(&mut self, rw: &mut impl Rewrite, old: &[Statement]) -> Block {
-        self.body.open_with_capacity(old.len());
+    pub fn block<R: Rewrite>(&mut self, rw: &mut R, old: &[Statement]) -> Block {
+        // With the statements of the plain blocks directly in it (those
+        // nested deeper not counted).
+        let mut n = old.len();
+        if R::FLATTENS_BLOCKS {
+            for s in old {
+                if let Statement::Block(b) = s {
+                    n += b.len();
+                }
+            }
+        }
+        self.body.open_with_capacity(n);
         rw.enter_block(self);
         for (i, s) in old.iter().enumerate() {
             #[cfg(test)]
@@ -376,6 +393,14 @@ impl<'a> Cx<'a> {
 
     fn statement<R: Rewrite>(&mut self, rw: &mut R, s: &Statement) {
         if !rw.keep_statement(self, s) {
+            return;
+        }
+        if R::FLATTENS_BLOCKS
+            && let Statement::Block(b) = s
+        {
+            for s in b {
+                self.statement(rw, s);
+            }
             return;
         }
         let old = self.old;
@@ -584,8 +609,16 @@ impl<'a> Cx<'a> {
     /// its body if it is a loop `rw` unrolls, what `rw` makes of it if it
     /// is a call `rw` rebuilds itself. Returns whether the block ends
     /// there.
-    fn step(&mut self, rw: &mut impl Rewrite, before: &[Statement], s: &Statement) -> bool {
+    fn step<R: Rewrite>(&mut self, rw: &mut R, before: &[Statement], s: &Statement) -> bool {
         match s {
+            Statement::Block(b) if R::FLATTENS_BLOCKS => {
+                for (i, s) in b.iter().enumerate() {
+                    if self.step(rw, &b[..i], s) {
+                        return true;
+                    }
+                }
+                return false;
+            }
             Statement::Loop { .. } => {
                 if let Some(u) = rw.unroll(self, before, s) {
                     self.unrolled(rw, s, u);

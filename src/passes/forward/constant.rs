@@ -7,61 +7,19 @@
 use crate::ir::*;
 use crate::passes::rewrite::Cx;
 
-/// Per global: whether it is read-only with a constant initialiser.
-pub(super) fn read_only_globals(module: &Module) -> Vec<bool> {
-    let mut ro: Vec<bool> = module
+/// Per global: whether it may be read-only with a constant initialiser
+/// (a Private global initialised without specialization constant); what
+/// [`super::simple::simple_locals`] finds of each function's uses then
+/// clears the others.
+pub(super) fn read_only_candidates(module: &Module) -> Vec<bool> {
+    module
         .globals
         .iter()
         .map(|(_, g)| {
             g.space == AddressSpace::Private
                 && g.init.is_some_and(|c| module.spec_constant(c).is_none())
         })
-        .collect();
-    if !ro.iter().any(|r| *r) {
-        return ro;
-    }
-    for (_, f) in module.functions.iter() {
-        let mut roots: Vec<Option<Handle<GlobalVariable>>> = vec![None; f.expressions.len()];
-        for (h, e) in f.expressions.iter() {
-            roots[h.index()] = match *e {
-                Expression::GlobalVariable(g) => Some(g),
-                Expression::AccessIndex { base, .. } | Expression::Access { base, .. } => {
-                    roots[base.index()]
-                }
-                _ => None,
-            };
-            match *e {
-                // Reading it, or reaching into it.
-                Expression::Load { .. }
-                | Expression::AccessIndex { .. }
-                | Expression::GlobalVariable(_) => {}
-                Expression::Access { index, .. } => {
-                    if let Some(g) = roots[index.index()] {
-                        ro[g.index()] = false;
-                    }
-                }
-                ref other => other.for_each_operand(|o| {
-                    if let Some(g) = roots[o.index()] {
-                        ro[g.index()] = false;
-                    }
-                }),
-            }
-        }
-        crate::ir::visit::walk_statements(&f.body, |s| {
-            let mut mark = |o: Handle<Expression>| {
-                if let Some(g) = roots.get(o.index()).copied().flatten() {
-                    ro[g.index()] = false;
-                }
-            };
-            match s {
-                Statement::Loop {
-                    break_if: Some(b), ..
-                } => mark(*b),
-                other => other.for_each_operand(mark),
-            }
-        });
-    }
-    ro
+        .collect()
 }
 
 /// The module constant (or the zero value) that a read-only global's

@@ -3,7 +3,6 @@
 //! stores and how control enters its `continuing` block and leaves it.
 
 use crate::ir::*;
-use rustc_hash::FxHashSet;
 
 /// What the rebuild will meet, in its order, gathered before it runs.
 #[derive(Default)]
@@ -36,6 +35,34 @@ pub(super) struct LoopInfo {
     pub exits_at_top: bool,
 }
 
+/// The statements of `block` as the rebuild walks them: those of a plain
+/// nested block (`{ … }`) in its place, at every depth (see
+/// `Rewrite::FLATTENS_BLOCKS`).
+fn flat(block: &[Statement]) -> impl Iterator<Item = &Statement> {
+    let mut outer = block.iter();
+    // The nested blocks being walked, innermost last (none at first: no
+    // allocation for a block without them).
+    let mut nested: Vec<std::slice::Iter<'_, Statement>> = Vec::new();
+    std::iter::from_fn(move || {
+        loop {
+            let s = match nested.last_mut() {
+                Some(top) => match top.next() {
+                    Some(s) => s,
+                    None => {
+                        nested.pop();
+                        continue;
+                    }
+                },
+                None => outer.next()?,
+            };
+            match s {
+                Statement::Block(b) => nested.push(b.iter()),
+                s => return Some(s),
+            }
+        }
+    })
+}
+
 /// Whether `block` has a `break` of the loop around it (inner loops and
 /// `switch`es keep theirs).
 fn breaks(block: &[Statement]) -> bool {
@@ -64,7 +91,7 @@ fn exits_at_top(body: &[Statement], break_if: Option<Handle<Expression>>) -> boo
         return false;
     }
     let mut stored = false;
-    for s in body {
+    for s in flat(body) {
         if breaks(std::slice::from_ref(s)) && stored {
             return false;
         }
@@ -73,17 +100,17 @@ fn exits_at_top(body: &[Statement], break_if: Option<Handle<Expression>>) -> boo
     true
 }
 
-/// The simple locals stored in `block`, filling `layout` for the loops and
-/// blocks in it.
+/// Appends to `set` the simple locals stored in `block` (some more than
+/// once), filling `layout` for the loops and blocks in it.
 pub(super) fn stores_in(
     block: &[Statement],
     f: &Function,
     simple: &[bool],
     layout: &mut Layout,
+    set: &mut Vec<Handle<LocalVariable>>,
     stop_at_terminator: bool,
-) -> FxHashSet<Handle<LocalVariable>> {
-    let mut set = FxHashSet::default();
-    for s in block {
+) {
+    for s in flat(block) {
         match s {
             Statement::Store { pointer, .. } => {
                 let mut p = *pointer;
@@ -93,7 +120,7 @@ pub(super) fn stores_in(
                 if let Expression::LocalVariable(l) = f.expressions[p]
                     && simple[l.index()]
                 {
-                    set.insert(l);
+                    set.push(l);
                 }
             }
             Statement::Loop {
@@ -109,26 +136,30 @@ pub(super) fn stores_in(
                     exits_at_top: exits_at_top(body, *break_if),
                 });
                 layout.kinds.push(BlockKind::LoopBody);
-                let mut inner = stores_in(body, f, simple, layout, true);
+                let start = set.len();
+                stores_in(body, f, simple, layout, set, true);
                 // The rebuild walks `continuing` without stopping at a
                 // terminator: so does this.
                 layout.kinds.push(BlockKind::Continuing);
-                inner.extend(stores_in(continuing, f, simple, layout, false));
-                let mut list: Vec<_> = inner.iter().copied().collect();
-                list.sort_by_key(|l| l.index());
+                stores_in(continuing, f, simple, layout, set, false);
+                let mut list = set.get(start..).unwrap_or_default().to_vec();
+                list.sort_unstable_by_key(|l| l.index());
+                list.dedup();
+                // The loops around this one need each local once.
+                set.truncate(start);
+                set.extend_from_slice(&list);
                 layout.loops[k].stored = list;
-                set.extend(inner);
             }
             Statement::If { accept, reject, .. } => {
                 layout.kinds.push(BlockKind::Then);
-                set.extend(stores_in(accept, f, simple, layout, true));
+                stores_in(accept, f, simple, layout, set, true);
                 layout.kinds.push(BlockKind::Else);
-                set.extend(stores_in(reject, f, simple, layout, true));
+                stores_in(reject, f, simple, layout, set, true);
             }
             other => {
                 for b in other.blocks() {
                     layout.kinds.push(BlockKind::Other);
-                    set.extend(stores_in(b, f, simple, layout, true));
+                    stores_in(b, f, simple, layout, set, true);
                 }
             }
         }
@@ -136,6 +167,5 @@ pub(super) fn stores_in(
             break;
         }
     }
-    set
 }
 

@@ -1,66 +1,6 @@
-//! Which locals `forward` tracks (the *simple* ones, see the pass's docs),
-//! and the flattening of plain nested blocks it starts with.
+//! Which locals `forward` tracks (the *simple* ones, see the pass's docs).
 
 use crate::ir::*;
-
-/// Moves the statements of plain nested blocks into the block around them
-/// (at every depth). Widening an expression's scope keeps the IR valid;
-/// statements after a terminator become unreachable and the rebuild drops
-/// them.
-pub(super) fn flatten_blocks(block: Block) -> Block {
-    let mut out = Block::with_capacity(block.len());
-    // An explicit stack of statement iterators: no recursion per level of
-    // plain blocks.
-    let mut stack = vec![block.into_iter()];
-    while let Some(top) = stack.last_mut() {
-        let Some(s) = top.next() else {
-            stack.pop();
-            continue;
-        };
-        match s {
-            Statement::Block(b) => stack.push(b.into_iter()),
-            mut other => {
-                for_each_block_mut(&mut other, |b| *b = flatten_blocks(std::mem::take(b)));
-                out.push(other);
-            }
-        }
-    }
-    out
-}
-
-/// Calls `f` on each block nested directly in `s`.
-fn for_each_block_mut(s: &mut Statement, mut f: impl FnMut(&mut Block)) {
-    match s {
-        Statement::Block(b) => f(b),
-        Statement::If { accept, reject, .. } => {
-            f(accept);
-            f(reject);
-        }
-        Statement::Switch { cases, .. } => cases.iter_mut().for_each(|c| f(&mut c.body)),
-        Statement::Loop {
-            body, continuing, ..
-        } => {
-            f(body);
-            f(continuing);
-        }
-        _ => {}
-    }
-}
-
-/// The local a pointer expression points into, for every expression.
-fn local_roots(f: &Function) -> Vec<Option<Handle<LocalVariable>>> {
-    let mut roots: Vec<Option<Handle<LocalVariable>>> = vec![None; f.expressions.len()];
-    for (h, e) in f.expressions.iter() {
-        roots[h.index()] = match *e {
-            Expression::LocalVariable(l) => Some(l),
-            Expression::AccessIndex { base, .. } | Expression::Access { base, .. } => {
-                roots.get(base.index()).copied().flatten()
-            }
-            _ => None,
-        };
-    }
-    roots
-}
 
 /// How many parts (members, components, rows, elements) a local of type
 /// `ty` has, when it is a composite the pass tracks part by part.
@@ -114,49 +54,108 @@ fn constant_path(
     Some((local, path))
 }
 
-/// Which locals are simple (see the module docs).
-pub(super) fn simple_locals(types: &UniqueArena<Type>, f: &Function) -> Vec<bool> {
-    let roots = local_roots(f);
-    let root = |h: Handle<Expression>| roots.get(h.index()).copied().flatten();
+/// What a pointer expression points into.
+#[derive(Clone, Copy)]
+enum Root {
+    None,
+    Local(Handle<LocalVariable>),
+    Global(Handle<GlobalVariable>),
+}
+
+/// Which locals of `f` are simple (see the module docs); clears in
+/// `read_only` the globals that `f` may write or whose address goes
+/// anywhere but a load or an access chain (it is read-only when no
+/// function does: see [`super::constant`]). One sweep of the expressions
+/// and one walk of the body find both.
+pub(super) fn simple_locals(
+    types: &UniqueArena<Type>,
+    f: &Function,
+    read_only: &mut [bool],
+) -> Vec<bool> {
     // A local the shader decorated keeps its loads and stores.
     let mut simple: Vec<bool> = f
         .local_variables
         .iter()
         .map(|(_, l)| l.spirv_decorations.is_empty())
         .collect();
+    // Operands come before their users: the roots of an expression's
+    // operands are known when it is reached.
+    let mut roots: Vec<Root> = Vec::with_capacity(f.expressions.len());
+    let root_of =
+        |roots: &[Root], h: Handle<Expression>| roots.get(h.index()).copied().unwrap_or(Root::None);
+    // A use of a pointer into a local or a global that is not a load or
+    // an access chain.
+    let escapes = |simple: &mut [bool], read_only: &mut [bool], root: Root| match root {
+        Root::Local(l) => {
+            if let Some(s) = simple.get_mut(l.index()) {
+                *s = false;
+            }
+        }
+        Root::Global(g) => {
+            if let Some(r) = read_only.get_mut(g.index()) {
+                *r = false;
+            }
+        }
+        Root::None => {}
+    };
     for (_, e) in f.expressions.iter() {
-        match e {
+        let root = match *e {
+            Expression::LocalVariable(l) => Root::Local(l),
+            Expression::GlobalVariable(g) => Root::Global(g),
+            Expression::AccessIndex { base, .. } | Expression::Access { base, .. } => {
+                root_of(&roots, base)
+            }
+            _ => Root::None,
+        };
+        match *e {
+            // Reading it, or reaching into it.
             Expression::Load { .. }
             | Expression::AccessIndex { .. }
-            | Expression::Access { .. }
-            | Expression::LocalVariable(_) => {}
-            other => other.for_each_operand(|o| {
-                if let Some(l) = root(o) {
-                    simple[l.index()] = false;
+            | Expression::LocalVariable(_)
+            | Expression::GlobalVariable(_) => {}
+            // A dynamic index into a local keeps it simple (its loads are
+            // kept); an index that is a global's pointer does not keep
+            // the global read-only.
+            Expression::Access { index, .. } => {
+                if let Root::Global(g) = root_of(&roots, index) {
+                    escapes(&mut simple, read_only, Root::Global(g));
                 }
-            }),
+            }
+            ref other => {
+                other.for_each_operand(|o| escapes(&mut simple, read_only, root_of(&roots, o)))
+            }
         }
+        roots.push(root);
     }
+    let root = |h: Handle<Expression>| root_of(&roots, h);
     crate::ir::visit::walk_statements(&f.body, |s| match *s {
         Statement::Store { pointer, value } => {
-            let whole_or_part = constant_path(types, f, pointer).is_some();
-            if let Some(l) = root(pointer)
-                && !whole_or_part
-            {
-                simple[l.index()] = false;
+            match root(pointer) {
+                // Stores of the whole local or of one part keep it simple.
+                Root::Local(l) if constant_path(types, f, pointer).is_none() => {
+                    escapes(&mut simple, read_only, Root::Local(l));
+                }
+                Root::Local(_) => {}
+                other => escapes(&mut simple, read_only, other),
             }
-            if let Some(l) = root(value) {
-                simple[l.index()] = false;
+            escapes(&mut simple, read_only, root(value));
+        }
+        // The condition that ends a loop, which no operand walk gives.
+        Statement::Loop {
+            break_if: Some(b), ..
+        } => {
+            if let Root::Global(g) = root(b) {
+                escapes(&mut simple, read_only, Root::Global(g));
             }
         }
         // A debug variable names the local for debuggers: no read or
-        // write (`dce` drops it with the local).
-        Statement::Debug(_) => {}
-        ref other => other.for_each_operand(|o| {
-            if let Some(l) = root(o) {
-                simple[l.index()] = false;
+        // write (`dce` drops it with the local). A global's keeps it.
+        Statement::Debug(_) => s.for_each_operand(|o| {
+            if let Root::Global(g) = root(o) {
+                escapes(&mut simple, read_only, Root::Global(g));
             }
         }),
+        ref other => other.for_each_operand(|o| escapes(&mut simple, read_only, root(o))),
     });
     simple
 }

@@ -346,3 +346,76 @@ fn the_shortcut_takes_only_what_the_rules_leave_alone() {
     let (taken, not) = check.counts;
     assert!(taken >= 10 && not >= 30, "{taken} taken, {not} not");
 }
+
+/// Plain nested blocks are walked as if their statements stood in the
+/// block around them: the function forwards exactly as its flat copy
+/// does. In it: a store in a block stays known after it, a loop whose
+/// body stores before a `break` nested in a block does not exit at its
+/// top (its local is not the phi after it), and what follows a block that
+/// returns is out of reach.
+#[test]
+fn nested_blocks_forward_as_flat_ones() {
+    let text = |nested: bool| {
+        let mut m = Module::default();
+        let (f32t, inp, out) = float_in_out(&mut m);
+        let mut fb = FunctionBuilder::new(&mut m, "main");
+        let x = fb.local("x", f32t, false);
+        let k = fb.local("k", f32t, false);
+        let i = fb.global(inp);
+        let o = fb.global(out);
+        // Builds the statements `f` adds, in a block of their own when
+        // `nested`.
+        let part = |fb: &mut FunctionBuilder, f: &dyn Fn(&mut FunctionBuilder)| {
+            if nested {
+                let b = fb.block(f);
+                fb.push(Statement::Block(b));
+            } else {
+                f(fb);
+            }
+        };
+        let v = fb.load(i);
+        fb.store(x, v);
+        part(&mut fb, &|fb| {
+            let xv = fb.load(x);
+            let one = fb.f32(1.0);
+            let x1 = fb.binary(Add, xv, one);
+            fb.store(x, x1);
+            part(fb, &|fb| {
+                let xv = fb.load(x);
+                fb.store(k, xv);
+            });
+        });
+        fb.loop_(
+            |fb| {
+                part(fb, &|fb| {
+                    let xv = fb.load(x);
+                    let two = fb.f32(2.0);
+                    let x2 = fb.binary(Multiply, xv, two);
+                    fb.store(x, x2);
+                    let nine = fb.f32(9.0);
+                    let c = fb.binary(Greater, x2, nine);
+                    fb.if_(c, |fb| fb.push(Statement::Break), |_| {});
+                });
+            },
+            |_| None,
+        );
+        part(&mut fb, &|fb| {
+            let xv = fb.load(x);
+            let kv = fb.load(k);
+            let s = fb.binary(Add, xv, kv);
+            fb.store(o, s);
+            fb.ret(None, None);
+        });
+        let kv = fb.load(k);
+        fb.store(o, kv);
+        let f = fb.finish();
+        let text = run_main(&mut m, f, forward);
+        fn_text(&text, "main").to_string()
+    };
+    let (nested, flat) = (text(true), text(false));
+    assert_eq!(nested, flat);
+    // After the loop, $x is loaded (the body stored it before leaving).
+    assert!(flat.contains("= load $x"), "{flat}");
+    assert!(!flat.contains("= load $k"), "{flat}");
+    assert_eq!(flat.matches("store @out").count(), 1, "{flat}");
+}

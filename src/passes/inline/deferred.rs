@@ -18,6 +18,8 @@ use super::{Policy, inlinable, sites};
 use crate::ir::*;
 
 /// The functions whose unrolling `inline` does, with what it appends.
+/// Each is inlinable under `Policy::All` (it was deferred because it is),
+/// and stays as it is until `inline` reads it.
 #[derive(Default)]
 pub struct DeferredUnrolls {
     /// By function: what unrolling it appends, and the type of each

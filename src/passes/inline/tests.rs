@@ -190,3 +190,97 @@ fn inlines_through_a_chain_of_results() {
         module_to_string(&m)
     );
 }
+
+/// What `body_shape` and `returns_outside_breakables` find in one walk
+/// each is what their definitions say, for returns at every depth: simple
+/// when no statement but the last holds a `return` and the last holds
+/// none or is one; inlinable when no `return` stands in a loop or switch,
+/// however deep.
+#[test]
+fn body_shapes_and_returns_in_loops_and_switches() {
+    use super::{body_shape, contains_return, returns_outside_breakables};
+    let c = Handle::from_index(0);
+    let ret = || Statement::Return { value: None };
+    let if_ = |accept: Block, reject: Block| Statement::If {
+        condition: c,
+        accept,
+        reject,
+        control: SelectionControl::None,
+    };
+    let loop_ = |body: Block, continuing: Block| Statement::Loop {
+        body,
+        continuing,
+        break_if: None,
+        control: LoopControl::None,
+    };
+    let switch = |body: Block| Statement::Switch {
+        selector: c,
+        cases: vec![SwitchCase {
+            value: SwitchValue::Default,
+            body,
+            fall_through: false,
+        }],
+    };
+    let kill = || Statement::Kill;
+    // Each body with whether it is simple and whether its returns stand
+    // outside loops and switches.
+    let bodies: Vec<(Block, bool, bool)> = vec![
+        (vec![], true, true),
+        (vec![kill(), ret()], true, true),
+        (vec![ret(), kill()], false, true),
+        (vec![ret(), ret()], false, true),
+        (vec![if_(vec![ret()], vec![]), ret()], false, true),
+        (vec![if_(vec![], vec![kill()]), ret()], true, true),
+        (vec![Statement::Block(vec![ret()])], false, true),
+        (vec![kill(), if_(vec![ret()], vec![])], false, true),
+        (
+            vec![loop_(vec![Statement::Break], vec![]), ret()],
+            true,
+            true,
+        ),
+        (
+            vec![loop_(vec![if_(vec![ret()], vec![])], vec![])],
+            false,
+            false,
+        ),
+        (vec![loop_(vec![], vec![ret()])], false, false),
+        (
+            vec![if_(
+                vec![],
+                vec![loop_(vec![loop_(vec![ret()], vec![])], vec![])],
+            )],
+            false,
+            false,
+        ),
+        (
+            vec![Statement::Block(vec![switch(vec![Statement::Block(
+                vec![ret()],
+            )])])],
+            false,
+            false,
+        ),
+        (
+            vec![switch(vec![loop_(vec![Statement::Break], vec![])]), ret()],
+            true,
+            true,
+        ),
+    ];
+    for (body, simple, outside) in bodies {
+        let n = body.len();
+        let defined = body.iter().enumerate().all(|(i, s)| {
+            !contains_return(s) || (i + 1 == n && matches!(s, Statement::Return { .. }))
+        });
+        assert_eq!(defined, simple, "{body:?}");
+        let f = Function {
+            body: body.clone(),
+            ..Function::default()
+        };
+        assert_eq!(body_shape(&f), (simple, false), "{body:?}");
+        assert_eq!(returns_outside_breakables(&body), outside, "{body:?}");
+    }
+    let f = Function {
+        body: vec![if_(vec![Statement::Debug(DebugInfo::End)], vec![]), ret()],
+        ..Function::default()
+    };
+    assert_eq!(body_shape(&f), (true, true));
+}

@@ -19,7 +19,7 @@
 
 use super::super::rewrite::{Cx, Inlining, Rewrite, Unrolling, rebuild_inlining};
 use super::super::unroll;
-use super::{DeferredUnrolls, contains_return, has_debug_info, pointer_type, result_local};
+use super::{DeferredUnrolls, body_shape, pointer_type, result_local};
 use crate::ir::*;
 use crate::span::Span;
 use rustc_hash::FxHashMap;
@@ -163,10 +163,7 @@ impl Scan<'_> {
     ) -> Option<()> {
         let module = self.module;
         let callee = &module.functions[callee_h];
-        let n = callee.body.len();
-        let simple = callee.body.iter().enumerate().all(|(i, s)| {
-            !contains_return(s) || (i + 1 == n && matches!(s, Statement::Return { .. }))
-        });
+        let (simple, debug) = body_shape(callee);
         if !simple {
             return None;
         }
@@ -240,7 +237,7 @@ impl Scan<'_> {
             returns: returned.is_some(),
             value: returned.flatten(),
             ret: None,
-            debug: has_debug_info(callee),
+            debug,
             unroll: unrolled.is_some(),
         });
         let ty_of = |a: Handle<Expression>| match callee.expressions.get(a)? {
@@ -294,6 +291,9 @@ fn init_depth(f: &Function, h: Handle<Expression>, depth: u32) -> u32 {
 /// rebuild.
 pub(super) fn inline(module: &mut Module, caller: Handle<Function>, plan: Plan) {
     let mut f = std::mem::take(&mut module.functions[caller]);
+    // Copied, not moved: a moved name would keep the pages of the plan's
+    // short-lived allocations around it (on a large shader, peak memory
+    // grew by about 3 %).
     for l in plan.locals.iter().cloned() {
         f.local_variables.append(l);
     }
