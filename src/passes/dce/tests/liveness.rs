@@ -29,7 +29,7 @@ fn agrees(f: &Function, pure: &[bool]) -> bool {
 
 /// The module of `src` as the pipeline leaves it after `pass` at -O3,
 /// for the first of a few profiles that compiles it (`-Zi` when `debug`).
-pub(super) fn module_after(src: &str, pass: &str, debug: bool) -> Option<Module> {
+fn module_after(src: &str, pass: &str, debug: bool) -> Option<Module> {
     let mut files = crate::MemoryLoader::new();
     files.add("t.hlsl", src);
     for profile in ["cs_6_0", "ps_6_0", "vs_6_0", "lib_6_6"] {
@@ -55,9 +55,27 @@ pub(super) fn module_after(src: &str, pass: &str, debug: bool) -> Option<Module>
 /// `liveness` finds, it finds that.
 #[test]
 fn the_search_tells_what_liveness_finds() {
+    let (mut told, mut walked) = (0, 0);
+    each_module_after(&["samples", "tests/in/passes"], |m| {
+        let pure = pure_functions(m);
+        for (_, f) in m.functions.iter() {
+            if agrees(f, &pure) {
+                told += 1;
+            } else {
+                walked += 1;
+            }
+        }
+    });
+    assert!(told > 1000, "{told} told, {walked} walked");
+}
+
+/// Calls `f` with the module of every `.hlsl` file in `dirs` (relative to
+/// the crate) as each pass leaves it, with and without debug information,
+/// where it compiles.
+pub(super) fn each_module_after(dirs: &[&str], mut f: impl FnMut(&Module)) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut sources = Vec::new();
-    for dir in ["samples", "tests/in/passes"] {
+    for dir in dirs {
         let entries = std::fs::read_dir(root.join(dir)).expect("a test directory");
         for e in entries {
             let path = e.expect("an entry").path();
@@ -66,25 +84,15 @@ fn the_search_tells_what_liveness_finds() {
             }
         }
     }
-    let (mut told, mut walked) = (0, 0);
     for src in &sources {
         for pass in crate::passes::ir_after_names() {
             for debug in [false, true] {
-                let Some(m) = module_after(src, pass, debug) else {
-                    continue;
-                };
-                let pure = pure_functions(&m);
-                for (_, f) in m.functions.iter() {
-                    if agrees(f, &pure) {
-                        told += 1;
-                    } else {
-                        walked += 1;
-                    }
+                if let Some(m) = module_after(src, pass, debug) {
+                    f(&m);
                 }
             }
         }
     }
-    assert!(told > 1000, "{told} told, {walked} walked");
 }
 
 /// A pinned local keeps its stores, whose values `liveness` counts as

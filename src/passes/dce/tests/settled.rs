@@ -1,13 +1,12 @@
 //! What `cse` says of what it leaves (see `dce::run_after_cse`), against
 //! `dce`'s first search itself.
 
-use super::liveness_tests::module_after;
+use super::liveness_tests::each_module_after;
 use super::{analyse, pure_functions, run, run_after_cse};
 use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
 use crate::ir::display::module_to_string;
 use crate::ir::*;
 use crate::passes::cse;
-use std::path::Path;
 
 /// Runs `cse` on a copy of `m`, then `dce` with and without its word:
 /// the same module either way, and where `cse` says a function is
@@ -53,30 +52,12 @@ fn agrees(m: &Module) -> (usize, usize) {
 /// nothing.
 #[test]
 fn what_cse_settles_dce_finds_settled() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut sources = Vec::new();
-    for dir in ["samples", "tests/in/passes", "tests/in/debug"] {
-        let entries = std::fs::read_dir(root.join(dir)).expect("a test directory");
-        for e in entries {
-            let path = e.expect("an entry").path();
-            if path.extension().is_some_and(|x| x == "hlsl") {
-                sources.push(std::fs::read_to_string(&path).expect("a source"));
-            }
-        }
-    }
     let (mut settled, mut searched) = (0, 0);
-    for src in &sources {
-        for pass in crate::passes::ir_after_names() {
-            for debug in [false, true] {
-                let Some(m) = module_after(src, pass, debug) else {
-                    continue;
-                };
-                let (s, n) = agrees(&m);
-                settled += s;
-                searched += n;
-            }
-        }
-    }
+    each_module_after(&["samples", "tests/in/passes", "tests/in/debug"], |m| {
+        let (s, n) = agrees(m);
+        settled += s;
+        searched += n;
+    });
     assert!(
         settled > 500 && searched > 100,
         "{settled} settled, {searched} searched"
