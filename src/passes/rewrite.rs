@@ -373,19 +373,7 @@ impl<'a> Cx<'a> {
         }
         self.body.open_with_capacity(n);
         rw.enter_block(self);
-        for (i, s) in old.iter().enumerate() {
-            #[cfg(test)]
-            crate::ir::visit::work::visit();
-            if self.step(rw, &old[..i], s) {
-                // Anything after it in this block is unreachable.
-                if let Some(rest) = old.get(i + 1..)
-                    && !rest.is_empty()
-                {
-                    rw.unreachable(self, rest);
-                }
-                break;
-            }
-        }
+        self.steps(rw, old);
         self.body.flush();
         rw.leave_block(self);
         self.body.close()
@@ -605,20 +593,33 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Rebuilds the statements of `old` in order until one ends the block
+    /// (those after it, out of reach, go to [`Rewrite::unreachable`]).
+    /// Returns whether one ended it.
+    #[inline(always)]
+    fn steps<R: Rewrite>(&mut self, rw: &mut R, old: &[Statement]) -> bool {
+        for (i, s) in old.iter().enumerate() {
+            #[cfg(test)]
+            crate::ir::visit::work::visit();
+            if self.step(rw, &old[..i], s) {
+                if let Some(rest) = old.get(i + 1..)
+                    && !rest.is_empty()
+                {
+                    rw.unreachable(self, rest);
+                }
+                return true;
+            }
+        }
+        false
+    }
+
     /// Rebuilds `s`, which follows `before` in its block: the copies of
     /// its body if it is a loop `rw` unrolls, what `rw` makes of it if it
     /// is a call `rw` rebuilds itself. Returns whether the block ends
     /// there.
     fn step<R: Rewrite>(&mut self, rw: &mut R, before: &[Statement], s: &Statement) -> bool {
         match s {
-            Statement::Block(b) if R::FLATTENS_BLOCKS => {
-                for (i, s) in b.iter().enumerate() {
-                    if self.step(rw, &b[..i], s) {
-                        return true;
-                    }
-                }
-                return false;
-            }
+            Statement::Block(b) if R::FLATTENS_BLOCKS => return self.steps(rw, b),
             Statement::Loop { .. } => {
                 if let Some(u) = rw.unroll(self, before, s) {
                     self.unrolled(rw, s, u);
