@@ -567,3 +567,18 @@ impl Preprocessor<'_> {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    /// `push_decimal` spells a number as `to_string` does, and
+    /// `decimal_len` counts those digits.
+    #[test]
+    fn decimals_are_spelt_and_counted() {
+        for n in [0, 7, 9, 10, 99, 100, 2021, 2505, 1_000_000_000, u32::MAX] {
+            let mut text = String::from("x");
+            super::push_decimal(&mut text, n);
+            assert_eq!(text, format!("x{n}"));
+            assert_eq!(super::decimal_len(n) as usize, n.to_string().len(), "{n}");
+        }
+    }
+}
