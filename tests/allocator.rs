@@ -5,7 +5,7 @@
 #[path = "../src/main/allocator.rs"]
 mod pages;
 
-use pages::{PAGE, Pages, enable};
+use pages::{PAGE, Pages, SHARED_OWNER, enable, page_of};
 use std::alloc::{GlobalAlloc, Layout};
 
 /// Blocks of many sizes, written and checked, freed in another order than
@@ -87,13 +87,17 @@ fn realloc_keeps_bytes_and_zeroed_is_zero() {
     }
 }
 
-/// Threads allocate from their own pages; a block freed by another
-/// thread is left alone, never handed out twice.
+/// Threads allocate from their own pages; a block of one thread's page
+/// freed by another thread is left alone, never handed out twice.
 #[test]
 fn threads_keep_their_own_pages() {
     enable();
     let layout = Layout::from_size_align(64, 8).unwrap();
     let sent: Vec<usize> = std::thread::spawn(move || {
+        // The thread's shared blocks stay with it (and its first own
+        // block: the sent ones are all of pages of its own).
+        // SAFETY: a valid layout.
+        let _ = unsafe { past_shared(layout) };
         // SAFETY: a valid layout; blocks written within their size.
         (0..1000)
             .map(|i| unsafe {
@@ -134,7 +138,10 @@ fn full_pages_down_the_list_are_skipped() {
     unsafe {
         // Three full pages: the first two were found full and unlisted,
         // the third is still first in the list.
-        let mut live: Vec<*mut u8> = (0..3 * per_page).map(|_| Pages.alloc(layout)).collect();
+        let (shared, first) = past_shared(layout);
+        let mut live: Vec<*mut u8> = std::iter::once(first)
+            .chain((1..3 * per_page).map(|_| Pages.alloc(layout)))
+            .collect();
         let page = |b: *mut u8| b as usize / PAGE;
         assert_eq!(live.iter().map(|&b| page(b)).collect::<std::collections::BTreeSet<_>>().len(), 3);
         // A block of the first page comes back: that page goes first, the
@@ -149,8 +156,73 @@ fn full_pages_down_the_list_are_skipped() {
         assert!(!live.contains(&next));
         assert!(live.iter().all(|&b| page(b) != page(next)));
         live.push(next);
-        for b in live {
+        for b in live.into_iter().chain(shared) {
             Pages.dealloc(b, layout);
+        }
+    }
+}
+
+/// Whether a block handed out (and not freed) is on a shared page.
+fn is_shared(block: *mut u8) -> bool {
+    // SAFETY: the block's page is live and its header written.
+    unsafe { (*page_of(block)).owner == SHARED_OWNER }
+}
+
+/// Allocates blocks of a layout's class until one comes from a page of the
+/// class's own: the shared blocks, and that one.
+///
+/// # Safety
+/// `layout` is valid.
+unsafe fn past_shared(layout: Layout) -> (Vec<*mut u8>, *mut u8) {
+    let mut shared = Vec::new();
+    loop {
+        // SAFETY: as for this function.
+        let b = unsafe { Pages.alloc(layout) };
+        if !is_shared(b) {
+            return (shared, b);
+        }
+        shared.push(b);
+        // A quota of a few pages at most.
+        assert!(shared.len() * layout.size() < 4 * PAGE, "no page of the class's own");
+    }
+}
+
+/// A class's first blocks come from pages that all classes share; the
+/// blocks of a class follow one another there; a freed shared block is the
+/// next one its class takes; after a quota, the class's blocks come from
+/// pages of its own, and its freed shared blocks still come back.
+#[test]
+fn first_blocks_share_pages() {
+    enable();
+    let page = |b: *mut u8| b as usize / PAGE;
+    // SAFETY: valid layouts; each block freed once, with its layout.
+    unsafe {
+        let layouts: Vec<Layout> =
+            [16, 32, 48, 80, 160, 2048].iter().map(|&s| Layout::from_size_align(s, 8).unwrap()).collect();
+        let firsts: Vec<*mut u8> = layouts.iter().map(|&l| Pages.alloc(l)).collect();
+        assert!(firsts.iter().all(|&b| is_shared(b) && page(b) == page(firsts[0])));
+
+        let l = Layout::from_size_align(64, 8).unwrap();
+        let (a, b) = (Pages.alloc(l), Pages.alloc(l));
+        assert!(is_shared(a) && b as usize == a as usize + 64);
+        Pages.dealloc(a, l);
+        assert_eq!(Pages.alloc(l), a);
+        let (mut shared, own) = past_shared(l);
+        assert!(shared.len() > 2 && shared.iter().all(|&s| page(s) != page(own)));
+        // The class's own page serves its next blocks and takes back its
+        // blocks; a freed shared block comes first.
+        let next = Pages.alloc(l);
+        assert_eq!(page(next), page(own));
+        Pages.dealloc(next, l);
+        assert_eq!(Pages.alloc(l), next);
+        let back = shared.pop().unwrap();
+        Pages.dealloc(back, l);
+        assert_eq!(Pages.alloc(l), back);
+        for x in shared.into_iter().chain([a, b, own, next, back]) {
+            Pages.dealloc(x, l);
+        }
+        for (&x, &l) in firsts.iter().zip(&layouts) {
+            Pages.dealloc(x, l);
         }
     }
 }

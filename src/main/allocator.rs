@@ -22,6 +22,18 @@
 //!   kernel and waits, empty, for any class: memory that a freed tree
 //!   held serves the next phase's large arenas, which the system
 //!   allocator takes from the kernel.
+//! - A class's first blocks, up to [`SHARED_QUOTA`] bytes, come from
+//!   pages that all classes share, a stretch of a few blocks at a time: a
+//!   compile allocates from some 50 classes, most of them only a few
+//!   blocks, and a page of its own for each would touch a fresh 4 KiB of
+//!   memory per class. The kernel fills each such page at its first
+//!   touch, at about the cost of a thousand instructions; shared, the
+//!   first blocks of all classes fill a few pages (a compile of a small
+//!   shader touches some 30 pages fewer). A class's stretch is allocated
+//!   from as a page is, through a header of the thread's, also on a
+//!   shared page (listed with the class's pages); a freed shared block
+//!   goes back to that header of the thread that frees it. Shared pages
+//!   are never given back.
 //! - A block freed by another thread than its page's owner is not reused
 //!   (the owner's lists are not shared): rare in a compile (a batch
 //!   job's output, printed by the main thread), and the process exits
@@ -46,6 +58,15 @@ const REGION: usize = 64 << 20;
 const SPARES: usize = 1 << 20;
 /// Where a page's blocks start: after the header, 16-aligned.
 const FIRST: usize = 64;
+/// The bytes a class takes from the shared pages (then one stretch more
+/// at most) before it gets pages of its own.
+const SHARED_QUOTA: usize = 16384;
+/// The bytes of shared page a class takes first; each next stretch is as
+/// long as all before it together, up to four times this (and at least
+/// one block, for the larger classes).
+const STRETCH: usize = 128;
+/// The owner of the shared pages: no thread.
+pub const SHARED_OWNER: usize = usize::MAX;
 const _: () = assert!(size_of::<Page>() <= FIRST && CLASSES.is_power_of_two());
 
 /// The largest block served from pages: [`MAX_SMALL`] once they are in
@@ -59,10 +80,11 @@ pub fn enable() {
     LIMIT.store(MAX_SMALL, Ordering::Relaxed);
 }
 
-/// The header at the start of a page.
-struct Page {
+/// The header at the start of a page; also that of a thread's stretches
+/// of shared page for a class (whose `owner` and `used` are unused).
+pub struct Page {
     /// The number of the thread whose [`Heap`] owns the page.
-    owner: usize,
+    pub owner: usize,
     class: u32,
     /// Blocks handed out and not freed.
     used: usize,
@@ -95,6 +117,14 @@ struct Heap {
     region_end: Cell<*mut u8>,
     /// The thread's number (from 1; 0 until its first page).
     id: Cell<usize>,
+    /// The rest of the current shared page, the bytes each class has
+    /// taken from shared pages, and the header of each class's stretch
+    /// (null until its first), whose free list takes the shared blocks of
+    /// the class this thread frees.
+    shared: Cell<*mut u8>,
+    shared_end: Cell<*mut u8>,
+    shared_taken: [Cell<u32>; CLASSES],
+    stretches: [Cell<*mut Page>; CLASSES],
 }
 
 /// The last thread number given to a [`Heap`].
@@ -111,6 +141,10 @@ thread_local! {
             region: Cell::new(ptr::null_mut()),
             region_end: Cell::new(ptr::null_mut()),
             id: Cell::new(0),
+            shared: Cell::new(ptr::null_mut()),
+            shared_end: Cell::new(ptr::null_mut()),
+            shared_taken: [const { Cell::new(0) }; CLASSES],
+            stretches: [const { Cell::new(ptr::null_mut()) }; CLASSES],
         }
     };
 }
@@ -149,7 +183,7 @@ fn map(bytes: usize) -> Option<*mut u8> {
 }
 
 /// The page of a block.
-fn page_of(block: *mut u8) -> *mut Page {
+pub fn page_of(block: *mut u8) -> *mut Page {
     block.wrapping_sub(block as usize % PAGE).cast()
 }
 
@@ -221,6 +255,11 @@ impl Heap {
             }
         }
         // SAFETY: as for this function.
+        if unsafe { self.new_stretch(class) } {
+            // SAFETY: the stretch is listed first and has room.
+            return unsafe { self.take(class) };
+        }
+        // SAFETY: as for this function.
         let page = unsafe { self.new_page(class) };
         if page.is_null() {
             return ptr::null_mut();
@@ -229,14 +268,91 @@ impl Heap {
         unsafe { self.take(class) }
     }
 
-    /// A new, empty page of `class`, listed first.
+    /// Gives `class` a new stretch of shared page, listed first, while
+    /// the class has taken less than [`SHARED_QUOTA`] bytes there; false
+    /// after (or when no memory is left).
     ///
     /// # Safety
-    /// As for [`Heap::take`].
-    #[cold]
-    unsafe fn new_page(&self, class: usize) -> *mut Page {
+    /// As for [`Heap::take`]; the class's stretch is not listed.
+    unsafe fn new_stretch(&self, class: usize) -> bool {
+        let taken = &self.shared_taken[class];
+        let bytes = class_size(class).max(STRETCH.max(taken.get() as usize).min(4 * STRETCH));
+        if taken.get() as usize >= SHARED_QUOTA {
+            return false;
+        }
+        let mut stretch = self.stretches[class].get();
+        if stretch.is_null() {
+            stretch = self.carve(size_of::<Page>().next_multiple_of(16)).cast::<Page>();
+            if stretch.is_null() {
+                return false;
+            }
+            // SAFETY: fresh shared memory, aligned for the header.
+            unsafe {
+                stretch.write(Page {
+                    owner: SHARED_OWNER,
+                    class: class as u32,
+                    used: 0,
+                    free: ptr::null_mut(),
+                    fresh: ptr::null_mut(),
+                    last: ptr::null_mut(),
+                    prev: ptr::null_mut(),
+                    next: ptr::null_mut(),
+                    listed: false,
+                });
+            }
+            self.stretches[class].set(stretch);
+        }
+        let start = self.carve(bytes);
+        if start.is_null() {
+            return false;
+        }
+        taken.set(taken.get() + bytes as u32);
+        // SAFETY: the thread's header of the class, not listed (as for
+        // this function); its free list is kept.
+        unsafe {
+            (*stretch).fresh = start;
+            (*stretch).last = start.wrapping_add(bytes - class_size(class));
+            self.list(stretch);
+        }
+        true
+    }
+
+    /// `bytes` (a multiple of 16, at most a page's room) of the shared
+    /// pages; null when no memory is left.
+    fn carve(&self, bytes: usize) -> *mut u8 {
+        if (self.shared_end.get() as usize) - (self.shared.get() as usize) < bytes {
+            let page = self.empty_page();
+            if page.is_null() {
+                return ptr::null_mut();
+            }
+            // SAFETY: the page is mapped, PAGE bytes, unused, aligned for
+            // the header; only `owner` is ever read (by `give`).
+            unsafe {
+                page.write(Page {
+                    owner: SHARED_OWNER,
+                    class: 0,
+                    used: 0,
+                    free: ptr::null_mut(),
+                    fresh: ptr::null_mut(),
+                    last: ptr::null_mut(),
+                    prev: ptr::null_mut(),
+                    next: ptr::null_mut(),
+                    listed: false,
+                });
+            }
+            self.shared.set(page.cast::<u8>().wrapping_add(FIRST));
+            self.shared_end.set(page.cast::<u8>().wrapping_add(PAGE));
+        }
+        let start = self.shared.get();
+        self.shared.set(start.wrapping_add(bytes));
+        start
+    }
+
+    /// An empty page: a spare, else the next one of the region (null when
+    /// the kernel has no more address space).
+    fn empty_page(&self) -> *mut Page {
         let spares = self.spare_count.get();
-        let page = if spares > 0 {
+        if spares > 0 {
             self.spare_count.set(spares - 1);
             // SAFETY: the stack's first `spare_count` slots hold pages.
             unsafe { *self.spares.get().add(spares - 1) }
@@ -254,7 +370,19 @@ impl Heap {
             let page = self.region.get();
             self.region.set(page.wrapping_add(PAGE));
             page.cast::<Page>()
-        };
+        }
+    }
+
+    /// A new, empty page of `class`, listed first.
+    ///
+    /// # Safety
+    /// As for [`Heap::take`].
+    #[cold]
+    unsafe fn new_page(&self, class: usize) -> *mut Page {
+        let page = self.empty_page();
+        if page.is_null() {
+            return page;
+        }
         // SAFETY: the page is mapped, PAGE bytes, unused, aligned for the
         // header.
         unsafe {
@@ -333,19 +461,32 @@ impl Heap {
         }
     }
 
-    /// Gives a block back to its page.
+    /// Gives a block of `size` bytes back to its page, or to its class's
+    /// list of freed shared blocks.
     ///
     /// # Safety
-    /// `block` was handed out by [`Heap::take`] (of any thread) and is no
-    /// longer used.
-    unsafe fn give(&self, block: *mut u8) {
+    /// `block` was handed out by [`Heap::take`] (of any thread) for `size`
+    /// bytes and is no longer used.
+    unsafe fn give(&self, block: *mut u8, size: usize) {
         let page = page_of(block);
         // SAFETY: the block's page is live while it has a used block
         // (this one); only its owner changes it, and `owner` never.
         unsafe {
             // A thread without pages (number 0) owns none.
             if (*page).owner != self.id.get() {
-                // Another thread's page: left alone (see the module).
+                let stretch = self.stretches[class(size)].get();
+                if (*page).owner == SHARED_OWNER && !stretch.is_null() {
+                    // Shared pages are never given back: the block can
+                    // serve any thread that has a stretch of its class.
+                    *block.cast::<*mut u8>() = (*stretch).free;
+                    (*stretch).free = block;
+                    if !(*stretch).listed {
+                        self.list(stretch);
+                    }
+                }
+                // Otherwise another thread's page (or a shared block of
+                // a class this thread has no stretch of): left alone (see
+                // the module).
                 return;
             }
             *block.cast::<*mut u8>() = (*page).free;
@@ -415,7 +556,7 @@ unsafe impl GlobalAlloc for Pages {
             return unsafe { System.dealloc(block, layout) };
         }
         // SAFETY: a small layout's block came from a page.
-        HEAP.with(|h| unsafe { h.give(block) })
+        HEAP.with(|h| unsafe { h.give(block, layout.size()) })
     }
 
     unsafe fn realloc(&self, block: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
