@@ -29,7 +29,7 @@ mod debug;
 // (Under `tests/`: it compiles HLSL with the crate's entry points.)
 #[cfg(test)]
 #[path = "dce/tests/liveness.rs"]
-mod liveness_tests;
+pub(super) mod liveness_tests;
 mod locals;
 #[cfg(test)]
 #[path = "dce/tests/settled.rs"]
@@ -566,13 +566,23 @@ fn compact_locals(f: &mut Function) {
 /// (when there are entry points or exports).
 pub(super) fn remove_unreachable_functions(module: &mut Module) {
     if let Some(reached) = reached_functions(module) {
-        remove_functions(module, &reached);
+        remove_functions(module, &reached.reached, &[]);
     }
 }
 
+/// What [`reached_functions`] finds.
+pub(super) struct Reached {
+    /// Per function, whether an entry point or exported function reaches
+    /// it.
+    pub reached: Vec<bool>,
+    /// Per function reached, whether its body has a `Call`.
+    pub calls: Vec<bool>,
+}
+
 /// Which functions an entry point or exported function reaches (`None`
-/// when there are neither: then every function stays).
-pub(super) fn reached_functions(module: &Module) -> Option<Vec<bool>> {
+/// when there are neither: then every function stays), and which of them
+/// call any.
+pub(super) fn reached_functions(module: &Module) -> Option<Reached> {
     let exported = module.functions.iter().filter(|(_, f)| f.export.is_some());
     let mut stack: Vec<Handle<Function>> = exported.map(|(h, _)| h).collect();
     if module.entry_points.is_empty() && stack.is_empty() {
@@ -580,6 +590,7 @@ pub(super) fn reached_functions(module: &Module) -> Option<Vec<bool>> {
     }
     let n = module.functions.len();
     let mut reached = vec![false; n];
+    let mut calls = vec![false; n];
     stack.extend(
         module
             .entry_points
@@ -591,30 +602,38 @@ pub(super) fn reached_functions(module: &Module) -> Option<Vec<bool>> {
             continue;
         }
         reached[h.index()] = true;
+        let before = stack.len();
         walk_statements(&module.functions[h].body, |s| {
             if let Statement::Call { function, .. } = s {
                 stack.push(*function);
             }
         });
+        calls[h.index()] = stack.len() > before;
     }
-    Some(reached)
+    Some(Reached { reached, calls })
 }
 
-/// Drops the functions not `reached`.
-pub(super) fn remove_functions(module: &mut Module, reached: &[bool]) {
+/// Drops the functions not `reached`, and renumbers the calls of the
+/// others. Where `quiet` (when it tells) says a function has neither a
+/// `Call` statement nor a `CallResult` expression, nothing in it names a
+/// function: it is not searched.
+pub(super) fn remove_functions(module: &mut Module, reached: &[bool], quiet: &[bool]) {
     let n = module.functions.len();
     if reached.len() != n || reached.iter().all(|r| *r) {
         return;
     }
     let mut remap = vec![None; n];
+    // Per function kept, in the new order: whether to search it.
+    let mut search = Vec::with_capacity(n);
     let mut old = std::mem::take(&mut module.functions);
     for h in old.handles() {
         if reached[h.index()] {
             remap[h.index()] = Some(module.functions.append(std::mem::take(&mut old[h])));
+            search.push(!quiet.get(h.index()).copied().unwrap_or(false));
         }
     }
     let map = |h: Handle<Function>| remap[h.index()].unwrap_or(h);
-    for (_, f) in module.functions.iter_mut() {
+    for ((_, f), _) in module.functions.iter_mut().zip(&search).filter(|(_, s)| **s) {
         for (_, e) in f.expressions.iter_mut() {
             if let Expression::CallResult(c) = e {
                 *c = map(*c);
