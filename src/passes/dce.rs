@@ -22,6 +22,7 @@
 //! pass never changes an operation. It rebuilds expression arenas and the
 //! local and function arenas: every handle may change.
 
+use super::cse::Left;
 use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::visit::{walk_statements, walk_statements_mut};
 
@@ -41,18 +42,18 @@ use crate::ir::*;
 /// tests: the pipeline runs [`run_after_cse`]).
 #[cfg(test)]
 pub fn run(module: &mut Module) {
-    run_after_cse(module, &[]);
+    run_after_cse(module, Left::default());
 }
 
-/// [`run`] on what `cse` just left: `settled` (what [`cse::run`]
-/// returned) says per function that its rebuild left nothing dead and no
-/// store, construct or debug variable that the search would drop. There
-/// the first search is known to find nothing and is not made.
-///
-/// [`cse::run`]: super::cse::run
-pub fn run_after_cse(module: &mut Module, settled: &[bool]) {
+/// [`run`] on what `cse` just left: `left.settled` says per function
+/// that its rebuild left nothing dead and no store, construct or debug
+/// variable that the search would drop. There the first search is known
+/// to find nothing and is not made. `left.pure`, when it tells, is what
+/// [`pure_functions`] would find.
+pub fn run_after_cse(module: &mut Module, left: Left) {
+    let settled = &left.settled[..];
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
-    let pure = pure_functions(module);
+    let pure = left.pure.unwrap_or_else(|| pure_functions(module));
     for h in handles {
         let mut known_clean = settled.get(h.index()).copied().unwrap_or(false);
         // Removing an empty `if` frees its condition: a second round
@@ -77,9 +78,11 @@ pub fn run_after_cse(module: &mut Module, settled: &[bool]) {
             if removed || rebuilt {
                 removed |= remove_write_only_stores(f, &pure).0;
             }
-            removed |= switch::fold_constant_switches(&mut f.body, &f.expressions);
-            debug::drop_idle(&mut f.body);
-            removed |= prune_empty(&mut f.body);
+            if untidy(&f.body) {
+                removed |= switch::fold_constant_switches(&mut f.body, &f.expressions);
+                debug::drop_idle(&mut f.body);
+                removed |= prune_empty(&mut f.body);
+            }
             compact_locals(f);
             if !removed {
                 break;
@@ -87,6 +90,26 @@ pub fn run_after_cse(module: &mut Module, settled: &[bool]) {
         }
     }
     remove_unreachable_functions(module);
+}
+
+/// Whether `body` holds what the clean-up after the search may change:
+/// a `switch`, debug information, an empty block or an `if` whose
+/// branches are both empty. Without any, folding constant switches,
+/// dropping idle debug information and pruning empty blocks change
+/// nothing (one walk, which stops at the first, instead of three).
+/// Recurses once per nesting level, like those.
+fn untidy(block: &[Statement]) -> bool {
+    block.iter().any(|s| match s {
+        Statement::Switch { .. } | Statement::Debug(_) => true,
+        Statement::Block(b) => b.is_empty() || untidy(b),
+        Statement::If { accept, reject, .. } => {
+            (accept.is_empty() && reject.is_empty()) || untidy(accept) || untidy(reject)
+        }
+        Statement::Loop {
+            body, continuing, ..
+        } => untidy(body) || untidy(continuing),
+        _ => false,
+    })
 }
 
 /// What a rebuild keeps of a function: its live expressions and locals.
@@ -565,9 +588,28 @@ fn compact_locals(f: &mut Function) {
 /// Drops functions that no entry point and no exported function reaches
 /// (when there are entry points or exports).
 pub(super) fn remove_unreachable_functions(module: &mut Module) {
+    if all_roots(module) {
+        return;
+    }
     if let Some(reached) = reached_functions(module) {
         remove_functions(module, &reached.reached, &[]);
     }
+}
+
+/// Whether every function is an entry point's (or its patch-constant
+/// function) or exported: all are reached, without a walk (after
+/// inlining, often the one function left).
+fn all_roots(module: &Module) -> bool {
+    let entry = |h: Handle<Function>| {
+        module
+            .entry_points
+            .iter()
+            .any(|ep| ep.function == h || ep.patch_constant_function == Some(h))
+    };
+    module
+        .functions
+        .iter()
+        .all(|(h, f)| f.export.is_some() || entry(h))
 }
 
 /// What [`reached_functions`] finds.
