@@ -28,11 +28,25 @@ use crate::ir::*;
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 
+/// What `cse` tells `dce` of the module it leaves (see
+/// [`dce::run_after_cse`]).
+#[derive(Default)]
+pub struct Left {
+    /// Per function: whether the rebuild left nothing that `dce` would
+    /// find dead.
+    pub settled: Vec<bool>,
+    /// Which functions are pure (as `dce::pure_functions` finds), when
+    /// every function is settled: then no statement out of reach went,
+    /// and what else the rebuilds leave out (stores into locals, calls of
+    /// pure functions, constructs that hold no effect) is no effect, so
+    /// the table found before them still holds.
+    pub pure: Option<Vec<bool>>,
+}
+
 /// Runs CSE on every function; what `dce` would find dead (after dropping
-/// the stores nothing reads) is left out in the same walk. Returns, per
-/// function, whether the rebuild left nothing that `dce` would find dead
-/// (see [`dce::run_after_cse`]).
-pub fn run(module: &mut Module) -> Vec<bool> {
+/// the stores nothing reads) is left out in the same walk. Returns what
+/// `dce` may take as known.
+pub fn run(module: &mut Module) -> Left {
     run_with(module, rebuild_function)
 }
 
@@ -40,7 +54,7 @@ pub fn run(module: &mut Module) -> Vec<bool> {
 fn run_with(
     module: &mut Module,
     mut rebuild: impl FnMut(&mut Module, Handle<Function>, &mut Cse),
-) -> Vec<bool> {
+) -> Left {
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
     let pure = dce::pure_functions(module);
     let mut settled = vec![false; handles.len()];
@@ -70,7 +84,8 @@ fn run_with(
             *s = !cse.unsettled;
         }
     }
-    settled
+    let pure = settled.iter().all(|s| *s).then_some(pure);
+    Left { settled, pure }
 }
 
 /// The hash of an expression and its type: the tables hold handles of the

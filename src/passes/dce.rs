@@ -22,6 +22,7 @@
 //! pass never changes an operation. It rebuilds expression arenas and the
 //! local and function arenas: every handle may change.
 
+use super::cse::Left;
 use super::rewrite::{Cx, Emitted, Rewrite, rebuild_function};
 use crate::ir::visit::{walk_statements, walk_statements_mut};
 
@@ -29,7 +30,7 @@ mod debug;
 // (Under `tests/`: it compiles HLSL with the crate's entry points.)
 #[cfg(test)]
 #[path = "dce/tests/liveness.rs"]
-mod liveness_tests;
+pub(super) mod liveness_tests;
 mod locals;
 #[cfg(test)]
 #[path = "dce/tests/settled.rs"]
@@ -41,18 +42,18 @@ use crate::ir::*;
 /// tests: the pipeline runs [`run_after_cse`]).
 #[cfg(test)]
 pub fn run(module: &mut Module) {
-    run_after_cse(module, &[]);
+    run_after_cse(module, Left::default());
 }
 
-/// [`run`] on what `cse` just left: `settled` (what [`cse::run`]
-/// returned) says per function that its rebuild left nothing dead and no
-/// store, construct or debug variable that the search would drop. There
-/// the first search is known to find nothing and is not made.
-///
-/// [`cse::run`]: super::cse::run
-pub fn run_after_cse(module: &mut Module, settled: &[bool]) {
+/// [`run`] on what `cse` just left: `left.settled` says per function
+/// that its rebuild left nothing dead and no store, construct or debug
+/// variable that the search would drop. There the first search is known
+/// to find nothing and is not made. `left.pure`, when it tells, is what
+/// [`pure_functions`] would find.
+pub fn run_after_cse(module: &mut Module, left: Left) {
+    let settled = &left.settled[..];
     let handles: Vec<Handle<Function>> = module.functions.handles().collect();
-    let pure = pure_functions(module);
+    let pure = left.pure.unwrap_or_else(|| pure_functions(module));
     for h in handles {
         let mut known_clean = settled.get(h.index()).copied().unwrap_or(false);
         // Removing an empty `if` frees its condition: a second round
@@ -77,9 +78,11 @@ pub fn run_after_cse(module: &mut Module, settled: &[bool]) {
             if removed || rebuilt {
                 removed |= remove_write_only_stores(f, &pure).0;
             }
-            removed |= switch::fold_constant_switches(&mut f.body, &f.expressions);
-            debug::drop_idle(&mut f.body);
-            removed |= prune_empty(&mut f.body);
+            if untidy(&f.body) {
+                removed |= switch::fold_constant_switches(&mut f.body, &f.expressions);
+                debug::drop_idle(&mut f.body);
+                removed |= prune_empty(&mut f.body);
+            }
             compact_locals(f);
             if !removed {
                 break;
@@ -87,6 +90,26 @@ pub fn run_after_cse(module: &mut Module, settled: &[bool]) {
         }
     }
     remove_unreachable_functions(module);
+}
+
+/// Whether `body` holds what the clean-up after the search may change:
+/// a `switch`, debug information, an empty block or an `if` whose
+/// branches are both empty. Without any, folding constant switches,
+/// dropping idle debug information and pruning empty blocks change
+/// nothing (one walk, which stops at the first, instead of three).
+/// Recurses once per nesting level, like those.
+fn untidy(block: &[Statement]) -> bool {
+    block.iter().any(|s| match s {
+        Statement::Switch { .. } | Statement::Debug(_) => true,
+        Statement::Block(b) => b.is_empty() || untidy(b),
+        Statement::If { accept, reject, .. } => {
+            (accept.is_empty() && reject.is_empty()) || untidy(accept) || untidy(reject)
+        }
+        Statement::Loop {
+            body, continuing, ..
+        } => untidy(body) || untidy(continuing),
+        _ => false,
+    })
 }
 
 /// What a rebuild keeps of a function: its live expressions and locals.
@@ -565,14 +588,43 @@ fn compact_locals(f: &mut Function) {
 /// Drops functions that no entry point and no exported function reaches
 /// (when there are entry points or exports).
 pub(super) fn remove_unreachable_functions(module: &mut Module) {
+    if all_roots(module) {
+        return;
+    }
     if let Some(reached) = reached_functions(module) {
-        remove_functions(module, &reached);
+        remove_functions(module, &reached.reached, &[]);
     }
 }
 
+/// Whether every function is an entry point's (or its patch-constant
+/// function) or exported: all are reached, without a walk (after
+/// inlining, often the one function left).
+fn all_roots(module: &Module) -> bool {
+    let entry = |h: Handle<Function>| {
+        module
+            .entry_points
+            .iter()
+            .any(|ep| ep.function == h || ep.patch_constant_function == Some(h))
+    };
+    module
+        .functions
+        .iter()
+        .all(|(h, f)| f.export.is_some() || entry(h))
+}
+
+/// What [`reached_functions`] finds.
+pub(super) struct Reached {
+    /// Per function, whether an entry point or exported function reaches
+    /// it.
+    pub reached: Vec<bool>,
+    /// Per function reached, whether its body has a `Call`.
+    pub calls: Vec<bool>,
+}
+
 /// Which functions an entry point or exported function reaches (`None`
-/// when there are neither: then every function stays).
-pub(super) fn reached_functions(module: &Module) -> Option<Vec<bool>> {
+/// when there are neither: then every function stays), and which of them
+/// call any.
+pub(super) fn reached_functions(module: &Module) -> Option<Reached> {
     let exported = module.functions.iter().filter(|(_, f)| f.export.is_some());
     let mut stack: Vec<Handle<Function>> = exported.map(|(h, _)| h).collect();
     if module.entry_points.is_empty() && stack.is_empty() {
@@ -580,6 +632,7 @@ pub(super) fn reached_functions(module: &Module) -> Option<Vec<bool>> {
     }
     let n = module.functions.len();
     let mut reached = vec![false; n];
+    let mut calls = vec![false; n];
     stack.extend(
         module
             .entry_points
@@ -591,30 +644,38 @@ pub(super) fn reached_functions(module: &Module) -> Option<Vec<bool>> {
             continue;
         }
         reached[h.index()] = true;
+        let before = stack.len();
         walk_statements(&module.functions[h].body, |s| {
             if let Statement::Call { function, .. } = s {
                 stack.push(*function);
             }
         });
+        calls[h.index()] = stack.len() > before;
     }
-    Some(reached)
+    Some(Reached { reached, calls })
 }
 
-/// Drops the functions not `reached`.
-pub(super) fn remove_functions(module: &mut Module, reached: &[bool]) {
+/// Drops the functions not `reached`, and renumbers the calls of the
+/// others. Where `quiet` (when it tells) says a function has neither a
+/// `Call` statement nor a `CallResult` expression, nothing in it names a
+/// function: it is not searched.
+pub(super) fn remove_functions(module: &mut Module, reached: &[bool], quiet: &[bool]) {
     let n = module.functions.len();
     if reached.len() != n || reached.iter().all(|r| *r) {
         return;
     }
     let mut remap = vec![None; n];
+    // Per function kept, in the new order: whether to search it.
+    let mut search = Vec::with_capacity(n);
     let mut old = std::mem::take(&mut module.functions);
     for h in old.handles() {
         if reached[h.index()] {
             remap[h.index()] = Some(module.functions.append(std::mem::take(&mut old[h])));
+            search.push(!quiet.get(h.index()).copied().unwrap_or(false));
         }
     }
     let map = |h: Handle<Function>| remap[h.index()].unwrap_or(h);
-    for (_, f) in module.functions.iter_mut() {
+    for ((_, f), _) in module.functions.iter_mut().zip(&search).filter(|(_, s)| **s) {
         for (_, e) in f.expressions.iter_mut() {
             if let Expression::CallResult(c) = e {
                 *c = map(*c);

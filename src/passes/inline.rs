@@ -96,6 +96,14 @@ fn policy_of(policy: Policy, calls: &[u32], f: Handle<Function>) -> Policy {
 /// Inlines calls in every function; the functions `deferred` lists are
 /// unrolled as they are inlined (or on their own where they are not).
 pub fn run(module: &mut Module, policy: Policy, mut deferred: DeferredUnrolls) {
+    let rebuilt = inline_calls(module, policy, &mut deferred);
+    remove_uncalled(module, deferred, rebuilt.contains(&true), &rebuilt);
+}
+
+/// Inlines calls in every function, as [`run`] does before it drops what
+/// is no longer called; returns per function whether it was rebuilt with
+/// its calls inlined.
+fn inline_calls(module: &mut Module, policy: Policy, deferred: &mut DeferredUnrolls) -> Vec<bool> {
     let order = callees_first(module);
     let n = module.functions.len();
     let (entry, calls) = deferred.take_sites(module);
@@ -140,7 +148,8 @@ pub fn run(module: &mut Module, policy: Policy, mut deferred: DeferredUnrolls) {
             }
         }
     }
-    let mut inlined = false;
+    // The callers rebuilt with their calls inlined.
+    let mut rebuilt = vec![false; n];
     // Whether each function can be inlined as it is now, found on the
     // first question: callees come first, so a function asked about is
     // final (a caller's answer is forgotten when its calls are inlined).
@@ -175,10 +184,10 @@ pub fn run(module: &mut Module, policy: Policy, mut deferred: DeferredUnrolls) {
             continue;
         }
         known[caller.index()].set(None);
-        inlined = true;
+        rebuilt[caller.index()] = true;
         // Callers whose inlined bodies are all simple are rebuilt once;
         // the others are spliced, then rebuilt to restore the order.
-        if let Some(plan) = walk::plan(module, &module.functions[caller], &inlinable, &deferred) {
+        if let Some(plan) = walk::plan(module, &module.functions[caller], &inlinable, deferred) {
             walk::inline(module, caller, plan);
             continue;
         }
@@ -197,17 +206,32 @@ pub fn run(module: &mut Module, policy: Policy, mut deferred: DeferredUnrolls) {
         // inlined calls' results read as the values that replace them.
         rebuild_redirected(module, caller, &mut Unchanged, &replace);
     }
-    // Callees inlined at every call site would otherwise go through every
-    // pass until `dce`.
-    // A deferred function still called is unrolled as `unroll` would have.
+    rebuilt
+}
+
+/// After inlining (when `inlined`): drops the functions no longer
+/// reached, which would otherwise go through every pass until `dce`, and
+/// unrolls the deferred functions still called, as `unroll` would have.
+///
+/// A function in `rebuilt` (the callers whose calls were inlined, when
+/// it tells) is a fresh arena, in which a `CallResult` is only ever the
+/// result of a `Call` statement: where its body calls nothing, dropping
+/// functions has nothing in it to renumber.
+fn remove_uncalled(module: &mut Module, mut deferred: DeferredUnrolls, inlined: bool, rebuilt: &[bool]) {
     let reached = if inlined {
         super::dce::reached_functions(module)
     } else {
         None
     };
-    deferred.unroll_now(module, reached.as_deref());
-    if let Some(reached) = reached {
-        super::dce::remove_functions(module, &reached);
+    deferred.unroll_now(module, reached.as_ref().map(|r| r.reached.as_slice()));
+    if let Some(r) = reached {
+        let quiet: Vec<bool> = r
+            .calls
+            .iter()
+            .zip(rebuilt)
+            .map(|(&calls, &rebuilt)| rebuilt && !calls)
+            .collect();
+        super::dce::remove_functions(module, &r.reached, &quiet);
     }
 }
 

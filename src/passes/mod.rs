@@ -135,8 +135,8 @@ struct PassContext<'a> {
     left_to_forward: Vec<bool>,
     /// The functions whose loops `unroll` left to `inline`.
     unroll_deferred: inline::DeferredUnrolls,
-    /// Per function, whether `cse` left nothing for `dce`'s first search.
-    cse_settled: Vec<bool>,
+    /// What `cse` left known for `dce`.
+    cse_left: cse::Left,
 }
 
 /// The name `--ir-after` gives the IR as sema made it, before any pass.
@@ -228,12 +228,12 @@ pub const PIPELINE: &[Pass] = &[
     Pass {
         name: "cse",
         min_level: 2,
-        run: |m, cx| cx.cse_settled = cse::run(m),
+        run: |m, cx| cx.cse_left = cse::run(m),
     },
     Pass {
         name: "dce",
         min_level: 1,
-        run: |m, cx| dce::run_after_cse(m, &std::mem::take(&mut cx.cse_settled)),
+        run: |m, cx| dce::run_after_cse(m, std::mem::take(&mut cx.cse_left)),
     },
 ];
 
@@ -253,7 +253,7 @@ pub fn pipeline_with(module: &mut Module, options: &PipelineOptions, diags: &mut
         fold_diags: Diagnostics::new(),
         left_to_forward: Vec::new(),
         unroll_deferred: inline::DeferredUnrolls::default(),
-        cse_settled: Vec::new(),
+        cse_left: cse::Left::default(),
     };
     for pass in PIPELINE {
         if pass.runs_at(options.opt_level) {

@@ -1,4 +1,4 @@
-use super::{Policy, run};
+use super::{Policy, inline_calls, remove_uncalled, run};
 use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
 use crate::ir::display::module_to_string;
 use crate::ir::*;
@@ -283,4 +283,47 @@ fn body_shapes_and_returns_in_loops_and_switches() {
         ..Function::default()
     };
     assert_eq!(body_shape(&f), (true, true));
+}
+
+/// Every module of the samples and the pass and debug tests, as every
+/// pass leaves it, with and without debug information, inlined under
+/// each policy: a rebuilt caller that calls nothing holds no
+/// `CallResult`, and dropping the functions no longer called gives the
+/// same module whether such callers are searched for calls to renumber
+/// or not.
+#[test]
+fn rebuilt_callers_that_call_nothing_have_nothing_to_renumber() {
+    use crate::ir::visit::walk_statements;
+    let (mut quiet, mut dropped) = (0, 0);
+    crate::passes::dce::liveness_tests::each_module_after(
+        &["samples", "tests/in/passes", "tests/in/debug"],
+        |m| {
+            for policy in [Policy::Small, Policy::All] {
+                let mut told = m.clone();
+                let rebuilt = inline_calls(&mut told, policy, &mut Default::default());
+                for (h, f) in told.functions.iter() {
+                    let mut calls = false;
+                    walk_statements(&f.body, |s| calls |= matches!(s, Statement::Call { .. }));
+                    if rebuilt[h.index()] && !calls {
+                        quiet += 1;
+                        let results = f.expressions.iter();
+                        let mut results = results.filter(|(_, e)| matches!(e, Expression::CallResult(_)));
+                        assert!(results.next().is_none(), "{:?}", f.name);
+                    }
+                }
+                let n = told.functions.len();
+                let mut searched = told.clone();
+                remove_uncalled(&mut searched, Default::default(), true, &[]);
+                remove_uncalled(&mut told, Default::default(), true, &rebuilt);
+                check_valid(&told);
+                dropped += n - told.functions.len();
+                assert_eq!(module_to_string(&told), module_to_string(&searched));
+                let pairs = told.functions.iter().zip(searched.functions.iter());
+                for ((_, a), (_, b)) in pairs {
+                    assert!(a == b, "{:?}", a.name);
+                }
+            }
+        },
+    );
+    assert!(quiet > 100 && dropped > 100, "{quiet} quiet, {dropped} dropped");
 }

@@ -72,7 +72,7 @@ fn the_search_tells_what_liveness_finds() {
 /// Calls `f` with the module of every `.hlsl` file in `dirs` (relative to
 /// the crate) as each pass leaves it, with and without debug information,
 /// where it compiles.
-pub(super) fn each_module_after(dirs: &[&str], mut f: impl FnMut(&Module)) {
+pub(in crate::passes) fn each_module_after(dirs: &[&str], mut f: impl FnMut(&Module)) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut sources = Vec::new();
     for dir in dirs {

@@ -2,7 +2,12 @@
 //! `dce`'s first search itself.
 
 use super::liveness_tests::each_module_after;
-use super::{analyse, pure_functions, run, run_after_cse};
+use super::debug::drop_idle;
+use super::switch::fold_constant_switches;
+use super::{
+    all_roots, analyse, prune_empty, pure_functions, reached_functions, run, run_after_cse,
+    untidy,
+};
 use crate::ir::build::{FunctionBuilder, add_compute_entry, add_global};
 use crate::ir::display::module_to_string;
 use crate::ir::*;
@@ -14,7 +19,13 @@ use crate::passes::cse;
 /// how many functions were settled and how many not.
 fn agrees(m: &Module) -> (usize, usize) {
     let mut after_cse = m.clone();
-    let settled = cse::run(&mut after_cse);
+    let left = cse::run(&mut after_cse);
+    let settled = left.settled.clone();
+    // Where every function is settled, the table of pure functions found
+    // before the rebuilds still holds.
+    if let Some(pure) = &left.pure {
+        assert_eq!(*pure, pure_functions(&after_cse));
+    }
     // The dead stores and constructs that its rebuild leaves out as it
     // walks are those `analyse` drops from the body first.
     let mut pruned = m.clone();
@@ -41,7 +52,7 @@ fn agrees(m: &Module) -> (usize, usize) {
     let mut searched = after_cse.clone();
     run(&mut searched);
     let mut told = after_cse;
-    run_after_cse(&mut told, &settled);
+    run_after_cse(&mut told, left);
     assert_eq!(module_to_string(&searched), module_to_string(&told));
     counts
 }
@@ -61,6 +72,37 @@ fn what_cse_settles_dce_finds_settled() {
     assert!(
         settled > 500 && searched > 100,
         "{settled} settled, {searched} searched"
+    );
+}
+
+/// The same modules: where `untidy` finds nothing, the clean-up it
+/// spares changes nothing, and where every function is a root, the walk
+/// it spares reaches every one.
+#[test]
+fn what_the_clean_up_skips_it_would_not_change() {
+    let (mut tidy, mut untidy_ones, mut roots) = (0, 0, 0);
+    each_module_after(&["samples", "tests/in/passes", "tests/in/debug"], |m| {
+        for (_, f) in m.functions.iter() {
+            let mut g = f.clone();
+            let mut removed = fold_constant_switches(&mut g.body, &g.expressions);
+            drop_idle(&mut g.body);
+            removed |= prune_empty(&mut g.body);
+            if untidy(&f.body) {
+                untidy_ones += 1;
+            } else {
+                tidy += 1;
+                assert!(!removed && g == *f, "{:?}", f.name);
+            }
+        }
+        if all_roots(m) {
+            roots += 1;
+            let reached = reached_functions(m).map(|r| r.reached);
+            assert!(reached.is_none_or(|r| r.iter().all(|r| *r)));
+        }
+    });
+    assert!(
+        tidy > 500 && untidy_ones > 100 && roots > 500,
+        "{tidy} tidy, {untidy_ones} untidy, {roots} all roots"
     );
 }
 
@@ -102,7 +144,7 @@ fn unreachable_uses_and_composite_shortcuts_unsettle() {
         add_compute_entry(&mut m, "main", f);
         crate::passes::test_util::check_valid(&m);
         let mut after_cse = m.clone();
-        let settled = cse::run(&mut after_cse);
+        let settled = cse::run(&mut after_cse).settled;
         assert_eq!(settled[f.index()], case == 2, "case {case}");
         let pure = pure_functions(&after_cse);
         let mut g = after_cse.functions[f].clone();
