@@ -13,17 +13,91 @@ pub fn find(name: &str) -> Option<&'static Intrinsic> {
 }
 
 /// Where [`find`] finds `name`: its index in [`TABLE`] followed by
-/// [`MORE`].
+/// [`MORE`] (the first, where both have the name).
 fn find_index(name: &str) -> Option<usize> {
-    // Most probes differ in the first byte: compared first, in line, it
-    // spares them the call to `memcmp` (the order is the same).
-    let first = name.as_bytes().first();
-    let cmp = |i: &Intrinsic| match i.name.as_bytes().first().cmp(&first) {
-        std::cmp::Ordering::Equal => i.name.cmp(name),
-        o => o,
+    let text = name.as_bytes();
+    let mut at = name_slot(text);
+    loop {
+        let i = usize::from(*BY_NAME.get(at)?).checked_sub(1)?;
+        if nth(i)?.name.as_bytes() == text {
+            return Some(i);
+        }
+        at = (at + 1) % BY_NAME.len();
+    }
+}
+
+/// The home slot of a name in [`BY_NAME`]: a hash of its length and of
+/// its first two and last two bytes (which tell most intrinsics apart),
+/// cheap beside the binary search over both tables it replaced (a string
+/// comparison at each of about ten steps).
+const fn name_slot(text: &[u8]) -> usize {
+    let (first, second, before_last, last) = match text {
+        [a, b, .., y, z] => (*a, *b, *y, *z),
+        [a, b, z] => (*a, *b, *b, *z),
+        [a, z] => (*a, *z, *a, *z),
+        [a] => (*a, 0, 0, *a),
+        [] => (0, 0, 0, 0),
     };
-    let at = |t: &[Intrinsic]| t.binary_search_by(cmp).ok();
-    at(TABLE).or_else(|| Some(TABLE.len() + at(MORE)?))
+    let key = (text.len() as u64)
+        | ((first as u64) << 16)
+        | ((second as u64) << 24)
+        | ((before_last as u64) << 32)
+        | ((last as u64) << 40);
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - BY_NAME_BITS)) as usize
+}
+
+const BY_NAME_BITS: u32 = 10;
+
+/// The intrinsics by name: open addressing over [`name_slot`] with linear
+/// probing, each slot an index of [`TABLE`] followed by [`MORE`] plus one,
+/// or 0 when empty. Built when the program is compiled; a name of [`MORE`]
+/// that [`TABLE`] also has is left out, so that [`TABLE`]'s is found.
+static BY_NAME: [u16; 1 << BY_NAME_BITS] = {
+    let mut slots = [0u16; 1 << BY_NAME_BITS];
+    assert!(2 * (TABLE.len() + MORE.len()) < slots.len(), "BY_NAME is at most half full");
+    let mut i = 0;
+    while i < TABLE.len() + MORE.len() {
+        let name = if i < TABLE.len() {
+            TABLE[i].name.as_bytes()
+        } else {
+            MORE[i - TABLE.len()].name.as_bytes()
+        };
+        let mut at = name_slot(name);
+        loop {
+            if slots[at] == 0 {
+                slots[at] = (i + 1) as u16;
+                break;
+            }
+            let other = (slots[at] - 1) as usize;
+            let other = if other < TABLE.len() {
+                TABLE[other].name.as_bytes()
+            } else {
+                MORE[other - TABLE.len()].name.as_bytes()
+            };
+            if same_bytes(other, name) {
+                break;
+            }
+            at = (at + 1) % slots.len();
+        }
+        i += 1;
+    }
+    slots
+};
+
+/// `a == b`, for [`BY_NAME`]'s construction (slices compare by `==` only
+/// at run time).
+const fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The intrinsic at index `i` of [`TABLE`] followed by [`MORE`].
@@ -67,6 +141,29 @@ pub fn find_symbol(name: Symbol) -> Option<&'static Intrinsic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hashed look-up finds what a search of [`TABLE`] and then of
+    /// [`MORE`] finds, for every intrinsic's name and for names that are
+    /// none (prefixes, other cases, the empty name).
+    #[test]
+    fn by_name_agrees_with_a_search_of_both_tables() {
+        let search = |name: &str| {
+            TABLE
+                .iter()
+                .position(|i| i.name == name)
+                .or_else(|| Some(TABLE.len() + MORE.iter().position(|i| i.name == name)?))
+        };
+        let mut names: Vec<String> = all().map(|i| i.name.to_string()).collect();
+        for i in all() {
+            names.push(i.name.to_uppercase());
+            names.push(i.name[..i.name.len() - 1].to_string());
+            names.push(format!("{}x", i.name));
+        }
+        names.extend(["", "a", "main", "nothing"].map(String::from));
+        for n in &names {
+            assert_eq!(find_index(n), search(n), "{n}");
+        }
+    }
 
     #[test]
     fn find_symbol_agrees_with_find() {

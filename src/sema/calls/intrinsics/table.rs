@@ -302,7 +302,8 @@ macro_rules! interlocked {
 
 use crate::sema::types::Sc;
 
-/// Every intrinsic, sorted by name for binary search.
+/// Every intrinsic, sorted by name (`lookup` finds a name through a hashed
+/// index built from this table and `MORE`).
 pub static TABLE: &[Intrinsic] = &[
     barrier!("AllMemoryBarrier", true, true, false),
     barrier!("AllMemoryBarrierWithGroupSync", true, true, true),
