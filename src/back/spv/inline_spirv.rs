@@ -15,12 +15,18 @@ use spirv::{Capability, Op, Word};
 impl Writer<'_> {
     /// The id of the extended instruction set `name`, imported on first
     /// use (`GLSL.std.450` shares the import the backend's own math uses).
+    /// A `NonSemantic.*` set brings SPV_KHR_non_semantic_info, which
+    /// SPIR-V before 1.6 requires of its import (a shader's inline SPIR-V
+    /// need not name it).
     pub fn ext_inst_set(&mut self, name: &str) -> Word {
         if name == "GLSL.std.450" {
             return self.glsl_std();
         }
         if let Some(&id) = self.ext_sets.get(name) {
             return id;
+        }
+        if name.starts_with("NonSemantic.") {
+            self.extension("SPV_KHR_non_semantic_info");
         }
         let id = self.id();
         self.ext_sets.insert(name.to_string(), id);

@@ -85,6 +85,27 @@ fn ext_instruction_calls_are_the_instructions() {
     );
 }
 
+/// A `NonSemantic.*` set of inline SPIR-V brings SPV_KHR_non_semantic_info,
+/// which SPIR-V before 1.6 requires of its import, when the shader does not
+/// name it (spirv-val rejects the module otherwise); found by the fuzzer.
+#[test]
+fn a_non_semantic_set_brings_its_extension() {
+    let words = compile_valid_words(
+        r#"
+        [[vk::ext_instruction(1, "NonSemantic.DebugBreak")]]
+        void debugBreak();
+        [numthreads(1, 1, 1)]
+        void main() { debugBreak(); }
+        "#,
+        TargetEnv::Vulkan1_0,
+    );
+    let a = common::spirv_dis(&words);
+    assert_has(
+        &a,
+        &["OpExtension \"SPV_KHR_non_semantic_info\"", "= OpExtInstImport \"NonSemantic.DebugBreak\""],
+    );
+}
+
 #[test]
 fn ext_instructions_stay_in_the_ir_as_written() {
     let m = lower(RAW);
