@@ -102,6 +102,24 @@ pub struct Page {
     listed: bool,
 }
 
+impl Page {
+    /// The header of an empty page (or stretch) of `class` that `owner`
+    /// owns, with no blocks and not listed.
+    fn empty(owner: usize, class: usize) -> Page {
+        Page {
+            owner,
+            class: class as u32,
+            used: 0,
+            free: ptr::null_mut(),
+            fresh: ptr::null_mut(),
+            last: ptr::null_mut(),
+            prev: ptr::null_mut(),
+            next: ptr::null_mut(),
+            listed: false,
+        }
+    }
+}
+
 /// A thread's pages with room, per class (the first is allocated from),
 /// and where its next pages come from.
 struct Heap {
@@ -288,17 +306,7 @@ impl Heap {
             }
             // SAFETY: fresh shared memory, aligned for the header.
             unsafe {
-                stretch.write(Page {
-                    owner: SHARED_OWNER,
-                    class: class as u32,
-                    used: 0,
-                    free: ptr::null_mut(),
-                    fresh: ptr::null_mut(),
-                    last: ptr::null_mut(),
-                    prev: ptr::null_mut(),
-                    next: ptr::null_mut(),
-                    listed: false,
-                });
+                stretch.write(Page::empty(SHARED_OWNER, class));
             }
             self.stretches[class].set(stretch);
         }
@@ -328,17 +336,7 @@ impl Heap {
             // SAFETY: the page is mapped, PAGE bytes, unused, aligned for
             // the header; only `owner` is ever read (by `give`).
             unsafe {
-                page.write(Page {
-                    owner: SHARED_OWNER,
-                    class: 0,
-                    used: 0,
-                    free: ptr::null_mut(),
-                    fresh: ptr::null_mut(),
-                    last: ptr::null_mut(),
-                    prev: ptr::null_mut(),
-                    next: ptr::null_mut(),
-                    listed: false,
-                });
+                page.write(Page::empty(SHARED_OWNER, 0));
             }
             self.shared.set(page.cast::<u8>().wrapping_add(FIRST));
             self.shared_end.set(page.cast::<u8>().wrapping_add(PAGE));
@@ -387,15 +385,9 @@ impl Heap {
         // header.
         unsafe {
             page.write(Page {
-                owner: self.id(),
-                class: class as u32,
-                used: 0,
-                free: ptr::null_mut(),
                 fresh: page.cast::<u8>().wrapping_add(FIRST),
                 last: page.cast::<u8>().wrapping_add(PAGE - class_size(class)),
-                prev: ptr::null_mut(),
-                next: ptr::null_mut(),
-                listed: false,
+                ..Page::empty(self.id(), class)
             });
             self.list(page);
         }
