@@ -373,6 +373,10 @@ impl<'a> Sema<'a> {
             self.new_global(info, scope, d.name);
             return;
         }
+        if !self.ext_builtin_fits(b, space, info.ty, d.name.span) {
+            self.new_global(info, scope, d.name);
+            return;
+        }
         let name = d.name.name.as_str();
         let gv = if space == ir::AddressSpace::Input {
             info.read_only = Some(ReadOnly::Const(a.span));

@@ -11,6 +11,7 @@ pub mod ext_storage;
 pub mod ext_type;
 pub mod checks;
 pub mod combined;
+mod ext_builtin;
 pub mod globals;
 pub mod inline_spirv;
 mod literal_init;
