@@ -171,6 +171,22 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             inst.operands.push(SpirvOperand::Arg(ids.len() as u32));
             ids.push(id);
         }
+        if inst.set.is_none()
+            && let Some(missing) = missing_memory_operands(&inst)
+        {
+            self.s.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    format!(
+                        "the memory operand bits take {missing} more operand{} than the call gives",
+                        if missing == 1 { "" } else { "s" }
+                    ),
+                )
+                .label(span, "too few operands after the memory operand bits")
+                .note("the bits Aligned (0x2), MakePointerAvailable (0x8) and MakePointerVisible (0x10) each take an operand after the bits: the alignment, or the scope id"),
+            );
+            return Val::error();
+        }
         let result = (chosen.sig.ret != types::VOID).then(|| {
             let rt = self.s.ir_ty(chosen.sig.ret);
             self.add(ir::Expression::SpirvResult, rt)
@@ -306,4 +322,26 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         });
         Some(Val::expr(types::UINT, result))
     }
+}
+
+/// How many operands an `OpLoad`, `OpStore`, `OpCopyMemory` or
+/// `OpCopyMemorySized` lacks after its memory operand bits (a literal):
+/// `Aligned`, `MakePointerAvailable` and `MakePointerVisible` each take one
+/// (SPIR-V's "Memory Operands"). None when nothing is missing, or for
+/// other instructions. Without them the instruction runs past its end and
+/// the module cannot be read.
+fn missing_memory_operands(inst: &ir::SpirvInstruction) -> Option<usize> {
+    use spirv::Op;
+    let at = match Op::from_u32(inst.opcode)? {
+        Op::Load => 1,
+        Op::Store | Op::CopyMemory => 2,
+        Op::CopyMemorySized => 3,
+        _ => return None,
+    };
+    let SpirvOperand::Literal(bits) = *inst.operands.get(at)? else {
+        return None;
+    };
+    let needed = (bits & (0x2 | 0x8 | 0x10)).count_ones() as usize;
+    let after = inst.operands.len() - at - 1;
+    (after < needed).then_some(needed - after)
 }
