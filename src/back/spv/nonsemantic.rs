@@ -13,9 +13,9 @@ use spirv::Op;
 const ONLY_INSTRUCTION: u32 = 1;
 
 impl FunctionWriter<'_, '_> {
-    /// An `OpExtInst` of set `set` with no result value.
+    /// An `OpExtInst` of set `set` with no result value (the import
+    /// brings SPV_KHR_non_semantic_info).
     fn non_semantic(&mut self, set: &'static str, operands: Vec<Operand>) -> BackResult<()> {
-        self.w.extension("SPV_KHR_non_semantic_info");
         let set = self.w.ext_inst_set(set);
         let void = self.w.void_type();
         let mut ops = vec![
