@@ -82,7 +82,7 @@ pub mod source;
 pub(crate) mod span;
 
 pub use front::format::{BraceStyle, FormatOptions, format};
-pub use front::loader::{CachingLoader, DiskLoader, FileLoader, MemoryLoader};
+pub use front::loader::{CachingLoader, DiskLoader, FileLoader, MemoryLoader, SnapshotLoader};
 pub use options::Options;
 
 use diag::Diagnostics;

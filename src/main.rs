@@ -128,11 +128,15 @@ fn run_batch(args: &[String], cl: &CommandLine, terminal: Terminal) -> i32 {
     };
     let threads = cl.batch.threads.unwrap_or_else(batch::default_threads);
     let failed = batch::run(&jobs, threads, terminal, |_, _, out| print(&out));
+    // The process exits next: the jobs' memory is left to it, as a
+    // compile's is.
+    let count = jobs.len();
+    std::mem::forget(jobs);
     if failed == 0 {
         return 0;
     }
     if cl.reporting.format != DiagnosticFormat::Json {
-        eprintln!("hlslc: {failed} of {} jobs failed", jobs.len());
+        eprintln!("hlslc: {failed} of {count} jobs failed");
     }
     1
 }

@@ -36,7 +36,7 @@ pub use driver::{Output, Terminal};
 pub use words::{expand_response_files, split_jobs, split_words};
 
 use crate::options::CommandLine;
-use crate::{CachingLoader, DiskLoader, FileLoader};
+use crate::{CachingLoader, DiskLoader, FileLoader, SnapshotLoader};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -73,7 +73,7 @@ pub struct Job {
 /// after `common` (the arguments given beside `--jobs-file`). `@file`
 /// arguments are expanded in both. An error names the file and line.
 pub fn read_jobs_file(path: &Path, common: &[String]) -> Result<Vec<Job>, String> {
-    let name = path.display();
+    let name = path.display().to_string();
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read jobs file '{name}': {e}"))?;
     let lines = split_jobs(&text).map_err(|(line, e)| format!("{name}:{line}: {e}"))?;
@@ -83,10 +83,14 @@ pub fn read_jobs_file(path: &Path, common: &[String]) -> Result<Vec<Job>, String
         .into_iter()
         .map(|l| {
             let mut args = common.clone();
-            args.extend(
-                expand_response_files(&l.args, &mut read)
-                    .map_err(|e| format!("{name}:{}: {e}", l.line))?,
-            );
+            if l.args.iter().any(|a| a.starts_with('@')) {
+                args.extend(
+                    expand_response_files(&l.args, &mut read)
+                        .map_err(|e| format!("{name}:{}: {e}", l.line))?,
+                );
+            } else {
+                args.extend(l.args);
+            }
             Ok(Job {
                 args,
                 origin: format!("{name}:{}", l.line),
@@ -105,7 +109,8 @@ pub fn default_threads() -> usize {
 const STACK_SIZE: usize = 8 << 20;
 
 /// Runs `jobs` on up to `threads` threads, reading files from disk
-/// through one shared [`CachingLoader`]. `done` gets each job's output in
+/// through one shared [`CachingLoader`] over a [`SnapshotLoader`]: each
+/// file is read once for all the jobs. `done` gets each job's output in
 /// job order, as soon as that job and all before it have finished, on the
 /// thread that finished the last of them. Returns how many jobs failed.
 pub fn run(
@@ -114,7 +119,7 @@ pub fn run(
     terminal: Terminal,
     done: impl FnMut(usize, &Job, Output) + Send,
 ) -> usize {
-    let loader = CachingLoader::new(DiskLoader);
+    let loader = CachingLoader::new(SnapshotLoader::new(DiskLoader));
     let next = AtomicUsize::new(0);
     // Each worker hands over what it can itself: a job's end wakes no
     // thread that waits only to print.

@@ -12,57 +12,101 @@
 /// Splits one command line into its words (see the module docs); an
 /// unclosed quote is an error. Newlines count as blanks, so a whole
 /// response file is one command line.
+///
+/// Every character with a meaning here is ASCII, so the text is scanned
+/// as bytes and copied into the words a run at a time: a jobs file of a
+/// few hundred lines is split before any job can start.
 pub fn split_words(text: &str) -> Result<Vec<String>, String> {
+    const DOUBLE_UNCLOSED: &str = "a double quote (\") is not closed";
+    let bytes = text.as_bytes();
     let mut words = Vec::new();
     let mut word: Option<String> = None;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            ' ' | '\t' | '\r' | '\n' => {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b' ' | b'\t' | b'\r' | b'\n' => {
                 if let Some(w) = word.take() {
                     words.push(w);
                 }
+                i += 1;
             }
-            '#' if word.is_none() => while chars.next_if(|&c| c != '\n').is_some() {},
-            '\'' => {
+            b'#' if word.is_none() => i = find(bytes, i, |c| c == b'\n').unwrap_or(bytes.len()),
+            b'\'' => {
+                let close = find(bytes, i + 1, |c| c == b'\'')
+                    .ok_or_else(|| "a single quote (') is not closed".to_string())?;
+                word.get_or_insert_with(String::new).push_str(&text[i + 1..close]);
+                i = close + 1;
+            }
+            b'"' => {
                 let w = word.get_or_insert_with(String::new);
+                i += 1;
                 loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => w.push(c),
-                        None => return Err("a single quote (') is not closed".into()),
+                    let stop = find(bytes, i, |c| c == b'"' || c == b'\\')
+                        .ok_or_else(|| DOUBLE_UNCLOSED.to_string())?;
+                    w.push_str(&text[i..stop]);
+                    if bytes.get(stop) == Some(&b'"') {
+                        i = stop + 1;
+                        break;
+                    }
+                    // A backslash: it escapes only these, and joins lines.
+                    match bytes.get(stop + 1) {
+                        Some(&c @ (b'"' | b'\\' | b'`' | b'$')) => {
+                            w.push(char::from(c));
+                            i = stop + 2;
+                        }
+                        Some(b'\n') => i = stop + 2,
+                        // Kept, with the character after it (copied next).
+                        Some(_) => {
+                            w.push('\\');
+                            i = stop + 1;
+                        }
+                        None => return Err(DOUBLE_UNCLOSED.into()),
                     }
                 }
             }
-            '"' => {
-                let w = word.get_or_insert_with(String::new);
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '`' | '$')) => w.push(c),
-                            Some('\n') => {}
-                            Some(c) => {
-                                w.push('\\');
-                                w.push(c);
-                            }
-                            None => return Err("a double quote (\") is not closed".into()),
-                        },
-                        Some(c) => w.push(c),
-                        None => return Err("a double quote (\") is not closed".into()),
-                    }
+            b'\\' => match text[i + 1..].chars().next() {
+                Some('\n') => i += 2,
+                Some(c) => {
+                    word.get_or_insert_with(String::new).push(c);
+                    i += 1 + c.len_utf8();
                 }
-            }
-            '\\' => match chars.next() {
-                Some('\n') => {}
-                Some(c) => word.get_or_insert_with(String::new).push(c),
-                None => word.get_or_insert_with(String::new).push('\\'),
+                None => {
+                    word.get_or_insert_with(String::new).push('\\');
+                    i += 1;
+                }
             },
-            c => word.get_or_insert_with(String::new).push(c),
+            _ => {
+                let end = find(bytes, i, |c| ENDS_RUN[usize::from(c)]).unwrap_or(bytes.len());
+                // Most words are one such run: allocated at their size.
+                match &mut word {
+                    Some(w) => w.push_str(&text[i..end]),
+                    None => word = Some(text[i..end].to_owned()),
+                }
+                i = end;
+            }
         }
     }
     words.extend(word);
     Ok(words)
+}
+
+/// The bytes that end a run of plain characters: blanks, quotes, the
+/// backslash.
+const ENDS_RUN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    let ends = b" \t\r\n'\"\\";
+    while i < ends.len() {
+        table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// The first index at or after `from` whose byte is one `stop` takes.
+fn find(bytes: &[u8], from: usize, stop: impl Fn(u8) -> bool) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    rest.iter().position(|&c| stop(c)).map(|n| from + n)
 }
 
 /// One line of a jobs file that holds a command line.
@@ -81,31 +125,36 @@ pub struct JobLine {
 /// the command line's parser skips them as DXC does.
 pub fn split_jobs(text: &str) -> Result<Vec<JobLine>, (usize, String)> {
     let mut jobs = Vec::new();
+    let mut keep = |line: usize, args: Vec<String>| {
+        if args.iter().any(|a| !a.is_empty()) {
+            jobs.push(JobLine { line, args });
+        }
+    };
     let mut pending = String::new();
     let mut start = 0;
     for (i, line) in text.lines().enumerate() {
+        // An odd run of trailing backslashes continues the line.
+        let trailing = line.bytes().rev().take_while(|&c| c == b'\\').count();
+        let continued = trailing % 2 == 1;
+        if pending.is_empty() && !continued {
+            // A line of its own (most are): split where it is.
+            keep(i + 1, split_words(line).map_err(|e| (i + 1, e))?);
+            continue;
+        }
         if pending.is_empty() {
             start = i + 1;
         }
         pending.push_str(line);
-        // An odd run of trailing backslashes continues the line.
-        let trailing = line.chars().rev().take_while(|&c| c == '\\').count();
-        if trailing % 2 == 1 {
+        if continued {
             pending.pop();
             pending.push(' ');
             continue;
         }
-        let args = split_words(&pending).map_err(|e| (start, e))?;
+        keep(start, split_words(&pending).map_err(|e| (start, e))?);
         pending.clear();
-        if args.iter().any(|a| !a.is_empty()) {
-            jobs.push(JobLine { line: start, args });
-        }
     }
     if !pending.is_empty() {
-        let args = split_words(&pending).map_err(|e| (start, e))?;
-        if args.iter().any(|a| !a.is_empty()) {
-            jobs.push(JobLine { line: start, args });
-        }
+        keep(start, split_words(&pending).map_err(|e| (start, e))?);
     }
     Ok(jobs)
 }

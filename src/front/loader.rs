@@ -1,9 +1,12 @@
 //! Where source comes from: [`FileLoader`]s read the main input and the
 //! files `#include` names ([`DiskLoader`], [`MemoryLoader`], or your own);
-//! a [`CachingLoader`] shares the lexed files among compiles.
+//! a [`CachingLoader`] shares the lexed files among compiles, and a
+//! [`SnapshotLoader`] reads each file once for all of them.
 
 use super::preprocess::LexCache;
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Reads files for `#include` and the main input. The CLI reads the disk; the
 /// LSP server overlays open editor buffers; tests use an in-memory map.
@@ -56,6 +59,100 @@ impl<L: FileLoader> FileLoader for CachingLoader<L> {
     }
     fn lex_cache(&self) -> Option<&LexCache> {
         Some(&self.cache)
+    }
+}
+
+/// A loader that asks `inner` about each path once, on any number of
+/// threads: the first answer for a path (its text or the error reading
+/// it; whether it exists) is the answer for as long as the loader lives.
+/// A batch reads through one, so that the sixteen jobs that include one
+/// header open and read it once, not sixteen times; a file that changes
+/// while the batch runs is seen as it was first read, as it is within one
+/// compile.
+#[derive(Debug)]
+pub struct SnapshotLoader<L> {
+    inner: L,
+    seen: Mutex<FxHashMap<PathBuf, Seen>>,
+}
+
+/// What a [`SnapshotLoader`] was told about one path.
+#[derive(Debug, Default)]
+struct Seen {
+    exists: Option<bool>,
+    text: Option<Result<Arc<str>, Failed>>,
+}
+
+/// A failed read, kept so that it can be told again in the same words.
+#[derive(Debug, Clone)]
+enum Failed {
+    Os(i32),
+    Other(std::io::ErrorKind, String),
+}
+
+impl Failed {
+    fn of(e: &std::io::Error) -> Failed {
+        match e.raw_os_error() {
+            Some(code) => Failed::Os(code),
+            None => Failed::Other(e.kind(), e.to_string()),
+        }
+    }
+
+    fn error(&self) -> std::io::Error {
+        match self {
+            Failed::Os(code) => std::io::Error::from_raw_os_error(*code),
+            Failed::Other(kind, message) => std::io::Error::new(*kind, message.clone()),
+        }
+    }
+}
+
+impl<L: FileLoader> SnapshotLoader<L> {
+    /// Reads through `inner`, having read nothing yet.
+    pub fn new(inner: L) -> Self {
+        SnapshotLoader {
+            inner,
+            seen: Mutex::new(FxHashMap::default()),
+        }
+    }
+
+    /// The loader it reads through.
+    pub fn inner(&self) -> &L {
+        &self.inner
+    }
+
+    /// What has been seen of `path`, if anything.
+    fn recall<T>(&self, path: &Path, get: impl FnOnce(&Seen) -> Option<T>) -> Option<T> {
+        let seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        seen.get(path).and_then(get)
+    }
+
+    /// Remembers something seen of `path` (a thread that asked at the
+    /// same time may have remembered the same already).
+    fn remember(&self, path: &Path, set: impl FnOnce(&mut Seen)) {
+        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        set(seen.entry(path.to_path_buf()).or_default());
+    }
+}
+
+impl<L: FileLoader> FileLoader for SnapshotLoader<L> {
+    fn read(&self, path: &Path) -> std::io::Result<String> {
+        if let Some(text) = self.recall(path, |s| s.text.clone()) {
+            return text.map(|t| String::from(&*t)).map_err(|f| f.error());
+        }
+        let read = self.inner.read(path);
+        let kept = match &read {
+            Ok(text) => Ok(Arc::from(text.as_str())),
+            Err(e) => Err(Failed::of(e)),
+        };
+        self.remember(path, |s| s.text = Some(kept));
+        read
+    }
+    fn exists(&self, path: &Path) -> bool {
+        if let Some(exists) = self.recall(path, |s| s.exists) {
+            return exists;
+        }
+        let exists = self.inner.exists(path);
+        self.remember(path, |s| s.exists = Some(exists));
+        exists
     }
 }
 

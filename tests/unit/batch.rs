@@ -26,6 +26,93 @@ fn words_are_split_as_a_shell_splits_them() {
     assert!(split_words("\"open").is_err());
 }
 
+/// The splitter as first written, a character at a time: the byte-wise
+/// one must split every text as it does.
+fn split_words_by_char(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\r' | '\n' => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '#' if word.is_none() => while chars.next_if(|&c| c != '\n').is_some() {},
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err("a single quote (') is not closed".into()),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '`' | '$')) => w.push(c),
+                            Some('\n') => {}
+                            Some(c) => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                            None => return Err("a double quote (\") is not closed".into()),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err("a double quote (\") is not closed".into()),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some('\n') => {}
+                Some(c) => word.get_or_insert_with(String::new).push(c),
+                None => word.get_or_insert_with(String::new).push('\\'),
+            },
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
+}
+
+#[test]
+fn words_split_as_the_character_at_a_time_splitter_does() {
+    // Every string of up to four of these pieces (quotes, escapes, blanks,
+    // comments, line joins, non-ASCII), and longer mixes of them.
+    let pieces = [
+        "a", "é", " ", "\t", "\n", "'", "\"", "\\", "#", "$", "`", "x y", "\\\n", "'q'",
+    ];
+    let mut texts = vec![String::new()];
+    for _ in 0..4 {
+        let longer: Vec<String> = texts
+            .iter()
+            .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+            .collect();
+        texts.extend(longer.into_iter().filter(|t| t.len() <= 12));
+        texts.sort();
+        texts.dedup();
+    }
+    let mut seed = 7u32;
+    for _ in 0..2000 {
+        let mut t = String::new();
+        for _ in 0..12 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            t.push_str(pieces[(seed >> 16) as usize % pieces.len()]);
+        }
+        texts.push(t);
+    }
+    assert!(texts.len() > 10_000, "{}", texts.len());
+    for t in &texts {
+        assert_eq!(split_words(t), split_words_by_char(t), "{t:?}");
+    }
+}
+
 #[test]
 fn a_jobs_file_is_one_command_line_a_line() {
     let text = "# permutations\n\n-T cs_6_0 a.hlsl -Fo a.spv\n  # indented comment\n\
@@ -98,6 +185,61 @@ impl FileLoader for Changing {
     fn exists(&self, path: &Path) -> bool {
         self.0.borrow().iter().any(|(p, _)| Path::new(p) == path)
     }
+}
+
+/// A loader over `Changing` that counts what it is asked.
+struct Counting<'a> {
+    files: &'a Changing,
+    reads: RefCell<Vec<String>>,
+    exists: RefCell<Vec<String>>,
+}
+
+impl FileLoader for Counting<'_> {
+    fn read(&self, path: &Path) -> std::io::Result<String> {
+        self.reads.borrow_mut().push(path.display().to_string());
+        self.files.read(path)
+    }
+    fn exists(&self, path: &Path) -> bool {
+        self.exists.borrow_mut().push(path.display().to_string());
+        self.files.exists(path)
+    }
+}
+
+/// A snapshot loader asks its inner loader once a path: later compiles
+/// get the first text (an edit after it is not seen), a missing file
+/// stays missing with the same error.
+#[test]
+fn a_snapshot_reads_each_file_once() {
+    let files = Changing::default();
+    files.set(
+        "main.hlsl",
+        "#include \"value.hlsli\"\nRWStructuredBuffer<uint> o;\n\
+         [numthreads(1, 1, 1)] void main() { o[0] = VALUE; }\n",
+    );
+    files.set("value.hlsli", "#define VALUE 7u\n");
+    let loader = crate::SnapshotLoader::new(Counting {
+        files: &files,
+        reads: RefCell::default(),
+        exists: RefCell::default(),
+    });
+    let counting = loader.inner();
+    let options = crate::Options::from_args(["-T", "cs_6_0", "--verify-ir"]).unwrap();
+    let first = crate::compile(Path::new("main.hlsl"), &loader, &options);
+    assert!(!first.has_errors(), "{:?}", first.diagnostics.list);
+    files.set("value.hlsli", "#define VALUE 9u\n");
+    let second = crate::compile(Path::new("main.hlsl"), &loader, &options);
+    assert_eq!(
+        second.artifact.unwrap().spirv,
+        first.artifact.unwrap().spirv,
+        "the edit is not seen"
+    );
+    assert_eq!(*counting.reads.borrow(), ["main.hlsl", "value.hlsli"]);
+    assert_eq!(*counting.exists.borrow(), ["value.hlsli"]);
+    let missing = |l: &dyn FileLoader| l.read(Path::new("none.hlsl")).unwrap_err().to_string();
+    assert_eq!(missing(&loader), missing(&loader));
+    assert_eq!(missing(&loader), missing(&files));
+    assert!(!loader.exists(Path::new("none.hlsl")));
+    assert_eq!(counting.reads.borrow().len(), 3);
 }
 
 #[test]
