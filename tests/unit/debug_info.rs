@@ -570,3 +570,28 @@ fn debug_modules_disassemble() {
     assert!(ops > 20, "{text}");
     assert!(text.contains("OpFunctionEnd"), "{text}");
 }
+
+/// A NUL byte in a source file (here in a comment) cannot be in a SPIR-V
+/// string, which ends at the first one: the embedded text has U+FFFD in
+/// its place, and the module validates.
+#[test]
+fn a_nul_in_the_source_text_is_replaced() {
+    let (loader, path) = common::single_file(
+        "// a \0 in a comment\nRWStructuredBuffer<uint> o;\n\
+         [numthreads(1, 1, 1)] void main() { o[0] = 1; }\n",
+    );
+    let options = common::options_from_args(&["-T", "cs_6_0", "-E", "main", "-Zi"]).expect("options");
+    let c = crate::compile(&path, &loader, &options);
+    assert!(!c.has_errors(), "{:?}", c.diagnostics.list);
+    let words = c.artifact.expect("an artifact").spirv;
+    common::spirv_val(&words, "vulkan1.0").expect("valid");
+    let sources = DebugModule::read(&words).sources();
+    let text = sources.iter().find_map(|s| s.1.clone().filter(|t| t.contains("comment")));
+    assert_eq!(
+        text.as_deref(),
+        Some(
+            "// a \u{FFFD} in a comment\nRWStructuredBuffer<uint> o;\n\
+             [numthreads(1, 1, 1)] void main() { o[0] = 1; }\n"
+        )
+    );
+}

@@ -48,6 +48,22 @@ fn each_broken_declaration_is_reported() {
     assert!(matches!(p.unit.items.last(), Some(Item::Var(_))));
 }
 
+/// A NUL byte inside a string literal (as written, or from `\0`) is an
+/// error at the string: every HLSL string becomes a SPIR-V string, which
+/// ends at its first NUL.
+#[test]
+fn a_string_cannot_hold_a_nul() {
+    for text in ["[[vk::ext_extension(\"a\0b\")]] void f();", "string s = \"a\\0b\";"] {
+        let e = errors(text);
+        assert_eq!(
+            e,
+            ["a string cannot hold a NUL character (a SPIR-V string ends at the first one)"],
+            "{text:?}"
+        );
+    }
+    assert!(errors("string s = \"a\\\\0b\";").is_empty(), "an escaped backslash, then 0");
+}
+
 #[test]
 fn missing_closing_brace_at_end_of_file() {
     let p = parse_str("void main() {\n  if (x) {\n    y = 1;\n");

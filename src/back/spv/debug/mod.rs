@@ -148,8 +148,13 @@ impl<'a> Writer<'a> {
         source
     }
 
-    /// An `OpString` (one per distinct text).
+    /// An `OpString` (one per distinct text). A SPIR-V string ends at its
+    /// first NUL, so a NUL in the text (a stray byte in a source file or a
+    /// `#line` name) is written as U+FFFD.
     pub(super) fn debug_string(&mut self, text: &str) -> Word {
+        if text.contains('\0') {
+            return self.debug_string(&text.replace('\0', "\u{FFFD}"));
+        }
         if let Some(&id) = self.debug.as_ref().and_then(|d| d.string_ids.get(text)) {
             return id;
         }

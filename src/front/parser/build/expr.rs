@@ -314,6 +314,18 @@ impl ParseCtx<'_> {
                 .unwrap_or(t);
             self.unescape(inner, sp(l, r), &mut out);
         }
+        // Every string HLSL has ends up a SPIR-V string (a `printf` format,
+        // an extension or instruction set name, a decoration), which ends
+        // at its first NUL.
+        if out.contains('\0') {
+            self.error(
+                codes::BAD_LITERAL,
+                span,
+                "a string cannot hold a NUL character (a SPIR-V string ends at the first one)",
+                "here",
+            );
+            out = out.replace('\0', "");
+        }
         self.leaf(
             ExprKind::Literal(ast::Literal::String(Symbol::intern(&out))),
             span,
