@@ -1,8 +1,9 @@
 //! Where source comes from: [`FileLoader`]s read the main input and the
 //! files `#include` names ([`DiskLoader`], [`MemoryLoader`], or your own);
-//! a [`CachingLoader`] shares the lexed files among compiles, and a
-//! [`SnapshotLoader`] reads each file once for all of them.
+//! a [`CachingLoader`] shares the lexed files and syntax trees among
+//! compiles, and a [`SnapshotLoader`] reads each file once for all of them.
 
+use super::ParseCache;
 use super::preprocess::LexCache;
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
@@ -23,16 +24,23 @@ pub trait FileLoader {
     fn lex_cache(&self) -> Option<&LexCache> {
         None
     }
+    /// The syntax trees this loader shares among the compiles that use it,
+    /// if it keeps any ([`CachingLoader`]).
+    fn parse_cache(&self) -> Option<&ParseCache> {
+        None
+    }
 }
 
 /// A loader whose compiles share their lexed files, on any number of
 /// threads: the headers of a batch of jobs are lexed once. It reads
 /// through `inner` every time; a file whose text changed since it was
-/// lexed is lexed again.
+/// lexed is lexed again. Jobs whose preprocessed tokens are the same
+/// share one syntax tree ([`ParseCache`]).
 #[derive(Debug)]
 pub struct CachingLoader<L> {
     inner: L,
     cache: LexCache,
+    trees: ParseCache,
 }
 
 impl<L: FileLoader> CachingLoader<L> {
@@ -41,6 +49,7 @@ impl<L: FileLoader> CachingLoader<L> {
         CachingLoader {
             inner,
             cache: LexCache::new(),
+            trees: ParseCache::new(),
         }
     }
 
@@ -59,6 +68,9 @@ impl<L: FileLoader> FileLoader for CachingLoader<L> {
     }
     fn lex_cache(&self) -> Option<&LexCache> {
         Some(&self.cache)
+    }
+    fn parse_cache(&self) -> Option<&ParseCache> {
+        Some(&self.trees)
     }
 }
 

@@ -11,17 +11,23 @@ pub mod format;
 pub mod headers;
 pub mod lexer;
 pub mod loader;
+mod parse_cache;
 pub mod parser;
 pub mod preprocess;
+
+pub use parse_cache::ParseCache;
 
 use crate::diag::Diagnostics;
 use crate::source::SourceMap;
 use loader::FileLoader;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The result of running the front end.
 pub struct Parsed {
-    pub unit: ast::TranslationUnit,
+    /// Shared with other compiles of a batch whose tokens were the same
+    /// (see [`ParseCache`]).
+    pub unit: Arc<ast::TranslationUnit>,
     /// Every file read (the main file first), for depfiles.
     pub dependencies: Vec<PathBuf>,
 }
@@ -56,7 +62,10 @@ pub fn parse_program(
     diags: &mut Diagnostics,
 ) -> Parsed {
     let pp = preprocess::preprocess(main, loader, options, sm, diags);
-    let unit = parser::parse(&pp.tokens, diags);
+    let unit = match loader.parse_cache() {
+        Some(cache) => cache.parse(pp.tokens, diags),
+        None => Arc::new(parser::parse(&pp.tokens, diags)),
+    };
     Parsed {
         unit,
         dependencies: pp.dependencies,

@@ -18,7 +18,7 @@ pub use build::{
 };
 pub use ctx::ParseCtx;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::front::ast;
 use crate::front::lexer::{PpToken, Token};
 use crate::intern::Symbol;
@@ -72,6 +72,14 @@ impl Drop for Tok {
 /// the parts that parsed are returned (a declaration that failed to parse is
 /// an `Item::Error`).
 pub fn parse(tokens: &[PpToken], diags: &mut Diagnostics) -> ast::TranslationUnit {
+    let (unit, found) = parse_apart(tokens);
+    diags.extend(found);
+    unit
+}
+
+/// As [`parse`], with the syntax errors returned beside the tree (for
+/// [`crate::front::ParseCache`], which keeps them with it).
+pub fn parse_apart(tokens: &[PpToken]) -> (ast::TranslationUnit, Vec<Diagnostic>) {
     let ctx = ParseCtx::new(tokens);
     let result = grammar::TranslationUnitParser::new().parse(&ctx, adapter::Adapter::new(&ctx));
     let mut unit = match result {
@@ -82,8 +90,7 @@ pub fn parse(tokens: &[PpToken], diags: &mut Diagnostics) -> ast::TranslationUni
         }
     };
     unit.reads_vertex_attributes = ctx.vertex_attribute_call.get();
-    diags.extend(ctx.into_diagnostics());
-    unit
+    (unit, ctx.into_diagnostics())
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ pub fn parse_str(text: &str) -> Parsed {
         &mut diags,
     );
     Parsed {
-        unit: parsed.unit,
+        unit: std::sync::Arc::unwrap_or_clone(parsed.unit),
         diags: diags.list,
         sm,
     }
