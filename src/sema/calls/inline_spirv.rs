@@ -70,6 +70,11 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if set.is_none()
             && let Some(g) = INSTRUCTION_TABLE.lookup_opcode(opcode)
         {
+            if let Some(cap) = crate::sema::decl::inline_spirv::kernel_only(g.capabilities) {
+                let what = format!("`Op{}`", g.opname);
+                self.s.push(crate::sema::decl::inline_spirv::kernel_only_error(what, cap, attr.span));
+                return Val::error();
+            }
             // Types and constants belong to the module, not to a body.
             if g.opname.starts_with("Type")
                 || g.opname.starts_with("Constant")

@@ -91,6 +91,12 @@ impl Sema<'_> {
     /// Whether a variable of type `ty` in `space` may be built-in `b` (an
     /// error at `span` if not).
     pub(super) fn ext_builtin_fits(&mut self, b: B, space: ir::AddressSpace, ty: TyId, span: Span) -> bool {
+        let caps = rspirv::dr::Operand::BuiltIn(b).required_capabilities();
+        if let Some(cap) = super::inline_spirv::kernel_only(&caps) {
+            let what = format!("built-in {b:?} ({})", b as u32);
+            self.push(super::inline_spirv::kernel_only_error(what, cap, span));
+            return false;
+        }
         let Some(&(_, input, want)) = RULES.iter().find(|r| r.0 == b) else {
             return true;
         };

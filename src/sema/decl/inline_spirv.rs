@@ -145,6 +145,9 @@ impl<'a> Sema<'a> {
             let Some(decoration) = self.spirv_number(a, 0, "a decoration", env) else {
                 continue;
             };
+            if self.kernel_decoration(a, decoration, env) {
+                continue;
+            }
             let operands = if strings {
                 let mut strings = Vec::new();
                 for (i, e) in a.args.iter().enumerate().skip(1) {
@@ -175,6 +178,35 @@ impl<'a> Sema<'a> {
             });
         }
         all
+    }
+
+    /// Whether decoration `decoration` of `a` (or the built-in it names)
+    /// is one of OpenCL kernels' (an error then).
+    fn kernel_decoration(&mut self, a: &'a ast::Attribute, decoration: u32, env: &Env) -> bool {
+        let Some(d) = spirv::Decoration::from_u32(decoration) else {
+            return false;
+        };
+        let (what, caps) = match d {
+            spirv::Decoration::BuiltIn => {
+                let b = a.args.get(1).and_then(|e| self.const_int(e, env));
+                let Some(b) = b.and_then(|b| u32::try_from(b).ok()).and_then(spirv::BuiltIn::from_u32) else {
+                    return false;
+                };
+                let caps = rspirv::dr::Operand::BuiltIn(b).required_capabilities();
+                (format!("built-in {b:?} ({})", b as u32), caps)
+            }
+            _ => (
+                format!("decoration {d:?} ({decoration})"),
+                rspirv::dr::Operand::Decoration(d).required_capabilities(),
+            ),
+        };
+        match kernel_only(&caps) {
+            Some(cap) => {
+                self.push(kernel_only_error(what, cap, a.span));
+                true
+            }
+            None => false,
+        }
     }
 
     /// The decorations `attrs` write on a struct field's member. SPIR-V
@@ -316,25 +348,7 @@ impl<'a> Sema<'a> {
     /// Adds `cap`, which the shader asked for at `span`: an error for the
     /// capabilities of OpenCL kernels, which no Vulkan environment allows.
     fn require_capability(&mut self, cap: spirv::Capability, span: Span) {
-        use spirv::Capability as C;
-        if matches!(
-            cap,
-            C::Kernel
-                | C::Addresses
-                | C::Vector16
-                | C::Float16Buffer
-                | C::ImageBasic
-                | C::ImageReadWrite
-                | C::ImageMipmap
-                | C::Pipes
-                | C::Groups
-                | C::DeviceEnqueue
-                | C::LiteralSampler
-                | C::GenericPointer
-                | C::SubgroupDispatch
-                | C::NamedBarrier
-                | C::PipeStorage
-        ) {
+        if is_kernel_capability(cap) {
             self.push(
                 Diagnostic::error(
                     codes::BAD_ATTRIBUTE,
@@ -391,4 +405,47 @@ pub fn is_decoration(a: &ast::Attribute) -> bool {
         a.kind,
         Some(Attr::VkExtDecorate | Attr::VkExtDecorateId | Attr::VkExtDecorateString)
     )
+}
+
+/// Whether `cap` is one of the capabilities of OpenCL kernels, which no
+/// Vulkan environment allows.
+fn is_kernel_capability(cap: spirv::Capability) -> bool {
+    use spirv::Capability as C;
+    matches!(
+        cap,
+        C::Kernel
+            | C::Addresses
+            | C::Vector16
+            | C::Float16Buffer
+            | C::ImageBasic
+            | C::ImageReadWrite
+            | C::ImageMipmap
+            | C::Pipes
+            | C::Groups
+            | C::DeviceEnqueue
+            | C::LiteralSampler
+            | C::GenericPointer
+            | C::SubgroupDispatch
+            | C::NamedBarrier
+            | C::PipeStorage
+    )
+}
+
+/// Whether a feature that any of `caps` enables (a decoration, built-in or
+/// instruction, as SPIR-V's grammar lists them) is for OpenCL kernels
+/// only: the capability it would need, written into a module, fails every
+/// Vulkan environment. Returns the first such capability.
+pub(crate) fn kernel_only(caps: &[spirv::Capability]) -> Option<spirv::Capability> {
+    let first = *caps.first()?;
+    caps.iter().all(|&c| is_kernel_capability(c)).then_some(first)
+}
+
+/// The error for a feature `what` of OpenCL kernels (needing `cap`) asked
+/// for at `span`.
+pub(crate) fn kernel_only_error(what: String, cap: spirv::Capability, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::BAD_ATTRIBUTE,
+        format!("{what} is for OpenCL kernels (capability {cap:?}); Vulkan does not allow it"),
+    )
+    .label(span, "asked for here")
 }
