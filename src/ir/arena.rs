@@ -217,17 +217,27 @@ impl<T> std::ops::IndexMut<Handle<T>> for Arena<T> {
 }
 
 /// An arena that stores each distinct value once (used for types).
+///
+/// Each value is stored once, in `data`; the lookup table holds handles
+/// under their value's hash, never a second copy of the value (a struct
+/// type's members, names included, were cloned into the table on every
+/// new type, and freed twice).
 #[derive(Clone)]
 pub struct UniqueArena<T: Eq + Hash + Clone> {
     data: Vec<T>,
-    map: FxHashMap<T, Handle<T>>,
+    /// The handle of each value that lookups find, under its value's hash.
+    by_hash: FxHashMap<u64, Handle<T>>,
+    /// The others that lookups find: values whose hash that of another
+    /// value found already has (a 64-bit collision; almost always empty).
+    collided: Vec<Handle<T>>,
 }
 
 impl<T: Eq + Hash + Clone> Default for UniqueArena<T> {
     fn default() -> Self {
         UniqueArena {
             data: Vec::new(),
-            map: FxHashMap::default(),
+            by_hash: FxHashMap::default(),
+            collided: Vec::new(),
         }
     }
 }
@@ -238,33 +248,96 @@ impl<T: Eq + Hash + Clone + fmt::Debug> fmt::Debug for UniqueArena<T> {
     }
 }
 
+/// The hash a value is found under.
+fn hash_of<T: Hash>(value: &T) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(value)
+}
+
 impl<T: Eq + Hash + Clone> UniqueArena<T> {
     /// Returns the handle of `value`, adding it if it is new.
     pub fn insert(&mut self, value: T) -> Handle<T> {
         // One hash and one probe, whether the value is new or not.
-        match self.map.entry(value) {
-            std::collections::hash_map::Entry::Occupied(o) => *o.get(),
-            std::collections::hash_map::Entry::Vacant(v) => {
-                let h = Handle::from_index(self.data.len());
-                self.data.push(v.key().clone());
-                v.insert(h);
-                h
+        let hash = hash_of(&value);
+        let h = Handle::from_index(self.data.len());
+        let data = &self.data;
+        match self.by_hash.entry(hash) {
+            std::collections::hash_map::Entry::Occupied(o) => {
+                let found = *o.get();
+                if data.get(found.index()) == Some(&value) {
+                    return found;
+                }
             }
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(h);
+                self.data.push(value);
+                return h;
+            }
+        }
+        // Another value has this hash.
+        if let Some(c) = self.find_collided(&value) {
+            return c;
+        }
+        self.collided.push(h);
+        self.data.push(value);
+        h
+    }
+    /// The handle lookups find for `value` among the collided ones.
+    fn find_collided(&self, value: &T) -> Option<Handle<T>> {
+        self.collided
+            .iter()
+            .copied()
+            .find(|c| self.data.get(c.index()) == Some(value))
+    }
+    /// The handle lookups find for a value with hash `hash`.
+    fn find(&self, value: &T, hash: u64) -> Option<Handle<T>> {
+        match self.by_hash.get(&hash) {
+            Some(&h) if self.data.get(h.index()) == Some(value) => Some(h),
+            _ => self.find_collided(value),
+        }
+    }
+    /// Makes lookups find `h` for its value (which they find no handle
+    /// for).
+    fn list(&mut self, h: Handle<T>, hash: u64) {
+        match self.by_hash.entry(hash) {
+            std::collections::hash_map::Entry::Occupied(_) => self.collided.push(h),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(h);
+            }
+        }
+    }
+    /// Makes lookups no longer find `h` (whose value has hash `hash`).
+    fn unlist(&mut self, h: Handle<T>, hash: u64) {
+        if self.by_hash.get(&hash) == Some(&h) {
+            self.by_hash.remove(&hash);
+        } else if let Some(i) = self.collided.iter().position(|&c| c == h) {
+            self.collided.remove(i);
         }
     }
     /// Makes room for `n` more values (and their lookup).
     pub fn reserve(&mut self, n: usize) {
         self.data.reserve(n);
-        self.map.reserve(n);
+        self.by_hash.reserve(n);
     }
     /// Puts `value` where the placeholder `h` was (a type that names
     /// itself through a pointer, made before its parts); a later insert of
-    /// `value` finds `h`.
+    /// `value` finds `h`, unless it finds an equal value already.
     pub fn replace(&mut self, h: Handle<T>, value: T) {
+        let Some(old) = self.data.get(h.index()) else {
+            return;
+        };
+        // Lookups of the old value find nothing any more.
+        let old_hash = hash_of(old);
+        if let Some(g) = self.find(old, old_hash) {
+            self.unlist(g, old_hash);
+        }
+        let hash = hash_of(&value);
+        let found = self.find(&value, hash);
         if let Some(slot) = self.data.get_mut(h.index()) {
-            let old = std::mem::replace(slot, value.clone());
-            self.map.remove(&old);
-            self.map.entry(value).or_insert(h);
+            *slot = value;
+        }
+        if found.is_none() {
+            self.list(h, hash);
         }
     }
     /// Drops the values from index `len` on (sema's, made for code it
@@ -273,16 +346,19 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
         if self.data.len() <= len {
             return;
         }
-        for (i, v) in self.data.drain(len..).enumerate() {
-            // A value put in by `replace` may be found under an older
-            // handle, which stays.
-            if self.map.get(&v).is_some_and(|h| h.index() == len + i) {
-                self.map.remove(&v);
-            }
+        // A value put in by `replace` may be found under an older
+        // handle, which stays.
+        for i in len..self.data.len() {
+            let Some(v) = self.data.get(i) else {
+                break;
+            };
+            let hash = hash_of(v);
+            self.unlist(Handle::from_index(i), hash);
         }
+        self.data.truncate(len);
     }
     pub fn get(&self, value: &T) -> Option<Handle<T>> {
-        self.map.get(value).copied()
+        self.find(value, hash_of(value))
     }
     pub fn len(&self) -> usize {
         self.data.len()
@@ -335,5 +411,60 @@ mod tests {
         assert_eq!(u.get(&"y"), None);
         assert_eq!(u.insert("x"), a);
         assert_eq!(u.insert("y").index(), 1);
+    }
+
+    /// A value whose hash is the same for all: every second distinct value
+    /// collides.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    struct Same(u32);
+    impl Hash for Same {
+        fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+    }
+
+    #[test]
+    fn unique_arena_tells_apart_values_of_one_hash() {
+        let mut u = UniqueArena::default();
+        let a = u.insert(Same(1));
+        let b = u.insert(Same(2));
+        let c = u.insert(Same(3));
+        assert_ne!(a, b);
+        assert_ne!(b, c);
+        assert_eq!(u.insert(Same(1)), a);
+        assert_eq!(u.insert(Same(2)), b);
+        assert_eq!(u.insert(Same(3)), c);
+        assert_eq!(u.get(&Same(3)), Some(c));
+        assert_eq!(u.len(), 3);
+        // Truncating the first collided value keeps the others found.
+        u.truncate(2);
+        assert_eq!(u.get(&Same(3)), None);
+        assert_eq!(u.get(&Same(2)), Some(b));
+        assert_eq!(u.insert(Same(3)).index(), 2);
+        u.truncate(0);
+        assert_eq!(u.get(&Same(1)), None);
+        assert_eq!(u.get(&Same(2)), None);
+        assert_eq!(u.insert(Same(2)).index(), 0);
+    }
+
+    #[test]
+    fn unique_arena_replaces_a_placeholder() {
+        let mut u = UniqueArena::default();
+        let p = u.insert(Same(0));
+        let a = u.insert(Same(1));
+        u.replace(p, Same(2));
+        assert_eq!(u.get(&Same(0)), None);
+        assert_eq!(u.get(&Same(2)), Some(p));
+        assert_eq!(u.insert(Same(2)), p);
+        // A value found already stays found under its handle.
+        u.replace(p, Same(1));
+        assert_eq!(u.get(&Same(1)), Some(a));
+        assert_eq!(u.get(&Same(2)), None);
+        // Strings: a placeholder replaced by a new value.
+        let mut s = UniqueArena::default();
+        let x = s.insert("x");
+        s.insert("y");
+        s.replace(x, "z");
+        assert_eq!(s.get(&"x"), None);
+        assert_eq!(s.get(&"z"), Some(x));
+        assert_eq!(s.insert("x").index(), 2);
     }
 }

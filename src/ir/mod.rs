@@ -37,6 +37,7 @@ pub mod display;
 pub mod extensions;
 pub mod float;
 mod inline_spirv;
+mod sampling;
 mod target;
 mod types;
 mod uses;
@@ -44,6 +45,7 @@ pub mod valid;
 pub mod visit;
 
 pub use arena::{Arena, Handle, Range, UniqueArena};
+pub use sampling::ImageSampling;
 pub use inline_spirv::*;
 pub use target::{Stage, TargetEnv};
 pub use types::*;
@@ -558,36 +560,9 @@ pub enum Expression {
         control: DerivativeControl,
         expr: Handle<Expression>,
     },
-    /// Sampling. `image` and `sampler` are values of image/sampler type or
-    /// pointers to `Handle` globals (the backend loads them). A combined
-    /// image sampler (`SampledImage`) is sampled as it is when `sampler` is
-    /// `None` (only then may it be), or its image with another sampler. Where the other image
-    /// expressions (`ImageLoad`, `ImageQuery`) take a combined image
-    /// sampler, they read its image (OpImage). The result is
-    /// a 4-component vector of the image's sampled
-    /// type (or a scalar for depth comparison, and for gathers a 4-vector),
-    /// or, when `sparse`, a struct `{ uint residency_code; T texel; }`.
-    ImageSample {
-        image: Handle<Expression>,
-        sampler: Option<Handle<Expression>>,
-        /// Coordinates, with the array layer as the last component when
-        /// the image is arrayed (as SPIR-V wants).
-        coordinate: Handle<Expression>,
-        /// A texel offset (an int vector; a constant except in gathers,
-        /// VUID-StandaloneSpirv-Offset-04663), or for gathers a constant
-        /// array of four: one offset per texel of the footprint
-        /// (`ConstOffsets`).
-        offset: Option<Handle<Expression>>,
-        level: SampleLevel,
-        /// `SampleCmp`: the reference value.
-        depth_ref: Option<Handle<Expression>>,
-        /// `clamp` argument of the tiled-resources forms → `MinLod`.
-        clamp: Option<Handle<Expression>>,
-        /// `Gather` / `GatherRed`…: the component (0..=3). Gathers read
-        /// level 0: `level` is ignored for them.
-        gather: Option<u32>,
-        sparse: bool,
-    },
+    /// Sampling (see [`ImageSampling`]), boxed: its operands would make
+    /// every expression half as large again.
+    ImageSample(Box<ImageSampling>),
     /// `Load`/`operator[]` on textures and texel buffers. Same result shapes
     /// as `ImageSample`.
     ImageLoad {

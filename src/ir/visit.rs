@@ -5,7 +5,7 @@
 //! fields are declared in), so that passes that renumber handles and the
 //! text form stay deterministic.
 
-use super::{DebugInfo, Expression, Handle, ImageQuery, SampleLevel, Statement};
+use super::{DebugInfo, Expression, Handle, ImageQuery, ImageSampling, SampleLevel, Statement};
 
 impl Expression {
     /// True for expressions that need no evaluation and therefore never
@@ -104,16 +104,17 @@ impl Expression {
             E::Math { args, .. } => args.iter().for_each(|&h| f(h)),
             E::As { expr, .. } => f(*expr),
             E::Derivative { expr, .. } => f(*expr),
-            E::ImageSample {
-                image,
-                sampler,
-                coordinate,
-                offset,
-                level,
-                depth_ref,
-                clamp,
-                ..
-            } => {
+            E::ImageSample(s) => {
+                let ImageSampling {
+                    image,
+                    sampler,
+                    coordinate,
+                    offset,
+                    level,
+                    depth_ref,
+                    clamp,
+                    ..
+                } = &**s;
                 f(*image);
                 sampler.iter().for_each(|&h| f(h));
                 f(*coordinate);
@@ -277,16 +278,17 @@ impl Expression {
             E::Math { args, .. } => args.iter_mut().for_each(m),
             E::As { expr, .. } => m(expr),
             E::Derivative { expr, .. } => m(expr),
-            E::ImageSample {
-                image,
-                sampler,
-                coordinate,
-                offset,
-                level,
-                depth_ref,
-                clamp,
-                ..
-            } => {
+            E::ImageSample(s) => {
+                let ImageSampling {
+                    image,
+                    sampler,
+                    coordinate,
+                    offset,
+                    level,
+                    depth_ref,
+                    clamp,
+                    ..
+                } = &mut **s;
                 m(image);
                 sampler.iter_mut().for_each(&mut m);
                 m(coordinate);

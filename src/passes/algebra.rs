@@ -106,7 +106,7 @@ pub(super) fn leaves_alone(cx: &Cx, e: &Expression) -> bool {
         Expression::Access { .. }
         | Expression::Splat { .. }
         | Expression::Derivative { .. }
-        | Expression::ImageSample { .. }
+        | Expression::ImageSample(_)
         | Expression::ImageLoad { .. }
         | Expression::ImageQuery { .. }
         | Expression::NonUniform { .. }

@@ -277,13 +277,16 @@ fn offsets_from_arguments(f: &Function) -> bool {
         }
         found
     }
-    f.expressions.iter().any(|(_, e)| match *e {
-        Expression::ImageSample {
-            offset: Some(o),
-            gather: None,
-            ..
-        }
-        | Expression::ImageLoad {
+    f.expressions.iter().any(|(_, e)| match e {
+        Expression::ImageSample(s) => match **s {
+            ImageSampling {
+                offset: Some(o),
+                gather: None,
+                ..
+            } => from_argument(f, o, 0),
+            _ => false,
+        },
+        &Expression::ImageLoad {
             offset: Some(o), ..
         } => from_argument(f, o, 0),
         _ => false,

@@ -343,7 +343,7 @@ impl FunctionWriter<'_, '_> {
                 control,
                 expr,
             } => self.write_derivative(h, *axis, *control, *expr)?,
-            Expression::ImageSample { .. } => self.write_image_sample(h)?,
+            Expression::ImageSample(_) => self.write_image_sample(h)?,
             Expression::ImageLoad { .. } => self.write_image_load(h)?,
             Expression::ImageQuery { image, query } => self.write_image_query(h, *image, *query)?,
             Expression::ImageTexelPointer {

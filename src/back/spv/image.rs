@@ -5,7 +5,9 @@
 use super::function::{FunctionWriter, PointerValue, Value};
 use super::types::SpvType;
 use super::{BackResult, internal};
-use crate::ir::{self, Expression, Handle, ImageClass, ImageDim, SampleLevel, Scalar, TypeInner};
+use crate::ir::{
+    self, Expression, Handle, ImageClass, ImageDim, ImageSampling, SampleLevel, Scalar, TypeInner,
+};
 use rspirv::dr::Operand;
 use smallvec::SmallVec;
 use spirv::{Capability, ImageOperands, Op, StorageClass, Word};
@@ -168,7 +170,10 @@ impl FunctionWriter<'_, '_> {
     }
 
     pub fn write_image_sample(&mut self, h: Handle<Expression>) -> BackResult<Word> {
-        let Expression::ImageSample {
+        let Expression::ImageSample(sampling) = &self.fun.expressions[h] else {
+            return Err(internal("not an image sample"));
+        };
+        let ImageSampling {
             image,
             sampler,
             coordinate,
@@ -178,10 +183,7 @@ impl FunctionWriter<'_, '_> {
             clamp,
             gather,
             sparse,
-        } = self.fun.expressions[h]
-        else {
-            return Err(internal("not an image sample"));
-        };
+        } = **sampling;
         let rt = self.w.type_id(self.expr_type(h)?)?;
         let si = self.sampled_image(image, sampler)?;
         let coord = self.value(coordinate)?;

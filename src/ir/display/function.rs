@@ -259,17 +259,18 @@ impl FunctionWriter<'_> {
                 };
                 format!("{a}{c} {}", o(*expr))
             }
-            E::ImageSample {
-                image,
-                sampler,
-                coordinate,
-                offset,
-                level,
-                depth_ref,
-                clamp,
-                gather,
-                sparse,
-            } => {
+            E::ImageSample(sampling) => {
+                let ImageSampling {
+                    image,
+                    sampler,
+                    coordinate,
+                    offset,
+                    level,
+                    depth_ref,
+                    clamp,
+                    gather,
+                    sparse,
+                } = &**sampling;
                 let mut s = match sampler {
                     Some(smp) => format!("sample {}, {}, {}", o(*image), o(*smp), o(*coordinate)),
                     None => format!("sample {}, {}", o(*image), o(*coordinate)),

@@ -218,7 +218,7 @@ impl FunctionValidator<'_, '_> {
                     None
                 }
             }
-            E::ImageSample { .. }
+            E::ImageSample(_)
             | E::ImageQuery { .. }
             | E::ImageLoad { .. }
             | E::ImageTexelPointer { .. } => self.image_error(e),
@@ -266,23 +266,24 @@ impl FunctionValidator<'_, '_> {
     /// The operand rules of the image expressions.
     fn image_error(&self, e: &Expression) -> Option<String> {
         use Expression as E;
+        // A combined image sampler takes no sampler, or another one (then
+        // its image is sampled); an image takes one.
+        let sampled = |image: Handle<Expression>, sampler: Option<Handle<Expression>>| {
+            let ok = match (self.handle_inner(image), sampler) {
+                (TypeInner::SampledImage { .. }, None) => true,
+                (TypeInner::Image { .. } | TypeInner::SampledImage { .. }, Some(s)) => {
+                    matches!(self.handle_inner(s), TypeInner::Sampler { .. })
+                }
+                _ => false,
+            };
+            (!ok).then(|| "sample needs an image and a sampler, or a sampled image".into())
+        };
         match e {
-            E::ImageSample { image, sampler, .. }
-            | E::ImageQuery {
+            E::ImageSample(s) => sampled(s.image, s.sampler),
+            E::ImageQuery {
                 image,
                 query: ImageQuery::Lod { sampler, .. },
-            } => {
-                // A combined image sampler takes no sampler, or another
-                // one (then its image is sampled); an image takes one.
-                let ok = match (self.handle_inner(*image), sampler) {
-                    (TypeInner::SampledImage { .. }, None) => true,
-                    (TypeInner::Image { .. } | TypeInner::SampledImage { .. }, Some(s)) => {
-                        matches!(self.handle_inner(*s), TypeInner::Sampler { .. })
-                    }
-                    _ => false,
-                };
-                (!ok).then(|| "sample needs an image and a sampler, or a sampled image".into())
-            }
+            } => sampled(*image, *sampler),
             E::ImageLoad { image, .. } | E::ImageQuery { image, .. } => (!matches!(
                 self.handle_inner(*image),
                 TypeInner::Image { .. } | TypeInner::SampledImage { .. }

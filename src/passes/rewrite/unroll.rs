@@ -18,6 +18,8 @@ pub struct Unrolling {
 
 impl Cx<'_> {
     /// The copies of a loop that `rw.unroll` replaces, one block each.
+    // Out of line, as `Inliner::call`: rare, and dear to the walk inlined.
+    #[inline(never)]
     pub(super) fn unrolled(&mut self, rw: &mut impl Rewrite, old: &Statement, u: Unrolling) {
         let Statement::Loop {
             body, continuing, ..

@@ -222,16 +222,18 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             (self.s.types.vector(sc, 4), elem)
         };
         let it = self.s.ir_ty(rty);
-        let sample = |sparse, offset| ir::Expression::ImageSample {
-            image,
-            sampler,
-            coordinate: coord,
-            offset,
-            level,
-            depth_ref,
-            clamp,
-            gather,
-            sparse,
+        let sample = |sparse, offset| {
+            ir::Expression::ImageSample(Box::new(ir::ImageSampling {
+                image,
+                sampler,
+                coordinate: coord,
+                offset,
+                level,
+                depth_ref,
+                clamp,
+                gather,
+                sparse,
+            }))
         };
         let h = match (status, offsets) {
             (Some(st), None) => self.sparse_read(sample(true, offset), it, st),

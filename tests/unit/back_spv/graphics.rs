@@ -2,7 +2,9 @@
 //! outputs, textures and samplers, sparse sampling.
 
 use super::*;
-use crate::ir::{BinaryOperator as B, ImageClass, ImageDim, MatrixLayout, SampleLevel};
+use crate::ir::{
+    BinaryOperator as B, ImageClass, ImageDim, ImageSampling, MatrixLayout, SampleLevel,
+};
 use crate::options::Stage;
 use spirv::{Capability, Decoration};
 
@@ -318,7 +320,7 @@ fn texture_module(sparse: bool) -> ir::Module {
     let uv = f.load(guv, vec2);
     let (texel, resident) = if sparse {
         let s = f.emit(
-            Expression::ImageSample {
+            Expression::ImageSample(Box::new(ImageSampling {
                 image: gtex,
                 sampler: Some(gsmp),
                 coordinate: uv,
@@ -328,7 +330,7 @@ fn texture_module(sparse: bool) -> ir::Module {
                 clamp: Some(clamp),
                 gather: None,
                 sparse: true,
-            },
+            })),
             residency,
         );
         let code = f.index(s, 0, u32_ty);
@@ -337,7 +339,7 @@ fn texture_module(sparse: bool) -> ir::Module {
         (texel, Some(resident))
     } else {
         let s = f.emit(
-            Expression::ImageSample {
+            Expression::ImageSample(Box::new(ImageSampling {
                 image: gtex,
                 sampler: Some(gsmp),
                 coordinate: uv,
@@ -347,7 +349,7 @@ fn texture_module(sparse: bool) -> ir::Module {
                 clamp: None,
                 gather: None,
                 sparse: false,
-            },
+            })),
             vec4,
         );
         (s, None)

@@ -4,7 +4,8 @@
 
 use super::*;
 use crate::ir::{
-    AtomicFunction, BinaryOperator as B, ImageClass, ImageDim, ImageFormat, ImageQuery, SampleLevel,
+    AtomicFunction, BinaryOperator as B, ImageClass, ImageDim, ImageFormat, ImageQuery,
+    ImageSampling, SampleLevel,
 };
 use crate::options::Stage;
 use spirv::Capability;
@@ -80,7 +81,7 @@ fn sample(
     ty: Handle<Type>,
 ) -> Handle<Expression> {
     f.emit(
-        Expression::ImageSample {
+        Expression::ImageSample(Box::new(ImageSampling {
             image,
             sampler: Some(sampler),
             coordinate,
@@ -90,7 +91,7 @@ fn sample(
             clamp: None,
             gather: None,
             sparse: false,
-        },
+        })),
         ty,
     )
 }
@@ -189,7 +190,7 @@ fn sampling_forms() {
     let l = sample(&mut f, gline, gsmp, u, SampleLevel::Auto, vec4);
     let cmp_sample = |f: &mut FunctionBuilder, level, gather| {
         f.emit(
-            Expression::ImageSample {
+            Expression::ImageSample(Box::new(ImageSampling {
                 image: gtex,
                 sampler: Some(gcmp),
                 coordinate: uv,
@@ -199,7 +200,7 @@ fn sampling_forms() {
                 clamp: None,
                 gather,
                 sparse: false,
-            },
+            })),
             if gather.is_some() { vec4 } else { f32_ty },
         )
     };
@@ -207,7 +208,7 @@ fn sampling_forms() {
     let dref0 = cmp_sample(&mut f, SampleLevel::Zero, None);
     let dgather = cmp_sample(&mut f, SampleLevel::Zero, Some(0));
     let gather = f.emit(
-        Expression::ImageSample {
+        Expression::ImageSample(Box::new(ImageSampling {
             image: gtex,
             sampler: Some(gsmp),
             coordinate: uv,
@@ -217,7 +218,7 @@ fn sampling_forms() {
             clamp: None,
             gather: Some(1),
             sparse: false,
-        },
+        })),
         vec4,
     );
     let lod = f.emit(

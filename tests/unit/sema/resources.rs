@@ -311,11 +311,8 @@ fn status_arguments_make_sparse_reads() {
     let m = lower(src);
     let f = function(&m, "src.main");
     let sparse = count_exprs(f, &|e| {
-        matches!(
-            e,
-            Expression::ImageSample { sparse: true, .. }
-                | Expression::ImageLoad { sparse: true, .. }
-        )
+        matches!(e, Expression::ImageLoad { sparse: true, .. })
+            || matches!(e, Expression::ImageSample(s) if s.sparse)
     });
     // SampleLevel, Load, Load, and one gather: its four constant offsets
     // are one ConstOffsets operand.
@@ -342,11 +339,14 @@ fn comparison_gathers_and_sampling() {
     assert_eq!(
         count_exprs(f, &|e| matches!(
             e,
-            Expression::ImageSample {
-                gather: Some(0),
-                depth_ref: Some(_),
-                ..
-            }
+            Expression::ImageSample(s) if matches!(
+                **s,
+                ir::ImageSampling {
+                    gather: Some(0),
+                    depth_ref: Some(_),
+                    ..
+                }
+            )
         )),
         1
     );
