@@ -182,9 +182,18 @@ impl<'a> Sema<'a> {
 
     /// Whether decoration `decoration` of `a` (or the built-in it names)
     /// is one of OpenCL kernels' (an error then).
+    /// Also true, with an error, for a number that is no decoration.
     fn kernel_decoration(&mut self, a: &'a ast::Attribute, decoration: u32, env: &Env) -> bool {
         let Some(d) = spirv::Decoration::from_u32(decoration) else {
-            return false;
+            let e = a.args.first().map_or(a.span, |e| e.span);
+            self.push(
+                Diagnostic::error(
+                    codes::BAD_ATTRIBUTE,
+                    format!("{decoration} is not a SPIR-V decoration"),
+                )
+                .label(e, "no decoration has this number"),
+            );
+            return true;
         };
         let (what, caps) = match d {
             spirv::Decoration::BuiltIn => {
