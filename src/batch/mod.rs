@@ -83,14 +83,10 @@ pub fn read_jobs_file(path: &Path, common: &[String]) -> Result<Vec<Job>, String
         .into_iter()
         .map(|l| {
             let mut args = common.clone();
-            if l.args.iter().any(|a| a.starts_with('@')) {
-                args.extend(
-                    expand_response_files(&l.args, &mut read)
-                        .map_err(|e| format!("{name}:{}: {e}", l.line))?,
-                );
-            } else {
-                args.extend(l.args);
-            }
+            args.extend(
+                words::expand_owned(l.args, &mut read)
+                    .map_err(|e| format!("{name}:{}: {e}", l.line))?,
+            );
             Ok(Job {
                 args,
                 origin: format!("{name}:{}", l.line),

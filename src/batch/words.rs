@@ -171,20 +171,29 @@ pub fn expand_response_files(
     args: &[String],
     read: &mut dyn FnMut(&str) -> std::io::Result<String>,
 ) -> Result<Vec<String>, String> {
+    expand_owned(args.to_vec(), read)
+}
+
+/// [`expand_response_files`] of words the caller gives up: those that name
+/// no response file move into the result rather than being copied.
+pub(crate) fn expand_owned(
+    args: Vec<String>,
+    read: &mut dyn FnMut(&str) -> std::io::Result<String>,
+) -> Result<Vec<String>, String> {
     let mut out = Vec::with_capacity(args.len());
     expand_into(args, read, 0, &mut out)?;
     Ok(out)
 }
 
 fn expand_into(
-    args: &[String],
+    args: Vec<String>,
     read: &mut dyn FnMut(&str) -> std::io::Result<String>,
     depth: usize,
     out: &mut Vec<String>,
 ) -> Result<(), String> {
     for a in args {
         let Some(path) = a.strip_prefix('@').filter(|p| !p.is_empty()) else {
-            out.push(a.clone());
+            out.push(a);
             continue;
         };
         if depth >= MAX_RESPONSE_DEPTH {
@@ -194,7 +203,7 @@ fn expand_into(
         }
         let text = read(path).map_err(|e| format!("cannot read response file '{path}': {e}"))?;
         let words = split_words(&text).map_err(|e| format!("response file '{path}': {e}"))?;
-        expand_into(&words, read, depth + 1, out)?;
+        expand_into(words, read, depth + 1, out)?;
     }
     Ok(())
 }

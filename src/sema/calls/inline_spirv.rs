@@ -10,6 +10,7 @@ use crate::ir::{self, SpirvOperand};
 use crate::sema::body::FnCtx;
 use crate::sema::body::place::{Place, Val, ValKind};
 use crate::sema::decl::find_attr;
+use crate::sema::decl::inline_spirv::{kernel_only, kernel_only_error};
 use crate::sema::types::{self, resolve::Env};
 use crate::span::Span;
 use rspirv::grammar::{INSTRUCTION_TABLE, OperandKind};
@@ -70,9 +71,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
         if set.is_none()
             && let Some(g) = INSTRUCTION_TABLE.lookup_opcode(opcode)
         {
-            if let Some(cap) = crate::sema::decl::inline_spirv::kernel_only(g.capabilities) {
+            if let Some(cap) = kernel_only(g.capabilities) {
                 let what = format!("`Op{}`", g.opname);
-                self.s.push(crate::sema::decl::inline_spirv::kernel_only_error(what, cap, attr.span));
+                self.s.push(kernel_only_error(what, cap, attr.span));
                 return Val::error();
             }
             // Types and constants belong to the module, not to a body.

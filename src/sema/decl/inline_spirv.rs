@@ -145,7 +145,7 @@ impl<'a> Sema<'a> {
             let Some(decoration) = self.spirv_number(a, 0, "a decoration", env) else {
                 continue;
             };
-            if self.kernel_decoration(a, decoration, env) {
+            if self.refused_decoration(a, decoration, env) {
                 continue;
             }
             let operands = if strings {
@@ -180,10 +180,10 @@ impl<'a> Sema<'a> {
         all
     }
 
-    /// Whether decoration `decoration` of `a` (or the built-in it names)
-    /// is one of OpenCL kernels' (an error then).
-    /// Also true, with an error, for a number that is no decoration.
-    fn kernel_decoration(&mut self, a: &'a ast::Attribute, decoration: u32, env: &Env) -> bool {
+    /// Whether decoration `decoration` of `a` cannot be written (an error
+    /// then): a number that is no decoration, or a decoration (or the
+    /// built-in it names) of OpenCL kernels only.
+    fn refused_decoration(&mut self, a: &'a ast::Attribute, decoration: u32, env: &Env) -> bool {
         let Some(d) = spirv::Decoration::from_u32(decoration) else {
             let e = a.args.first().map_or(a.span, |e| e.span);
             self.push(
