@@ -10,6 +10,9 @@ mod names;
 fn main() {
     println!("cargo:rerun-if-changed=grammar/hlsl.lalrpop");
     println!("cargo:rerun-if-changed=src/intern/names.rs");
+    // The profile `tools/rustc-pgo.sh` compiles the crate with: a new one
+    // recompiles it.
+    println!("cargo:rerun-if-changed=pgo/hlslc.profdata");
     preinterned_table();
     lalrpop::Configuration::new()
         .set_in_dir("grammar")

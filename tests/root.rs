@@ -14,5 +14,6 @@ mod common;
 mod diag_ui;
 mod editor;
 mod link;
+mod pgo;
 mod samples;
 mod tidy;

@@ -1,0 +1,30 @@
+#!/bin/sh
+# The rustc wrapper of this repository's builds (`.cargo/config.toml`):
+# compiles the hlslc crate (library and binaries) with the profile that
+# `tools/pgo.py` recorded, `pgo/hlslc.profdata`; every other crate and
+# the build script as cargo asked. HLSLC_PGO=off leaves the profile out;
+# HLSLC_PGO=generate=DIR instruments the crate instead, writing its
+# counts into DIR (what `tools/pgo.py` runs). Cargo runs
+# `WRAPPER RUSTC ARGS...` (RUSTC may be clippy's driver, which takes the
+# same flags).
+profile="$CARGO_MANIFEST_DIR/pgo/hlslc.profdata"
+if [ "$CARGO_PKG_NAME" = hlslc ]; then
+    case " $* " in
+    *" --crate-name build_script_build "*) ;;
+    *)
+        case "$HLSLC_PGO" in
+        off) ;;
+        generate=*) exec "$@" "-Cprofile-generate=${HLSLC_PGO#generate=}" ;;
+        *)
+            # A function changed since the profile was recorded is
+            # compiled without it (LLVM's mismatch warning would name
+            # each one).
+            if [ -f "$profile" ]; then
+                exec "$@" "-Cprofile-use=$profile" -Cllvm-args=-no-pgo-warn-mismatch
+            fi
+            ;;
+        esac
+        ;;
+    esac
+fi
+exec "$@"
