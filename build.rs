@@ -10,9 +10,11 @@ mod names;
 fn main() {
     println!("cargo:rerun-if-changed=grammar/hlsl.lalrpop");
     println!("cargo:rerun-if-changed=src/intern/names.rs");
-    // The profile `tools/rustc-pgo.sh` compiles the crate with: a new one
-    // recompiles it.
+    // The profile `tools/rustc-pgo.sh` compiles the crate with, and the
+    // flags it passes (cargo does not track a wrapper): a change
+    // recompiles the crate.
     println!("cargo:rerun-if-changed=pgo/hlslc.profdata");
+    println!("cargo:rerun-if-changed=tools/rustc-pgo.sh");
     preinterned_table();
     lalrpop::Configuration::new()
         .set_in_dir("grammar")

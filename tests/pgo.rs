@@ -32,7 +32,8 @@ fn the_wrapper_gives_the_profile_to_the_hlslc_crate_only() {
         assert_eq!(
             wrapped("hlslc", name, None),
             format!(
-                "{} -Cprofile-use={} -Cllvm-args=-no-pgo-warn-mismatch",
+                "{} -Cprofile-use={} -Cllvm-args=-no-pgo-warn-mismatch \
+                 -Cllvm-args=-pgso-cold-code-only",
                 plain(name),
                 profile.display()
             )

@@ -18,9 +18,14 @@ if [ "$CARGO_PKG_NAME" = hlslc ]; then
         *)
             # A function changed since the profile was recorded is
             # compiled without it (LLVM's mismatch warning would name
-            # each one).
+            # each one). Only code the profile counts as cold is
+            # optimised for size: by default LLVM does that to all code
+            # not counted hot, so a function the profile lacks (all of
+            # them in a build whose symbols differ) would be slower than
+            # without a profile.
             if [ -f "$profile" ]; then
-                exec "$@" "-Cprofile-use=$profile" -Cllvm-args=-no-pgo-warn-mismatch
+                exec "$@" "-Cprofile-use=$profile" -Cllvm-args=-no-pgo-warn-mismatch \
+                    -Cllvm-args=-pgso-cold-code-only
             fi
             ;;
         esac
