@@ -833,7 +833,10 @@ pub static TABLE: &[Intrinsic] = &[
     float_fn!("trunc", M::Trunc),
 ];
 
-pub use super::lookup::{all, find, find_symbol};
+pub use super::lookup::{all, find_symbol};
+// By name: for the language server (and the tests below).
+#[cfg(any(feature = "lsp", test))]
+pub use super::lookup::find;
 
 #[cfg(test)]
 mod tests {
