@@ -6,8 +6,8 @@ rustc, README "Speed").
 1. Builds binaries whose hlslc crate is instrumented (`-Cprofile-generate`
    through `tools/rustc-pgo.sh`; dependencies, build scripts and proc
    macros are not, so their counts do not set what "hot" means) in
-   `target/pgo-generate`:
-   the `release` profile, and `dist` as `cargo build-static` builds it. A
+   `target/pgo-generate`: the `release` profile, and `dist` as
+   `cargo build-static` builds it. A
    profile names functions by their symbols, which differ between the two
    (cargo's `-C metadata` hashes the profile), so each needs its own counts.
 2. Runs each on the repository's own shaders: every sample command (as
