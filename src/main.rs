@@ -145,8 +145,7 @@ fn run_batch(args: &[String], cl: &CommandLine, terminal: Terminal) -> i32 {
 #[global_allocator]
 static ALLOCATOR: allocator::Pages = allocator::Pages;
 
-fn run() -> i32 {
-    let os_args: Vec<OsString> = std::env::args_os().skip(1).collect();
+fn run(os_args: Vec<OsString>) -> i32 {
     if os_args.first().is_some_and(|a| a == "lsp") {
         return run_lsp_subcommand();
     }
@@ -170,7 +169,10 @@ fn run() -> i32 {
 }
 
 /// The process entry point, called by the C runtime with the process's
-/// arguments (std reads them itself; `main` only looks at the first).
+/// arguments. They are read from `argv` here: `std::env::args_os` is
+/// filled before `main` only by glibc (which passes them to std's
+/// initialiser as well); with musl (`cargo build-static`) it is filled by
+/// `lang_start`, which does not run.
 ///
 /// std's usual start-up (`lang_start`) is skipped on purpose: before
 /// `main` it reads and parses `/proc/self/maps` to find the main thread's
@@ -194,6 +196,13 @@ extern "C" fn main(
     if !lsp {
         allocator::enable();
     }
-    let code = std::panic::catch_unwind(run).unwrap_or(101);
+    let os_args: Vec<OsString> = (1..usize::try_from(argc).unwrap_or(0))
+        .map(|i| {
+            // SAFETY: as above, for each of the `argc` arguments.
+            let arg = unsafe { std::ffi::CStr::from_ptr(*argv.add(i)) };
+            <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(arg.to_bytes()).to_os_string()
+        })
+        .collect();
+    let code = std::panic::catch_unwind(move || run(os_args)).unwrap_or(101);
     std::process::exit(code)
 }

@@ -7,7 +7,8 @@ rustc, README "Speed").
    through `tools/rustc-pgo.sh`; dependencies, build scripts and proc
    macros are not, so their counts do not set what "hot" means) in
    `target/pgo-generate`: the `release` profile, and `dist` as
-   `cargo build-static` builds it. A
+   `cargo build-static` builds it (for musl: `rustup target add
+   x86_64-unknown-linux-musl`). A
    profile names functions by their symbols, which differ between the two
    (cargo's `-C metadata` hashes the profile), so each needs its own counts.
 2. Runs each on the repository's own shaders: every sample command (as
@@ -74,9 +75,9 @@ def main():
     # The `dist` build's flags are those of the `build-static` alias
     # (RUSTFLAGS replaces the alias's).
     builds = [(['--release'], [], 'release'),
-              (['--profile', 'dist', '--target', 'x86_64-unknown-linux-gnu'],
+              (['--profile', 'dist', '--target', 'x86_64-unknown-linux-musl'],
                ['-Ctarget-feature=+crt-static', '-Crelocation-model=static'],
-               'x86_64-unknown-linux-gnu/dist')]
+               'x86_64-unknown-linux-musl/dist')]
     n = 0
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, 'raw')
