@@ -45,8 +45,17 @@ use std::cell::Cell;
 use std::ptr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The largest block served from pages.
+/// The largest block served from pages. glibc's allocator serves the
+/// larger blocks from its heap, which a compile reuses (pages for them up
+/// to 8 KiB measured 2 % slower per file). musl's maps a group of pages
+/// for each size and unmaps it when the group empties: a small shader's
+/// fourteen blocks of 2 to 21 KiB cost 16 `mmap` and 10 `munmap` calls,
+/// so the musl build takes blocks up to 8 KiB from pages (7 % less time
+/// per file; 25 system calls instead of 46).
+#[cfg(not(target_env = "musl"))]
 const MAX_SMALL: usize = 2048;
+#[cfg(target_env = "musl")]
+const MAX_SMALL: usize = 8192;
 /// Classes of 16-byte steps. (Larger blocks are mostly large arenas and
 /// vectors: the system allocator's coalescing serves them better.)
 const CLASSES: usize = MAX_SMALL / 16;
