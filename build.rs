@@ -15,6 +15,9 @@ fn main() {
     // recompiles the crate.
     println!("cargo:rerun-if-changed=pgo/hlslc.profdata");
     println!("cargo:rerun-if-changed=tools/rustc-pgo.sh");
+    // The binary's function order and the linker that applies it.
+    println!("cargo:rerun-if-changed=pgo/hlslc.order");
+    println!("cargo:rerun-if-changed=tools/link-order.sh");
     preinterned_table();
     lalrpop::Configuration::new()
         .set_in_dir("grammar")

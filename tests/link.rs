@@ -70,7 +70,7 @@ fn the_binary_is_position_dependent_and_static_where_the_archives_are() {
 }
 
 /// `cargo build-static` (an alias of `.cargo/config.toml`) builds the
-/// `dist` profile for musl into its own target directory (kept between
+/// `release` profile for musl into its own target directory (kept between
 /// runs): an executable linked at a fixed address with no dynamic loader
 /// or section, which compiles every sample command to the same bytes as
 /// the release build the tests run (its `main` reads the arguments from
@@ -93,7 +93,7 @@ fn the_static_musl_build_compiles_the_samples_as_the_release_build() {
         "cargo build-static (needs `rustup target add x86_64-unknown-linux-musl`):\n{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    let shipped = target.join("x86_64-unknown-linux-musl/dist/hlslc");
+    let shipped = target.join("x86_64-unknown-linux-musl/release/hlslc");
     let elf = read_elf(&shipped);
     assert_eq!(elf.kind, 2, "the static build should be linked at a fixed address");
     assert!(

@@ -61,3 +61,136 @@ fn the_build_uses_the_wrapper_and_the_profile_is_llvm_indexed() {
     // The magic number of LLVM's indexed profile format, little-endian.
     assert_eq!(profile[..8], 0x8169_666f_7270_6cff_u64.to_le_bytes());
 }
+
+/// The wrapper links the `hlslc` binary, and nothing else, through
+/// `tools/link-order.sh` with the function order of `pgo/hlslc.order`,
+/// unless turned off or cargo names a linker.
+#[test]
+fn the_wrapper_links_the_binary_through_the_function_order() {
+    let root = common::root();
+    let wrapped = |crate_name: &str, crate_type: &str, extra: &[&str], order: Option<&str>| {
+        let mut cmd = Command::new("sh");
+        cmd.arg(root.join("tools/rustc-pgo.sh"))
+            .args(["echo", "--crate-name", crate_name, "--crate-type", crate_type])
+            .args(extra)
+            .env("CARGO_PKG_NAME", "hlslc")
+            .env("CARGO_MANIFEST_DIR", &root)
+            .env("HLSLC_PGO", "off")
+            .env_remove("HLSLC_ORDER");
+        if let Some(v) = order {
+            cmd.env("HLSLC_ORDER", v);
+        }
+        let out = cmd.output().expect("sh runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap().trim_end().to_string()
+    };
+    let linker = format!("-Clinker={}", root.join("tools/link-order.sh").display());
+    assert_eq!(
+        wrapped("hlslc", "bin", &[], None),
+        format!("--crate-name hlslc --crate-type bin {linker}")
+    );
+    assert_eq!(wrapped("hlslc", "lib", &[], None), "--crate-name hlslc --crate-type lib");
+    assert_eq!(wrapped("hlslc", "bin", &[], Some("off")), "--crate-name hlslc --crate-type bin");
+    assert_eq!(
+        wrapped("hlslc", "bin", &["-C", "linker=mold"], None),
+        "--crate-name hlslc --crate-type bin -C linker=mold"
+    );
+}
+
+/// `tools/link-order.sh` gives the linker the objects' functions in the
+/// list's order: a name without Rust's hash and a size pick that instance
+/// of a generic function; a name that only one symbol has picks it
+/// whatever its size; what the list does not name is left out. Without
+/// `-fuse-ld=lld` the link is left alone.
+#[test]
+fn the_link_order_follows_the_list_by_name_without_hash_and_size() {
+    let tmp = common::scratch_dir("hlslc-link-order");
+    let dir = tmp.path();
+    // Functions named as Rust mangles them: two instances of `grow` (one
+    // a single `ret`, one longer), `unique` and `unlisted`.
+    let c = "void _ZN4demo4grow17h0000000000000001E(void) {}\n\
+             int _ZN4demo4grow17h0000000000000002E(int *p) { p[1] = p[0] * 3; return p[2]; }\n\
+             int _ZN4demo6unique17h00000000000000abE(int x) { return x * 7 + 1; }\n\
+             void _ZN4demo8unlisted17h0000000000000003E(void) {}\n";
+    std::fs::write(dir.join("f.c"), c).unwrap();
+    let cc = Command::new("cc")
+        .args(["-O2", "-ffunction-sections", "-c", "f.c", "-o", "f.o"])
+        .current_dir(dir)
+        .output()
+        .expect("cc runs");
+    assert!(cc.status.success(), "{cc:?}");
+    let nm = Command::new("nm").args(["-S", "f.o"]).current_dir(dir).output().expect("nm runs");
+    let size_of = |name: &str| {
+        let text = String::from_utf8_lossy(&nm.stdout).into_owned();
+        let line = text.lines().find(|l| l.ends_with(name)).unwrap_or_else(|| panic!("{text}"));
+        u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap()
+    };
+    let long_grow = size_of("_ZN4demo4grow17h0000000000000002E");
+    // The longer `grow` first, then `unique` (listed with another size).
+    std::fs::write(
+        dir.join("order"),
+        format!("_ZN4demo4grow17hE_never 1\n_ZN4demo4growE {long_grow}\n_ZN4demo6uniqueE 999\n"),
+    )
+    .unwrap();
+    let link = |lld: bool| {
+        let mut cmd = Command::new("sh");
+        cmd.arg(common::root().join("tools/link-order.sh"))
+            .args(["f.o", "-o", "out"])
+            .current_dir(dir)
+            .env("HLSLC_LINKER", "true")
+            .env("HLSLC_LINK_ORDER", dir.join("order"));
+        if lld {
+            cmd.arg("-fuse-ld=lld");
+        }
+        let out = cmd.output().expect("sh runs");
+        assert!(out.status.success(), "{out:?}");
+        std::fs::read_to_string(dir.join("out.link-order")).ok()
+    };
+    assert_eq!(link(false), None, "without LLD the link is left alone");
+    assert_eq!(
+        link(true).as_deref(),
+        Some("_ZN4demo4grow17h0000000000000002E\n_ZN4demo6unique17h00000000000000abE\n")
+    );
+}
+
+/// The binary the tests run was linked in the list's order: the first
+/// Rust functions the list names that it has (by name alone where the
+/// name is its only symbol's) lie at rising addresses.
+#[test]
+fn the_binary_lays_out_its_functions_in_the_listed_order() {
+    let order = std::fs::read_to_string(common::root().join("pgo/hlslc.order")).unwrap();
+    let nm = Command::new("nm")
+        .args(["--defined-only", env!("CARGO_BIN_EXE_hlslc")])
+        .output()
+        .expect("nm runs");
+    let text = String::from_utf8_lossy(&nm.stdout).into_owned();
+    let mut by_key: std::collections::HashMap<String, Vec<u64>> = Default::default();
+    for line in text.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        // Rust's functions: the C library's come from archives, which
+        // the order leaves alone.
+        if w.len() == 3 && matches!(w[1], "t" | "T" | "w" | "W") && w[2].starts_with("_ZN") {
+            let name = w[2];
+            let n = name.len();
+            let key = if n > 20 && name.ends_with('E') && &name[n - 20..n - 17] == "17h" {
+                format!("{}E", &name[..n - 20])
+            } else {
+                name.to_string()
+            };
+            by_key.entry(key).or_default().push(u64::from_str_radix(w[0], 16).unwrap());
+        }
+    }
+    let mut listed = std::collections::HashSet::new();
+    let addresses: Vec<u64> = order
+        .lines()
+        .map(|l| l.split(' ').next().unwrap_or(""))
+        .filter(|key| listed.insert(*key))
+        .filter_map(|key| by_key.get(key))
+        .filter(|a| a.len() == 1)
+        .map(|a| a[0])
+        .take(200)
+        .collect();
+    assert!(addresses.len() >= 100, "{} listed functions found", addresses.len());
+    let rising = addresses.windows(2).filter(|w| w[0] < w[1]).count();
+    assert_eq!(rising, addresses.len() - 1, "{addresses:x?}");
+}

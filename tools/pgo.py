@@ -6,8 +6,8 @@ rustc, README "Speed").
 1. Builds binaries whose hlslc crate is instrumented (`-Cprofile-generate`
    through `tools/rustc-pgo.sh`; dependencies, build scripts and proc
    macros are not, so their counts do not set what "hot" means) in
-   `target/pgo-generate`: the `release` profile, and `dist` as
-   `cargo build-static` builds it (for musl: `rustup target add
+   `target/pgo-generate`: the `release` profile, for the host and for
+   musl as `cargo build-static` builds it (for musl: `rustup target add
    x86_64-unknown-linux-musl`). A
    profile names functions by their symbols, which differ between the two
    (cargo's `-C metadata` hashes the profile), so each needs its own counts.
@@ -72,12 +72,12 @@ def main():
     profdata = llvm_profdata()
     out = os.path.join(ROOT, 'pgo', 'hlslc.profdata')
     target = os.path.join(ROOT, 'target', 'pgo-generate')
-    # The `dist` build's flags are those of the `build-static` alias
+    # The musl build's flags are those of the `build-static` alias
     # (RUSTFLAGS replaces the alias's).
     builds = [(['--release'], [], 'release'),
-              (['--profile', 'dist', '--target', 'x86_64-unknown-linux-musl'],
+              (['--release', '--target', 'x86_64-unknown-linux-musl'],
                ['-Ctarget-feature=+crt-static', '-Crelocation-model=static'],
-               'x86_64-unknown-linux-musl/dist')]
+               'x86_64-unknown-linux-musl/release')]
     n = 0
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, 'raw')
