@@ -5,22 +5,29 @@
 use crate::common;
 use std::process::Command;
 
-/// The arguments the wrapper passes on when cargo compiles `crate_name`
-/// of package `package` (`echo` standing in for rustc).
-fn wrapped(package: &str, crate_name: &str, pgo: Option<&str>) -> String {
+/// The arguments the wrapper passes on when cargo compiles a crate of
+/// package `package` with `args` (`echo` standing in for rustc), with
+/// `HLSLC_PGO` and `HLSLC_ORDER` as `env` sets them.
+fn wrapped_with(package: &str, args: &[&str], env: &[(&str, &str)]) -> String {
     let root = common::root();
     let mut cmd = Command::new("sh");
     cmd.arg(root.join("tools/rustc-pgo.sh"))
-        .args(["echo", "--crate-name", crate_name, "--edition=2024"])
+        .arg("echo")
+        .args(args)
         .env("CARGO_PKG_NAME", package)
         .env("CARGO_MANIFEST_DIR", &root)
-        .env_remove("HLSLC_PGO");
-    if let Some(v) = pgo {
-        cmd.env("HLSLC_PGO", v);
-    }
+        .env_remove("HLSLC_PGO")
+        .env_remove("HLSLC_ORDER")
+        .envs(env.iter().copied());
     let out = cmd.output().expect("sh runs");
     assert!(out.status.success(), "{out:?}");
     String::from_utf8(out.stdout).unwrap().trim_end().to_string()
+}
+
+/// [`wrapped_with`] for the crate `crate_name`.
+fn wrapped(package: &str, crate_name: &str, pgo: Option<&str>) -> String {
+    let env: Vec<(&str, &str)> = pgo.map(|v| ("HLSLC_PGO", v)).into_iter().collect();
+    wrapped_with(package, &["--crate-name", crate_name, "--edition=2024"], &env)
 }
 
 #[test]
@@ -69,20 +76,11 @@ fn the_build_uses_the_wrapper_and_the_profile_is_llvm_indexed() {
 fn the_wrapper_links_the_binary_through_the_function_order() {
     let root = common::root();
     let wrapped = |crate_name: &str, crate_type: &str, extra: &[&str], order: Option<&str>| {
-        let mut cmd = Command::new("sh");
-        cmd.arg(root.join("tools/rustc-pgo.sh"))
-            .args(["echo", "--crate-name", crate_name, "--crate-type", crate_type])
-            .args(extra)
-            .env("CARGO_PKG_NAME", "hlslc")
-            .env("CARGO_MANIFEST_DIR", &root)
-            .env("HLSLC_PGO", "off")
-            .env_remove("HLSLC_ORDER");
-        if let Some(v) = order {
-            cmd.env("HLSLC_ORDER", v);
-        }
-        let out = cmd.output().expect("sh runs");
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8(out.stdout).unwrap().trim_end().to_string()
+        let mut args = vec!["--crate-name", crate_name, "--crate-type", crate_type];
+        args.extend(extra);
+        let mut env = vec![("HLSLC_PGO", "off")];
+        env.extend(order.map(|v| ("HLSLC_ORDER", v)));
+        wrapped_with("hlslc", &args, &env)
     };
     let linker = format!("-Clinker={}", root.join("tools/link-order.sh").display());
     assert_eq!(
