@@ -13,12 +13,14 @@ its size in bytes: the instances of a generic function share the name
 (`RawVec<T>::grow_one` has over a hundred), and only those of a size that
 ran are placed with it (`tools/link-order.sh`).
 
-    python3 tools/link_order.py target/release/hlslc [MORE_BINARIES...]
+    python3 tools/link_order.py target/release/hlslc \
+        target/x86_64-unknown-linux-musl/release/hlslc NO_PGO_HLSLC
 
-Give binaries with symbols (`release`, not `dist`), unstripped; each is
-one more set of runs, so that functions that one build inlines and
-another does not are all listed (the musl `dist` build is `release`
-without symbols: build it with `--profile release` for this).
+Give binaries with symbols (`release`, not `dist`); each is one more set
+of runs, so that the functions and sizes of each build are listed: the
+glibc and musl builds with the profile, and one the profile does not
+match (`HLSLC_PGO=off cargo build --release`, copied out first), whose
+functions are those of `cargo install --path .` without `--locked`.
 """
 import collections, os, re, subprocess, sys, tempfile
 
