@@ -4,7 +4,6 @@
 //! starts without the dynamic loader. And the binary to ship
 //! (`cargo build-static`): for musl, static, at a fixed address.
 
-
 /// The ELF facts the start-up cost depends on.
 #[cfg(target_os = "linux")]
 struct Elf {

@@ -8,9 +8,9 @@ rustc, README "Speed").
    macros are not, so their counts do not set what "hot" means) in
    `target/pgo-generate`: the `release` profile, for the host and for
    musl as `cargo build-static` builds it (for musl: `rustup target add
-   x86_64-unknown-linux-musl`). A
-   profile names functions by their symbols, which differ between the two
-   (cargo's `-C metadata` hashes the profile), so each needs its own counts.
+   x86_64-unknown-linux-musl`). A profile names functions by their
+   symbols, which differ between the two (cargo's `-C metadata` hashes
+   the target), so each needs its own counts.
 2. Runs each on the repository's own shaders: every sample command (as
    written, with `-O0` and with `-Zi`), each compute shader of
    `tests/in/runtime`, and one batch of the sample commands in 16 define

@@ -14,40 +14,30 @@
 # rustc uses on x86-64 Linux with glibc and which this asks for (rustc's
 # own copy) on other Linux targets where the toolchain has it.
 [ "$CARGO_PKG_NAME" = hlslc ] || exec "$@"
-case " $* " in
-*" --crate-name build_script_build "*) exec "$@" ;;
-esac
-binary=
-case " $* " in
-*" --crate-type bin "*)
-    case " $* " in
-    *" --crate-name hlslc "*) binary=1 ;;
-    esac
-    ;;
-esac
-case $binary in
-1)
-    order="$CARGO_MANIFEST_DIR/pgo/hlslc.order"
-    case " $* " in
-    *" -C linker="* | *" -Clinker="*) ;;
-    *)
-        if [ "$HLSLC_ORDER" != off ] && [ -f "$order" ]; then
-            export HLSLC_LINK_ORDER="$order"
-            set -- "$@" "-Clinker=$CARGO_MANIFEST_DIR/tools/link-order.sh"
-            target=$(printf '%s\n' "$@" | sed -n '/^--target$/{n;p;q;}')
-            case $target in
-            "" | x86_64-unknown-linux-gnu) ;;
-            *-linux-*)
-                host=$("$1" -vV 2>/dev/null | sed -n 's/^host: //p')
-                gcc_ld="$("$1" --print sysroot 2>/dev/null)/lib/rustlib/$host/bin/gcc-ld"
-                if [ -x "$gcc_ld/ld.lld" ]; then
-                    set -- "$@" "-Clink-arg=-B$gcc_ld" -Clink-arg=-fuse-ld=lld
-                fi
-                ;;
-            esac
-        fi
-        ;;
-    esac
+args=" $* "
+# Whether the arguments hold the words $1.
+has() { case $args in *" $1 "*) ;; *) return 1 ;; esac; }
+has "--crate-name build_script_build" && exec "$@"
+order="$CARGO_MANIFEST_DIR/pgo/hlslc.order"
+case $args in
+*" -C linker="* | *" -Clinker="*) ;;
+*)
+    if has "--crate-type bin" && has "--crate-name hlslc" && [ "$HLSLC_ORDER" != off ] &&
+        [ -f "$order" ]; then
+        export HLSLC_LINK_ORDER="$order"
+        set -- "$@" "-Clinker=$CARGO_MANIFEST_DIR/tools/link-order.sh"
+        target=$(printf '%s\n' "$@" | sed -n '/^--target$/{n;p;q;}')
+        case $target in
+        "" | x86_64-unknown-linux-gnu) ;;
+        *-linux-*)
+            host=$("$1" -vV 2>/dev/null | sed -n 's/^host: //p')
+            gcc_ld="$("$1" --print sysroot 2>/dev/null)/lib/rustlib/$host/bin/gcc-ld"
+            if [ -x "$gcc_ld/ld.lld" ]; then
+                set -- "$@" "-Clink-arg=-B$gcc_ld" -Clink-arg=-fuse-ld=lld
+            fi
+            ;;
+        esac
+    fi
     ;;
 esac
 case "$HLSLC_PGO" in
