@@ -40,7 +40,8 @@ fn the_wrapper_gives_the_profile_to_the_hlslc_crate_only() {
             wrapped("hlslc", name, None),
             format!(
                 "{} -Cprofile-use={} -Cllvm-args=-no-pgo-warn-mismatch \
-                 -Cllvm-args=-pgso-cold-code-only",
+                 -Cllvm-args=-pgso-cold-code-only -Cllvm-args=-enable-split-machine-functions \
+                 -Cllvm-args=-mfs-psi-cutoff=0 -Cllvm-args=-mfs-count-threshold=1",
                 plain(name),
                 profile.display()
             )
@@ -72,6 +73,42 @@ fn the_build_uses_the_wrapper_and_the_profile_is_llvm_indexed() {
 /// The wrapper links the `hlslc` binary, and nothing else, through
 /// `tools/link-order.sh` with the function order of `pgo/hlslc.order`,
 /// unless turned off or cargo names a linker.
+/// The library and the binary are compiled with a `-C metadata` of their
+/// own, whatever cargo's (which changes with the dependencies' versions):
+/// the symbols that the profile and the function order name stay the
+/// same. Other crates, the tests and the build script keep cargo's.
+#[test]
+fn the_wrapper_gives_the_crate_a_metadata_that_the_dependencies_do_not_change() {
+    let cargo = ["-C", "metadata=0123abcd", "-C", "extra-filename=-4567ef", "--cfg", "a b"];
+    let off = [("HLSLC_PGO", "off"), ("HLSLC_ORDER", "off")];
+    let wrapped = |package: &str, head: &[&str]| {
+        let args: Vec<&str> = head.iter().chain(&cargo).copied().collect();
+        wrapped_with(package, &args, &off)
+    };
+    let tail = "-C extra-filename=-4567ef --cfg a b";
+    for crate_type in ["lib", "bin"] {
+        assert_eq!(
+            wrapped("hlslc", &["--crate-name", "hlslc", "--crate-type", crate_type]),
+            format!(
+                "--crate-name hlslc --crate-type {crate_type} -C metadata=hlslc-{crate_type} {tail}"
+            )
+        );
+    }
+    let cargos = format!("-C metadata=0123abcd {tail}");
+    assert_eq!(
+        wrapped("hlslc", &["--crate-name", "hlslc", "--test"]),
+        format!("--crate-name hlslc --test {cargos}")
+    );
+    assert_eq!(
+        wrapped("hlslc", &["--crate-name", "root", "--test"]),
+        format!("--crate-name root --test {cargos}")
+    );
+    assert_eq!(
+        wrapped("clap", &["--crate-name", "clap", "--crate-type", "lib"]),
+        format!("--crate-name clap --crate-type lib {cargos}")
+    );
+}
+
 #[test]
 fn the_wrapper_links_the_binary_through_the_function_order() {
     let root = common::root();
@@ -98,7 +135,8 @@ fn the_wrapper_links_the_binary_through_the_function_order() {
 /// `tools/link-order.sh` gives the linker the objects' functions in the
 /// list's order: a name without Rust's hash and a size pick that instance
 /// of a generic function; a name that only one symbol has picks it
-/// whatever its size; what the list does not name is left out. Without
+/// whatever its size; what the list does not name is left out, and a C
+/// function that no object defines is passed by name. Without
 /// `-fuse-ld=lld` the link is left alone.
 #[test]
 fn the_link_order_follows_the_list_by_name_without_hash_and_size() {
@@ -125,9 +163,14 @@ fn the_link_order_follows_the_list_by_name_without_hash_and_size() {
     };
     let long_grow = size_of("_ZN4demo4grow17h0000000000000002E");
     // The longer `grow` first, then `unique` (listed with another size).
+    // C functions the objects lack (the C library's) are passed by name
+    // at their places; a missing Rust function is not.
     std::fs::write(
         dir.join("order"),
-        format!("_ZN4demo4grow17hE_never 1\n_ZN4demo4growE {long_grow}\n_ZN4demo6uniqueE 999\n"),
+        format!(
+            "_ZN4demo4grow17hE_never 1\n_ZN4demo4growE {long_grow}\nmemcpy 10\n\
+             _ZN4demo7missingE 5\n_ZN4demo6uniqueE 999\n__libc_start_main_impl 99\n"
+        ),
     )
     .unwrap();
     let link = |lld: bool| {
@@ -147,7 +190,10 @@ fn the_link_order_follows_the_list_by_name_without_hash_and_size() {
     assert_eq!(link(false), None, "without LLD the link is left alone");
     assert_eq!(
         link(true).as_deref(),
-        Some("_ZN4demo4grow17h0000000000000002E\n_ZN4demo6unique17h00000000000000abE\n")
+        Some(
+            "_ZN4demo4grow17h0000000000000002E\nmemcpy\n_ZN4demo6unique17h00000000000000abE\n\
+             __libc_start_main_impl\n"
+        )
     );
 }
 

@@ -39,7 +39,10 @@ done
 file=$out.link-order
 # The objects' function symbols, each at the rank (first line) of its name
 # where no other symbol has that name, else of its name and size; symbols
-# the list does not name are left where the linker puts them.
+# the list does not name are left where the linker puts them. A listed C
+# function that none of the objects defines (the C library's, which the
+# linker takes from its archives) is passed at its rank by name: LLD
+# places it if the link has it.
 printf '%s\n' "$objects" | sed '/^$/d' | while IFS= read -r object; do
     nm -S --defined-only "$object" 2>/dev/null
 done | awk -v order="$order" '
@@ -70,6 +73,9 @@ done | awk -v order="$order" '
         sizes[symbols] = hex($2)
     }
     END {
+        for (name in first)
+            if (!(name in seen) && name !~ /^_(ZN|R)/)
+                print first[name], name
         for (i = 1; i <= symbols; i++) {
             entry = keys[i] " " sizes[i]
             if (count[keys[i]] == 1 && (keys[i] in first))

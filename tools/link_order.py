@@ -14,13 +14,12 @@ its size in bytes: the instances of a generic function share the name
 ran are placed with it (`tools/link-order.sh`).
 
     python3 tools/link_order.py target/release/hlslc \
-        target/x86_64-unknown-linux-musl/release/hlslc NO_PGO_HLSLC
+        target/x86_64-unknown-linux-musl/release/hlslc
 
 Give binaries with symbols (`release`, not `dist`); each is one more set
 of runs, so that the functions and sizes of each build are listed: the
-glibc and musl builds with the profile, and one the profile does not
-match (`HLSLC_PGO=off cargo build --release`, copied out first), whose
-functions are those of `cargo install --path .` without `--locked`.
+glibc and musl builds with the profile (`cargo install --path .` builds
+the glibc one, with or without `--locked`: the profile fits either).
 """
 import collections, os, re, subprocess, sys, tempfile
 
