@@ -70,9 +70,6 @@ fn the_build_uses_the_wrapper_and_the_profile_is_llvm_indexed() {
     assert_eq!(profile[..8], 0x8169_666f_7270_6cff_u64.to_le_bytes());
 }
 
-/// The wrapper links the `hlslc` binary, and nothing else, through
-/// `tools/link-order.sh` with the function order of `pgo/hlslc.order`,
-/// unless turned off or cargo names a linker.
 /// The library and the binary are compiled with a `-C metadata` of their
 /// own, whatever cargo's (which changes with the dependencies' versions):
 /// the symbols that the profile and the function order name stay the
@@ -107,8 +104,15 @@ fn the_wrapper_gives_the_crate_a_metadata_that_the_dependencies_do_not_change() 
         wrapped("clap", &["--crate-name", "clap", "--crate-type", "lib"]),
         format!("--crate-name clap --crate-type lib {cargos}")
     );
+    assert_eq!(
+        wrapped("hlslc", &["--crate-name", "build_script_build", "--crate-type", "bin"]),
+        format!("--crate-name build_script_build --crate-type bin {cargos}")
+    );
 }
 
+/// The wrapper links the `hlslc` binary, and nothing else, through
+/// `tools/link-order.sh` with the function order of `pgo/hlslc.order`,
+/// unless turned off or cargo names a linker.
 #[test]
 fn the_wrapper_links_the_binary_through_the_function_order() {
     let root = common::root();
