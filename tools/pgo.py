@@ -8,9 +8,10 @@ rustc, README "Speed").
    macros are not, so their counts do not set what "hot" means) in
    `target/pgo-generate`: the `release` profile, for the host and for
    musl as `cargo build-static` builds it (for musl: `rustup target add
-   x86_64-unknown-linux-musl`). A profile names functions by their
-   symbols, which differ between the two (cargo's `-C metadata` hashes
-   the target), so each needs its own counts.
+   x86_64-unknown-linux-musl`). Their symbols are the same (the
+   wrapper's own `-C metadata`), but some of their code is not (the
+   allocator's limit, position-dependent code), and LLVM keeps the counts
+   of each form of a function apart.
 2. Runs each on the repository's own shaders: every sample command (as
    written, twice, so that the second finds its output up to date as a
    rebuild does; with `-O0` and with `-Zi`), each compute shader of
