@@ -43,6 +43,13 @@ def sample_commands():
     return out
 
 
+def runtime_commands(out):
+    """The `hlslc` command of each compute shader of tests/in/runtime, writing `out`."""
+    runtime = os.path.join('tests', 'in', 'runtime')
+    return [['-spirv', '-T', 'cs_6_0', '-E', 'main', os.path.join(runtime, n), '-Fo', out]
+            for n in sorted(os.listdir(os.path.join(ROOT, runtime))) if n.endswith('.hlsl')]
+
+
 def jobs(tmp):
     result = []
     for n, cmd in enumerate(sample_commands()):

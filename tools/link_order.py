@@ -25,7 +25,7 @@ import collections, os, re, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, 'benches'))
-import batch  # noqa: E402  (the samples' commands)
+import batch  # noqa: E402  (the training commands)
 
 HASH = re.compile(r'17h[0-9a-f]{16}E$')
 
@@ -47,10 +47,7 @@ def commands(out):
     # Each sample twice: the second finds its output up to date, as a
     # rebuild does.
     cmds = [c + ['-Fo', out] for c in batch.sample_commands() for _ in range(2)]
-    runtime = os.path.join('tests', 'in', 'runtime')
-    cmds += [['-spirv', '-T', 'cs_6_0', '-E', 'main', os.path.join(runtime, n), '-Fo', out]
-             for n in sorted(os.listdir(os.path.join(ROOT, runtime))) if n.endswith('.hlsl')]
-    return cmds
+    return cmds + batch.runtime_commands(out)
 
 
 def functions_run(hlslc, args, log):

@@ -58,12 +58,9 @@ def train(hlslc, tmp):
         for extra in ([], [], ['-O0'], ['-Zi']):
             run(cmd + extra + ['-Fo', os.path.join(tmp, f'{i}.spv')])
             n += 1
-    runtime = os.path.join('tests', 'in', 'runtime')
-    for name in sorted(os.listdir(os.path.join(ROOT, runtime))):
-        if name.endswith('.hlsl'):
-            run(['-spirv', '-T', 'cs_6_0', '-E', 'main', os.path.join(runtime, name),
-                 '-Fo', os.path.join(tmp, 'runtime.spv')])
-            n += 1
+    for cmd in batch.runtime_commands(os.path.join(tmp, 'runtime.spv')):
+        run(cmd)
+        n += 1
     jobs = batch.jobs(tmp)
     jobs_file = os.path.join(tmp, 'jobs.txt')
     with open(jobs_file, 'w') as f:

@@ -27,24 +27,25 @@ has "--crate-name build_script_build" && exec "$@"
 # the function order give its functions. With cargo's, `cargo install
 # --path .` without `--locked` (which resolves the newest versions) would
 # find none of them.
-for type in lib bin; do
-    if has "--crate-name hlslc" && has "--crate-type $type"; then
-        n=$#
-        while [ "$n" -gt 0 ]; do
-            arg=$1
-            shift
-            n=$((n - 1))
-            case $arg in metadata=*) arg=metadata=hlslc-$type ;; esac
-            set -- "$@" "$arg"
-        done
-    fi
-done
+crate=
+if has "--crate-name hlslc"; then
+    for type in lib bin; do has "--crate-type $type" && crate=$type; done
+fi
+if [ -n "$crate" ]; then
+    n=$#
+    while [ "$n" -gt 0 ]; do
+        arg=$1
+        shift
+        n=$((n - 1))
+        case $arg in metadata=*) arg=metadata=hlslc-$crate ;; esac
+        set -- "$@" "$arg"
+    done
+fi
 order="$CARGO_MANIFEST_DIR/pgo/hlslc.order"
 case $args in
 *" -C linker="* | *" -Clinker="*) ;;
 *)
-    if has "--crate-type bin" && has "--crate-name hlslc" && [ "$HLSLC_ORDER" != off ] &&
-        [ -f "$order" ]; then
+    if [ "$crate" = bin ] && [ "$HLSLC_ORDER" != off ] && [ -f "$order" ]; then
         export HLSLC_LINK_ORDER="$order"
         set -- "$@" "-Clinker=$CARGO_MANIFEST_DIR/tools/link-order.sh"
         target=$(printf '%s\n' "$@" | sed -n '/^--target$/{n;p;q;}')
@@ -75,7 +76,8 @@ profile="$CARGO_MANIFEST_DIR/pgo/hlslc.profdata"
 # The blocks of a function that no recorded compile ran move to a symbol
 # of their own (`NAME.cold`, machine function splitting), which the
 # function order leaves out: the code a compile runs lies closer together
-# (a small shader touches 57 stretches of 64 KiB of code instead of 69).
+# (with the C library in the order too, a small shader's compile runs
+# code in 57 stretches of 64 KiB instead of 69).
 exec "$@" "-Cprofile-use=$profile" -Cllvm-args=-no-pgo-warn-mismatch \
     -Cllvm-args=-pgso-cold-code-only -Cllvm-args=-enable-split-machine-functions \
     -Cllvm-args=-mfs-psi-cutoff=0 -Cllvm-args=-mfs-count-threshold=1
