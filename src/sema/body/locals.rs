@@ -146,7 +146,7 @@ impl<'s, 'a> FnCtx<'s, 'a> {
                 continue;
             }
             if st.is_static.is_some() {
-                self.static_local(d, ty0, st.precise, st.is_const);
+                self.static_local(d, ty0, st.precise, st.is_const, [stmt_attrs, &vd.attrs]);
                 continue;
             }
             if let Some(c) = st.is_const
@@ -427,13 +427,15 @@ impl<'s, 'a> FnCtx<'s, 'a> {
     /// `static` locals live in Private memory, initialised once: a
     /// constant initialiser becomes the global's initial value, anything
     /// else runs the first time the declaration is reached (guarded by a
-    /// private flag), as DXC does.
+    /// private flag), as DXC does. The decorations of `attrs`
+    /// (`vk::ext_decorate*`) go on that global.
     fn static_local(
         &mut self,
         d: &'a ast::Declarator,
         ty0: types::TyId,
         precise: bool,
         is_const: Option<crate::span::Span>,
+        attrs: [&'a [ast::Attribute]; 2],
     ) {
         let name = d.name.name;
         let fname = self.fb.body.function.name.clone();
@@ -467,6 +469,13 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             counter: None,
             user_type: None,
         });
+        for a in attrs {
+            let ds = self.s.spirv_decorations(a, &crate::sema::body::cx_env!(self));
+            self.s
+                .module
+                .spirv_decorations
+                .extend(ds.into_iter().map(|d| (gv, d)));
+        }
         let pty = self.ptr_type(irt, ir::AddressSpace::Private);
         let ptr = self.add(ir::Expression::GlobalVariable(gv), pty);
         if let (Some(init), None) = (&d.init, init_const) {

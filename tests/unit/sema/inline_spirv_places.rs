@@ -45,6 +45,31 @@ fn parameters_and_locals_keep_their_decorations() {
 }
 
 #[test]
+fn static_locals_keep_their_decorations() {
+    // A static local is a Private global: its decorations go there, and
+    // the passes keep it (as a decorated local), initialised once by a
+    // constant or by a guarded store.
+    let a = asm(r#"
+        RWStructuredBuffer<float> buf;
+        [numthreads(1, 1, 1)]
+        void main(uint3 tid : SV_DispatchThreadID) {
+            [[vk::ext_decorate(/* RelaxedPrecision */ 0)]] static float acc = 1.0;
+            [[vk::ext_decorate(/* Aliased */ 20)]] static float first = buf[2];
+            acc += 1.0;
+            buf[tid.x] = acc + first;
+        }"#);
+    assert_has(
+        &a,
+        &[
+            "OpDecorate %src_main_acc RelaxedPrecision",
+            "OpDecorate %src_main_first Aliased",
+            "%src_main_acc = OpVariable %_ptr_Private_float Private %float_1",
+            "%src_main_first = OpVariable %_ptr_Private_float Private",
+        ],
+    );
+}
+
+#[test]
 fn entry_decorations_go_to_its_stage_variables() {
     let src = r#"
         [[vk::ext_decorate(/* Location */ 30, 3)]]
