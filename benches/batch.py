@@ -17,7 +17,7 @@ and prints the ratios and the load average before and after.
 Each run writes its files over those the run before wrote (as a rebuild
 does); with `--fresh` they are deleted before each run, outside the time.
 """
-import concurrent.futures, os, shlex, subprocess, sys, tempfile, time
+import concurrent.futures, os, re, shlex, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -44,10 +44,25 @@ def sample_commands():
 
 
 def runtime_commands(out):
-    """The `hlslc` command of each compute shader of tests/in/runtime, writing `out`."""
+    """The `hlslc` commands of the runtime tests' shaders, writing `out`:
+    each compute shader of tests/in/runtime, and each entry point
+    (`VSMain`, `PSMain`, `GSMain`, `HSMain`, `DSMain`) of the shaders of
+    tests/in/runtime_graphics and tests/in/runtime_stages."""
     runtime = os.path.join('tests', 'in', 'runtime')
-    return [['-spirv', '-T', 'cs_6_0', '-E', 'main', os.path.join(runtime, n), '-Fo', out]
+    cmds = [['-spirv', '-T', 'cs_6_0', '-E', 'main', os.path.join(runtime, n), '-Fo', out]
             for n in sorted(os.listdir(os.path.join(ROOT, runtime))) if n.endswith('.hlsl')]
+    for folder in ('runtime_graphics', 'runtime_stages'):
+        folder = os.path.join('tests', 'in', folder)
+        for n in sorted(os.listdir(os.path.join(ROOT, folder))):
+            if not n.endswith('.hlsl'):
+                continue
+            text = open(os.path.join(ROOT, folder, n)).read()
+            for stage in ('vs', 'ps', 'gs', 'hs', 'ds'):
+                entry = stage.upper()[0] + 'SMain'
+                if re.search(r'\b%s\s*\(' % entry, text):
+                    cmds.append(['-spirv', '-T', stage + '_6_0', '-E', entry,
+                                 os.path.join(folder, n), '-Fo', out])
+    return cmds
 
 
 def jobs(tmp):

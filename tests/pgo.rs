@@ -147,11 +147,24 @@ fn the_link_order_follows_the_list_by_name_without_hash_and_size() {
     let tmp = common::scratch_dir("hlslc-link-order");
     let dir = tmp.path();
     // Functions named as Rust mangles them: two instances of `grow` (one
-    // a single `ret`, one longer), `unique` and `unlisted`.
-    let c = "void _ZN4demo4grow17h0000000000000001E(void) {}\n\
-             int _ZN4demo4grow17h0000000000000002E(int *p) { p[1] = p[0] * 3; return p[2]; }\n\
-             int _ZN4demo6unique17h00000000000000abE(int x) { return x * 7 + 1; }\n\
-             void _ZN4demo8unlisted17h0000000000000003E(void) {}\n";
+    // a single `ret`, one longer), `unique` and `unlisted`, and the
+    // `.cold` parts (symbols of their own, local to the object) of the
+    // longer `grow`, of `unique` and of `unlisted`.
+    let cold = |f: &str| {
+        format!(
+            ".section .text.{f}.cold,\\\"ax\\\",@progbits\\n{f}.cold:\\n ret\\n.size {f}.cold, 1\\n"
+        )
+    };
+    let c = format!(
+        "void _ZN4demo4grow17h0000000000000001E(void) {{}}\n\
+         int _ZN4demo4grow17h0000000000000002E(int *p) {{ p[1] = p[0] * 3; return p[2]; }}\n\
+         int _ZN4demo6unique17h00000000000000abE(int x) {{ return x * 7 + 1; }}\n\
+         void _ZN4demo8unlisted17h0000000000000003E(void) {{}}\n\
+         __asm__(\"{}{}{}.text\");\n",
+        cold("_ZN4demo4grow17h0000000000000002E"),
+        cold("_ZN4demo6unique17h00000000000000abE"),
+        cold("_ZN4demo8unlisted17h0000000000000003E"),
+    );
     std::fs::write(dir.join("f.c"), c).unwrap();
     let cc = Command::new("cc")
         .args(["-O2", "-ffunction-sections", "-c", "f.c", "-o", "f.o"])
@@ -166,14 +179,18 @@ fn the_link_order_follows_the_list_by_name_without_hash_and_size() {
         u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap()
     };
     let long_grow = size_of("_ZN4demo4grow17h0000000000000002E");
-    // The longer `grow` first, then `unique` (listed with another size).
-    // C functions the objects lack (the C library's) are passed by name
-    // at their places; a missing Rust function is not.
+    // The longer `grow` first, then `unique` (listed with another size),
+    // after its `.cold` part (listed: a compile ran it). C functions the
+    // objects lack (the C library's) are passed by name at their places;
+    // a missing Rust function is not. The `.cold` part the list lacks of
+    // a placed function (`grow`'s) follows all listed ones; that of an
+    // unplaced one (`unlisted`) is left out.
     std::fs::write(
         dir.join("order"),
         format!(
             "_ZN4demo4grow17hE_never 1\n_ZN4demo4growE {long_grow}\nmemcpy 10\n\
-             _ZN4demo7missingE 5\n_ZN4demo6uniqueE 999\n__libc_start_main_impl 99\n"
+             _ZN4demo6uniqueE.cold 1\n_ZN4demo7missingE 5\n_ZN4demo6uniqueE 999\n\
+             __libc_start_main_impl 99\n"
         ),
     )
     .unwrap();
@@ -195,8 +212,9 @@ fn the_link_order_follows_the_list_by_name_without_hash_and_size() {
     assert_eq!(
         link(true).as_deref(),
         Some(
-            "_ZN4demo4grow17h0000000000000002E\nmemcpy\n_ZN4demo6unique17h00000000000000abE\n\
-             __libc_start_main_impl\n"
+            "_ZN4demo4grow17h0000000000000002E\nmemcpy\n_ZN4demo6unique17h00000000000000abE.cold\n\
+             _ZN4demo6unique17h00000000000000abE\n__libc_start_main_impl\n\
+             _ZN4demo4grow17h0000000000000002E.cold\n"
         )
     );
 }
@@ -218,12 +236,16 @@ fn the_binary_lays_out_its_functions_in_the_listed_order() {
         // Rust's functions: the C library's come from archives, which
         // the order leaves alone.
         if w.len() == 3 && matches!(w[1], "t" | "T" | "w" | "W") && w[2].starts_with("_ZN") {
-            let name = w[2];
+            // Without the hash, also before a `.cold` part's suffix.
+            let (name, cold) = match w[2].strip_suffix(".cold") {
+                Some(base) => (base, ".cold"),
+                None => (w[2], ""),
+            };
             let n = name.len();
             let key = if n > 20 && name.ends_with('E') && &name[n - 20..n - 17] == "17h" {
-                format!("{}E", &name[..n - 20])
+                format!("{}E{cold}", &name[..n - 20])
             } else {
-                name.to_string()
+                w[2].to_string()
             };
             by_key.entry(key).or_default().push(u64::from_str_radix(w[0], 16).unwrap());
         }

@@ -38,8 +38,10 @@ done
 [ -n "$lld" ] && [ -n "$out" ] && [ -n "$objects" ] || exec "$linker" "$@"
 file=$out.link-order
 # The objects' function symbols, each at the rank (first line) of its name
-# where no other symbol has that name, else of its name and size; symbols
-# the list does not name are left where the linker puts them. A listed C
+# where no other symbol has that name, else of its name and size; then
+# the `.cold` parts of placed functions that the list does not name;
+# other symbols the list does not name are left where the linker puts
+# them. A listed C
 # function that none of the objects defines (the C library's, which the
 # linker takes from its archives) is passed at its rank by name: LLD
 # places it if the link has it.
@@ -63,10 +65,18 @@ done | awk -v order="$order" '
     NF == 4 && $3 ~ /^[tTwW]$/ && !($4 in seen) {
         name = $4
         seen[name] = 1
+        # A `.cold` part (machine function splitting) is keyed as its
+        # function is, with the suffix.
+        base = name
+        suffix = ""
+        if (substr(name, length(name) - 4) == ".cold") {
+            base = substr(name, 1, length(name) - 5)
+            suffix = ".cold"
+        }
         key = name
-        if (length(name) > 20 && substr(name, length(name) - 19, 3) == "17h" &&
-            substr(name, length(name), 1) == "E")
-            key = substr(name, 1, length(name) - 20) "E"
+        if (length(base) > 20 && substr(base, length(base) - 19, 3) == "17h" &&
+            substr(base, length(base), 1) == "E")
+            key = substr(base, 1, length(base) - 20) "E" suffix
         count[key]++
         names[++symbols] = name
         keys[symbols] = key
@@ -79,9 +89,21 @@ done | awk -v order="$order" '
         for (i = 1; i <= symbols; i++) {
             entry = keys[i] " " sizes[i]
             if (count[keys[i]] == 1 && (keys[i] in first))
-                print first[keys[i]], names[i]
+                placed[names[i]] = first[keys[i]]
             else if (entry in rank)
-                print rank[entry], names[i]
+                placed[names[i]] = rank[entry]
+            if (names[i] in placed)
+                print placed[names[i]], names[i]
+        }
+        # The `.cold` parts the list does not name (no listed compile ran
+        # them) follow everything listed, in the order of their
+        # functions: a compile that runs one most likely runs the
+        # functions that run most.
+        for (i = 1; i <= symbols; i++) {
+            parent = substr(names[i], 1, length(names[i]) - 5)
+            if (!(names[i] in placed) && substr(names[i], length(names[i]) - 4) == ".cold" &&
+                (parent in placed))
+                print n + placed[parent], names[i]
         }
     }' | sort -n -k1,1 -s | cut -d' ' -f2 >"$file" || exec "$linker" "$@"
 exec "$linker" "$@" "-Wl,--symbol-ordering-file=$file" -Wl,--no-warn-symbol-ordering

@@ -14,10 +14,12 @@ rustc, README "Speed").
    of each form of a function apart.
 2. Runs each on the repository's own shaders: every sample command (as
    written, twice, so that the second finds its output up to date as a
-   rebuild does; with `-O0` and with `-Zi`), each compute shader of
-   `tests/in/runtime`, and one batch of the sample commands in 16 define
-   permutations (`benches/batch.py`'s jobs). Nothing of the DXC corpus,
-   on which the speed is measured.
+   rebuild does; with `-O0` and with `-Zi`), the shaders of the runtime
+   tests (each compute shader of `tests/in/runtime`, each entry point of
+   `tests/in/runtime_graphics` and `tests/in/runtime_stages`), and one
+   batch of the sample commands in 16 define permutations
+   (`benches/batch.py`'s jobs). Nothing of the DXC corpus, on which the
+   speed is measured.
 3. Merges the counts with `llvm-profdata merge --sparse` (from rustup's
    `llvm-tools` component, which matches rustc's LLVM).
 

@@ -73,11 +73,13 @@ profile="$CARGO_MANIFEST_DIR/pgo/hlslc.profdata"
 # counts as cold is optimised for size: by default LLVM does that to all
 # code not counted hot, so a function the profile lacks (all of them in a
 # build whose symbols differ) would be slower than without a profile.
-# The blocks of a function that no recorded compile ran move to a symbol
-# of their own (`NAME.cold`, machine function splitting), which the
-# function order leaves out: the code a compile runs lies closer together
-# (with the C library in the order too, a small shader's compile runs
-# code in 57 stretches of 64 KiB instead of 69).
+# The blocks of a function that the profile counts as never run move to
+# a symbol of their own (`NAME.cold`, machine function splitting), which
+# the function order places apart: where it ran (inlined code that the
+# profile of its function counts as rare), at its rank; otherwise after
+# all listed code, in its function's order. The code a compile runs lies
+# closer together (with the C library in the order too, a small
+# shader's compile ran code in 57 stretches of 64 KiB instead of 69).
 exec "$@" "-Cprofile-use=$profile" -Cllvm-args=-no-pgo-warn-mismatch \
     -Cllvm-args=-pgso-cold-code-only -Cllvm-args=-enable-split-machine-functions \
     -Cllvm-args=-mfs-psi-cutoff=0 -Cllvm-args=-mfs-count-threshold=1
