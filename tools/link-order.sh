@@ -41,10 +41,9 @@ file=$out.link-order
 # where no other symbol has that name, else of its name and size; then
 # the `.cold` parts of placed functions that the list does not name;
 # other symbols the list does not name are left where the linker puts
-# them. A listed C
-# function that none of the objects defines (the C library's, which the
-# linker takes from its archives) is passed at its rank by name: LLD
-# places it if the link has it.
+# them. A listed C function that none of the objects defines (the C
+# library's, which the linker takes from its archives) is passed at its
+# rank by name: LLD places it if the link has it.
 printf '%s\n' "$objects" | sed '/^$/d' | while IFS= read -r object; do
     nm -S --defined-only "$object" 2>/dev/null
 done | awk -v order="$order" '

@@ -7,10 +7,11 @@ Runs each given binary under callgrind on the repository's own shaders
 tests, `benches/batch.py`'s `runtime_commands`; nothing of the DXC
 corpus, on which the speed is measured) and lists every function that
 ran: first those that ran in the largest share of the compiles (of the
-builds that have them), then by the instructions they ran. The instructions' addresses say which ran, so
-that a function's `.cold` part (the blocks that machine function
-splitting moved out because the profile counts them as never run, which
-inlined code can be) is listed of its own where it ran. A function is named
+builds that have them), then by the instructions they ran. The
+addresses of the instructions that ran tell the functions, so that a
+function's `.cold` part (the blocks that machine function splitting
+moved out because the profile counts them as never run, as it can
+inlined code) is listed of its own where it ran. A function is named
 by its symbol without the hash that Rust's mangling ends it with, so that
 the list fits builds whose dependencies, features or profile differ, and
 its size in bytes: the instances of a generic function share the name
