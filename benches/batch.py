@@ -56,9 +56,10 @@ def runtime_commands(out):
         for n in sorted(os.listdir(os.path.join(ROOT, folder))):
             if not n.endswith('.hlsl'):
                 continue
-            text = open(os.path.join(ROOT, folder, n)).read()
+            with open(os.path.join(ROOT, folder, n)) as f:
+                text = f.read()
             for stage in ('vs', 'ps', 'gs', 'hs', 'ds'):
-                entry = stage.upper()[0] + 'SMain'
+                entry = stage[0].upper() + 'SMain'
                 if re.search(r'\b%s\s*\(' % entry, text):
                     cmds.append(['-spirv', '-T', stage + '_6_0', '-E', entry,
                                  os.path.join(folder, n), '-Fo', out])

@@ -80,6 +80,8 @@ done | awk -v order="$order" '
         names[++symbols] = name
         keys[symbols] = key
         sizes[symbols] = hex($2)
+        if (suffix != "")
+            function_of[symbols] = base
     }
     END {
         for (name in first)
@@ -98,11 +100,8 @@ done | awk -v order="$order" '
         # them) follow everything listed, in the order of their
         # functions: a compile that runs one most likely runs the
         # functions that run most.
-        for (i = 1; i <= symbols; i++) {
-            parent = substr(names[i], 1, length(names[i]) - 5)
-            if (!(names[i] in placed) && substr(names[i], length(names[i]) - 4) == ".cold" &&
-                (parent in placed))
-                print n + placed[parent], names[i]
-        }
+        for (i = 1; i <= symbols; i++)
+            if ((i in function_of) && !(names[i] in placed) && (function_of[i] in placed))
+                print n + placed[function_of[i]], names[i]
     }' | sort -n -k1,1 -s | cut -d' ' -f2 >"$file" || exec "$linker" "$@"
 exec "$linker" "$@" "-Wl,--symbol-ordering-file=$file" -Wl,--no-warn-symbol-ordering

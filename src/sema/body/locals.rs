@@ -470,7 +470,9 @@ impl<'s, 'a> FnCtx<'s, 'a> {
             user_type: None,
         });
         for a in attrs {
-            let ds = self.s.spirv_decorations(a, &crate::sema::body::cx_env!(self));
+            let ds = self
+                .s
+                .spirv_decorations(a, &crate::sema::body::cx_env!(self));
             self.s
                 .module
                 .spirv_decorations
